@@ -1,0 +1,5 @@
+//go:build e2e && !race
+
+package e2e
+
+const raceEnabled = false

@@ -1,0 +1,47 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"testing"
+	"time"
+)
+
+// TestStackLists checks the stack the other tests stand on, with no referee:
+// a player's mail to each list reaches every member over IMAP, carrying the
+// list's List-Id (RFC 2919).
+func TestStackLists(t *testing.T) {
+	clearMailboxes(t)
+	lists := []struct{ addr, listID string }{
+		{ms.businessList, "<agora-business.example.test>"},
+		{ms.officialList, "<agora-official.example.test>"},
+		{ms.discussList, "<agora-discussion.example.test>"},
+	}
+	ids := map[string]string{} // list -> Message-ID
+	for _, l := range lists {
+		ids[l.addr] = sendOne(t, ms.players[0], &outMail{
+			to: []string{l.addr}, subject: "Hello " + l.addr, body: "Hello, list.\n",
+		})
+	}
+	for _, u := range ms.everyone() {
+		mb := openMailbox(t, u)
+		got := mb.waitFor(10*time.Second, "the three list mails", func(mails []*inMail) bool {
+			n := 0
+			for _, m := range mails {
+				for _, id := range ids {
+					if m.msgID == id {
+						n++
+					}
+				}
+			}
+			return n == len(ids)
+		})
+		for _, l := range lists {
+			for _, m := range got {
+				if m.msgID == ids[l.addr] && m.listID != l.listID {
+					t.Errorf("%s: mail to %s has List-Id %q, want %q", u, l.addr, m.listID, l.listID)
+				}
+			}
+		}
+	}
+}
