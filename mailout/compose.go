@@ -1,0 +1,361 @@
+package mailout
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	gomail "github.com/wneessen/go-mail"
+)
+
+// Mail is one finished outgoing message. Every field is plain data chosen by
+// the caller; Compose reads no clock and no randomness.
+type Mail struct {
+	From          string   // "The Referee <referee@example.test>" or an address
+	To, Cc        []string // addresses, with or without display names
+	Subject       string   // plain text; RFC 2047-encoded when not ASCII
+	Body          string   // plain text, "\n" line endings, already wrapped
+	MessageID     string   // without <>, required
+	InReplyTo     string   // without <>
+	References    []string // without <>, oldest first
+	Date          time.Time
+	AutoSubmitted string // "auto-generated" or "auto-replied"; "" = auto-generated
+	Kind          string // goes to X-Referee-Notice: receipt, report, notice, randomness; "" = notice
+	ListID        string // optional "Life reports <life.referee.example.test>"
+	ListPost      string // optional list address, written as List-Post: <mailto:...>
+}
+
+// Header names written by Compose that go-mail does not name.
+const (
+	HeaderAutoSubmitted = "Auto-Submitted"   // RFC 3834 5
+	HeaderNotice        = "X-Referee-Notice" // marks the referee's own mail
+	HeaderListID        = "List-Id"          // RFC 2919
+	HeaderListPost      = "List-Post"        // RFC 2369 3.4
+)
+
+// Limits applied to caller text before it reaches a header.
+const (
+	maxSubjectRunes = 250 // keeps every header line far below 998 octets (RFC 5322 2.1.1)
+	maxReferences   = 20  // RFC 5322 3.6.4 lets a long References chain be trimmed
+	maxLineOctets   = 998 // RFC 5322 2.1.1, without the CRLF
+)
+
+// ErrInvalid is wrapped by every Compose error caused by the Mail itself.
+var ErrInvalid = errors.New("invalid mail")
+
+// Compose renders m as an RFC 5322 message with CRLF line endings. The same
+// Mail always gives the same bytes.
+//
+// The body is text/plain; charset=UTF-8, sent as 7bit when it is ASCII,
+// 8bit otherwise, and quoted-printable only when a line is longer than 998
+// octets or the text holds control characters that 8bit forbids
+// (RFC 2045 2.8, 6.7). Caller text never breaks out of its header: CR, LF and
+// other control characters become a single space.
+func Compose(m *Mail) ([]byte, error) {
+	if m == nil {
+		return nil, fmt.Errorf("compose: nil mail: %w", ErrInvalid)
+	}
+	msgID := trimAngles(m.MessageID)
+	if !validMsgID(msgID) {
+		return nil, fmt.Errorf("compose: message-id %q: %w", m.MessageID, ErrInvalid)
+	}
+	if m.Date.IsZero() {
+		return nil, fmt.Errorf("compose %s: no date: %w", msgID, ErrInvalid)
+	}
+	if len(m.To)+len(m.Cc) == 0 {
+		return nil, fmt.Errorf("compose %s: no recipients: %w", msgID, ErrInvalid)
+	}
+	auto := m.AutoSubmitted
+	switch auto {
+	case "":
+		auto = "auto-generated"
+	case "auto-generated", "auto-replied": // RFC 3834 5.1
+	default:
+		return nil, fmt.Errorf("compose %s: auto-submitted %q: %w", msgID, auto, ErrInvalid)
+	}
+	kind := m.Kind
+	if kind == "" {
+		kind = "notice"
+	}
+	if !validKind(kind) {
+		return nil, fmt.Errorf("compose %s: kind %q: %w", msgID, kind, ErrInvalid)
+	}
+
+	body, enc := prepareBody(m.Body)
+	msg := gomail.NewMsg(
+		gomail.WithNoDefaultUserAgent(),
+		gomail.WithCharset(gomail.CharsetUTF8),
+		gomail.WithEncoding(enc.gomail()),
+	)
+
+	from, err := address(m.From)
+	if err != nil {
+		return nil, fmt.Errorf("compose %s: from: %w", msgID, err)
+	}
+	msg.FromMailAddress(from)
+	to, err := addresses(m.To)
+	if err != nil {
+		return nil, fmt.Errorf("compose %s: to: %w", msgID, err)
+	}
+	if len(to) > 0 {
+		msg.ToMailAddress(to...)
+	}
+	cc, err := addresses(m.Cc)
+	if err != nil {
+		return nil, fmt.Errorf("compose %s: cc: %w", msgID, err)
+	}
+	if len(cc) > 0 {
+		msg.CcMailAddress(cc...)
+	}
+
+	// go-mail Q-encodes a value only when it needs it (RFC 2047 5(1)).
+	msg.Subject(limitRunes(headerText(m.Subject), maxSubjectRunes))
+	msg.SetMessageIDWithValue(msgID)
+	// Deterministic for replay: the caller's instant, always written in UTC.
+	msg.SetDateWithValue(m.Date.UTC())
+	refs := references(m.InReplyTo, m.References)
+	if parent := trimAngles(m.InReplyTo); validMsgID(parent) {
+		msg.SetGenHeader(gomail.HeaderInReplyTo, "<"+parent+">")
+	}
+	if len(refs) > 0 {
+		// One space-separated value: go-mail joins several values with
+		// ", ", which RFC 5322 3.6.4 does not allow in References.
+		msg.SetGenHeader(gomail.HeaderReferences, "<"+strings.Join(refs, "> <")+">")
+	}
+	msg.SetGenHeader(HeaderAutoSubmitted, auto)
+	msg.SetGenHeader(HeaderNotice, kind)
+	if id := limitRunes(headerText(m.ListID), maxSubjectRunes); id != "" {
+		msg.SetGenHeader(HeaderListID, id)
+	}
+	if m.ListPost != "" {
+		a, err := address(m.ListPost)
+		if err != nil {
+			return nil, fmt.Errorf("compose %s: list-post: %w", msgID, err)
+		}
+		msg.SetGenHeader(HeaderListPost, "<mailto:"+a.Address+">")
+	}
+	msg.SetBodyString(gomail.TypeTextPlain, body)
+
+	var buf bytes.Buffer
+	if _, err := msg.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("compose %s: write: %w", msgID, err)
+	}
+	out := buf.Bytes()
+	if enc == enc7bit {
+		out = relabel7bit(out)
+	}
+	return out, nil
+}
+
+// transferEncoding is the body's Content-Transfer-Encoding (RFC 2045 6).
+type transferEncoding int
+
+const (
+	enc7bit transferEncoding = iota
+	enc8bit
+	encQP
+)
+
+func (e transferEncoding) gomail() gomail.Encoding {
+	if e == encQP {
+		return gomail.EncodingQP
+	}
+	// go-mail writes "7bit" parts through a quoted-printable encoder, so
+	// ASCII bodies are written as 8bit and relabelled afterwards.
+	return gomail.NoEncoding
+}
+
+// prepareBody normalises line endings to CRLF (quoted-printable does that
+// itself), ends a non-empty body with a line break, and picks the
+// transfer encoding.
+func prepareBody(s string) (string, transferEncoding) {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	enc := enc7bit
+	lineLen := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\n':
+			lineLen = 0
+			continue
+		case c >= 0x80:
+			if enc == enc7bit {
+				enc = enc8bit
+			}
+		case c < 0x20 && c != '\t' && c != '\f', c == 0x7f:
+			// RFC 2045 2.7: no NUL, and CR/LF only as CRLF; other
+			// controls are safest encoded.
+			enc = encQP
+		}
+		lineLen++
+		if lineLen > maxLineOctets {
+			enc = encQP
+		}
+	}
+	if enc == encQP {
+		return s, enc
+	}
+	return strings.ReplaceAll(s, "\n", "\r\n"), enc
+}
+
+// relabel7bit rewrites the Content-Transfer-Encoding header of an all-ASCII
+// body from 8bit to 7bit (RFC 2045 2.7).
+func relabel7bit(raw []byte) []byte {
+	end := bytes.Index(raw, []byte("\r\n\r\n"))
+	if end < 0 {
+		return raw
+	}
+	head := raw[:end+2]
+	const from, to = "Content-Transfer-Encoding: 8bit\r\n", "Content-Transfer-Encoding: 7bit\r\n"
+	i := bytes.Index(head, []byte(from))
+	if i < 0 || (i > 0 && head[i-1] != '\n') {
+		return raw
+	}
+	out := make([]byte, 0, len(raw))
+	out = append(out, raw[:i]...)
+	out = append(out, to...)
+	return append(out, raw[i+len(from):]...)
+}
+
+// headerText makes caller text safe for one header line: invalid UTF-8 is
+// replaced, every run of control characters or line separators becomes one
+// space (so "\r\nBcc: x" cannot start a header), and the ends are trimmed.
+func headerText(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	var b strings.Builder
+	b.Grow(len(s))
+	inCtl := false
+	for _, r := range s {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			if !inCtl {
+				b.WriteByte(' ')
+			}
+			inCtl = true
+			continue
+		}
+		inCtl = false
+		b.WriteRune(r)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func limitRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			return strings.TrimSpace(s[:j])
+		}
+		i++
+	}
+	return s
+}
+
+// address parses one address after neutralising control characters.
+func address(s string) (*mail.Address, error) {
+	clean := headerText(s)
+	if clean == "" {
+		return nil, fmt.Errorf("empty address: %w", ErrInvalid)
+	}
+	a, err := mail.ParseAddress(clean)
+	if err != nil {
+		return nil, fmt.Errorf("address %q: %w: %w", clean, ErrInvalid, err)
+	}
+	a.Name = headerText(a.Name)
+	return a, nil
+}
+
+func addresses(list []string) ([]*mail.Address, error) {
+	out := make([]*mail.Address, 0, len(list))
+	for _, s := range list {
+		a, err := address(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// references builds the References list: the caller's valid ids, then the
+// parent when it is not already last (RFC 5322 3.6.4), trimmed to the most
+// recent maxReferences. Ids from other people's mail that are not valid
+// msg-ids are dropped rather than failing the reply.
+func references(inReplyTo string, refs []string) []string {
+	out := make([]string, 0, len(refs)+1)
+	for _, r := range refs {
+		if r = trimAngles(r); validMsgID(r) {
+			out = append(out, r)
+		}
+	}
+	if p := trimAngles(inReplyTo); validMsgID(p) && (len(out) == 0 || out[len(out)-1] != p) {
+		out = append(out, p)
+	}
+	if len(out) > maxReferences {
+		// Keep the thread's root and the most recent ones.
+		out = append(out[:1], out[len(out)-maxReferences+1:]...)
+	}
+	return out
+}
+
+func trimAngles(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "<")
+	return strings.TrimSuffix(s, ">")
+}
+
+// validMsgID accepts id-left "@" id-right made of dot-atom text
+// (RFC 5322 3.6.4), at most 250 octets.
+func validMsgID(s string) bool {
+	if len(s) == 0 || len(s) > 250 {
+		return false
+	}
+	at := strings.LastIndexByte(s, '@')
+	if at <= 0 || at == len(s)-1 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '@' && i != at {
+			return false
+		}
+		if c != '@' && c != '.' && !isAtext(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// isAtext reports whether c is an RFC 5322 3.2.3 atext character.
+func isAtext(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0
+}
+
+func validKind(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}

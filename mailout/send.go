@@ -1,0 +1,271 @@
+package mailout
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// TLS modes of SMTPConfig.TLS.
+const (
+	TLSImplicit = "tls"      // RFC 8314 3.3: TLS from the first byte (port 465)
+	TLSStart    = "starttls" // RFC 3207: mandatory; a server without STARTTLS is an error
+	TLSNone     = "none"     // plain text; meant for loopback
+)
+
+// SMTPConfig says how to reach the submission server.
+type SMTPConfig struct {
+	Addr      string        // host:port
+	TLS       string        // "tls" (implicit), "starttls" (mandatory), "none"; "" = starttls
+	TLSConfig *tls.Config   // nil = system roots; ServerName defaults to the host of Addr
+	User      string        // AUTH PLAIN when not empty
+	Password  string        // never logged
+	HELO      string        // "" = the domain of the envelope sender
+	Timeout   time.Duration // bounds one whole Send, connect to QUIT; 0 = 30 s
+}
+
+// Sender delivers composed messages, one SMTP session per Send. It keeps no
+// connection between sends, so it is safe for concurrent use.
+type Sender struct {
+	cfg SMTPConfig
+	log *slog.Logger
+}
+
+// NewSender returns a Sender for cfg; a nil log discards.
+func NewSender(cfg SMTPConfig, log *slog.Logger) *Sender {
+	if cfg.TLS == "" {
+		cfg.TLS = TLSStart
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Sender{cfg: cfg, log: log}
+}
+
+// Close releases nothing today: every Send opens and closes its own session.
+func (s *Sender) Close() error { return nil }
+
+// Send delivers raw to every recipient, with envelopeFrom as the reverse
+// path (RFC 5321 3.3). Addresses may carry display names. A recipient the
+// server refuses does not stop delivery to the others: the result is then
+// a *RecipientsError. Errors are *SendError or *RecipientsError; see
+// IsPermanent.
+func (s *Sender) Send(ctx context.Context, envelopeFrom string, rcpts []string, raw []byte) error {
+	from, err := envelopeAddr(envelopeFrom)
+	if err != nil {
+		return classify("address", envelopeFrom, err)
+	}
+	var refused []*SendError
+	var to []string
+	seen := map[string]bool{}
+	for _, r := range rcpts {
+		a, err := envelopeAddr(r)
+		if err != nil {
+			refused = append(refused, classify("address", r, err))
+			continue
+		}
+		if k := strings.ToLower(a); !seen[k] {
+			seen[k] = true
+			to = append(to, a)
+		}
+	}
+	if len(to) == 0 {
+		if len(refused) > 0 {
+			return refused[0]
+		}
+		return classify("address", "", errors.New("no recipients"))
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	c, err := s.open(ctx, from)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+
+	if err := c.Mail(from, &smtp.MailOptions{UTF8: !isASCII(from) || !allASCII(to)}); err != nil {
+		return s.fail(ctx, "mail", "", err)
+	}
+	var accepted []string
+	for _, r := range to {
+		if err := c.Rcpt(r, nil); err != nil {
+			var pe *smtp.SMTPError
+			if !errors.As(err, &pe) {
+				return s.fail(ctx, "rcpt", r, err) // the connection is gone
+			}
+			refused = append(refused, classify("rcpt", r, err))
+			continue
+		}
+		accepted = append(accepted, r)
+	}
+	if len(accepted) == 0 {
+		// Permanent only when every refusal is.
+		perm := true
+		errs := make([]error, len(refused))
+		for i, r := range refused {
+			perm = perm && r.Permanent
+			errs[i] = r
+		}
+		return &SendError{Op: "rcpt", Permanent: perm, Err: errors.Join(errs...)}
+	}
+	w, err := c.Data()
+	if err != nil {
+		return s.fail(ctx, "data", "", err)
+	}
+	if _, err := io.Copy(w, bytes.NewReader(raw)); err != nil {
+		return s.fail(ctx, "data", "", err)
+	}
+	if err := w.Close(); err != nil {
+		return s.fail(ctx, "data", "", err)
+	}
+	if err := c.Quit(); err != nil {
+		s.log.Debug("smtp quit", "err", err)
+	}
+	s.log.Info("mail sent", "from", from, "rcpts", len(accepted), "bytes", len(raw))
+	if len(refused) > 0 {
+		e := &RecipientsError{Delivered: accepted, Refused: refused}
+		s.log.Warn("mail partly refused", "from", from, "err", e)
+		return e
+	}
+	return nil
+}
+
+// open connects, secures and authenticates one session bounded by ctx.
+func (s *Sender) open(ctx context.Context, from string) (*smtp.Client, error) {
+	host, _, err := net.SplitHostPort(s.cfg.Addr)
+	if err != nil {
+		return nil, classify("dial", "", fmt.Errorf("address %q: %w", s.cfg.Addr, err))
+	}
+	tlsCfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if s.cfg.TLSConfig != nil {
+		tlsCfg = s.cfg.TLSConfig.Clone()
+	}
+	if tlsCfg.ServerName == "" {
+		tlsCfg.ServerName = host
+	}
+	d := net.Dialer{Timeout: s.cfg.Timeout, KeepAlive: 30 * time.Second}
+	conn, err := d.DialContext(ctx, "tcp", s.cfg.Addr)
+	if err != nil {
+		return nil, s.fail(ctx, "dial", "", err)
+	}
+	// The smtp client takes no context: closing the connection unblocks it.
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	ok := false
+	defer func() {
+		if !ok {
+			stop()
+			conn.Close()
+		}
+	}()
+
+	var c *smtp.Client
+	switch s.cfg.TLS {
+	case TLSImplicit:
+		tc := tls.Client(conn, tlsCfg)
+		if err := tc.HandshakeContext(ctx); err != nil {
+			return nil, s.fail(ctx, "tls", "", err)
+		}
+		c = smtp.NewClient(tc)
+	case TLSStart:
+		// The EHLO before STARTTLS says "localhost"; the one after it
+		// (RFC 3207 4.2) uses the configured name.
+		c, err = smtp.NewClientStartTLS(conn, tlsCfg)
+		if err != nil {
+			return nil, s.fail(ctx, "tls", "", err)
+		}
+	case TLSNone:
+		c = smtp.NewClient(conn)
+	default:
+		return nil, classify("dial", "", fmt.Errorf("tls mode %q: want tls, starttls or none", s.cfg.TLS))
+	}
+	c.CommandTimeout = s.cfg.Timeout
+	c.SubmissionTimeout = s.cfg.Timeout
+	if err := c.Hello(s.helo(from)); err != nil {
+		return nil, s.fail(ctx, "hello", "", err)
+	}
+	if s.cfg.User != "" {
+		if _, isTLS := c.TLSConnectionState(); !isTLS && !isLoopback(host) {
+			return nil, classify("auth", "", fmt.Errorf("refusing AUTH PLAIN without TLS to %s", host))
+		}
+		// RFC 4616: PLAIN with an empty authorization identity.
+		if err := c.Auth(sasl.NewPlainClient("", s.cfg.User, s.cfg.Password)); err != nil {
+			return nil, s.fail(ctx, "auth", "", err)
+		}
+	}
+	ok = true
+	return c, nil
+}
+
+// fail classifies err, naming the context's end when that caused it.
+func (s *Sender) fail(ctx context.Context, op, rcpt string, err error) error {
+	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+		err = fmt.Errorf("%w: %w", cerr, err)
+	}
+	e := classify(op, rcpt, err)
+	s.log.Warn("smtp failed", "addr", s.cfg.Addr, "op", op, "permanent", e.Permanent, "err", err)
+	return e
+}
+
+func (s *Sender) helo(from string) string {
+	if s.cfg.HELO != "" {
+		return s.cfg.HELO
+	}
+	if i := strings.LastIndexByte(from, '@'); i >= 0 && i < len(from)-1 {
+		return from[i+1:]
+	}
+	return "localhost"
+}
+
+// envelopeAddr returns the bare address of s, which may carry a display
+// name ("The Referee <referee@example.test>").
+func envelopeAddr(s string) (string, error) {
+	if strings.ContainsAny(s, "\r\n") {
+		return "", fmt.Errorf("address %q: line break", s)
+	}
+	a, err := mail.ParseAddress(s)
+	if err != nil {
+		return "", fmt.Errorf("address %q: %w", s, err)
+	}
+	return a.Address, nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func allASCII(list []string) bool {
+	for _, s := range list {
+		if !isASCII(s) {
+			return false
+		}
+	}
+	return true
+}
