@@ -1,0 +1,336 @@
+package contract
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Result is what became of one attempted action, for the receipt.
+type Result struct {
+	Line    string
+	Game    string
+	Done    bool
+	Changes []string
+	Reason  string // for a failure: why, with the rule or the syntax expected
+}
+
+// Apply performs a message on the state: first every scheduled event due by its
+// arrival (G2), then its actions in the order written, then the receipt. It
+// returns the journal entries. A rejected action leaves the state as it was; an
+// error is a fault of ours (a game's panic, a broken invariant) and the caller
+// must discard the state and leave the message unacknowledged.
+func (e *Engine) Apply(s *State, m *Message) ([]Entry, error) {
+	m.Arrived = m.Arrived.UTC()
+	entries, err := e.Advance(s, m.Arrived)
+	if err != nil {
+		return entries, err
+	}
+	if s.seen(m, e.cfg.SeenHorizon) {
+		return entries, nil
+	}
+	at := m.Arrived
+	if at.Before(s.Clock) {
+		at = s.Clock // G2: nothing enters a phase that has closed
+	}
+	if m.Channel == ChanIgnore {
+		return entries, nil
+	}
+	var events []Entry
+	for _, en := range entries {
+		if en.Outcome == "event" && (m.Date.IsZero() || en.Time.After(m.Date)) {
+			events = append(events, en)
+		}
+	}
+	var results []Result
+	switch {
+	case m.TooLarge:
+		results = append(results, Result{Line: "(the whole message)", Reason: "the message is too large to be read for actions; send the actions alone, in plain text"})
+	case e.isHelp(m):
+		e.helpReply(s, m, at)
+		return entries, nil
+	default:
+		acts, notUnderstood := e.extract(s, m)
+		if m.Channel == ChanDiscussion {
+			for _, a := range acts {
+				results = append(results, Result{Line: a.Line, Game: a.Game, Reason: "this came through the discussion list, so it had no effect; announce it on the public list (G4)"})
+			}
+			if len(results) > 0 {
+				ent := e.journalMessage(s, m, at, "", "rejected", "discussion list")
+				entries = append(entries, ent)
+			}
+			break
+		}
+		for _, a := range acts {
+			r, ent, err := e.perform(s, m, a, at)
+			if err != nil {
+				return entries, fmt.Errorf("message %s, action %q: %w", m.ID, a.Line, err)
+			}
+			results = append(results, r)
+			entries = append(entries, ent)
+		}
+		results = append(results, notUnderstood...)
+	}
+	if len(results) > 0 {
+		e.receipt(s, m, at, results, events)
+	}
+	more, err := e.Advance(s, at)
+	return append(entries, more...), err
+}
+
+// seen reports whether the message was already applied (or is older than the
+// memory's horizon), and remembers it otherwise.
+func (s *State) seen(m *Message, horizon time.Duration) bool {
+	if s.Seen.IDs == nil {
+		s.Seen.IDs = map[string]time.Time{}
+	}
+	if _, ok := s.Seen.IDs[m.ID]; ok {
+		return true
+	}
+	if !s.Seen.Horizon.IsZero() && m.Arrived.Before(s.Seen.Horizon) {
+		return true
+	}
+	s.Seen.IDs[m.ID] = m.Arrived
+	if m.Arrived.After(s.Seen.Latest) {
+		s.Seen.Latest = m.Arrived
+	}
+	cut := s.Seen.Latest.Add(-horizon)
+	if cut.After(s.Seen.Horizon) {
+		for id, t := range s.Seen.IDs {
+			if t.Before(cut) {
+				delete(s.Seen.IDs, id)
+			}
+		}
+		s.Seen.Horizon = cut
+	}
+	return false
+}
+
+// extract finds the actions of a message in the order written: "I ..." sentences
+// matched against every verb table, and the actions of games with their own
+// notation. Sentences that name a game but match none of its verbs come back as
+// "not understood" results with the nearest syntax.
+func (e *Engine) extract(s *State, m *Message) ([]*Action, []Result) {
+	var acts []*Action
+	var notUnderstood []Result
+	for _, g := range e.list {
+		if x, ok := g.(Extractor); ok {
+			c := e.ctx(s, g.ID(), s.Clock, m)
+			for _, a := range x.Extract(c, m) {
+				a.Game = g.ID()
+				acts = append(acts, a)
+			}
+		}
+	}
+	for _, sen := range Sentences(m.Text) {
+		p, ok := ReadPerformative(sen.Text)
+		if !ok || p.Kind == "not" {
+			continue
+		}
+		if p.Kind == "intent" {
+			acts = append(acts, &Action{Line: sen.Text, Offset: sen.Offset, Verb: intentVerb, Args: map[string]string{
+				"action": p.Action, "method": p.Method, "n": fmt.Sprint(p.N), "notice": p.Notice}, Cond: p.Cond})
+			continue
+		}
+		a, nu := e.match(sen, p)
+		if a != nil {
+			acts = append(acts, a)
+		} else if nu != nil {
+			notUnderstood = append(notUnderstood, *nu)
+		}
+	}
+	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Offset < acts[j].Offset })
+	return acts, notUnderstood
+}
+
+// match finds the verb a performative means. A trailing game reference routes
+// it; a sentence that matches verbs of several games without naming one is
+// ambiguous and fails.
+func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
+	rest, game := e.gameRef(p.Action)
+	var hits []compiledVerb
+	var args [][]string
+	try := func(text string) {
+		for _, cv := range e.verbs {
+			if game != "" && cv.game != "" && cv.game != game {
+				continue
+			}
+			if m := cv.re.FindStringSubmatch(text); m != nil {
+				hits = append(hits, cv)
+				args = append(args, m)
+			}
+		}
+	}
+	try(rest)
+	if len(hits) == 0 && rest != p.Action {
+		try(p.Action)
+	}
+	if len(hits) == 0 {
+		if game == "" {
+			return nil, nil
+		}
+		return nil, &Result{Line: sen.Text, Game: game, Reason: "not understood; " + e.nearest(game, rest)}
+	}
+	// Prefer a game's verb over the interpreter's own, and a single game.
+	pick := -1
+	games := map[string]bool{}
+	for i, cv := range hits {
+		if cv.game != "" {
+			games[cv.game] = true
+			if pick < 0 {
+				pick = i
+			}
+		}
+	}
+	if len(games) > 1 {
+		var names []string
+		for g := range games {
+			names = append(names, e.games[g].Title())
+		}
+		sort.Strings(names)
+		a := &Action{Line: sen.Text, Offset: sen.Offset, Verb: hits[0].verb, Game: hits[0].game,
+			Reject: Reject("syntax", "this could be an action of %s; name the game (\"... in %s\")", strings.Join(names, " or "), names[0])}
+		return a, nil
+	}
+	if pick < 0 {
+		pick = 0
+	}
+	cv := hits[pick]
+	a := &Action{Line: sen.Text, Offset: sen.Offset, Game: cv.game, Verb: cv.verb, Cond: p.Cond, Args: map[string]string{}}
+	for i, name := range cv.re.SubexpNames() {
+		if name != "" {
+			a.Args[name] = strings.TrimSpace(args[pick][i])
+		}
+	}
+	if p.Resolves {
+		a.Args["_resolves"] = "yes"
+	}
+	return a, nil
+}
+
+var wordRE = regexp.MustCompile(`[a-z]+`)
+
+// nearest names the verb of the game whose syntax shares most words with what
+// the player wrote.
+func (e *Engine) nearest(game, text string) string {
+	words := map[string]bool{}
+	for _, w := range wordRE.FindAllString(strings.ToLower(text), -1) {
+		words[w] = true
+	}
+	best, score := "", -1
+	for _, cv := range e.verbs {
+		if cv.game != game || cv.verb.Syntax == "" {
+			continue
+		}
+		n := 0
+		for _, w := range wordRE.FindAllString(strings.ToLower(cv.verb.Syntax), -1) {
+			if words[w] && len(w) > 2 {
+				n++
+			}
+		}
+		if n > score {
+			best, score = cv.verb.Syntax, n
+		}
+	}
+	if best == "" {
+		return fmt.Sprintf("send \"help %s\" for the actions", game)
+	}
+	return fmt.Sprintf("the nearest form is: %s (send \"help %s\" for all)", best, game)
+}
+
+// perform applies one action. A rejection restores the state as it was.
+func (e *Engine) perform(s *State, m *Message, a *Action, at time.Time) (Result, Entry, error) {
+	res := Result{Line: a.Line, Game: a.Game}
+	c := e.ctx(s, a.Game, at, m)
+	before, err := Encode(s)
+	if err != nil {
+		return res, Entry{}, err
+	}
+	err = run(func() error { return e.do(c, m, a) })
+	if err == nil {
+		err = s.checkLedger(e.currencies())
+	}
+	if err != nil {
+		r, ok := AsRejection(err)
+		if !ok {
+			return res, Entry{}, err
+		}
+		restored, derr := e.Decode(before)
+		if derr != nil {
+			return res, Entry{}, fmt.Errorf("restore state after a rejection: %w", derr)
+		}
+		*s = *restored
+		res.Reason = r.Error()
+		ent := e.journalMessage(s, m, at, a.Game, "rejected", r.Error())
+		ent.Verb = a.Verb.Name
+		ent.Detail = map[string]any{"line": a.Line}
+		return res, ent, nil
+	}
+	res.Done = true
+	res.Changes = c.did
+	ent := e.flush(s, c)
+	ent.Verb = a.Verb.Name
+	ent.Outcome = "applied"
+	if ent.Player == "" {
+		if p := s.PlayerByAddress(m.From); p != nil {
+			ent.Player = p.Name
+		}
+	}
+	if ent.Detail == nil {
+		ent.Detail = map[string]any{}
+	}
+	ent.Detail["line"] = a.Line
+	return res, ent, nil
+}
+
+// do checks the action's channel, authentication, intent and condition, then
+// performs it.
+func (e *Engine) do(c *Ctx, m *Message, a *Action) error {
+	if a.Reject != nil {
+		return a.Reject
+	}
+	v := a.Verb
+	switch v.Scope {
+	case PublicOnly:
+		if !m.Channel.IsPublic() {
+			return Reject("G4", "this is a public action: announce it on the public list, not in private mail")
+		}
+	case PrivateOnly:
+		if m.Channel != ChanPrivate {
+			return Reject("G4", "this is a private action and does not count from a list; the list has now seen it, so consider changing it; send it privately to %s", e.cfg.Referee)
+		}
+		if e.cfg.RequireAuth && !m.Authenticated {
+			note := m.AuthNote
+			if note == "" {
+				note = "no passing DKIM or DMARC result"
+			}
+			return Reject("G4", "private actions need an authenticated sender and this message was not authenticated (%s)", note)
+		}
+	}
+	if a.Cond != "" {
+		ok, err := e.evalCond(c, a.Cond)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return Reject("G3", "the condition %q is false, so the action was not performed", a.Cond)
+		}
+		c.Did("condition %q holds", a.Cond)
+	}
+	if v.Dependent != nil {
+		return e.resolveDependent(c, a)
+	}
+	return v.Do(c, a)
+}
+
+// journalMessage builds an entry for a message-level outcome.
+func (e *Engine) journalMessage(s *State, m *Message, at time.Time, game, outcome, reason string) Entry {
+	s.JournalSeq++
+	ent := Entry{Seq: s.JournalSeq, Time: at, MsgID: m.ID, Game: game, Outcome: outcome, Reason: reason}
+	if p := s.PlayerByAddress(m.From); p != nil {
+		ent.Player = p.Name
+	}
+	return ent
+}

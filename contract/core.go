@@ -1,0 +1,148 @@
+package contract
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The interpreter's own verbs: intents and their resolution (G7), transfers of any
+// game's transferable currency, rulings (G8), names.
+func (e *Engine) coreVerbs() []*Verb {
+	return []*Verb{
+		{Name: "stance", Scope: PublicOnly, Rule: "G7",
+			Pattern: `(?P<what>support|object|object to|withdraw my objection|withdraw my objection to|withdraw my support|withdraw my support of|withdraw(?: my| the)? intent)(?:\s+(?:the\s+)?(?:intent(?:ion)?)?\s*(?:#\s*(?P<id>\d+)|to\s+.+|this|it|that)?)?`,
+			Syntax:  "I support intent #N / I object to intent #N / I withdraw my objection to intent #N",
+			Help:    "support or object to a tabled intent (by number, or in a reply to it)", Do: doStance},
+		{Name: "do so", Scope: PublicOnly, Rule: "G7",
+			Pattern: `do so(?:\s*\(?\s*(?:intent\s*)?#\s*(?P<id>\d+)\s*\)?)?`,
+			Syntax:  "I do so (in a reply to the intent) / I do so (intent #N)",
+			Help:    "perform a ripe intent you tabled", Do: doDoSo},
+		{Name: "transfer", Scope: PublicOnly, Rule: "assets",
+			Pattern: `transfer\s+(?P<n>\d+|a|an|one)\s+(?P<cur>[a-z][a-z ]*?)\s+to\s+(?P<to>.+)`,
+			Syntax:  "I transfer N <currency> to <player>",
+			Help:    "transfer a currency a game lets players transfer", Do: e.doTransfer},
+		{Name: "rule", Scope: PrivateOnly, Rule: "G8",
+			Pattern: `rule\s+(?:on\s+)?(?:request\s+)?#\s*(?P<id>\d+)\s*[:,.-]?\s*(?P<answer>.+)`,
+			Syntax:  "I rule on #N: <answer> (contestmasters, privately)",
+			Help:    "answer the referee's request for a ruling", Do: doRule},
+		{Name: "name", Scope: Anywhere, Rule: "players",
+			Pattern: `(?:change|set)\s+my\s+(?:nick)?name\s+to\s+(?P<name>.+)`,
+			Syntax:  "I change my name to <name>",
+			Help:    "choose the name the referee knows you by", Do: doName},
+	}
+}
+
+var amountWord = map[string]int64{"a": 1, "an": 1, "one": 1}
+
+func (e *Engine) doTransfer(c *Ctx, a *Action) error {
+	n, ok := amountWord[strings.ToLower(a.Arg("n"))]
+	if !ok {
+		v, err := strconv.ParseInt(a.Arg("n"), 10, 64)
+		if err != nil {
+			return Reject("syntax", "the amount %q is not a whole number", a.Arg("n"))
+		}
+		n = v
+	}
+	cur, game, ok := e.currency(a.Arg("cur"))
+	if !ok {
+		return Reject("syntax", "no game has a currency called %q", a.Arg("cur"))
+	}
+	if !cur.Transferable {
+		return Reject(cur.Rule, "%s cannot be transferred by announcement", cur.Plural)
+	}
+	from := c.Actor()
+	to, err := e.entity(c.s, a.Arg("to"))
+	if err != nil {
+		return err
+	}
+	if cur.CanOwn != nil && !cur.CanOwn(c.s, to) {
+		return Reject(cur.Rule, "%s cannot own %s", to, cur.Plural)
+	}
+	if cur.CanOwn != nil && !cur.CanOwn(c.s, from.Name) {
+		return Reject(cur.Rule, "you cannot own %s", cur.Plural)
+	}
+	if n == 0 {
+		c.Did("a transfer of zero %s does nothing", cur.Plural)
+		return nil
+	}
+	if have := c.s.Ledger.Balance(cur.ID, from.Name); have < n {
+		return Reject(cur.Rule, "you own %d %s, fewer than %d", have, cur.Plural, n)
+	}
+	if err := c.s.Ledger.Move(cur.ID, from.Name, to, n); err != nil {
+		return err
+	}
+	c.game, c.gs = game, c.s.Games[game]
+	unit := cur.Plural
+	if n == 1 {
+		unit = cur.Singular
+	}
+	c.Did("%d %s moved from %s to %s; you now own %d", n, unit, from.Name, to, c.s.Ledger.Balance(cur.ID, from.Name))
+	c.Record(from.Name, "transfers %d %s to %s", n, unit, to)
+	c.Detail("transfer", map[string]any{"currency": cur.ID, "n": n, "to": to})
+	return nil
+}
+
+var contestRef = regexp.MustCompile(`(?i)^(?:the\s+)?(.+?)\s+(?:contest|game)$`)
+
+// entity resolves a recipient: a player, or a contest named by its game.
+func (e *Engine) entity(s *State, ref string) (string, error) {
+	ref = strings.TrimSpace(ref)
+	if m := contestRef.FindStringSubmatch(ref); m != nil {
+		for _, g := range e.list {
+			if strings.EqualFold(g.Title(), m[1]) || strings.EqualFold(g.ID(), m[1]) {
+				return ContestEntity(g.ID()), nil
+			}
+		}
+	}
+	p, err := s.Resolve(ref)
+	if err != nil {
+		return "", err
+	}
+	return p.Name, nil
+}
+
+func doName(c *Ctx, a *Action) error {
+	name := cleanName(a.Arg("name"))
+	if name == "" || strings.HasPrefix(name, "contest") {
+		return Reject("players", "choose a name of letters and spaces")
+	}
+	if other := c.s.PlayerByName(name); other != nil && other != c.Actor() {
+		return Reject("players", "the name %q is taken", name)
+	}
+	p := c.Actor()
+	old := p.Name
+	p.Name = name
+	renamePlayer(c.s, old, name)
+	c.Did("you are now known as %s (before: %s)", name, old)
+	return nil
+}
+
+// renamePlayer follows a name change through the ledgers and intents.
+func renamePlayer(s *State, old, name string) {
+	for _, b := range s.Ledger.Balances {
+		if n, ok := b[old]; ok {
+			delete(b, old)
+			b[name] = n
+		}
+	}
+	if p, ok := s.Points[old]; ok {
+		delete(s.Points, old)
+		s.Points[name] = p
+	}
+	for _, in := range s.Intents {
+		if in.Sponsor == old {
+			in.Sponsor = name
+		}
+		for i, x := range in.Supporters {
+			if x == old {
+				in.Supporters[i] = name
+			}
+		}
+		for i, x := range in.Objectors {
+			if x == old {
+				in.Objectors[i] = name
+			}
+		}
+	}
+}

@@ -1,0 +1,146 @@
+package contract
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Ctx is what a game sees while it handles an action or an event: the state, the
+// time, the message, and the means to draw, notify and record. Games reach their
+// own state with Data.
+type Ctx struct {
+	e      *Engine
+	s      *State
+	game   string
+	gs     *GameState
+	now    time.Time
+	msg    *Message
+	actor  *Player
+	did    []string
+	detail map[string]any
+	draws  []Draw
+	notes  []*Notice
+}
+
+// Now is the time of the action (its message's arrival) or of the event.
+func (c *Ctx) Now() time.Time { return c.now }
+
+// State is the whole state (players, ledger, other games).
+func (c *Ctx) State() *State { return c.s }
+
+// Game is the id of the game being served.
+func (c *Ctx) Game() string { return c.game }
+
+// Title is the game's title.
+func (c *Ctx) Title() string { return c.e.games[c.game].Title() }
+
+// Data is the game's own state, the value its NewState returned.
+func (c *Ctx) Data() any { return c.gs.Data }
+
+// Section is the interpreter's part of the game's state (parameters, recent events).
+func (c *Ctx) Section() *GameState { return c.gs }
+
+// Msg is the message being handled, nil during an event.
+func (c *Ctx) Msg() *Message { return c.msg }
+
+// Referee is the referee's own address.
+func (c *Ctx) Referee() string { return c.e.cfg.Referee }
+
+// Actor is the player who sent the message, registered on first use.
+func (c *Ctx) Actor() *Player {
+	if c.actor == nil && c.msg != nil {
+		c.actor = c.s.Register(c.msg.From, c.msg.Name)
+	}
+	return c.actor
+}
+
+// Contestmaster is the game's current contestmaster's address (G8).
+func (c *Ctx) Contestmaster() string { return c.gs.Contestmaster }
+
+// SetContestmaster changes the game's contestmaster (Life R1, Rumble 16).
+func (c *Ctx) SetContestmaster(addr string) {
+	c.gs.Contestmaster = strings.ToLower(addr)
+	c.Detail("contestmaster", c.gs.Contestmaster)
+}
+
+// FromContestmaster reports whether the message comes from the contestmaster.
+func (c *Ctx) FromContestmaster() bool {
+	return c.msg != nil && c.gs.Contestmaster != "" && strings.EqualFold(c.msg.From, c.gs.Contestmaster)
+}
+
+// Did adds a line to the receipt saying what the action changed.
+func (c *Ctx) Did(format string, args ...any) {
+	c.did = append(c.did, fmt.Sprintf(format, args...))
+}
+
+// Detail records a value in the journal entry of this action or event. The
+// journal is as private as the state: sealed values may go here.
+func (c *Ctx) Detail(key string, v any) {
+	if c.detail == nil {
+		c.detail = map[string]any{}
+	}
+	c.detail[key] = v
+}
+
+// Record adds a line to the game's "Recent events" (public: never a secret).
+func (c *Ctx) Record(who, format string, args ...any) {
+	c.gs.Recent = append(c.gs.Recent, Happening{Time: c.now, Who: who, What: fmt.Sprintf(format, args...)})
+}
+
+// Notify queues a notice. Its ID must be unique and deterministic (derived from
+// the game, the event or the message); Game and Time are filled in when empty.
+func (c *Ctx) Notify(n *Notice) {
+	if n.Game == "" {
+		n.Game = c.game
+	}
+	if n.Time.IsZero() {
+		n.Time = c.now
+	}
+	if n.Kind == "" {
+		n.Kind = "notice"
+	}
+	c.notes = append(c.notes, n)
+}
+
+// Week is the label of the current Agoran week.
+func (c *Ctx) Week() string { return WeekLabel(c.now) }
+
+func (c *Ctx) seed() []byte {
+	sec, err := c.s.secret()
+	if err != nil {
+		panic(err)
+	}
+	return SeedFor(sec, c.Week())
+}
+
+// Intn draws a number in [0, n) from this week's committed seed (G5). The full
+// label is "<game>/<week>/<label>"; labels name the purpose, never a counter of
+// calls, and each draw is recorded in the journal.
+func (c *Ctx) Intn(label string, n int) int {
+	full := c.game + "/" + c.Week() + "/" + label
+	v := Intn(c.seed(), full, n)
+	c.draws = append(c.draws, Draw{Label: full, N: n, Value: v})
+	return v
+}
+
+// Key derives a 32-byte key from this week's seed for a fast keyed function
+// (ruling L3). The label is recorded in the journal as a draw with N = 0.
+func (c *Ctx) Key(label string) []byte {
+	full := c.game + "/" + c.Week() + "/" + label
+	c.draws = append(c.draws, Draw{Label: full})
+	return KeyFor(c.seed(), full)
+}
+
+// Secret derives a private value (a commitment nonce) from the master secret and
+// label. It is never published until the rules reveal it.
+func (c *Ctx) Secret(label string) []byte {
+	sec, err := c.s.secret()
+	if err != nil {
+		panic(err)
+	}
+	return KeyFor(sec, "secret/"+c.game+"/"+label)
+}
+
+// Players is shorthand for the game's members in joining order.
+func (c *Ctx) Players() []*Player { return c.s.Members(c.game) }

@@ -1,0 +1,424 @@
+package contract
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Config is what the interpreter needs to know of the installation.
+type Config struct {
+	Referee     string        // the referee's own address
+	RateLimit   int           // receipts per sender per hour; 0 = 30
+	RequireAuth bool          // private actions need an authenticated sender (policy not "none")
+	SeenHorizon time.Duration // processed-message memory; 0 = 30 days
+	// Contestmaster is every game's initial contestmaster (G8), until the state
+	// holds each game's own.
+	Contestmaster string
+	// RulingWait is how long a game waits for its contestmaster's ruling; 0 = 48h.
+	RulingWait time.Duration
+}
+
+// Engine is the interpreter: the games and the compiled verb tables.
+type Engine struct {
+	cfg     Config
+	list    []Game
+	games   map[string]Game
+	aliases map[string][]alias
+	verbs   []compiledVerb
+}
+
+type compiledVerb struct {
+	game string
+	verb *Verb
+	re   *regexp.Regexp
+}
+
+// NewEngine compiles the games' verb tables. Games are listed explicitly by the
+// caller (no init registration).
+func NewEngine(cfg Config, games ...Game) (*Engine, error) {
+	if cfg.RateLimit == 0 {
+		cfg.RateLimit = 30
+	}
+	if cfg.SeenHorizon == 0 {
+		cfg.SeenHorizon = 30 * 24 * time.Hour
+	}
+	if cfg.RulingWait == 0 {
+		cfg.RulingWait = 48 * time.Hour
+	}
+	cfg.Referee = strings.ToLower(cfg.Referee)
+	cfg.Contestmaster = strings.ToLower(cfg.Contestmaster)
+	e := &Engine{cfg: cfg, list: games, games: map[string]Game{}, aliases: map[string][]alias{}}
+	for _, g := range games {
+		if _, dup := e.games[g.ID()]; dup {
+			return nil, fmt.Errorf("engine: game %s listed twice", g.ID())
+		}
+		e.games[g.ID()] = g
+		for _, a := range g.Aliases() {
+			e.aliases[g.ID()] = append(e.aliases[g.ID()], compileAlias(a))
+		}
+		for _, v := range g.Verbs() {
+			if v.Extracted {
+				continue
+			}
+			re, err := regexp.Compile(`(?i)^(?:` + v.Pattern + `)$`)
+			if err != nil {
+				return nil, fmt.Errorf("engine: game %s verb %s: %w", g.ID(), v.Name, err)
+			}
+			e.verbs = append(e.verbs, compiledVerb{game: g.ID(), verb: v, re: re})
+		}
+	}
+	for _, v := range e.coreVerbs() {
+		e.verbs = append(e.verbs, compiledVerb{verb: v, re: regexp.MustCompile(`(?i)^(?:` + v.Pattern + `)$`)})
+	}
+	return e, nil
+}
+
+// Games lists the games in the order given.
+func (e *Engine) Games() []Game { return e.list }
+
+// Game returns a game by id.
+func (e *Engine) Game(id string) Game { return e.games[id] }
+
+// Config returns the engine's configuration.
+func (e *Engine) Config() Config { return e.cfg }
+
+// Entry is one line of the journal (DESIGN "Interfaces other tools rely on").
+type Entry struct {
+	Seq     int64          `json:"seq"`
+	Time    time.Time      `json:"time"`
+	MsgID   string         `json:"msgid"`
+	Game    string         `json:"game"`
+	Player  string         `json:"player"`
+	Verb    string         `json:"verb"`
+	Outcome string         `json:"outcome"` // applied, rejected, event
+	Reason  string         `json:"reason,omitempty"`
+	Detail  map[string]any `json:"detail,omitempty"`
+}
+
+// NewState makes a fresh state for the engine's games with their default
+// parameters. With a nil secret it is the committed starting state (no secret,
+// no clock); Start later draws the secret.
+func (e *Engine) NewState(secret []byte, now time.Time) (*State, []Entry, error) {
+	s := &State{Version: Version, Games: map[string]*GameState{}}
+	for _, g := range e.list {
+		gs := &GameState{Contestmaster: e.cfg.Contestmaster, Params: map[string]string{}, Data: g.NewState()}
+		for _, p := range g.Params() {
+			gs.Params[p.Name] = p.Default
+		}
+		s.Games[g.ID()] = gs
+		c := e.ctx(s, g.ID(), now, nil)
+		if err := g.Init(c); err != nil {
+			return nil, nil, fmt.Errorf("init %s: %w", g.ID(), err)
+		}
+	}
+	if secret == nil {
+		return s, nil, nil
+	}
+	entries, err := e.Start(s, secret, now)
+	return s, entries, err
+}
+
+// Start turns a starting state into a working one: it records the master secret
+// and the creation time and sends the first Randomness notice. It does nothing to
+// a state that already has a secret.
+func (e *Engine) Start(s *State, secret []byte, now time.Time) ([]Entry, error) {
+	if s.Secret != "" {
+		return nil, nil
+	}
+	if len(secret) != 32 {
+		return nil, fmt.Errorf("start: the master secret must be 32 bytes, got %d", len(secret))
+	}
+	s.Secret = fmt.Sprintf("%x", secret)
+	s.Created = now.UTC()
+	s.Clock = now.UTC()
+	for id, gs := range s.Games {
+		if gs.Contestmaster == "" {
+			gs.Contestmaster = e.cfg.Contestmaster
+		}
+		_ = id
+	}
+	var out []Entry
+	ent, err := e.randomnessNotice(s, now)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, ent)
+	return out, nil
+}
+
+// Bind decodes each game's section into the game's own type (strictly) and adds
+// sections for games the state does not have yet.
+func (e *Engine) Bind(s *State) error {
+	if s.Games == nil {
+		s.Games = map[string]*GameState{}
+	}
+	for id := range s.Games {
+		if e.games[id] == nil {
+			return fmt.Errorf("games.%s: no such game in this build", id)
+		}
+	}
+	for _, g := range e.list {
+		gs := s.Games[g.ID()]
+		if gs == nil {
+			return fmt.Errorf("games.%s: missing from the state", g.ID())
+		}
+		for name := range gs.Params {
+			if _, ok := e.param(g.ID(), name); !ok {
+				return fmt.Errorf("games.%s.params.%s: no such parameter", g.ID(), name)
+			}
+		}
+		if gs.Data != nil {
+			continue
+		}
+		d := g.NewState()
+		if gs.raw != nil {
+			if err := decodeStrict(gs.raw, d); err != nil {
+				return fmt.Errorf("games.%s.state: %w", g.ID(), err)
+			}
+		}
+		gs.Data = d
+		gs.raw = nil
+	}
+	return nil
+}
+
+func (e *Engine) ctx(s *State, game string, now time.Time, m *Message) *Ctx {
+	c := &Ctx{e: e, s: s, game: game, now: now, msg: m}
+	if game != "" {
+		c.gs = s.Games[game]
+	}
+	if m != nil {
+		c.actor = s.PlayerByAddress(m.From)
+	}
+	return c
+}
+
+// run calls f, turning a panic into an error with the stack.
+func run(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &PanicError{Value: r, Stack: string(debug.Stack())}
+		}
+	}()
+	return f()
+}
+
+// PanicError is a game's panic, recovered: the message is left unacknowledged.
+type PanicError struct {
+	Value any
+	Stack string
+}
+
+func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
+
+// IsFault reports whether err is ours (not a player's mistake).
+func IsFault(err error) bool {
+	_, ok := AsRejection(err)
+	return err != nil && !ok
+}
+
+// Advance runs every scheduled event due up to and including `to`, in time order,
+// each at its own time (late, once, after a restart that missed it). It returns
+// the journal entries; on a fault the state may be partly changed and the caller
+// must discard it.
+func (e *Engine) Advance(s *State, to time.Time) ([]Entry, error) {
+	to = to.UTC()
+	var out []Entry
+	for i := 0; ; i++ {
+		if i > 100000 {
+			return out, errors.New("advance: more than 100000 events; a game's Next does not move")
+		}
+		type due struct {
+			game string
+			ev   Event
+		}
+		var best *due
+		consider := func(game string, ev Event) {
+			if ev.At.After(to) {
+				return
+			}
+			if best == nil || ev.At.Before(best.ev.At) {
+				best = &due{game, ev}
+			}
+		}
+		if s.Secret != "" {
+			for _, ev := range e.coreEvents(s) {
+				consider("", ev)
+			}
+			for _, g := range e.list {
+				c := e.ctx(s, g.ID(), s.Clock, nil)
+				var ev Event
+				var ok bool
+				if err := run(func() error { ev, ok = g.Next(c); return nil }); err != nil {
+					return out, fmt.Errorf("next event of %s: %w", g.ID(), err)
+				}
+				if ok {
+					consider(g.ID(), ev)
+				}
+			}
+		}
+		if best == nil {
+			break
+		}
+		at := best.ev.At
+		if at.Before(s.Clock) {
+			at = s.Clock
+		}
+		s.Clock = at
+		ent, err := e.runEvent(s, best.game, best.ev, at)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, ent...)
+		// Guard: the same event must not come back.
+		if best.game != "" {
+			g := e.games[best.game]
+			c := e.ctx(s, best.game, s.Clock, nil)
+			var ev Event
+			var ok bool
+			if err := run(func() error { ev, ok = g.Next(c); return nil }); err != nil {
+				return out, fmt.Errorf("next event of %s: %w", best.game, err)
+			}
+			if ok && ev == best.ev {
+				return out, fmt.Errorf("advance: %s event %s at %s did not move on", best.game, ev.Name, ev.At.Format(time.RFC3339))
+			}
+		}
+	}
+	if to.After(s.Clock) {
+		s.Clock = to
+	}
+	return out, nil
+}
+
+func (e *Engine) runEvent(s *State, game string, ev Event, at time.Time) ([]Entry, error) {
+	if game == "" {
+		return e.runCoreEvent(s, ev, at)
+	}
+	g := e.games[game]
+	c := e.ctx(s, game, at, nil)
+	err := run(func() error { return g.Run(c, ev) })
+	if err != nil {
+		if r, ok := AsRejection(err); ok {
+			err = fmt.Errorf("event %s of %s refused itself: %s", ev.Name, game, r)
+		}
+		return nil, fmt.Errorf("run %s event %s: %w", game, ev.Name, err)
+	}
+	if err := s.checkLedger(e.currencies()); err != nil {
+		return nil, fmt.Errorf("after %s event %s: %w", game, ev.Name, err)
+	}
+	ent := e.flush(s, c)
+	ent.Verb = ev.Name
+	ent.Outcome = "event"
+	if ev.Key != "" {
+		if ent.Detail == nil {
+			ent.Detail = map[string]any{}
+		}
+		ent.Detail["key"] = ev.Key
+	}
+	if !ev.At.Equal(at) {
+		if ent.Detail == nil {
+			ent.Detail = map[string]any{}
+		}
+		ent.Detail["due"] = ev.At
+	}
+	return []Entry{ent}, nil
+}
+
+// flush moves a context's notices to the outbox and builds its journal entry.
+func (e *Engine) flush(s *State, c *Ctx) Entry {
+	for _, n := range c.notes {
+		e.enqueue(s, n)
+	}
+	c.notes = nil
+	s.JournalSeq++
+	ent := Entry{Seq: s.JournalSeq, Time: c.now, Game: c.game, Detail: c.detail}
+	if c.msg != nil {
+		ent.MsgID = c.msg.ID
+	}
+	if c.actor != nil {
+		ent.Player = c.actor.Name
+	}
+	if len(c.draws) > 0 {
+		if ent.Detail == nil {
+			ent.Detail = map[string]any{}
+		}
+		ent.Detail["draws"] = c.draws
+	}
+	if len(c.did) > 0 {
+		if ent.Detail == nil {
+			ent.Detail = map[string]any{}
+		}
+		ent.Detail["changes"] = c.did
+	}
+	c.detail, c.draws = nil, nil
+	return ent
+}
+
+// enqueue adds a notice to the outbox, making its ID unique within the outbox.
+func (e *Engine) enqueue(s *State, n *Notice) {
+	base, id := n.ID, n.ID
+	for i := 2; s.hasOutgoing(id); i++ {
+		id = fmt.Sprintf("%s/%d", base, i)
+	}
+	n.ID = id
+	n.Time = n.Time.UTC()
+	s.Outbox = append(s.Outbox, &Outgoing{Notice: *n})
+}
+
+func (s *State) hasOutgoing(id string) bool {
+	for _, o := range s.Outbox {
+		if o.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) currencies() []Currency {
+	var out []Currency
+	for _, g := range e.list {
+		out = append(out, g.Currencies()...)
+	}
+	return out
+}
+
+func (e *Engine) currency(word string) (Currency, string, bool) {
+	w := strings.ToLower(strings.TrimSpace(word))
+	for _, g := range e.list {
+		for _, c := range g.Currencies() {
+			names := append([]string{strings.ToLower(c.Singular), strings.ToLower(c.Plural)}, c.Aliases...)
+			for _, n := range names {
+				if w == n {
+					return c, g.ID(), true
+				}
+			}
+		}
+	}
+	return Currency{}, "", false
+}
+
+// Report builds a game's current report without changing the state's outbox.
+func (e *Engine) Report(s *State, game string, now time.Time) (*Notice, error) {
+	g := e.games[game]
+	if g == nil {
+		var ids []string
+		for _, g := range e.list {
+			ids = append(ids, g.ID())
+		}
+		sort.Strings(ids)
+		return nil, fmt.Errorf("report: no game %q (the games are %s)", game, strings.Join(ids, ", "))
+	}
+	c := e.ctx(s, game, now, nil)
+	var n *Notice
+	err := run(func() error {
+		var err error
+		n, err = g.Report(c)
+		return err
+	})
+	return n, err
+}

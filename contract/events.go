@@ -1,0 +1,250 @@
+package contract
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"referee/contract/text"
+)
+
+// Ruling is a question a game put to its contestmaster (G8).
+type Ruling struct {
+	ID       int       `yaml:"id"`
+	Game     string    `yaml:"game"`
+	Key      string    `yaml:"key"` // the game's own reference
+	Question string    `yaml:"question"`
+	Default  string    `yaml:"default"` // what silence means
+	Asked    time.Time `yaml:"asked"`
+	Deadline time.Time `yaml:"deadline"`
+	Reminded bool      `yaml:"reminded,omitempty"`
+	Answer   string    `yaml:"answer,omitempty"`
+}
+
+// AskRuling asks the game's contestmaster, by private mail, to rule on a question
+// the rules leave to eir judgement (G8). The game hears the answer, or the
+// deadline's passing (then the default applies), through RulingHandler.OnRuling.
+// A question with the same key already open is not asked twice.
+func (c *Ctx) AskRuling(key, question, dflt string) *Ruling {
+	for _, r := range c.s.Rulings {
+		if r.Game == c.game && r.Key == key {
+			return r
+		}
+	}
+	c.s.NextRuling++
+	wait := c.e.cfg.RulingWait
+	r := &Ruling{ID: c.s.NextRuling, Game: c.game, Key: key, Question: question, Default: dflt, Asked: c.now, Deadline: c.now.Add(wait)}
+	c.s.Rulings = append(c.s.Rulings, r)
+	c.Notify(&Notice{ID: fmt.Sprintf("%s/ruling/%d", c.game, r.ID), Kind: "ruling", Channel: ChanPrivate, To: []string{c.gs.Contestmaster},
+		Subject: fmt.Sprintf("[%s] Ruling requested (#%d)", c.Title(), r.ID), Body: rulingBody(c.Title(), r, false)})
+	return r
+}
+
+// Rulings lists the open ruling requests of the game.
+func (c *Ctx) Rulings() []*Ruling {
+	var out []*Ruling
+	for _, r := range c.s.Rulings {
+		if r.Game == c.game {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func rulingBody(title string, r *Ruling, reminder bool) string {
+	var b strings.Builder
+	if reminder {
+		b.WriteString(text.Wrap(fmt.Sprintf("Reminder: the %s contest still needs your ruling #%d.", title, r.ID), 0))
+		b.WriteString("\n")
+	}
+	b.WriteString(text.Wrap(fmt.Sprintf("As the contestmaster of %s, please rule on the following:", title), 0))
+	b.WriteString("\n")
+	b.WriteString(text.WrapIndent(r.Question, 0, "  ", "  "))
+	b.WriteString("\n")
+	b.WriteString(text.Wrap(fmt.Sprintf("Answer privately to the referee with a line \"I rule on #%d: <your ruling>\" before %s UTC. Without an answer by then: %s (ruling G8).", r.ID, Stamp(r.Deadline), r.Default), 0))
+	b.WriteString("\n")
+	b.WriteString(text.Signature("The referee"))
+	return b.String()
+}
+
+func doRule(c *Ctx, a *Action) error {
+	id, _ := strconv.Atoi(a.Arg("id"))
+	var r *Ruling
+	for _, x := range c.s.Rulings {
+		if x.ID == id {
+			r = x
+		}
+	}
+	if r == nil {
+		return Reject("G8", "there is no open ruling request #%s", a.Arg("id"))
+	}
+	gs := c.s.Games[r.Game]
+	if !strings.EqualFold(c.msg.From, gs.Contestmaster) {
+		return Reject("G8", "only the contestmaster of %s can rule on #%d", c.e.title(r.Game), r.ID)
+	}
+	r.Answer = a.Arg("answer")
+	c.game, c.gs = r.Game, gs
+	c.dropRuling(r.ID)
+	if h, ok := c.e.games[r.Game].(RulingHandler); ok {
+		if err := h.OnRuling(c, r, false); err != nil {
+			return err
+		}
+	}
+	c.Did("ruling #%d recorded: %s", r.ID, r.Answer)
+	c.Detail("ruling", map[string]any{"id": r.ID, "key": r.Key, "answer": r.Answer})
+	return nil
+}
+
+func (c *Ctx) dropRuling(id int) {
+	out := c.s.Rulings[:0]
+	for _, r := range c.s.Rulings {
+		if r.ID != id {
+			out = append(out, r)
+		}
+	}
+	c.s.Rulings = out
+}
+
+// coreEvents are the interpreter's own duties: the weekly Randomness notice,
+// expired intents, ruling reminders and deadlines.
+func (e *Engine) coreEvents(s *State) []Event {
+	var out []Event
+	if !s.Randomness.NextNotice.IsZero() {
+		out = append(out, Event{At: s.Randomness.NextNotice, Name: "randomness"})
+	}
+	for _, in := range s.Intents {
+		out = append(out, Event{At: in.Expires(), Name: "intent expired", Key: strconv.Itoa(in.ID)})
+	}
+	for _, r := range s.Rulings {
+		if !r.Reminded {
+			out = append(out, Event{At: r.Asked.Add(r.Deadline.Sub(r.Asked) / 2), Name: "ruling reminder", Key: strconv.Itoa(r.ID)})
+		}
+		out = append(out, Event{At: r.Deadline, Name: "ruling deadline", Key: strconv.Itoa(r.ID)})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
+	return out
+}
+
+func (e *Engine) runCoreEvent(s *State, ev Event, at time.Time) ([]Entry, error) {
+	switch ev.Name {
+	case "randomness":
+		ent, err := e.randomnessNotice(s, at)
+		if err != nil {
+			return nil, err
+		}
+		return []Entry{ent}, nil
+	case "intent expired":
+		id, _ := strconv.Atoi(ev.Key)
+		in := s.intent(id)
+		s.dropIntent(id)
+		s.JournalSeq++
+		ent := Entry{Seq: s.JournalSeq, Time: at, Verb: ev.Name, Outcome: "event", Detail: map[string]any{"intent": id}}
+		if in != nil {
+			ent.Game = in.Game
+		}
+		return []Entry{ent}, nil
+	case "ruling reminder", "ruling deadline":
+		id, _ := strconv.Atoi(ev.Key)
+		var r *Ruling
+		for _, x := range s.Rulings {
+			if x.ID == id {
+				r = x
+			}
+		}
+		if r == nil {
+			return nil, nil
+		}
+		c := e.ctx(s, r.Game, at, nil)
+		if ev.Name == "ruling reminder" {
+			r.Reminded = true
+			c.Notify(&Notice{ID: fmt.Sprintf("%s/ruling/%d/reminder", r.Game, r.ID), Kind: "reminder", Channel: ChanPrivate,
+				To: []string{c.gs.Contestmaster}, Subject: fmt.Sprintf("[%s] Ruling requested (#%d): reminder", c.Title(), r.ID), Body: rulingBody(c.Title(), r, true)})
+		} else {
+			c.dropRuling(r.ID)
+			if h, ok := e.games[r.Game].(RulingHandler); ok {
+				if err := run(func() error { return h.OnRuling(c, r, true) }); err != nil {
+					return nil, fmt.Errorf("ruling #%d deadline: %w", r.ID, err)
+				}
+			}
+		}
+		ent := e.flush(s, c)
+		ent.Verb, ent.Outcome = ev.Name, "event"
+		if ent.Detail == nil {
+			ent.Detail = map[string]any{}
+		}
+		ent.Detail["ruling"] = r.ID
+		return []Entry{ent}, nil
+	}
+	return nil, fmt.Errorf("unknown core event %q", ev.Name)
+}
+
+// randomnessNotice commits to next week's seed and reveals the seed of the week
+// just ended (DESIGN "Randomness"). At creation it commits to this week and the
+// next, so every draw's seed is committed before the week it is used in begins —
+// except the creation week itself, which is committed at creation, before any draw.
+func (e *Engine) randomnessNotice(s *State, at time.Time) (Entry, error) {
+	sec, err := s.secret()
+	if err != nil {
+		return Entry{}, err
+	}
+	this := WeekLabel(at)
+	next := WeekLabel(NextWeekStart(at))
+	prev := WeekLabel(WeekStart(at).AddDate(0, 0, -1))
+	first := len(s.Randomness.Weeks) == 0
+	var b strings.Builder
+	b.WriteString(text.Banner("Randomness notice", '='))
+	b.WriteString("\n")
+	b.WriteString(text.Wrap("Every random choice of the games is drawn from a weekly seed. Its SHA-256 is published here before the week begins, and the seed itself after the week ends, so anyone can recompute every draw (ruling G5).", 0))
+	b.WriteString("\n")
+	detail := map[string]any{}
+	var committed []map[string]string
+	weeks := []string{next}
+	if first {
+		weeks = []string{this, next}
+	}
+	t := &text.Table{Header: []string{"Week", "Begins", "SHA-256 of the seed"}}
+	for _, w := range weeks {
+		c, _ := s.commitWeek(SeedFor(sec, w), w)
+		start, _ := ParseWeekLabel(w)
+		t.Add(w, start.Format("2006-01-02"), c)
+		committed = append(committed, map[string]string{"week": w, "commitment": c})
+	}
+	b.WriteString(text.Heading("Commitments"))
+	b.WriteString(t.String())
+	detail["committed"] = committed
+	if !first {
+		for i := range s.Randomness.Weeks {
+			w := &s.Randomness.Weeks[i]
+			if w.Week == prev && w.Seed == "" {
+				seed := SeedFor(sec, prev)
+				w.Seed = fmt.Sprintf("%x", seed)
+				b.WriteString("\n")
+				b.WriteString(text.Heading("Revealed"))
+				rt := &text.Table{Header: []string{"Week", "Seed (hex)"}}
+				rt.Add(prev, w.Seed)
+				b.WriteString(rt.String())
+				b.WriteString(fmt.Sprintf("SHA-256 of it, as committed: %s\n", w.Commitment))
+				detail["revealed"] = map[string]string{"week": prev, "seed": w.Seed, "commitment": w.Commitment}
+			}
+		}
+	}
+	// Keep the state bounded: drop revealed weeks older than eight weeks.
+	if n := len(s.Randomness.Weeks); n > 10 {
+		s.Randomness.Weeks = append([]WeekSeed(nil), s.Randomness.Weeks[n-10:]...)
+	}
+	b.WriteString("\n")
+	b.WriteString(text.Heading("How to check a draw"))
+	b.WriteString(text.Wrap("A draw labelled L (for example life/2026-W50/round/J) with n outcomes is computed from the week's seed: for k = 0, 1, ... take HMAC-SHA256(seed, L + \"#\" + k), read its first 8 bytes as a big-endian unsigned number v, and stop at the first v below the largest multiple of n that fits in 64 bits; the draw is v mod n. Each notice names the labels it used.", 0))
+	b.WriteString("\n")
+	b.WriteString(text.Signature("The referee"))
+	s.Randomness.NextNotice = NextWeekStart(at)
+	c := e.ctx(s, "", at, nil)
+	c.Notify(&Notice{ID: "randomness/" + this + "/" + at.Format("20060102T150405"), Kind: "randomness", Channel: ChanOfficial,
+		Subject: "Randomness: seed commitment for " + next, Body: b.String()})
+	ent := e.flush(s, c)
+	ent.Verb, ent.Outcome = "randomness", "event"
+	ent.Detail = detail
+	return ent, nil
+}

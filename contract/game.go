@@ -1,0 +1,116 @@
+package contract
+
+import "time"
+
+// Game is what a contest implements. The games are listed explicitly in cmd/referee.
+type Game interface {
+	// ID is the game's key in the state and in draw labels: "life".
+	ID() string
+	// Title is the name players read: "Life".
+	Title() string
+	// Aliases are the words that name the game in a sentence, lower case:
+	// "life", "the life contest".
+	Aliases() []string
+	// Params are the game's declared parameters (Life R6, ...).
+	Params() []Param
+	// Currencies are the assets the game keeps in the ledger (Vials, LAND, ...).
+	Currencies() []Currency
+	// NewState returns a pointer to the zero value of the game's own state, into
+	// which the store decodes the game's section.
+	NewState() any
+	// Init fills a fresh game state (c.Data() is the NewState value).
+	Init(c *Ctx) error
+	// Verbs is the game's verb table: the parser, HELP and the players' guide all
+	// come from it.
+	Verbs() []*Verb
+	// Next returns the game's next scheduled event, computed from the state alone.
+	Next(c *Ctx) (Event, bool)
+	// Run performs a due event at e.At (c.Now() == e.At, even when run late). It
+	// must change the state so that Next moves past e.
+	Run(c *Ctx, e Event) error
+	// Report is the game's current report (the weekly one), as a notice.
+	Report(c *Ctx) (*Notice, error)
+	// Guide is the players' guide, plain text (Markdown), also the HELP reply.
+	Guide() string
+}
+
+// Extractor is implemented by games whose actions are not "I ..." sentences
+// (Steemfield's {TAGS}, Rumble's private lists). Extract returns the actions it
+// found in the message's unquoted text, each with its byte Offset in the text so
+// that actions from all games are performed in the order written.
+type Extractor interface {
+	Extract(c *Ctx, m *Message) []*Action
+}
+
+// RulingHandler is implemented by games that ask their contestmaster for rulings
+// (G8). OnRuling runs when the answer arrives or the deadline passes (answer "",
+// timedOut true).
+type RulingHandler interface {
+	OnRuling(c *Ctx, r *Ruling, timedOut bool) error
+}
+
+// Event is a scheduled duty of a game: a weekly round, a deadline, a reminder.
+type Event struct {
+	At   time.Time `yaml:"at" json:"at"`
+	Name string    `yaml:"name" json:"name"`
+	// Key distinguishes events of the same name (a phase, a contestant).
+	Key string `yaml:"key,omitempty" json:"key,omitempty"`
+}
+
+// Scope says which channels an action counts from (ruling G4).
+type Scope int
+
+const (
+	// PublicOnly actions count only from public (or official) list mail.
+	PublicOnly Scope = iota
+	// PrivateOnly actions count only from private mail to the referee.
+	PrivateOnly
+	// Anywhere actions count from public or private mail.
+	Anywhere
+)
+
+// Verb is one row of a game's verb table.
+type Verb struct {
+	// Name is the verb's short name, recorded in the journal: "claim".
+	Name string
+	// Pattern is a regular expression matched, case-insensitively and anchored at
+	// both ends, against the action with its performative ("I", "I hereby") and
+	// trailing punctuation removed: `claim cell \((?P<x>-?\d+), ?(?P<y>-?\d+)\)`.
+	// Named groups become Action.Args. A pattern may leave out the game's name
+	// and the parser accepts a trailing "in Life" / "for the Life contest".
+	Pattern string
+	// Syntax is the form shown to players: "I claim cell (X, Y) in Life".
+	Syntax string
+	// Help is one line for the HELP reply and the guide.
+	Help string
+	// Rule cites the game's rule: "R16".
+	Rule string
+	// Scope says where the action counts from.
+	Scope Scope
+	// Dependent, when set, makes the verb a dependent action (G7): it is performed
+	// only by resolving an intent tabled earlier with this method.
+	Dependent *Method
+	// Do performs the action. It returns nil when done, a *Rejection when the
+	// player's action fails (the state must then be unchanged), or any other
+	// error for a fault of ours (the message is then not acknowledged).
+	Do func(c *Ctx, a *Action) error
+	// Extracted marks verbs that only an Extractor produces (no sentence pattern).
+	Extracted bool
+}
+
+// Action is one attempted action in a message.
+type Action struct {
+	Line   string            // the text as read, for the receipt
+	Offset int               // byte offset in the message text
+	Game   string            // the game that owns the verb ("" for the interpreter's own)
+	Verb   *Verb             // the verb
+	Args   map[string]string // named groups of the verb's pattern, or an extractor's values
+	Cond   string            // the condition of a conditional action (G3), "" if none
+	Body   string            // a multi-line payload (a proposal's text, a list of actions)
+	// Reject, when set by an extractor, makes the action fail with this rejection
+	// without calling Verb.Do (broken tag syntax, for example).
+	Reject *Rejection
+}
+
+// Arg returns a named argument, "" when absent.
+func (a *Action) Arg(name string) string { return a.Args[name] }

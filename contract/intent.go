@@ -1,0 +1,382 @@
+package contract
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Dependent actions (ruling G7, AGORA "Dependent actions").
+
+// Method is how a dependent action is made.
+type Method struct {
+	Kind   string        // "objection", "support", "consent" or "notice"
+	N      int           // objections that stop it, or supporters it needs
+	Notice time.Duration // for "notice"; 0 = 4 days
+	// Eligible says who may support or object (Rumble: contestants only). Nil:
+	// any player but the sponsor.
+	Eligible func(c *Ctx, p *Player) bool
+	// Who describes Eligible for players: "contestants".
+	Who string
+}
+
+// Describe writes the method as players do: "without 2 objections".
+func (m *Method) Describe() string {
+	switch m.Kind {
+	case "objection":
+		if m.N <= 1 {
+			return "without objection"
+		}
+		return fmt.Sprintf("without %d objections", m.N)
+	case "support":
+		return fmt.Sprintf("with %d support", m.N)
+	case "consent":
+		return "with Agoran consent"
+	default:
+		return fmt.Sprintf("with %d days notice", int(m.notice()/(24*time.Hour)))
+	}
+}
+
+func (m *Method) notice() time.Duration {
+	if m.Notice == 0 {
+		return 4 * 24 * time.Hour
+	}
+	return m.Notice
+}
+
+// Intent is a tabled intent to perform a dependent action.
+type Intent struct {
+	ID         int       `yaml:"id"`
+	Game       string    `yaml:"game"`
+	Verb       string    `yaml:"verb"`
+	Text       string    `yaml:"text"` // the action as announced
+	Sponsor    string    `yaml:"sponsor"`
+	Method     string    `yaml:"method"`
+	N          int       `yaml:"n,omitempty"`
+	Notice     string    `yaml:"notice,omitempty"`
+	MsgID      string    `yaml:"msgid"`
+	Created    time.Time `yaml:"created"`
+	Supporters []string  `yaml:"supporters,omitempty"`
+	Objectors  []string  `yaml:"objectors,omitempty"`
+}
+
+const intentLife = 14 * 24 * time.Hour
+const intentWait = 4 * 24 * time.Hour
+
+// Expires is when the intent can no longer be resolved.
+func (in *Intent) Expires() time.Time { return in.Created.Add(intentLife) }
+
+// Ripe says whether the intent can be resolved at t, and if not, why.
+func (in *Intent) Ripe(t time.Time) (bool, string) {
+	if t.After(in.Expires()) {
+		return false, fmt.Sprintf("intent #%d expired on %s (14 days)", in.ID, Stamp(in.Expires()))
+	}
+	switch in.Method {
+	case "support":
+		if len(in.Supporters) < in.N {
+			return false, fmt.Sprintf("intent #%d has %d of the %d supporters it needs", in.ID, len(in.Supporters), in.N)
+		}
+		return true, ""
+	case "objection":
+		if t.Before(in.Created.Add(intentWait)) {
+			return false, fmt.Sprintf("intent #%d can be resolved from %s (4 days after it)", in.ID, Stamp(in.Created.Add(intentWait)))
+		}
+		if len(in.Objectors) >= in.N {
+			return false, fmt.Sprintf("intent #%d has %d objection(s): %s", in.ID, len(in.Objectors), strings.Join(in.Objectors, ", "))
+		}
+		return true, ""
+	case "consent":
+		if t.Before(in.Created.Add(intentWait)) {
+			return false, fmt.Sprintf("intent #%d can be resolved from %s (4 days after it)", in.ID, Stamp(in.Created.Add(intentWait)))
+		}
+		if len(in.Supporters) <= len(in.Objectors) {
+			return false, fmt.Sprintf("intent #%d has %d supporters and %d objectors; consent needs more supporters", in.ID, len(in.Supporters), len(in.Objectors))
+		}
+		return true, ""
+	default:
+		d := 4 * 24 * time.Hour
+		if in.Notice != "" {
+			if n, err := strconv.Atoi(in.Notice); err == nil {
+				d = time.Duration(n) * 24 * time.Hour
+			}
+		}
+		if t.Before(in.Created.Add(d)) {
+			return false, fmt.Sprintf("intent #%d can be resolved from %s (after its notice)", in.ID, Stamp(in.Created.Add(d)))
+		}
+		return true, ""
+	}
+}
+
+var intentVerb = &Verb{Name: "intend", Scope: PublicOnly, Rule: "G7",
+	Syntax: "I intend, without objection, to <action>",
+	Help:   "table an intent to perform a dependent action"}
+
+func init() { intentVerb.Do = doIntend }
+
+// doIntend tables an intent. The action must be a dependent action of a game and
+// the method at least as strong as the one the game requires.
+func doIntend(c *Ctx, a *Action) error {
+	e := c.e
+	text := a.Args["action"]
+	rest, game := e.gameRef(text)
+	var found *compiledVerb
+	for i, cv := range e.verbs {
+		if cv.verb.Dependent == nil || (game != "" && cv.game != game) {
+			continue
+		}
+		if cv.re.MatchString(rest) || cv.re.MatchString(text) {
+			found = &e.verbs[i]
+			break
+		}
+	}
+	if found == nil {
+		return Reject("G7", "%q is not a dependent action of any game", text)
+	}
+	need := found.verb.Dependent
+	n, _ := strconv.Atoi(a.Args["n"])
+	if a.Args["method"] != need.Kind {
+		return Reject("G7", "this action is performed %s, not by this method", need.Describe())
+	}
+	if need.Kind == "objection" && n > need.N {
+		return Reject("G7", "this action is performed %s; %d objections would be a weaker requirement", need.Describe(), n)
+	}
+	if need.Kind == "support" && n < need.N {
+		return Reject("G7", "this action needs %s", need.Describe())
+	}
+	if n == 0 {
+		n = need.N
+	}
+	gs := c.s.Games[found.game]
+	c.game, c.gs = found.game, gs
+	s := c.s
+	s.NextIntent++
+	in := &Intent{ID: s.NextIntent, Game: found.game, Verb: found.verb.Name, Text: text, Sponsor: c.Actor().Name,
+		Method: need.Kind, N: n, Notice: a.Args["notice"], Created: c.now}
+	if c.msg != nil {
+		in.MsgID = c.msg.ID
+	}
+	s.Intents = append(s.Intents, in)
+	c.Did("intent #%d tabled: %s, %s; it can be resolved %s, until %s", in.ID, text, need.Describe(), ripeWhen(in), Stamp(in.Expires()))
+	c.Record(in.Sponsor, "intends, %s, to %s (intent #%d)", need.Describe(), text, in.ID)
+	c.Detail("intent", in.ID)
+	return nil
+}
+
+func ripeWhen(in *Intent) string {
+	if in.Method == "support" {
+		return fmt.Sprintf("once %d supporters have supported it", in.N)
+	}
+	return "from " + Stamp(in.Created.Add(intentWait))
+}
+
+func (s *State) intent(id int) *Intent {
+	for _, in := range s.Intents {
+		if in.ID == id {
+			return in
+		}
+	}
+	return nil
+}
+
+func (s *State) dropIntent(id int) {
+	out := s.Intents[:0]
+	for _, in := range s.Intents {
+		if in.ID != id {
+			out = append(out, in)
+		}
+	}
+	s.Intents = out
+}
+
+// findIntent picks the intent a support, objection or "I do so" refers to: by
+// number, by the message it replies to, or the only one open.
+func (c *Ctx) findIntent(id string, filter func(*Intent) bool) (*Intent, error) {
+	s := c.s
+	if id != "" {
+		n, _ := strconv.Atoi(id)
+		if in := s.intent(n); in != nil {
+			return in, nil
+		}
+		return nil, Reject("G7", "there is no open intent #%s", id)
+	}
+	var cands []*Intent
+	for _, in := range s.Intents {
+		if filter != nil && !filter(in) {
+			continue
+		}
+		if c.msg != nil && c.msg.RepliesTo(in.MsgID) {
+			return in, nil
+		}
+		cands = append(cands, in)
+	}
+	switch len(cands) {
+	case 0:
+		return nil, Reject("G7", "there is no open intent this could refer to")
+	case 1:
+		return cands[0], nil
+	}
+	var ids []string
+	for _, in := range cands {
+		ids = append(ids, fmt.Sprintf("#%d (%s)", in.ID, in.Text))
+	}
+	return nil, Reject("G7", "several intents are open: %s; name one (\"I support intent #%d\")", strings.Join(ids, ", "), cands[0].ID)
+}
+
+func remove(list []string, name string) []string {
+	out := list[:0]
+	for _, x := range list {
+		if !strings.EqualFold(x, name) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func has(list []string, name string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) eligible(c *Ctx, in *Intent, p *Player) error {
+	g := e.games[in.Game]
+	for _, v := range g.Verbs() {
+		if v.Name == in.Verb && v.Dependent != nil && v.Dependent.Eligible != nil {
+			gc := e.ctx(c.s, in.Game, c.now, c.msg)
+			if !v.Dependent.Eligible(gc, p) {
+				return Reject("G7", "only %s may support or object to intent #%d", v.Dependent.Who, in.ID)
+			}
+		}
+	}
+	return nil
+}
+
+func doStance(c *Ctx, a *Action) error {
+	what := strings.ToLower(a.Args["what"])
+	p := c.Actor()
+	in, err := c.findIntent(a.Args["id"], nil)
+	if err != nil {
+		return err
+	}
+	if in.Sponsor == p.Name && (strings.HasPrefix(what, "support") || strings.HasPrefix(what, "object")) {
+		return Reject("G7", "the sponsor of intent #%d cannot support or object to it", in.ID)
+	}
+	switch {
+	case strings.HasPrefix(what, "support"):
+		if err := c.e.eligible(c, in, p); err != nil {
+			return err
+		}
+		if has(in.Supporters, p.Name) {
+			return Reject("G7", "you already support intent #%d", in.ID)
+		}
+		in.Supporters = append(remove(in.Objectors, p.Name), p.Name)
+		in.Objectors = remove(in.Objectors, p.Name)
+		c.Did("you support intent #%d (%s)", in.ID, in.Text)
+	case strings.HasPrefix(what, "object"):
+		if err := c.e.eligible(c, in, p); err != nil {
+			return err
+		}
+		if has(in.Objectors, p.Name) {
+			return Reject("G7", "you already object to intent #%d", in.ID)
+		}
+		in.Supporters = remove(in.Supporters, p.Name)
+		in.Objectors = append(in.Objectors, p.Name)
+		c.Did("you object to intent #%d (%s)", in.ID, in.Text)
+	case strings.Contains(what, "objection"):
+		if !has(in.Objectors, p.Name) {
+			return Reject("G7", "you have no objection to intent #%d to withdraw", in.ID)
+		}
+		in.Objectors = remove(in.Objectors, p.Name)
+		c.Did("your objection to intent #%d is withdrawn", in.ID)
+	case strings.Contains(what, "support"):
+		if !has(in.Supporters, p.Name) {
+			return Reject("G7", "you do not support intent #%d", in.ID)
+		}
+		in.Supporters = remove(in.Supporters, p.Name)
+		c.Did("your support of intent #%d is withdrawn", in.ID)
+	default: // withdraw the intent
+		if in.Sponsor != p.Name {
+			return Reject("G7", "only %s, who tabled intent #%d, can withdraw it", in.Sponsor, in.ID)
+		}
+		c.s.dropIntent(in.ID)
+		c.Did("intent #%d is withdrawn", in.ID)
+	}
+	c.Detail("intent", in.ID)
+	return nil
+}
+
+// resolveDependent performs a dependent action through a ripe intent.
+func (e *Engine) resolveDependent(c *Ctx, a *Action) error {
+	p := c.Actor()
+	v := a.Verb
+	var in *Intent
+	for _, x := range c.s.Intents {
+		if x.Game != a.Game || x.Verb != v.Name {
+			continue
+		}
+		if x.Sponsor == p.Name || (x.Method == "support" && has(x.Supporters, p.Name)) {
+			in = x
+			if ok, _ := x.Ripe(c.now); ok {
+				break
+			}
+		}
+	}
+	if in == nil {
+		return Reject("G7", "this is a dependent action: first announce \"I intend, %s, to %s\"", v.Dependent.Describe(), strings.TrimPrefix(v.Syntax, "I "))
+	}
+	return e.performIntent(c, in, a)
+}
+
+func (e *Engine) performIntent(c *Ctx, in *Intent, a *Action) error {
+	if c.msg != nil && in.MsgID == c.msg.ID {
+		return Reject("G7", "an intent cannot be resolved in the message that announces it")
+	}
+	if ok, why := in.Ripe(c.now); !ok {
+		return Reject("G7", "%s", why)
+	}
+	c.game, c.gs = in.Game, c.s.Games[in.Game]
+	if err := a.Verb.Do(c, a); err != nil {
+		return err
+	}
+	c.s.dropIntent(in.ID)
+	c.Detail("intent", in.ID)
+	c.Did("intent #%d resolved", in.ID)
+	return nil
+}
+
+// doDoSo resolves "I do so": the intent's own text is performed.
+func doDoSo(c *Ctx, a *Action) error {
+	p := c.Actor()
+	in, err := c.findIntent(a.Args["id"], func(in *Intent) bool {
+		return in.Sponsor == p.Name || (in.Method == "support" && has(in.Supporters, p.Name))
+	})
+	if err != nil {
+		return err
+	}
+	e := c.e
+	rest, _ := e.gameRef(in.Text)
+	for _, cv := range e.verbs {
+		if cv.game != in.Game || cv.verb.Name != in.Verb {
+			continue
+		}
+		m := cv.re.FindStringSubmatch(rest)
+		if m == nil {
+			m = cv.re.FindStringSubmatch(in.Text)
+		}
+		if m == nil {
+			continue
+		}
+		act := &Action{Line: a.Line, Game: in.Game, Verb: cv.verb, Args: map[string]string{}}
+		for i, name := range cv.re.SubexpNames() {
+			if name != "" {
+				act.Args[name] = strings.TrimSpace(m[i])
+			}
+		}
+		return e.performIntent(c, in, act)
+	}
+	return fmt.Errorf("intent #%d: its text %q no longer matches verb %s", in.ID, in.Text, in.Verb)
+}

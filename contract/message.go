@@ -1,0 +1,54 @@
+package contract
+
+import "time"
+
+// Channel is where a message came through, or where a notice goes (ruling G4).
+type Channel string
+
+const (
+	ChanPublic     Channel = "public"     // the business list: game actions, notices
+	ChanOfficial   Channel = "official"   // the official list: reports (counts as public)
+	ChanDiscussion Channel = "discussion" // talk: performs nothing
+	ChanPrivate    Channel = "private"    // mail to or from the referee alone
+	ChanIgnore     Channel = "ignore"     // bounces, auto-replies, our own mail
+)
+
+// IsPublic reports whether public actions count from the channel.
+func (ch Channel) IsPublic() bool { return ch == ChanPublic || ch == ChanOfficial }
+
+// Message is what the interpreter reads: the parts of a mail that matter to the
+// games, already classified and stripped of quotes and signatures (G3).
+type Message struct {
+	ID            string    // Message-ID without <>
+	From          string    // the real sender, lower case
+	Name          string    // the sender's display name
+	Date          time.Time // the Date header, recorded, never moving an action earlier (G2)
+	Arrived       time.Time // arrival time: when the action happens (G2)
+	Subject       string
+	InReplyTo     []string
+	References    []string
+	Channel       Channel
+	IgnoreReason  string
+	Authenticated bool
+	AuthNote      string
+	Text          string // the unquoted text that counts
+	TooLarge      bool
+}
+
+// RepliesTo reports whether the message replies to (or references) the message id.
+func (m *Message) RepliesTo(id string) bool {
+	if id == "" {
+		return false
+	}
+	for _, r := range m.InReplyTo {
+		if r == id {
+			return true
+		}
+	}
+	for _, r := range m.References {
+		if r == id {
+			return true
+		}
+	}
+	return false
+}

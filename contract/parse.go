@@ -1,0 +1,226 @@
+package contract
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Sentence is one candidate action found in a message's text.
+type Sentence struct {
+	Text   string // as written, whitespace folded
+	Offset int    // byte offset of its start in the text
+}
+
+var (
+	// A sentence ends at . ! ? or ; followed by white space, or at the end.
+	sentenceEnd = regexp.MustCompile(`[.!?;]+(\s+|$)`)
+	// Lines that start a new sentence even when the previous line did not end one.
+	startsAction = regexp.MustCompile(`(?i)^(i|we|if|having|with|without)\b`)
+)
+
+// Sentences splits unquoted text into sentences: paragraphs are separated by blank
+// lines; a line that begins like an action ("I ...", "If ...") starts a new
+// sentence; other lines continue the sentence before them; inside a chunk,
+// sentences end at . ! ? or ; followed by a space (so "(12, 34)" and "1.5" stay
+// whole). The Subject is never part of the text (G3).
+func Sentences(text string) []Sentence {
+	type chunk struct {
+		b   strings.Builder
+		off int
+	}
+	var chunks []*chunk
+	var cur *chunk
+	off := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		lineOff := off
+		off += len(line)
+		t := strings.TrimSpace(line)
+		if t == "" {
+			cur = nil
+			continue
+		}
+		lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
+		prevEnded := cur == nil || strings.ContainsAny(lastRune(cur.b.String()), ".!?;:")
+		if cur == nil || startsAction.MatchString(t) || prevEnded {
+			cur = &chunk{off: lineOff + lead}
+			chunks = append(chunks, cur)
+		} else {
+			cur.b.WriteByte(' ')
+		}
+		cur.b.WriteString(t)
+	}
+	var out []Sentence
+	for _, c := range chunks {
+		s := c.b.String()
+		start := 0
+		for _, m := range sentenceEnd.FindAllStringIndex(s, -1) {
+			// Do not split "No. 3" style abbreviations before a digit.
+			if m[1] < len(s) && !startsNewSentence(s[m[1]:]) {
+				continue
+			}
+			if t := strings.TrimSpace(s[start:m[1]]); t != "" {
+				out = append(out, Sentence{Text: t, Offset: c.off + start})
+			}
+			start = m[1]
+		}
+		if t := strings.TrimSpace(s[start:]); t != "" {
+			out = append(out, Sentence{Text: t, Offset: c.off + start})
+		}
+	}
+	return out
+}
+
+func lastRune(s string) string {
+	if s == "" {
+		return ""
+	}
+	r := []rune(s)
+	return string(r[len(r)-1])
+}
+
+func startsNewSentence(rest string) bool {
+	for _, r := range rest {
+		return unicode.IsUpper(r) || r == '{' || r == '"'
+	}
+	return true
+}
+
+// Performative is a sentence read as an action: the action text with its
+// performative removed, the condition of a conditional, and the kind.
+type Performative struct {
+	Kind   string // "act", "intent", "not" (future tense, question, hypothetical)
+	Action string // e.g. "claim cell (12, 34) in Life"
+	Cond   string // "I own more than 5 Vials" for "If I own more than 5 Vials, I ..."
+	// Method, N and Notice describe an intent ("without objection" -> objection, 1).
+	Method string
+	N      int
+	Notice string
+	// Resolves is set for "Having received no objections, I ..." style forms.
+	Resolves bool
+}
+
+var (
+	condForm     = regexp.MustCompile(`(?i)^if\s+(.+?),\s*(?:then\s+)?(i\b.*)$`)
+	resolveForm  = regexp.MustCompile(`(?i)^(?:having\s+received\s+[^,]+|having\s+given\s+[^,]+|with\s+(?:\d+\s+)?support|without\s+(?:\d+\s+)?objections?|with\s+agoran\s+consent|with\s+notice)\s*,\s*(i\b.*)$`)
+	performative = regexp.MustCompile(`(?i)^(?:i|we)\s*(?:,\s*[^,]{1,40},)?\s+(?:hereby\s+|now\s+|do\s+hereby\s+)?(.+)$`)
+	notAction    = regexp.MustCompile(`(?i)^(will|shall|would|could|should|might|may|must|can|cannot|can't|won't|wouldn't|don't|do not|didn't|did|'ll|'d|think|guess|wonder|hope|want|wish|plan|believe|suppose|feel|am|was|were|have been|had|'m|'ve|agree|disagree|like|love|see|know|mean|suggest that|propose that|was going)\b`)
+	intentForm   = regexp.MustCompile(`(?i)^intend\s*,?\s*(without\s+(?:(\d+|one|two|three|four|five)\s+)?objections?|with\s+(?:(\d+|one|two|three|four|five)\s+)?support(?:ers?)?|with\s+agoran\s+consent|with\s+(?:(\d+)\s+days?'?\s+)?notice)\s*,?\s*to\s+(.+)$`)
+	trailingStop = regexp.MustCompile(`[\s.!;:]+$`)
+)
+
+var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+func atoiWord(s string) int {
+	if n, ok := numberWords[strings.ToLower(s)]; ok {
+		return n
+	}
+	n := 0
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n
+}
+
+// ReadPerformative reads one sentence (AGORA "What performs an action"; G3).
+// ok is false when the sentence is not an "I ..." sentence at all.
+func ReadPerformative(s string) (p Performative, ok bool) {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, "?") {
+		if performative.MatchString(s) {
+			return Performative{Kind: "not", Action: s}, true
+		}
+		return p, false
+	}
+	if m := condForm.FindStringSubmatch(s); m != nil {
+		inner, ok := ReadPerformative(m[2])
+		if !ok {
+			return p, false
+		}
+		if inner.Cond != "" {
+			inner.Cond = m[1] + " and " + inner.Cond
+		} else {
+			inner.Cond = strings.TrimSpace(m[1])
+		}
+		return inner, true
+	}
+	if m := resolveForm.FindStringSubmatch(s); m != nil {
+		inner, ok := ReadPerformative(m[1])
+		if ok && inner.Kind == "act" {
+			inner.Resolves = true
+		}
+		return inner, ok
+	}
+	m := performative.FindStringSubmatch(s)
+	if m == nil {
+		return p, false
+	}
+	rest := trailingStop.ReplaceAllString(strings.TrimSpace(m[1]), "")
+	if strings.HasPrefix(strings.ToLower(m[0]), "i'") || notAction.MatchString(rest) {
+		return Performative{Kind: "not", Action: rest}, true
+	}
+	if im := intentForm.FindStringSubmatch(rest); im != nil {
+		p = Performative{Kind: "intent", Action: trailingStop.ReplaceAllString(im[5], "")}
+		method := strings.ToLower(im[1])
+		switch {
+		case strings.HasPrefix(method, "without"):
+			p.Method, p.N = "objection", 1
+			if im[2] != "" {
+				p.N = atoiWord(im[2])
+			}
+		case strings.Contains(method, "support"):
+			p.Method, p.N = "support", 1
+			if im[3] != "" {
+				p.N = atoiWord(im[3])
+			}
+		case strings.Contains(method, "consent"):
+			p.Method = "consent"
+		default:
+			p.Method = "notice"
+			p.Notice = im[4]
+		}
+		return p, true
+	}
+	if strings.HasPrefix(strings.ToLower(rest), "intend") {
+		return Performative{Kind: "not", Action: rest}, true
+	}
+	return Performative{Kind: "act", Action: rest}, true
+}
+
+// stripGameRef removes a trailing reference to a game ("in Life", "for the Life
+// contest", "(Rumble)") and reports which game a sentence names anywhere.
+func (e *Engine) gameRef(action string) (rest string, game string) {
+	rest = action
+	lower := strings.ToLower(action)
+	for _, g := range e.list {
+		for _, a := range e.aliases[g.ID()] {
+			if m := a.trailing.FindStringIndex(rest); m != nil {
+				return strings.TrimSpace(rest[:m[0]]), g.ID()
+			}
+		}
+	}
+	for _, g := range e.list {
+		for _, a := range e.aliases[g.ID()] {
+			if a.anywhere.MatchString(lower) {
+				return rest, g.ID()
+			}
+		}
+	}
+	return rest, ""
+}
+
+type alias struct {
+	trailing *regexp.Regexp
+	anywhere *regexp.Regexp
+}
+
+func compileAlias(word string) alias {
+	w := regexp.QuoteMeta(word)
+	return alias{
+		trailing: regexp.MustCompile(`(?i)\s*[,(]?\s*\b(?:in|for|of|on|to|at|from|with)?\s*(?:the\s+)?` + w + `(?:\s+(?:contest|game|contract))?\s*\)?$`),
+		anywhere: regexp.MustCompile(`(?i)\b` + w + `\b`),
+	}
+}

@@ -1,0 +1,213 @@
+package contract
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Player is a person known to the referee.
+type Player struct {
+	Name      string   `yaml:"name"`
+	Nicknames []string `yaml:"nicknames,omitempty"`
+	Addresses []string `yaml:"addresses"`
+	// Joined and Left record, per game, when the player last joined and left.
+	Joined map[string]time.Time `yaml:"joined,omitempty"`
+	Left   map[string]time.Time `yaml:"left,omitempty"`
+	// Member lists the games the player is in now.
+	Member []string `yaml:"member,omitempty"`
+}
+
+// In reports whether the player is in the game now.
+func (p *Player) In(game string) bool {
+	for _, g := range p.Member {
+		if g == game {
+			return true
+		}
+	}
+	return false
+}
+
+// HasAddress reports whether addr is one of the player's addresses.
+func (p *Player) HasAddress(addr string) bool {
+	addr = strings.ToLower(addr)
+	for _, a := range p.Addresses {
+		if a == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// Address is the player's first address, where private notices go.
+func (p *Player) Address() string {
+	if len(p.Addresses) == 0 {
+		return ""
+	}
+	return p.Addresses[0]
+}
+
+// PlayerByAddress finds the player with this address.
+func (s *State) PlayerByAddress(addr string) *Player {
+	for _, p := range s.Players {
+		if p.HasAddress(addr) {
+			return p
+		}
+	}
+	return nil
+}
+
+// PlayerByName finds the player whose name is exactly name (case-insensitive).
+func (s *State) PlayerByName(name string) *Player {
+	for _, p := range s.Players {
+		if strings.EqualFold(p.Name, name) {
+			return p
+		}
+	}
+	return nil
+}
+
+// Resolve finds the player a player means by name, nickname or address,
+// case-insensitively, ignoring a leading "@" and surrounding quotes. An exact
+// match wins; otherwise a unique prefix of a name or nickname is accepted, and
+// several candidates make the reference ambiguous (the rejection lists them).
+func (s *State) Resolve(ref string) (*Player, error) {
+	r := strings.ToLower(strings.Trim(strings.TrimSpace(ref), `"'@<>`))
+	if r == "" {
+		return nil, Reject("syntax", "no player named")
+	}
+	var exact, prefix []*Player
+	for _, p := range s.Players {
+		names := append([]string{p.Name}, p.Nicknames...)
+		hit := false
+		for _, n := range names {
+			if strings.ToLower(n) == r {
+				exact = append(exact, p)
+				hit = true
+				break
+			}
+		}
+		if !hit && p.HasAddress(r) {
+			exact = append(exact, p)
+			continue
+		}
+		if hit {
+			continue
+		}
+		for _, n := range names {
+			if strings.HasPrefix(strings.ToLower(n), r) {
+				prefix = append(prefix, p)
+				break
+			}
+		}
+	}
+	switch {
+	case len(exact) == 1:
+		return exact[0], nil
+	case len(exact) > 1:
+		return nil, ambiguous(ref, exact)
+	case len(prefix) == 1:
+		return prefix[0], nil
+	case len(prefix) > 1:
+		return nil, ambiguous(ref, prefix)
+	}
+	return nil, Reject("players", "no player is known as %q", ref)
+}
+
+func ambiguous(ref string, ps []*Player) error {
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Name)
+	}
+	sort.Strings(names)
+	return Reject("players", "%q is ambiguous: it could be %s; name one", ref, strings.Join(names, ", "))
+}
+
+// Register returns the player with this address, creating one named after the
+// display name (or the address's local part) when the address is new. A name
+// already taken gets a number appended.
+func (s *State) Register(addr, display string) *Player {
+	addr = strings.ToLower(strings.TrimSpace(addr))
+	if p := s.PlayerByAddress(addr); p != nil {
+		return p
+	}
+	base := cleanName(display)
+	if base == "" {
+		base = cleanName(strings.SplitN(addr, "@", 2)[0])
+	}
+	if base == "" {
+		base = "player"
+	}
+	name := base
+	for i := 2; s.PlayerByName(name) != nil; i++ {
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	p := &Player{Name: name, Addresses: []string{addr}}
+	s.Players = append(s.Players, p)
+	return p
+}
+
+// cleanName keeps a display name fit to print in a report and a header.
+func cleanName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '"' || r == '<' || r == '>' || r == ',' || r == ';' {
+			return -1
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if i := strings.Index(strings.ToLower(s), " via "); i > 0 {
+		s = s[:i]
+	}
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	return s
+}
+
+// Members lists the players in the game, in the order they joined (then by name).
+func (s *State) Members(game string) []*Player {
+	var out []*Player
+	for _, p := range s.Players {
+		if p.In(game) {
+			out = append(out, p)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Joined[game], out[j].Joined[game]
+		if !a.Equal(b) {
+			return a.Before(b)
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// Join makes the player a member of the game at t.
+func (s *State) Join(p *Player, game string, t time.Time) {
+	if p.In(game) {
+		return
+	}
+	p.Member = append(p.Member, game)
+	sort.Strings(p.Member)
+	if p.Joined == nil {
+		p.Joined = map[string]time.Time{}
+	}
+	p.Joined[game] = t
+}
+
+// Leave removes the player from the game at t.
+func (s *State) Leave(p *Player, game string, t time.Time) {
+	out := p.Member[:0]
+	for _, g := range p.Member {
+		if g != game {
+			out = append(out, g)
+		}
+	}
+	p.Member = out
+	if p.Left == nil {
+		p.Left = map[string]time.Time{}
+	}
+	p.Left[game] = t
+}

@@ -1,0 +1,185 @@
+package contract
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"referee/contract/text"
+)
+
+var helpRE = regexp.MustCompile(`(?i)^\s*help\b\s*([a-z ]*?)\s*[.!]?\s*$`)
+
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+func (e *Engine) isHelp(m *Message) bool {
+	return helpRE.MatchString(firstLine(m.Text)) || (strings.TrimSpace(m.Text) == "" && helpRE.MatchString(m.Subject))
+}
+
+// allowReceipt applies the per-sender receipt limit (default 30 an hour) so a
+// mail loop cannot flood anyone.
+func (e *Engine) allowReceipt(s *State, addr string, at time.Time) bool {
+	if s.Receipts == nil {
+		s.Receipts = map[string][]time.Time{}
+	}
+	var keep []time.Time
+	for _, t := range s.Receipts[addr] {
+		if at.Sub(t) < time.Hour {
+			keep = append(keep, t)
+		}
+	}
+	for a, ts := range s.Receipts {
+		if a != addr && len(ts) > 0 && at.Sub(ts[len(ts)-1]) >= time.Hour {
+			delete(s.Receipts, a)
+		}
+	}
+	if len(keep) >= e.cfg.RateLimit {
+		s.Receipts[addr] = keep
+		return false
+	}
+	s.Receipts[addr] = append(keep, at)
+	return true
+}
+
+func replySubject(subj string) string {
+	s := strings.TrimSpace(subj)
+	if s == "" {
+		return "Re: your message"
+	}
+	if strings.HasPrefix(strings.ToLower(s), "re:") {
+		return s
+	}
+	return "Re: " + s
+}
+
+func refs(m *Message) []string {
+	out := append([]string{}, m.References...)
+	if len(out) == 0 && len(m.InReplyTo) > 0 {
+		out = append(out, m.InReplyTo...)
+	}
+	return append(out, m.ID)
+}
+
+// receipt queues the private reply listing each action as read, with "done" and
+// what changed or "not done" and why (issue: receipts).
+func (e *Engine) receipt(s *State, m *Message, at time.Time, results []Result, events []Entry) {
+	if !e.allowReceipt(s, m.From, at) {
+		return
+	}
+	var b strings.Builder
+	date := ""
+	if !m.Date.IsZero() {
+		date = " dated " + m.Date.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	b.WriteString(text.Wrap(fmt.Sprintf("Your message%s arrived at %s UTC and was read as follows.", date, Stamp(m.Arrived)), 0))
+	if len(events) > 0 {
+		b.WriteString("\n")
+		var names []string
+		for _, ev := range events {
+			names = append(names, fmt.Sprintf("%s %s at %s", e.title(ev.Game), ev.Verb, Stamp(ev.Time)))
+		}
+		b.WriteString(text.Wrap("It arrived after these scheduled events, so it was applied after them (ruling G2): "+strings.Join(names, "; ")+".", 0))
+	}
+	done, failed := 0, 0
+	for _, r := range results {
+		b.WriteString("\n")
+		b.WriteString(text.WrapIndent(r.Line, 0, "> ", "> "))
+		if r.Done {
+			done++
+			if len(r.Changes) == 0 {
+				b.WriteString("  Done.\n")
+			}
+			for i, ch := range r.Changes {
+				lead := "  Done: "
+				if i > 0 {
+					lead = "        "
+				}
+				b.WriteString(text.WrapIndent(ch, 0, lead, "        "))
+			}
+		} else {
+			failed++
+			b.WriteString(text.WrapIndent(r.Reason, 0, "  Not done: ", "            "))
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(fmt.Sprintf("%d done, %d not done.\n\n", done, failed))
+	b.WriteString(text.Signature("The referee"))
+	s.Outbox = append(s.Outbox, &Outgoing{Notice: Notice{
+		ID: "receipt/" + m.ID, Kind: "receipt", Channel: ChanPrivate, To: []string{m.From},
+		Subject: replySubject(m.Subject), Body: b.String(), InReplyTo: m.ID, References: refs(m), Time: at,
+	}})
+}
+
+func (e *Engine) title(game string) string {
+	if g := e.games[game]; g != nil {
+		return g.Title()
+	}
+	return "referee"
+}
+
+// helpReply answers HELP with the overview, or "help <game>" with the game's guide.
+func (e *Engine) helpReply(s *State, m *Message, at time.Time) {
+	if !e.allowReceipt(s, m.From, at) {
+		return
+	}
+	src := firstLine(m.Text)
+	if !helpRE.MatchString(src) {
+		src = m.Subject
+	}
+	want := strings.TrimSpace(helpRE.FindStringSubmatch(src)[1])
+	var body string
+	if want != "" {
+		_, game := e.gameRef("x in " + want)
+		if g := e.games[game]; g != nil {
+			body = g.Guide()
+		}
+	}
+	if body == "" {
+		body = e.Overview()
+	}
+	s.Outbox = append(s.Outbox, &Outgoing{Notice: Notice{
+		ID: "help/" + m.ID, Kind: "receipt", Channel: ChanPrivate, To: []string{m.From},
+		Subject: replySubject(m.Subject), Body: body, InReplyTo: m.ID, References: refs(m), Time: at,
+	}})
+}
+
+// Overview is the HELP reply: every game with its actions, from the verb tables.
+func (e *Engine) Overview() string {
+	var b strings.Builder
+	b.WriteString(text.Banner("The referee: help", '='))
+	b.WriteString("\n")
+	b.WriteString(text.Wrap("Actions are sentences in the body of your mail, such as \"I join the Life contest.\" Quoted text, signatures and the Subject do not count. Public actions go to the public list; private ones (sealed bids, secret choices) privately to the referee. Send \"help <game>\" for a game's full guide.", 0))
+	for _, g := range e.list {
+		b.WriteString("\n")
+		b.WriteString(text.Heading(g.Title() + " (help " + g.ID() + ")"))
+		for _, v := range g.Verbs() {
+			if v.Syntax == "" {
+				continue
+			}
+			b.WriteString(text.WrapIndent(v.Syntax, 0, "  ", "    "))
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(text.Heading("For every game"))
+	var core []string
+	for _, v := range e.coreVerbs() {
+		core = append(core, v.Syntax)
+	}
+	core = append(core, intentVerb.Syntax)
+	sort.Strings(core)
+	for _, c := range core {
+		b.WriteString(text.WrapIndent(c, 0, "  ", "    "))
+	}
+	b.WriteString("\n")
+	b.WriteString(text.Signature("The referee"))
+	return b.String()
+}

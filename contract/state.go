@@ -1,0 +1,126 @@
+package contract
+
+import (
+	"fmt"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Version is the state schema this build reads and writes.
+const Version = 1
+
+// State is everything the referee must remember, one YAML file (DESIGN "State").
+// Its size is bounded by the live games, not by history, which goes to the journal.
+type State struct {
+	Version int `yaml:"version"`
+	// Secret is the 32-byte master secret, hex (DESIGN "Randomness"). Absent from
+	// the committed starting state; drawn when a working state is created.
+	Secret string `yaml:"secret,omitempty"`
+	// Created is when the working state was created (the randomness epoch).
+	Created time.Time `yaml:"created,omitempty"`
+	// Clock is the latest time the state has been brought to.
+	Clock time.Time `yaml:"clock,omitempty"`
+	// JournalSeq is the number of the last journal line this state includes.
+	JournalSeq int64 `yaml:"journal_seq"`
+
+	Players    []*Player                 `yaml:"players"`
+	Games      map[string]*GameState     `yaml:"games"`
+	Ledger     Ledger                    `yaml:"ledger"`
+	Points     map[string]map[string]int `yaml:"points"` // player -> game -> points (G6)
+	Intents    []*Intent                 `yaml:"intents"`
+	NextIntent int                       `yaml:"next_intent"`
+	Rulings    []*Ruling                 `yaml:"rulings"`
+	NextRuling int                       `yaml:"next_ruling"`
+	Randomness Randomness                `yaml:"randomness"`
+	Seen       Seen                      `yaml:"seen"`
+	Receipts   map[string][]time.Time    `yaml:"receipts"` // sender -> receipt times in the last hour
+	Outbox     []*Outgoing               `yaml:"outbox"`
+	Failed     []*Outgoing               `yaml:"failed"`
+	IMAP       Checkpoint                `yaml:"imap"`
+}
+
+// Checkpoint is the IMAP position: the mailbox's UIDVALIDITY and the last UID
+// applied. It is saved only in the state that includes those messages.
+type Checkpoint struct {
+	UIDValidity uint32 `yaml:"uidvalidity"`
+	LastUID     uint32 `yaml:"last_uid"`
+}
+
+// GameState is one game's section: what the interpreter keeps for every game, and
+// the game's own state in Data.
+type GameState struct {
+	// Contestmaster is the game's current contestmaster's address (G8).
+	Contestmaster string `yaml:"contestmaster"`
+	// Params are the current parameter values, as text (declared by the game).
+	Params map[string]string `yaml:"params"`
+	// LastReport is when the last weekly report was made.
+	LastReport time.Time `yaml:"last_report,omitempty"`
+	// Recent are the events since the report before the last (the "Recent events"
+	// list of a report).
+	Recent []Happening `yaml:"recent"`
+	// Data is the game's own state (its NewState type).
+	Data any `yaml:"-"`
+	raw  *yaml.Node
+}
+
+// Happening is one line of a report's "Recent events".
+type Happening struct {
+	Time time.Time `yaml:"time"`
+	Who  string    `yaml:"who"`
+	What string    `yaml:"what"`
+}
+
+type gameStateYAML struct {
+	Contestmaster string            `yaml:"contestmaster"`
+	Params        map[string]string `yaml:"params"`
+	LastReport    time.Time         `yaml:"last_report,omitempty"`
+	Recent        []Happening       `yaml:"recent"`
+	State         yaml.Node         `yaml:"state"`
+}
+
+// MarshalYAML writes the section with the game's data under "state".
+func (g *GameState) MarshalYAML() (any, error) {
+	var n yaml.Node
+	if g.Data != nil {
+		if err := n.Encode(g.Data); err != nil {
+			return nil, err
+		}
+	} else if g.raw != nil {
+		n = *g.raw
+	}
+	return &gameStateYAML{Contestmaster: g.Contestmaster, Params: g.Params, LastReport: g.LastReport, Recent: g.Recent, State: n}, nil
+}
+
+// UnmarshalYAML keeps the game's data as a node until the game is known.
+func (g *GameState) UnmarshalYAML(n *yaml.Node) error {
+	// The state is decoded strictly (unknown keys are errors naming the key); a
+	// custom unmarshaler does not inherit that, so check the keys here.
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i < len(n.Content); i += 2 {
+			switch k := n.Content[i]; k.Value {
+			case "contestmaster", "params", "last_report", "recent", "state":
+			default:
+				return fmt.Errorf("line %d: unknown key %q in a game section", k.Line, k.Value)
+			}
+		}
+	}
+	var y gameStateYAML
+	if err := n.Decode(&y); err != nil {
+		return err
+	}
+	g.Contestmaster, g.Params, g.LastReport, g.Recent = y.Contestmaster, y.Params, y.LastReport, y.Recent
+	if y.State.Kind != 0 {
+		st := y.State
+		g.raw = &st
+	}
+	return nil
+}
+
+// Seen is the processed-message memory (DESIGN invariant 2): Message-IDs within the
+// horizon of the latest arrival; anything arriving before Horizon counts as seen.
+type Seen struct {
+	Horizon time.Time            `yaml:"horizon,omitempty"`
+	Latest  time.Time            `yaml:"latest,omitempty"`
+	IDs     map[string]time.Time `yaml:"ids"`
+}

@@ -1,0 +1,127 @@
+// Package text writes Agora-style plain text: banners, the report date block,
+// aligned tables with right-aligned numbers, footnotes, "Recent events" lists,
+// grids with coordinate rulers and a legend, wrapped paragraphs and signatures
+// (AGORA "Reports and notices — the look"). It is pure and knows nothing of games
+// or mail; the games build their notices and reports with it.
+package text
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Width is the column limit of Agora-style text, except tables and grids.
+const Width = 72
+
+// Banner is a title centred between two rules of '=' (or the given rune).
+func Banner(title string, rule rune) string {
+	if rule == 0 {
+		rule = '='
+	}
+	line := strings.Repeat(string(rule), Width)
+	pad := (Width - utf8.RuneCountInString(title)) / 2
+	if pad < 0 {
+		pad = 0
+	}
+	return line + "\n" + strings.Repeat(" ", pad) + title + "\n" + line + "\n"
+}
+
+// Heading is a section heading underlined with dashes.
+func Heading(h string) string {
+	return h + "\n" + strings.Repeat("-", utf8.RuneCountInString(h)) + "\n"
+}
+
+// DateBlock is the report's date block (AGORA): the last report's date, this
+// report's date, and "(all times UTC)".
+func DateBlock(last, this time.Time) string {
+	l := "never"
+	if !last.IsZero() {
+		l = last.UTC().Format("2006-01-02 (Mon)")
+	}
+	return fmt.Sprintf("Date of last report: %s\nDate of this report: %s\n(all times UTC)\n", l, this.UTC().Format("2006-01-02 (Mon)"))
+}
+
+// Wrap fills a paragraph to width columns (Width when 0), keeping words whole.
+// Lines of the input are joined; use it per paragraph.
+func Wrap(s string, width int) string {
+	return WrapIndent(s, width, "", "")
+}
+
+// WrapIndent wraps with a first-line prefix and a prefix for the lines after.
+func WrapIndent(s string, width int, first, rest string) string {
+	if width == 0 {
+		width = Width
+	}
+	var b strings.Builder
+	line := first
+	empty := true
+	for _, w := range strings.Fields(s) {
+		if !empty && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) > width {
+			b.WriteString(line)
+			b.WriteByte('\n')
+			line = rest
+			empty = true
+		}
+		if !empty {
+			line += " "
+		}
+		line += w
+		empty = false
+	}
+	if !empty {
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Signature is the short signature naming the office: "-- \nThe Life
+// Contestmaster (referee)\n".
+func Signature(office string) string {
+	return "-- \n" + office + "\n"
+}
+
+// Event is one line of a "Recent events" list.
+type Event struct {
+	Time time.Time
+	Who  string
+	What string
+}
+
+// Recent writes "YYYY-MM-DD HH:MM  who  what" lines, oldest first, with the
+// "----- time of last report -----" marker before the first event after last
+// (AGORA). Long lines wrap under the text column.
+func Recent(events []Event, last time.Time) string {
+	var b strings.Builder
+	who := 0
+	for _, e := range events {
+		if n := utf8.RuneCountInString(e.Who); n > who {
+			who = n
+		}
+	}
+	marked := last.IsZero()
+	for _, e := range events {
+		if !marked && e.Time.After(last) {
+			b.WriteString("----- time of last report -----\n")
+			marked = true
+		}
+		head := fmt.Sprintf("%s  %s  ", e.Time.UTC().Format("2006-01-02 15:04"), pad(e.Who, who))
+		b.WriteString(WrapIndent(e.What, Width, head, strings.Repeat(" ", utf8.RuneCountInString(head))))
+	}
+	if !marked {
+		b.WriteString("----- time of last report -----\n")
+	}
+	if len(events) == 0 {
+		b.WriteString("(nothing happened)\n")
+	}
+	return b.String()
+}
+
+func pad(s string, n int) string {
+	if k := utf8.RuneCountInString(s); k < n {
+		return s + strings.Repeat(" ", n-k)
+	}
+	return s
+}
