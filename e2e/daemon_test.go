@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -235,30 +234,26 @@ type journalLine struct {
 	Detail  json.RawMessage `json:"detail"`
 }
 
-// journal reads journal.jsonl beside the state file.
+// journal reads journal.jsonl beside the state file. A last line without
+// its newline is being written by a running daemon and is left out.
 func (r *referee) journal() []journalLine {
 	r.t.Helper()
-	path := filepath.Join(r.dir, "journal.jsonl")
-	f, err := os.Open(path)
+	b, err := os.ReadFile(filepath.Join(r.dir, "journal.jsonl"))
 	if os.IsNotExist(err) {
 		return nil
 	}
 	if err != nil {
 		r.t.Fatalf("journal: %v", err)
 	}
-	defer f.Close()
-	var lines []journalLine
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for n := 1; sc.Scan(); n++ {
+	rows := bytes.Split(b, []byte("\n"))
+	rows = rows[:len(rows)-1] // after the last newline: empty, or a line in progress
+	lines := make([]journalLine, 0, len(rows))
+	for n, row := range rows {
 		var l journalLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			r.t.Fatalf("journal line %d: %v: %s", n, err, sc.Bytes())
+		if err := json.Unmarshal(row, &l); err != nil {
+			r.t.Fatalf("journal line %d: %v: %s", n+1, err, row)
 		}
 		lines = append(lines, l)
-	}
-	if err := sc.Err(); err != nil {
-		r.t.Fatalf("journal: %v", err)
 	}
 	return lines
 }

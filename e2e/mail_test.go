@@ -51,6 +51,19 @@ func newMsgID(t *testing.T) string {
 // Message-IDs and returns them.
 func send(t *testing.T, from string, mails ...*outMail) []string {
 	t.Helper()
+	return transmit(t, ms.submitAddr, true, from, mails)
+}
+
+// sendRelay hands mails to the stack's plain SMTP port (STARTTLS, no AUTH),
+// as another MTA would; it works while Dovecot, which authenticates
+// submission, is down.
+func sendRelay(t *testing.T, from string, mails ...*outMail) []string {
+	t.Helper()
+	return transmit(t, ms.smtpAddr, false, from, mails)
+}
+
+func transmit(t *testing.T, addr string, auth bool, from string, mails []*outMail) []string {
+	t.Helper()
 	ids := make([]string, len(mails))
 	msgs := make([]*mail.Msg, len(mails))
 	for i, om := range mails {
@@ -76,29 +89,30 @@ func send(t *testing.T, from string, mails ...*outMail) []string {
 		m.SetBodyString(mail.TypeTextPlain, om.body)
 		msgs[i] = m
 	}
-	host, port, err := net.SplitHostPort(ms.submitAddr)
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		t.Fatalf("send: submission address %q: %v", ms.submitAddr, err)
+		t.Fatalf("send: address %q: %v", addr, err)
 	}
 	p, err := strconv.Atoi(port)
 	if err != nil {
-		t.Fatalf("send: submission port %q: %v", port, err)
+		t.Fatalf("send: port %q: %v", port, err)
 	}
-	c, err := mail.NewClient(host,
+	opts := []mail.Option{
 		mail.WithPort(p),
 		mail.WithTLSPolicy(mail.TLSMandatory),
 		mail.WithTLSConfig(ms.tls.Clone()),
-		mail.WithSMTPAuth(mail.SMTPAuthPlain),
-		mail.WithUsername(from),
-		mail.WithPassword(ms.password),
 		mail.WithHELO("client.example.test"),
-		mail.WithTimeout(20*time.Second),
-	)
+		mail.WithTimeout(20 * time.Second),
+	}
+	if auth {
+		opts = append(opts, mail.WithSMTPAuth(mail.SMTPAuthPlain), mail.WithUsername(from), mail.WithPassword(ms.password))
+	}
+	c, err := mail.NewClient(host, opts...)
 	if err != nil {
 		t.Fatalf("send: new client: %v", err)
 	}
 	if err := c.DialAndSend(msgs...); err != nil {
-		t.Fatalf("send: %d mails from %s: %v", len(msgs), from, err)
+		t.Fatalf("send: %d mails from %s via %s: %v", len(msgs), from, addr, err)
 	}
 	return ids
 }

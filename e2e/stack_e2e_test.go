@@ -45,3 +45,24 @@ func TestStackLists(t *testing.T) {
 		}
 	}
 }
+
+// TestStackDovecotRestart checks the restart the daemon tests rely on: mail
+// that Postfix accepts while Dovecot is down is delivered once it is back,
+// and IMAP and submission work again.
+func TestStackDovecotRestart(t *testing.T) {
+	clearMailboxes(t)
+	ms.dovecotStop(t)
+	during := sendRelay(t, ms.players[0], &outMail{to: []string{ms.players[1]}, subject: "during", body: "Sent during the outage.\n"})[0]
+	ms.dovecotStart(t)
+	after := sendOne(t, ms.players[0], &outMail{to: []string{ms.players[1]}, subject: "after", body: "Sent after the outage.\n"})
+	mb := openMailbox(t, ms.players[1])
+	mb.waitFor(30*time.Second, "both mails", func(mails []*inMail) bool {
+		n := 0
+		for _, m := range mails {
+			if m.msgID == during || m.msgID == after {
+				n++
+			}
+		}
+		return n == 2
+	})
+}

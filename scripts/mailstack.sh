@@ -56,7 +56,8 @@ wait_gone() { # pid timeout_s
 }
 
 install_packages() {
-  if command -v dovecot >/dev/null && command -v postfix >/dev/null && [ -x /usr/lib/dovecot/lmtp ] &&
+  if command -v dovecot >/dev/null && command -v postfix >/dev/null && command -v openssl >/dev/null &&
+    [ -x /usr/lib/dovecot/lmtp ] &&
     [ -x /usr/lib/dovecot/imap ]; then
     return 0
   fi
@@ -88,12 +89,41 @@ dovecot_start() {
   [ -S "$D/run/dovecot/lmtp" ] || die "dovecot opened no lmtp socket"
 }
 
+# children prints the pids whose parent is $1, read from /proc (no procps).
+children() {
+  local f st rest
+  for f in /proc/[0-9]*/stat; do
+    st=$(cat "$f" 2>/dev/null) || continue
+    rest=${st##*) }  # after "pid (comm) ": "state ppid ..."
+    rest=${rest#* }  # "ppid ..."
+    if [ "${rest%% *}" = "$1" ]; then
+      f=${f#/proc/}
+      echo "${f%/stat}"
+    fi
+  done
+}
+
+# stop_tree stops a master process and the children it had when asked to
+# stop: a child that outlives its master (Dovecot's auth, anvil, log and
+# stats processes sometimes do) is signalled by its own pid, never by name.
+stop_tree() { # name pid command...
+  local name=$1 pid=$2 kids c
+  shift 2
+  kids=$(children "$pid")
+  "$@" >/dev/null 2>&1 || kill -TERM "$pid" 2>/dev/null || true
+  wait_gone "$pid" 10 || { echo "mailstack: $name master $pid did not exit, sending KILL" >&2; kill -KILL "$pid" 2>/dev/null || true; }
+  for c in $kids; do
+    kill -0 "$c" 2>/dev/null || continue
+    kill -TERM "$c" 2>/dev/null || true
+    wait_gone "$c" 5 || kill -KILL "$c" 2>/dev/null || true
+  done
+}
+
 dovecot_stop() {
   local pid
   pid=$(cat "$D/dovecot.pid" 2>/dev/null || true)
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid" # like `doveadm stop`: the master stops its children
-    wait_gone "$pid" 10 || { echo "mailstack: dovecot master $pid did not exit, sending KILL" >&2; kill -KILL "$pid" 2>/dev/null || true; }
+    stop_tree dovecot "$pid" kill -TERM "$pid" # like `doveadm stop`
   fi
   rm -f "$D/dovecot.pid"
 }
@@ -102,8 +132,7 @@ postfix_stop() {
   local pid
   pid=$(cat "$D/postfix.pid" 2>/dev/null || true)
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    postfix -c "$D/postfix" stop >/dev/null 2>&1 || kill -TERM "$pid"
-    wait_gone "$pid" 10 || { echo "mailstack: postfix master $pid did not exit, sending KILL" >&2; kill -KILL "$pid" 2>/dev/null || true; }
+    stop_tree postfix "$pid" postfix -c "$D/postfix" stop
   fi
   rm -f "$D/postfix.pid"
 }
@@ -256,6 +285,8 @@ dovecot-start)
   load_env
   if [ -f "$D/dovecot.pid" ] && kill -0 "$(cat "$D/dovecot.pid")" 2>/dev/null; then die "dovecot already running"; fi
   dovecot_start
+  # Deliver what Postfix deferred while Dovecot was down now, not at the next retry.
+  postqueue -c "$D/postfix" -f >/dev/null 2>&1 || true
   ;;
 *) usage ;;
 esac

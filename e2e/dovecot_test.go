@@ -1,0 +1,40 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"testing"
+)
+
+// Scenario 4: Dovecot is stopped and started again under the running daemon.
+// The daemon loses its IMAP connection (and, since submission authenticates
+// through Dovecot, its SMTP too), reconnects, and loses nothing: a mail that
+// arrives during the outage and one sent after it both get their receipts,
+// and each action is applied once.
+func TestDovecotRestart(t *testing.T) {
+	r := newReferee(t)
+	d := r.run()
+	p1 := ms.players[0]
+	joinLife(t, p1)
+
+	ms.dovecotStop(t)
+	// Submission needs Dovecot's SASL: during the outage the mail comes in
+	// as from another MTA, through the plain SMTP port, and waits in
+	// Postfix's queue.
+	during := sendRelay(t, p1, &outMail{to: []string{ms.businessList}, subject: "Claim during", body: "I claim cell (20, 20) in Life.\n"})[0]
+	ms.dovecotStart(t)
+	after := sendOne(t, p1, &outMail{to: []string{ms.businessList}, subject: "Claim after", body: "I claim cell (30, 30) in Life.\n"})
+
+	mb := openMailbox(t, p1)
+	checkReceipt(t, mb.waitReply(2*receiptTimeout, during), "Claim during", p1)
+	checkReceipt(t, mb.waitReply(2*receiptTimeout, after), "Claim after", p1)
+	d.mustBeRunning()
+	d.stop()
+
+	j := r.journal()
+	for name, id := range map[string]string{"during": during, "after": after} {
+		if got := applied(j, id); len(got) != 1 {
+			t.Errorf("claim %s the outage (<%s>): applied %d times, want once", name, id, len(got))
+		}
+	}
+}

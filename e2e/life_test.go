@@ -1,0 +1,142 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// receiptTimeout bounds every wait for a receipt: the referee's IDLE (~0.5 s
+// on Dovecot), its work, and the player's poll; far above the ~1 s measured.
+const receiptTimeout = 60 * time.Second
+
+// checkReceipt checks that rep is the referee's private receipt for a mail
+// with the given subject from player, saying the action was done.
+func checkReceipt(t *testing.T, rep *inMail, subject, player string) {
+	t.Helper()
+	if want := "Re: " + subject; !strings.HasPrefix(rep.subject, "Re: ") || !strings.Contains(rep.subject, subject) {
+		t.Errorf("receipt subject %q, want %q", rep.subject, want)
+	}
+	if !slices.Contains(rep.to, player) {
+		t.Errorf("receipt To %v, want %s", rep.to, player)
+	}
+	for _, l := range []string{ms.businessList, ms.officialList, ms.discussList} {
+		if slices.Contains(rep.to, l) || slices.Contains(rep.cc, l) {
+			t.Errorf("receipt To %v Cc %v names the list %s; a receipt is private", rep.to, rep.cc, l)
+		}
+	}
+	if !saysDone(rep.body) {
+		t.Errorf("receipt body does not say the action was done:\n%s", rep.body)
+	}
+}
+
+// saysDone reports whether a receipt's body says the action took effect.
+func saysDone(body string) bool {
+	b := strings.ToLower(body)
+	if strings.Contains(b, "rejected") || strings.Contains(b, "failed") || strings.Contains(b, "no effect") {
+		return false
+	}
+	return strings.Contains(b, "done") || strings.Contains(b, "applied") || strings.Contains(b, "succeeded")
+}
+
+// applied returns the journal lines that applied an action of the mail id.
+func applied(lines []journalLine, id string) []journalLine {
+	var out []journalLine
+	for _, l := range lines {
+		if l.Outcome == "applied" && trimID(l.MsgID) == id {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func trimID(id string) string { return strings.Trim(id, "<>") }
+
+// joinLife makes each player join Life through the business list and waits
+// for the receipts.
+func joinLife(t *testing.T, players ...string) {
+	t.Helper()
+	for _, p := range players {
+		mb := openMailbox(t, p)
+		id := sendOne(t, p, &outMail{to: []string{ms.businessList}, subject: "Joining Life", body: "I join the Life contest.\n"})
+		checkReceipt(t, mb.waitReply(receiptTimeout, id), "Joining Life", p)
+	}
+}
+
+// Scenario 1: a player joins Life and claims a cell through the business
+// list; each action gets a private receipt and is journaled as applied.
+func TestLifeJoinAndClaim(t *testing.T) {
+	r := newReferee(t)
+	d := r.run()
+	p1 := ms.players[0]
+	mb := openMailbox(t, p1)
+
+	steps := []struct{ subject, body string }{
+		{"Joining Life", "I join the Life contest.\n"},
+		{"Claim", "Hello all,\n\nI claim cell (10, 10) in Life.\n\n-- \nplayer1\n"},
+	}
+	var ids []string
+	for _, s := range steps {
+		id := sendOne(t, p1, &outMail{to: []string{ms.businessList}, subject: s.subject, body: s.body})
+		ids = append(ids, id)
+		checkReceipt(t, mb.waitReply(receiptTimeout, id), s.subject, p1)
+	}
+	d.mustBeRunning()
+	d.stop()
+
+	j := r.journal()
+	for i, id := range ids {
+		got := applied(j, id)
+		if len(got) != 1 {
+			t.Errorf("journal: %d applied lines for %q (<%s>), want 1; journal: %+v", len(got), steps[i].body, id, j)
+			continue
+		}
+		if got[0].Game != "life" || got[0].Player == "" {
+			t.Errorf("journal line for %q: game %q player %q, want life and the player", steps[i].body, got[0].Game, got[0].Player)
+		}
+	}
+	rep := r.report("life")
+	if !strings.Contains(rep, "player1") {
+		t.Errorf("report life does not name player1:\n%s", rep)
+	}
+}
+
+// Scenario 2: the Life weekly report reaches the official list at the
+// scheduled time, reached with the test clock: after a join on the real
+// clock, the daemon restarts at Sunday 23:59:30 running 60 times faster, so
+// Monday 2026-12-07 00:00 UTC comes half a second later.
+func TestLifeWeeklyReport(t *testing.T) {
+	r := newReferee(t)
+	d := r.run()
+	joinLife(t, ms.players[0])
+	d.stop()
+
+	boxes := map[string]*mailbox{}
+	for _, u := range append([]string{ms.cm}, ms.players...) {
+		boxes[u] = openMailbox(t, u)
+	}
+	d = r.run("--clock-start", "2026-12-06T23:59:30Z", "--clock-rate", "60")
+	const week = "2026-12-07"
+	isReport := func(m *inMail) bool {
+		return m.from == ms.referee && strings.Contains(m.subject, "[Life] Weekly Report") &&
+			strings.Contains(m.body, week)
+	}
+	for u, mb := range boxes {
+		got := mb.waitFor(receiptTimeout, fmt.Sprintf("Life weekly report of %s", week), func(mails []*inMail) bool {
+			return slices.ContainsFunc(mails, isReport)
+		})
+		i := slices.IndexFunc(got, isReport)
+		m := got[i]
+		if !slices.Contains(m.to, ms.officialList) && !slices.Contains(m.cc, ms.officialList) {
+			t.Errorf("%s: weekly report To %v Cc %v, want the official list %s", u, m.to, m.cc, ms.officialList)
+		}
+		if m.listID != "<agora-official.example.test>" {
+			t.Errorf("%s: weekly report List-Id %q, want it through the official list", u, m.listID)
+		}
+	}
+	d.mustBeRunning()
+}
