@@ -251,7 +251,7 @@ func (e *Engine) Advance(s *State, to time.Time) ([]Entry, error) {
 				consider("", ev)
 			}
 			for _, g := range e.list {
-				c := e.ctx(s, g.ID(), s.Clock, nil)
+				c := e.ctx(s, g.ID(), nextNow(s), nil)
 				var ev Event
 				var ok bool
 				if err := run(func() error { ev, ok = g.Next(c); return nil }); err != nil {
@@ -278,7 +278,7 @@ func (e *Engine) Advance(s *State, to time.Time) ([]Entry, error) {
 		// Guard: the same event must not come back.
 		if best.game != "" {
 			g := e.games[best.game]
-			c := e.ctx(s, best.game, s.Clock, nil)
+			c := e.ctx(s, best.game, nextNow(s), nil)
 			var ev Event
 			var ok bool
 			if err := run(func() error { ev, ok = g.Next(c); return nil }); err != nil {
@@ -294,6 +294,12 @@ func (e *Engine) Advance(s *State, to time.Time) ([]Entry, error) {
 	}
 	return out, nil
 }
+
+// nextNow is the time games see in Next: the instant just before the state's
+// clock, so that an event due exactly at the clock (a Monday 00:00 round after
+// another game's Monday 00:00 event moved the clock there) is not skipped by a
+// schedule computed as "the next Monday after now".
+func nextNow(s *State) time.Time { return s.Clock.Add(-time.Nanosecond) }
 
 func (e *Engine) runEvent(s *State, game string, ev Event, at time.Time) ([]Entry, error) {
 	if game == "" {

@@ -11,10 +11,10 @@ import (
 // it comes from). Parameters change only through the game's amendment mechanism
 // (G9: "SET <parameter> = <value>") and are listed in its report.
 type Param struct {
-	Name    string   // "VPP"
-	Type    string   // "int", "string", "bool", "duration", "choice"
-	Default string   // "10"
-	Min     int64    // for int (inclusive), when Min < Max
+	Name    string // "VPP"
+	Type    string // "int", "string", "bool", "duration", "choice"
+	Default string // "10"
+	Min     int64  // for int (inclusive), when Min < Max
 	Max     int64
 	Choices []string // for choice (variants)
 	Rule    string   // "R6"

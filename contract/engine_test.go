@@ -1,0 +1,318 @@
+package contract_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"referee/contract"
+	"referee/contract/contracttest"
+)
+
+const (
+	alice = "Alice <alice@example.test>"
+	bob   = "Bob <bob@example.test>"
+	carol = "Carol <carol@example.test>"
+)
+
+func newToy(t *testing.T) *contracttest.Harness {
+	return contracttest.New(t, "2026-12-01T10:00:00Z", &toy{})
+}
+
+func TestJoinReceipt(t *testing.T) {
+	h := newToy(t)
+	r := h.Public("2026-12-01T10:05:00Z", alice, "Hello all.\n\nI hereby join the Toy game.\n")
+	if r == nil {
+		t.Fatal("no receipt")
+	}
+	for _, want := range []string{"> I hereby join the Toy game.", "Done: you joined Toy with 5 coins", "1 done, 0 not done."} {
+		if !strings.Contains(r.Body, want) {
+			t.Errorf("receipt lacks %q:\n%s", want, r.Body)
+		}
+	}
+	if r.To[0] != "alice@example.test" || r.Subject != "Re: actions" || r.InReplyTo == "" {
+		t.Errorf("receipt addressed wrongly: %+v", r)
+	}
+	if got := h.S.Ledger.Balance("toy/coin", "Alice"); got != 5 {
+		t.Errorf("Alice owns %d coins, want 5", got)
+	}
+}
+
+func TestRejectionRestoresState(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	before, _ := contract.Encode(h.S)
+	r := h.Public("2026-12-01T10:07:00Z", alice, "I poke Bob in Toy.")
+	if !strings.Contains(r.Body, "Not done: Bob cannot be poked (T4)") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+	if got := h.S.Ledger.Balance("toy/coin", "Alice"); got != 5 {
+		t.Errorf("a rejected action changed the ledger: Alice owns %d", got)
+	}
+	after, _ := contract.Encode(h.S)
+	// Only the processed-message memory, the receipt counter, the clock and the
+	// journal number may differ.
+	strip := func(b []byte) string {
+		var keep []string
+		skip := false
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "seen:") || strings.HasPrefix(l, "receipts:") || strings.HasPrefix(l, "clock:") || strings.HasPrefix(l, "journal_seq:") {
+				skip = true
+				continue
+			}
+			if skip && strings.HasPrefix(l, " ") {
+				continue
+			}
+			skip = false
+			keep = append(keep, l)
+		}
+		return strings.Join(keep, "\n")
+	}
+	if d := cmp.Diff(strip(before), strip(after)); d != "" {
+		t.Errorf("a rejected action changed the state (-before +after):\n%s", d)
+	}
+}
+
+func TestLedgerInvariantCaught(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	_, err := h.E.Apply(h.S, &contract.Message{ID: "x1", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
+		Channel: contract.ChanPublic, Text: "I cheat in Toy."})
+	if err == nil || !strings.Contains(err.Error(), "balances add up to 8 but the supply is 5") {
+		t.Fatalf("a broken ledger was not caught: %v", err)
+	}
+	if !contract.IsFault(err) {
+		t.Errorf("a broken invariant must be a fault, not a rejection")
+	}
+}
+
+func TestPanicRecovered(t *testing.T) {
+	h := newToy(t)
+	_, err := h.E.Apply(h.S, &contract.Message{ID: "x2", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
+		Channel: contract.ChanPublic, Text: "I crash Toy."})
+	var pe *contract.PanicError
+	if err == nil || !strings.Contains(err.Error(), "panic") || !errorsAs(err, &pe) || !strings.Contains(pe.Stack, "toy_test.go") {
+		t.Fatalf("the panic was not recovered with its stack: %v", err)
+	}
+}
+
+func TestPrivateActionThroughList(t *testing.T) {
+	h := newToy(t)
+	r := h.Public("2026-12-01T10:05:00Z", alice, "I seal 30.")
+	if !strings.Contains(flat(r.Body), "private action") || !strings.Contains(flat(r.Body), "the list has now seen it") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+	r = h.Private("2026-12-01T10:06:00Z", alice, "I seal 30.")
+	if !strings.Contains(r.Body, "Done: sealed") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+}
+
+func TestDuplicateMessageIgnored(t *testing.T) {
+	h := newToy(t)
+	m := &contract.Message{ID: "dup@example.test", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
+		Channel: contract.ChanPublic, Text: "I join the Toy game."}
+	if ns := h.Send(m); len(ns) != 1 {
+		t.Fatalf("first copy: %d notices", len(ns))
+	}
+	m2 := *m
+	if ns := h.Send(&m2); len(ns) != 0 {
+		t.Fatalf("second copy of the same Message-ID made %d notices", len(ns))
+	}
+}
+
+func TestConditional(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:05:00Z", bob, "I join the Toy game.")
+	r := h.Public("2026-12-01T10:06:00Z", alice, "If I own more than 10 coins, I transfer 2 coins to Bob.")
+	if !strings.Contains(r.Body, `the condition "I own more than 10 coins" is false`) {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T10:07:00Z", alice, "If I own at least 5 coins, I transfer 2 coins to Bob.")
+	if !strings.Contains(r.Body, "Done:") || h.S.Ledger.Balance("toy/coin", "Bob") != 7 {
+		t.Errorf("conditional transfer not done: %s", r.Body)
+	}
+	r = h.Public("2026-12-01T10:08:00Z", alice, "If it rains tomorrow, I transfer 1 coin to Bob.")
+	if !strings.Contains(r.Body, "cannot decide the condition") || h.S.Ledger.Balance("toy/coin", "Bob") != 7 {
+		t.Errorf("undecidable condition performed: %s", r.Body)
+	}
+}
+
+func TestTransferRules(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:05:00Z", carol, "I change my name to Carol.") // known, not a player
+	h.Public("2026-12-01T10:05:00Z", "Carl <carl@example.test>", "I join Toy.")
+	cases := []struct{ text, want string }{
+		{"I transfer 9 coins to Carl.", "you own 5 coins, fewer than 9 (T2)"},
+		{"I transfer 1 coin to Carol.", "Carol cannot own coins (T2)"},
+		{"I transfer 1 coin to Car.", `"Car" is ambiguous: it could be Carl, Carol`},
+		{"I transfer 1 coin to Zed.", `no player is known as "Zed"`},
+		{"I transfer 0 coins to Carl.", "a transfer of zero coins does nothing"},
+		{"I transfer 2 coins to the Toy contest.", "2 coins moved from Alice to contest:toy"},
+	}
+	for _, c := range cases {
+		r := h.Public("2026-12-01T11:00:00Z", alice, c.text)
+		if r == nil || !strings.Contains(flat(r.Body), c.want) {
+			t.Errorf("%s: receipt lacks %q:\n%v", c.text, c.want, r)
+		}
+	}
+}
+
+func TestNotUnderstoodAndFutureTense(t *testing.T) {
+	h := newToy(t)
+	r := h.Public("2026-12-01T10:05:00Z", alice, "I will join the Toy game.\nI think Toy is fun.")
+	if r != nil {
+		t.Errorf("future tense got a receipt:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T10:06:00Z", alice, "I jion the Toy game.")
+	if r == nil || !strings.Contains(r.Body, "not understood; the nearest form is: I join the Toy game") {
+		t.Errorf("receipt: %v", r)
+	}
+	if len(h.S.Members("toy")) != 0 {
+		t.Error("someone joined")
+	}
+}
+
+func TestQuotedTextDoesNotAct(t *testing.T) {
+	// The interpreter reads only Message.Text; mailin removes quotes. A sentence
+	// in the Subject never acts either.
+	h := newToy(t)
+	ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
+		Channel: contract.ChanPublic, Subject: "I join the Toy game", Text: "Any news?"})
+	if len(ns) != 0 || len(h.S.Members("toy")) != 0 {
+		t.Errorf("the Subject performed an action")
+	}
+}
+
+func TestDependentAction(t *testing.T) {
+	h := newToy(t)
+	for _, p := range []string{alice, bob, carol} {
+		h.Public("2026-12-01T10:05:00Z", p, "I join the Toy game.")
+	}
+	r := h.Public("2026-12-01T10:10:00Z", alice, "I end the game of Toy.")
+	if !strings.Contains(r.Body, "dependent action: first announce") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+	intent := h.Send(&contract.Message{ID: "intent1@example.test", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T10:11:00Z"),
+		Channel: contract.ChanPublic, Text: "I intend, without objection, to end the game of Toy. I do so."})
+	body := flat(contracttest.Receipt(intent).Body)
+	if !strings.Contains(body, "intent #1 tabled") || !strings.Contains(body, "cannot be resolved in the message that announces it") {
+		t.Errorf("receipt:\n%s", body)
+	}
+	r = h.Public("2026-12-03T10:00:00Z", alice, "I do so.")
+	if !strings.Contains(r.Body, "can be resolved from 2026-12-05 10:11") {
+		t.Errorf("early resolution: %s", r.Body)
+	}
+	r = h.Public("2026-12-03T11:00:00Z", "Dan <dan@example.test>", "I object to intent #1.")
+	if !strings.Contains(r.Body, "only players may support or object") {
+		t.Errorf("ineligible objection: %s", r.Body)
+	}
+	h.Send(&contract.Message{From: "bob@example.test", Arrived: contracttest.At(t, "2026-12-03T12:00:00Z"), Channel: contract.ChanPublic,
+		InReplyTo: []string{"intent1@example.test"}, Text: "I object."})
+	r = h.Public("2026-12-06T10:00:00Z", alice, "I do so.")
+	if !strings.Contains(r.Body, "has 1 objection(s): Bob") {
+		t.Errorf("objected intent resolved: %s", r.Body)
+	}
+	h.Public("2026-12-06T11:00:00Z", bob, "I withdraw my objection to intent #1.")
+	r = h.Public("2026-12-06T12:00:00Z", alice, "Having received no objections, I end the game of Toy.")
+	if !strings.Contains(r.Body, "the game of Toy is over") || !h.Data("toy").(*toyState).Ended {
+		t.Errorf("not ended: %s", r.Body)
+	}
+	if len(h.S.Intents) != 0 {
+		t.Errorf("intent left open: %+v", h.S.Intents)
+	}
+}
+
+func TestWeeklyEventAndRandomness(t *testing.T) {
+	h := newToy(t)
+	if len(h.Sent) != 1 || h.Sent[0].Kind != "randomness" || !strings.Contains(h.Sent[0].Body, "2026-W49") || !strings.Contains(h.Sent[0].Body, "2026-W50") {
+		t.Fatalf("no randomness notice at creation: %+v", h.Sent)
+	}
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	// A message arriving after Monday 00:00 is applied after the round (G2).
+	r := contracttest.Receipt(h.Send(&contract.Message{From: "bob@example.test", Name: "Bob", Channel: contract.ChanPublic,
+		Date: contracttest.At(t, "2026-12-06T23:59:00Z"), Arrived: contracttest.At(t, "2026-12-07T09:00:00Z"), Text: "I join the Toy game."}))
+	if !strings.Contains(flat(r.Body), "applied after them") {
+		t.Errorf("receipt does not say the round came first:\n%s", r.Body)
+	}
+	st := h.Data("toy").(*toyState)
+	if st.Rounds != 1 {
+		t.Fatalf("rounds = %d, want 1", st.Rounds)
+	}
+	// Recompute the round's draw from the seed revealed a week later.
+	h.Advance("2026-12-14T00:00:00Z")
+	seed := h.S.RevealedSeed("2026-W50")
+	if seed == "" {
+		t.Fatal("the seed of 2026-W50 was not revealed on 2026-12-14")
+	}
+	var found bool
+	for _, e := range h.Entries {
+		draws, _ := e.Detail["draws"].([]contract.Draw)
+		for _, d := range draws {
+			if d.Label == "toy/2026-W50/round/J" {
+				found = true
+				if got := contract.Intn(mustHex(t, seed), d.Label, d.N); got != d.Value {
+					t.Errorf("recomputed draw %d, journal says %d", got, d.Value)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("the round's draw is not in the journal")
+	}
+	if c := h.S.CommitmentFor("2026-W50"); c != contract.Commitment(mustHex(t, seed)) {
+		t.Errorf("the revealed seed does not match its commitment")
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	h := newToy(t)
+	n := 0
+	for i := 0; i < 40; i++ {
+		if h.Public("2026-12-01T10:05:00Z", alice, "I jion Toy.") != nil {
+			n++
+		}
+	}
+	if n != 30 {
+		t.Errorf("%d receipts in an hour, want the limit of 30", n)
+	}
+	if h.Public("2026-12-01T11:06:00Z", alice, "I jion Toy.") == nil {
+		t.Error("no receipt an hour later")
+	}
+}
+
+func TestAmbiguousGame(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", &toy{}, &other{})
+	r := h.Public("2026-12-01T10:05:00Z", alice, "I join.")
+	if r == nil || !strings.Contains(r.Body, "name the game") {
+		t.Errorf("receipt: %v", r)
+	}
+	r = h.Public("2026-12-01T10:06:00Z", alice, "I join the Toy game.")
+	if !strings.Contains(r.Body, "Done: you joined Toy") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	h := newToy(t)
+	ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"), Channel: contract.ChanPrivate, Text: "help"})
+	if len(ns) != 1 || !strings.Contains(ns[0].Body, "I poke <player> in Toy") {
+		t.Fatalf("help: %+v", ns)
+	}
+	ns = h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:01:00Z"), Channel: contract.ChanPrivate, Text: "HELP toy"})
+	if len(ns) != 1 || ns[0].Body != "The toy game.\n" {
+		t.Fatalf("help toy: %+v", ns)
+	}
+}
+
+func TestDiscussionPerformsNothing(t *testing.T) {
+	h := newToy(t)
+	ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"), Channel: contract.ChanDiscussion, Text: "I join the Toy game."})
+	if len(h.S.Members("toy")) != 0 || len(ns) != 1 || !strings.Contains(ns[0].Body, "discussion list") {
+		t.Errorf("discussion: %+v", ns)
+	}
+}

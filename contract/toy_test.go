@@ -1,0 +1,128 @@
+package contract_test
+
+import (
+	"strings"
+	"time"
+
+	"referee/contract"
+	"referee/contract/text"
+)
+
+// toy is a small game that exercises every part of the interpreter: a currency
+// with an ownership rule, a verb with arguments, a dependent action, a weekly
+// event and a report.
+type toy struct {
+	// broken makes "break" mint without recording the supply (a violated invariant).
+	panics bool
+}
+
+type toyState struct {
+	Rounds    int       `yaml:"rounds"`
+	LastRound time.Time `yaml:"last_round,omitempty"`
+	Ended     bool      `yaml:"ended,omitempty"`
+}
+
+func (g *toy) ID() string        { return "toy" }
+func (g *toy) Title() string     { return "Toy" }
+func (g *toy) Aliases() []string { return []string{"toy"} }
+func (g *toy) Params() []contract.Param {
+	return []contract.Param{{Name: "START", Type: "int", Default: "5", Min: 0, Max: 100, Rule: "T1"}}
+}
+func (g *toy) Currencies() []contract.Currency {
+	return []contract.Currency{{ID: "toy/coin", Singular: "coin", Plural: "coins", Transferable: true, Rule: "T2",
+		CanOwn: func(s *contract.State, owner string) bool {
+			if owner == contract.ContestEntity("toy") {
+				return true
+			}
+			p := s.PlayerByName(owner)
+			return p != nil && p.In("toy")
+		}}}
+}
+func (g *toy) NewState() any              { return &toyState{} }
+func (g *toy) Init(c *contract.Ctx) error { return nil }
+func (g *toy) Guide() string              { return "The toy game.\n" }
+func (g *toy) Report(c *contract.Ctx) (*contract.Notice, error) {
+	st := c.Data().(*toyState)
+	return &contract.Notice{ID: "toy/report/" + c.Week(), Kind: "report", Channel: contract.ChanOfficial,
+		Subject: "[Toy] Weekly Report", Body: text.Banner("Toy", '=') + strings.Repeat("x", st.Rounds) + "\n"}, nil
+}
+func (g *toy) Next(c *contract.Ctx) (contract.Event, bool) {
+	st := c.Data().(*toyState)
+	from := st.LastRound
+	if from.IsZero() {
+		from = c.Now()
+	}
+	if len(c.Players()) == 0 {
+		return contract.Event{}, false
+	}
+	return contract.Event{At: contract.NextWeekStart(from), Name: "round"}, true
+}
+func (g *toy) Run(c *contract.Ctx, e contract.Event) error {
+	st := c.Data().(*toyState)
+	st.Rounds++
+	st.LastRound = e.At
+	j := c.Intn("round/J", 6) + 1
+	for _, p := range c.Players() {
+		if err := c.State().Ledger.Mint("toy/coin", p.Name, int64(j)); err != nil {
+			return err
+		}
+	}
+	c.Record("Toy", "round %d: J = %d", st.Rounds, j)
+	n, err := g.Report(c)
+	if err != nil {
+		return err
+	}
+	c.Notify(n)
+	c.Section().LastReport = e.At
+	return nil
+}
+
+func (g *toy) Verbs() []*contract.Verb {
+	return []*contract.Verb{
+		{Name: "join", Pattern: `join|become a player`, Syntax: "I join the Toy game", Rule: "T3",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				p := c.Actor()
+				if p.In("toy") {
+					return contract.Reject("T3", "you are already a player")
+				}
+				c.State().Join(p, "toy", c.Now())
+				if err := c.State().Ledger.Mint("toy/coin", p.Name, int64(c.IntParam("START"))); err != nil {
+					return err
+				}
+				c.Did("you joined Toy with %d coins", c.IntParam("START"))
+				return nil
+			}},
+		{Name: "poke", Pattern: `poke (?P<who>.+)`, Syntax: "I poke <player> in Toy", Rule: "T4",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				p, err := c.State().Resolve(a.Arg("who"))
+				if err != nil {
+					return err
+				}
+				// Mutate, then reject: the interpreter must restore the state.
+				c.State().Ledger.Mint("toy/coin", c.Actor().Name, 100)
+				return contract.Reject("T4", "%s cannot be poked", p.Name)
+			}},
+		{Name: "cheat", Pattern: `cheat`, Syntax: "I cheat in Toy", Rule: "T5",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				// A bug: coins appear without the supply knowing.
+				c.State().Ledger.Balances["toy/coin"][c.Actor().Name] += 3
+				return nil
+			}},
+		{Name: "crash", Pattern: `crash`, Syntax: "I crash Toy", Rule: "T6",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				var m map[string]int
+				m["x"] = 1
+				return nil
+			}},
+		{Name: "seal", Pattern: `seal (?P<n>\d+)`, Syntax: "I seal N", Rule: "T7", Scope: contract.PrivateOnly,
+			Do: func(c *contract.Ctx, a *contract.Action) error { c.Did("sealed"); return nil }},
+		{Name: "end", Pattern: `end the (?:current )?game`, Syntax: "I end the game of Toy", Rule: "T8",
+			Dependent: &contract.Method{Kind: "objection", N: 1, Who: "players",
+				Eligible: func(c *contract.Ctx, p *contract.Player) bool { return p.In("toy") }},
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				c.Data().(*toyState).Ended = true
+				c.Did("the game of Toy is over")
+				return nil
+			}},
+	}
+}
