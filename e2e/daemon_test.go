@@ -33,7 +33,7 @@ func cleanupBinary() {
 
 // refereeBin builds ./cmd/referee (with -race when the tests run with it, so
 // the daemon's races show too) and returns the binary's path.
-func refereeBin(t *testing.T) string {
+func refereeBin(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		binDir, buildErr = os.MkdirTemp("", "referee-e2e-bin-")
@@ -90,14 +90,14 @@ func refereeEnv(state string) []string {
 
 // referee is one game's state on disk and the daemons run over it.
 type referee struct {
-	t     *testing.T
+	t     testing.TB
 	dir   string
 	state string
 	runs  int
 }
 
 // newReferee clears every mailbox and writes a fresh state with `referee init`.
-func newReferee(t *testing.T) *referee {
+func newReferee(t testing.TB) *referee {
 	t.Helper()
 	clearMailboxes(t)
 	dir := t.TempDir()
@@ -128,7 +128,7 @@ func (r *referee) report(game string) string {
 
 // daemon is one `referee run` process.
 type daemon struct {
-	t    *testing.T
+	t    testing.TB
 	cmd  *exec.Cmd
 	log  string
 	done chan struct{}

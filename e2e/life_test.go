@@ -16,7 +16,7 @@ const receiptTimeout = 60 * time.Second
 
 // checkReceipt checks that rep is the referee's private receipt for a mail
 // with the given subject from player, saying the action was done.
-func checkReceipt(t *testing.T, rep *inMail, subject, player string) {
+func checkReceipt(t testing.TB, rep *inMail, subject, player string) {
 	t.Helper()
 	if want := "Re: " + subject; !strings.HasPrefix(rep.subject, "Re: ") || !strings.Contains(rep.subject, subject) {
 		t.Errorf("receipt subject %q, want %q", rep.subject, want)
@@ -58,7 +58,7 @@ func trimID(id string) string { return strings.Trim(id, "<>") }
 
 // joinLife makes each player join Life through the business list and waits
 // for the receipts.
-func joinLife(t *testing.T, players ...string) {
+func joinLife(t testing.TB, players ...string) {
 	t.Helper()
 	for _, p := range players {
 		mb := openMailbox(t, p)

@@ -37,7 +37,7 @@ type outMail struct {
 }
 
 // newMsgID returns a fresh Message-ID (without <>) naming the test.
-func newMsgID(t *testing.T) string {
+func newMsgID(t testing.TB) string {
 	var b [6]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		t.Fatalf("message id: %v", err)
@@ -49,7 +49,7 @@ func newMsgID(t *testing.T) string {
 // send submits mails as one player over submission, STARTTLS + AUTH PLAIN, as
 // a real mail client does, on one connection. It fills in missing
 // Message-IDs and returns them.
-func send(t *testing.T, from string, mails ...*outMail) []string {
+func send(t testing.TB, from string, mails ...*outMail) []string {
 	t.Helper()
 	return transmit(t, ms.submitAddr, true, from, mails)
 }
@@ -57,12 +57,12 @@ func send(t *testing.T, from string, mails ...*outMail) []string {
 // sendRelay hands mails to the stack's plain SMTP port (STARTTLS, no AUTH),
 // as another MTA would; it works while Dovecot, which authenticates
 // submission, is down.
-func sendRelay(t *testing.T, from string, mails ...*outMail) []string {
+func sendRelay(t testing.TB, from string, mails ...*outMail) []string {
 	t.Helper()
 	return transmit(t, ms.smtpAddr, false, from, mails)
 }
 
-func transmit(t *testing.T, addr string, auth bool, from string, mails []*outMail) []string {
+func transmit(t testing.TB, addr string, auth bool, from string, mails []*outMail) []string {
 	t.Helper()
 	ids := make([]string, len(mails))
 	msgs := make([]*mail.Msg, len(mails))
@@ -118,7 +118,7 @@ func transmit(t *testing.T, addr string, auth bool, from string, mails []*outMai
 }
 
 // sendOne sends one mail and returns its Message-ID.
-func sendOne(t *testing.T, from string, om *outMail) string {
+func sendOne(t testing.TB, from string, om *outMail) string {
 	t.Helper()
 	return send(t, from, om)[0]
 }
@@ -194,7 +194,7 @@ func parseMail(uid imap.UID, arrived time.Time, raw []byte) (*inMail, error) {
 // mailbox is one user's INBOX, read over IMAP with STARTTLS and the stack's CA.
 // It is not safe for concurrent use.
 type mailbox struct {
-	t       *testing.T
+	t       testing.TB
 	user    string
 	c       *imapclient.Client
 	lastUID imap.UID
@@ -203,7 +203,7 @@ type mailbox struct {
 }
 
 // openMailbox logs user in and selects INBOX; the test's cleanup logs out.
-func openMailbox(t *testing.T, user string) *mailbox {
+func openMailbox(t testing.TB, user string) *mailbox {
 	t.Helper()
 	mb := &mailbox{t: t, user: user, exists: make(chan uint32, 64)}
 	mb.dial()
@@ -333,7 +333,7 @@ func findReply(mails []*inMail, id string) *inMail {
 
 // clearMailboxes expunges every mailbox of every user, so that a test starts
 // from empty mailboxes whatever the previous test left.
-func clearMailboxes(t *testing.T) {
+func clearMailboxes(t testing.TB) {
 	t.Helper()
 	var wg sync.WaitGroup
 	errs := make(chan error, len(ms.everyone()))
@@ -385,4 +385,53 @@ func clearUser(user string) error {
 		}
 	}
 	return c.Logout().Wait()
+}
+
+// idleUntil runs IDLE until the server reports at least n messages in the
+// mailbox (RFC 3501 7.3.1 EXISTS), and returns when it saw them. It fails the
+// test after timeout.
+func (mb *mailbox) idleUntil(n uint32, timeout time.Duration, during func()) time.Time {
+	mb.t.Helper()
+	for drained := false; !drained; {
+		select {
+		case <-mb.exists:
+		default:
+			drained = true
+		}
+	}
+	idle, err := mb.c.Idle()
+	if err != nil {
+		mb.t.Fatalf("imap %s: idle: %v", mb.user, err)
+	}
+	during()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	var seen time.Time
+	for seen.IsZero() {
+		select {
+		case got := <-mb.exists:
+			if got >= n {
+				seen = time.Now()
+			}
+		case <-deadline.C:
+			_ = idle.Close()
+			mb.t.Fatalf("imap %s: IDLE saw fewer than %d messages within %v", mb.user, n, timeout)
+		}
+	}
+	if err := idle.Close(); err != nil {
+		mb.t.Fatalf("imap %s: idle done: %v", mb.user, err)
+	}
+	if err := idle.Wait(); err != nil {
+		mb.t.Fatalf("imap %s: idle: %v", mb.user, err)
+	}
+	return seen
+}
+
+// count is the number of messages in the selected mailbox, as the server
+// last reported it.
+func (mb *mailbox) count() uint32 {
+	if sel := mb.c.Mailbox(); sel != nil {
+		return sel.NumMessages
+	}
+	return 0
 }

@@ -97,18 +97,18 @@ func (s *stack) everyone() []string {
 }
 
 // dovecotStop stops Dovecot only; Postfix keeps accepting and queues.
-func (s *stack) dovecotStop(t *testing.T) {
+func (s *stack) dovecotStop(t testing.TB) {
 	t.Helper()
 	s.run(t, "dovecot-stop")
 }
 
 // dovecotStart starts Dovecot again with the same configuration and mail.
-func (s *stack) dovecotStart(t *testing.T) {
+func (s *stack) dovecotStart(t testing.TB) {
 	t.Helper()
 	s.run(t, "dovecot-start")
 }
 
-func (s *stack) run(t *testing.T, verb string) {
+func (s *stack) run(t testing.TB, verb string) {
 	t.Helper()
 	out, err := exec.Command("bash", s.script, verb, s.dir).CombinedOutput()
 	if err != nil {
