@@ -1,0 +1,387 @@
+package wackyworld
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"referee/contract"
+	"referee/contract/text"
+)
+
+// gameAction checks what every Game Action needs (Wacky 6): the actor is a
+// party and has not yet performed a Game Action this turn.
+func gameAction(c *contract.Ctx) (*State, *Party, error) {
+	st := data(c)
+	pl := c.Actor()
+	p := st.party(pl.Address())
+	if !pl.In(ID) || p == nil || p.At == nil {
+		return nil, nil, contract.Reject("Wacky 6", "only a party to Wacky World can perform a Game Action; join first (\"I join Wacky World\")")
+	}
+	if p.Acted == st.Turn {
+		return nil, nil, contract.Reject("Wacky 6", "you have already performed a Game Action in turn %d; the next turn begins %s UTC", st.Turn, contract.Stamp(nextTurn(st.TurnStart)))
+	}
+	return st, p, nil
+}
+
+// adjacentTarget resolves the tile of a verb and checks that it is on the map
+// and adjacent to the actor (Wacky 3).
+func adjacentTarget(st *State, p *Party, a *contract.Action, rule string) (Pos, error) {
+	t, err := resolveTarget(*p.At, a)
+	if err != nil {
+		return t, err
+	}
+	if !st.on(t) {
+		return t, contract.Reject(rule+", 3", "%s is off the map (the World is %d by %d, from (0, 0) to (%d, %d))", t, st.width(), st.height(), st.width()-1, st.height()-1)
+	}
+	if !adjacent(t, *p.At) {
+		return t, contract.Reject(rule+", 3", "%s is not adjacent to your location %s (no diagonals)", t, *p.At)
+	}
+	return t, nil
+}
+
+func terrainName(b byte) string {
+	switch b {
+	case Fertile:
+		return "Fertile"
+	case Wall:
+		return "Wall"
+	}
+	return "Fallow"
+}
+
+// doMove: Wacky 6a.
+func doMove(c *contract.Ctx, a *contract.Action) error {
+	st, p, err := gameAction(c)
+	if err != nil {
+		return err
+	}
+	from := *p.At
+	if st.at(from) == Wall {
+		return contract.Reject("Wacky 6a", "you stand on a Wall tile %s and cannot move from it", from)
+	}
+	to, err := adjacentTarget(st, p, a, "Wacky 6a")
+	if err != nil {
+		return err
+	}
+	if st.at(to) == Wall {
+		return contract.Reject("Wacky 6a", "%s is a Wall; you can move only to a non-Wall tile", to)
+	}
+	p.At, p.Last = &to, &to
+	p.Acted = st.Turn
+	c.Did("you moved from %s to %s", from, to)
+	c.Record(c.Actor().Name, "moves from %s to %s", from, to)
+	return nil
+}
+
+var (
+	leadWords = regexp.MustCompile(`(?i)^(?:my|the|a|an|one|this|that|some)\s+`)
+	amountRE  = regexp.MustCompile(`(?i)^(\d+|a|an|one)\s+(.+)$`)
+	assetRef  = regexp.MustCompile(`(?i)^(?:asset\s*)?#\s*(\d+)$`)
+)
+
+// thingName is an asset's name as a player writes it, without articles.
+func thingName(s string) string {
+	s = strings.TrimSpace(s)
+	for {
+		t := leadWords.ReplaceAllString(s, "")
+		if t == s {
+			return strings.Join(strings.Fields(s), " ")
+		}
+		s = t
+	}
+}
+
+// ledgerCurrency reports whether a phrase names a currency the referee keeps in
+// its ledger ("3 Vials", "an x-point").
+func ledgerCurrency(c *contract.Ctx, what string) (string, bool) {
+	m := amountRE.FindStringSubmatch(strings.TrimSpace(what))
+	if m == nil {
+		return "", false
+	}
+	unit := strings.ToLower(strings.Join(strings.Fields(m[2]), " "))
+	ids := map[string]bool{XPoint: true}
+	for id := range c.State().Ledger.Supply {
+		ids[id] = true
+	}
+	for id := range c.State().Ledger.Balances {
+		ids[id] = true
+	}
+	var list []string
+	for id := range ids {
+		list = append(list, id)
+	}
+	sort.Strings(list)
+	for _, id := range list {
+		seg := id[strings.LastIndex(id, "/")+1:]
+		for _, n := range []string{seg, seg + "s", strings.ReplaceAll(seg, "-", ""), strings.ReplaceAll(seg, "-", "") + "s"} {
+			if unit == n || strings.HasPrefix(unit, n+" ") {
+				return id, true
+			}
+		}
+		if id == XPoint && (strings.HasPrefix(unit, "x-point") || strings.HasPrefix(unit, "x point")) {
+			return id, true
+		}
+	}
+	return "", false
+}
+
+// doDrop: Wacky 6b and ruling W6 (any named thing is recorded as an asset; a
+// currency of the referee's own games only if that game lets the contract own
+// it, and none does).
+func doDrop(c *contract.Ctx, a *contract.Action) error {
+	raw := a.Arg("what")
+	if raw == "" {
+		raw = a.Arg("thing")
+	}
+	if id, ok := ledgerCurrency(c, raw); ok {
+		return contract.Reject("Wacky 6b, W6", "this contract CANNOT own %s (%s), so the attempted transfer is unsuccessful", strings.TrimSpace(raw), id)
+	}
+	nm := thingName(raw)
+	if nm == "" || assetRef.MatchString(nm) {
+		return contract.Reject("syntax", "name the thing you drop: I drop <thing> in Wacky World")
+	}
+	st, p, err := gameAction(c)
+	if err != nil {
+		return err
+	}
+	st.NextAsset++
+	as := &Asset{ID: st.NextAsset, Name: nm, Donor: p.Addr, At: *p.At, Public: true, Since: c.Now()}
+	st.Assets = append(st.Assets, as)
+	p.Acted = st.Turn
+	c.Did("%s now lies at %s; you are its donor (Wacky 6b)", as.Label(), as.At)
+	c.Record(c.Actor().Name, "drops %s at %s", as.Label(), as.At)
+	c.Detail("asset", map[string]any{"id": as.ID, "name": as.Name})
+	return nil
+}
+
+// doPickUp: Wacky 6c (the donor, unless the magpie, gets two y-points).
+func doPickUp(c *contract.Ctx, a *contract.Action) error {
+	st, p, err := gameAction(c)
+	if err != nil {
+		return err
+	}
+	want := thingName(a.Arg("what"))
+	var found *Asset
+	for _, as := range sortedAssets(st.Assets) {
+		if as.At != *p.At {
+			continue
+		}
+		if m := assetRef.FindStringSubmatch(want); m != nil {
+			if id, _ := strconv.Atoi(m[1]); id == as.ID {
+				found = as
+				break
+			}
+			continue
+		}
+		if strings.EqualFold(as.Name, want) || strings.EqualFold(as.Label(), want) {
+			found = as
+			break
+		}
+	}
+	if found == nil {
+		return contract.Reject("Wacky 6c", "there is no %q at your location %s", want, *p.At)
+	}
+	st.dropAsset(found.ID)
+	p.Acted = st.Turn
+	me := c.Actor().Name
+	c.Did("you picked up %s at %s; this contract transfers it to you", found.Label(), found.At)
+	c.Record(me, "picks up %s at %s", found.Label(), found.At)
+	if found.Donor != "" && found.Donor != p.Addr {
+		n := c.IntParam(ParamDonor)
+		donor := name(c, found.Donor)
+		c.Award(donor, n, fmt.Sprintf("y-points: %s picked up %s", me, found.Label()))
+		if d := st.party(found.Donor); d != nil {
+			d.YEarned += n
+		}
+		c.Did("%s, its donor, is awarded %d y-points (Wacky 6c)", donor, n)
+		c.Record("Atlas", "awards %d y-points to %s, donor of %s", n, donor, found.Label())
+	}
+	return nil
+}
+
+// doReap: Wacky 6d.
+func doReap(c *contract.Ctx, a *contract.Action) error {
+	st, p, err := gameAction(c)
+	if err != nil {
+		return err
+	}
+	t, err := adjacentTarget(st, p, a, "Wacky 6d")
+	if err != nil {
+		return err
+	}
+	if st.at(t) != Fertile {
+		return contract.Reject("Wacky 6d", "%s is %s, not Fertile", t, terrainName(st.at(t)))
+	}
+	st.set(t, Fallow)
+	p.Acted = st.Turn
+	me := c.Actor().Name
+	n := c.IntParam(ParamReap)
+	if err := c.State().Ledger.Mint(XPoint, me, int64(n)); err != nil {
+		return fmt.Errorf("reap: %w", err)
+	}
+	c.Award(me, n, fmt.Sprintf("x-point for reaping %s", t))
+	p.XEarned += n
+	c.Did("you reaped %s, which is now Fallow; you are awarded %d x-point(s) and hold %d (Wacky 6d)", t, n, c.State().Ledger.Balance(XPoint, me))
+	c.Record(me, "reaps %s (+%d x-point)", t, n)
+	return nil
+}
+
+// doBuild: Wacky 6e, read with ruling W3 (the wall is raised on the target tile,
+// and only if the builder has the x-point to lose).
+func doBuild(c *contract.Ctx, a *contract.Action) error {
+	st, p, err := gameAction(c)
+	if err != nil {
+		return err
+	}
+	t, err := adjacentTarget(st, p, a, "Wacky 6e")
+	if err != nil {
+		return err
+	}
+	if len(st.partiesAt(t)) > 0 {
+		return contract.Reject("Wacky 6e", "a party stands on %s, so no wall can be raised there", t)
+	}
+	if st.at(t) == Wall {
+		return contract.Reject("Wacky 6e", "%s is already a Wall", t)
+	}
+	me := c.Actor().Name
+	cost := c.IntParam(ParamBuild)
+	if have := c.State().Ledger.Balance(XPoint, me); have < int64(cost) {
+		return contract.Reject("Wacky 6e, W3", "building costs %d x-point(s) and you hold %d", cost, have)
+	}
+	if err := c.State().Ledger.Destroy(XPoint, me, int64(cost)); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	c.Award(me, -cost, fmt.Sprintf("x-point revoked for building a wall on %s", t))
+	st.set(t, Wall)
+	p.Acted = st.Turn
+	c.Did("%s is now Wall; %d x-point(s) revoked, you hold %d (Wacky 6e, W3)", t, cost, c.State().Ledger.Balance(XPoint, me))
+	c.Record(me, "builds a wall on %s (-%d x-point)", t, cost)
+	return nil
+}
+
+// doPush: Wacky 6f (parties on the far tile cease to be parties).
+func doPush(c *contract.Ctx, a *contract.Action) error {
+	st, p, err := gameAction(c)
+	if err != nil {
+		return err
+	}
+	near, err := adjacentTarget(st, p, a, "Wacky 6f")
+	if err != nil {
+		return err
+	}
+	if st.at(near) != Wall {
+		return contract.Reject("Wacky 6f", "%s is %s, not a Wall", near, terrainName(st.at(near)))
+	}
+	far := Pos{2*near.X - p.At.X, 2*near.Y - p.At.Y}
+	if !st.on(far) {
+		return contract.Reject("Wacky 6f", "the far tile %s is off the map", far)
+	}
+	if st.at(far) == Wall {
+		return contract.Reject("Wacky 6f", "the far tile %s is a Wall", far)
+	}
+	st.set(far, Wall)
+	st.set(near, Fallow)
+	p.Acted = st.Turn
+	me := c.Actor().Name
+	c.Did("the wall moved from %s to %s; %s is now Fallow (Wacky 6f)", near, far, near)
+	c.Record(me, "pushes the wall at %s to %s", near, far)
+	for _, q := range st.partiesAt(far) {
+		pl := c.State().PlayerByAddress(q.Addr)
+		q.At = nil
+		if pl == nil {
+			continue
+		}
+		c.State().Leave(pl, ID, c.Now())
+		c.Did("%s stood on %s and ceases to be a party (Wacky 6f)", pl.Name, far)
+		c.Record("Atlas", "%s, crushed at %s, ceases to be a party", pl.Name, far)
+		c.Notify(&contract.Notice{ID: fmt.Sprintf("%s/pushed/%s/%d", ID, msgKey(c), st.index(q.Addr)), Channel: contract.ChanPrivate,
+			To: []string{q.Addr}, Subject: "[Wacky World] You were pushed out",
+			Body: text.Wrap(fmt.Sprintf("%s pushed the wall at %s onto your tile %s, so you ceased to be a party to Wacky World (Wacky 6f). You may join again; you will be placed on a random tile.", me, near, far), 0) +
+				"\n" + text.Signature("Atlas (referee)")})
+	}
+	return nil
+}
+
+// msgKey identifies the action's message in notice IDs.
+func msgKey(c *contract.Ctx) string {
+	if m := c.Msg(); m != nil {
+		return m.ID
+	}
+	return contract.Stamp(c.Now())
+}
+
+// doSearch: Wacky 6g; ruling W5 (announced publicly, answered privately).
+func doSearch(c *contract.Ctx, a *contract.Action) error {
+	st, p, err := gameAction(c)
+	if err != nil {
+		return err
+	}
+	here := *p.At
+	near := func(q Pos) bool { return q == here || adjacent(q, here) }
+	t := &text.Table{Header: []string{"Entity", "Kind", "Tile"}}
+	n := 0
+	for _, q := range st.members() {
+		if near(*q.At) {
+			who := name(c, q.Addr)
+			if q.Addr == p.Addr {
+				who += " (you)"
+			}
+			t.Add(who, "party", q.At.String())
+			n++
+		}
+	}
+	for _, as := range sortedAssets(st.Assets) {
+		if near(as.At) {
+			kind := "asset"
+			if as.Medal {
+				kind = "medal"
+			}
+			t.Add(as.Label(), kind, as.At.String())
+			n++
+		}
+	}
+	p.Acted = st.Turn
+	var b strings.Builder
+	b.WriteString(text.Banner("Wacky World: search result", '='))
+	b.WriteString("\n")
+	b.WriteString(text.Wrap(fmt.Sprintf("You searched your location %s in turn %d at %s UTC. These are all the entities whose location is the same as or adjacent to yours (Wacky 6g). This list is for you alone (ruling W5).", here, st.Turn, contract.Stamp(c.Now())), 0))
+	b.WriteString("\n")
+	b.WriteString(t.String())
+	b.WriteString("\n")
+	b.WriteString(text.Signature("Atlas (referee)"))
+	c.Notify(&contract.Notice{ID: fmt.Sprintf("%s/search/%s", ID, msgKey(c)), Channel: contract.ChanPrivate,
+		To: []string{c.Actor().Address()}, Subject: "[Wacky World] Search result", Body: b.String()})
+	c.Did("you searched %s; %d entities found, listed in a private message to you (ruling W5)", here, n)
+	c.Record(c.Actor().Name, "searches %s", here)
+	return nil
+}
+
+// doMedal: Wacky 2 and ruling W6: the contestmaster creates a medal in the
+// contest's possession; it is set on a random non-Wall tile (W4), kept secret.
+func doMedal(c *contract.Ctx, a *contract.Action) error {
+	if !c.FromContestmaster() {
+		return contract.Reject("Wacky 2, W6", "only the contestmaster can create a medal")
+	}
+	st := data(c)
+	nm := thingName(a.Arg("name"))
+	if nm == "" {
+		nm = "medal"
+	}
+	id := st.NextAsset + 1
+	t, ok := st.randomTile(c, fmt.Sprintf("medal/%d/tile", id))
+	if !ok {
+		return contract.Reject("Wacky 2, W4", "every tile is Wall, so the medal cannot be placed")
+	}
+	st.NextAsset = id
+	as := &Asset{ID: id, Name: nm, At: t, Medal: true, Since: c.Now()}
+	st.Assets = append(st.Assets, as)
+	// Wacky 3: Atlas does not reveal a non-party entity's location; the journal
+	// (private) keeps it.
+	c.Detail("medal", map[string]any{"id": id, "tile": t.String()})
+	c.Did("%s is created in the contest's possession and set on a secret random tile (Wacky 2, W4, W6)", as.Label())
+	c.Record("Atlas", "sets %s, a new medal, on a secret random tile", as.Label())
+	return nil
+}

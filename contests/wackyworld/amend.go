@@ -1,0 +1,284 @@
+package wackyworld
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"referee/contract"
+	"referee/contract/text"
+)
+
+// Kinds and statuses of changes to the contract.
+const (
+	kindAmendment    = "amendment"
+	kindModification = "modification"
+
+	statusOpen    = "open"     // a modification within its 24 hours of opposition
+	statusInForce = "in force" // an amendment, or a modification nobody opposed
+	statusOpposed = "opposed"  // treated as if never made (Wacky 1)
+)
+
+// Change is an amendment (a party's, without 3 objections) or one of Atlas's
+// early modifications (Wacky 1).
+type Change struct {
+	ID     int       `yaml:"id"`
+	Kind   string    `yaml:"kind"`
+	By     string    `yaml:"by"`
+	At     time.Time `yaml:"at"`
+	Text   string    `yaml:"text"`
+	Status string    `yaml:"status"`
+	// Param, Old and New record a machine-readable change (G9: SET).
+	Param string `yaml:"param,omitempty"`
+	Old   string `yaml:"old,omitempty"`
+	New   string `yaml:"new,omitempty"`
+	// Ruling is how a text-only change applies (G9): "" until the contestmaster
+	// rules.
+	Ruling string `yaml:"ruling,omitempty"`
+}
+
+func (ch *Change) title() string {
+	return fmt.Sprintf("%s #%d", ch.Kind, ch.ID)
+}
+
+// applyChange applies a change's text: SET <parameter> = <value> changes a
+// parameter (G9); any other text is recorded and the contestmaster is asked how
+// it applies (G9, G8).
+func applyChange(c *contract.Ctx, g *Game, ch *Change) error {
+	st := data(c)
+	kind, pname, value, ok := contract.ParseChange(ch.Text)
+	switch {
+	case ok && kind == "select":
+		return contract.Reject("G9", "Wacky World has no variants to SELECT; its parameters are %s", paramNames(g))
+	case ok:
+		var decl *contract.Param
+		for _, p := range g.Params() {
+			if strings.EqualFold(p.Name, pname) {
+				p := p
+				decl = &p
+			}
+		}
+		if decl == nil {
+			return contract.Reject("G9", "Wacky World has no parameter %q; its parameters are %s", pname, paramNames(g))
+		}
+		old := c.Param(decl.Name)
+		if err := c.SetParam(decl.Name, value); err != nil {
+			return err
+		}
+		if decl.Name == ParamWidth || decl.Name == ParamHeight {
+			if err := resizeWorld(c, st); err != nil {
+				return err
+			}
+		}
+		ch.Param, ch.Old, ch.New = decl.Name, old, c.Param(decl.Name)
+		return nil
+	}
+	c.AskRuling(fmt.Sprintf("change/%d", ch.ID),
+		fmt.Sprintf("Wacky World's %s by %s changes the contract's text to add: %q. It carries no machine-readable change (SET <parameter> = <value>). How does it apply?", ch.title(), ch.By, ch.Text),
+		"the text is recorded in the contract and changes nothing the referee enforces")
+	return nil
+}
+
+// resizeWorld follows a changed Width or Height; a World cannot shrink past a
+// party or an asset.
+func resizeWorld(c *contract.Ctx, st *State) error {
+	w, h := c.IntParam(ParamWidth), c.IntParam(ParamHeight)
+	inside := func(p Pos) bool { return p.X < w && p.Y < h }
+	for _, p := range st.members() {
+		if !inside(*p.At) {
+			return contract.Reject("G9, Wacky 3", "%s stands on %s, outside a %d by %d World", name(c, p.Addr), *p.At, w, h)
+		}
+	}
+	for _, a := range st.Assets {
+		if !inside(a.At) {
+			return contract.Reject("G9, Wacky 3", "an asset lies outside a %d by %d World", w, h)
+		}
+	}
+	st.resize(w, h)
+	return nil
+}
+
+func paramNames(g *Game) string {
+	var n []string
+	for _, p := range g.Params() {
+		n = append(n, p.Name)
+	}
+	return strings.Join(n, ", ")
+}
+
+// currentText is the contract as amended: the original text, then every change
+// not opposed, in order.
+func currentText(st *State) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(st.Text, "\n"))
+	b.WriteString("\n")
+	first := true
+	for _, ch := range st.Changes {
+		if ch.Status == statusOpposed {
+			continue
+		}
+		if first {
+			b.WriteString("\n7. CHANGES\n")
+			first = false
+		}
+		b.WriteString(text.WrapIndent(fmt.Sprintf("%s (%s, by %s): %s", strings.ToUpper(ch.title()[:1])+ch.title()[1:], contract.Stamp(ch.At), ch.By, ch.Text), 0, "", "  "))
+	}
+	return b.String()
+}
+
+func changeNotice(c *contract.Ctx, st *State, ch *Change, lead string) {
+	var b strings.Builder
+	b.WriteString(text.Banner("Wacky World: "+ch.title(), '='))
+	b.WriteString("\n")
+	b.WriteString(text.Wrap(lead, 0))
+	b.WriteString("\n")
+	b.WriteString(text.Heading("The change"))
+	b.WriteString(text.Wrap(ch.Text, 0))
+	switch {
+	case ch.Param != "":
+		b.WriteString(text.Wrap(fmt.Sprintf("Applied: %s was %s and is now %s (G9).", ch.Param, ch.Old, ch.New), 0))
+	default:
+		b.WriteString(text.Wrap("This text carries no machine-readable change; the contestmaster has been asked how it applies (G9).", 0))
+	}
+	b.WriteString("\n")
+	b.WriteString(text.Heading("The contract as it now reads"))
+	b.WriteString(currentText(st))
+	b.WriteString("\n")
+	b.WriteString(text.Signature("Atlas (referee)"))
+	c.Notify(&contract.Notice{ID: fmt.Sprintf("%s/change/%d/%s", ID, ch.ID, strings.ReplaceAll(ch.Status, " ", "-")), Channel: contract.ChanPublic,
+		Subject: fmt.Sprintf("Wacky World: %s", ch.title()), Body: b.String()})
+}
+
+// doAmend: Wacky 1, any party may amend the contract without three objections
+// (the interpreter calls it only through a ripe intent, G7).
+func doAmend(c *contract.Ctx, a *contract.Action) error {
+	g := New()
+	st := data(c)
+	pl := c.Actor()
+	if !pl.In(ID) {
+		return contract.Reject("Wacky 1", "only a party can amend the contract")
+	}
+	ch := &Change{ID: len(st.Changes) + 1, Kind: kindAmendment, By: pl.Name, At: c.Now(), Text: strings.TrimSpace(a.Arg("text")), Status: statusInForce}
+	if ch.Text == "" {
+		return contract.Reject("syntax", "say how the contract changes: I amend the Wacky World contract: <text>")
+	}
+	if err := applyChange(c, g, ch); err != nil {
+		return err
+	}
+	st.Changes = append(st.Changes, ch)
+	changeNotice(c, st, ch, fmt.Sprintf("%s amended the contract without three objections (Wacky 1, G7) at %s UTC.", pl.Name, contract.Stamp(c.Now())))
+	c.Did("%s is in force; the amended contract is published", ch.title())
+	c.Record(pl.Name, "amends the contract (%s): %s", ch.title(), ch.Text)
+	return nil
+}
+
+// doModify: Wacky 1, Atlas's modification by announcement while the contract is
+// less than two weeks old (ruling W1: the human Atlas, the contestmaster).
+func doModify(c *contract.Ctx, a *contract.Action) error {
+	if !c.FromContestmaster() {
+		return contract.Reject("Wacky 1, W1", "only Atlas, the contestmaster, can modify the contract by announcement")
+	}
+	st := data(c)
+	if !st.Began.IsZero() && !c.Now().Before(st.Began.AddDate(0, 0, 14)) {
+		return contract.Reject("Wacky 1", "the contract has been a contract for two weeks (since %s), so Atlas's power to modify it has repealed itself", contract.Stamp(st.Began))
+	}
+	ch := &Change{ID: len(st.Changes) + 1, Kind: kindModification, By: "Atlas", At: c.Now(), Text: strings.TrimSpace(a.Arg("text")), Status: statusOpen}
+	if ch.Text == "" {
+		return contract.Reject("syntax", "say how the contract changes: I modify the Wacky World contract: <text>")
+	}
+	if err := applyChange(c, New(), ch); err != nil {
+		return err
+	}
+	st.Changes = append(st.Changes, ch)
+	until := ch.At.Add(24 * time.Hour)
+	changeNotice(c, st, ch, fmt.Sprintf("Atlas modified the contract at %s UTC (Wacky 1). Any party can oppose this modification by announcement until %s UTC (\"I oppose modification #%d in Wacky World\"); if opposed, the contract is treated as if it had never been made.", contract.Stamp(c.Now()), contract.Stamp(until), ch.ID))
+	c.Did("%s is made; parties can oppose it until %s UTC", ch.title(), contract.Stamp(until))
+	c.Record("Atlas", "modifies the contract (%s): %s", ch.title(), ch.Text)
+	return nil
+}
+
+// doOppose: Wacky 1, a party opposes Atlas's modification within 24 hours.
+func doOppose(c *contract.Ctx, a *contract.Action) error {
+	st := data(c)
+	pl := c.Actor()
+	if !pl.In(ID) {
+		return contract.Reject("Wacky 1", "only a party can oppose a modification")
+	}
+	var ch *Change
+	if id := a.Arg("id"); id != "" {
+		n, _ := strconv.Atoi(id)
+		for _, x := range st.Changes {
+			if x.ID == n && x.Kind == kindModification {
+				ch = x
+			}
+		}
+		if ch == nil {
+			return contract.Reject("Wacky 1", "there is no modification #%s", id)
+		}
+	} else {
+		for _, x := range st.Changes {
+			if x.Kind == kindModification && x.Status == statusOpen {
+				if ch != nil {
+					return contract.Reject("Wacky 1", "several modifications are open; name one (\"I oppose modification #%d\")", x.ID)
+				}
+				ch = x
+			}
+		}
+		if ch == nil {
+			return contract.Reject("Wacky 1", "no modification can be opposed now")
+		}
+	}
+	if ch.Status != statusOpen || c.Now().After(ch.At.Add(24*time.Hour)) {
+		return contract.Reject("Wacky 1", "modification #%d can no longer be opposed (24 hours from %s UTC)", ch.ID, contract.Stamp(ch.At))
+	}
+	if ch.Param != "" {
+		if err := c.SetParam(ch.Param, ch.Old); err != nil {
+			return err
+		}
+		if ch.Param == ParamWidth || ch.Param == ParamHeight {
+			if err := resizeWorld(c, st); err != nil {
+				return err
+			}
+		}
+	}
+	ch.Status = statusOpposed
+	changeNotice(c, st, ch, fmt.Sprintf("%s opposed Atlas's modification #%d at %s UTC, so the contract is treated as if it had never been made (Wacky 1).", pl.Name, ch.ID, contract.Stamp(c.Now())))
+	c.Did("modification #%d is opposed and undone", ch.ID)
+	c.Record(pl.Name, "opposes modification #%d, which is undone", ch.ID)
+	return nil
+}
+
+// modificationStands ends a modification's 24 hours of opposition.
+func modificationStands(c *contract.Ctx, key string) error {
+	st := data(c)
+	id, _ := strconv.Atoi(key)
+	for _, ch := range st.Changes {
+		if ch.ID == id && ch.Status == statusOpen {
+			ch.Status = statusInForce
+			c.Record("Atlas", "modification #%d stands: no party opposed it within 24 hours", id)
+		}
+	}
+	return nil
+}
+
+// OnRuling implements contract.RulingHandler: how a text-only change applies
+// (G9), or the default when the contestmaster is silent (G8).
+func (g *Game) OnRuling(c *contract.Ctx, r *contract.Ruling, timedOut bool) error {
+	st := data(c)
+	id, err := strconv.Atoi(strings.TrimPrefix(r.Key, "change/"))
+	if err != nil {
+		return fmt.Errorf("wackyworld: ruling key %q: %w", r.Key, err)
+	}
+	for _, ch := range st.Changes {
+		if ch.ID != id {
+			continue
+		}
+		ch.Ruling = r.Answer
+		if timedOut {
+			ch.Ruling = r.Default + " (no ruling in time, G8)"
+		}
+		c.Record("Atlas", "ruling on %s: %s", ch.title(), ch.Ruling)
+	}
+	return nil
+}
