@@ -1,0 +1,544 @@
+package steemfield
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"referee/contract"
+)
+
+// begin syncs names and finds the actor's membership.
+func begin(c *contract.Ctx) (*State, *Member) {
+	st := data(c)
+	st.sync(c.State())
+	p := c.Actor()
+	if p == nil {
+		return st, nil
+	}
+	return st, st.member(p.Name)
+}
+
+func needMember(m *Member) error {
+	if m == nil {
+		return contract.Reject("Participation 1, S1", "you are not a player; join first with {DELEGATE: N}")
+	}
+	return nil
+}
+
+func needPlaying(st *State) error {
+	switch st.Phase {
+	case PhaseGathering:
+		return contract.Reject("Meta 10", "the game has not started: it needs 3 or more players")
+	case PhaseOver:
+		return contract.Reject("Gameplay 5", "the game is over")
+	}
+	return nil
+}
+
+// violation records a rules violation (S10): the action is ignored and the
+// player will not receive the end-of-round LAND. It is not a rejection, since
+// the violation itself must be remembered.
+func violation(c *contract.Ctx, m *Member, what string) error {
+	m.Violations = append(m.Violations, what)
+	c.Did("ignored: %s; this is a rules violation (ruling S10, Gameplay 7): you will not receive the end-of-round LAND", what)
+	c.Record(m.Name, "commits a rules violation: %s", what)
+	return nil
+}
+
+// postID is the notice ID of the totem's post opening (results) or closing
+// (proposal) the proposal period of round r.
+func postID(kind string, r int) string { return fmt.Sprintf("%s/round/%d/%s-post", ID, r, kind) }
+
+// under checks that a comment is "under a post" of the totem (ruling S2): a
+// reply whose In-Reply-To or References name one of the posts allowed, or a
+// public message that references nothing (decision: accepted as a comment on
+// the latest post). current limits the posts to the current round's.
+func under(c *contract.Ctx, st *State, current bool, what string) error {
+	m := c.Msg()
+	if len(m.InReplyTo) == 0 && len(m.References) == 0 {
+		return nil
+	}
+	first := 1
+	if current {
+		first = st.Round
+	}
+	for r := first; r <= st.Round; r++ {
+		for _, k := range []string{"results", "proposal"} {
+			if m.RepliesTo(c.MessageID(postID(k, r))) {
+				return nil
+			}
+		}
+	}
+	if current {
+		return contract.Reject("S2", "%s must be a comment under the totem's post of the current round %d (a reply to it)", what, st.Round)
+	}
+	return contract.Reject("S2", "%s must be a comment under a post of the totem (a reply to it)", what)
+}
+
+func doDelegate(c *contract.Ctx, a *contract.Action) error {
+	st, m := begin(c)
+	if st.Phase == PhaseOver {
+		return contract.Reject("Gameplay 5", "the game is over")
+	}
+	pw, ok := parsePower(a.Arg("n"))
+	if !ok || pw <= 0 {
+		return contract.Reject("S1", "the delegated power must be more than 0, as in {DELEGATE: 0.5}")
+	}
+	if m != nil {
+		m.Power = pw
+		c.Did("your declared power is now %s (effective %s, voting weight %s)", milli(pw), milli(effective(pw)), micro(weight(pw)))
+		c.Record(m.Name, "declares a delegated power of %s", milli(pw))
+		return nil
+	}
+	p := c.Actor()
+	c.State().Join(p, ID, c.Now())
+	m = &Member{Name: p.Name, Addr: strings.ToLower(c.Msg().From), Letter: st.letterFor(p.Name), Power: pw, Joined: c.Now()}
+	st.Players = append(st.Players, m)
+	c.Did("you joined Steemfield as %s (%s) with a declared power of %s (effective %s, voting weight %s)", m.Name, m.Letter, milli(pw), milli(effective(pw)), micro(weight(pw)))
+	c.Record(m.Name, "joins with a declared power of %s", milli(pw))
+	if st.Phase == PhaseGathering && st.StartDue.IsZero() && len(st.Players) >= c.IntParam(PMinPlayers) {
+		// Meta 10, ruling S1: the game starts once 3 players have joined.
+		st.StartDue = c.Now()
+		c.Did("the game now has %d players and starts (Meta 10)", len(st.Players))
+	}
+	return nil
+}
+
+// letterFor picks the player's map letter: the first letter of eir name not
+// yet used, else the first free letter A-Z (Results post: "a letter next to
+// their name").
+func (st *State) letterFor(name string) string {
+	used := map[string]bool{}
+	for _, m := range st.Players {
+		used[m.Letter] = true
+	}
+	for _, r := range strings.ToUpper(name) {
+		if r >= 'A' && r <= 'Z' && !used[string(r)] {
+			return string(r)
+		}
+	}
+	for r := 'A'; r <= 'Z'; r++ {
+		if !used[string(r)] {
+			return string(r)
+		}
+	}
+	for r := 'a'; r <= 'z'; r++ {
+		if !used[string(r)] {
+			return string(r)
+		}
+	}
+	return "?"
+}
+
+func doUndelegate(c *contract.Ctx, a *contract.Action) error {
+	st, m := begin(c)
+	if err := needMember(m); err != nil {
+		return err
+	}
+	moves, err := st.leave(c, m)
+	if err != nil {
+		return err
+	}
+	c.Did("you left Steemfield; your LAND went to %s", moves)
+	c.Record(m.Name, "leaves the game; eir LAND goes to %s", moves)
+	return nil
+}
+
+// leave removes a member, handing eir LAND out one by one to the youngest
+// player, the next youngest, ... (Participation 3), or to the totem when
+// nobody remains.
+func (st *State) leave(c *contract.Ctx, m *Member) (string, error) {
+	var rest []*Member
+	for _, o := range st.Players {
+		if o != m {
+			rest = append(rest, o)
+		}
+	}
+	got := map[string]int{}
+	var order []string
+	for i := 0; balance(c, m.Name) > 0; i++ {
+		to := Totem
+		if len(rest) > 0 {
+			to = rest[len(rest)-1-i%len(rest)].Name
+		}
+		if _, err := st.moveOne(c, m.Name, to); err != nil {
+			return "", fmt.Errorf("hand out the land of %s: %w", m.Name, err)
+		}
+		if got[to] == 0 {
+			order = append(order, to)
+		}
+		got[to]++
+	}
+	var parts []string
+	for _, o := range order {
+		parts = append(parts, fmt.Sprintf("%s %d", ownerName(o), got[o]))
+	}
+	var votes []Vote
+	for _, v := range st.Votes {
+		if v.Player != m.Name {
+			votes = append(votes, v)
+		}
+	}
+	st.Votes = votes
+	st.Players = rest
+	if p := c.State().PlayerByName(m.Name); p != nil {
+		c.State().Leave(p, ID, c.Now())
+	}
+	if len(parts) == 0 {
+		return "nobody (you held none)", nil
+	}
+	return strings.Join(parts, ", "), nil
+}
+
+func ownerName(o string) string {
+	if o == Totem {
+		return "the totem"
+	}
+	return o
+}
+
+func doReferral(c *contract.Ctx, a *contract.Action) error {
+	st, m := begin(c)
+	if err := needMember(m); err != nil {
+		return err
+	}
+	if st.Phase == PhaseOver {
+		return contract.Reject("Gameplay 5", "the game is over")
+	}
+	if m.Referred {
+		return contract.Reject("S9", "you already named who referred you")
+	}
+	if m.Periods > 0 {
+		return contract.Reject("S9", "a referral must come in your first message or before your first proposal period ends")
+	}
+	if err := under(c, st, false, "a referral"); err != nil && st.Round > 0 {
+		return err
+	}
+	p, err := c.State().Resolve(a.Arg("name"))
+	if err != nil {
+		return err
+	}
+	if p.Name == m.Name {
+		return contract.Reject("S9", "you cannot refer yourself")
+	}
+	ref := st.member(p.Name)
+	if ref == nil {
+		return contract.Reject("S9", "%s is not a player of Steemfield", p.Name)
+	}
+	m.Referred = true
+	given := []string{}
+	for _, who := range []string{m.Name, ref.Name} {
+		if balance(c, Totem) > 0 {
+			if err := c.State().Ledger.Move(LAND, Totem, who, 1); err != nil {
+				return err
+			}
+			given = append(given, who)
+		}
+	}
+	switch len(given) {
+	case 0:
+		c.Did("%s referred you, but the totem has no LAND left to give (Gameplay 9)", ref.Name)
+	default:
+		c.Did("%s referred you: the totem gives 1 LAND to %s (Gameplay 9)", ref.Name, strings.Join(given, " and "))
+	}
+	c.Record(m.Name, "was referred by %s; 1 LAND from the totem to %s", ref.Name, strings.Join(given, " and "))
+	return nil
+}
+
+func doGift(c *contract.Ctx, a *contract.Action) error {
+	st, m := begin(c)
+	if err := needMember(m); err != nil {
+		return err
+	}
+	if err := needPlaying(st); err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(a.Arg("n"))
+	if err != nil || n <= 0 {
+		return contract.Reject("syntax", "the amount must be a whole number above 0: %s", synGift)
+	}
+	p, err := c.State().Resolve(a.Arg("name"))
+	if err != nil {
+		return err
+	}
+	to := st.member(p.Name)
+	if to == nil {
+		return contract.Reject("Gameplay 6", "%s is not a player of Steemfield", p.Name)
+	}
+	if to == m {
+		return contract.Reject("Gameplay 6", "a gift goes to another player")
+	}
+	if have := balance(c, m.Name); have < n {
+		return contract.Reject("Gameplay 6", "you own %d LAND, fewer than %d", have, n)
+	}
+	var cells []string
+	for i := 0; i < n; i++ {
+		where, err := st.moveOne(c, m.Name, to.Name)
+		if err != nil {
+			return err
+		}
+		if where != "" {
+			cells = append(cells, where)
+		}
+	}
+	extra := ""
+	if len(cells) > 0 {
+		extra = fmt.Sprintf(", with the cells %s (ruling S8)", strings.Join(cells, " "))
+	}
+	c.Did("you gave %d LAND to %s%s; you now own %d", n, to.Name, extra, balance(c, m.Name))
+	c.Record(m.Name, "gifts %d LAND to %s%s", n, to.Name, extra)
+	return nil
+}
+
+func doBurn(c *contract.Ctx, a *contract.Action) error {
+	st, m := begin(c)
+	if err := needMember(m); err != nil {
+		return err
+	}
+	if err := needPlaying(st); err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(a.Arg("n"))
+	if err != nil || n <= 0 {
+		return contract.Reject("syntax", "the amount must be a whole number above 0: %s", synBurn)
+	}
+	if err := under(c, st, false, "a burn"); err != nil {
+		return err
+	}
+	if have := st.unplaced(c, m.Name); have < n {
+		return contract.Reject("Gameplay 11, S8", "only unplaced LAND can be burnt and you have %d unplaced", have)
+	}
+	if err := c.State().Ledger.Destroy(LAND, m.Name, int64(n)); err != nil {
+		return err
+	}
+	m.Burnt += n
+	c.Did("you burnt %d LAND (%d in all); your proposal score is now %d (Voting and Proposals 5)", n, m.Burnt, m.Passed-m.Burnt)
+	c.Record(m.Name, "burns %d LAND (proposal score %d)", n, m.Passed-m.Burnt)
+	return nil
+}
+
+func coords(c *contract.Ctx, a *contract.Action) (int, int, error) {
+	x, _ := strconv.Atoi(a.Arg("x"))
+	y, _ := strconv.Atoi(a.Arg("y"))
+	size := c.IntParam(PGrid)
+	if x < 1 || y < 1 || x > size || y > size {
+		return 0, 0, contract.Reject("Gameplay 11, S7", "L(%d, %d) is outside the map, which runs from L(1, 1) to L(%d, %d); the placement is ignored", x, y, size, size)
+	}
+	return x, y, nil
+}
+
+func placementPrelude(c *contract.Ctx, a *contract.Action) (*State, *Member, int, int, error) {
+	st, m := begin(c)
+	if err := needMember(m); err != nil {
+		return nil, nil, 0, 0, err
+	}
+	if err := needPlaying(st); err != nil {
+		return nil, nil, 0, 0, err
+	}
+	if st.Phase != PhaseProposal {
+		return nil, nil, 0, 0, contract.Reject("Gameplay 11", "LAND is placed or unplaced only in the proposal period; the next one opens with the next results post")
+	}
+	if err := under(c, st, true, "a placement"); err != nil {
+		return nil, nil, 0, 0, err
+	}
+	x, y, err := coords(c, a)
+	return st, m, x, y, err
+}
+
+func doPlace(c *contract.Ctx, a *contract.Action) error {
+	st, m, x, y, err := placementPrelude(c, a)
+	if err != nil {
+		return err
+	}
+	if m.Placed {
+		return violation(c, m, fmt.Sprintf("a second placement in one proposal period, at %s", cellName(x, y)))
+	}
+	if i := st.cellAt(x, y); i >= 0 {
+		return contract.Reject("Implementation Details, Other Actions", "L(%d, %d) is already taken by %s (placed first); a placement where LAND already is is ignored", x, y, st.Cells[i].Owner)
+	}
+	if st.unplaced(c, m.Name) <= 0 {
+		return violation(c, m, fmt.Sprintf("a placement at %s without unplaced LAND", cellName(x, y)))
+	}
+	st.NextSeq++
+	st.Cells = append(st.Cells, Cell{X: x, Y: y, Owner: m.Name, Seq: st.NextSeq})
+	st.sortCells()
+	m.Placed = true
+	c.Did("your LAND is placed at %s; you have %d unplaced LAND left", cellName(x, y), st.unplaced(c, m.Name))
+	c.Record(m.Name, "places LAND at %s", cellName(x, y))
+	return nil
+}
+
+func doUnplace(c *contract.Ctx, a *contract.Action) error {
+	st, m, x, y, err := placementPrelude(c, a)
+	if err != nil {
+		return err
+	}
+	if m.Placed {
+		return violation(c, m, fmt.Sprintf("a second placement action in one proposal period (unplace at %s)", cellName(x, y)))
+	}
+	m.Placed = true
+	i := st.cellAt(x, y)
+	if i < 0 {
+		c.Did("%s is empty: nothing happens, but this was your placement action of the period (Implementation Details)", cellName(x, y))
+		c.Record(m.Name, "unplaces the empty cell %s", cellName(x, y))
+		return nil
+	}
+	owner := st.Cells[i].Owner
+	st.Cells = append(st.Cells[:i], st.Cells[i+1:]...)
+	c.Did("the LAND at %s is unplaced; %s keeps it, unplaced (Gameplay 13)", cellName(x, y), owner)
+	c.Record(m.Name, "unplaces the LAND of %s at %s", owner, cellName(x, y))
+	return nil
+}
+
+func doRoll(c *contract.Ctx, a *contract.Action) error {
+	st, m := begin(c)
+	if err := needMember(m); err != nil {
+		return err
+	}
+	if err := needPlaying(st); err != nil {
+		return err
+	}
+	if st.Phase != PhaseProposal {
+		return contract.Reject("Implementation Details, Die Rolling", "your own roll must come in the proposal period; the totem rolls for everyone else in the voting period")
+	}
+	if err := under(c, st, true, "a roll"); err != nil {
+		return err
+	}
+	if m.OwnRoll != 0 {
+		c.Did("ignored: you already rolled %d this round and the oldest roll counts (ruling S8)", m.OwnRoll)
+		return nil
+	}
+	m.OwnRoll = c.Intn(fmt.Sprintf("round/%d/roll/%s/own", st.Round, m.Name), 6) + 1
+	c.Did("you rolled %d: at the end of round %d you return up to %d unplaced LAND to the totem (Gameplay 15)", m.OwnRoll, st.Round, m.OwnRoll)
+	c.Record(m.Name, "rolls 1d6: %d", m.OwnRoll)
+	return nil
+}
+
+func doPropose(c *contract.Ctx, a *contract.Action) error {
+	st, m := begin(c)
+	if err := needMember(m); err != nil {
+		return err
+	}
+	if err := needPlaying(st); err != nil {
+		return err
+	}
+	if st.Phase != PhaseProposal {
+		return contract.Reject("Meta 8", "proposals are made in the proposal period, which opens with the next results post")
+	}
+	if err := under(c, st, true, "a proposal"); err != nil {
+		return err
+	}
+	if m.Proposed {
+		return violation(c, m, "a second proposal in one proposal period")
+	}
+	p := &Proposal{Player: m.Name, Type: a.Arg("type"), Text: a.Arg("text"), At: c.Now()}
+	if k := a.Arg("kind_mismatch"); k != "" {
+		return contract.Reject("syntax", "the tag says %s but the next line says %s", p.Type, k)
+	}
+	ref := a.Arg("ref")
+	if ref != "" {
+		sec, n, ok := parseRef(st.Rules, ref)
+		if !ok {
+			return contract.Reject("S3", "the affected rule %q is not understood; cite it by section and number, as in \"Gameplay, Rule 4\"", ref)
+		}
+		p.Section, p.Number = sec, n
+	}
+	if p.Section == "Meta" {
+		return contract.Reject("Meta", "Meta Rules stay the same throughout the game; propose a Game Rule instead (Gameplay 10 lets Game Rules occlude Meta Rules)")
+	}
+	switch p.Type {
+	case "ADDITION":
+		p.Number = 0
+		if p.Text == "" {
+			return contract.Reject("syntax", "an addition needs the text of the new rule after its type line")
+		}
+	case "SUBTRACTION", "REPLACEMENT":
+		if p.Section == "" || p.Number == 0 {
+			return contract.Reject("Implementation Details, Proposals", "a %s must name the affected rule, as in \"%s: Gameplay, Rule 4\"", strings.ToLower(p.Type), titleCase(p.Type))
+		}
+		if find(st.Rules, p.Section, p.Number) < 0 {
+			return contract.Reject("S3", "there is no rule %s %d", p.Section, p.Number)
+		}
+		if p.Type == "REPLACEMENT" && p.Text == "" {
+			return contract.Reject("syntax", "a replacement needs the new text of the rule")
+		}
+		if p.Type == "SUBTRACTION" {
+			p.Text = ""
+		}
+	}
+	st.Proposals = append(st.Proposals, p)
+	m.Proposed = true
+	c.Did("your proposal is recorded: %s", p.describe())
+	c.Record(m.Name, "proposes %s", p.describe())
+	return nil
+}
+
+func titleCase(s string) string {
+	if s == "" {
+		return s
+	}
+	return s[:1] + strings.ToLower(s[1:])
+}
+
+func (p *Proposal) describe() string {
+	switch p.Type {
+	case "ADDITION":
+		sec := p.Section
+		if sec == "" {
+			sec = "Gameplay"
+		}
+		return fmt.Sprintf("ADDITION to %s: %q", sec, p.Text)
+	case "SUBTRACTION":
+		return fmt.Sprintf("SUBTRACTION of %s %d", p.Section, p.Number)
+	}
+	return fmt.Sprintf("REPLACEMENT of %s %d: %q", p.Section, p.Number, p.Text)
+}
+
+func doVote(c *contract.Ctx, a *contract.Action) error {
+	st, m := begin(c)
+	if err := needMember(m); err != nil {
+		return contract.Reject("Voting and Proposals 1", "only players can vote on rule changes")
+	}
+	if err := needPlaying(st); err != nil {
+		return err
+	}
+	if st.Phase != PhaseVoting || !c.Now().Before(st.VoteEnd) {
+		return contract.Reject("Meta 9, S5", "votes count only in the voting period, which follows the proposal post")
+	}
+	if st.Chosen == 0 {
+		return contract.Reject("S5", "no proposal is up for a vote this round")
+	}
+	if err := under(c, st, true, "a vote"); err != nil {
+		return err
+	}
+	if m.Voted {
+		return violation(c, m, "a second vote in one voting period")
+	}
+	yes := a.Arg("vote") == "yes"
+	w := weight(m.Power)
+	st.Votes = append(st.Votes, Vote{Player: m.Name, Yes: yes, Weight: w})
+	m.Voted = true
+	word := "NO"
+	if yes {
+		word = "YES"
+	}
+	c.Did("your vote %s is recorded with a weight of %s (S5)", word, micro(w))
+	c.Record(m.Name, "votes")
+	return nil
+}
+
+// effective is min(power, 1) in thousandths (Voting and Proposals 2).
+func effective(p int64) int64 {
+	if p > 1000 {
+		return 1000
+	}
+	return p
+}
+
+// weight is the square of the effective power, in millionths (Voting and
+// Proposals 4).
+func weight(p int64) int64 { e := effective(p); return e * e }
+
+func milli(n int64) string { return fmt.Sprintf("%d.%03d", n/1000, n%1000) }
+func micro(n int64) string { return milli((n + 500) / 1000) }

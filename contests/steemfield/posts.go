@@ -1,0 +1,257 @@
+package steemfield
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"referee/contract"
+	"referee/contract/text"
+)
+
+const office = "The Steemfield Totem (referee)"
+
+// resultsBody is the results post in the totem's style (Meta 7): the vote,
+// the LAND movements, the distribution with letters and changes, the map, the
+// next phase's timing, clarifications, then the full current rule set.
+func (g *Game) resultsBody(c *contract.Ctx, st *State, res *roundResult) string {
+	var b strings.Builder
+	if res == nil {
+		b.WriteString(text.Banner("Steemfield: the game begins", '='))
+		b.WriteString("\n")
+		b.WriteString(text.Wrap(fmt.Sprintf("Steemfield has %d players, so the game starts (Meta 10). This post opens round 1; the totem has %d LAND to give away (Gameplay 3).", len(st.Players), balance(c, Totem)), 0))
+	} else {
+		b.WriteString(text.Banner(fmt.Sprintf("Steemfield: results of round %d", res.Round), '='))
+		b.WriteString("\n")
+		b.WriteString(voteSection(res))
+		if len(res.Movements) > 0 {
+			b.WriteString("\n")
+			b.WriteString(text.Heading("LAND movements at the end of the round (ruling S6)"))
+			for i, mv := range res.Movements {
+				head := fmt.Sprintf("%2d. ", i+1)
+				b.WriteString(text.WrapIndent(mv, 0, head, "    "))
+			}
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(g.standing(c, st))
+	b.WriteString("\n")
+	b.WriteString(text.Heading(fmt.Sprintf("Round %d: what happens next", st.Round)))
+	b.WriteString(text.Wrap(fmt.Sprintf("The proposal period runs from %s to %s UTC: comment under this post with a proposal (between lines of three or more dashes), a placement {PLACE: L(x, y)} or unplacement, and {ROLL} if you want to roll your own 1d6. The proposal post follows at %s; the voting period ends at %s; the next results post comes at %s UTC.",
+		contract.Stamp(st.RoundStart), contract.Stamp(st.ProposalEnd), contract.Stamp(st.ProposalEnd), contract.Stamp(st.VoteEnd), contract.Stamp(st.RoundEnd)), 0))
+	if len(st.Notes) > 0 || len(st.Pending) > 0 {
+		b.WriteString("\n")
+		b.WriteString(text.Heading("Clarifications (Totem Behavior 3)"))
+		for _, n := range st.Notes {
+			b.WriteString(text.WrapIndent(n, 0, "- ", "  "))
+		}
+		if len(st.Pending) > 0 {
+			b.WriteString(text.WrapIndent("A passed rule awaits the totem controller's ruling on how it applies (G9); until then the referee applies nothing of it.", 0, "- ", "  "))
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(text.Heading("The current rule set (numbered as ruling S3)"))
+	b.WriteString(ruleSet(st.Rules))
+	b.WriteString("\n")
+	b.WriteString(text.Signature(office))
+	return b.String()
+}
+
+// voteSection reports the vote ("The final vote (by weight): in favor: 1.000
+// against: 1.000") and the rule change.
+func voteSection(res *roundResult) string {
+	var b strings.Builder
+	if res.Proposal == nil {
+		b.WriteString(text.Wrap(fmt.Sprintf("No proposal was made in round %d, so nothing was put to the vote.", res.Round), 0))
+		return b.String()
+	}
+	p := res.Proposal
+	b.WriteString(text.Wrap(fmt.Sprintf("The proposal of %s: %s", p.Player, p.describe()), 0))
+	fmt.Fprintf(&b, "The final vote (by weight): in favor: %s against: %s\n", micro(res.For), micro(res.Against))
+	if res.Passed {
+		b.WriteString(text.Wrap("The proposal passes: more weight in favor than against (Voting and Proposals 3). "+res.Change, 0))
+	} else if res.For == res.Against {
+		b.WriteString(text.Wrap("The proposal fails: a tie is not a pass (Voting and Proposals 3, ruling S5).", 0))
+	} else {
+		b.WriteString(text.Wrap("The proposal fails (Voting and Proposals 3).", 0))
+	}
+	if len(res.Votes) > 0 {
+		t := &text.Table{Header: []string{"Voter", "Vote", "Weight"}}
+		for _, v := range res.Votes {
+			w := "NO"
+			if v.Yes {
+				w = "YES"
+			}
+			t.Add(v.Player, w, micro(v.Weight))
+		}
+		b.WriteString("\n")
+		b.WriteString(t.String())
+	}
+	return b.String()
+}
+
+// standing is the LAND distribution (sorted, a letter per player, the change
+// since the last results post) and the map.
+func (g *Game) standing(c *contract.Ctx, st *State) string {
+	var b strings.Builder
+	b.WriteString(text.Wrap("Here's the updated current land distribution. Below is the current land placement map showing currently placed or grown LAND. Each player has a letter next to their name corresponding with successful placements on the map.", 0))
+	b.WriteString("\n")
+	ps := st.oldestFirst()
+	sort.SliceStable(ps, func(i, j int) bool { return balance(c, ps[i].Name) > balance(c, ps[j].Name) })
+	t := &text.Table{Header: []string{"Player", "LAND", "Change", "Placed", "Unplaced", "Burnt", "Score", "Power"}}
+	for _, m := range ps {
+		bal := balance(c, m.Name)
+		t.Add(fmt.Sprintf("%s (%s)", m.Name, m.Letter), fmt.Sprint(bal), fmt.Sprintf("%+d", bal-m.LastLAND),
+			fmt.Sprint(st.placed(m.Name)), fmt.Sprint(st.unplaced(c, m.Name)), fmt.Sprint(m.Burnt), fmt.Sprint(m.Passed-m.Burnt), milli(m.Power))
+	}
+	b.WriteString(t.String())
+	supply := c.State().Ledger.Supply[LAND]
+	fmt.Fprintf(&b, "The totem's pool: %d LAND. LAND in existence: %d (cap %d).\n", balance(c, Totem), supply, c.IntParam(PLandCap))
+	b.WriteString("\n")
+	b.WriteString(g.mapText(c, st))
+	return b.String()
+}
+
+// mapText draws the map with (1,1) at the bottom left (ruling S7).
+func (g *Game) mapText(c *contract.Ctx, st *State) string {
+	size := c.IntParam(PGrid)
+	letter := map[string]rune{}
+	legend := map[rune]string{}
+	for _, m := range st.Players {
+		r := []rune(m.Letter)[0]
+		letter[m.Name] = r
+	}
+	at := map[Point]rune{}
+	for _, cell := range st.Cells {
+		r := letter[cell.Owner]
+		at[Point{cell.X, cell.Y}] = r
+		legend[r] = cell.Owner
+	}
+	legend['.'] = "empty"
+	gr := &text.Grid{X0: 1, X1: size, Y0: 1, Y1: size, TopY: size, Legend: legend,
+		Cell: func(x, y int) rune { return at[Point{x, y}] }}
+	return gr.String()
+}
+
+// proposalBody is the proposal post: the proposal put to the vote, the order
+// of the others, the voters' weights and the totem's rolls.
+func (g *Game) proposalBody(c *contract.Ctx, st *State, ordered []*Proposal) string {
+	var b strings.Builder
+	b.WriteString(text.Banner(fmt.Sprintf("Steemfield: proposal of round %d", st.Round), '='))
+	b.WriteString("\n")
+	if len(ordered) == 0 {
+		b.WriteString(text.Wrap("No proposal was made in this round's proposal period, so there is nothing to vote on. The round ends with the next results post.", 0))
+	} else {
+		p := ordered[0]
+		b.WriteString(text.Wrap(fmt.Sprintf("The proposal put to the vote comes from %s:", p.Player), 0))
+		b.WriteString("\n---\n")
+		fmt.Fprintf(&b, "{PROPOSAL:%s}\n", p.Type)
+		switch p.Type {
+		case "ADDITION":
+			sec := p.Section
+			if sec == "" {
+				sec = "Gameplay"
+			}
+			fmt.Fprintf(&b, "Addition: %s\n", sec)
+		default:
+			fmt.Fprintf(&b, "%s: %s, Rule %d\n", titleCase(p.Type), p.Section, p.Number)
+		}
+		if p.Text != "" {
+			b.WriteString(text.Wrap(p.Text, 0))
+		}
+		b.WriteString("---\n\n")
+		b.WriteString(text.Wrap(fmt.Sprintf("Vote by commenting under this post with {YES} or {NO} before %s UTC, once (Meta 9). It passes only if the weight in favor exceeds the weight against (Voting and Proposals 3).", contract.Stamp(st.VoteEnd)), 0))
+		b.WriteString("\n")
+		t := &text.Table{Header: []string{"Order", "Player", "Score", "Power", "Proposal"}}
+		for i, q := range ordered {
+			m := st.member(q.Player)
+			score, power := "", ""
+			if m != nil {
+				score, power = fmt.Sprint(m.Passed-m.Burnt), milli(effective(m.Power))
+			}
+			t.Add(fmt.Sprint(i+1), q.Player, score, power, shortDesc(q))
+		}
+		b.WriteString(text.Wrap("The proposals of this round in the order of consideration: lowest proposal score (passed proposals minus burnt LAND), then higher effective power, then the longest in the game (Voting and Proposals 5 and 6, ruling S4):", 0))
+		b.WriteString(t.String())
+	}
+	b.WriteString("\n")
+	vt := &text.Table{Header: []string{"Player", "Weight", "1d6"}}
+	for _, m := range st.Players {
+		vt.Add(m.Name, micro(weight(m.Power)), fmt.Sprint(m.Roll))
+	}
+	b.WriteString(text.Wrap("Voting weights (effective power squared) and the rolls: each player returns that many unplaced LAND to the totem at the end of the round (Gameplay 15; own rolls by {ROLL}, the others drawn now from the committed seed, ruling S12):", 0))
+	b.WriteString(vt.String())
+	b.WriteString("\n")
+	b.WriteString(text.Signature(office))
+	return b.String()
+}
+
+func shortDesc(p *Proposal) string {
+	switch p.Type {
+	case "ADDITION":
+		return "addition"
+	case "SUBTRACTION":
+		return fmt.Sprintf("subtraction of %s %d", p.Section, p.Number)
+	}
+	return fmt.Sprintf("replacement of %s %d", p.Section, p.Number)
+}
+
+// finalBody is the last post: the last round's results, the congratulations
+// and the final rule set.
+func (g *Game) finalBody(c *contract.Ctx, st *State, res *roundResult) string {
+	var b strings.Builder
+	b.WriteString(text.Banner(fmt.Sprintf("Steemfield: results of round %d, the last", res.Round), '='))
+	b.WriteString("\n")
+	b.WriteString(voteSection(res))
+	b.WriteString("\n")
+	b.WriteString(text.Heading("LAND movements at the end of the round (ruling S6)"))
+	for i, mv := range res.Movements {
+		b.WriteString(text.WrapIndent(mv, 0, fmt.Sprintf("%2d. ", i+1), "    "))
+	}
+	b.WriteString("\n")
+	b.WriteString(g.standing(c, st))
+	b.WriteString("\n")
+	b.WriteString(text.Wrap(fmt.Sprintf("Congrats to %s for achieving the victory condition established by Rule #5 of Gameplay (%d LAND). Below is the final state of the rules for reference's sake.", res.Winner, balance(c, res.Winner)), 0))
+	b.WriteString(ruleSet(st.Rules))
+	b.WriteString("\n")
+	b.WriteString(text.Signature(office))
+	return b.String()
+}
+
+// Report is the current state on demand: the distribution, the map, the phase
+// and the rule set. The results posts are the game's regular reports.
+func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
+	st := data(c)
+	st.sync(c.State())
+	var b strings.Builder
+	b.WriteString(text.Banner("Steemfield: current state", '='))
+	b.WriteString("\n")
+	b.WriteString(text.DateBlock(c.Section().LastReport, c.Now()))
+	b.WriteString("\n")
+	switch st.Phase {
+	case PhaseGathering:
+		b.WriteString(text.Wrap(fmt.Sprintf("The game has not started: %d of the %d players it needs have joined with {DELEGATE: N} (Meta 10).", len(st.Players), c.IntParam(PMinPlayers)), 0))
+	case PhaseProposal:
+		b.WriteString(text.Wrap(fmt.Sprintf("Round %d: the proposal period runs until %s UTC.", st.Round, contract.Stamp(st.ProposalEnd)), 0))
+	case PhaseVoting:
+		b.WriteString(text.Wrap(fmt.Sprintf("Round %d: the voting period runs until %s UTC; the results post comes at %s UTC.", st.Round, contract.Stamp(st.VoteEnd), contract.Stamp(st.RoundEnd)), 0))
+	case PhaseOver:
+		b.WriteString(text.Wrap(fmt.Sprintf("The game is over: %s won.", st.Winner), 0))
+	}
+	b.WriteString("\n")
+	b.WriteString(g.standing(c, st))
+	b.WriteString("\n")
+	b.WriteString(text.Heading("Recent events"))
+	var ev []text.Event
+	for _, h := range c.Section().Recent {
+		ev = append(ev, text.Event{Time: h.Time, Who: h.Who, What: h.What})
+	}
+	b.WriteString(text.Recent(ev, c.Section().LastReport))
+	b.WriteString("\n")
+	b.WriteString(text.Heading("The current rule set (numbered as ruling S3)"))
+	b.WriteString(ruleSet(st.Rules))
+	b.WriteString("\n")
+	b.WriteString(text.Signature(office))
+	return &contract.Notice{ID: fmt.Sprintf("%s/report/%s", ID, contract.Stamp(c.Now())), Kind: "report", Channel: contract.ChanOfficial,
+		Subject: "[Steemfield] Current state", Body: b.String()}, nil
+}

@@ -1,0 +1,339 @@
+package steemfield
+
+import (
+	"fmt"
+	"strings"
+
+	"referee/contract"
+)
+
+// roundResult is what the results post reports of the round that ended.
+type roundResult struct {
+	Round     int
+	Proposal  *Proposal
+	For       int64
+	Against   int64
+	Votes     []Vote
+	Passed    bool
+	Change    string   // how the passed rule was applied (S11, G9)
+	Movements []string // every LAND movement, in the order of S6
+	Winner    string
+}
+
+func (r *roundResult) add(format string, args ...any) {
+	r.Movements = append(r.Movements, fmt.Sprintf(format, args...))
+}
+
+// endRound performs the round end in the order of ruling S6, then publishes
+// the results post, or the final post when someone won.
+func (g *Game) endRound(c *contract.Ctx, st *State) error {
+	res := &roundResult{Round: st.Round, Votes: st.Votes}
+	// (1) The vote result; 1 LAND to the proposer if it passed (Voting and
+	// Proposals 3 and 9, ruling S5: a tie fails).
+	if st.Chosen > 0 {
+		p := st.Proposals[st.Chosen-1]
+		res.Proposal = p
+		for _, v := range st.Votes {
+			if v.Yes {
+				res.For += v.Weight
+			} else {
+				res.Against += v.Weight
+			}
+		}
+		res.Passed = res.For > res.Against
+		if res.Passed {
+			if err := g.pass(c, st, p, res); err != nil {
+				return err
+			}
+		}
+	}
+	// (2) The snapshot, after the placements of the proposal period, which were
+	// applied in arrival order as they came; (3) growth then death, both from
+	// that one snapshot (ruling S7).
+	size := c.IntParam(PGrid)
+	snap := NewSnapshot(size, st.Cells)
+	unplaced := map[string]int{}
+	for _, m := range st.Players {
+		unplaced[m.Name] = st.unplaced(c, m.Name)
+	}
+	for _, gr := range Grow(snap, balance(c, Totem), unplaced) {
+		for _, o := range gr.Passed {
+			res.add("%s could grow into %s but had no unplaced LAND (Gameplay 12)", o, cellName(gr.At.X, gr.At.Y))
+		}
+		if gr.FromTotem {
+			if err := c.State().Ledger.Move(LAND, Totem, gr.Owner, 1); err != nil {
+				return err
+			}
+			res.add("growth at %s: 1 LAND from the totem to %s, placed there (Gameplay 12)", cellName(gr.At.X, gr.At.Y), gr.Owner)
+		} else {
+			res.add("growth at %s: the totem is empty, so %s places 1 of eir unplaced LAND there (Gameplay 12)", cellName(gr.At.X, gr.At.Y), gr.Owner)
+		}
+		st.NextSeq++
+		st.Cells = append(st.Cells, Cell{X: gr.At.X, Y: gr.At.Y, Owner: gr.Owner, Seq: st.NextSeq})
+	}
+	for _, d := range Deaths(snap) {
+		i := st.cellAt(d.X, d.Y)
+		owner := st.Cells[i].Owner
+		n := len(snap.Neighbours(d))
+		why := "loneliness (1 neighbour)"
+		if n > 1 {
+			why = fmt.Sprintf("starvation (%d neighbours)", n)
+		}
+		st.Cells = append(st.Cells[:i], st.Cells[i+1:]...)
+		res.add("death at %s of %s: the LAND returns to %s's unplaced pool (Gameplay 14)", cellName(d.X, d.Y), why, owner)
+	}
+	st.sortCells()
+	// (4) Each player returns 1d6 unplaced LAND to the totem (Gameplay 15,
+	// ruling S6 (4)); placed LAND is safe.
+	for _, m := range st.Players {
+		if m.Roll == 0 { // joined during the voting period
+			m.Roll = c.Intn(fmt.Sprintf("round/%d/roll/%s", st.Round, m.Name), 6) + 1
+		}
+		n := m.Roll
+		if u := st.unplaced(c, m.Name); u < n {
+			n = u
+		}
+		if n > 0 {
+			if err := c.State().Ledger.Move(LAND, m.Name, Totem, int64(n)); err != nil {
+				return err
+			}
+		}
+		res.add("%s rolled %d and returns %d unplaced LAND to the totem (Gameplay 15)", m.Name, m.Roll, n)
+	}
+	// (5) Non-proposers give half their LAND, rounded down, to the proposers,
+	// one by one, oldest proposer first (Gameplay 8, ruling S8 for which LAND).
+	var proposers []*Member
+	for _, m := range st.Players {
+		if m.Proposed {
+			proposers = append(proposers, m)
+		}
+	}
+	if len(proposers) > 0 {
+		k := 0
+		for _, m := range st.Players {
+			if m.Proposed {
+				continue
+			}
+			half := balance(c, m.Name) / 2
+			if half == 0 {
+				continue
+			}
+			got := map[string]int{}
+			var cells []string
+			for i := 0; i < half; i++ {
+				to := proposers[k%len(proposers)].Name
+				k++
+				where, err := st.moveOne(c, m.Name, to)
+				if err != nil {
+					return err
+				}
+				if where != "" {
+					cells = append(cells, where+" to "+to)
+				}
+				got[to]++
+			}
+			var parts []string
+			for _, p := range proposers {
+				if got[p.Name] > 0 {
+					parts = append(parts, fmt.Sprintf("%d to %s", got[p.Name], p.Name))
+				}
+			}
+			extra := ""
+			if len(cells) > 0 {
+				extra = "; cells change owner: " + strings.Join(cells, ", ")
+			}
+			res.add("%s made no proposal and gives half eir LAND, %d: %s (Gameplay 8)%s", m.Name, half, strings.Join(parts, ", "), extra)
+		}
+	}
+	// (6) 1 LAND to each player, oldest first, while the totem has LAND,
+	// except those who broke the rules (Gameplay 1 and 7, ruling S10).
+	var got, denied, none []string
+	for _, m := range st.Players {
+		switch {
+		case len(m.Violations) > 0:
+			denied = append(denied, m.Name)
+		case balance(c, Totem) > 0:
+			if err := c.State().Ledger.Move(LAND, Totem, m.Name, 1); err != nil {
+				return err
+			}
+			got = append(got, m.Name)
+		default:
+			none = append(none, m.Name)
+		}
+	}
+	if len(got) > 0 {
+		res.add("1 LAND from the totem to each of %s (Gameplay 1)", strings.Join(got, ", "))
+	}
+	if len(denied) > 0 {
+		res.add("no end-of-round LAND for %s, for breaking the rules (Gameplay 7)", strings.Join(denied, ", "))
+	}
+	if len(none) > 0 {
+		res.add("the totem ran out of LAND before %s (Gameplay 1)", strings.Join(none, ", "))
+	}
+	for _, m := range st.Players {
+		for _, v := range m.Violations {
+			st.Notes = append(st.Notes, fmt.Sprintf("%s broke the rules this round (%s) and was denied the end-of-round LAND (Gameplay 7, ruling S10).", m.Name, v))
+		}
+	}
+	c.Record("the totem", "ends round %d", st.Round)
+	// (7) A player with the winning LAND wins (Gameplay 5): the most LAND,
+	// then the oldest player.
+	win := c.IntParam(PWin)
+	for _, m := range st.Players {
+		if b := balance(c, m.Name); b >= win && (res.Winner == "" || b > balance(c, res.Winner)) {
+			res.Winner = m.Name
+		}
+	}
+	if res.Winner != "" {
+		st.Winner = res.Winner
+		st.Phase = PhaseOver
+		c.Record(res.Winner, "wins the game with %d LAND (Gameplay 5)", balance(c, res.Winner))
+		c.Notify(&contract.Notice{ID: ID + "/final-post", Kind: "report", Channel: contract.ChanPublic,
+			Subject: "[Steemfield] Final results: " + res.Winner + " wins", Body: g.finalBody(c, st, res)})
+		g.markReport(c)
+		return nil
+	}
+	g.openRound(c, st, res)
+	return nil
+}
+
+// pass applies a passed proposal: the LAND to its proposer, the rule set
+// changed (S11) and the parameters it sets (G9).
+func (g *Game) pass(c *contract.Ctx, st *State, p *Proposal, res *roundResult) error {
+	if m := st.member(p.Player); m != nil {
+		m.Passed++
+		if balance(c, Totem) > 0 {
+			if err := c.State().Ledger.Move(LAND, Totem, m.Name, 1); err != nil {
+				return err
+			}
+			res.add("1 LAND from the totem to %s, whose proposal passed (Voting and Proposals 9)", m.Name)
+		} else {
+			res.add("%s's proposal passed, but the totem has no LAND to give (Voting and Proposals 9)", m.Name)
+		}
+	}
+	rules, at, err := applyChange(st.Rules, p)
+	if err != nil {
+		// The rule it names no longer exists: recorded, nothing changes.
+		res.Change = "The rule it names no longer exists, so the rule set is unchanged."
+		return nil
+	}
+	st.Rules = rules
+	c.Record("the totem", "changes the rules: %s", p.describe())
+	if at < 0 {
+		res.Change = fmt.Sprintf("%s %d is removed from the rule set; the rules after it are renumbered (S3).", p.Section, p.Number)
+		return nil
+	}
+	ref := fmt.Sprintf("%s %d", st.Rules[at].Section, number(st.Rules, at))
+	param, value, ok := readChange(p.Text)
+	if ok {
+		old := c.Param(param)
+		if err := c.SetParam(param, value); err != nil {
+			if r, isRej := contract.AsRejection(err); isRej {
+				st.Rules[at].Needs = fmt.Sprintf("rule/%d", st.Round)
+				res.Change = fmt.Sprintf("The new rule %s reads as setting %s, but %s; it is recorded and needs the totem controller's ruling (G9).", ref, param, r.Error())
+				g.askRuling(c, st, ref, p)
+				return nil
+			}
+			return err
+		}
+		if err := g.applied(c, st, param, old, res); err != nil {
+			return err
+		}
+		res.Change = fmt.Sprintf("The new rule %s sets %s from %s to %s (S11, G9).", ref, param, old, c.Param(param)) + res.Change
+		return nil
+	}
+	st.Rules[at].Needs = fmt.Sprintf("rule/%d", st.Round)
+	res.Change = fmt.Sprintf("The new rule %s carries no change the referee applies by itself; it is recorded and needs the totem controller's ruling (G9).", ref)
+	g.askRuling(c, st, ref, p)
+	return nil
+}
+
+// applied follows a parameter change into the state: the totem's pool for the
+// LAND cap, the map for the grid size.
+func (g *Game) applied(c *contract.Ctx, st *State, param, old string, res *roundResult) error {
+	switch param {
+	case PLandCap:
+		cap := int64(c.IntParam(PLandCap))
+		l := &c.State().Ledger
+		supply := l.Supply[LAND]
+		switch {
+		case cap > supply:
+			if err := l.Mint(LAND, Totem, cap-supply); err != nil {
+				return err
+			}
+			res.Change = fmt.Sprintf(" The totem's pool grows by %d LAND.", cap-supply)
+		case cap < supply:
+			n := supply - cap
+			if t := l.Balance(LAND, Totem); t < n {
+				n = t
+			}
+			if err := l.Destroy(LAND, Totem, n); err != nil {
+				return err
+			}
+			res.Change = fmt.Sprintf(" The totem's pool shrinks by %d LAND (LAND players own stays theirs).", n)
+		}
+	case PGrid:
+		size := c.IntParam(PGrid)
+		var keep []Cell
+		for _, cell := range st.Cells {
+			if cell.X <= size && cell.Y <= size {
+				keep = append(keep, cell)
+			}
+		}
+		if n := len(st.Cells) - len(keep); n > 0 {
+			res.Change = fmt.Sprintf(" %d cells outside the new map return to their owners' unplaced LAND.", n)
+		}
+		st.Cells = keep
+	}
+	return nil
+}
+
+func (g *Game) askRuling(c *contract.Ctx, st *State, ref string, p *Proposal) {
+	key := fmt.Sprintf("rule/%d", st.Round)
+	st.Pending = append(st.Pending, key)
+	c.AskRuling(key, fmt.Sprintf("Round %d passed %s (now %s). How does it apply? Answer with \"SET <parameter> = <value>\" for a parameter (%s), or any text to confirm it as written.", st.Round, p.describe(), ref, paramNames(g)),
+		"the text stays in the rule set, marked as needing a ruling, and the referee applies nothing")
+}
+
+func paramNames(g *Game) string {
+	var n []string
+	for _, p := range g.Params() {
+		n = append(n, p.Name)
+	}
+	return strings.Join(n, ", ")
+}
+
+// OnRuling hears the totem controller on a passed rule (G8, G9).
+func (g *Game) OnRuling(c *contract.Ctx, r *contract.Ruling, timedOut bool) error {
+	st := data(c)
+	var keep []string
+	for _, k := range st.Pending {
+		if k != r.Key {
+			keep = append(keep, k)
+		}
+	}
+	st.Pending = keep
+	if timedOut {
+		st.Notes = append(st.Notes, fmt.Sprintf("The totem controller did not rule on the rule passed in %s; it stays as written and the referee applies nothing (G8).", strings.ReplaceAll(r.Key, "rule/", "round ")))
+		return nil
+	}
+	if kind, name, v, ok := contract.ParseChange(r.Answer); ok && kind == "set" {
+		old := c.Param(name)
+		if err := c.SetParam(name, v); err != nil {
+			return err
+		}
+		res := &roundResult{}
+		if err := g.applied(c, st, name, old, res); err != nil {
+			return err
+		}
+		st.Notes = append(st.Notes, fmt.Sprintf("By the totem controller's ruling, %s is now %s (was %s).%s", name, c.Param(name), old, res.Change))
+	} else {
+		st.Notes = append(st.Notes, fmt.Sprintf("The totem controller ruled on the rule passed in %s: %s", strings.ReplaceAll(r.Key, "rule/", "round "), r.Answer))
+	}
+	for i := range st.Rules {
+		if st.Rules[i].Needs == r.Key {
+			st.Rules[i].Needs = ""
+		}
+	}
+	return nil
+}

@@ -1,0 +1,228 @@
+package steemfield
+
+import (
+	_ "embed"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"referee/contract"
+	"referee/contract/text"
+)
+
+// rules.txt is the starting rule set: the meta rules and the base rules of the
+// Steemfield text, one rule a line, "# Section" lines starting each section.
+//
+//go:embed rules.txt
+var rulesText string
+
+// Sections in the order of the source text (ruling S3).
+var sections = []string{"Meta", "Participation", "Voting and Proposals", "Totem Behavior", "Gameplay", "Rewards Allocation"}
+
+// steemOnly are the starting rules with no email counterpart (ruling S12).
+var steemOnly = []string{
+	"The totem account may accept rewards from comments and posts.",
+	"The totem account must set all comments and posts to 50% SP / 50% SBD.",
+	"The winner of the game shall receive all liquid currency the totem has accumulated as a result of the game when they win.",
+}
+
+func initialRules() []Rule {
+	var out []Rule
+	sec := ""
+	for _, l := range strings.Split(rulesText, "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "":
+		case strings.HasPrefix(l, "# "):
+			sec = strings.TrimPrefix(l, "# ")
+		default:
+			r := Rule{Section: sec, Text: l}
+			for _, s := range steemOnly {
+				if s == l {
+					r.NA = true
+				}
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// number returns the rule's position within its section, 1-based (S3).
+func number(rules []Rule, i int) int {
+	n := 0
+	for j := 0; j <= i; j++ {
+		if rules[j].Section == rules[i].Section {
+			n++
+		}
+	}
+	return n
+}
+
+// find returns the index of rule "Section N", or -1.
+func find(rules []Rule, section string, n int) int {
+	k := 0
+	for i, r := range rules {
+		if r.Section == section {
+			k++
+			if k == n {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+var sectionAliases = []struct {
+	re  *regexp.Regexp
+	sec string
+}{
+	{regexp.MustCompile(`(?i)\bmeta\b`), "Meta"},
+	{regexp.MustCompile(`(?i)\bparticipation\b`), "Participation"},
+	{regexp.MustCompile(`(?i)\bvoting\b`), "Voting and Proposals"},
+	{regexp.MustCompile(`(?i)\btotem\s+behaviou?r\b`), "Totem Behavior"},
+	{regexp.MustCompile(`(?i)\bgame\s*play\b`), "Gameplay"},
+	{regexp.MustCompile(`(?i)\brewards?\b`), "Rewards Allocation"},
+}
+
+var ruleNumber = regexp.MustCompile(`(?i)(?:rule\s*)?#?\s*(\d+)`)
+
+// parseRef reads a rule reference ("Gameplay, Rule 4", "Gameplay 4", "Rule #5
+// of Gameplay", or the quoted text of a rule) against the current rules.
+// Without a number it returns the section alone (n = 0).
+func parseRef(rules []Rule, ref string) (sec string, n int, ok bool) {
+	ref = strings.TrimSpace(ref)
+	if q := quoted(ref); q != "" {
+		for i, r := range rules {
+			if strings.EqualFold(strings.TrimSpace(r.Text), q) {
+				return r.Section, number(rules, i), true
+			}
+		}
+	}
+	for _, a := range sectionAliases {
+		if a.re.MatchString(ref) {
+			sec = a.sec
+			break
+		}
+	}
+	if sec == "" {
+		return "", 0, false
+	}
+	if m := ruleNumber.FindStringSubmatch(ref); m != nil {
+		n, _ = strconv.Atoi(m[1])
+	}
+	return sec, n, true
+}
+
+func quoted(s string) string {
+	s = strings.TrimSpace(s)
+	for _, q := range [][2]string{{`"`, `"`}, {"“", "”"}} {
+		i := strings.Index(s, q[0])
+		j := strings.LastIndex(s, q[1])
+		if i >= 0 && j > i+len(q[0]) {
+			return strings.TrimSpace(s[i+len(q[0]) : j])
+		}
+	}
+	return ""
+}
+
+// ruleSet renders the numbered rule set (S3), marking the Steem-only rules
+// (S12) and the rules awaiting a ruling (G9).
+func ruleSet(rules []Rule) string {
+	var b strings.Builder
+	for _, sec := range sections {
+		title := sec
+		if sec == "Meta" {
+			title = "Steemfield Meta Rules (Meta; not changed by proposals)"
+		}
+		b.WriteString("\n")
+		b.WriteString(text.Heading(title))
+		for i, r := range rules {
+			if r.Section != sec {
+				continue
+			}
+			t := r.Text
+			if r.NA {
+				t += " [not applicable by email]"
+			}
+			if r.Needs != "" {
+				t += " [needs the totem controller's ruling]"
+			}
+			head := fmt.Sprintf("%s %d. ", sec, number(rules, i))
+			b.WriteString(text.WrapIndent(t, 0, head, "    "))
+		}
+	}
+	return b.String()
+}
+
+// applyChange changes the rule set for a passed proposal (S11); it returns the
+// index of the new or replaced rule (-1 for a subtraction).
+func applyChange(rules []Rule, p *Proposal) ([]Rule, int, error) {
+	switch p.Type {
+	case "ADDITION":
+		sec := p.Section
+		if sec == "" {
+			sec = "Gameplay"
+		}
+		at := len(rules)
+		for i, r := range rules {
+			if r.Section == sec {
+				at = i + 1
+			}
+		}
+		out := append([]Rule(nil), rules[:at]...)
+		out = append(out, Rule{Section: sec, Text: p.Text})
+		return append(out, rules[at:]...), at, nil
+	case "SUBTRACTION", "REPLACEMENT":
+		i := find(rules, p.Section, p.Number)
+		if i < 0 {
+			return rules, -1, fmt.Errorf("apply %s: no rule %s %d", strings.ToLower(p.Type), p.Section, p.Number)
+		}
+		out := append([]Rule(nil), rules...)
+		if p.Type == "SUBTRACTION" {
+			return append(out[:i], out[i+1:]...), -1, nil
+		}
+		out[i] = Rule{Section: p.Section, Text: p.Text}
+		return out, i, nil
+	}
+	return rules, -1, fmt.Errorf("apply: unknown proposal type %q", p.Type)
+}
+
+// Natural-language forms of the parameters a rule may set (ruling S11), read
+// when a passed rule carries no "SET X = v" line (G9).
+var paramForms = []struct {
+	re    *regexp.Regexp
+	param string
+	unit  string
+}{
+	{regexp.MustCompile(`(?i)\bcap on (?:the )?total land is (\d+)\b`), PLandCap, ""},
+	{regexp.MustCompile(`(?i)\btotal of (\d+) land\b`), PLandCap, ""},
+	{regexp.MustCompile(`(?i)\bany player to (?:get|reach|own|have) (\d+) (?:or more )?land wins\b`), PWin, ""},
+	{regexp.MustCompile(`(?i)\bproposal period is (\d+) hours?\b`), PProposalPeriod, "h"},
+	{regexp.MustCompile(`(?i)\bvoting period (?:for a proposal )?is (\d+) hours?\b`), PVotingPeriod, "h"},
+	{regexp.MustCompile(`(?i)\b(\d+)\s*x\s*\d+ grid\b`), PGrid, ""},
+	{regexp.MustCompile(`(?i)\bminimum of (\d+) days\b`), PRoundMinimum, "d"},
+}
+
+// readChange finds the machine-readable change of a rule text: "SET X = v"
+// (G9) or one of the natural forms above.
+func readChange(t string) (param, value string, ok bool) {
+	if kind, name, v, ok := contract.ParseChange(t); ok && kind == "set" {
+		return name, v, true
+	}
+	for _, f := range paramForms {
+		if m := f.re.FindStringSubmatch(t); m != nil {
+			v := m[1]
+			switch f.unit {
+			case "h":
+				v += "h"
+			case "d":
+				n, _ := strconv.Atoi(m[1])
+				v = strconv.Itoa(24*n) + "h"
+			}
+			return f.param, v, true
+		}
+	}
+	return "", "", false
+}

@@ -1,0 +1,268 @@
+package steemfield
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"referee/contract"
+)
+
+// The players' tags, exactly as the rules write them (Implementation Details;
+// ruling S1 for the email stand-ins), spacing and case lenient.
+var (
+	dashLine = regexp.MustCompile(`^\s*-{3,}\s*$`)
+	// tagOpen finds the start of anything that looks like one of our tags.
+	tagOpen = regexp.MustCompile(`(?i)\{\s*(gift|(?:proposal|yes|no|referred_?by|burn|unplace|place|undelegate|delegate|roll)\b)`)
+
+	reProposal  = regexp.MustCompile(`(?i)^\{\s*proposal\s*:\s*(addition|subtraction|replacement)\s*\}$`)
+	reYes       = regexp.MustCompile(`(?i)^\{\s*yes\s*\}$`)
+	reNo        = regexp.MustCompile(`(?i)^\{\s*no\s*\}$`)
+	reReferred  = regexp.MustCompile(`(?i)^\{\s*referred_?by\s*:\s*["“]?\s*@?([^"”{}]+?)\s*["”]?\s*\}$`)
+	reGift      = regexp.MustCompile(`(?i)^\{\s*gift_?\s*(\d+)\s*_?land_?to\s*:\s*["“]?\s*@?([^"”{}]+?)\s*["”]?\s*\}$`)
+	reBurn      = regexp.MustCompile(`(?i)^\{\s*burn\s*:\s*(\d+)\s*\}$`)
+	rePlace     = regexp.MustCompile(`(?i)^\{\s*(place|unplace)\s*:\s*l\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*\}$`)
+	reDelegate  = regexp.MustCompile(`(?i)^\{\s*delegate\s*:\s*(\d+(?:\.\d+)?)\s*(?:sp|steem power)?\s*\}$`)
+	reUndelgate = regexp.MustCompile(`(?i)^\{\s*undelegate\s*\}$`)
+	reRoll      = regexp.MustCompile(`(?i)^\{\s*roll\s*\}$`)
+	reKind      = regexp.MustCompile(`(?i)^\s*(addition|subtraction|replacement)\b\s*[:,.-]?\s*(.*)$`)
+)
+
+// Syntax strings shown in rejections and the guide.
+const (
+	synProposal = "a block between lines of three or more dashes: {PROPOSAL:ADDITION|SUBTRACTION|REPLACEMENT}, then \"Replacement: Gameplay, Rule 4\", then the rule's text"
+	synVote     = "{YES} or {NO}"
+	synReferred = `{REFERRED_BY:"name"}`
+	synGift     = `{GIFT_3_LAND_TO:"name"}`
+	synBurn     = "{BURN:2}"
+	synPlace    = "{PLACE: L(3, 4)} or {UNPLACE: L(3, 4)}"
+	synDelegate = "{DELEGATE: 0.5} or {UNDELEGATE}"
+	synRoll     = "{ROLL}"
+)
+
+// Extract finds the tags of a message (contract.Extractor). Proposal blocks
+// come first out of the text, so that tags quoted inside a proposed rule are
+// not performed; {DELEGATE: N} sorts first in its message, so that a new
+// player's {REFERRED_BY} may stand anywhere in eir first message (S9).
+func (g *Game) Extract(c *contract.Ctx, m *contract.Message) []*contract.Action {
+	t := m.Text
+	var acts []*contract.Action
+	mask := make([]bool, len(t))
+	// Proposal blocks: the tag on a line after a dash line, its content up to
+	// the next dash line or the end.
+	lines := splitLines(t)
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		loc := tagOpen.FindStringSubmatchIndex(l.text)
+		if loc == nil || !strings.EqualFold(l.text[loc[2]:loc[3]], "proposal") {
+			continue
+		}
+		inBlock := false
+		for j := i - 1; j >= 0; j-- {
+			if dashLine.MatchString(lines[j].text) {
+				inBlock = true
+				break
+			}
+			if strings.TrimSpace(lines[j].text) != "" {
+				break
+			}
+		}
+		end := len(lines)
+		for j := i + 1; j < len(lines); j++ {
+			if dashLine.MatchString(lines[j].text) {
+				end = j
+				break
+			}
+		}
+		var body []string
+		for j := i + 1; j < end; j++ {
+			body = append(body, lines[j].text)
+		}
+		endOff := len(t)
+		if end < len(lines) {
+			endOff = lines[end].off
+		}
+		for k := l.off; k < endOff; k++ {
+			mask[k] = true
+		}
+		tag := strings.TrimSpace(l.text[loc[0]:])
+		if k := strings.Index(tag, "}"); k >= 0 {
+			tag = tag[:k+1]
+		}
+		a := &contract.Action{Line: tag, Offset: l.off + loc[0], Verb: verb("propose"), Args: map[string]string{}, Body: strings.TrimSpace(strings.Join(body, "\n"))}
+		pm := reProposal.FindStringSubmatch(tag)
+		switch {
+		case pm == nil:
+			a.Reject = contract.Reject("syntax", "a proposal is written %s", synProposal)
+		case !inBlock:
+			a.Reject = contract.Reject("Implementation Details, Proposals", "the proposal must stand between lines of three or more dashes; the text outside them is discussion")
+		default:
+			a.Args["type"] = strings.ToUpper(pm[1])
+			readProposalBody(a)
+		}
+		acts = append(acts, a)
+		i = end - 1
+	}
+	// The other tags, outside proposal blocks.
+	for _, loc := range tagOpen.FindAllStringSubmatchIndex(t, -1) {
+		if mask[loc[0]] {
+			continue
+		}
+		name := strings.ToLower(t[loc[2]:loc[3]])
+		rest := t[loc[0]:]
+		close := strings.IndexAny(rest, "}\n")
+		var tag string
+		if close >= 0 && rest[close] == '}' {
+			tag = rest[:close+1]
+		} else {
+			tag = strings.TrimSpace(firstLine(rest))
+		}
+		if name == "proposal" {
+			continue // handled above (masked); never reached
+		}
+		a := readTag(name, tag)
+		a.Offset = loc[0]
+		if close < 0 || rest[close] != '}' {
+			a.Reject = contract.Reject("syntax", "the tag is not closed with \"}\"; write %s", a.Verb.Syntax)
+		}
+		acts = append(acts, a)
+	}
+	for _, a := range acts {
+		if a.Verb.Name == "delegate" && a.Reject == nil {
+			a.Offset = -1
+		}
+	}
+	return acts
+}
+
+type line struct {
+	text string
+	off  int
+}
+
+func splitLines(t string) []line {
+	var out []line
+	off := 0
+	for _, l := range strings.SplitAfter(t, "\n") {
+		if l == "" {
+			continue
+		}
+		out = append(out, line{strings.TrimRight(l, "\r\n"), off})
+		off += len(l)
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// readProposalBody reads "TYPE, AFFECTED RULES IF APPLICABLE" and the rule's
+// text from the block.
+func readProposalBody(a *contract.Action) {
+	lines := strings.Split(a.Body, "\n")
+	i := 0
+	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	if i < len(lines) {
+		if m := reKind.FindStringSubmatch(lines[i]); m != nil {
+			a.Args["ref"] = strings.TrimSpace(m[2])
+			if !strings.EqualFold(m[1], a.Args["type"]) {
+				a.Args["kind_mismatch"] = strings.ToUpper(m[1])
+			}
+			i++
+		}
+	}
+	var rest []string
+	for ; i < len(lines); i++ {
+		rest = append(rest, strings.TrimSpace(lines[i]))
+	}
+	a.Args["text"] = strings.TrimSpace(strings.Join(strings.Fields(strings.Join(rest, " ")), " "))
+}
+
+// readTag parses one tag into an action; broken syntax becomes a rejection
+// naming the syntax expected.
+func readTag(name, tag string) *contract.Action {
+	a := &contract.Action{Line: tag, Args: map[string]string{}}
+	bad := func(verbName, syn string) *contract.Action {
+		a.Verb = verb(verbName)
+		a.Reject = contract.Reject("syntax", "write %s", syn)
+		return a
+	}
+	switch name {
+	case "yes", "no":
+		a.Verb = verb("vote")
+		if reYes.MatchString(tag) {
+			a.Args["vote"] = "yes"
+		} else if reNo.MatchString(tag) {
+			a.Args["vote"] = "no"
+		} else {
+			return bad("vote", synVote)
+		}
+	case "referred_by", "referredby":
+		m := reReferred.FindStringSubmatch(tag)
+		if m == nil {
+			return bad("referral", synReferred)
+		}
+		a.Verb = verb("referral")
+		a.Args["name"] = m[1]
+	case "gift":
+		m := reGift.FindStringSubmatch(tag)
+		if m == nil {
+			return bad("gift", synGift)
+		}
+		a.Verb = verb("gift")
+		a.Args["n"], a.Args["name"] = m[1], m[2]
+	case "burn":
+		m := reBurn.FindStringSubmatch(tag)
+		if m == nil {
+			return bad("burn", synBurn)
+		}
+		a.Verb = verb("burn")
+		a.Args["n"] = m[1]
+	case "place", "unplace":
+		m := rePlace.FindStringSubmatch(tag)
+		if m == nil || !strings.EqualFold(m[1], name) {
+			return bad(name, synPlace)
+		}
+		a.Verb = verb(name)
+		a.Args["x"], a.Args["y"] = m[2], m[3]
+	case "delegate":
+		m := reDelegate.FindStringSubmatch(tag)
+		if m == nil {
+			return bad("delegate", synDelegate)
+		}
+		a.Verb = verb("delegate")
+		a.Args["n"] = m[1]
+	case "undelegate":
+		if !reUndelgate.MatchString(tag) {
+			return bad("undelegate", synDelegate)
+		}
+		a.Verb = verb("undelegate")
+	case "roll":
+		if !reRoll.MatchString(tag) {
+			return bad("roll", synRoll)
+		}
+		a.Verb = verb("roll")
+	}
+	return a
+}
+
+// parsePower reads a declared power as thousandths (ruling S1).
+func parsePower(s string) (int64, bool) {
+	whole, frac, _ := strings.Cut(s, ".")
+	w, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || w > 1_000_000 {
+		return 0, false
+	}
+	frac = (frac + "000")[:3]
+	f, err := strconv.ParseInt(frac, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return w*1000 + f, true
+}
