@@ -1,0 +1,127 @@
+package wackyworld
+
+import (
+	"strings"
+	"testing"
+
+	"referee/contract"
+)
+
+// TestAmendWithoutObjections: a party amends the contract without three
+// objections (Wacky 1, G7); a SET change applies to the parameter and the
+// amended text is published (G9).
+func TestAmendWithoutObjections(t *testing.T) {
+	h := world(t)
+	if r := h.public("2026-12-01T12:00:00Z", alice, "I intend, without 3 objections, to amend the Wacky World contract: SET DonorYPoints = 3"); !done(r) {
+		t.Fatalf("intent: %s", r.Body)
+	}
+	// Too early (4 days, G7).
+	if r := h.public("2026-12-03T12:00:00Z", alice, "I do so."); done(r) {
+		t.Fatalf("resolved before 4 days:\n%s", r.Body)
+	}
+	ns := h.send("2026-12-05T12:00:00Z", alice, "I do so.", contract.ChanPublic)
+	if r := receiptOf(ns); !done(r) {
+		t.Fatalf("do so: %s", r.Body)
+	}
+	if got := h.s.Games[ID].Params[ParamDonor]; got != "3" {
+		t.Errorf("DonorYPoints = %q, want 3", got)
+	}
+	var pub *contract.Notice
+	for _, n := range ns {
+		if n.Channel == contract.ChanPublic {
+			pub = n
+		}
+	}
+	if pub == nil || !strings.Contains(pub.Body, "7. CHANGES") || !strings.Contains(pub.Body, "SET DonorYPoints = 3") || !strings.Contains(pub.Body, "1. BOILERPLATE") {
+		t.Fatalf("no published amended text: %+v", pub)
+	}
+	for _, l := range strings.Split(pub.Body, "\n") {
+		if len([]rune(l)) > 72 {
+			t.Errorf("line over 72 columns: %q", l)
+		}
+	}
+	// The new value applies: a pick-up now earns the donor 3 y-points.
+	h.public("2026-12-05T12:01:00Z", bob, "I drop a boot in Wacky World.")
+	h.place(aAddr, 9, 9)
+	h.advance("2026-12-07T00:00:00Z")
+	h.public("2026-12-07T00:01:00Z", alice, "I pick up the boot in Wacky World.")
+	if got := h.s.Score("Bob", ID); got != 3 {
+		t.Errorf("donor score %d, want 3", got)
+	}
+}
+
+func TestAmendBlockedAndTextOnly(t *testing.T) {
+	h := world(t)
+	h.public("2026-12-01T10:30:00Z", carol, "I join Wacky World.")
+	h.public("2026-12-01T10:31:00Z", "Dave <dave@example.test>", "I join Wacky World.")
+	h.public("2026-12-01T12:00:00Z", alice, "I intend, without 3 objections, to amend the Wacky World contract: SET Width = 20")
+	for i, who := range []string{bob, carol, "Dave <dave@example.test>"} {
+		if r := h.public("2026-12-02T12:0"+string(rune('0'+i))+":00Z", who, "I object to intent #1."); !done(r) {
+			t.Fatalf("object: %s", r.Body)
+		}
+	}
+	if r := h.public("2026-12-05T12:00:00Z", alice, "I do so."); done(r) || !strings.Contains(r.Body, "objection") {
+		t.Errorf("amendment with 3 objections was performed:\n%s", r.Body)
+	}
+	if h.data().width() != 16 {
+		t.Errorf("width changed")
+	}
+	// A non-party cannot amend (Wacky 1).
+	h2 := world(t)
+	h2.public("2026-12-01T12:00:00Z", carol, "I intend, without objection, to amend the Wacky World contract: SET Width = 20")
+	if r := h2.public("2026-12-05T12:00:00Z", carol, "I do so."); done(r) || !strings.Contains(r.Body, "Wacky 1") {
+		t.Errorf("a non-party amended:\n%s", r.Body)
+	}
+	// A text-only amendment is recorded and the contestmaster is asked (G9).
+	h3 := world(t)
+	h3.public("2026-12-01T12:00:00Z", alice, "I intend, without objection, to amend the Wacky World contract by appending: parties SHOULD greet each other")
+	ns := h3.send("2026-12-05T12:00:00Z", alice, "I do so.", contract.ChanPublic)
+	var ask *contract.Notice
+	for _, n := range ns {
+		if n.Kind == "ruling" {
+			ask = n
+		}
+	}
+	if ask == nil || ask.To[0] != cm {
+		t.Fatalf("no ruling request to the contestmaster: %+v", ns)
+	}
+	h3.send("2026-12-05T13:00:00Z", "Atlas <"+cm+">", "I rule on #1: it is advice only.", contract.ChanPrivate)
+	if got := h3.data().Changes[0].Ruling; got != "it is advice only" {
+		t.Errorf("ruling %q", got)
+	}
+}
+
+// TestModification: Atlas modifies the contract in its first two weeks; a party
+// opposes within 24 hours and the change is undone (Wacky 1).
+func TestModification(t *testing.T) {
+	h := world(t)
+	atlas := "Atlas <" + cm + ">"
+	if r := h.public("2026-12-01T12:00:00Z", bob, "I modify the Wacky World contract: SET Width = 20"); done(r) || !strings.Contains(r.Body, "Wacky 1") {
+		t.Errorf("a party modified the contract:\n%s", r.Body)
+	}
+	if r := h.public("2026-12-01T12:00:00Z", atlas, "I modify the Wacky World contract: SET Width = 20"); !done(r) {
+		t.Fatalf("modify: %s", r.Body)
+	}
+	if h.data().width() != 20 {
+		t.Fatalf("width %d, want 20", h.data().width())
+	}
+	if r := h.public("2026-12-02T11:00:00Z", bob, "I oppose modification #1 in Wacky World."); !done(r) {
+		t.Fatalf("oppose: %s", r.Body)
+	}
+	if h.data().width() != 16 || h.s.Games[ID].Params[ParamWidth] != "16" {
+		t.Errorf("opposed modification not undone: width %d", h.data().width())
+	}
+	// An unopposed modification stands after 24 hours; opposing later fails.
+	h.public("2026-12-02T12:00:00Z", atlas, "I modify the Wacky World contract: SET BuildXCost = 2")
+	h.advance("2026-12-03T12:00:00Z")
+	if ch := h.data().Changes[1]; ch.Status != statusInForce {
+		t.Errorf("modification #2 status %q, want in force", ch.Status)
+	}
+	if r := h.public("2026-12-03T13:00:00Z", bob, "I oppose modification #2 in Wacky World."); done(r) {
+		t.Errorf("opposed after 24 hours")
+	}
+	// After two weeks the paragraph has repealed itself.
+	if r := h.public("2026-12-15T10:00:00Z", atlas, "I modify the Wacky World contract: SET Width = 30"); done(r) || !strings.Contains(r.Body, "repealed") {
+		t.Errorf("modified after two weeks:\n%s", r.Body)
+	}
+}

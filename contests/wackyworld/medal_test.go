@@ -1,0 +1,139 @@
+package wackyworld
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"referee/contract"
+)
+
+// TestMedalSecrecy: a medal created by the contestmaster lies on a secret
+// random tile (Wacky 2, W4, W6) that appears in no public mail, no report and
+// no log line at Info until it is found; a search next to it reveals it to the
+// searcher alone (Wacky 6g, W5).
+func TestMedalSecrecy(t *testing.T) {
+	h := world(t)
+	var all []*contract.Notice
+	all = append(all, h.send("2026-12-01T12:00:00Z", "Atlas <"+cm+">", "I create a medal in Wacky World.", contract.ChanPublic)...)
+	st := h.data()
+	if len(st.Assets) != 1 || !st.Assets[0].Medal || st.Assets[0].Public {
+		t.Fatalf("assets %+v", st.Assets)
+	}
+	m := st.Assets[0]
+	if st.at(m.At) == Wall {
+		t.Fatalf("medal on a Wall tile (W4)")
+	}
+	// Keep the parties away from the medal, on tiles whose coordinates do not
+	// share its text.
+	secret := m.At.String()
+	far := func(p Pos) bool { return p.String() != secret && !adjacent(p, m.At) && p != m.At }
+	spots := []Pos{{0, 15}, {15, 0}, {15, 15}, {0, 0}}
+	var use []Pos
+	for _, p := range spots {
+		if far(p) {
+			use = append(use, p)
+		}
+	}
+	h.place(aAddr, use[0].X, use[0].Y)
+	h.place(bAddr, use[1].X, use[1].Y)
+
+	// The contestmaster's receipt does not name the tile either.
+	for _, n := range all {
+		if strings.Contains(n.Body, secret) {
+			t.Errorf("notice %s (%s) reveals the medal's tile %s", n.ID, n.Channel, secret)
+		}
+	}
+	// Turns, the weekly report and recent events.
+	all = append(all, h.advance("2026-12-07T00:00:00Z")...)
+	rep, err := h.e.Report(h.s, ID, mustTime(t, "2026-12-07T01:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all = append(all, rep)
+	sawReport := false
+	for _, n := range all {
+		if n.Kind == "report" {
+			sawReport = true
+		}
+		if n.Channel != contract.ChanPrivate && strings.Contains(n.Body, secret) {
+			t.Errorf("public notice %s reveals the medal's tile %s:\n%s", n.ID, secret, n.Body)
+		}
+	}
+	if !sawReport {
+		t.Errorf("no weekly report among %d notices", len(all))
+	}
+	for _, ev := range h.s.Games[ID].Recent {
+		if strings.Contains(ev.What, secret) {
+			t.Errorf("recent event %q reveals the medal's tile", ev.What)
+		}
+	}
+	// Log lines at Info: what the daemon would log of each journal entry.
+	var logs strings.Builder
+	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ents, err := h.e.Advance(h.s, mustTime(t, "2026-12-07T02:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		log.LogAttrs(context.Background(), slog.LevelInfo, "entry", slog.String("game", e.Game), slog.String("verb", e.Verb), slog.String("outcome", e.Outcome), slog.String("reason", e.Reason))
+	}
+	if strings.Contains(logs.String(), secret) {
+		t.Errorf("Info log reveals the medal's tile")
+	}
+
+	// Alice moves next to the medal (test setup) and searches.
+	nb := st.neighbours(m.At)
+	var next Pos
+	for _, p := range nb {
+		if st.at(p) != Wall {
+			next = p
+			break
+		}
+	}
+	h.place(aAddr, next.X, next.Y)
+	ns := h.send("2026-12-07T03:00:00Z", alice, "I search in Wacky World.", contract.ChanPublic)
+	var result *contract.Notice
+	for _, n := range ns {
+		if strings.HasPrefix(n.ID, ID+"/search/") {
+			result = n
+		} else if strings.Contains(n.Body, secret) || strings.Contains(n.Body, "medal (#1)") {
+			t.Errorf("notice %s (%s) reveals the medal", n.ID, n.Channel)
+		}
+	}
+	if result == nil {
+		t.Fatalf("no search result among %+v", ns)
+	}
+	if result.Channel != contract.ChanPrivate || len(result.To) != 1 || result.To[0] != aAddr {
+		t.Errorf("search result goes to %v on %s, want Alice privately", result.To, result.Channel)
+	}
+	if !strings.Contains(result.Body, "medal (#1)") || !strings.Contains(result.Body, secret) {
+		t.Errorf("search result does not list the medal at %s:\n%s", secret, result.Body)
+	}
+	if st.Assets[0].Public {
+		t.Errorf("a search made the medal's location public")
+	}
+	rep, _ = h.e.Report(h.s, ID, mustTime(t, "2026-12-07T04:00:00Z"))
+	if strings.Contains(rep.Body, secret) {
+		t.Errorf("report after the search reveals the medal")
+	}
+}
+
+func TestMedalOnlyContestmaster(t *testing.T) {
+	h := world(t)
+	r := h.public("2026-12-01T12:00:00Z", alice, "I create a medal in Wacky World.")
+	if done(r) || !strings.Contains(r.Body, "Wacky 2, W6") {
+		t.Errorf("a party created a medal:\n%s", r.Body)
+	}
+	// Found: picking it up transfers it and makes it public.
+	h.send("2026-12-01T12:01:00Z", "Atlas <"+cm+">", "I create a medal named Gold Star in Wacky World.", contract.ChanPublic)
+	m := h.data().Assets[0]
+	h.place(aAddr, m.At.X, m.At.Y)
+	if r := h.public("2026-12-01T12:02:00Z", alice, "I pick up the gold star in Wacky World."); !done(r) {
+		t.Fatalf("pick up the medal: %s", r.Body)
+	}
+	if len(h.data().Assets) != 0 {
+		t.Errorf("the medal is still in the World")
+	}
+}
