@@ -1,0 +1,385 @@
+package rumble
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"referee/contract"
+)
+
+// Lenient readers of private submissions, as players write them: one item per
+// line, or items separated by " / " and ";" ("Attack: 30 to Alice; 10 to Bob /
+// Defense: 40 / Flight: 10"), with or without "I" ("I bid 30 on Flight"). A
+// list is read whole: one bad item rejects it all and changes nothing. Lines
+// that hold no number and no keyword (greetings, thanks) are skipped.
+
+var (
+	bullet    = regexp.MustCompile(`^\s*(?:[-*•>]+|\d+[.)])\s+`)
+	iPrefix   = regexp.MustCompile(`(?i)^(?:i|we)\s+(?:hereby\s+|now\s+)?`)
+	hasDigit  = regexp.MustCompile(`\d`)
+	wholeNum  = regexp.MustCompile(`^\d+$`)
+	numberish = `[-+]?\d[\d.,]*`
+)
+
+// lines splits text into cleaned lines.
+func lines(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(bullet.ReplaceAllString(l, ""))
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// segments splits text into items: lines, then " / " and ";".
+func segments(text string) []string {
+	var out []string
+	for _, l := range lines(text) {
+		for _, a := range strings.Split(l, " / ") {
+			for _, b := range strings.Split(a, ";") {
+				b = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(b), ".!"))
+				b = iPrefix.ReplaceAllString(b, "")
+				if b != "" {
+					out = append(out, b)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// amount reads a whole number >= 0, or rejects citing rule.
+func amount(s, rule, what string) (int, error) {
+	s = strings.TrimSpace(s)
+	if !wholeNum.MatchString(s) {
+		if strings.HasPrefix(s, "-") {
+			return 0, contract.Reject(rule, "%s %q is negative; amounts are whole numbers of 0 or more", what, s)
+		}
+		return 0, contract.Reject(rule, "%s %q is not a whole number", what, s)
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n > 1_000_000 {
+		return 0, contract.Reject(rule, "%s %q is too large", what, s)
+	}
+	return n, nil
+}
+
+// Powers (Rumble 2): "Name: description", "Name - description", with an
+// optional "Power:" / "Power 1:" / "I submit the power" in front.
+
+var (
+	powerLead = regexp.MustCompile(`(?i)^(?:i\s+(?:hereby\s+)?submit\s+(?:the\s+)?(?:power\s+)?|power\s*(?:#?\d+)?\s*[:.)-]\s*)`)
+	powerSep  = regexp.MustCompile(`\s*(?::|\s[-–—]\s)\s*`)
+	powerName = regexp.MustCompile(`^[\pL\pN][\pL\pN '’-]{0,39}$`)
+)
+
+func parsePowers(text string) ([]PowerDef, error) {
+	var out []PowerDef
+	for _, l := range lines(text) {
+		lead := powerLead.FindString(l)
+		if lead == "" && iPrefix.MatchString(l) {
+			continue // another "I ..." sentence, not a power
+		}
+		body := strings.TrimSpace(l[len(lead):])
+		loc := powerSep.FindStringIndex(body)
+		if loc == nil {
+			if lead != "" {
+				return nil, contract.Reject("Rumble 2", "the power %q has no description; write \"Name: what it does\"", body)
+			}
+			continue
+		}
+		name := strings.Trim(strings.TrimSpace(body[:loc[0]]), `"'*`)
+		desc := strings.TrimSpace(body[loc[1]:])
+		if desc == "" {
+			if lead != "" {
+				return nil, contract.Reject("Rumble 2", "the power %q has no description; write \"Name: what it does\"", name)
+			}
+			continue
+		}
+		if !powerName.MatchString(name) || !hasLetter(name) {
+			return nil, contract.Reject("Rumble 2", "%q is not a power name: use up to 40 letters, digits, spaces, ' and -", name)
+		}
+		if len(desc) > 300 {
+			return nil, contract.Reject("Rumble 2", "the description of %q is longer than 300 characters", name)
+		}
+		for _, p := range out {
+			if equalFold(p.Name, name) {
+				return nil, contract.Reject("Rumble 2", "the power %q is listed twice", name)
+			}
+		}
+		out = append(out, PowerDef{Name: name, Text: desc, Effect: tagEffect(desc)})
+	}
+	return out, nil
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Bids (Rumble 5, U4): "Flight: 30", "30 on Flight", "Flight 30", "bid 30 on
+// Flight", "no bids".
+
+var (
+	noBids    = regexp.MustCompile(`(?i)^(?:no\s+bids?|none|nothing|bid\s+(?:nothing|on\s+nothing)|(?:do\s+not|don't)\s+bid)$`)
+	bidLead   = regexp.MustCompile(`(?i)^(?:bids?|place\s+(?:a\s+)?bids?(?:\s+of)?)\s*[:=]?\s*`)
+	amountFor = regexp.MustCompile(`(?i)^(?P<n>` + numberish + `)\s*(?:energy\s+|points?\s+|stamina\s+)?(?:to|on|at|against|for|into)\s+(?:the\s+power\s+|power\s+)?(?P<x>.+)$`)
+	nameAmt   = regexp.MustCompile(`(?i)^(?:on\s+|for\s+)?(?P<x>.+?)\s*(?:[:=]|\bwith\b|\bfor\b|\bby\b|\bat\b)?\s*(?P<n>` + numberish + `)(?:\s*(?:energy|points?|stamina))?$`)
+)
+
+// nameAndAmount splits "30 to Alice", "Alice: 30", "Alice with 30".
+func nameAndAmount(s string) (name, num string, ok bool) {
+	if m := amountFor.FindStringSubmatch(s); m != nil {
+		return strings.TrimSpace(m[2]), m[1], true
+	}
+	if m := nameAmt.FindStringSubmatch(s); m != nil {
+		return strings.TrimSpace(m[1]), m[2], true
+	}
+	return "", "", false
+}
+
+// parseBids reads a bid list against the listed powers; explicit says the list
+// says "no bids".
+func parseBids(text string, st *State) (bids []Bid, explicit bool, err error) {
+	for _, seg := range segments(text) {
+		if noBids.MatchString(seg) {
+			explicit = true
+			continue
+		}
+		seg = bidLead.ReplaceAllString(seg, "")
+		name, num, ok := nameAndAmount(seg)
+		if !ok {
+			if hasDigit.MatchString(seg) {
+				return nil, false, contract.Reject("Rumble 5", "%q is not a bid; write \"Power: amount\" or \"I bid 30 on Power\"", seg)
+			}
+			continue
+		}
+		p := st.lookupPower(name)
+		if p == nil {
+			return nil, false, contract.Reject("Rumble 5", "%q is not a power on the list of game %d", name, st.Game)
+		}
+		n, err := amount(num, "Rumble 5", "the bid on "+p.Name)
+		if err != nil {
+			return nil, false, err
+		}
+		if n < 1 {
+			return nil, false, contract.Reject("U4", "the bid on %s is %d; a bid is a whole number of 1 or more", p.Name, n)
+		}
+		merged := false
+		for i := range bids {
+			if bids[i].Power == p.Name {
+				return nil, false, contract.Reject("U4", "two bids on %s; send one bid per power", p.Name)
+			}
+			_ = i
+		}
+		if !merged {
+			bids = append(bids, Bid{Power: p.Name, N: n})
+		}
+	}
+	return bids, explicit, nil
+}
+
+// lookupPower finds a listed power by name or "#k".
+func (s *State) lookupPower(ref string) *Power {
+	ref = strings.Trim(strings.TrimSpace(ref), `"'*`)
+	if strings.HasPrefix(ref, "#") {
+		k, err := strconv.Atoi(strings.TrimSpace(ref[1:]))
+		if err == nil && k >= 1 && k <= len(s.Powers) {
+			return s.Powers[k-1]
+		}
+		return nil
+	}
+	ref = strings.TrimPrefix(strings.TrimPrefix(strings.ToLower(ref), "the power "), "power ")
+	return s.power(ref)
+}
+
+// Discards (Rumble 6): "Discard: Flight", "I discard Flight", "no discard".
+
+var (
+	noDiscard   = regexp.MustCompile(`(?i)^(?:no\s+discards?|none|nothing|discard\s*[:=]?\s*(?:none|nothing|no\s+power)|keep\s+(?:all|everything|all\s+my\s+powers|my\s+powers)|(?:do\s+not|don't)\s+discard(?:\s+anything)?)$`)
+	discardLead = regexp.MustCompile(`(?i)^(?:discard(?:s|ing)?|drop)\s*[:=]?\s*(?:the\s+power\s+|power\s+)?(?P<p>.+)$`)
+)
+
+func parseDiscard(text string, st *State, f *Fighter) (discard string, found bool, err error) {
+	for _, seg := range segments(text) {
+		if noDiscard.MatchString(seg) {
+			found = true
+			continue
+		}
+		m := discardLead.FindStringSubmatch(seg)
+		if m == nil {
+			continue
+		}
+		if discard != "" {
+			return "", false, contract.Reject("Rumble 6", "only one power can be discarded")
+		}
+		p := st.lookupPower(m[1])
+		if p == nil {
+			return "", false, contract.Reject("Rumble 6", "%q is not a power on the list", m[1])
+		}
+		if !holds(f, p.Name) {
+			return "", false, contract.Reject("Rumble 6", "you do not hold %s", p.Name)
+		}
+		discard, found = p.Name, true
+	}
+	return discard, found, nil
+}
+
+func holds(f *Fighter, power string) bool {
+	for _, p := range f.Powers {
+		if p == power {
+			return true
+		}
+	}
+	return false
+}
+
+// Action lists (Rumble 8): "Attack: 30 to Alice; 10 to Bob", "attack Alice 30",
+// "Defense: 40", "defend with 40", "Spend 10 on Flight", "Burn 5 on Rage",
+// "Flight: 10".
+
+var (
+	actKeyword = regexp.MustCompile(`(?i)^(attacks?|attacking|defen[cs]es?|defend(?:ing)?|spend(?:ing)?|burn(?:ing)?)\b\s*[:=]?\s*(.*)$`)
+	withAmount = regexp.MustCompile(`(?i)^(?:with\s+|by\s+)?(` + numberish + `)(?:\s*(?:energy|points?))?$`)
+	noActions  = regexp.MustCompile(`(?i)^(?:none|nothing|no\s+actions?|pass|rest)$`)
+)
+
+func parseActions(text string, st *State, self *Fighter, resolve func(string) (string, error)) (acts []Alloc, explicit bool, err error) {
+	last := ""
+	for _, seg := range segments(text) {
+		if noActions.MatchString(seg) {
+			explicit = true
+			continue
+		}
+		kind, rest := "", seg
+		if m := actKeyword.FindStringSubmatch(seg); m != nil {
+			kind, rest = strings.ToLower(m[1]), strings.TrimSpace(m[2])
+			switch {
+			case strings.HasPrefix(kind, "attack"):
+				kind = "attack"
+			case strings.HasPrefix(kind, "defen"):
+				kind = "defend"
+			case strings.HasPrefix(kind, "spend"):
+				kind = "spend"
+			default:
+				kind = "burn"
+			}
+		} else if last == "attack" {
+			kind = "attack" // "10 to Bob" after "Attack: 30 to Alice"
+		}
+		switch kind {
+		case "attack":
+			name, num, ok := nameAndAmount(rest)
+			if !ok {
+				return nil, false, contract.Reject("Rumble 8", "%q is not an Attack; write \"Attack: 30 to Alice\"", seg)
+			}
+			n, err := amount(num, "Rumble 8", "the Attack on "+name)
+			if err != nil {
+				return nil, false, err
+			}
+			target, err := resolve(name)
+			if err != nil {
+				return nil, false, err
+			}
+			if target == self.Name {
+				return nil, false, contract.Reject("Rumble 8", "you cannot Attack yourself")
+			}
+			acts = addAlloc(acts, Alloc{Kind: "attack", Target: target, N: n})
+		case "defend":
+			m := withAmount.FindStringSubmatch(rest)
+			if m == nil {
+				return nil, false, contract.Reject("Rumble 8", "%q is not a Defense; write \"Defense: 40\"", seg)
+			}
+			n, err := amount(m[1], "Rumble 8", "the Defense")
+			if err != nil {
+				return nil, false, err
+			}
+			acts = addAlloc(acts, Alloc{Kind: "defend", N: n})
+		case "spend", "burn", "":
+			name, num, ok := nameAndAmount(rest)
+			if !ok {
+				if kind == "" && !hasDigit.MatchString(seg) {
+					continue // a greeting or a remark
+				}
+				return nil, false, contract.Reject("Rumble 8", "%q is not understood; write \"Attack: 30 to Alice\", \"Defense: 40\" or \"Spend 10 on <power>\"", seg)
+			}
+			p := st.lookupPower(name)
+			if p == nil {
+				if kind == "" {
+					return nil, false, contract.Reject("Rumble 8", "%q is not understood: %q is not a power on the list", seg, name)
+				}
+				return nil, false, contract.Reject("Rumble 8", "%q is not a power on the list", name)
+			}
+			if !holds(self, p.Name) {
+				return nil, false, contract.Reject("Rumble 8", "you do not hold %s", p.Name)
+			}
+			n, err := amount(num, "Rumble 8", "the energy on "+p.Name)
+			if err != nil {
+				return nil, false, err
+			}
+			need := powerKind(p)
+			if kind == "" {
+				kind = need
+				if kind == "" {
+					kind = "spend"
+				}
+			}
+			if need != "" && need != kind {
+				return nil, false, contract.Reject("Rumble 8", "%s requires you to %s energy, not %s it", p.Name, capital(need), kind)
+			}
+			acts = addAlloc(acts, Alloc{Kind: kind, Power: p.Name, N: n})
+		}
+		last = kind
+	}
+	return acts, explicit, nil
+}
+
+// addAlloc merges an allocation into the list (two Attacks on one target add up).
+func addAlloc(acts []Alloc, a Alloc) []Alloc {
+	for i := range acts {
+		if acts[i].Kind == a.Kind && acts[i].Target == a.Target && acts[i].Power == a.Power {
+			acts[i].N += a.N
+			return acts
+		}
+	}
+	return append(acts, a)
+}
+
+// sniff guesses which phase a private text is meant for, "" when it cannot say.
+func sniff(text string) string {
+	for _, seg := range segments(text) {
+		l := strings.ToLower(seg)
+		switch {
+		case actKeyword.MatchString(seg):
+			return PhaseRound
+		case strings.HasPrefix(l, "discard") || strings.HasPrefix(l, "no discard") || strings.HasPrefix(l, "keep "):
+			return PhaseDiscard
+		case strings.HasPrefix(l, "bid") || strings.HasPrefix(l, "no bid"):
+			return PhaseBids
+		case powerLead.MatchString(seg):
+			return PhasePowers
+		}
+	}
+	return ""
+}
+
+func equalFold(a, b string) bool {
+	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

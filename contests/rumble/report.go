@@ -1,0 +1,150 @@
+package rumble
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"referee/contract"
+	"referee/contract/text"
+)
+
+// Report implements contract.Game: the weekly report. It shows who has
+// submitted in the open phase and the commitments, never a sealed value.
+func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
+	s := data(c)
+	gs := c.Section()
+	var b strings.Builder
+	b.WriteString(text.Banner("Rumble Weekly Report", '='))
+	b.WriteString("\n")
+	b.WriteString(text.DateBlock(gs.LastReport, c.Now()))
+	b.WriteString("\n")
+	cm := c.Contestmaster()
+	if p := c.State().PlayerByAddress(cm); p != nil {
+		cm = p.Name
+	}
+	b.WriteString("Contestmaster: " + cm + "\n\n")
+	if s.Phase == PhaseNone {
+		b.WriteString(wrapPara("No game of Rumble is going on; players may join (Rumble 13)."))
+		if s.Last != "" {
+			b.WriteString(wrapPara(s.Last))
+		}
+	} else {
+		b.WriteString(wrapPara(fmt.Sprintf("Game %d, started %s with %d contestants, is in its %s phase.", s.Game, contract.Date(s.Started), s.StartCount, phaseName(s))))
+		if s.Phase != PhaseRulings {
+			b.WriteString(wrapPara(fmt.Sprintf("Deadline for the %s: %s UTC.", phaseWhat(s.Phase), contract.Stamp(s.Deadline))))
+		}
+		b.WriteString("\n")
+		t := &text.Table{Header: []string{"Contestant", "Stamina", "Status", "Powers", "Sealed (commitment)"}}
+		for _, f := range s.Fighters {
+			status := "alive"
+			if !f.Alive {
+				status = f.Out
+			}
+			sealed := ""
+			if x := s.sub(f.Name); x != nil && !x.Default {
+				sealed = short(x.Commitment)
+			} else if f.Alive && s.Phase != PhaseRulings {
+				sealed = "(none yet)"
+			}
+			stamina := ""
+			if len(s.Powers) > 0 {
+				stamina = itoa(f.Stamina)
+			}
+			t.Add(f.Name, stamina, status, strings.Join(f.Powers, ", "), sealed)
+		}
+		b.WriteString(t.String())
+		if len(s.Powers) > 0 {
+			b.WriteString("\n")
+			pt := &text.Table{Header: []string{"#", "Power", "Effect", "Strength", "Holders"}}
+			for i, p := range s.Powers {
+				eff := p.Effect
+				if eff == "" {
+					eff = "ruled"
+				}
+				str, hold := "", ""
+				if s.Phase != PhaseBids {
+					str, hold = itoa(p.Strength), strings.Join(p.Holders, ", ")
+					if p.Discarded {
+						hold = "(discarded)"
+					}
+				}
+				pt.Add(itoa(i+1), p.Name, eff, str, hold)
+			}
+			b.WriteString(pt.String())
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(text.Heading("Points from Rumble (G6)"))
+	type row struct {
+		name string
+		n    int
+	}
+	var rows []row
+	for name, games := range c.State().Points {
+		if n := games["rumble"]; n != 0 {
+			rows = append(rows, row{name, n})
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].n != rows[j].n {
+			return rows[i].n > rows[j].n
+		}
+		return rows[i].name < rows[j].name
+	})
+	if len(rows) == 0 {
+		b.WriteString("(none yet)\n")
+	} else {
+		pt := &text.Table{Header: []string{"Player", "Points"}}
+		for _, r := range rows {
+			pt.Add(r.name, itoa(r.n))
+		}
+		b.WriteString(pt.String())
+	}
+	b.WriteString("\n")
+	b.WriteString(text.Heading("Parameters"))
+	pt := &text.Table{Header: []string{"Name", "Value", "Rule"}}
+	for _, p := range g.Params() {
+		pt.Add(p.Name, c.Param(p.Name), p.Rule)
+	}
+	b.WriteString(pt.String())
+	if len(s.Amendments) > 0 {
+		b.WriteString("\n")
+		b.WriteString(text.Heading("Amendments (Rumble 15)"))
+		for _, am := range s.Amendments {
+			b.WriteString(text.WrapIndent(fmt.Sprintf("%d. %s: %s", am.N, am.Text, am.Status), 0, "", "   "))
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(text.Heading("Recent events"))
+	var evs []text.Event
+	for _, h := range gs.Recent {
+		evs = append(evs, text.Event{Time: h.Time, Who: h.Who, What: h.What})
+	}
+	b.WriteString(text.Recent(evs, gs.LastReport))
+	b.WriteString("\n")
+	b.WriteString(signature())
+	return &contract.Notice{ID: "rumble/report/" + c.Week(), Kind: "report", Channel: contract.ChanOfficial,
+		Subject: "[Rumble] Weekly Report", Body: b.String()}, nil
+}
+
+// sendReport publishes the weekly report and prunes "Recent events" to those
+// since the report before this one.
+func (g *Game) sendReport(c *contract.Ctx) error {
+	n, err := g.Report(c)
+	if err != nil {
+		return fmt.Errorf("rumble report: %w", err)
+	}
+	gs := c.Section()
+	prev := gs.LastReport
+	c.Notify(n)
+	gs.LastReport = c.Now()
+	var keep []contract.Happening
+	for _, h := range gs.Recent {
+		if h.Time.After(prev) {
+			keep = append(keep, h)
+		}
+	}
+	gs.Recent = keep
+	return nil
+}

@@ -1,0 +1,340 @@
+package rumble
+
+import (
+	"fmt"
+	"strings"
+
+	"referee/contract"
+)
+
+// Extract implements contract.Extractor. A private message from a contestant
+// (or, during power submission, the contestmaster) is read whole as one
+// submission for the open phase. On a public list, a private-looking list from a
+// contestant becomes an action that the interpreter refuses with a warning that
+// the list has now seen it (G4): it never counts.
+func (g *Game) Extract(c *contract.Ctx, m *contract.Message) []*contract.Action {
+	st := data(c)
+	p := c.State().PlayerByAddress(m.From)
+	text := m.Text
+	if m.Channel.IsPublic() {
+		if p == nil || st.Phase == PhaseNone || st.fighter(p.Name) == nil {
+			return nil
+		}
+		var keep []string
+		for _, l := range lines(text) {
+			if !iPrefix.MatchString(l) {
+				keep = append(keep, l)
+			}
+		}
+		text = strings.Join(keep, "\n")
+		if sniff(text) == "" && !looksLikeAllocation(st, text) {
+			return nil
+		}
+	} else if m.Channel != contract.ChanPrivate {
+		return nil
+	} else {
+		cm := c.Contestmaster() != "" && strings.EqualFold(m.From, c.Contestmaster())
+		switch {
+		case cm && st.Phase == PhasePowers && st.Q > 0:
+		case p != nil && st.fighter(p.Name) != nil:
+		case p != nil && p.In("rumble") && sniff(text) != "":
+		default:
+			return nil
+		}
+		if cm && st.Phase != PhasePowers {
+			return nil // the contestmaster's other private mail: rulings
+		}
+		if strings.TrimSpace(stripRulings(text)) == "" {
+			return nil
+		}
+	}
+	return []*contract.Action{{Line: summary(text), Offset: 0, Verb: submitVerb(g), Body: text, Args: map[string]string{}}}
+}
+
+func submitVerb(g *Game) *contract.Verb {
+	for _, v := range g.Verbs() {
+		if v.Name == "submit" {
+			return v
+		}
+	}
+	panic("rumble: no submit verb")
+}
+
+// stripRulings drops "I rule on #N" lines, which the interpreter reads.
+func stripRulings(text string) string {
+	var keep []string
+	for _, l := range lines(text) {
+		if !strings.HasPrefix(strings.ToLower(l), "i rule") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// looksLikeAllocation spots "Flight: 10" lines naming a listed power.
+func looksLikeAllocation(st *State, text string) bool {
+	for _, seg := range segments(text) {
+		if name, _, ok := nameAndAmount(seg); ok && st.lookupPower(name) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// summary is the line the receipt quotes for the submission.
+func summary(text string) string {
+	s := strings.Join(lines(stripRulings(text)), " / ")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+func doSealedSentence(c *contract.Ctx, a *contract.Action) error {
+	c.Did("read with the rest of this message as one sealed list (see above)")
+	return nil
+}
+
+// doSubmit seals a private submission for the open phase (U3: the latest valid
+// one before the deadline counts).
+func doSubmit(c *contract.Ctx, a *contract.Action) error {
+	st := data(c)
+	p := c.Actor()
+	cm := c.FromContestmaster()
+	text := stripRulings(a.Body)
+	f := st.fighter(p.Name)
+	if st.Phase == PhaseNone {
+		return contract.Reject("Rumble 1", "no game of Rumble is going on, so there is nothing to submit")
+	}
+	if st.Phase == PhaseRulings {
+		return contract.Reject("Rumble 9", "round %d's action lists are closed; its results wait for the contestmaster's rulings", st.Round)
+	}
+	if !cm && (f == nil || !f.Alive) {
+		if f == nil {
+			return contract.Reject("Rumble 2", "you are not a contestant in game %d", st.Game)
+		}
+		return contract.Reject("Rumble 4", "you are dead in game %d (%s)", st.Game, f.Out)
+	}
+	// wrong explains a list meant for another phase.
+	wrong := func(err error) error {
+		if k := sniff(text); k != "" && k != st.Phase {
+			return contract.Reject(phaseRule(st.Phase), "this looks like %s, but game %d is in the %s phase, which takes %s", phaseWhat(k), st.Game, phaseName(st), phaseWhat(st.Phase))
+		}
+		return err
+	}
+	x := &Sub{Who: p.Name, MsgID: c.Msg().ID, At: c.Now()}
+	switch st.Phase {
+	case PhasePowers:
+		defs, err := parsePowers(text)
+		if err == nil && len(defs) == 0 {
+			err = contract.Reject("Rumble 2", "no power found; write one power per line as \"Name: what it does\"")
+		}
+		if err != nil {
+			return wrong(err)
+		}
+		if err := st.checkPowers(c, p.Name, cm, defs); err != nil {
+			return err
+		}
+		x.Powers = defs
+	case PhaseBids:
+		bids, explicit, err := parseBids(text, st)
+		if err != nil {
+			return wrong(err)
+		}
+		if len(bids) == 0 && !explicit {
+			return wrong(contract.Reject("Rumble 5", "no bid found; write \"Power: amount\" per line, or \"no bids\""))
+		}
+		total := 0
+		for _, b := range bids {
+			total += b.N
+		}
+		// Rumble 5, U4: the total may not exceed 100; the list is rejected whole.
+		if lim := c.IntParam("BidLimit"); total > lim {
+			return contract.Reject("Rumble 5", "your bids total %d, more than %d; the whole list is rejected", total, lim)
+		}
+		x.Bids = bids
+		if total >= f.Stamina {
+			c.Did("warning: if all these bids win, your stamina falls to %d and you are dead before round 1 (U4)", f.Stamina-total)
+		}
+	case PhaseDiscard:
+		d, found, err := parseDiscard(text, st, f)
+		if err != nil {
+			return wrong(err)
+		}
+		if !found {
+			return wrong(contract.Reject("Rumble 6", "no discard found; write \"Discard: <power>\" or \"no discard\""))
+		}
+		x.Discard = d
+	case PhaseRound:
+		acts, explicit, err := parseActions(text, st, f, func(ref string) (string, error) { return st.target(c, ref) })
+		if err != nil {
+			return wrong(err)
+		}
+		if len(acts) == 0 && !explicit {
+			return wrong(contract.Reject("Rumble 8", "no action found; write \"Attack: 30 to Alice\", \"Defense: 40\", \"Spend 10 on <power>\" or \"none\""))
+		}
+		total := 0
+		for _, al := range acts {
+			total += al.N
+		}
+		// Rumble 8: no more energy than e has.
+		if total > f.Energy {
+			return contract.Reject("Rumble 8", "you allocate %d energy but have %d", total, f.Energy)
+		}
+		x.Acts = acts
+	}
+	seal(c, st, x)
+	replaced := st.sub(p.Name) != nil
+	st.dropSub(p.Name)
+	st.Subs = append(st.Subs, x)
+	who := "your"
+	if cm {
+		who = "the contestmaster's"
+	}
+	verb := "sealed"
+	if replaced {
+		verb = "sealed, replacing your earlier submission"
+	}
+	c.Did("%s %s for game %d are %s; commitment %s", who, phaseWhat(st.Phase), st.Game, verb, x.Commitment)
+	c.Did("read as: %s", strings.ReplaceAll(strings.TrimSuffix(x.Canonical, "\n"), "\n", " / "))
+	c.Did("the nonce stays secret until the reveal; the list sees only that you submitted and the commitment")
+	c.Record(p.Name, "submits sealed %s (commitment %s)", phaseWhat(st.Phase), short(x.Commitment))
+	c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/commit/%s", st.Game, c.Msg().ID), Channel: contract.ChanPublic,
+		Subject: fmt.Sprintf("Rumble game %d: sealed %s from %s", st.Game, phaseWhat(st.Phase), p.Name),
+		Body:    commitBody(st, x)})
+	st.checkAllIn(c)
+	return nil
+}
+
+// target resolves an Attack's target to a living contestant (Rumble 4, 9).
+func (s *State) target(c *contract.Ctx, ref string) (string, error) {
+	p, err := c.State().Resolve(ref)
+	if err != nil {
+		return "", contract.Reject("Rumble 9", "%q is not a contestant you can Attack: %v", ref, err)
+	}
+	f := s.fighter(p.Name)
+	if f == nil {
+		return "", contract.Reject("Rumble 9", "%s is not a contestant in game %d", p.Name, s.Game)
+	}
+	if !f.Alive {
+		return "", contract.Reject("Rumble 4", "%s is dead and cannot be Attacked", p.Name)
+	}
+	return p.Name, nil
+}
+
+// checkPowers applies Rumble 2 and U2: the announced number, and no power
+// already submitted this game by anyone, case-insensitively.
+func (s *State) checkPowers(c *contract.Ctx, who string, cm bool, defs []PowerDef) error {
+	if cm {
+		if len(defs) == 0 || len(defs) > s.Q {
+			return contract.Reject("Rumble 3", "send 1 to %d contestmaster powers (the rest are drawn from the pool)", s.Q)
+		}
+	} else if len(defs) != s.P {
+		return contract.Reject("Rumble 2", "send exactly %d power(s), as announced; this message has %d", s.P, len(defs))
+	}
+	for _, d := range defs {
+		for _, x := range s.Subs {
+			if x.Who == who {
+				continue
+			}
+			for _, o := range x.Powers {
+				if equalFold(o.Name, d.Name) {
+					return contract.Reject("Rumble 2", "the power %q has already been submitted this game; choose another name", d.Name)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (s *State) dropSub(who string) {
+	out := s.Subs[:0]
+	for _, x := range s.Subs {
+		if x.Who != who {
+			out = append(out, x)
+		}
+	}
+	s.Subs = out
+}
+
+// missing lists the contestants the open phase still waits for.
+func (s *State) missing() []*Fighter {
+	var out []*Fighter
+	for _, f := range s.alive() {
+		if s.Phase == PhaseDiscard && len(f.Powers) == 0 {
+			continue // nothing to choose (Rumble 6)
+		}
+		if s.sub(f.Name) == nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// checkAllIn closes the phase early once everyone has sent one (U3). During
+// power submission the contestmaster counts too when e owes powers.
+func (s *State) checkAllIn(c *contract.Ctx) {
+	if s.Phase == PhaseNone || s.Phase == PhaseRulings || len(s.missing()) > 0 {
+		return
+	}
+	if s.Phase == PhasePowers && s.Q > 0 && !s.cmSubmitted() {
+		return
+	}
+	s.CloseAt = c.Now()
+}
+
+func (s *State) cmSubmitted() bool {
+	for _, x := range s.Subs {
+		if s.fighter(x.Who) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func short(h string) string {
+	if len(h) > 16 {
+		return h[:16]
+	}
+	return h
+}
+
+func phaseRule(phase string) string {
+	switch phase {
+	case PhasePowers:
+		return "Rumble 2"
+	case PhaseBids:
+		return "Rumble 5"
+	case PhaseDiscard:
+		return "Rumble 6"
+	}
+	return "Rumble 8"
+}
+
+func phaseWhat(phase string) string {
+	switch phase {
+	case PhasePowers:
+		return "powers"
+	case PhaseBids:
+		return "bids"
+	case PhaseDiscard:
+		return "discard"
+	}
+	return "actions"
+}
+
+func phaseName(s *State) string {
+	switch s.Phase {
+	case PhasePowers:
+		return "power submission"
+	case PhaseBids:
+		return "bidding"
+	case PhaseDiscard:
+		return "discard"
+	case PhaseRound:
+		return fmt.Sprintf("round %d", s.Round)
+	case PhaseRulings:
+		return fmt.Sprintf("round %d (waiting for rulings)", s.Round)
+	}
+	return "between games"
+}
