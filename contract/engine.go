@@ -408,6 +408,34 @@ func (e *Engine) currency(word string) (Currency, string, bool) {
 	return Currency{}, "", false
 }
 
+// NextDue is the time of the earliest scheduled event, core or game, computed
+// from the state; ok is false when nothing is scheduled. The daemon sleeps until
+// then (or until mail arrives).
+func (e *Engine) NextDue(s *State) (time.Time, bool, error) {
+	if s.Secret == "" {
+		return time.Time{}, false, nil
+	}
+	var best time.Time
+	found := false
+	for _, ev := range e.coreEvents(s) {
+		if !found || ev.At.Before(best) {
+			best, found = ev.At, true
+		}
+	}
+	for _, g := range e.list {
+		c := e.ctx(s, g.ID(), nextNow(s), nil)
+		var ev Event
+		var ok bool
+		if err := run(func() error { ev, ok = g.Next(c); return nil }); err != nil {
+			return time.Time{}, false, fmt.Errorf("next event of %s: %w", g.ID(), err)
+		}
+		if ok && (!found || ev.At.Before(best)) {
+			best, found = ev.At, true
+		}
+	}
+	return best, found, nil
+}
+
 // Report builds a game's current report without changing the state's outbox.
 func (e *Engine) Report(s *State, game string, now time.Time) (*Notice, error) {
 	g := e.games[game]
@@ -427,4 +455,30 @@ func (e *Engine) Report(s *State, game string, now time.Time) (*Notice, error) {
 		return err
 	})
 	return n, err
+}
+
+// Check lists the problems of a loaded state: broken ledger invariants, unknown
+// games, contestmasters that are not addresses, notices that failed for good.
+func (e *Engine) Check(s *State) []string {
+	var p []string
+	if err := s.checkLedger(e.currencies()); err != nil {
+		p = append(p, err.Error())
+	}
+	for id, gs := range s.Games {
+		if e.games[id] == nil {
+			p = append(p, fmt.Sprintf("games.%s: no such game", id))
+		}
+		if gs.Contestmaster != "" && !strings.Contains(gs.Contestmaster, "@") {
+			p = append(p, fmt.Sprintf("games.%s.contestmaster: %q is not an address", id, gs.Contestmaster))
+		}
+	}
+	for _, in := range s.Intents {
+		if e.games[in.Game] == nil {
+			p = append(p, fmt.Sprintf("intents: #%d names no game %q", in.ID, in.Game))
+		}
+	}
+	for _, f := range s.Failed {
+		p = append(p, fmt.Sprintf("failed: notice %s (%s) to %v could not be delivered: %s", f.ID, f.Subject, f.To, f.LastError))
+	}
+	return p
 }

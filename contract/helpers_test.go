@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"referee/contract"
+	"referee/contract/contracttest"
 )
 
 func mustHex(t *testing.T, s string) []byte {
@@ -30,3 +31,7 @@ func (g *other) ID() string                      { return "other" }
 func (g *other) Title() string                   { return "Other" }
 func (g *other) Aliases() []string               { return []string{"other"} }
 func (g *other) Currencies() []contract.Currency { return nil }
+
+func newToyFuzz(t *testing.T) *contracttest.Harness {
+	return contracttest.New(t, "2026-12-01T10:00:00Z", &toy{})
+}

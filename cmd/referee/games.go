@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"referee/contests/life"
+	"referee/contests/rumble"
+	"referee/contests/steemfield"
+	"referee/contests/wackyworld"
+	"referee/contract"
+)
+
+// games lists the games the referee runs, explicitly (no init registration).
+func games() []contract.Game {
+	return []contract.Game{life.New(), rumble.New(), steemfield.New(), wackyworld.New()}
+}
+
+func gameIDs() []string {
+	var ids []string
+	for _, g := range games() {
+		ids = append(ids, g.ID())
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// newEngine builds the interpreter from the configuration.
+func newEngine(cfg *Config) (*contract.Engine, error) {
+	return contract.NewEngine(contract.Config{
+		Referee:       cfg.Address,
+		RateLimit:     cfg.Limits.ReceiptsPerHour,
+		RequireAuth:   cfg.Auth.Policy != "none",
+		SeenHorizon:   durationOr(cfg.Limits.SeenHorizon, 30*24*time.Hour),
+		Contestmaster: cfg.Contestmaster,
+		RulingWait:    durationOr(cfg.Limits.RulingWait, 48*time.Hour),
+	}, games()...)
+}
+
+// templateEngine builds the interpreter for the committed starting state, which
+// names no contestmaster and holds no secret.
+func templateEngine() (*contract.Engine, error) {
+	return contract.NewEngine(contract.Config{Referee: "referee@example.test"}, games()...)
+}
+
+// applyGameParams sets the configured parameters of a fresh state.
+func applyGameParams(e *contract.Engine, s *contract.State, cfg *Config) error {
+	for id, gc := range cfg.Games {
+		g := e.Game(id)
+		if g == nil {
+			return usagef("games.%s: no such game", id)
+		}
+		for name, v := range gc.Params {
+			var decl *contract.Param
+			for _, p := range g.Params() {
+				if p.Name == name {
+					p := p
+					decl = &p
+				}
+			}
+			if decl == nil {
+				return usagef("games.%s.params.%s: no such parameter", id, name)
+			}
+			nv, err := decl.Validate(v)
+			if err != nil {
+				return usagef("games.%s.params.%s: %v", id, name, err)
+			}
+			s.Games[id].Params[name] = nv
+		}
+	}
+	return nil
+}
+
+var _ = fmt.Sprint

@@ -1,0 +1,131 @@
+// Command referee referees nomic games by email: it reads players' mail over
+// IMAP (or from archives), applies their actions to the games, and mails back
+// receipts, notices and weekly reports. Subcommands: run, replay, report, check,
+// init, verify (DESIGN "Command line"). Exit status: 0 success, 1 runtime
+// failure, 2 bad usage or bad configuration.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// usageError is bad usage or bad configuration: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+const mainUsage = `referee referees nomic games by email.
+
+Usage:
+  referee run     [--state F] [--config F] [--clock-start TIME] [--clock-rate N] [--log-format json]
+  referee replay  [--state F] [--config F] [--until TIME] [--out DIR] ARCHIVE...
+  referee report  [--state F] [--config F] GAME
+  referee check   [--state F] [--config F]
+  referee init    [--state F] [--config F] [--force] [--secret-file F] [--start TIME] [--template]
+  referee verify  [--state F] [--config F]
+
+Run "referee COMMAND --help" for a command's options. With no configuration,
+"referee run" starts an embedded mail hub on 127.0.0.1 and works on
+data/state.yaml, created from the committed state.yaml.
+`
+
+func main() {
+	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func realMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, mainUsage)
+		return 2
+	}
+	cmds := map[string]func([]string, io.Writer, io.Writer) error{
+		"run": cmdRun, "replay": cmdReplay, "report": cmdReport,
+		"check": cmdCheck, "init": cmdInit, "verify": cmdVerify,
+	}
+	name := args[0]
+	if name == "-h" || name == "--help" || name == "help" {
+		fmt.Fprint(stdout, mainUsage)
+		return 0
+	}
+	f := cmds[name]
+	if f == nil {
+		fmt.Fprintf(stderr, "referee: unknown command %q\n\n%s", name, mainUsage)
+		return 2
+	}
+	err := f(args[1:], stdout, stderr)
+	var ue *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "referee %s: %s\n", name, strings.TrimSpace(err.Error()))
+		return 2
+	case errors.Is(err, errProblems):
+		return 2
+	case errors.Is(err, errMismatch):
+		return 1
+	default:
+		fmt.Fprintf(stderr, "referee %s: %v\n", name, err)
+		return 1
+	}
+}
+
+var (
+	errProblems = errors.New("problems found")
+	errMismatch = errors.New("mismatches found")
+)
+
+// common are the flags every subcommand takes.
+type common struct {
+	state  string
+	config string
+}
+
+func newFlags(name, usage string, stderr io.Writer) (*flag.FlagSet, *common) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c := &common{}
+	fs.StringVar(&c.state, "state", "", "state file (default $REFEREE_STATE, the config's state, or data/state.yaml)")
+	fs.StringVar(&c.config, "config", "", "configuration file (default referee.yaml when present)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fmt.Fprintln(stderr, "\nOptions:")
+		fs.PrintDefaults()
+	}
+	return fs, c
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usagef("%v", err)
+	}
+	return nil
+}
+
+// load reads the configuration (strictly) and the state path.
+func (c *common) load() (*Config, error) {
+	path, explicit := c.config, c.config != ""
+	if path == "" {
+		path = "referee.yaml"
+	}
+	cfg, err := loadConfig(path, explicit)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if c.state != "" {
+		cfg.State = c.state
+	}
+	return cfg, nil
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"referee/contract/store"
+)
+
+const reportUsage = `Usage: referee report [--state F] [--config F] GAME
+
+Prints the game's current report as it would be mailed (subject, then body).
+The state is not changed. GAME is one of: life, rumble, steemfield, wackyworld.
+`
+
+func cmdReport(args []string, stdout, stderr io.Writer) error {
+	fs, c := newFlags("report", reportUsage, stderr)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("name one game (%v)", gameIDs())
+	}
+	cfg, err := c.load()
+	if err != nil {
+		return err
+	}
+	e, err := newEngine(cfg)
+	if err != nil {
+		return err
+	}
+	s, err := store.Load(e, cfg.State)
+	if err != nil {
+		return err
+	}
+	if e.Game(fs.Arg(0)) == nil {
+		return usagef("no game %q (the games are %v)", fs.Arg(0), gameIDs())
+	}
+	now := s.Clock
+	if now.IsZero() {
+		now = time.Now().UTC()
+	}
+	n, err := e.Report(s, fs.Arg(0), now)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Subject: %s\n\n%s", n.Subject, n.Body)
+	return nil
+}
