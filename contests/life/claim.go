@@ -1,0 +1,80 @@
+package life
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"referee/contract"
+)
+
+var coordRE = regexp.MustCompile(`\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?`)
+
+// parseCells reads "(12, 34)", "(1,2) and (3, 4)", "12,34".
+func parseCells(s string) []Pt {
+	var out []Pt
+	for _, m := range coordRE.FindAllStringSubmatch(s, -1) {
+		x, err1 := strconv.Atoi(m[1])
+		y, err2 := strconv.Atoi(m[2])
+		if err1 == nil && err2 == nil {
+			out = append(out, Pt{x, y})
+		}
+	}
+	return out
+}
+
+// doClaim: Life R16 (a contestant becomes the Controller of a Cell Controlled
+// by the contest by transferring one Vial to the contest), ruling L2 (several
+// Cells are claimed in order while the contestant has Vials). A Cell outside
+// the limits does not exist (R5, R7); a Cell Controlled by anyone but the
+// contest is Alive and cannot be claimed (R10, R16).
+func doClaim(c *contract.Ctx, a *contract.Action) error {
+	p := c.Actor()
+	if !p.In(ID) {
+		return contract.Reject("Life R16", "only contestants may take control of Cells; join first (\"I join the Life contest.\")")
+	}
+	pts := parseCells(a.Arg("cells"))
+	if len(pts) == 0 {
+		return contract.Reject("syntax", "name the Cell as (X, Y), for example \"I claim cell (12, 34) in Life\"")
+	}
+	st := data(c)
+	cells, err := st.cellMap()
+	if err != nil {
+		return err
+	}
+	lim := limits(c)
+	var done []string
+	var failed []*contract.Rejection
+	for _, pt := range pts {
+		var r *contract.Rejection
+		switch {
+		case !lim.In(pt.X, pt.Y):
+			r = contract.Reject("Life R7", "Cell %s does not exist: X runs %d..%d and Y %d..%d", pt, lim.Xmin, lim.Xmax, lim.Ymin, lim.Ymax)
+		case cells[pt] != "":
+			r = contract.Reject("Life R16", "Cell %s is Alive, Controlled by %s; only Cells Controlled by the contest can be claimed", pt, nameOf(c, cells[pt]))
+		case vials(c, p.Name) < 1:
+			r = contract.Reject("Life R16", "claiming Cell %s costs one Vial and you own none", pt)
+		}
+		if r != nil {
+			failed = append(failed, r)
+			continue
+		}
+		if err := c.State().Ledger.Move(Vial, p.Name, contest(), 1); err != nil {
+			return err
+		}
+		cells[pt] = p.Address()
+		done = append(done, pt.String())
+	}
+	if len(done) == 0 {
+		return failed[0]
+	}
+	st.setCells(cells)
+	c.Did("you Control Cell%s %s, paying %s to the contest; you own %s",
+		map[bool]string{true: "s"}[len(done) > 1], strings.Join(done, ", "),
+		plural(int64(len(done)), "Vial", "Vials"), plural(vials(c, p.Name), "Vial", "Vials"))
+	for _, r := range failed {
+		c.Did("not claimed: %s", r.Error())
+	}
+	c.Record(p.Name, "takes control of Cell%s %s (R16)", map[bool]string{true: "s"}[len(done) > 1], strings.Join(done, ", "))
+	return nil
+}

@@ -1,0 +1,229 @@
+package life
+
+import (
+	_ "embed"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"referee/contract"
+)
+
+// ID is the game's key in the state, the ledger and draw labels.
+const ID = "life"
+
+// Vial is the ledger id of Vials of Primordial Ooze (Life R13).
+const Vial = "life/vial"
+
+//go:embed guide.md
+var guide string
+
+// Game is the Life contest.
+type Game struct{}
+
+// New returns the game, for the command line's explicit list.
+func New() *Game { return &Game{} }
+
+// ID implements contract.Game.
+func (g *Game) ID() string { return ID }
+
+// Title implements contract.Game.
+func (g *Game) Title() string { return "Life" }
+
+// Aliases implements contract.Game.
+func (g *Game) Aliases() []string { return []string{"life", "the life contest", "life contest"} }
+
+// Guide implements contract.Game: the players' guide, also the HELP reply.
+func (g *Game) Guide() string { return guide }
+
+// Variants of Life R21 and R23 (ruling L5): the text before Suggestion #3 and
+// the amended text after it, which a new contest starts with.
+const (
+	Amended  = "amended"
+	Original = "original"
+)
+
+// Params implements contract.Game: Life R6 (ruling L1), the award's PWIN and
+// PPP (ruling L7) and the variants of R21 and R23 (ruling L5).
+func (g *Game) Params() []contract.Param {
+	coord := func(name, def, help string) contract.Param {
+		return contract.Param{Name: name, Type: "int", Default: def, Min: -4096, Max: 4096, Rule: "Life R6", Help: help}
+	}
+	return []contract.Param{
+		coord("Xmin", "0", "smallest X coordinate"),
+		coord("Xmax", "50", "largest X coordinate"),
+		coord("Ymin", "0", "smallest Y coordinate"),
+		coord("Ymax", "50", "largest Y coordinate"),
+		{Name: "VPP", Type: "int", Default: "10", Min: 0, Max: 10000, Rule: "Life R6", Help: "VialsPerPlayer"},
+		{Name: "VCFmin", Type: "int", Default: "1", Min: 0, Max: 10000, Rule: "Life R6", Help: "MinVialCreationFactor"},
+		{Name: "VCFmax", Type: "int", Default: "5", Min: 0, Max: 10000, Rule: "Life R6", Help: "MaxVialCreationFactor"},
+		{Name: "PWIN", Type: "int", Default: "100", Min: 0, Max: 1000000, Rule: "ruling L7", Help: "Points for a win; the award's cap is PWIN/5"},
+		{Name: "PPP", Type: "int", Default: "5", Min: 0, Max: 1000000, Rule: "ruling L7", Help: "Points per player of the award (PWIN/20)"},
+		{Name: "R21", Type: "choice", Default: Amended, Choices: []string{Amended, Original}, Rule: "ruling L5", Help: "which text of regulation 21 applies"},
+		{Name: "R23", Type: "choice", Default: Amended, Choices: []string{Amended, Original}, Rule: "ruling L5", Help: "which text of regulation 23 applies"},
+	}
+}
+
+// Currencies implements contract.Game: Vials of Primordial Ooze (Life R13).
+func (g *Game) Currencies() []contract.Currency {
+	return []contract.Currency{{
+		ID: Vial, Singular: "Vial", Plural: "Vials",
+		Aliases:      []string{"vial of primordial ooze", "vials of primordial ooze", "vial of ooze", "vials of ooze", "vop", "vops"},
+		CanOwn:       canOwn,
+		Transferable: true,
+		Rule:         "Life R13",
+	}}
+}
+
+// canOwn is Life R13: Vials can only be owned by the contest, the
+// contestmaster (the office, which holds them for R23) or contestants.
+func canOwn(s *contract.State, owner string) bool {
+	if owner == contract.ContestEntity(ID) || owner == contract.ContestmasterEntity(ID) {
+		return true
+	}
+	p := s.PlayerByName(owner)
+	return p != nil && p.In(ID)
+}
+
+// State is the game's own part of the state.
+type State struct {
+	// Since is when the contest's state was made (the first Round is the first
+	// Monday after it).
+	Since time.Time `yaml:"since,omitempty"`
+	// LastWeek is when the last weekly duty ran (Monday 00:00 UTC, ruling L6).
+	LastWeek time.Time `yaml:"last_week,omitempty"`
+	// Cells maps each Controller's address to its living Cells, "x,y" in row
+	// order (Life R8, R10): a Cell not listed is Dead, Controlled by the contest.
+	Cells map[string]string `yaml:"cells"`
+	// Rounds and Generations count what has been run.
+	Rounds      int `yaml:"rounds"`
+	Generations int `yaml:"generations"`
+	// LastRound summarises the last Round for the report.
+	LastRound *RoundLog `yaml:"last_round,omitempty"`
+	// Suggestions are the regulation changes suggested (ruling L9), open and
+	// adopted; NextSuggestion numbers them.
+	Suggestions    []*Suggestion `yaml:"suggestions"`
+	NextSuggestion int           `yaml:"next_suggestion"`
+	// Handover is the pending change of contestmaster by mutual consent (R1).
+	Handover Handover `yaml:"handover"`
+}
+
+// Handover records the two halves of Life R1's mutual consent.
+type Handover struct {
+	// Offer is the address of the player the contestmaster consented to.
+	Offer string `yaml:"offer,omitempty"`
+	// Volunteers are the addresses of players who consented to become it.
+	Volunteers []string `yaml:"volunteers,omitempty"`
+}
+
+// RoundLog is what the last Round did, for the report.
+type RoundLog struct {
+	At          time.Time `yaml:"at"`
+	Generations int       `yaml:"generations"`
+	Contest     int64     `yaml:"contest_vials"` // the contest's Vials at the start (N's numerator)
+	J           int       `yaml:"j"`
+	Variant     string    `yaml:"variant"` // R21 variant used
+	Shares      string    `yaml:"shares"`  // how the contest's Vials were shared
+	Award       bool      `yaml:"award,omitempty"`
+}
+
+// NewState implements contract.Game.
+func (g *Game) NewState() any { return &State{} }
+
+// Init implements contract.Game.
+func (g *Game) Init(c *contract.Ctx) error {
+	st := data(c)
+	st.Since = c.Now()
+	st.Cells = map[string]string{}
+	return nil
+}
+
+func data(c *contract.Ctx) *State {
+	st := c.Data().(*State)
+	if st.Cells == nil {
+		st.Cells = map[string]string{}
+	}
+	return st
+}
+
+// Limits are the coordinate limits of Life R6/R7.
+type Limits struct{ Xmin, Xmax, Ymin, Ymax int }
+
+func limits(c *contract.Ctx) Limits {
+	return Limits{c.IntParam("Xmin"), c.IntParam("Xmax"), c.IntParam("Ymin"), c.IntParam("Ymax")}
+}
+
+// In reports whether (x, y) is an existent Cell (Life R5, R7).
+func (l Limits) In(x, y int) bool { return x >= l.Xmin && x <= l.Xmax && y >= l.Ymin && y <= l.Ymax }
+
+// Pt is a Cell's coordinates.
+type Pt struct{ X, Y int }
+
+func (p Pt) String() string { return fmt.Sprintf("(%d, %d)", p.X, p.Y) }
+
+// cellMap reads the state's Cells: coordinates to Controller address.
+func (st *State) cellMap() (map[Pt]string, error) {
+	out := map[Pt]string{}
+	for who, list := range st.Cells {
+		for _, f := range strings.Fields(list) {
+			xs, ys, ok := strings.Cut(f, ",")
+			x, err1 := strconv.Atoi(xs)
+			y, err2 := strconv.Atoi(ys)
+			if !ok || err1 != nil || err2 != nil {
+				return nil, fmt.Errorf("life state: bad cell %q of %s", f, who)
+			}
+			out[Pt{x, y}] = who
+		}
+	}
+	return out, nil
+}
+
+// setCells writes the Cells back, each Controller's in row order.
+func (st *State) setCells(m map[Pt]string) {
+	by := map[string][]Pt{}
+	for p, who := range m {
+		by[who] = append(by[who], p)
+	}
+	st.Cells = map[string]string{}
+	for who, ps := range by {
+		sort.Slice(ps, func(i, j int) bool {
+			if ps[i].Y != ps[j].Y {
+				return ps[i].Y < ps[j].Y
+			}
+			return ps[i].X < ps[j].X
+		})
+		var b strings.Builder
+		for i, p := range ps {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "%d,%d", p.X, p.Y)
+		}
+		st.Cells[who] = b.String()
+	}
+}
+
+// count is the number of Cells a Controller Controls.
+func (st *State) count(addr string) int { return len(strings.Fields(st.Cells[addr])) }
+
+// vials is an owner's balance.
+func vials(c *contract.Ctx, owner string) int64 { return c.State().Ledger.Balance(Vial, owner) }
+
+func contest() string { return contract.ContestEntity(ID) }
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// nameOf is the name of the player with this address, or the address.
+func nameOf(c *contract.Ctx, addr string) string {
+	if p := c.State().PlayerByAddress(addr); p != nil {
+		return p.Name
+	}
+	return addr
+}
