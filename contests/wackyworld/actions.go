@@ -225,7 +225,7 @@ func doReap(c *contract.Ctx, a *contract.Action) error {
 	c.Award(me, n, fmt.Sprintf("x-point for reaping %s", t))
 	p.XEarned += n
 	c.Did("you reaped %s, which is now Fallow; you are awarded %d x-point(s) and hold %d (Wacky 6d)", t, n, c.State().Ledger.Balance(XPoint, me))
-	c.Record(me, "reaps %s (+%d x-point)", t, n)
+	c.Record(me, "reaps %s (+%d %s)", t, n, plural(n, "x-point"))
 	return nil
 }
 
@@ -258,7 +258,7 @@ func doBuild(c *contract.Ctx, a *contract.Action) error {
 	st.set(t, Wall)
 	p.Acted = st.Turn
 	c.Did("%s is now Wall; %d x-point(s) revoked, you hold %d (Wacky 6e, W3)", t, cost, c.State().Ledger.Balance(XPoint, me))
-	c.Record(me, "builds a wall on %s (-%d x-point)", t, cost)
+	c.Record(me, "builds a wall on %s (-%d %s)", t, cost, plural(cost, "x-point"))
 	return nil
 }
 
@@ -384,4 +384,11 @@ func doMedal(c *contract.Ctx, a *contract.Action) error {
 	c.Did("%s is created in the contest's possession and set on a secret random tile (Wacky 2, W4, W6)", as.Label())
 	c.Record("Atlas", "sets %s, a new medal, on a secret random tile", as.Label())
 	return nil
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return unit
+	}
+	return unit + "s"
 }
