@@ -26,6 +26,14 @@ func needMember(m *Member) error {
 	return nil
 }
 
+// needRule rejects an action whose rule a passed subtraction removed (S11).
+func needRule(st *State, key, what string) error {
+	if !st.has(key) {
+		return contract.Reject("S11", "the rule that allowed %s was removed from the rule set", what)
+	}
+	return nil
+}
+
 func needPlaying(st *State) error {
 	switch st.Phase {
 	case PhaseGathering:
@@ -200,6 +208,9 @@ func ownerName(o string) string {
 
 func doReferral(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
+	if err := needRule(st, "referral", "referrals"); err != nil {
+		return err
+	}
 	if err := needMember(m); err != nil {
 		return err
 	}
@@ -248,6 +259,9 @@ func doReferral(c *contract.Ctx, a *contract.Action) error {
 
 func doGift(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
+	if err := needRule(st, "gift", "gifts"); err != nil {
+		return err
+	}
 	if err := needMember(m); err != nil {
 		return err
 	}
@@ -293,6 +307,9 @@ func doGift(c *contract.Ctx, a *contract.Action) error {
 
 func doBurn(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
+	if err := needRule(st, "burn", "burning LAND"); err != nil {
+		return err
+	}
 	if err := needMember(m); err != nil {
 		return err
 	}
@@ -351,6 +368,9 @@ func doPlace(c *contract.Ctx, a *contract.Action) error {
 	if err != nil {
 		return err
 	}
+	if err := needRule(st, "place", "placing LAND"); err != nil {
+		return err
+	}
 	if m.Placed {
 		return violation(c, m, fmt.Sprintf("a second placement in one proposal period, at %s", cellName(x, y)))
 	}
@@ -374,6 +394,9 @@ func doUnplace(c *contract.Ctx, a *contract.Action) error {
 	if err != nil {
 		return err
 	}
+	if err := needRule(st, "unplace", "unplacing LAND"); err != nil {
+		return err
+	}
 	if m.Placed {
 		return violation(c, m, fmt.Sprintf("a second placement action in one proposal period (unplace at %s)", cellName(x, y)))
 	}
@@ -393,6 +416,9 @@ func doUnplace(c *contract.Ctx, a *contract.Action) error {
 
 func doRoll(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
+	if err := needRule(st, "returns", "rolls"); err != nil {
+		return err
+	}
 	if err := needMember(m); err != nil {
 		return err
 	}

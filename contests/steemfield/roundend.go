@@ -56,22 +56,30 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 	for _, m := range st.Players {
 		unplaced[m.Name] = st.unplaced(c, m.Name)
 	}
-	for _, gr := range Grow(snap, balance(c, Totem), unplaced) {
+	var growth []Growth
+	if st.has("growth") {
+		growth = Grow(snap, balance(c, Totem), unplaced)
+	}
+	var deaths []Point
+	if st.has("death") {
+		deaths = Deaths(snap)
+	}
+	for _, gr := range growth {
 		for _, o := range gr.Passed {
-			res.add("%s could grow into %s but had no unplaced LAND (Gameplay 12)", o, cellName(gr.At.X, gr.At.Y))
+			res.add("%s could grow into %s but had no unplaced LAND (%s)", o, cellName(gr.At.X, gr.At.Y), st.cite("growth"))
 		}
 		if gr.FromTotem {
 			if err := c.State().Ledger.Move(LAND, Totem, gr.Owner, 1); err != nil {
 				return err
 			}
-			res.add("growth at %s: 1 LAND from the totem to %s, placed there (Gameplay 12)", cellName(gr.At.X, gr.At.Y), gr.Owner)
+			res.add("growth at %s: 1 LAND from the totem to %s, placed there (%s)", cellName(gr.At.X, gr.At.Y), gr.Owner, st.cite("growth"))
 		} else {
-			res.add("growth at %s: the totem is empty, so %s places 1 of eir unplaced LAND there (Gameplay 12)", cellName(gr.At.X, gr.At.Y), gr.Owner)
+			res.add("growth at %s: the totem is empty, so %s places 1 of eir unplaced LAND there (%s)", cellName(gr.At.X, gr.At.Y), gr.Owner, st.cite("growth"))
 		}
 		st.NextSeq++
 		st.Cells = append(st.Cells, Cell{X: gr.At.X, Y: gr.At.Y, Owner: gr.Owner, Seq: st.NextSeq})
 	}
-	for _, d := range Deaths(snap) {
+	for _, d := range deaths {
 		i := st.cellAt(d.X, d.Y)
 		owner := st.Cells[i].Owner
 		n := len(snap.Neighbours(d))
@@ -80,12 +88,15 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 			why = fmt.Sprintf("starvation (%d neighbours)", n)
 		}
 		st.Cells = append(st.Cells[:i], st.Cells[i+1:]...)
-		res.add("death at %s of %s: the LAND returns to %s's unplaced pool (Gameplay 14)", cellName(d.X, d.Y), why, owner)
+		res.add("death at %s of %s: the LAND returns to %s's unplaced pool (%s)", cellName(d.X, d.Y), why, owner, st.cite("death"))
 	}
 	st.sortCells()
 	// (4) Each player returns 1d6 unplaced LAND to the totem (Gameplay 15,
 	// ruling S6 (4)); placed LAND is safe.
 	for _, m := range st.Players {
+		if !st.has("returns") {
+			break
+		}
 		if m.Roll == 0 { // joined during the voting period
 			m.Roll = c.Intn(fmt.Sprintf("round/%d/roll/%s", st.Round, m.Name), 6) + 1
 		}
@@ -98,7 +109,7 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 				return err
 			}
 		}
-		res.add("%s rolled %d and returns %d unplaced LAND to the totem (Gameplay 15)", m.Name, m.Roll, n)
+		res.add("%s rolled %d and returns %d unplaced LAND to the totem (%s)", m.Name, m.Roll, n, st.cite("returns"))
 	}
 	// (5) Non-proposers give half their LAND, rounded down, to the proposers,
 	// one by one, oldest proposer first (Gameplay 8, ruling S8 for which LAND).
@@ -108,7 +119,7 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 			proposers = append(proposers, m)
 		}
 	}
-	if len(proposers) > 0 {
+	if len(proposers) > 0 && st.has("penalty") {
 		k := 0
 		for _, m := range st.Players {
 			if m.Proposed {
@@ -142,7 +153,7 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 			if len(cells) > 0 {
 				extra = "; cells change owner: " + strings.Join(cells, ", ")
 			}
-			res.add("%s made no proposal and gives half eir LAND, %d: %s (Gameplay 8)%s", m.Name, half, strings.Join(parts, ", "), extra)
+			res.add("%s made no proposal and gives half eir LAND, %d: %s (%s)%s", m.Name, half, strings.Join(parts, ", "), st.cite("penalty"), extra)
 		}
 	}
 	// (6) 1 LAND to each player, oldest first, while the totem has LAND,
@@ -150,7 +161,8 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 	var got, denied, none []string
 	for _, m := range st.Players {
 		switch {
-		case len(m.Violations) > 0:
+		case !st.has("roundland"):
+		case len(m.Violations) > 0 && st.has("denial"):
 			denied = append(denied, m.Name)
 		case balance(c, Totem) > 0:
 			if err := c.State().Ledger.Move(LAND, Totem, m.Name, 1); err != nil {
@@ -162,17 +174,17 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 		}
 	}
 	if len(got) > 0 {
-		res.add("1 LAND from the totem to each of %s (Gameplay 1)", strings.Join(got, ", "))
+		res.add("1 LAND from the totem to each of %s (%s)", strings.Join(got, ", "), st.cite("roundland"))
 	}
 	if len(denied) > 0 {
-		res.add("no end-of-round LAND for %s, for breaking the rules (Gameplay 7)", strings.Join(denied, ", "))
+		res.add("no end-of-round LAND for %s, for breaking the rules (%s)", strings.Join(denied, ", "), st.cite("denial"))
 	}
 	if len(none) > 0 {
-		res.add("the totem ran out of LAND before %s (Gameplay 1)", strings.Join(none, ", "))
+		res.add("the totem ran out of LAND before %s (%s)", strings.Join(none, ", "), st.cite("roundland"))
 	}
 	for _, m := range st.Players {
 		for _, v := range m.Violations {
-			st.Notes = append(st.Notes, fmt.Sprintf("%s broke the rules this round (%s) and was denied the end-of-round LAND (Gameplay 7, ruling S10).", m.Name, v))
+			st.Notes = append(st.Notes, fmt.Sprintf("%s broke the rules this round (%s) and was denied the end-of-round LAND (%s, ruling S10).", m.Name, v, st.cite("denial")))
 		}
 	}
 	c.Record("the totem", "ends round %d", st.Round)
@@ -180,6 +192,9 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 	// then the oldest player.
 	win := c.IntParam(PWin)
 	for _, m := range st.Players {
+		if !st.has("win") {
+			break
+		}
 		if b := balance(c, m.Name); b >= win && (res.Winner == "" || b > balance(c, res.Winner)) {
 			res.Winner = m.Name
 		}
@@ -202,13 +217,15 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 func (g *Game) pass(c *contract.Ctx, st *State, p *Proposal, res *roundResult) error {
 	if m := st.member(p.Player); m != nil {
 		m.Passed++
-		if balance(c, Totem) > 0 {
+		if !st.has("passland") {
+			// The rule was removed (S11): no LAND for it.
+		} else if balance(c, Totem) > 0 {
 			if err := c.State().Ledger.Move(LAND, Totem, m.Name, 1); err != nil {
 				return err
 			}
-			res.add("1 LAND from the totem to %s, whose proposal passed (Voting and Proposals 9)", m.Name)
+			res.add("1 LAND from the totem to %s, whose proposal passed (%s)", m.Name, st.cite("passland"))
 		} else {
-			res.add("%s's proposal passed, but the totem has no LAND to give (Voting and Proposals 9)", m.Name)
+			res.add("%s's proposal passed, but the totem has no LAND to give (%s)", m.Name, st.cite("passland"))
 		}
 	}
 	rules, at, err := applyChange(st.Rules, p)

@@ -27,6 +27,24 @@ var steemOnly = []string{
 	"The winner of the game shall receive all liquid currency the totem has accumulated as a result of the game when they win.",
 }
 
+// mechanics are the starting rules the referee performs, by section and
+// number: subtracting one switches its mechanic off (S11).
+var mechanics = map[string]string{
+	"Voting and Proposals 5": "burn",
+	"Voting and Proposals 9": "passland",
+	"Gameplay 1":             "roundland",
+	"Gameplay 5":             "win",
+	"Gameplay 6":             "gift",
+	"Gameplay 7":             "denial",
+	"Gameplay 8":             "penalty",
+	"Gameplay 9":             "referral",
+	"Gameplay 11":            "place",
+	"Gameplay 12":            "growth",
+	"Gameplay 13":            "unplace",
+	"Gameplay 14":            "death",
+	"Gameplay 15":            "returns",
+}
+
 func initialRules() []Rule {
 	var out []Rule
 	sec := ""
@@ -44,6 +62,7 @@ func initialRules() []Rule {
 				}
 			}
 			out = append(out, r)
+			out[len(out)-1].Key = mechanics[fmt.Sprintf("%s %d", sec, number(out, len(out)-1))]
 		}
 	}
 	return out
@@ -183,7 +202,9 @@ func applyChange(rules []Rule, p *Proposal) ([]Rule, int, error) {
 		if p.Type == "SUBTRACTION" {
 			return append(out[:i], out[i+1:]...), -1, nil
 		}
-		out[i] = Rule{Section: p.Section, Text: p.Text}
+		// The replaced rule's mechanic goes on until the new text says
+		// otherwise (a parameter it sets, or the controller's ruling, G9).
+		out[i] = Rule{Section: p.Section, Text: p.Text, Key: rules[i].Key}
 		return out, i, nil
 	}
 	return rules, -1, fmt.Errorf("apply: unknown proposal type %q", p.Type)

@@ -1,6 +1,7 @@
 package steemfield
 
 import (
+	"fmt"
 	"sort"
 	"time"
 
@@ -98,10 +99,34 @@ type Vote struct {
 type Rule struct {
 	Section string `yaml:"section"`
 	Text    string `yaml:"text"`
+	// Key names the mechanic the referee performs for this rule ("penalty",
+	// "growth", ...): a subtraction switches it off (S11).
+	Key string `yaml:"key,omitempty"`
 	// NA marks the Steem-only rules (ruling S12).
 	NA bool `yaml:"na,omitempty"`
 	// Needs marks a passed rule awaiting the totem controller's ruling (G9).
 	Needs string `yaml:"needs,omitempty"` // the ruling's key
+}
+
+// has reports whether the rule set still holds the rule of a mechanic.
+func (st *State) has(key string) bool {
+	for _, r := range st.Rules {
+		if r.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// cite names the current number of a mechanic's rule (S3: numbers shift when
+// rules are added or removed), e.g. "Gameplay 12".
+func (st *State) cite(key string) string {
+	for i, r := range st.Rules {
+		if r.Key == key {
+			return fmt.Sprintf("%s %d", r.Section, number(st.Rules, i))
+		}
+	}
+	return "ruling S6"
 }
 
 // member finds a member by name.
