@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"referee/contract"
+	"referee/contract/text"
 )
 
 // regulationsText is the text of the regulations as of Suggestion #3, with both
@@ -40,12 +41,32 @@ func parseRegulations(s string) map[string]string {
 	return out
 }
 
+// wrap72 rewraps the source's longer lines to 72 columns, keeping their
+// indentation (a "- " item continues under its text).
+func wrap72(t string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(t, "\n") {
+		if len(l) <= text.Width {
+			b.WriteString(l)
+			b.WriteByte('\n')
+			continue
+		}
+		ind := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		rest := ind
+		if strings.HasPrefix(strings.TrimLeft(l, " "), "- ") {
+			rest = ind + "    "
+		}
+		b.WriteString(text.WrapIndent(strings.TrimLeft(l, " "), 0, ind, rest))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
 // regulation is the current text of regulation n under the given parameter
 // values (a function so that the old and new texts of a change can be shown).
 func regulation(n string, param func(string) string) string {
 	switch n {
 	case "21", "23":
-		return regulations[n+" "+param("R"+n)]
+		return wrap72(regulations[n+" "+param("R"+n)])
 	case "6":
 		t := regulations["6"]
 		for _, p := range []string{"Xmin", "Xmax", "Ymin", "Ymax", "VPP", "VCFmin", "VCFmax"} {
@@ -53,7 +74,7 @@ func regulation(n string, param func(string) string) string {
 		}
 		return t
 	}
-	return regulations[n]
+	return wrap72(regulations[n])
 }
 
 // paramRegulation is the regulation a parameter belongs to.

@@ -172,7 +172,11 @@ func runRound(c *contract.Ctx) error {
 			names = append(names, m.Name)
 		}
 		rest := pool - share*int64(len(to))
-		log.Shares = fmt.Sprintf("%s each to %s; %s with the contest", plural(share, "Vial", "Vials"),
+		each := " each"
+		if len(to) == 1 {
+			each = ""
+		}
+		log.Shares = fmt.Sprintf("%s%s to %s; %s with the contest", plural(share, "Vial", "Vials"), each,
 			strings.Join(names, ", "), plural(rest, "Vial stays", "Vials stay"))
 	}
 	// R21: J between VCFmin and VCFmax, minted per contestant.
