@@ -41,22 +41,28 @@ func parseRegulations(s string) map[string]string {
 	return out
 }
 
-// wrap72 rewraps the source's longer lines to 72 columns, keeping their
-// indentation (a "- " item continues under its text).
+// wrap72 reflows a regulation to 72 columns: its opening paragraph, and each
+// "- " or "* " item with its continuation lines indented under the item.
 func wrap72(t string) string {
-	var b strings.Builder
+	var blocks []string
 	for _, l := range strings.Split(t, "\n") {
-		if len(l) <= text.Width {
-			b.WriteString(l)
-			b.WriteByte('\n')
+		s := strings.TrimSpace(l)
+		if s == "" {
 			continue
 		}
-		ind := l[:len(l)-len(strings.TrimLeft(l, " "))]
-		rest := ind
-		if strings.HasPrefix(strings.TrimLeft(l, " "), "- ") {
-			rest = ind + "    "
+		if len(blocks) == 0 || strings.HasPrefix(s, "- ") || strings.HasPrefix(s, "* ") {
+			blocks = append(blocks, s)
+			continue
 		}
-		b.WriteString(text.WrapIndent(strings.TrimLeft(l, " "), 0, ind, rest))
+		blocks[len(blocks)-1] += " " + s
+	}
+	var b strings.Builder
+	for _, bl := range blocks {
+		rest := ""
+		if strings.HasPrefix(bl, "- ") || strings.HasPrefix(bl, "* ") {
+			rest = "    "
+		}
+		b.WriteString(text.WrapIndent(bl, 0, "", rest))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
