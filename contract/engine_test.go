@@ -316,3 +316,44 @@ func TestDiscussionPerformsNothing(t *testing.T) {
 		t.Errorf("discussion: %+v", ns)
 	}
 }
+
+func TestContestmasterRuling(t *testing.T) {
+	h := newToy(t)
+	r := h.Public("2026-12-01T10:05:00Z", alice, "I ask the contestmaster whether pokes stack.")
+	if !strings.Contains(r.Body, "asked as ruling #1") {
+		t.Fatalf("receipt:\n%s", r.Body)
+	}
+	var asked *contract.Outgoing
+	for _, o := range h.Sent {
+		if o.Kind == "ruling" {
+			asked = o
+		}
+	}
+	if asked == nil || asked.To[0] != contracttest.Contestmaster || !strings.Contains(flat(asked.Body), "I rule on #1:") {
+		t.Fatalf("no private request to the contestmaster: %+v", asked)
+	}
+	// Only the contestmaster may rule, and only privately.
+	r = h.Private("2026-12-01T11:00:00Z", bob, "I rule on #1: yes.")
+	if !strings.Contains(r.Body, "only the contestmaster of Toy") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+	// A reminder after 24 hours.
+	ns := h.Advance("2026-12-02T10:06:00Z")
+	if len(ns) != 1 || ns[0].Kind != "reminder" || ns[0].To[0] != contracttest.Contestmaster {
+		t.Errorf("no reminder at 24 h: %+v", ns)
+	}
+	r = h.Private("2026-12-02T12:00:00Z", "CM <cm@example.test>", "I rule on #1: they stack.")
+	if !strings.Contains(r.Body, "ruling #1 recorded") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+	st := h.Data("toy").(*toyState)
+	if len(st.Rulings) != 1 || st.Rulings[0] != "q/whether pokes stack: they stack" {
+		t.Errorf("rulings: %q", st.Rulings)
+	}
+	// Silence means the default after the bounded wait (48 h).
+	h.Public("2026-12-03T10:00:00Z", alice, "I ask the contestmaster about walls.")
+	h.Advance("2026-12-05T10:00:01Z")
+	if len(st.Rulings) != 2 || st.Rulings[1] != "q/about walls: (silence) the answer is no" {
+		t.Errorf("rulings after silence: %q", st.Rulings)
+	}
+}

@@ -11,12 +11,10 @@ import (
 // toy is a small game that exercises every part of the interpreter: a currency
 // with an ownership rule, a verb with arguments, a dependent action, a weekly
 // event and a report.
-type toy struct {
-	// broken makes "break" mint without recording the supply (a violated invariant).
-	panics bool
-}
+type toy struct{}
 
 type toyState struct {
+	Rulings   []string  `yaml:"rulings,omitempty"`
 	Rounds    int       `yaml:"rounds"`
 	LastRound time.Time `yaml:"last_round,omitempty"`
 	Ended     bool      `yaml:"ended,omitempty"`
@@ -110,8 +108,12 @@ func (g *toy) Verbs() []*contract.Verb {
 			}},
 		{Name: "crash", Pattern: `crash`, Syntax: "I crash Toy", Rule: "T6",
 			Do: func(c *contract.Ctx, a *contract.Action) error {
-				var m map[string]int
-				m["x"] = 1
+				panic("toy: a bug in the game")
+			}},
+		{Name: "ask", Pattern: `ask the contestmaster (?P<q>.+)`, Syntax: "I ask the contestmaster <question>", Rule: "T9",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				r := c.AskRuling("q/"+a.Arg("q"), a.Arg("q"), "the answer is no")
+				c.Did("asked as ruling #%d", r.ID)
 				return nil
 			}},
 		{Name: "seal", Pattern: `seal (?P<n>\d+)`, Syntax: "I seal N", Rule: "T7", Scope: contract.PrivateOnly,
@@ -125,4 +127,14 @@ func (g *toy) Verbs() []*contract.Verb {
 				return nil
 			}},
 	}
+}
+
+func (g *toy) OnRuling(c *contract.Ctx, r *contract.Ruling, timedOut bool) error {
+	st := c.Data().(*toyState)
+	if timedOut {
+		st.Rulings = append(st.Rulings, r.Key+": (silence) "+r.Default)
+	} else {
+		st.Rulings = append(st.Rulings, r.Key+": "+r.Answer)
+	}
+	return nil
 }

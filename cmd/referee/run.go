@@ -141,6 +141,9 @@ type daemon struct {
 	imap   *mailin.IMAPConfig
 	sender *mailout.Sender
 	hub    bool
+	// retryBase is the first retry delay of a temporary send failure; it doubles
+	// each attempt, capped at ten minutes.
+	retryBase time.Duration
 
 	mu sync.Mutex // guards s and j
 	s  *contract.State
@@ -168,7 +171,7 @@ func newDaemon(cfg *Config, clk *clock, log *slog.Logger) (*daemon, error) {
 		return nil, err
 	}
 	d := &daemon{cfg: cfg, e: e, log: log, clk: clk, mcfg: mailinConfig(cfg), addrs: addresses(cfg), s: s, j: j,
-		wake: make(chan struct{}, 1), kick: make(chan struct{}, 1)}
+		wake: make(chan struct{}, 1), kick: make(chan struct{}, 1), retryBase: time.Second}
 	if !cfg.Embedded() {
 		tlsCfg, err := tlsConfig(cfg)
 		if err != nil {
@@ -473,7 +476,7 @@ func (d *daemon) settle(id string, err error) {
 		default:
 			o.Attempts++
 			o.LastError = err.Error()
-			delay := time.Duration(1<<min(o.Attempts, 10)) * time.Second
+			delay := d.retryBase << min(o.Attempts-1, 10)
 			delay = min(delay, 10*time.Minute)
 			o.NextTry = d.clk.now().Add(time.Duration(float64(delay) * d.clk.rate))
 			d.log.Warn("send failed; will retry", "notice", id, "attempt", o.Attempts, "err", err)

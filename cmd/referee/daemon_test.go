@@ -1,0 +1,400 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-smtp"
+
+	"referee/contract"
+	"referee/contract/store"
+)
+
+// buildReferee builds the command once per test binary.
+var buildOnce struct {
+	sync.Once
+	path string
+	err  error
+}
+
+func refereeBinary(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "referee-bin-")
+		if err != nil {
+			buildOnce.err = err
+			return
+		}
+		buildOnce.path = filepath.Join(dir, "referee")
+		out, err := exec.Command("go", "build", "-o", buildOnce.path, ".").CombinedOutput()
+		if err != nil {
+			buildOnce.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildOnce.err != nil {
+		t.Fatal(buildOnce.err)
+	}
+	return buildOnce.path
+}
+
+// hubDaemon is `referee run` over its embedded hub, as a separate process.
+type hubDaemon struct {
+	cmd      *exec.Cmd
+	imapAddr string
+	smtpAddr string
+	dir      string
+	stderr   *syncBuffer
+	exited   chan error
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var hubLine = regexp.MustCompile(`embedded mail hub: IMAP (\S+), SMTP (\S+) `)
+
+func startHubDaemon(t testing.TB, args ...string) *hubDaemon {
+	t.Helper()
+	bin := refereeBinary(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("hub:\n  imap_addr: 127.0.0.1:0\n  smtp_addr: 127.0.0.1:0\ncontestmaster: cm@example.test\n"), 0o600)
+	cmd := exec.Command(bin, append([]string{"run"}, args...)...)
+	cmd.Dir = dir
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &hubDaemon{cmd: cmd, dir: dir, stderr: &syncBuffer{}, exited: make(chan error, 1)}
+	cmd.Stderr = d.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { d.exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-d.exited
+		if t.Failed() {
+			t.Logf("referee run's log:\n%s", d.stderr.String())
+		}
+	})
+	lines := make(chan string, 10)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	select {
+	case l := <-lines:
+		m := hubLine.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("unexpected first line %q", l)
+		}
+		d.imapAddr, d.smtpAddr = m[1], m[2]
+	case <-time.After(30 * time.Second):
+		t.Fatalf("referee run printed no hub line in 30 s:\n%s", d.stderr.String())
+	}
+	return d
+}
+
+// sendMail submits a message over SMTP as a mail client would.
+func sendMail(t testing.TB, addr, from, to, subject, msgid, body string) {
+	t.Helper()
+	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
+		from, to, subject, msgid, time.Now().UTC().Format(time.RFC1123Z), strings.ReplaceAll(body, "\n", "\r\n"))
+	if err := smtp.SendMail(addr, nil, from, []string{to}, strings.NewReader(raw)); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+}
+
+// mailbox is a player's IMAP view.
+type mailbox struct {
+	c    *imapclient.Client
+	news chan struct{}
+}
+
+func openMailbox(t testing.TB, addr, user string) *mailbox {
+	t.Helper()
+	mb := &mailbox{news: make(chan struct{}, 64)}
+	c, err := imapclient.DialInsecure(addr, &imapclient.Options{UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+			if d.NumMessages != nil {
+				select {
+				case mb.news <- struct{}{}:
+				default:
+				}
+			}
+		}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Login(user, "pw").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	mb.c = c
+	return mb
+}
+
+// all fetches every message's raw bytes.
+func (mb *mailbox) all(t testing.TB) []string {
+	t.Helper()
+	n := mb.c.Mailbox().NumMessages
+	if n == 0 {
+		return nil
+	}
+	var set imap.SeqSet
+	set.AddRange(1, n)
+	body := &imap.FetchItemBodySection{Peek: true}
+	msgs, err := mb.c.Fetch(set, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{body}}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range msgs {
+		out = append(out, string(m.FindBodySection(body)))
+	}
+	return out
+}
+
+// waitFor polls the mailbox (woken by EXISTS via NOOP) until a message matches.
+func (mb *mailbox) waitFor(t testing.TB, within time.Duration, match func(string) bool) string {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		for _, m := range mb.all(t) {
+			if match(m) {
+				return m
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no matching mail within %v; the mailbox holds %d", within, len(mb.all(t)))
+		}
+		if err := mb.c.Noop().Wait(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-mb.news:
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func TestRunOverEmbeddedHub(t *testing.T) {
+	// The test clock starts a minute before Monday 2026-12-07 00:00 and runs 60
+	// times faster, so the weekly round and report come within seconds.
+	d := startHubDaemon(t, "--clock-start", "2026-12-06T23:58:30Z", "--clock-rate", "60")
+	alice := openMailbox(t, d.imapAddr, "alice@example.test")
+	sendMail(t, d.smtpAddr, "Alice <alice@example.test>", "agora-business@example.test", "joining", "join-1@example.test",
+		"Hello!\n\nI join the Life contest.\nI claim cell (5, 5) in Life.\nI claim cell (99, 5) in Life.")
+	rec := alice.waitFor(t, 20*time.Second, func(m string) bool { return strings.Contains(m, "In-Reply-To: <join-1@example.test>") })
+	for _, want := range []string{"Subject: Re: joining", "Auto-Submitted: auto-replied", "> I join the Life contest.", "2 done, 1 not done."} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("receipt lacks %q:\n%s", want, rec)
+		}
+	}
+	rep := alice.waitFor(t, 30*time.Second, func(m string) bool { return strings.Contains(m, "Subject: OFF: [Life] Weekly Report") })
+	if !strings.Contains(rep, "2026-12-07") || !strings.Contains(rep, "List-Id:") {
+		t.Errorf("weekly report:\n%s", rep)
+	}
+	// SIGTERM: the daemon saves and exits 0.
+	d.cmd.Process.Signal(os.Interrupt)
+	select {
+	case err := <-d.exited:
+		if err != nil {
+			t.Errorf("referee run exited with %v after SIGINT", err)
+		}
+		d.exited <- err
+	case <-time.After(30 * time.Second):
+		t.Fatal("referee run did not stop within 30 s of SIGINT")
+	}
+	e, _ := newEngine(&Config{Address: "referee@example.test"})
+	s, err := store.Load(e, filepath.Join(d.dir, "data/state.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := s.PlayerByAddress("alice@example.test"); p == nil || !p.In("life") {
+		t.Errorf("the saved state does not hold Alice in Life")
+	}
+}
+
+// BenchmarkHubLatency measures a player's mail submitted -> the receipt in the
+// player's mailbox, over the embedded hub and `referee run`.
+func BenchmarkHubLatency(b *testing.B) {
+	d := startHubDaemon(b)
+	alice := openMailbox(b, d.imapAddr, "bench@example.test")
+	const n = 200
+	var lat []time.Duration
+	seen := 0
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("bench-%d@example.test", i)
+		start := time.Now()
+		sendMail(b, d.smtpAddr, "bench@example.test", "agora-business@example.test", "x", id, "I claim cell (1, 1) in Life.")
+		for {
+			if err := alice.c.Noop().Wait(); err != nil {
+				b.Fatal(err)
+			}
+			if int(alice.c.Mailbox().NumMessages) >= seen+2 { // the list copy and the receipt
+				break
+			}
+			select {
+			case <-alice.news:
+			case <-time.After(time.Millisecond):
+			}
+		}
+		seen += 2
+		lat = append(lat, time.Since(start))
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	med, p99 := lat[n/2], lat[n*99/100]
+	b.ReportMetric(float64(med.Microseconds())/1000, "ms-median")
+	b.ReportMetric(float64(p99.Microseconds())/1000, "ms-p99")
+	fmt.Printf("hub receipt latency over %d messages: median %v, p99 %v\n", n, med, p99)
+}
+
+// flakySMTP refuses according to a script: 4xx, then 5xx for one recipient,
+// then drops the connection, then accepts.
+type flakySMTP struct {
+	mu       sync.Mutex
+	attempts int
+	got      map[string]int // Message-ID -> deliveries
+}
+
+type flakySession struct {
+	srv  *flakySMTP
+	rcpt string
+}
+
+func (s *flakySession) Mail(string, *smtp.MailOptions) error { return nil }
+func (s *flakySession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	s.rcpt = to
+	if strings.HasPrefix(to, "nobody@") {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}
+	}
+	return nil
+}
+func (s *flakySession) Data(r io.Reader) error {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	s.srv.mu.Lock()
+	defer s.srv.mu.Unlock()
+	s.srv.attempts++
+	switch s.srv.attempts {
+	case 1, 2:
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
+	case 3:
+		return errors.New("connection dropped")
+	}
+	m := regexp.MustCompile(`(?m)^Message-Id: <([^>]+)>|^Message-ID: <([^>]+)>`).FindSubmatch(raw)
+	if m != nil {
+		s.srv.got[string(m[1])+string(m[2])]++
+	}
+	return nil
+}
+func (s *flakySession) Reset()        {}
+func (s *flakySession) Logout() error { return nil }
+
+func TestOutboxRetries(t *testing.T) {
+	fs := &flakySMTP{got: map[string]int{}}
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &flakySession{srv: fs}, nil }))
+	srv.Domain = "flaky.example.test"
+	srv.AllowInsecureAuth = true
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	dir := t.TempDir()
+	cfg := &Config{State: filepath.Join(dir, "state.yaml"), IMAP: IMAPConfig{Addr: "127.0.0.1:1", TLS: "none", User: "referee@example.test"},
+		SMTP: SMTPConfig{Addr: ln.Addr().String(), TLS: "none"}}
+	cfg.defaults()
+	clk := &clock{real0: time.Now(), start: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), rate: 1000}
+	d, err := newDaemon(cfg, clk, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.close()
+	d.retryBase = time.Millisecond
+	d.mu.Lock()
+	d.s.Outbox = nil
+	for i := 0; i < 5; i++ {
+		d.s.Outbox = append(d.s.Outbox, &contract.Outgoing{Notice: contract.Notice{ID: fmt.Sprintf("test/%d", i), Kind: "notice",
+			Channel: contract.ChanPrivate, To: []string{"alice@example.test"}, Subject: "n", Body: "body\n", Time: clk.now()}})
+	}
+	d.s.Outbox = append(d.s.Outbox, &contract.Outgoing{Notice: contract.Notice{ID: "test/bad", Kind: "notice",
+		Channel: contract.ChanPrivate, To: []string{"nobody@example.test"}, Subject: "n", Body: "body\n", Time: clk.now()}})
+	d.mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.senderLoop(ctx) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		d.mu.Lock()
+		left := len(d.s.Outbox)
+		d.mu.Unlock()
+		if left == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d notices still in the outbox after 30 s", left)
+		}
+		d.kick <- struct{}{}
+	}
+	cancel()
+	<-done
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for i := 0; i < 5; i++ {
+		id := contract.MessageID(fmt.Sprintf("test/%d", i), "example.test")
+		if fs.got[id] < 1 {
+			t.Errorf("notice %d was never delivered (got %v)", i, fs.got)
+		}
+	}
+	if len(d.s.Failed) != 1 || d.s.Failed[0].ID != "test/bad" || !strings.Contains(d.s.Failed[0].LastError, "550") {
+		t.Errorf("the permanent failure is not kept: %+v", d.s.Failed)
+	}
+	// And it survives in the saved state, for referee check.
+	e, _ := newEngine(cfg)
+	s, err := store.Load(e, cfg.State)
+	if err != nil || len(s.Failed) != 1 {
+		t.Errorf("saved state: %v, %d failed", err, len(s.Failed))
+	}
+}

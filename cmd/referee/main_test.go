@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"referee/contract"
+)
+
+// runCmd runs the command line in-process from dir and returns its exit status
+// and output.
+func runCmd(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	old, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(old)
+	var out, errb bytes.Buffer
+	code := realMain(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestCommittedStateInSync(t *testing.T) {
+	e, err := templateEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := e.NewState(nil, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := contract.Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("../../state.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("state.yaml is not what `referee init --template` writes; regenerate it with `go run ./cmd/referee init --template --force --state state.yaml`")
+	}
+	if bytes.Contains(got, []byte("secret:")) {
+		t.Error("the committed state holds a secret")
+	}
+	// And a working state made by init holds the same games and parameters.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T00:00:00Z"); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "data/state.yaml"))
+	for _, g := range gameIDs() {
+		if !bytes.Contains(b, []byte("\n    "+g+":\n")) {
+			t.Errorf("init's state lacks game %s", g)
+		}
+	}
+}
+
+func TestCheckUnknownKey(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret"); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	if code, out, errs := runCmd(t, dir, "check"); code != 0 {
+		t.Fatalf("check on a fresh state: %d %s %s", code, out, errs)
+	}
+	p := filepath.Join(dir, "data/state.yaml")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, []byte("surprise_key: 1\n")...), 0o600)
+	code, out, _ := runCmd(t, dir, "check")
+	if code != 2 || !strings.Contains(out, "surprise_key") || !strings.Contains(out, "data/state.yaml") {
+		t.Errorf("check on a state with an unknown key: exit %d, output %q", code, out)
+	}
+	// A bad configuration key too.
+	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("adress: x@example.test\n"), 0o600)
+	code, _, errs := runCmd(t, dir, "check")
+	if code != 2 || !strings.Contains(errs, "adress") || !strings.Contains(errs, "referee.yaml") {
+		t.Errorf("check with an unknown config key: exit %d, %q", code, errs)
+	}
+}
+
+func TestInitRefusesOverwrite(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, _ := runCmd(t, dir, "init"); code != 0 {
+		t.Fatal("first init failed")
+	}
+	code, _, errs := runCmd(t, dir, "init")
+	if code != 2 || !strings.Contains(errs, "--force") {
+		t.Errorf("second init: exit %d, %q", code, errs)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"bogus"}, {"report"}, {"replay"}, {"run", "--clock-rate", "x"}} {
+		if code, _, _ := runCmd(t, dir, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	for _, c := range []string{"run", "replay", "report", "check", "init", "verify"} {
+		code, _, errs := runCmd(t, dir, c, "--help")
+		if code != 0 || !strings.Contains(errs, "Usage: referee "+c) {
+			t.Errorf("%s --help: exit %d, %q", c, code, errs)
+		}
+	}
+}
+
+// replayInto replays the test archive into a fresh state in dir.
+func replayInto(t *testing.T, dir string) string {
+	t.Helper()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{9}, 32), 0o600)
+	arch, _ := filepath.Abs("testdata/replay.mbox")
+	code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", "--until", "2026-12-15T00:00:00Z", "--out", "out", arch)
+	if code != 0 {
+		t.Fatalf("replay: %d %s %s", code, out, errs)
+	}
+	return out
+}
+
+func TestReplayDeterministicAndIdempotent(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	replayInto(t, a)
+	replayInto(t, b)
+	for _, f := range []string{"data/state.yaml", "data/journal.jsonl"} {
+		x, _ := os.ReadFile(filepath.Join(a, f))
+		y, _ := os.ReadFile(filepath.Join(b, f))
+		if len(x) == 0 || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two replays of the same archive", f)
+		}
+	}
+	ma, _ := filepath.Glob(filepath.Join(a, "out/*.eml"))
+	mb, _ := filepath.Glob(filepath.Join(b, "out/*.eml"))
+	if len(ma) == 0 || len(ma) != len(mb) {
+		t.Fatalf("replays wrote %d and %d mails", len(ma), len(mb))
+	}
+	var all []byte
+	for i := range ma {
+		x, _ := os.ReadFile(ma[i])
+		y, _ := os.ReadFile(mb[i])
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between replays", filepath.Base(ma[i]))
+		}
+		all = append(all, x...)
+	}
+	// What the players see: receipts for Alice and Bob, a rejection of a claim
+	// off the grid, no effect from the discussion list, the guide for help, and
+	// the weekly reports with the randomness notices.
+	for _, want := range []string{"Subject: Re: BUS: joining Life", "X coordinate", "discussion list", "Subject: OFF: [Life] Weekly Report", "Randomness"} {
+		if !bytes.Contains(all, []byte(want)) {
+			t.Errorf("no mail contains %q", want)
+		}
+	}
+	// The same replay again on the resulting state changes nothing.
+	before, _ := os.ReadFile(filepath.Join(a, "data/state.yaml"))
+	jbefore, _ := os.ReadFile(filepath.Join(a, "data/journal.jsonl"))
+	out := replayInto(t, a)
+	after, _ := os.ReadFile(filepath.Join(a, "data/state.yaml"))
+	jafter, _ := os.ReadFile(filepath.Join(a, "data/journal.jsonl"))
+	again, _ := filepath.Glob(filepath.Join(a, "out/*.eml"))
+	if !bytes.Equal(before, after) || !bytes.Equal(jbefore, jafter) || len(again) != len(ma) {
+		t.Errorf("a second replay changed something: %s", out)
+	}
+}
+
+func TestVerifyAfterReplay(t *testing.T) {
+	dir := t.TempDir()
+	replayInto(t, dir)
+	code, out, errs := runCmd(t, dir, "verify")
+	if code != 0 || !strings.Contains(out, " 0 mismatches") || strings.Contains(out, " 0 draws recomputed") {
+		t.Fatalf("verify: exit %d, %s %s", code, out, errs)
+	}
+	// Tamper with a revealed seed in the journal: verify must notice.
+	p := filepath.Join(dir, "data/journal.jsonl")
+	b, _ := os.ReadFile(p)
+	i := bytes.Index(b, []byte(`"seed":"`))
+	if i < 0 {
+		t.Fatal("no revealed seed in the journal")
+	}
+	j := i + len(`"seed":"`)
+	if b[j] == '0' {
+		b[j] = '1'
+	} else {
+		b[j] = '0'
+	}
+	os.WriteFile(p, b, 0o600)
+	code, out, _ = runCmd(t, dir, "verify")
+	if code != 1 || !strings.Contains(out, "MISMATCH") {
+		t.Errorf("verify on a tampered journal: exit %d, %s", code, out)
+	}
+}
+
+func TestReport(t *testing.T) {
+	dir := t.TempDir()
+	replayInto(t, dir)
+	code, out, errs := runCmd(t, dir, "report", "life")
+	if code != 0 || !strings.Contains(out, "Subject: [Life] Weekly Report") {
+		t.Errorf("report life: %d %s %s", code, out, errs)
+	}
+	if code, _, _ := runCmd(t, dir, "report", "chess"); code != 2 {
+		t.Errorf("report chess: exit %d, want 2", code)
+	}
+}
