@@ -6,6 +6,8 @@ import (
 
 	"referee/contract"
 	"referee/contract/contracttest"
+
+	"gopkg.in/yaml.v3"
 )
 
 const (
@@ -31,8 +33,43 @@ func done(t *testing.T, rec *contract.Notice, want ...string) {
 		t.Fatal("no receipt")
 	}
 	for _, w := range want {
-		if !strings.Contains(rec.Body, w) {
+		if !strings.Contains(flat(rec.Body), flat(w)) {
 			t.Errorf("receipt lacks %q:\n%s", w, rec.Body)
 		}
 	}
 }
+
+// snapshot is what a rejected action must leave unchanged: the game's state,
+// its parameters, the ledger, the points and the memberships.
+func snapshot(t *testing.T, h *contracttest.Harness) string {
+	t.Helper()
+	var members []string
+	for _, p := range h.S.Players {
+		members = append(members, p.Name+":"+strings.Join(p.Member, ","))
+	}
+	b, err := yaml.Marshal(map[string]any{"life": st(h), "params": h.S.Games[ID].Params,
+		"ledger": h.S.Ledger, "points": h.S.Points, "members": members, "cm": h.S.Games[ID].Contestmaster})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// notDone fails the test unless the receipt reports the action refused,
+// citing want.
+func notDone(t *testing.T, rec *contract.Notice, want string) {
+	t.Helper()
+	if rec == nil {
+		t.Fatal("no receipt")
+	}
+	if !strings.Contains(rec.Body, "Not done") || !strings.Contains(flat(rec.Body), flat(want)) {
+		t.Errorf("receipt does not refuse with %q:\n%s", want, rec.Body)
+	}
+}
+
+// cellsOf is the set of a player's Cells.
+func cellsOf(h *contracttest.Harness, addr string) string { return st(h).Cells[addr] }
+type harness = contracttest.Harness
+
+// flat folds the receipt's wrapping so that phrases match across lines.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
