@@ -20,7 +20,11 @@ type Table struct {
 func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
 
 func numeric(s string) bool {
-	s = strings.TrimRight(strings.TrimSpace(s), "*+†‡")
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") {
+		s = s[:i] // a footnote marker: "7[1]"
+	}
+	s = strings.TrimRight(s, "*+†‡")
 	if s == "" {
 		return true
 	}
