@@ -134,7 +134,9 @@ func reveals(c *contract.Ctx, st *State) ([]Reveal, string) {
 	var out []Reveal
 	var journal []map[string]string
 	var b strings.Builder
-	for _, x := range st.Subs {
+	subs := append([]*Sub(nil), st.Subs...)
+	sort.SliceStable(subs, func(i, j int) bool { return st.order(subs[i].Who) < st.order(subs[j].Who) })
+	for _, x := range subs {
 		if x.Default {
 			continue
 		}

@@ -50,7 +50,7 @@ func commitBody(s *State, x *Sub) string {
 	return b.String()
 }
 
-func powersBody(c *contract.Ctx, s *State, revealed string) string {
+func powersBody(c *contract.Ctx, s *State, revealed string, labels []string) string {
 	var b strings.Builder
 	b.WriteString(sectionHead(fmt.Sprintf("Rumble game %d: the powers", s.Game)))
 	b.WriteString(wrapPara(fmt.Sprintf("The power submissions are closed, and these are the %d powers of game %d (Rumble 3). Every contestant's stamina is now %d (Rumble 4).", len(s.Powers), s.Game, c.IntParam("Stamina"))))
@@ -71,6 +71,14 @@ func powersBody(c *contract.Ctx, s *State, revealed string) string {
 	b.WriteString("\n")
 	b.WriteString(wrapPara("Effects: ward, fury, mend, thorns and blood work by themselves (send \"help rumble\"); \"ruled\" powers are adjudicated by the contestmaster when used (U5). S is a power's strength, its highest bid."))
 	b.WriteString("\n")
+	if len(labels) > 0 {
+		b.WriteString(text.Heading("Drawn from the built-in pool (U2, G5)"))
+		b.WriteString(wrapPara("Each draw picks among the pool's powers not yet in the game, in the pool's order, with the label shown:"))
+		for _, l := range labels {
+			b.WriteString(text.WrapIndent(l, 0, "  ", "    "))
+		}
+		b.WriteString("\n")
+	}
 	b.WriteString(text.Heading("Sealed power submissions, revealed"))
 	b.WriteString(revealed)
 	b.WriteString("\n")

@@ -272,7 +272,7 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 			default:
 				kind = "burn"
 			}
-		} else if last == "attack" {
+		} else if name, _, ok := nameAndAmount(seg); last == "attack" && !(ok && st.lookupPower(name) != nil) {
 			kind = "attack" // "10 to Bob" after "Attack: 30 to Alice"
 		}
 		switch kind {

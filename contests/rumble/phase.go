@@ -74,7 +74,7 @@ func (s *State) remind(c *contract.Ctx) {
 			continue
 		}
 		var b strings.Builder
-		b.WriteString(wrapBody(fmt.Sprintf("Game %d of Rumble is in its %s phase, and the referee has no %s from you yet. Send them privately to %s before %s UTC.",
+		b.WriteString(wrapPara(fmt.Sprintf("Game %d of Rumble is in its %s phase, and the referee has no %s from you yet. Send them privately to %s before %s UTC.",
 			s.Game, phaseName(s), phaseWhat(s.Phase), c.Referee(), contract.Stamp(s.Deadline))))
 		b.WriteString("\n")
 		b.WriteString(wrapPara("Without them: " + silence(s) + " (U3)."))
@@ -125,6 +125,7 @@ func (s *State) close(c *contract.Ctx) error {
 func (s *State) closePowers(c *contract.Ctx) error {
 	_, revealed := reveals(c, s)
 	used := map[string]bool{}
+	var labels []string
 	for _, x := range s.Subs {
 		for _, d := range x.Powers {
 			used[strings.ToLower(d.Name)] = true
@@ -141,7 +142,9 @@ func (s *State) closePowers(c *contract.Ctx) error {
 			return PowerDef{Name: fmt.Sprintf("Spare Power %d", len(used)+1), Text: "A power with no description."}
 		}
 		// G5: the label names the purpose.
-		d := cands[c.Intn(fmt.Sprintf("game/%d/pool/%s/%d", s.Game, forWhom, k), len(cands))]
+		label := fmt.Sprintf("game/%d/pool/%s/%d", s.Game, forWhom, k)
+		d := cands[c.Intn(label, len(cands))]
+		labels = append(labels, fmt.Sprintf("%s: %s/%s/%s (%d candidates)", d.Name, c.Game(), c.Week(), label, len(cands)))
 		used[strings.ToLower(d.Name)] = true
 		return d
 	}
@@ -188,7 +191,7 @@ func (s *State) closePowers(c *contract.Ctx) error {
 	c.Record("referee", "announces the %d powers of game %d", len(list), s.Game)
 	s.open(c, PhaseBids)
 	c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/powers", s.Game), Channel: contract.ChanPublic,
-		Subject: fmt.Sprintf("Rumble game %d: the powers", s.Game), Body: powersBody(c, s, revealed)})
+		Subject: fmt.Sprintf("Rumble game %d: the powers", s.Game), Body: powersBody(c, s, revealed, labels)})
 	return nil
 }
 

@@ -91,7 +91,7 @@ func summary(text string) string {
 }
 
 func doSealedSentence(c *contract.Ctx, a *contract.Action) error {
-	c.Did("read with the rest of this message as one sealed list (see above)")
+	c.Did("read as part of the whole message's private list (see above)")
 	return nil
 }
 
