@@ -52,13 +52,32 @@ func st(h *contracttest.Harness) *State { return h.Data(ID).(*State) }
 
 func land(h *contracttest.Harness, who string) int64 { return h.S.Ledger.Balance(LAND, who) }
 
-func TestSmoke(t *testing.T) {
-	h := newHarness(t)
-	joinAll(t, h, 5)
-	r1 := postID("results", 1)
-	reply(t, h, "2026-12-01T11:00:00Z", players[0], "{PLACE: L(3, 4)}", r1)
-	ns := h.Advance("2026-12-05T10:00:00Z")
-	for _, n := range ns {
-		t.Logf("%s %s\n%s", n.ID, n.Subject, n.Body)
+// give moves LAND from the totem to a player (test setup).
+func give(t *testing.T, h *contracttest.Harness, who string, n int64) {
+	t.Helper()
+	if err := h.S.Ledger.Move(LAND, Totem, who, n); err != nil {
+		t.Fatal(err)
 	}
+}
+
+func mustContain(t *testing.T, r *contract.Notice, want ...string) {
+	t.Helper()
+	if r == nil {
+		t.Fatalf("no receipt; want %q", want)
+	}
+	body := strings.Join(strings.Fields(r.Body), " ")
+	for _, w := range want {
+		if !strings.Contains(body, w) {
+			t.Errorf("receipt lacks %q:\n%s", w, r.Body)
+		}
+	}
+}
+
+const (
+	r1 = "steemfield/round/1/results-post"
+	p1 = "steemfield/round/1/proposal-post"
+)
+
+func harnessLedger(h interface{ Data(string) any }) *contract.Ledger {
+	return &h.(*contracttest.Harness).S.Ledger
 }

@@ -1,0 +1,206 @@
+package steemfield
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"gopkg.in/yaml.v3"
+
+	"referee/contract"
+	"referee/contract/contracttest"
+)
+
+// TestBadInput: each bad action is answered with the rule broken; rejections
+// change nothing, violations are recorded (S10).
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		name      string
+		at        string
+		who       int
+		text      string
+		post      string
+		want      []string
+		violation bool
+	}{
+		{"vote in the proposal period", "2026-12-01T12:00:00Z", 0, "{YES}", r1, []string{"Not done", "voting period", "Meta 9, S5"}, false},
+		{"vote after the voting period", "2026-12-03T11:00:00Z", 0, "{NO}", p1, []string{"Not done", "voting period"}, false},
+		{"outside the map", "2026-12-01T12:00:00Z", 0, "{PLACE: L(0, 4)}", r1, []string{"Not done", "outside the map", "Gameplay 11, S7"}, false},
+		{"outside the map high", "2026-12-01T12:00:00Z", 0, "{PLACE: L(3, 11)}", r1, []string{"Not done", "outside the map"}, false},
+		{"no unplaced LAND", "2026-12-01T12:00:00Z", 1, "{PLACE: L(2, 2)}", r1, []string{"Done: ignored", "without unplaced LAND", "S10"}, true},
+		{"gift too much", "2026-12-01T12:00:00Z", 0, `{GIFT_9_LAND_TO:"Bob"}`, r1, []string{"Not done", "you own 3 LAND, fewer than 9", "Gameplay 6"}, false},
+		{"gift to self", "2026-12-01T12:00:00Z", 0, `{GIFT_1_LAND_TO:"Alice"}`, r1, []string{"Not done", "another player"}, false},
+		{"burn too much", "2026-12-01T12:00:00Z", 0, "{BURN:4}", r1, []string{"Not done", "only unplaced LAND can be burnt", "3 unplaced"}, false},
+		{"broken tag", "2026-12-01T12:00:00Z", 0, "{PLACE: (3,4)}", r1, []string{"Not done", "write {PLACE: L(3, 4)}", "syntax"}, false},
+		{"non-player vote", "2026-12-02T12:00:00Z", -1, "{YES}", p1, []string{"Not done", "only players can vote"}, false},
+		{"proposal cites no rule", "2026-12-01T12:00:00Z", 0, "---\n{PROPOSAL:REPLACEMENT}\nReplacement\nx\n---", r1, []string{"Not done", "must name the affected rule"}, false},
+		{"proposal on a missing rule", "2026-12-01T12:00:00Z", 0, "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Gameplay 40\n---", r1, []string{"Not done", "no rule Gameplay 40"}, false},
+		{"proposal on a meta rule", "2026-12-01T12:00:00Z", 0, "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Meta 1\n---", r1, []string{"Not done", "Meta Rules stay the same"}, false},
+		{"reply to another post", "2026-12-01T12:00:00Z", 0, "{PLACE: L(2, 2)}", "somewhere/else", []string{"Not done", "comment under the totem's post"}, false},
+		{"private tag", "", 0, "{BURN:1}", "", []string{"Not done", "G4"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			joinAll(t, h, 5)
+			give(t, h, "Alice", 3)
+			if tt.at > "2026-12-02T10:02:00Z" {
+				h.Advance("2026-12-02T10:30:00Z")
+			}
+			if tt.post == p1 {
+				// A proposal up for the vote, so that only the period or
+				// the voter is wrong.
+				data0(h).Proposals = append(data0(h).Proposals, &Proposal{Player: "Carol", Type: "ADDITION", Text: "x"})
+				data0(h).Chosen = 1
+			}
+			before := gameSnapshot(t, h)
+			from := "Zed <zed@example.test>"
+			if tt.who >= 0 {
+				from = players[tt.who]
+			}
+			var r *contract.Notice
+			switch {
+			case tt.at == "":
+				r = h.Private("2026-12-01T12:00:00Z", from, tt.text)
+			case tt.post == "somewhere/else":
+				r = reply(t, h, tt.at, from, tt.text, "steemfield/round/9/results-post")
+			default:
+				r = reply(t, h, tt.at, from, tt.text, tt.post)
+			}
+			mustContain(t, r, tt.want...)
+			m := data0(h).member(strings.SplitN(from, " ", 2)[0])
+			if tt.violation {
+				if m == nil || len(m.Violations) != 1 {
+					t.Errorf("violation not recorded: %+v", m)
+				}
+				return
+			}
+			if m != nil && len(m.Violations) > 0 {
+				t.Errorf("unexpected violation %v", m.Violations)
+			}
+			if diff := cmp.Diff(before, gameSnapshot(t, h)); diff != "" {
+				t.Errorf("a rejection changed the game state (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+func data0(h interface{ Data(string) any }) *State { return h.Data(ID).(*State) }
+
+// gameSnapshot is the game's own state and the LAND ledger, as YAML.
+func gameSnapshot(t *testing.T, h *contracttest.Harness) string {
+	t.Helper()
+	b, err := yaml.Marshal(map[string]any{"game": data0(h), "land": h.S.Ledger.Balances[LAND], "supply": h.S.Ledger.Supply})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestSecondActions: a second proposal, vote or placement in one period is
+// a violation: ignored, and no end-of-round LAND (S10).
+func TestSecondActions(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 5)
+	give(t, h, "Alice", 2)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	mustContain(t, reply(t, h, "2026-12-01T11:05:00Z", players[0], prop, r1), "Done: ignored: a second proposal", "S10")
+	mustContain(t, reply(t, h, "2026-12-01T11:10:00Z", players[0], "{PLACE: L(2, 2)}\n{UNPLACE: L(2, 2)}", r1),
+		"Done: your LAND is placed at (2,2)", "Done: ignored: a second placement action")
+	if n := len(data0(h).Proposals); n != 1 {
+		t.Errorf("%d proposals, want 1", n)
+	}
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[1], "{YES}", p1), "Done: your vote YES")
+	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[1], "{NO}", p1), "Done: ignored: a second vote")
+	if diff := cmp.Diff([]Vote{{Player: "Bob", Yes: true, Weight: 1000000}}, data0(h).Votes); diff != "" {
+		t.Errorf("votes (-want +got):\n%s", diff)
+	}
+	before := land(h, "Alice")
+	bobBefore := land(h, "Bob")
+	ns := h.Advance("2026-12-04T10:30:00Z")
+	post := findNotice(ns, "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	for _, w := range []string{"no end-of-round LAND for Alice, Bob", "Alice broke the rules this round (a second proposal"} {
+		if !strings.Contains(strings.Join(strings.Fields(post.Body), " "), w) {
+			t.Errorf("results post lacks %q", w)
+		}
+	}
+	// Alice's proposal passed (1 LAND from the totem); Bob got nothing.
+	_ = before
+	if got := land(h, "Bob"); got != bobBefore {
+		t.Errorf("Bob has %d LAND, want %d (no end-of-round LAND)", got, bobBefore)
+	}
+}
+
+func findNotice(ns []*contract.Notice, id string) *contract.Notice {
+	for _, n := range ns {
+		if n.ID == id {
+			return n
+		}
+	}
+	return nil
+}
+
+// TestPlacementConflict: two placements on one cell: the first placer wins
+// (Implementation Details), the second is ignored and keeps eir action.
+func TestPlacementConflict(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 5)
+	give(t, h, "Alice", 1)
+	give(t, h, "Bob", 1)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[1], "{PLACE: L(3, 4)}", r1), "Done: your LAND is placed at (3,4)")
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], "{PLACE: L(3, 4)}", r1), "Not done", "already taken by Bob")
+	mustContain(t, reply(t, h, "2026-12-01T11:01:00Z", players[0], "{PLACE: L(4, 4)}", r1), "Done: your LAND is placed at (4,4)")
+	want := []Cell{{X: 3, Y: 4, Owner: "Bob", Seq: 1}, {X: 4, Y: 4, Owner: "Alice", Seq: 2}}
+	if diff := cmp.Diff(want, data0(h).Cells); diff != "" {
+		t.Errorf("cells (-want +got):\n%s", diff)
+	}
+	// Unplacing another's LAND: the owner keeps it, unplaced (Gameplay 13).
+	give(t, h, "Carol", 1)
+	mustContain(t, reply(t, h, "2026-12-01T11:02:00Z", players[2], "{UNPLACE: L(3, 4)}", r1), "Bob keeps it, unplaced")
+	if land(h, "Bob") != 1 || data0(h).unplacedOf(h, "Bob") != 1 {
+		t.Errorf("Bob should keep 1 unplaced LAND")
+	}
+}
+
+func (st *State) unplacedOf(h interface{ Data(string) any }, name string) int {
+	return -st.placed(name) + int(harnessLedger(h).Balance(LAND, name))
+}
+
+// TestGiftAndLeave: gifts take unplaced LAND first, then the newest cells,
+// which change owner on the map (S8); a leaving player's LAND goes one by one
+// to the youngest player, the next youngest, ... (Participation 3).
+func TestGiftAndLeave(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 5)
+	st := data0(h)
+	give(t, h, "Alice", 4)
+	st.Cells = []Cell{{X: 1, Y: 1, Owner: "Alice", Seq: 1}, {X: 5, Y: 5, Owner: "Alice", Seq: 2}}
+	st.NextSeq = 2
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], `{GIFT_3_LAND_TO:"Bob"}`, r1), "you gave 3 LAND to Bob, with the cells (5,5)")
+	st = data0(h)
+	if diff := cmp.Diff([]Cell{{X: 1, Y: 1, Owner: "Alice", Seq: 1}, {X: 5, Y: 5, Owner: "Bob", Seq: 2}}, st.Cells); diff != "" {
+		t.Errorf("cells after the gift (-want +got):\n%s", diff)
+	}
+	give(t, h, "Alice", 3) // Alice: 1 placed + 3 unplaced = 4
+	mustContain(t, reply(t, h, "2026-12-01T11:10:00Z", players[0], "{UNDELEGATE}", r1), "Erin 1, Dave 1, Carol 1, Bob 1")
+	st = data0(h)
+	if st.member("Alice") != nil {
+		t.Errorf("Alice is still a member")
+	}
+	want := map[string]int64{"Bob": 4, "Carol": 1, "Dave": 1, "Erin": 1}
+	for who, n := range want {
+		if got := land(h, who); got != n {
+			t.Errorf("%s has %d LAND, want %d", who, got, n)
+		}
+	}
+	// Her last cell went to Bob, the fourth youngest, and stays on the map.
+	if diff := cmp.Diff([]Cell{{X: 1, Y: 1, Owner: "Bob", Seq: 1}, {X: 5, Y: 5, Owner: "Bob", Seq: 2}}, st.Cells); diff != "" {
+		t.Errorf("cells after leaving (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,192 @@
+package steemfield
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"referee/contract"
+)
+
+// TestStart: the game starts only with 3 players (Meta 10, S1).
+func TestStart(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 2)
+	if data0(h).Phase != PhaseGathering {
+		t.Fatalf("phase %q with 2 players", data0(h).Phase)
+	}
+	mustContain(t, reply(t, h, "2026-12-01T10:05:00Z", players[0], "{BURN:1}", r1), "Not done", "has not started", "Meta 10")
+	if ns := h.Advance("2026-12-20T00:00:00Z"); findNotice(ns, r1) != nil {
+		t.Fatal("the game started with 2 players")
+	}
+	r := h.Public("2026-12-20T10:00:00Z", players[2], "{DELEGATE: 1}")
+	mustContain(t, r, "the game now has 3 players and starts")
+	s := data0(h)
+	if s.Phase != PhaseProposal || s.Round != 1 {
+		t.Fatalf("phase %q round %d, want proposal 1", s.Phase, s.Round)
+	}
+	if got, want := s.RoundEnd.Sub(s.RoundStart).Hours(), 72.0; got != want {
+		t.Errorf("round length %vh, want %vh (Meta 5)", got, want)
+	}
+	if got := s.ProposalEnd.Sub(s.RoundStart).Hours(); got != 24 {
+		t.Errorf("proposal period %vh, want 24h", got)
+	}
+}
+
+// TestReplyUnderPost: a reply to no message counts; a reply to a post of
+// an earlier round does not count for round actions; a burn may go under
+// any of the totem's posts (S2, decision).
+func TestReplyUnderPost(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 5)
+	give(t, h, "Alice", 3)
+	mustContain(t, h.Public("2026-12-01T11:00:00Z", players[0], "{PLACE: L(2, 2)}"), "Done: your LAND is placed")
+	h.Advance("2026-12-04T10:30:00Z")
+	give(t, h, "Alice", 3)
+	mustContain(t, reply(t, h, "2026-12-04T11:00:00Z", players[0], "{PLACE: L(3, 3)}", r1), "Not done", "current round 2")
+	mustContain(t, reply(t, h, "2026-12-04T11:01:00Z", players[0], "{BURN:1}", r1), "Done: you burnt 1 LAND")
+	mustContain(t, reply(t, h, "2026-12-04T11:02:00Z", players[0], "{PLACE: L(3, 3)}", "steemfield/round/2/results-post"), "Done: your LAND is placed")
+}
+
+// TestReferral: S9: once, before the new player's first proposal period
+// ends, naming another player; 1 LAND each from the totem.
+func TestReferral(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 4)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[3], `{REFERRED_BY:"Dave"}`, r1), "Not done", "cannot refer yourself")
+	mustContain(t, reply(t, h, "2026-12-01T11:01:00Z", players[3], `{REFERRED_BY:"Nobody"}`, r1), "Not done", "no player is known")
+	mustContain(t, reply(t, h, "2026-12-01T11:02:00Z", players[3], `{REFERRED_BY:"Bob"}`, r1), "Done: Bob referred you: the totem gives 1 LAND to Dave and Bob")
+	mustContain(t, reply(t, h, "2026-12-01T11:03:00Z", players[3], `{REFERRED_BY:"Alice"}`, r1), "Not done", "already named")
+	if land(h, "Dave") != 1 || land(h, "Bob") != 1 || land(h, Totem) != 98 {
+		t.Errorf("LAND: Dave %d Bob %d totem %d", land(h, "Dave"), land(h, "Bob"), land(h, Totem))
+	}
+	h.Advance("2026-12-02T10:30:00Z")
+	r := h.Public("2026-12-02T11:00:00Z", players[4], "{DELEGATE: 1}\n{REFERRED_BY:\"Alice\"}")
+	mustContain(t, r, "Done: you joined", "Done: Alice referred you")
+	// Erin's first proposal period is round 2's; Carol's has ended.
+	mustContain(t, h.Public("2026-12-02T11:05:00Z", players[2], `{REFERRED_BY:"Alice"}`), "Not done", "before your first proposal period ends")
+}
+
+// TestCapChange: a passed replacement of Gameplay 4 sets the cap and the
+// totem's pool follows (S11, G9); the rule set shows the new text.
+func TestCapChange(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:REPLACEMENT}\nReplacement: Gameplay, Rule 4\nThe cap on total land is 500.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	h.Advance("2026-12-02T10:30:00Z")
+	reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1)
+	ns := h.Advance("2026-12-04T10:30:00Z")
+	post := findNotice(ns, "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	body := strings.Join(strings.Fields(post.Body), " ")
+	for _, w := range []string{"in favor: 1.000 against: 0.000", "sets LANDCap from 100 to 500", "The totem's pool grows by 400 LAND", "Gameplay 4. The cap on total land is 500."} {
+		if !strings.Contains(body, w) {
+			t.Errorf("results post lacks %q", w)
+		}
+	}
+	if got := h.S.Ledger.Supply[LAND]; got != 500 {
+		t.Errorf("supply %d, want 500", got)
+	}
+	if got := data0(h).member("Alice").Passed; got != 1 {
+		t.Errorf("Alice passed %d, want 1", got)
+	}
+}
+
+// TestRulingTimeout: a passed rule the referee cannot apply waits for the
+// totem controller; silence keeps it as written (G8, G9).
+func TestRulingTimeout(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Participation\nPlayers must be polite.\n---"
+	reply(t, h, "2026-12-01T11:00:00Z", players[1], prop, r1)
+	h.Advance("2026-12-02T10:30:00Z")
+	reply(t, h, "2026-12-02T11:00:00Z", players[1], "{YES}", p1)
+	ns := h.Advance("2026-12-04T10:30:00Z")
+	if n := findNotice(ns, "steemfield/ruling/1"); n == nil || n.Channel != contract.ChanPrivate {
+		t.Fatalf("no private ruling request: %v", n)
+	}
+	if b := findNotice(ns, "steemfield/round/2/results-post").Body; !strings.Contains(strings.Join(strings.Fields(b), " "), "Participation 4. Players must be polite. [needs the totem controller's ruling]") {
+		t.Log(b)
+		t.Errorf("the new rule is not marked as needing a ruling")
+	}
+	ns = h.Advance("2026-12-07T10:30:00Z")
+	body := strings.Join(strings.Fields(findNotice(ns, "steemfield/round/3/results-post").Body), " ")
+	if !strings.Contains(body, "did not rule on the rule passed in round 1") {
+		t.Errorf("the timeout is not in the clarifications:\n%s", body)
+	}
+	if len(data0(h).Pending) != 0 {
+		t.Errorf("pending %v", data0(h).Pending)
+	}
+}
+
+// TestVictory: 51 LAND at the round end wins (Gameplay 5, S6 (7)); the final
+// post congratulates and lists the final rules; the game then stops.
+func TestVictory(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	// 57 unplaced LAND: after returning at most 6 (S6 (4)) she still has 51.
+	give(t, h, "Carol", 57)
+	ns := h.Advance("2026-12-04T10:30:00Z")
+	final := findNotice(ns, ID+"/final-post")
+	if final == nil {
+		t.Fatalf("no final post; Carol has %d LAND", land(h, "Carol"))
+	}
+	body := strings.Join(strings.Fields(final.Body), " ")
+	for _, w := range []string{"Congrats to Carol for achieving the victory condition established by Rule #5 of Gameplay", "Gameplay 5. Any player to get 51 LAND wins the game."} {
+		if !strings.Contains(body, w) {
+			t.Errorf("final post lacks %q", w)
+		}
+	}
+	if data0(h).Phase != PhaseOver || data0(h).Winner != "Carol" {
+		t.Errorf("phase %q winner %q", data0(h).Phase, data0(h).Winner)
+	}
+	if ns := h.Advance("2026-12-30T00:00:00Z"); len(ns) > 0 && findNotice(ns, "steemfield/round/4/results-post") != nil {
+		t.Errorf("the game went on after the victory")
+	}
+	mustContain(t, h.Public("2026-12-30T10:00:00Z", players[0], "{DELEGATE: 1}"), "Not done", "the game is over")
+}
+
+// TestProposalOrder: S4: lowest score, then higher effective power, then
+// the oldest player.
+func TestProposalOrder(t *testing.T) {
+	st := &State{Players: []*Member{
+		{Name: "A", Power: 1000}, {Name: "B", Power: 3000, Passed: 1}, {Name: "C", Power: 500}, {Name: "D", Power: 2000}, {Name: "E", Power: 900, Burnt: 1, Passed: 1},
+	}}
+	for _, n := range []string{"A", "B", "C", "D", "E"} {
+		st.Proposals = append(st.Proposals, &Proposal{Player: n})
+	}
+	var got []string
+	for _, p := range st.order() {
+		got = append(got, p.Player)
+	}
+	// Scores: A 0, B 1, C 0, D 0, E 0. Effective powers: A 1, C 0.5, D 1,
+	// E 0.9; A and D tie on power, A joined first.
+	if diff := cmp.Diff([]string{"A", "D", "E", "C", "B"}, got); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}
+
+// TestGuide: the guide lists every verb's syntax and maps the rulings.
+func TestGuide(t *testing.T) {
+	g := New().Guide()
+	for _, v := range New().Verbs() {
+		first := strings.SplitN(strings.TrimPrefix(v.Syntax, "---\n"), "\n", 2)[0]
+		if !strings.Contains(g, first) {
+			t.Errorf("the guide lacks the %s syntax %q", v.Name, first)
+		}
+	}
+	for _, r := range []string{"S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "S11", "S12", "G9"} {
+		if !strings.Contains(g, r) {
+			t.Errorf("the guide does not cite %s", r)
+		}
+	}
+	for i, l := range strings.Split(g, "\n") {
+		if len([]rune(l)) > 72 {
+			t.Errorf("guide line %d is %d columns", i+1, len([]rune(l)))
+		}
+	}
+}
