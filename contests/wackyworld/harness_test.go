@@ -1,7 +1,6 @@
 package wackyworld
 
 import (
-	"bytes"
 	"fmt"
 	"net/mail"
 	"strings"
@@ -9,46 +8,33 @@ import (
 	"time"
 
 	"referee/contract"
+	"referee/contract/contracttest"
 )
 
-// testSecret is the fixed master secret of the tests, so draws can be
+// testSecret is the harness's fixed master secret, so draws can be
 // recomputed (G5).
-var testSecret = bytes.Repeat([]byte{7}, 32)
+var testSecret = contracttest.Secret[:]
 
-const cm = "cm@example.test"
+const cm = contracttest.Contestmaster
 
-// harness drives the interpreter with Wacky World alone, applying messages
-// and scheduled events as the daemon does.
+// harness drives the interpreter with Wacky World alone through
+// contracttest, with the game's own fixtures on top.
 type harness struct {
-	t    *testing.T
-	e    *contract.Engine
-	s    *contract.State
-	n    int
-	sent int
+	t *testing.T
+	H *contracttest.Harness
+	e *contract.Engine
+	s *contract.State
 }
 
 func mustTime(t testing.TB, s string) time.Time {
 	t.Helper()
-	at, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		t.Fatalf("parse time %q: %v", s, err)
-	}
-	return at
+	return contracttest.At(t, s)
 }
 
 func newHarness(t *testing.T, start string) *harness {
 	t.Helper()
-	e, err := contract.NewEngine(contract.Config{Referee: "referee@example.test", Contestmaster: cm}, New())
-	if err != nil {
-		t.Fatalf("engine: %v", err)
-	}
-	s, _, err := e.NewState(testSecret, mustTime(t, start))
-	if err != nil {
-		t.Fatalf("new state: %v", err)
-	}
-	h := &harness{t: t, e: e, s: s}
-	h.sent = len(s.Outbox)
-	return h
+	H := contracttest.New(t, start, New())
+	return &harness{t: t, H: H, e: H.E, s: H.S}
 }
 
 func (h *harness) data() *State { return h.s.Games[ID].Data.(*State) }
@@ -60,23 +46,9 @@ func (h *harness) send(at, from, body string, ch contract.Channel) []*contract.N
 	if err != nil {
 		h.t.Fatalf("address %q: %v", from, err)
 	}
-	h.n++
-	m := &contract.Message{ID: fmt.Sprintf("m%d@example.test", h.n), From: strings.ToLower(addr.Address), Name: addr.Name,
-		Arrived: mustTime(h.t, at), Channel: ch, Text: body, Subject: "Wacky World", Authenticated: true}
-	if _, err := h.e.Apply(h.s, m); err != nil {
-		h.t.Fatalf("apply %q: %v", body, err)
-	}
-	return h.drain()
-}
-
-func (h *harness) drain() []*contract.Notice {
-	var out []*contract.Notice
-	for _, o := range h.s.Outbox[h.sent:] {
-		n := o.Notice
-		out = append(out, &n)
-	}
-	h.sent = len(h.s.Outbox)
-	return out
+	t := mustTime(h.t, at)
+	return h.H.Send(&contract.Message{From: strings.ToLower(addr.Address), Name: addr.Name,
+		Date: t, Arrived: t, Channel: ch, Text: body, Subject: "Wacky World", Authenticated: true})
 }
 
 // public sends a public message and returns its receipt (nil if none).
@@ -97,10 +69,7 @@ func receiptOf(ns []*contract.Notice) *contract.Notice {
 // advance runs the scheduled events up to at.
 func (h *harness) advance(at string) []*contract.Notice {
 	h.t.Helper()
-	if _, err := h.e.Advance(h.s, mustTime(h.t, at)); err != nil {
-		h.t.Fatalf("advance to %s: %v", at, err)
-	}
-	return h.drain()
+	return h.H.Advance(at)
 }
 
 // party returns the party with this address.

@@ -1,89 +1,16 @@
 package wackyworld
 
 import (
-	"errors"
-	"flag"
-	"fmt"
-	"io"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"referee/contract"
-	"referee/mailin"
+	"referee/contract/contracttest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-var mailCfg = &mailin.Config{
-	Referee:         "referee@example.test",
-	PublicLists:     []string{"agora-business@example.test"},
-	OfficialList:    "agora-official@example.test",
-	DiscussionLists: []string{"agora-discussion@example.test"},
-}
-
-var channels = map[mailin.Class]contract.Channel{
-	mailin.Public: contract.ChanPublic, mailin.Official: contract.ChanOfficial,
-	mailin.Discussion: contract.ChanDiscussion, mailin.Private: contract.ChanPrivate,
-	mailin.Ignorable: contract.ChanIgnore,
-}
-
-// replay applies an mbox through the real mail parser, in arrival order.
-func (h *harness) replay(path string) {
-	h.t.Helper()
-	arc, err := mailin.OpenArchive(path)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	defer arc.Close()
-	for {
-		raw, err := arc.Next()
-		if errors.Is(err, io.EOF) {
-			return
-		}
-		if err != nil {
-			h.t.Fatalf("read %s: %v", path, err)
-		}
-		m, err := mailin.Parse(raw.Data, raw.Arrived, mailCfg)
-		if err != nil {
-			h.t.Fatalf("parse message %d of %s: %v", raw.UID, path, err)
-		}
-		msg := &contract.Message{ID: m.MessageID, From: m.From, Name: m.FromName, Date: m.Date, Arrived: m.Arrived,
-			Subject: m.Subject, InReplyTo: m.InReplyTo, References: m.References, Channel: channels[m.Class],
-			IgnoreReason: m.IgnoreReason, Authenticated: m.Authenticated, AuthNote: m.AuthNote, Text: m.Text, TooLarge: m.TooLarge}
-		if _, err := h.e.Apply(h.s, msg); err != nil {
-			h.t.Fatalf("apply %s: %v", msg.ID, err)
-		}
-	}
-}
-
-// transcript writes notices as the golden files hold them.
-func transcript(ns []*contract.Notice) string {
-	var b strings.Builder
-	for _, n := range ns {
-		fmt.Fprintf(&b, "=== %s\nkind: %s  channel: %s  to: %s  time: %s\nsubject: %s\n\n%s\n", n.ID, n.Kind, n.Channel,
-			strings.Join(n.To, ","), contract.Stamp(n.Time), n.Subject, n.Body)
-	}
-	return b.String()
-}
 
 func golden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, diff)
-	}
+	contracttest.Golden(t, path, got)
 }
 
 // TestScenario: three parties over four turns, mbox in, mails out, golden.
@@ -91,7 +18,7 @@ func golden(t *testing.T, path, got string) {
 // fixed layout (the state before of the play), as a scenario fixture would.
 func TestScenario(t *testing.T) {
 	h := newHarness(t, "2026-12-01T09:00:00Z")
-	h.replay("testdata/scenario/joins.mbox")
+	h.H.Mbox("testdata/scenario/joins.mbox")
 	if n := len(h.s.Members(ID)); n != 3 {
 		t.Fatalf("%d parties after the joins, want 3", n)
 	}
@@ -103,8 +30,8 @@ func TestScenario(t *testing.T) {
 	h.place(aAddr, 4, 4)
 	h.place(bAddr, 6, 4)
 	h.place(cAddr, 5, 7)
-	h.replay("testdata/scenario/play.mbox")
-	ns := h.advance("2026-12-14T12:00:00Z")
+	ns := h.H.Mbox("testdata/scenario/play.mbox")
+	ns = append(ns, h.advance("2026-12-14T12:00:00Z")...)
 
 	st := h.data()
 	wantAt(t, h, aAddr, 4, 4)
@@ -139,5 +66,5 @@ func TestScenario(t *testing.T) {
 	if searches != 2 {
 		t.Errorf("%d search results, want 2", searches)
 	}
-	golden(t, "testdata/scenario/mails.golden", transcript(ns))
+	h.H.Golden("testdata/scenario/mails.golden")
 }
