@@ -102,9 +102,9 @@ func doStart(c *contract.Ctx, a *contract.Action) error {
 	}
 	st.NextReport = contract.NextWeekStart(c.Now())
 	st.open(c, PhasePowers)
-	c.Did("game %d of Rumble begins with %s; %d powers per contestant, %d for the contestmaster; powers are due by %s UTC",
+	c.Did("game %d of Rumble begins with %s; %d power(s) per contestant, %d for the contestmaster; powers are due by %s UTC",
 		st.Game, strings.Join(names, ", "), p, q, contract.Stamp(st.Deadline))
-	c.Record(c.Actor().Name, "announces game %d: %d powers per contestant, %d contestmaster powers", st.Game, p, q)
+	c.Record(c.Actor().Name, "announces game %d: %d power(s) per contestant, %d for the contestmaster", st.Game, p, q)
 	c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/start", st.Game), Channel: contract.ChanPublic,
 		Subject: fmt.Sprintf("Rumble game %d begins", st.Game), Body: startBody(c, st)})
 	return nil

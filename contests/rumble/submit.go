@@ -37,7 +37,7 @@ func (g *Game) Extract(c *contract.Ctx, m *contract.Message) []*contract.Action 
 		switch {
 		case cm && st.Phase == PhasePowers && st.Q > 0:
 		case p != nil && st.fighter(p.Name) != nil:
-		case p != nil && p.In("rumble") && sniff(text) != "":
+		case st.Phase != PhaseNone && sniff(text) != "":
 		default:
 			return nil
 		}
@@ -90,9 +90,16 @@ func summary(text string) string {
 	return s
 }
 
+// doSealedSentence answers for "I bid 30 on Flight" style sentences: the
+// Extractor reads the whole private message as one list, so a sentence only
+// says whether that list was accepted.
 func doSealedSentence(c *contract.Ctx, a *contract.Action) error {
-	c.Did("read as part of the whole message's private list (see above)")
-	return nil
+	st := data(c)
+	if x := st.sub(c.Actor().Name); x != nil && c.Msg() != nil && x.MsgID == c.Msg().ID {
+		c.Did("part of the list sealed above")
+		return nil
+	}
+	return contract.Reject(phaseRule(st.Phase), "not counted: this message's list was not accepted (see above)")
 }
 
 // doSubmit seals a private submission for the open phase (U3: the latest valid

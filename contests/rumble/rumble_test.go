@@ -1,0 +1,363 @@
+package rumble
+
+import (
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"referee/contract"
+	"referee/contract/contracttest"
+)
+
+const (
+	alice = "Alice <alice@example.test>"
+	bob   = "Bob <bob@example.test>"
+	carol = "Carol <carol@example.test>"
+	dave  = "Dave <dave@example.test>"
+	erin  = "Erin <erin@example.test>"
+	mars  = "Mars <cm@example.test>"
+)
+
+// atBids returns a harness whose game 1 is in its bidding phase: four
+// contestants, one power each, none for the contestmaster.
+func atBids(t *testing.T) *contracttest.Harness {
+	t.Helper()
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob, carol, dave} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
+	mustDone(t, h.Private("2026-12-01T12:00:00Z", alice, "Iron Skin: my skin turns to iron (ward)"))
+	mustDone(t, h.Private("2026-12-01T12:00:00Z", bob, "Flight: I fly above the fray"))
+	mustDone(t, h.Private("2026-12-01T12:00:00Z", carol, "Fire Breath: fire [fury]"))
+	mustDone(t, h.Private("2026-12-01T12:00:00Z", dave, "Lucky Star: luck"))
+	if st := data2(h); st.Phase != PhaseBids {
+		t.Fatalf("phase %q after all powers, want bids", st.Phase)
+	}
+	return h
+}
+
+// atRound continues atBids to round 1: Alice holds Iron Skin (30), Bob
+// Flight (20), Carol Fire Breath (10); Dave holds nothing.
+func atRound(t *testing.T) *contracttest.Harness {
+	t.Helper()
+	h := atBids(t)
+	mustDone(t, h.Private("2026-12-02T10:00:00Z", alice, "Iron Skin: 30"))
+	mustDone(t, h.Private("2026-12-02T10:00:00Z", bob, "Flight: 20"))
+	mustDone(t, h.Private("2026-12-02T10:00:00Z", carol, "Fire Breath: 10"))
+	mustDone(t, h.Private("2026-12-02T10:00:00Z", dave, "no bids"))
+	for _, p := range []string{alice, bob, carol} {
+		mustDone(t, h.Private("2026-12-02T11:00:00Z", p, "No discard."))
+	}
+	if st := data2(h); st.Phase != PhaseRound || st.Round != 1 {
+		t.Fatalf("phase %q round %d, want round 1", st.Phase, st.Round)
+	}
+	return h
+}
+
+func data2(h *contracttest.Harness) *State { return h.Data("rumble").(*State) }
+
+func mustDone(t *testing.T, r *contract.Notice) {
+	t.Helper()
+	if r == nil {
+		t.Fatal("no receipt")
+	}
+	if strings.Contains(r.Body, "Not done") {
+		t.Fatalf("an action failed:\n%s", r.Body)
+	}
+}
+
+// norm folds a receipt's wrapped lines so a phrase can be found in it.
+func norm(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// failed reports whether a receipt says every action failed.
+func failed(r *contract.Notice) bool { return r != nil && strings.Contains(r.Body, "\n0 done, ") }
+
+func snapshot(t *testing.T, h *contracttest.Harness) string {
+	t.Helper()
+	b, err := yaml.Marshal(h.Data("rumble"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + h.S.Games["rumble"].Params["Deadline"]
+}
+
+// TestBadInput: each mistake is rejected naming its paragraph, and changes
+// nothing.
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		name    string
+		round   bool // in round 1 rather than bidding
+		public  bool
+		from    string
+		text    string
+		wantIn  string
+		wantCit string
+	}{
+		{"bids over the limit", false, false, alice, "Iron Skin: 60\nFlight: 41", "total 101, more than 100", "(Rumble 5)"},
+		{"bid on an unknown power", false, false, alice, "Invisibility: 10", "not a power on the list", "(Rumble 5)"},
+		{"negative bid", false, false, alice, "Iron Skin: -5", "negative", "(Rumble 5)"},
+		{"fractional bid", false, false, alice, "Iron Skin: 12.5", "not a whole number", "(Rumble 5)"},
+		{"zero bid", false, false, alice, "Iron Skin: 0", "1 or more", "(U4)"},
+		{"bids in a round", true, false, alice, "I bid 10 on Flight.", "looks like bids", "(Rumble 8)"},
+		{"actions while bidding", false, false, alice, "Attack: 30 to Bob", "looks like actions", "(Rumble 5)"},
+		{"attack on an unknown player", true, false, alice, "Attack: 10 to Zed", "no player is known", "(Rumble 9)"},
+		{"attack on a non-contestant", true, false, alice, "Attack: 10 to Mars", "not a contestant", "(Rumble 9)"},
+		{"attack on oneself", true, false, alice, "Attack: 10 to Alice", "yourself", "(Rumble 8)"},
+		{"over energy", true, false, alice, "Attack: 50 to Bob / Defense: 21", "allocate 71 energy but have 70", "(Rumble 8)"},
+		{"negative allocation", true, false, alice, "Defense: -4", "negative", "(Rumble 8)"},
+		{"power not held", true, false, alice, "Flight: 5", "do not hold Flight", "(Rumble 8)"},
+		{"spend on a burn-only", true, false, alice, "Burn 5 on Iron Skin", "requires you to Spend", "(Rumble 8)"},
+		{"actions through the list", true, true, alice, "Attack: 30 to Bob\nDefense: 40", "the list has now seen it", "(G4)"},
+		{"sentence through the list", true, true, alice, "I attack Bob with 30.", "the list has now seen it", "(G4)"},
+		{"bids through the list", false, true, alice, "Iron Skin: 30", "the list has now seen it", "(G4)"},
+		{"not a contestant", true, false, erin, "Attack: 10 to Bob", "not a contestant", "(Rumble 2)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var h *contracttest.Harness
+			if tc.round {
+				h = atRound(t)
+			} else {
+				h = atBids(t)
+			}
+			if tc.from == erin {
+				mustDone(t, h.Public("2026-12-02T12:00:00Z", erin, "I change my name to Erin."))
+			}
+			before := snapshot(t, h)
+			var r *contract.Notice
+			if tc.public {
+				r = h.Public("2026-12-02T12:00:00Z", tc.from, tc.text)
+			} else {
+				r = h.Private("2026-12-02T12:00:00Z", tc.from, tc.text)
+			}
+			if r == nil {
+				t.Fatal("no receipt")
+			}
+			if !failed(r) || !strings.Contains(norm(r.Body), tc.wantIn) || !strings.Contains(norm(r.Body), tc.wantCit) {
+				t.Errorf("receipt does not reject with %q %s:\n%s", tc.wantIn, tc.wantCit, r.Body)
+			}
+			if after := snapshot(t, h); after != before {
+				t.Errorf("the state changed:\n%s\n---\n%s", before, after)
+			}
+		})
+	}
+}
+
+func TestJoinDuringGame(t *testing.T) {
+	h := atBids(t)
+	r := h.Public("2026-12-02T12:00:00Z", erin, "I join Rumble.")
+	if !failed(r) || !strings.Contains(norm(r.Body), "(Rumble 13)") {
+		t.Fatalf("joining during a game: %v", r)
+	}
+	if r := h.Public("2026-12-02T12:00:00Z", alice, "I announce a new game of Rumble."); !failed(r) || !strings.Contains(norm(r.Body), "only the contestmaster") {
+		t.Errorf("a player starting a game: %v", r)
+	}
+}
+
+func TestLatestSubmissionCounts(t *testing.T) {
+	h := atBids(t)
+	mustDone(t, h.Private("2026-12-02T10:00:00Z", alice, "Iron Skin: 60"))
+	r := h.Private("2026-12-02T10:05:00Z", alice, "Iron Skin: 25 / Flight: 5")
+	mustDone(t, r)
+	if !strings.Contains(norm(r.Body), "replacing your earlier submission") {
+		t.Errorf("receipt does not say it replaces:\n%s", r.Body)
+	}
+	st := data2(h)
+	if x := st.sub("Alice"); x == nil || len(x.Bids) != 2 || x.Bids[0].N != 25 {
+		t.Errorf("Alice's bids = %+v, want the later list", x)
+	}
+	if len(st.Subs) != 1 {
+		t.Errorf("%d submissions, want 1", len(st.Subs))
+	}
+}
+
+// U3: reminders 24 h before the deadline to those missing; silence defaults.
+func TestDeadlineDefaults(t *testing.T) {
+	h := atBids(t)
+	mustDone(t, h.Private("2026-12-02T10:00:00Z", alice, "Iron Skin: 30"))
+	ns := h.Advance("2026-12-03T12:00:00Z") // phase opened 12-01 12:00, deadline 12-04 12:00
+	var to []string
+	for _, n := range ns {
+		if n.Kind == "reminder" {
+			to = append(to, n.To...)
+		}
+	}
+	if strings.Join(to, " ") != "bob@example.test carol@example.test dave@example.test" {
+		t.Errorf("reminders to %v", to)
+	}
+	h.Advance("2026-12-04T12:00:00Z")
+	st := data2(h)
+	if st.Phase != PhaseDiscard {
+		t.Fatalf("phase %q after the bid deadline", st.Phase)
+	}
+	if f := st.fighter("Bob"); f.Stamina != 100 || len(f.Powers) != 0 {
+		t.Errorf("Bob without bids: %+v", f)
+	}
+	// Only Alice holds a power, so only she is waited for.
+	h.Advance("2026-12-07T12:00:00Z")
+	st = data2(h)
+	if st.Phase != PhaseRound {
+		t.Fatalf("phase %q after the discard deadline", st.Phase)
+	}
+	h.Advance("2026-12-10T12:00:00Z")
+	st = data2(h)
+	if st.Round != 2 {
+		t.Fatalf("round %d after round 1's deadline", st.Round)
+	}
+	// Nobody sent a list: everyone defended with half eir energy; no damage.
+	for _, f := range st.Fighters {
+		if f.Stamina != map[string]int{"Alice": 70, "Bob": 100, "Carol": 100, "Dave": 100}[f.Name] {
+			t.Errorf("%s stamina %d", f.Name, f.Stamina)
+		}
+	}
+}
+
+// Rumble 12, U7: ending without objection from a contestant.
+func TestEndWithoutObjection(t *testing.T) {
+	h := atRound(t)
+	mustDone(t, h.Public("2026-12-03T10:00:00Z", erin, "I intend, without objection, to end the current game of Rumble."))
+	r := h.Public("2026-12-03T11:00:00Z", mars, "I object to intent #1.")
+	if !failed(r) || !strings.Contains(norm(r.Body), "only contestants") {
+		t.Errorf("a non-contestant's objection: %v", r)
+	}
+	r = h.Public("2026-12-08T10:00:00Z", erin, "I do so (intent #1).")
+	mustDone(t, r)
+	st := data2(h)
+	if st.Phase != PhaseNone || !strings.Contains(st.Last, "no winner") {
+		t.Errorf("after ending: phase %q, %q", st.Phase, st.Last)
+	}
+
+	h = atRound(t)
+	mustDone(t, h.Public("2026-12-03T10:00:00Z", erin, "I intend, without objection, to end the current game of Rumble."))
+	mustDone(t, h.Public("2026-12-03T11:00:00Z", bob, "I object to intent #1."))
+	r = h.Public("2026-12-08T10:00:00Z", erin, "I do so (intent #1).")
+	if !failed(r) || !strings.Contains(norm(r.Body), "objection") {
+		t.Errorf("ending despite an objection:\n%v", r)
+	}
+}
+
+// Rumble 16: replacing the contestmaster needs eir consent.
+func TestReplaceContestmaster(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	mustDone(t, h.Public("2026-12-01T10:00:00Z", erin, "I change my name to Erin."))
+	r := h.Public("2026-12-01T10:05:00Z", alice, "I replace the Rumble contestmaster with Erin.")
+	if !failed(r) || !strings.Contains(norm(r.Body), "(Rumble 16)") {
+		t.Fatalf("replacing without consent:\n%v", r)
+	}
+	mustDone(t, h.Public("2026-12-01T10:10:00Z", mars, "I consent to Erin becoming the Rumble contestmaster."))
+	mustDone(t, h.Public("2026-12-01T10:15:00Z", alice, "I replace the Rumble contestmaster with Erin."))
+	if cm := h.S.Games["rumble"].Contestmaster; cm != "erin@example.test" {
+		t.Errorf("contestmaster %q, want erin", cm)
+	}
+}
+
+// U7: a contestant who leaves mid-game is dead at once, with no points; the
+// last one standing wins (Rumble 11).
+func TestLeaveMidGame(t *testing.T) {
+	h := atRound(t)
+	mustDone(t, h.Public("2026-12-03T10:00:00Z", dave, "I leave Rumble."))
+	mustDone(t, h.Public("2026-12-03T10:01:00Z", carol, "I leave Rumble."))
+	st := data2(h)
+	if f := st.fighter("Dave"); f.Alive || f.Out != "left" {
+		t.Errorf("Dave after leaving: %+v", f)
+	}
+	mustDone(t, h.Public("2026-12-03T10:02:00Z", bob, "I leave Rumble."))
+	st = data2(h)
+	if st.Phase != PhaseNone {
+		t.Fatalf("the game goes on with one contestant")
+	}
+	if got := h.S.Score("Alice", "rumble"); got != 8 {
+		t.Errorf("Alice, last standing of 4, has %d points, want 8", got)
+	}
+	if got := h.S.Score("Bob", "rumble"); got != 0 {
+		t.Errorf("Bob, who left, has %d points", got)
+	}
+}
+
+// U5: an adjudicated power waits for the ruling; silence means no effect; a
+// ruling the referee cannot read is refused.
+func TestRulings(t *testing.T) {
+	h := atRound(t)
+	mustDone(t, h.Private("2026-12-03T10:00:00Z", alice, "Defense: 70"))
+	mustDone(t, h.Private("2026-12-03T10:00:00Z", bob, "Flight: 10\nAttack Carol 70"))
+	mustDone(t, h.Private("2026-12-03T10:00:00Z", carol, "Defense: 90"))
+	mustDone(t, h.Private("2026-12-03T10:00:00Z", dave, "Attack: 1 to Alice"))
+	st := data2(h)
+	if st.Phase != PhaseRulings || len(st.Pending) != 1 {
+		t.Fatalf("phase %q pending %v", st.Phase, st.Pending)
+	}
+	r := h.Private("2026-12-03T12:00:00Z", mars, "I rule on #1: it makes Bob fly")
+	if !failed(r) || !strings.Contains(norm(r.Body), "(U5)") {
+		t.Errorf("an unreadable ruling:\n%v", r)
+	}
+	h.Advance("2026-12-05T10:00:00Z") // the ruling's 48 h pass
+	st = data2(h)
+	if st.Round != 2 {
+		t.Fatalf("round %d after the ruling deadline", st.Round)
+	}
+	if f := st.fighter("Carol"); f.Stamina != 90 {
+		t.Errorf("Carol %d, want 90 (70 - 90 Defense: no damage)", f.Stamina)
+	}
+
+	h = atRound(t)
+	mustDone(t, h.Private("2026-12-03T10:00:00Z", alice, "Defense: 70"))
+	mustDone(t, h.Private("2026-12-03T10:00:00Z", bob, "Flight: 10\nAttack Carol 70"))
+	mustDone(t, h.Private("2026-12-03T10:00:00Z", carol, "none"))
+	mustDone(t, h.Private("2026-12-03T10:00:00Z", dave, "none"))
+	mustDone(t, h.Private("2026-12-03T12:00:00Z", mars, "I rule on #1: strike Carol 25"))
+	if f := data2(h).fighter("Carol"); f.Stamina != 90-95 || f.Alive {
+		t.Errorf("Carol %+v, want dead at -5", f)
+	}
+	if got := h.S.Score("Bob", "rumble"); got != 2 {
+		t.Errorf("Bob has %d points for the kill, want 2", got)
+	}
+}
+
+// G9: an amendment without a machine-readable change waits for a ruling.
+func TestAmendmentRuling(t *testing.T) {
+	h := atBids(t)
+	mustDone(t, h.Public("2026-12-01T13:00:00Z", mars, "I intend, without 2 objections, to amend the Rumble contract: powers may be shared."))
+	mustDone(t, h.Public("2026-12-06T13:00:00Z", mars, "I do so (intent #1)."))
+	st := data2(h)
+	if len(st.Amendments) != 1 || !strings.Contains(st.Amendments[0].Status, "needs") {
+		t.Fatalf("amendments %+v", st.Amendments)
+	}
+	mustDone(t, h.Private("2026-12-06T14:00:00Z", mars, "I rule on #1: SET BidLimit = 120"))
+	if v := h.S.Games["rumble"].Params["BidLimit"]; v != "120" {
+		t.Errorf("BidLimit %q after the ruling", v)
+	}
+	r := h.Public("2026-12-06T15:00:00Z", alice, "I intend, without 2 objections, to amend the Rumble contract: SET Stamina = 5")
+	mustDone(t, r)
+	r = h.Public("2026-12-11T15:00:00Z", alice, "I do so (intent #2).")
+	if !failed(r) || !strings.Contains(norm(r.Body), "only the contestmaster") {
+		t.Errorf("a player amending:\n%v", r)
+	}
+}
+
+// U4: bids totalling the stamina warn of death; winners at 0 are dead before
+// round 1, and a game with one survivor ends with a winner.
+func TestDeathByBidding(t *testing.T) {
+	h := atBids(t)
+	r := h.Private("2026-12-02T10:00:00Z", alice, "Iron Skin: 100")
+	mustDone(t, r)
+	if !strings.Contains(norm(r.Body), "dead before round 1") {
+		t.Errorf("no warning:\n%s", r.Body)
+	}
+	mustDone(t, h.Private("2026-12-02T10:00:00Z", bob, "Flight: 100"))
+	mustDone(t, h.Private("2026-12-02T10:00:00Z", carol, "Fire Breath: 100"))
+	mustDone(t, h.Private("2026-12-02T10:00:00Z", dave, "no bids"))
+	st := data2(h)
+	if st.Phase != PhaseNone || !strings.Contains(st.Last, "won by Dave") {
+		t.Errorf("phase %q, %q", st.Phase, st.Last)
+	}
+}
+
+func TestDeterministicReplay(t *testing.T) {
+	a := contracttest.Transcript(scenario(t).Sent)
+	b := contracttest.Transcript(scenario(t).Sent)
+	if a != b {
+		t.Error("two replays of the scenario differ")
+	}
+}
