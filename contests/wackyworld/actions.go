@@ -34,7 +34,7 @@ func adjacentTarget(st *State, p *Party, a *contract.Action, rule string) (Pos, 
 		return t, err
 	}
 	if !st.on(t) {
-		return t, contract.Reject(rule+", 3", "%s is off the map (the World is %d by %d, from (0, 0) to (%d, %d))", t, st.width(), st.height(), st.width()-1, st.height()-1)
+		return t, contract.Reject(rule+", 3", "%s is off the map (the World is %d by %d, from (0,0) to (%d,%d))", t, st.width(), st.height(), st.width()-1, st.height()-1)
 	}
 	if !adjacent(t, *p.At) {
 		return t, contract.Reject(rule+", 3", "%s is not adjacent to your location %s (no diagonals)", t, *p.At)

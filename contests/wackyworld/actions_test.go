@@ -142,6 +142,11 @@ func TestActions(t *testing.T) {
 			{alice, "I move west in Wacky World.", false, "Wacky 6"},
 			{alice, "I search in Wacky World.", false, "Wacky 6"}},
 			check: func(t *testing.T, h *harness) { wantAt(t, h, aAddr, 4, 5) }},
+		{name: "leaving and rejoining does not give a second action", steps: []step{
+			{alice, "I move west in Wacky World.", true, ""},
+			{alice, "I leave Wacky World.", true, ""},
+			{alice, "I join Wacky World.", true, ""},
+			{alice, "I move west in Wacky World.", false, "Wacky 6"}}},
 		{name: "move into a wall", setup: func(h *harness) { h.terrain("5,4=#") },
 			steps: []step{{alice, "I move north in Wacky World.", false, "Wacky 6a"}}},
 		{name: "move off the map", setup: func(h *harness) { h.place(aAddr, 0, 0) },
@@ -221,6 +226,15 @@ func TestActions(t *testing.T) {
 				if h.party(bAddr).At != nil || h.s.PlayerByName("Bob").In(ID) {
 					t.Errorf("Bob on the far tile is still a party (Wacky 6f)")
 				}
+				told := false
+				for _, o := range h.H.Sent {
+					if strings.HasPrefix(o.ID, ID+"/pushed/") && o.Channel == contract.ChanPrivate && o.To[0] == bAddr {
+						told = true
+					}
+				}
+				if !told {
+					t.Errorf("Bob was not told privately that he was pushed out")
+				}
 			}},
 		{name: "push with a wall on the far tile", setup: func(h *harness) { h.terrain("5,4=#", "5,3=#") },
 			steps: []step{{alice, "I push the wall at (5, 4) in Wacky World.", false, "Wacky 6f"}}},
@@ -244,7 +258,7 @@ func TestActions(t *testing.T) {
 					t.Fatalf("%q: done %v, want %v:\n%s", s.text, done(r), s.ok, r.Body)
 				}
 				if !s.ok {
-					if !strings.Contains(r.Body, "("+s.rule) {
+					if !strings.Contains(strings.Join(strings.Fields(r.Body), " "), "("+s.rule) {
 						t.Errorf("%q: rejection does not cite %q:\n%s", s.text, s.rule, r.Body)
 					}
 					if after := h.gameSnap(); after != before {

@@ -21,7 +21,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	b.WriteString("\n")
 	b.WriteString(text.DateBlock(gs.LastReport, c.Now()))
 	b.WriteString("\n")
-	size := fmt.Sprintf("The World is %d by %d tiles, (0, 0) at the upper left (Wacky 3).", st.width(), st.height())
+	size := fmt.Sprintf("The World is %d by %d tiles, (0,0) at the upper left (Wacky 3).", st.width(), st.height())
 	if st.Began.IsZero() {
 		size += " Nobody has joined yet."
 	} else {

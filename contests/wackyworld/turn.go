@@ -88,7 +88,7 @@ func beginTurn(c *contract.Ctx) error {
 	b.WriteString("\n")
 	b.WriteString(text.Heading("Pollination"))
 	if len(changed) == 0 {
-		b.WriteString(text.Wrap("No Fallow tile was pollinated.", 0))
+		b.WriteString(text.Wrap("No tile was Fertile when the turn began, so nothing was pollinated.", 0))
 	} else {
 		t := &text.Table{Header: []string{"From", "Target", "Result"}}
 		for _, p := range changed {
