@@ -35,9 +35,13 @@ func lines(text string) []string {
 	return out
 }
 
-// segments splits text into items: lines, then " / " and ";".
+var sentenceBreak = regexp.MustCompile(`[.!]\s+(I|We)\s`)
+
+// segments splits text into items: lines (and "I ..." sentences), then " / "
+// and ";".
 func segments(text string) []string {
 	var out []string
+	text = sentenceBreak.ReplaceAllString(text, "\n$1 ")
 	for _, l := range lines(text) {
 		for _, a := range strings.Split(l, " / ") {
 			for _, b := range strings.Split(a, ";") {
@@ -260,7 +264,9 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 			continue
 		}
 		kind, rest := "", seg
-		if m := actKeyword.FindStringSubmatch(seg); m != nil {
+		if name, _, ok := nameAndAmount(seg); ok && st.lookupPower(name) != nil {
+			// A listed power, even one named like a keyword ("Attack Dog: 4").
+		} else if m := actKeyword.FindStringSubmatch(seg); m != nil {
 			kind, rest = strings.ToLower(m[1]), strings.TrimSpace(m[2])
 			switch {
 			case strings.HasPrefix(kind, "attack"):

@@ -1,0 +1,322 @@
+package rumble
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+
+	"referee/contract"
+)
+
+// testState is a game in round 1 with five powers and four contestants.
+func testState() (*State, *Fighter) {
+	st := &State{Game: 1, Phase: PhaseRound, Round: 1}
+	for _, p := range []struct{ name, eff string }{{"Flight", ""}, {"Iron Skin", "ward"}, {"Blood Pact", "blood"}, {"Fire Breath", "fury"}, {"Attack Dog", ""}} {
+		st.Powers = append(st.Powers, &Power{Name: p.name, Effect: p.eff, Strength: 10})
+	}
+	for _, n := range []string{"Alice", "Bob", "Carol", "Dave"} {
+		st.Fighters = append(st.Fighters, &Fighter{Name: n, Alive: true, Stamina: 100, Energy: 100})
+	}
+	me := st.Fighters[0]
+	me.Powers = []string{"Flight", "Iron Skin", "Blood Pact", "Attack Dog"}
+	return st, me
+}
+
+func resolveTest(ref string) (string, error) {
+	for _, n := range []string{"Alice", "Bob", "Carol", "Dave"} {
+		if strings.EqualFold(n, strings.TrimSpace(ref)) {
+			return n, nil
+		}
+	}
+	return "", contract.Reject("Rumble 9", "no player is known as %q", ref)
+}
+
+func TestParseActions(t *testing.T) {
+	tests := []struct {
+		text string
+		want []Alloc
+		err  string
+	}{
+		{"Attack: 30 to Bob; 10 to Carol / Defense: 40 / Flight: 10", []Alloc{
+			{Kind: "attack", Target: "Bob", N: 30}, {Kind: "attack", Target: "Carol", N: 10},
+			{Kind: "defend", N: 40}, {Kind: "spend", Power: "Flight", N: 10}}, ""},
+		{"Attack: 30 to Bob\n10 to Carol\nDefense: 40\nFlight: 10", []Alloc{
+			{Kind: "attack", Target: "Bob", N: 30}, {Kind: "attack", Target: "Carol", N: 10},
+			{Kind: "defend", N: 40}, {Kind: "spend", Power: "Flight", N: 10}}, ""},
+		{"I attack Bob with 20.\nI defend with 5.\nI spend 3 on Iron Skin.", []Alloc{
+			{Kind: "attack", Target: "Bob", N: 20}, {Kind: "defend", N: 5}, {Kind: "spend", Power: "Iron Skin", N: 3}}, ""},
+		{"attack bob 5\nattack Bob: 6", []Alloc{{Kind: "attack", Target: "Bob", N: 11}}, ""},
+		{"Hello!\nBurn 5 on Blood Pact\nBlood Pact: 2", []Alloc{{Kind: "burn", Power: "Blood Pact", N: 7}}, ""},
+		{"- Attack Dog: 4", []Alloc{{Kind: "spend", Power: "Attack Dog", N: 4}}, ""},
+		{"none", nil, ""},
+		{"Attack: 30 to Zed", nil, "no player is known"},
+		{"Attack: 1.5 to Bob", nil, "not a whole number"},
+		{"Defense: -1", nil, "negative"},
+		{"Fire Breath: 3", nil, "do not hold"},
+		{"Spend 3 on Blood Pact", nil, "requires you to Burn"},
+		{"Dance: 10", nil, "not a power"},
+		{"Attack: 3 to Alice", nil, "yourself"},
+	}
+	for _, tc := range tests {
+		st, me := testState()
+		got, _, err := parseActions(tc.text, st, me, resolveTest)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want %q", tc.text, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.text, err)
+			continue
+		}
+		if d := cmp.Diff(tc.want, got); d != "" {
+			t.Errorf("%q (-want +got):\n%s", tc.text, d)
+		}
+	}
+}
+
+func TestParseBids(t *testing.T) {
+	tests := []struct {
+		text     string
+		want     []Bid
+		explicit bool
+		err      string
+	}{
+		{"Flight: 30\nIron Skin: 20", []Bid{{"Flight", 30}, {"Iron Skin", 20}}, false, ""},
+		{"I bid 30 on Flight. I bid 5 on #2", []Bid{{"Flight", 30}, {"Iron Skin", 5}}, false, ""},
+		{"Bids: flight 7 / iron skin = 8", []Bid{{"Flight", 7}, {"Iron Skin", 8}}, false, ""},
+		{"30 on Flight; 2 for Fire Breath", []Bid{{"Flight", 30}, {"Fire Breath", 2}}, false, ""},
+		{"No bids.", nil, true, ""},
+		{"Flight: 30\nFlight: 2", nil, false, "two bids"},
+		{"Speed: 3", nil, false, "not a power"},
+		{"Flight: 0", nil, false, "1 or more"},
+		{"Flight: 2,5", nil, false, "not a whole number"},
+	}
+	for _, tc := range tests {
+		st, _ := testState()
+		got, explicit, err := parseBids(tc.text, st)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want %q", tc.text, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.text, err)
+			continue
+		}
+		if d := cmp.Diff(tc.want, got); d != "" || explicit != tc.explicit {
+			t.Errorf("%q: explicit %v (-want +got):\n%s", tc.text, explicit, d)
+		}
+	}
+}
+
+func TestParsePowers(t *testing.T) {
+	tests := []struct {
+		text string
+		want []PowerDef
+		err  string
+	}{
+		{"Hi,\nIron Will: I never fall (ward)\nThanks, Ann", []PowerDef{{"Iron Will", "I never fall (ward)", "ward"}}, ""},
+		{"Power 1: Sky Fist - a fist from the sky [effect: fury]\nPower 2: Nap: I rest", []PowerDef{
+			{"Sky Fist", "a fist from the sky [effect: fury]", "fury"}, {"Nap", "I rest", ""}}, ""},
+		{"I submit the power Glue: sticky", []PowerDef{{"Glue", "sticky", ""}}, ""},
+		{"I rule on #3: ward 5\nMoon: shines", []PowerDef{{"Moon", "shines", ""}}, ""},
+		{"Power: Lonely", nil, "no description"},
+		{"Moon: a\nmoon: b", nil, "listed twice"},
+	}
+	for _, tc := range tests {
+		got, err := parsePowers(tc.text)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want %q", tc.text, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.text, err)
+			continue
+		}
+		if d := cmp.Diff(tc.want, got); d != "" {
+			t.Errorf("%q (-want +got):\n%s", tc.text, d)
+		}
+	}
+}
+
+func TestReadRuling(t *testing.T) {
+	tests := []struct {
+		in   string
+		want ruled
+		ok   bool
+	}{
+		{"ward 15", ruled{Effect: "ward", N: 15}, true},
+		{"Fury: +3.", ruled{Effect: "fury", N: 3}, true},
+		{"strike Bob 20", ruled{Effect: "strike", N: 20, Target: "Bob"}, true},
+		{"No effect.", ruled{}, true},
+		{"it makes em fly", ruled{}, false},
+	}
+	for _, tc := range tests {
+		got, ok := readRuling(tc.in)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("readRuling(%q) = %+v, %v; want %+v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestCommitmentVector checks the documented formula against a value computed
+// independently (Python's hashlib).
+func TestCommitmentVector(t *testing.T) {
+	nonce := strings.Repeat("00", 32)
+	canon := "rumble game 1 phase bids contestant Alice\nbid: Flight: 30\n"
+	const want = "53bf00a2cd74e9644a36c6af3e50733b61d01d1a6867d5889571f67044adc53e"
+	if got := Commit(canon, nonce); got != want {
+		t.Errorf("Commit = %s, want %s", got, want)
+	}
+	if !VerifyCommitment(canon, nonce, strings.ToUpper(want)) {
+		t.Error("VerifyCommitment refuses the right commitment")
+	}
+	for _, bad := range []struct{ c, n, h string }{
+		{canon + " ", nonce, want}, {canon, strings.Repeat("11", 32), want}, {canon, nonce, want[:63]}, {canon, nonce, ""},
+	} {
+		if VerifyCommitment(bad.c, bad.n, bad.h) {
+			t.Errorf("VerifyCommitment accepts %q %q %q", bad.c, bad.n, bad.h)
+		}
+	}
+}
+
+func TestCanonicalOrder(t *testing.T) {
+	x := &Sub{Acts: []Alloc{{Kind: "spend", Power: "Flight", N: 1}, {Kind: "defend", N: 2}, {Kind: "attack", Target: "Dave", N: 3}, {Kind: "attack", Target: "Bob", N: 4}}}
+	got := canonical(2, "round-3", "Carol", x)
+	want := "rumble game 2 phase round-3 contestant Carol\nattack: Bob: 4\nattack: Dave: 3\ndefend: 2\nspend: Flight: 1\n"
+	if got != want {
+		t.Errorf("canonical:\n%s\nwant:\n%s", got, want)
+	}
+	if got := canonical(1, "discard", "Bob", &Sub{}); got != "rumble game 1 phase discard contestant Bob\ndiscard: none\n" {
+		t.Errorf("empty discard: %q", got)
+	}
+	if got := canonical(1, "bids", "Bob", &Sub{}); got != "rumble game 1 phase bids contestant Bob\nnone\n" {
+		t.Errorf("no bids: %q", got)
+	}
+}
+
+// TestPool: U2 needs at least 60 original powers, with distinct names that
+// pass the submission rules and only documented effects.
+func TestPool(t *testing.T) {
+	if len(pool) < 60 {
+		t.Fatalf("the pool has %d powers, want at least 60", len(pool))
+	}
+	seen := map[string]bool{}
+	for _, p := range pool {
+		k := strings.ToLower(p.Name)
+		if seen[k] {
+			t.Errorf("%q twice", p.Name)
+		}
+		seen[k] = true
+		defs, err := parsePowers(p.Name + ": " + p.Text)
+		if err != nil || len(defs) != 1 || defs[0].Effect != p.Effect {
+			t.Errorf("%q does not read back as itself: %v %+v", p.Name, err, defs)
+		}
+		if p.Effect != "" {
+			if _, ok := effectByName(p.Effect); !ok {
+				t.Errorf("%q has an undocumented effect %q", p.Name, p.Effect)
+			}
+		}
+	}
+}
+
+// TestGuide: the guide lists every verb and every effect, and fits in mail.
+func TestGuide(t *testing.T) {
+	g := New().Guide()
+	for _, v := range New().Verbs() {
+		if !strings.Contains(norm(g), v.Syntax) {
+			t.Errorf("the guide does not show %q", v.Syntax)
+		}
+	}
+	for _, e := range effects {
+		if !strings.Contains(norm(g), e.Help) {
+			t.Errorf("the guide does not document %s: %q", e.Name, e.Help)
+		}
+	}
+	for i, l := range strings.Split(g, "\n") {
+		if utf8.RuneCountInString(l) > 72 {
+			t.Errorf("guide line %d is longer than 72 columns: %q", i+1, l)
+		}
+	}
+}
+
+func FuzzParseActions(f *testing.F) {
+	for _, s := range []string{"Attack: 30 to Bob; 10 to Carol / Defense: 40 / Flight: 10", "I attack Bob with 20.", "Burn 5 on Blood Pact", "none", "Attack: -3 to Bob"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		st, me := testState()
+		acts, _, err := parseActions(s, st, me, resolveTest)
+		if err != nil {
+			if _, ok := contract.AsRejection(err); !ok {
+				t.Fatalf("%q: a fault, not a rejection: %v", s, err)
+			}
+			return
+		}
+		for _, a := range acts {
+			if a.N < 0 {
+				t.Fatalf("%q: negative allocation %+v", s, a)
+			}
+		}
+	})
+}
+
+func FuzzParseBids(f *testing.F) {
+	for _, s := range []string{"Flight: 30\nIron Skin: 20", "I bid 30 on Flight.", "no bids", "#2: 5", "Flight: 1e3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		st, _ := testState()
+		bids, _, err := parseBids(s, st)
+		if err != nil {
+			if _, ok := contract.AsRejection(err); !ok {
+				t.Fatalf("%q: a fault, not a rejection: %v", s, err)
+			}
+			return
+		}
+		for _, b := range bids {
+			if b.N < 1 || st.power(b.Power) == nil {
+				t.Fatalf("%q: bad bid %+v", s, b)
+			}
+		}
+	})
+}
+
+func FuzzParsePowers(f *testing.F) {
+	for _, s := range []string{"Iron Will: I never fall (ward)", "Power 1: Sky - x\nPower 2: Nap: y", "I submit the power Glue: sticky"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		defs, err := parsePowers(s)
+		if err != nil {
+			if _, ok := contract.AsRejection(err); !ok {
+				t.Fatalf("%q: a fault: %v", s, err)
+			}
+			return
+		}
+		for _, d := range defs {
+			if d.Name == "" || d.Text == "" || strings.Contains(d.Name, "\n") {
+				t.Fatalf("%q: bad power %+v", s, d)
+			}
+		}
+	})
+}
+
+func FuzzReadRuling(f *testing.F) {
+	for _, s := range []string{"ward 15", "strike Bob 20", "none", "fury: +3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, ok := readRuling(s)
+		if ok && r.N < 0 {
+			t.Fatalf("%q: negative %+v", s, r)
+		}
+	})
+}
