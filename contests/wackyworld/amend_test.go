@@ -125,3 +125,20 @@ func TestModification(t *testing.T) {
 		t.Errorf("modified after two weeks:\n%s", r.Body)
 	}
 }
+
+// TestRulingTimeout: without the contestmaster's answer, a text-only change
+// is recorded with the default that silence means (G8, G9).
+func TestRulingTimeout(t *testing.T) {
+	h := world(t)
+	h.public("2026-12-01T12:00:00Z", alice, "I intend, without objection, to amend Wacky World: parties SHOULD greet each other")
+	if r := h.public("2026-12-05T12:00:00Z", alice, "I do so."); !done(r) {
+		t.Fatalf("do so: %s", r.Body)
+	}
+	if got := h.data().Changes[0].Ruling; got != "" {
+		t.Fatalf("ruling %q before any answer", got)
+	}
+	h.advance("2026-12-07T12:00:01Z")
+	if got := h.data().Changes[0].Ruling; !strings.Contains(got, "changes nothing the referee enforces") || !strings.Contains(got, "G8") {
+		t.Errorf("ruling after the deadline %q, want the default", got)
+	}
+}
