@@ -69,6 +69,7 @@ func notDone(t *testing.T, rec *contract.Notice, want string) {
 
 // cellsOf is the set of a player's Cells.
 func cellsOf(h *contracttest.Harness, addr string) string { return st(h).Cells[addr] }
+
 type harness = contracttest.Harness
 
 // flat folds the receipt's wrapping so that phrases match across lines.

@@ -53,7 +53,6 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-
 // Life R1: the contestmaster changes only by mutual consent, in either order.
 func TestR1ContestmasterByMutualConsent(t *testing.T) {
 	h := join3(t)

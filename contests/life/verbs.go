@@ -24,7 +24,7 @@ func (g *Game) Verbs() []*contract.Verb {
 			Do:      doClaim},
 		{Name: "suggest", Rule: "Life R4, ruling L9",
 			Pattern: `(?:make\s+(?:a|the\s+following)\s+suggestion|suggest)\b.*`,
-			Syntax:  "I suggest the following change to the Life regulations: <text, then SET VPP = 12 or SELECT original>",
+			Syntax:  "I suggest the following change to the Life regulations: <text>",
 			Help:    "suggest a regulation change; it gets the next number (#1, #2, ...)",
 			Do:      doSuggest},
 		{Name: "consent", Rule: "Life R4, ruling L9",
