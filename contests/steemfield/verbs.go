@@ -11,7 +11,7 @@ var verbTable = []*contract.Verb{
 		Help: "leave the game; your LAND goes to the others, youngest first", Do: doUndelegate},
 	{Name: "propose", Extracted: true, Rule: "Meta 9, Implementation Details", Syntax: "---\n{PROPOSAL:REPLACEMENT}\nReplacement: Gameplay, Rule 4\nThe cap on total LAND is 500.\n---",
 		Help: "propose one rule change in the proposal period, under the results post", Do: doPropose},
-	{Name: "vote", Extracted: true, Rule: "Meta 9, S5", Syntax: "{YES} / {NO}",
+	{Name: "vote", Extracted: true, Rule: "Meta 9, S5", Syntax: "{YES} or {NO}",
 		Help: "vote once in the voting period, under the proposal post", Do: doVote},
 	{Name: "referral", Extracted: true, Rule: "Gameplay 9, S9", Syntax: `{REFERRED_BY:"name"}`,
 		Help: "a new player names who referred em: 1 LAND each", Do: doReferral},
