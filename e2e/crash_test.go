@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"fmt"
+	"maps"
+	"strings"
 	"testing"
 	"time"
 )
@@ -25,11 +27,13 @@ func TestCrashSafety(t *testing.T) {
 	}
 	ids := make([][]string, players)
 	var all []string
+	cells := map[[2]int]string{} // claimed Cell -> its claimant's name
 	for i := range players {
 		var mails []*outMail
 		for k := range perPlayer {
 			// Distinct cells, no two adjacent: a claim never depends on another.
 			x, y := 5+8*i, 3+4*k
+			cells[[2]int{x, y}] = strings.TrimSuffix(ms.players[i], "@"+"example.test")
 			mails = append(mails, &outMail{
 				to:      []string{ms.businessList},
 				subject: fmt.Sprintf("Claim %d", k+1),
@@ -121,5 +125,8 @@ wait:
 		}
 		seqs[l.Seq] = true
 	}
-	t.Logf("report life after the crash:\n%s", r.report("life"))
+	rep := r.report("life")
+	if got := lifeGrid(t, rep); !maps.Equal(got, cells) {
+		t.Errorf("report life: living Cells %v, want the %d claimed %v; report:\n%s", got, len(cells), cells, rep)
+	}
 }

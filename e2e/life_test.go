@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -88,9 +89,12 @@ func TestLifeJoinAndClaim(t *testing.T) {
 	}
 	var ids []string
 	for _, s := range steps {
+		start := time.Now()
 		id := sendOne(t, p1, &outMail{to: []string{ms.businessList}, subject: s.subject, body: s.body})
 		ids = append(ids, id)
-		checkReceipt(t, mb.waitReply(receiptTimeout, id), s.subject, p1)
+		rep := mb.waitReply(receiptTimeout, id)
+		checkReceipt(t, rep, s.subject, p1)
+		t.Logf("receipt after %v for %q: subject %q\n%s", time.Since(start).Round(time.Millisecond), s.body, rep.subject, rep.body)
 	}
 	d.mustBeRunning()
 	d.stop()
@@ -107,8 +111,8 @@ func TestLifeJoinAndClaim(t *testing.T) {
 		}
 	}
 	rep := r.report("life")
-	if !strings.Contains(rep, "player1") {
-		t.Errorf("report life does not name player1:\n%s", rep)
+	if got, want := lifeGrid(t, rep), map[[2]int]string{{10, 10}: "player1"}; !maps.Equal(got, want) {
+		t.Errorf("report life: living Cells %v, want %v; report:\n%s", got, want, rep)
 	}
 }
 
@@ -146,4 +150,56 @@ func TestLifeWeeklyReport(t *testing.T) {
 		}
 	}
 	d.mustBeRunning()
+}
+
+// gridRowRE matches a row of the report's Life Grid: Y ruler, one character
+// per Cell, Y ruler (DESIGN "Grids in reports").
+var gridRowRE = regexp.MustCompile(`^\s*(\d+) ([^ ]+) (\d+)$`)
+
+// legendRE matches a legend line of the report: "  A  player1".
+var legendRE = regexp.MustCompile(`^\s+([A-Za-z])\s+(\S+)$`)
+
+// lifeGrid reads the living Cells of `referee report life`, each with its
+// Controller's player name, from the grid and its legend.
+func lifeGrid(t testing.TB, report string) map[[2]int]string {
+	t.Helper()
+	marks := map[byte]string{}
+	cells := map[[2]int]byte{}
+	inLegend := false
+	for _, line := range strings.Split(report, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "Legend") {
+			inLegend = true
+			continue
+		}
+		if inLegend {
+			if m := legendRE.FindStringSubmatch(line); m != nil {
+				marks[m[1][0]] = m[2]
+				continue
+			}
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			inLegend = false
+		}
+		m := gridRowRE.FindStringSubmatch(line)
+		if m == nil || m[1] != m[3] {
+			continue
+		}
+		var y int
+		fmt.Sscan(m[1], &y)
+		for x := range len(m[2]) {
+			if c := m[2][x]; c != '.' {
+				cells[[2]int{x, y}] = c
+			}
+		}
+	}
+	out := map[[2]int]string{}
+	for xy, c := range cells {
+		name, ok := marks[c]
+		if !ok {
+			t.Errorf("report: Cell %v has mark %q, which the legend does not name", xy, c)
+		}
+		out[xy] = name
+	}
+	return out
 }
