@@ -160,6 +160,11 @@ func (g *Game) proposalBody(c *contract.Ctx, st *State, ordered []*Proposal) str
 			b.WriteString(text.Wrap(p.Text, 0))
 		}
 		b.WriteString("---\n\n")
+		if i := find(st.Rules, p.Section, p.Number); i >= 0 && p.Type != "ADDITION" {
+			b.WriteString(text.Wrap(fmt.Sprintf("%s %d currently reads (ruling S3):", p.Section, p.Number), 0))
+			b.WriteString(text.WrapIndent(st.Rules[i].Text, 0, "  ", "  "))
+			b.WriteString("\n")
+		}
 		b.WriteString(text.Wrap(fmt.Sprintf("Vote by commenting under this post with {YES} or {NO} before %s UTC, once (Meta 9). It passes only if the weight in favor exceeds the weight against (Voting and Proposals 3).", contract.Stamp(st.VoteEnd)), 0))
 		b.WriteString("\n")
 		t := &text.Table{Header: []string{"Order", "Player", "Score", "Power", "Proposal"}}
