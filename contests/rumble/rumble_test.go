@@ -353,11 +353,3 @@ func TestDeathByBidding(t *testing.T) {
 		t.Errorf("phase %q, %q", st.Phase, st.Last)
 	}
 }
-
-func TestDeterministicReplay(t *testing.T) {
-	a := contracttest.Transcript(scenario(t).Sent)
-	b := contracttest.Transcript(scenario(t).Sent)
-	if a != b {
-		t.Error("two replays of the scenario differ")
-	}
-}

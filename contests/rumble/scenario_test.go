@@ -27,6 +27,8 @@ func scenario(t *testing.T) *contracttest.Harness {
 func TestScenario(t *testing.T) {
 	h := scenario(t)
 	h.Golden("testdata/scenario.golden")
+	t.Run("verify", func(t *testing.T) { checkVerify(t, h) })
+	t.Run("secrecy", func(t *testing.T) { checkSecrecy(t, h) })
 	// Rumble 10, 11, U6: kills and the winner; game 2 has no winner.
 	want := map[string]int{"Alice": 2, "Bob": 4, "Carol": 16, "Dave": 2}
 	got := map[string]int{}
@@ -63,11 +65,10 @@ func journalReveals(t *testing.T, h *contracttest.Harness) []map[string]string {
 	return out
 }
 
-// TestScenarioVerify recomputes every revealed commitment, and checks that the
-// last commitment published for each contestant and phase is the one revealed:
+// checkVerify recomputes every revealed commitment, and checks that the last
+// commitment published for each contestant and phase is the one revealed:
 // nothing was changed or dropped.
-func TestScenarioVerify(t *testing.T) {
-	h := scenario(t)
+func checkVerify(t *testing.T, h *contracttest.Harness) {
 	rs := journalReveals(t, h)
 	if len(rs) < 20 {
 		t.Fatalf("only %d reveals in the journal", len(rs))
@@ -106,11 +107,10 @@ func TestScenarioVerify(t *testing.T) {
 	}
 }
 
-// TestScenarioSecrecy scans every public and official mail of the scenario
-// for each sealed bid and allocation before its reveal, and finds none. The
-// package logs nothing, so the mails are all there is to scan.
-func TestScenarioSecrecy(t *testing.T) {
-	h := scenario(t)
+// checkSecrecy scans every public and official mail of the scenario for each
+// sealed bid and allocation before its reveal, and finds none. The package
+// logs nothing, so the mails are all there is to scan.
+func checkSecrecy(t *testing.T, h *contracttest.Harness) {
 	rs := journalReveals(t, h)
 	// Every sealed submission ever made (also replaced ones), from the journal
 	// of the actions: the receipts' "read as" lines.
