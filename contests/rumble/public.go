@@ -23,7 +23,7 @@ func doJoin(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("Rumble 1", "the contestmaster runs the games and is not a contestant")
 	}
 	c.State().Join(p, "rumble", c.Now())
-	c.Did("%s joined Rumble; %d contestants", p.Name, len(c.Players()))
+	c.Did("%s joined Rumble; %d contestant(s)", p.Name, len(c.Players()))
 	c.Record(p.Name, "joins Rumble")
 	return nil
 }

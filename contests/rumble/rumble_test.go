@@ -94,25 +94,35 @@ func TestBadInput(t *testing.T) {
 		text    string
 		wantIn  string
 		wantCit string
+		prep    func(*testing.T, *contracttest.Harness)
 	}{
-		{"bids over the limit", false, false, alice, "Iron Skin: 60\nFlight: 41", "total 101, more than 100", "(Rumble 5)"},
-		{"bid on an unknown power", false, false, alice, "Invisibility: 10", "not a power on the list", "(Rumble 5)"},
-		{"negative bid", false, false, alice, "Iron Skin: -5", "negative", "(Rumble 5)"},
-		{"fractional bid", false, false, alice, "Iron Skin: 12.5", "not a whole number", "(Rumble 5)"},
-		{"zero bid", false, false, alice, "Iron Skin: 0", "1 or more", "(U4)"},
-		{"bids in a round", true, false, alice, "I bid 10 on Flight.", "looks like bids", "(Rumble 8)"},
-		{"actions while bidding", false, false, alice, "Attack: 30 to Bob", "looks like actions", "(Rumble 5)"},
-		{"attack on an unknown player", true, false, alice, "Attack: 10 to Zed", "no player is known", "(Rumble 9)"},
-		{"attack on a non-contestant", true, false, alice, "Attack: 10 to Mars", "not a contestant", "(Rumble 9)"},
-		{"attack on oneself", true, false, alice, "Attack: 10 to Alice", "yourself", "(Rumble 8)"},
-		{"over energy", true, false, alice, "Attack: 50 to Bob / Defense: 21", "allocate 71 energy but have 70", "(Rumble 8)"},
-		{"negative allocation", true, false, alice, "Defense: -4", "negative", "(Rumble 8)"},
-		{"power not held", true, false, alice, "Flight: 5", "do not hold Flight", "(Rumble 8)"},
-		{"spend on a burn-only", true, false, alice, "Burn 5 on Iron Skin", "requires you to Spend", "(Rumble 8)"},
-		{"actions through the list", true, true, alice, "Attack: 30 to Bob\nDefense: 40", "the list has now seen it", "(G4)"},
-		{"sentence through the list", true, true, alice, "I attack Bob with 30.", "the list has now seen it", "(G4)"},
-		{"bids through the list", false, true, alice, "Iron Skin: 30", "the list has now seen it", "(G4)"},
-		{"not a contestant", true, false, erin, "Attack: 10 to Bob", "not a contestant", "(Rumble 2)"},
+		{"bids over the limit", false, false, alice, "Iron Skin: 60\nFlight: 41", "total 101, more than 100", "(Rumble 5)", nil},
+		{"bid on an unknown power", false, false, alice, "Invisibility: 10", "not a power on the list", "(Rumble 5)", nil},
+		{"negative bid", false, false, alice, "Iron Skin: -5", "negative", "(Rumble 5)", nil},
+		{"fractional bid", false, false, alice, "Iron Skin: 12.5", "not a whole number", "(Rumble 5)", nil},
+		{"zero bid", false, false, alice, "Iron Skin: 0", "1 or more", "(U4)", nil},
+		{"bids in a round", true, false, alice, "I bid 10 on Flight.", "looks like bids", "(Rumble 8)", nil},
+		{"actions while bidding", false, false, alice, "Attack: 30 to Bob", "looks like actions", "(Rumble 5)", nil},
+		{"attack on an unknown player", true, false, alice, "Attack: 10 to Zed", "no player is known", "(Rumble 9)", nil},
+		{"attack on a non-contestant", true, false, alice, "Attack: 10 to Mars", "not a contestant", "(Rumble 9)", nil},
+		{"attack on oneself", true, false, alice, "Attack: 10 to Alice", "yourself", "(Rumble 8)", nil},
+		{"over energy", true, false, alice, "Attack: 50 to Bob / Defense: 21", "allocate 71 energy but have 70", "(Rumble 8)", nil},
+		{"negative allocation", true, false, alice, "Defense: -4", "negative", "(Rumble 8)", nil},
+		{"power not held", true, false, alice, "Flight: 5", "do not hold Flight", "(Rumble 8)", nil},
+		{"spend on a burn-only", true, false, alice, "Burn 5 on Iron Skin", "requires you to Spend", "(Rumble 8)", nil},
+		{"actions through the list", true, true, alice, "Attack: 30 to Bob\nDefense: 40", "the list has now seen it", "(G4)", nil},
+		{"sentence through the list", true, true, alice, "I attack Bob with 30.", "the list has now seen it", "(G4)", nil},
+		{"bids through the list", false, true, alice, "Iron Skin: 30", "the list has now seen it", "(G4)", nil},
+		{"not a contestant", true, false, erin, "Attack: 10 to Bob", "not a contestant", "(Rumble 2)", func(t *testing.T, h *contracttest.Harness) {
+			mustDone(t, h.Public("2026-12-02T11:30:00Z", erin, "I change my name to Erin."))
+		}},
+		{"attack on a dead contestant", true, false, alice, "Attack: 10 to Dave", "Dave is dead", "(Rumble 4)", func(t *testing.T, h *contracttest.Harness) {
+			mustDone(t, h.Public("2026-12-02T11:30:00Z", dave, "I leave Rumble."))
+		}},
+		{"a dead contestant's list", true, false, dave, "Defense: 10", "you are dead", "(Rumble 4)", func(t *testing.T, h *contracttest.Harness) {
+			mustDone(t, h.Public("2026-12-02T11:30:00Z", dave, "I leave Rumble."))
+		}},
+		{"discard while bidding", false, false, alice, "Discard: Iron Skin", "looks like discard", "(Rumble 5)", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,8 +132,8 @@ func TestBadInput(t *testing.T) {
 			} else {
 				h = atBids(t)
 			}
-			if tc.from == erin {
-				mustDone(t, h.Public("2026-12-02T12:00:00Z", erin, "I change my name to Erin."))
+			if tc.prep != nil {
+				tc.prep(t, h)
 			}
 			before := snapshot(t, h)
 			var r *contract.Notice
@@ -142,6 +152,15 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("the state changed:\n%s\n---\n%s", before, after)
 			}
 		})
+	}
+}
+
+// Public talk about attacks or bids, without a list, performs nothing and
+// draws no warning.
+func TestPublicTalk(t *testing.T) {
+	h := atRound(t)
+	if r := h.Public("2026-12-02T12:00:00Z", alice, "Attacks on me would be unwise.\nBids were high this game."); r != nil {
+		t.Errorf("a receipt for talk:\n%s", r.Body)
 	}
 }
 

@@ -2,6 +2,7 @@ package rumble
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"referee/contract"
@@ -27,7 +28,7 @@ func (g *Game) Extract(c *contract.Ctx, m *contract.Message) []*contract.Action 
 			}
 		}
 		text = strings.Join(keep, "\n")
-		if sniff(text) == "" && !looksLikeAllocation(st, text) {
+		if !leaked(st, text) {
 			return nil
 		}
 	} else if m.Channel != contract.ChanPrivate {
@@ -71,10 +72,20 @@ func stripRulings(text string) string {
 	return strings.Join(keep, "\n")
 }
 
-// looksLikeAllocation spots "Flight: 10" lines naming a listed power.
-func looksLikeAllocation(st *State, text string) bool {
+var leakKeyword = regexp.MustCompile(`(?i)^(?:attacks?|defen[cs]es?|defend|spend|burn|bids?)\b.*\d`)
+
+// leaked spots, in public mail, items of a private list: "Attack: 30 to Bob",
+// "Bids: Flight 30", "Flight: 10" for a listed power, "Discard: Flight". Talk
+// that merely mentions attacks or bids, without a number, is not one.
+func leaked(st *State, text string) bool {
 	for _, seg := range segments(text) {
+		if leakKeyword.MatchString(seg) {
+			return true
+		}
 		if name, _, ok := nameAndAmount(seg); ok && st.lookupPower(name) != nil {
+			return true
+		}
+		if m := discardLead.FindStringSubmatch(seg); m != nil && st.lookupPower(m[1]) != nil {
 			return true
 		}
 	}
@@ -206,6 +217,8 @@ func doSubmit(c *contract.Ctx, a *contract.Action) error {
 	c.Did("read as: %s", strings.ReplaceAll(strings.TrimSuffix(x.Canonical, "\n"), "\n", " / "))
 	c.Did("the nonce stays secret until the reveal; the list sees only that you submitted and the commitment")
 	c.Record(p.Name, "submits sealed %s (commitment %s)", phaseWhat(st.Phase), short(x.Commitment))
+	// For `referee verify`: what was published, to match against the reveal.
+	c.Detail("sealed", map[string]string{"game": itoa(st.Game), "phase": x.Phase, "contestant": x.Who, "commitment": x.Commitment})
 	c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/commit/%s", st.Game, c.Msg().ID), Channel: contract.ChanPublic,
 		Subject: fmt.Sprintf("Rumble game %d: sealed %s from %s", st.Game, phaseWhat(st.Phase), p.Name),
 		Body:    commitBody(st, x)})
