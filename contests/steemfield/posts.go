@@ -241,7 +241,11 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	case PhaseVoting:
 		b.WriteString(text.Wrap(fmt.Sprintf("Round %d: the voting period runs until %s UTC; the results post comes at %s UTC.", st.Round, contract.Stamp(st.VoteEnd), contract.Stamp(st.RoundEnd)), 0))
 	case PhaseOver:
-		b.WriteString(text.Wrap(fmt.Sprintf("The game is over: %s won.", st.Winner), 0))
+		if st.Winner == "" {
+			b.WriteString(text.Wrap("The game is over: the totem was dissolved (Meta 3).", 0))
+		} else {
+			b.WriteString(text.Wrap(fmt.Sprintf("The game is over: %s won.", st.Winner), 0))
+		}
 	}
 	b.WriteString("\n")
 	b.WriteString(g.standing(c, st))

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"referee/contract"
+	"referee/contract/contracttest"
 )
 
 // TestStart: the game starts only with 3 players (Meta 10, S1).
@@ -188,5 +189,28 @@ func TestGuide(t *testing.T) {
 		if len([]rune(l)) > 72 {
 			t.Errorf("guide line %d is %d columns", i+1, len([]rune(l)))
 		}
+	}
+}
+
+// TestController: the totem's controller corrects a power (S1), hands the
+// totem on (Meta 4) and dissolves it (Meta 3); players cannot.
+func TestController(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	mustContain(t, h.Public("2026-12-01T11:00:00Z", players[0], "I dissolve the totem."), "Not done", "only the totem's controller")
+	mustContain(t, h.Private("2026-12-01T11:01:00Z", "cm@example.test", "I correct the delegated power of Bob to 0.5."), "the declared power of Bob is now 0.500", "voting weight 0.250")
+	mustContain(t, h.Public("2026-12-01T11:02:00Z", "cm@example.test", "I relinquish control of the totem to alice@example.test."), "Not done", "not a player")
+	mustContain(t, h.Public("2026-12-01T11:03:00Z", "cm@example.test", "I relinquish control of the totem to zoe@example.test."), "control of the totem passes from cm@example.test to zoe@example.test")
+	mustContain(t, h.Public("2026-12-01T11:04:00Z", "cm@example.test", "I dissolve the totem."), "Not done", "only the totem's controller (zoe@example.test)")
+	ns := h.Send(&contract.Message{ID: "dissolve@example.test", From: "zoe@example.test", Channel: contract.ChanPublic, Authenticated: true,
+		Arrived: contracttest.At(t, "2026-12-01T11:05:00Z"), Text: "I dissolve the totem."})
+	if n := findNotice(ns, ID+"/dissolved"); n == nil || !strings.Contains(n.Body, "Meta 3") {
+		t.Fatalf("no dissolution post: %v", ns)
+	}
+	if data0(h).Phase != PhaseOver {
+		t.Errorf("phase %q after dissolving", data0(h).Phase)
+	}
+	if ns := h.Advance("2026-12-10T00:00:00Z"); findNotice(ns, "steemfield/round/1/proposal-post") != nil {
+		t.Errorf("the game went on after the totem was dissolved")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"referee/contract"
+	"referee/contract/contracttest"
 )
 
 // summary renders extracted actions compactly: "verb k=v ..." or "verb !".
@@ -181,6 +182,39 @@ func TestReadChange(t *testing.T) {
 		p, v, _ := readChange(tt.in)
 		if p != tt.param || v != tt.value {
 			t.Errorf("readChange(%q) = %q %q, want %q %q", tt.in, p, v, tt.param, tt.value)
+		}
+	}
+}
+
+func FuzzParseRef(f *testing.F) {
+	for _, s := range []string{"Gameplay, Rule 4", "Rule #5 of Gameplay", `"The cap on total LAND is 100."`, "voting 99", "“x”"} {
+		f.Add(s)
+	}
+	rules := initialRules()
+	f.Fuzz(func(t *testing.T, s string) {
+		sec, n, ok := parseRef(rules, s)
+		if ok && sec == "" {
+			t.Fatalf("parseRef(%q) ok without a section", s)
+		}
+		if n < 0 {
+			t.Fatalf("parseRef(%q) = negative number %d", s, n)
+		}
+		readChange(s)
+	})
+}
+
+// TestReport: the on-demand report shows the phase, the standing, recent
+// events and the rule set.
+func TestReport(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	n, err := h.E.Report(h.S, ID, contracttest.At(t, "2026-12-01T12:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Round 1: the proposal period runs until 2026-12-02 10:02 UTC.", "Alice (A)", "Recent events", "Gameplay 5. Any player to get 51 LAND wins the game."} {
+		if !strings.Contains(n.Body, w) {
+			t.Errorf("report lacks %q:\n%s", w, n.Body)
 		}
 	}
 }

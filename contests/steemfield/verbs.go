@@ -25,6 +25,18 @@ var verbTable = []*contract.Verb{
 		Help: "take a LAND off the map instead of placing (counts as your placement)", Do: doUnplace},
 	{Name: "roll", Extracted: true, Rule: "Gameplay 15, S8", Syntax: "{ROLL}",
 		Help: "have your own 1d6 drawn now (proposal period); otherwise the totem rolls", Do: doRoll},
+	{Name: "correct power", Scope: contract.Anywhere, Rule: "S1",
+		Pattern: `correct\s+the\s+(?:delegated\s+)?power\s+of\s+(?P<name>.+?)\s+to\s+(?P<n>\d+(?:\.\d+)?)(?:\s*sp)?`,
+		Syntax:  "I correct the delegated power of Bob to 0.5",
+		Help:    "the controller corrects a player's declared power", Do: doCorrect},
+	{Name: "dissolve", Scope: contract.PublicOnly, Rule: "Meta 3",
+		Pattern: `dissolve\s+the\s+(?:steemfield\s+)?totem`,
+		Syntax:  "I dissolve the totem",
+		Help:    "the controller ends the game", Do: doDissolve},
+	{Name: "relinquish", Scope: contract.PublicOnly, Rule: "Meta 4",
+		Pattern: `relinquish\s+control\s+of\s+the\s+(?:steemfield\s+)?totem\s+to\s+(?P<addr>\S+)`,
+		Syntax:  "I relinquish control of the totem to <address>",
+		Help:    "the controller hands the totem to another person", Do: doRelinquish},
 }
 
 // Verbs is the verb table (contract.Game).
