@@ -278,13 +278,13 @@ func doGift(c *contract.Ctx, a *contract.Action) error {
 	}
 	to := st.member(p.Name)
 	if to == nil {
-		return contract.Reject("Gameplay 6", "%s is not a player of Steemfield", p.Name)
+		return contract.Reject(st.cite("gift"), "%s is not a player of Steemfield", p.Name)
 	}
 	if to == m {
-		return contract.Reject("Gameplay 6", "a gift goes to another player")
+		return contract.Reject(st.cite("gift"), "a gift goes to another player")
 	}
 	if have := balance(c, m.Name); have < n {
-		return contract.Reject("Gameplay 6", "you own %d LAND, fewer than %d", have, n)
+		return contract.Reject(st.cite("gift"), "you own %d LAND, fewer than %d", have, n)
 	}
 	var cells []string
 	for i := 0; i < n; i++ {
@@ -324,7 +324,7 @@ func doBurn(c *contract.Ctx, a *contract.Action) error {
 		return err
 	}
 	if have := st.unplaced(c, m.Name); have < n {
-		return contract.Reject("Gameplay 11, S8", "only unplaced LAND can be burnt and you have %d unplaced", have)
+		return contract.Reject(st.cite("place")+", S8", "only unplaced LAND can be burnt and you have %d unplaced", have)
 	}
 	if err := c.State().Ledger.Destroy(LAND, m.Name, int64(n)); err != nil {
 		return err
@@ -335,12 +335,12 @@ func doBurn(c *contract.Ctx, a *contract.Action) error {
 	return nil
 }
 
-func coords(c *contract.Ctx, a *contract.Action) (int, int, error) {
+func coords(c *contract.Ctx, st *State, a *contract.Action) (int, int, error) {
 	x, _ := strconv.Atoi(a.Arg("x"))
 	y, _ := strconv.Atoi(a.Arg("y"))
 	size := c.IntParam(PGrid)
 	if x < 1 || y < 1 || x > size || y > size {
-		return 0, 0, contract.Reject("Gameplay 11, S7", "L(%d, %d) is outside the map, which runs from L(1, 1) to L(%d, %d); the placement is ignored", x, y, size, size)
+		return 0, 0, contract.Reject(st.cite("place")+", S7", "L(%d, %d) is outside the map, which runs from L(1, 1) to L(%d, %d); the placement is ignored", x, y, size, size)
 	}
 	return x, y, nil
 }
@@ -354,12 +354,12 @@ func placementPrelude(c *contract.Ctx, a *contract.Action) (*State, *Member, int
 		return nil, nil, 0, 0, err
 	}
 	if st.Phase != PhaseProposal {
-		return nil, nil, 0, 0, contract.Reject("Gameplay 11", "LAND is placed or unplaced only in the proposal period; the next one opens with the next results post")
+		return nil, nil, 0, 0, contract.Reject(st.cite("place"), "LAND is placed or unplaced only in the proposal period; the next one opens with the next results post")
 	}
 	if err := under(c, st, true, "a placement"); err != nil {
 		return nil, nil, 0, 0, err
 	}
-	x, y, err := coords(c, a)
+	x, y, err := coords(c, st, a)
 	return st, m, x, y, err
 }
 
