@@ -31,6 +31,11 @@ func FuzzSuggestionText(f *testing.F) {
 		if err != nil {
 			return
 		}
+		for _, n := range regulationsOf(txt, cs) {
+			if n < 1 || n > 99 {
+				t.Errorf("regulation %d named", n)
+			}
+		}
 		for _, ch := range cs {
 			p, ok := findParam(New(), ch.Param)
 			if !ok {

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"strings"
 
-	"referee/contract"
 	"referee/contract/text"
 )
 
@@ -93,6 +92,3 @@ func paramRegulation(name string) string {
 	}
 	return "6"
 }
-
-// ctxParam reads the current parameters of the game.
-func ctxParam(c *contract.Ctx) func(string) string { return c.Param }
