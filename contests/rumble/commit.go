@@ -145,7 +145,7 @@ func reveals(c *contract.Ctx, st *State) ([]Reveal, string) {
 		out = append(out, r)
 		journal = append(journal, map[string]string{"phase": r.Phase, "contestant": r.Contestant,
 			"canonical": r.Canonical, "nonce": r.Nonce, "commitment": r.Commitment})
-		fmt.Fprintf(&b, "%s\n  commitment: %s\n  nonce:      %s\n", r.Contestant, r.Commitment, r.Nonce)
+		fmt.Fprintf(&b, "%s\n  commitment:\n    %s\n  nonce:\n    %s\n  submission:\n", r.Contestant, r.Commitment, r.Nonce)
 		for _, l := range strings.Split(strings.TrimSuffix(r.Canonical, "\n"), "\n") {
 			b.WriteString("  | " + l + "\n")
 		}
