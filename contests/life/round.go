@@ -107,8 +107,16 @@ func runGenerations(c *contract.Ctx, n int, tie TieBreaker) error {
 	}
 	b := NewBoard(lim.Xmax-lim.Xmin+1, lim.Ymax-lim.Ymin+1)
 	b.X0, b.Y0, b.Tie = lim.Xmin, lim.Ymin, tie
+	member := map[string]bool{}
+	for _, m := range c.Players() {
+		member[m.Address()] = true
+	}
 	for p, a := range cells {
-		b.Set(p.X-lim.Xmin, p.Y-lim.Ymin, index[a])
+		// Life R9: only contestants Control Cells; any other's go to the
+		// contest (leaving already does this; this keeps the Round safe).
+		if member[a] && lim.In(p.X, p.Y) {
+			b.Set(p.X-lim.Xmin, p.Y-lim.Ymin, index[a])
+		}
 	}
 	for i := 0; i < n; i++ {
 		b.Step()
