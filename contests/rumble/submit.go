@@ -38,7 +38,7 @@ func (g *Game) Extract(c *contract.Ctx, m *contract.Message) []*contract.Action 
 		switch {
 		case cm && st.Phase == PhasePowers && st.Q > 0:
 		case p != nil && st.fighter(p.Name) != nil:
-		case st.Phase != PhaseNone && sniff(text) != "":
+		case sniff(text) != "" && (st.Phase != PhaseNone || p != nil && p.In("rumble")):
 		default:
 			return nil
 		}
