@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"referee/contract"
+	"referee/contract/text"
 )
 
 // open starts a private phase with its deadline (U3).
@@ -262,7 +263,13 @@ func (s *State) closeDiscard(c *contract.Ctx) error {
 	var lines []string
 	for _, f := range s.alive() {
 		x := s.sub(f.Name)
-		if x == nil || x.Discard == "" {
+		if x == nil {
+			if len(f.Powers) > 0 {
+				lines = append(lines, f.Name+": no discard (none sent, U3)")
+			}
+			continue
+		}
+		if x.Discard == "" {
 			lines = append(lines, f.Name+": no discard")
 			continue
 		}
@@ -275,8 +282,11 @@ func (s *State) closeDiscard(c *contract.Ctx) error {
 		lines = append(lines, f.Name+" discards "+x.Discard)
 		c.Record(f.Name, "discards %s", x.Discard)
 	}
-	head := sectionHead(fmt.Sprintf("Rumble game %d: discards", s.Game)) + strings.Join(lines, "\n") + "\n\n" +
-		contract.Stamp(c.Now()) + " sealed discards, revealed:\n" + revealed + "\n"
+	if len(lines) == 0 {
+		lines = append(lines, "Nobody held a power to discard.")
+	}
+	head := sectionHead(fmt.Sprintf("Rumble game %d: discards", s.Game)) + text.Heading("Discards (Rumble 6)") +
+		strings.Join(lines, "\n") + "\n\n" + text.Heading("Sealed discards, revealed") + revealed + "\n"
 	s.beginRound(c, head)
 	return nil
 }

@@ -216,7 +216,7 @@ func endGame(c *contract.Ctx, s *State, why string) {
 		c.Record("referee", "game %d ends with no winner", s.Game)
 	}
 	b.WriteString("\n")
-	t := &text.Table{Header: []string{"Contestant", "Stamina", "Status", "Rumble points"}}
+	t := &text.Table{Header: []string{"Contestant", "Stamina", "Status", "Points from Rumble"}}
 	for _, f := range s.Fighters {
 		st := "alive"
 		if !f.Alive {
