@@ -184,9 +184,13 @@ func (d *daemon) stop() {
 	if done, _ := d.exited(); done {
 		return
 	}
+	start := time.Now()
 	_ = d.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-d.done:
+		if took := time.Since(start); took > 2*time.Second {
+			d.t.Logf("referee run took %v to stop after SIGTERM", took.Round(time.Millisecond))
+		}
 	case <-time.After(30 * time.Second):
 		d.t.Errorf("referee run (pid %d) ignored SIGTERM for 30 s; killing it", d.cmd.Process.Pid)
 		d.kill()

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"testing"
+	"time"
 )
 
 // Scenario 4: Dovecot is stopped and started again under the running daemon.
@@ -17,17 +18,21 @@ func TestDovecotRestart(t *testing.T) {
 	p1 := ms.players[0]
 	joinLife(t, p1)
 
+	start := time.Now()
 	ms.dovecotStop(t)
+	t.Logf("dovecot stopped in %v", time.Since(start).Round(time.Millisecond))
 	// Submission needs Dovecot's SASL: during the outage the mail comes in
 	// as from another MTA, through the plain SMTP port, and waits in
 	// Postfix's queue.
 	during := sendRelay(t, p1, &outMail{to: []string{ms.businessList}, subject: "Claim during", body: "I claim cell (20, 20) in Life.\n"})[0]
 	ms.dovecotStart(t)
+	start = time.Now()
 	after := sendOne(t, p1, &outMail{to: []string{ms.businessList}, subject: "Claim after", body: "I claim cell (30, 30) in Life.\n"})
 
 	mb := openMailbox(t, p1)
 	checkReceipt(t, mb.waitReply(2*receiptTimeout, during), "Claim during", p1)
 	checkReceipt(t, mb.waitReply(2*receiptTimeout, after), "Claim after", p1)
+	t.Logf("both receipts %v after Dovecot's restart", time.Since(start).Round(time.Millisecond))
 	d.mustBeRunning()
 	d.stop()
 

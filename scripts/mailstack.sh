@@ -89,41 +89,46 @@ dovecot_start() {
   [ -S "$D/run/dovecot/lmtp" ] || die "dovecot opened no lmtp socket"
 }
 
-# children prints the pids whose parent is $1, read from /proc (no procps).
-children() {
+# members prints the pids of process group $1, read from /proc (no procps).
+members() {
   local f st rest
   for f in /proc/[0-9]*/stat; do
-    st=$(cat "$f" 2>/dev/null) || continue
-    rest=${st##*) }  # after "pid (comm) ": "state ppid ..."
-    rest=${rest#* }  # "ppid ..."
-    if [ "${rest%% *}" = "$1" ]; then
+    read -r st 2>/dev/null <"$f" || continue
+    rest=${st##*) } # after "pid (comm) ": "state ppid pgrp ..."
+    set -- "$1" $rest
+    if [ "${4:-}" = "$1" ]; then
       f=${f#/proc/}
       echo "${f%/stat}"
     fi
   done
 }
 
-# stop_tree stops a master process and the children it had when asked to
-# stop: a child that outlives its master (Dovecot's auth, anvil, log and
-# stats processes sometimes do) is signalled by its own pid, never by name.
+# stop_tree stops a master process and every process of its process group:
+# Dovecot's and Postfix's masters each lead their own group (they call
+# setsid), so the group is exactly what they started. A master that takes
+# its time (Dovecot's waits for auth and anvil, which Postfix's submission
+# processes keep busy) gets its group signalled by number, never by name.
 stop_tree() { # name pid command...
-  local name=$1 pid=$2 kids c
+  local name=$1 pid=$2 i
   shift 2
-  kids=$(children "$pid")
   "$@" >/dev/null 2>&1 || kill -TERM "$pid" 2>/dev/null || true
-  wait_gone "$pid" 10 || { echo "mailstack: $name master $pid did not exit, sending KILL" >&2; kill -KILL "$pid" 2>/dev/null || true; }
-  for c in $kids; do
-    kill -0 "$c" 2>/dev/null || continue
-    kill -TERM "$c" 2>/dev/null || true
-    wait_gone "$c" 5 || kill -KILL "$c" 2>/dev/null || true
+  wait_gone "$pid" 3 || true
+  [ -n "$(members "$pid")" ] || return 0
+  kill -TERM -- "-$pid" 2>/dev/null || true
+  for ((i = 0; i < 50; i++)); do
+    [ -n "$(members "$pid")" ] || return 0
+    sleep 0.1
   done
+  echo "mailstack: $name processes $(members "$pid" | tr '\n' ' ')ignored SIGTERM, sending KILL" >&2
+  kill -KILL -- "-$pid" 2>/dev/null || true
 }
 
 dovecot_stop() {
   local pid
   pid=$(cat "$D/dovecot.pid" 2>/dev/null || true)
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    stop_tree dovecot "$pid" kill -TERM "$pid" # like `doveadm stop`
+    # The whole group at once: like `doveadm stop`, without the master's wait.
+    stop_tree dovecot "$pid" kill -TERM -- "-$pid"
   fi
   rm -f "$D/dovecot.pid"
 }
@@ -192,21 +197,21 @@ cmd_start() {
   # Debian's stock "mail" user (uid/gid 8), so no system user is created.
   : > "$D/etc/users"
   : > "$D/postfix/vmailbox"
-  local u addr members="" l
+  local u addr member_list="" l
   for u in $USERS; do
     addr="$u@$DOMAIN"
     mkdir -p "$D/mail/$addr"
     chown 8:8 "$D/mail/$addr"
     echo "$addr:{PLAIN}$PASSWORD:8:8::$D/mail/$addr::" >> "$D/etc/users"
     echo "$addr OK" >> "$D/postfix/vmailbox"
-    members="${members:+$members,}$addr"
+    member_list="${member_list:+$member_list,}$addr"
   done
   chmod 640 "$D/etc/users"
   chgrp dovecot "$D/etc/users"
   : > "$D/postfix/virtual"
   : > "$D/postfix/listid"
   for l in $LISTS; do
-    echo "$l@$DOMAIN $members" >> "$D/postfix/virtual"
+    echo "$l@$DOMAIN $member_list" >> "$D/postfix/virtual"
     echo "$l@$DOMAIN OK" >> "$D/postfix/vmailbox"
     # RFC 2919 list identifier, as Mailman writes it: <name.domain>.
     echo "$l@$DOMAIN PREPEND List-Id: <$l.$DOMAIN>" >> "$D/postfix/listid"
