@@ -404,3 +404,23 @@ func TestNoLogging(t *testing.T) {
 		}
 	}
 }
+
+// The report during bidding shows who has sealed and the commitments, never
+// an amount.
+func TestReportDuringBids(t *testing.T) {
+	h := atBids(t)
+	mustDone(t, h.Private("2026-12-02T10:00:00Z", alice, "Iron Skin: 37 / Flight: 29"))
+	n, err := h.E.Report(h.S, "rumble", contracttest.At(t, "2026-12-02T11:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := data2(h).sub("Alice")
+	if !strings.Contains(n.Body, short(x.Commitment)) || !strings.Contains(n.Body, "(none yet)") {
+		t.Errorf("the report does not show who sealed:\n%s", n.Body)
+	}
+	for _, l := range strings.Split(n.Body, "\n") {
+		if hasToken(l, "37") || hasToken(l, "29") {
+			t.Errorf("the report shows a sealed amount: %q", l)
+		}
+	}
+}
