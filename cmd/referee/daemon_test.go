@@ -9,6 +9,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	netmail "net/mail"
+	netsmtp "net/smtp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -133,7 +135,11 @@ func sendMail(t testing.TB, addr, from, to, subject, msgid, body string) {
 	t.Helper()
 	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
 		from, to, subject, msgid, time.Now().UTC().Format(time.RFC1123Z), strings.ReplaceAll(body, "\n", "\r\n"))
-	if err := smtp.SendMail(addr, nil, from, []string{to}, strings.NewReader(raw)); err != nil {
+	env := from
+	if a, err := netmail.ParseAddress(from); err == nil {
+		env = a.Address
+	}
+	if err := netsmtp.SendMail(addr, nil, env, []string{to}, []byte(raw)); err != nil {
 		t.Fatalf("send: %v", err)
 	}
 }
@@ -296,6 +302,7 @@ type flakySMTP struct {
 
 type flakySession struct {
 	srv  *flakySMTP
+	conn *smtp.Conn
 	rcpt string
 }
 
@@ -319,6 +326,7 @@ func (s *flakySession) Data(r io.Reader) error {
 	case 1, 2:
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
 	case 3:
+		s.conn.Conn().Close() // the connection drops mid-DATA
 		return errors.New("connection dropped")
 	}
 	m := regexp.MustCompile(`(?m)^Message-Id: <([^>]+)>|^Message-ID: <([^>]+)>`).FindSubmatch(raw)
@@ -332,7 +340,7 @@ func (s *flakySession) Logout() error { return nil }
 
 func TestOutboxRetries(t *testing.T) {
 	fs := &flakySMTP{got: map[string]int{}}
-	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &flakySession{srv: fs}, nil }))
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &flakySession{srv: fs, conn: c}, nil }))
 	srv.Domain = "flaky.example.test"
 	srv.AllowInsecureAuth = true
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

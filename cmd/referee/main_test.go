@@ -56,7 +56,7 @@ func TestCommittedStateInSync(t *testing.T) {
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "data/state.yaml"))
 	for _, g := range gameIDs() {
-		if !bytes.Contains(b, []byte("\n    "+g+":\n")) {
+		if !bytes.Contains(b, []byte("\n  "+g+":\n")) {
 			t.Errorf("init's state lacks game %s", g)
 		}
 	}
@@ -152,7 +152,7 @@ func TestReplayDeterministicAndIdempotent(t *testing.T) {
 	// What the players see: receipts for Alice and Bob, a rejection of a claim
 	// off the grid, no effect from the discussion list, the guide for help, and
 	// the weekly reports with the randomness notices.
-	for _, want := range []string{"Subject: Re: BUS: joining Life", "X coordinate", "discussion list", "Subject: OFF: [Life] Weekly Report", "Randomness"} {
+	for _, want := range []string{"Subject: Re: BUS: joining Life", "Cell (60, 3) does not exist", "discussion list", "Subject: OFF: [Life] Weekly Report", "Randomness"} {
 		if !bytes.Contains(all, []byte(want)) {
 			t.Errorf("no mail contains %q", want)
 		}
