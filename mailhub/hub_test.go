@@ -394,3 +394,36 @@ func TestToCRLF(t *testing.T) {
 		}
 	}
 }
+
+func FuzzDropFields(f *testing.F) {
+	f.Add([]byte("List-Id: a\r\nSubject: s\r\n\r\nList-Id: body\r\n"))
+	f.Add([]byte("Subject: s\r\nlist-id: a\r\n  folded\r\n\r\n"))
+	f.Add([]byte("\r\n\r\n"))
+	f.Add([]byte(" leading continuation\r\nList-Post: x"))
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		got := dropFields(msg, "List-Id", "List-Post")
+		end := bytes.Index(msg, []byte("\r\n\r\n"))
+		if end >= 0 && !bytes.HasSuffix(got, msg[end+2:]) {
+			t.Fatalf("body not kept: %q -> %q", msg, got)
+		}
+		if len(got) > len(msg) {
+			t.Fatalf("output longer than input: %q -> %q", msg, got)
+		}
+		head := got
+		if i := bytes.Index(got, []byte("\r\n\r\n")); i >= 0 {
+			head = got[:i+2]
+		}
+		if bytes.HasPrefix(got, []byte("\r\n")) {
+			head = nil // every field was dropped: the body follows at once
+		}
+		for _, line := range strings.Split(string(head), "\r\n") {
+			if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+				continue // a continuation line, not a field
+			}
+			name, _, ok := strings.Cut(line, ":")
+			if ok && (strings.EqualFold(strings.TrimSpace(name), "List-Id") || strings.EqualFold(strings.TrimSpace(name), "List-Post")) {
+				t.Fatalf("field left in %q -> %q", msg, got)
+			}
+		}
+	})
+}
