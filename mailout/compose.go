@@ -78,13 +78,7 @@ func Compose(m *Mail) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("compose %s: auto-submitted %q: %w", msgID, auto, ErrInvalid)
 	}
-	kind := m.Kind
-	if kind == "" {
-		kind = "notice"
-	}
-	if !validKind(kind) {
-		return nil, fmt.Errorf("compose %s: kind %q: %w", msgID, kind, ErrInvalid)
-	}
+	kind := kindToken(m.Kind)
 
 	body, enc := prepareBody(m.Body)
 	msg := gomail.NewMsg(
@@ -347,15 +341,23 @@ func isAtext(c byte) bool {
 	return strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0
 }
 
-func validKind(s string) bool {
-	if s == "" || len(s) > 40 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
-			return false
+// kindToken makes Kind a header token: lower case letters, digits and
+// '-', at most 40 of them; anything else becomes '-'. A mail is never
+// refused for its kind, and an empty one is "notice".
+func kindToken(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+		if b.Len() == 40 {
+			break
+		}
+		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '-' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
 		}
 	}
-	return true
+	if b.Len() == 0 {
+		return "notice"
+	}
+	return b.String()
 }

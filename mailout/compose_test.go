@@ -140,6 +140,9 @@ func checkWellFormed(t *testing.T, raw []byte, m *Mail) {
 			t.Errorf("header %s present", k)
 		}
 	}
+	if got, want := msg.Header.Get("X-Referee-Notice"), kindToken(m.Kind); got != want {
+		t.Errorf("X-Referee-Notice = %q, want %q", got, want)
+	}
 	mr, err := gomessage.CreateReader(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatalf("go-message: %v", err)
@@ -251,7 +254,6 @@ func TestComposeInvalid(t *testing.T) {
 		{"bad to", func(m *Mail) { m.To = []string{"not an address"} }},
 		{"bad from", func(m *Mail) { m.From = "" }},
 		{"bad auto-submitted", func(m *Mail) { m.AutoSubmitted = "no" }},
-		{"bad kind", func(m *Mail) { m.Kind = "Report\r\nX: y" }},
 		{"bad list-post", func(m *Mail) { m.ListPost = "@@" }},
 	}
 	for _, tc := range tests {
@@ -263,6 +265,20 @@ func TestComposeInvalid(t *testing.T) {
 				t.Errorf("Compose error = %v, want ErrInvalid", err)
 			}
 		})
+	}
+}
+
+func TestKindToken(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                      "notice",
+		"report":                "report",
+		"Report\r\nBcc: x":      "report--bcc--x",
+		strings.Repeat("a", 50): strings.Repeat("a", 40),
+		"rêve":                  "r-ve",
+	} {
+		if got := kindToken(in); got != want {
+			t.Errorf("kindToken(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 
@@ -281,10 +297,10 @@ func TestReferencesTrimmed(t *testing.T) {
 }
 
 func FuzzCompose(f *testing.F) {
-	f.Add("Rêve — 夢", "body\n.dot\n", "Goethe", "a@b", "x\r\nBcc: y")
-	f.Add("Hi\r\nBcc: v@example.test", "", "\"q\"", "<p@q>", "\x00")
-	f.Add(strings.Repeat("long ", 100), strings.Repeat("x", 1200), "名前", "a@b@c", "=?utf-8?q?x?=")
-	f.Fuzz(func(t *testing.T, subject, body, name, parent, listID string) {
+	f.Add("Rêve — 夢", "body\n.dot\n", "Goethe", "a@b", "x\r\nBcc: y", "report")
+	f.Add("Hi\r\nBcc: v@example.test", "", "\"q\"", "<p@q>", "\x00", "X\r\nBcc: y")
+	f.Add(strings.Repeat("long ", 100), strings.Repeat("x", 1200), "名前", "a@b@c", "=?utf-8?q?x?=", "")
+	f.Fuzz(func(t *testing.T, subject, body, name, parent, listID, kind string) {
 		m := baseMail()
 		m.Subject = subject
 		m.Body = body
@@ -292,6 +308,7 @@ func FuzzCompose(f *testing.F) {
 		m.InReplyTo = parent
 		m.References = []string{parent, "root@example.test"}
 		m.ListID = listID
+		m.Kind = kind
 		raw, err := Compose(m)
 		if err != nil {
 			if !errors.Is(err, ErrInvalid) {
