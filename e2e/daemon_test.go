@@ -90,19 +90,30 @@ func refereeEnv(state string) []string {
 
 // referee is one game's state on disk and the daemons run over it.
 type referee struct {
-	t     testing.TB
-	dir   string
-	state string
-	runs  int
+	t      testing.TB
+	dir    string
+	state  string
+	config string // referee.yaml in dir, or empty
+	runs   int
 }
 
 // newReferee clears every mailbox and writes a fresh state with `referee init`.
-func newReferee(t testing.TB) *referee {
+// Lines of configYAML, if any, become the referee.yaml every command reads
+// (the environment still sets the mail endpoints and addresses).
+func newReferee(t testing.TB, configYAML ...string) *referee {
 	t.Helper()
 	clearMailboxes(t)
 	dir := t.TempDir()
 	r := &referee{t: t, dir: dir, state: filepath.Join(dir, "state.yaml")}
-	r.cmd("init", "--state", r.state)
+	args := []string{"init", "--state", r.state}
+	if len(configYAML) > 0 {
+		r.config = filepath.Join(dir, "referee.yaml")
+		if err := os.WriteFile(r.config, []byte(strings.Join(configYAML, "\n")+"\n"), 0o600); err != nil {
+			t.Fatalf("write referee.yaml: %v", err)
+		}
+		args = append(args, "--config", r.config)
+	}
+	r.cmd(args...)
 	return r
 }
 
@@ -145,7 +156,11 @@ func (r *referee) run(extra ...string) *daemon {
 	if err != nil {
 		r.t.Fatalf("referee run: %v", err)
 	}
-	args := append([]string{"run", "--state", r.state, "--log-format", "json"}, extra...)
+	args := []string{"run", "--state", r.state, "--log-format", "json"}
+	if r.config != "" {
+		args = append(args, "--config", r.config)
+	}
+	args = append(args, extra...)
 	cmd := exec.Command(refereeBin(r.t), args...)
 	cmd.Env = refereeEnv(r.state)
 	cmd.Dir = r.dir
