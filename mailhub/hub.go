@@ -70,7 +70,11 @@ func Start(opts Options) (*Hub, error) {
 	if h.maxBytes <= 0 {
 		h.maxBytes = 10 << 20
 	}
+	// Empty addresses are skipped: they stand for settings left unset.
 	for addr, id := range opts.Lists {
+		if strings.TrimSpace(addr) == "" {
+			continue
+		}
 		key := normAddr(addr)
 		if key == "" || strings.ContainsAny(id, "\r\n") {
 			return nil, fmt.Errorf("start mail hub: list %q: bad address or List-Id", addr)
@@ -78,6 +82,9 @@ func Start(opts Options) (*Hub, error) {
 		h.lists[key] = id
 	}
 	for _, u := range opts.Users {
+		if strings.TrimSpace(u) == "" {
+			continue
+		}
 		if _, err := h.mailbox(u, true); err != nil {
 			return nil, fmt.Errorf("start mail hub: %w", err)
 		}

@@ -350,6 +350,18 @@ func TestStartErrors(t *testing.T) {
 	if _, err := Start(Options{Lists: map[string]string{"l@example.test": "x\r\nBcc: y"}}); err == nil {
 		t.Error("Start with a List-Id holding CRLF succeeded")
 	}
+	if _, err := Start(Options{Users: []string{"a b@example.test"}}); err == nil {
+		t.Error("Start with a user address holding a space succeeded")
+	}
+	// Unset settings (empty addresses) are skipped, not errors.
+	h2, err := Start(Options{Users: []string{"", "r@example.test"}, Lists: map[string]string{"": "unset <x>"}})
+	if err != nil {
+		t.Fatalf("Start with empty user and list addresses: %v", err)
+	}
+	defer h2.Close()
+	if got := h2.members(); !cmp.Equal(got, []string{"r@example.test"}) {
+		t.Errorf("members = %q, want only r@example.test", got)
+	}
 }
 
 func TestNormAddr(t *testing.T) {
