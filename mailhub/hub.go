@@ -36,7 +36,6 @@ type Hub struct {
 	maxBytes int64
 	lists    map[string]string // lower-case list address -> List-Id
 
-	mem   *imapmemserver.Server
 	mu    sync.Mutex
 	users map[string]*imapmemserver.User // lower-case address -> mailbox owner
 	order []string                       // addresses in creation order: fan-out order
@@ -58,7 +57,6 @@ func Start(opts Options) (*Hub, error) {
 		now:      opts.Now,
 		maxBytes: opts.MaxMessageBytes,
 		lists:    map[string]string{},
-		mem:      imapmemserver.New(),
 		users:    map[string]*imapmemserver.User{},
 	}
 	if h.log == nil {
@@ -170,7 +168,6 @@ func (h *Hub) mailbox(addr string, create bool) (*imapmemserver.User, error) {
 	if err := u.Create("INBOX", nil); err != nil {
 		return nil, fmt.Errorf("mailbox %s: create inbox: %w", key, err)
 	}
-	h.mem.AddUser(u)
 	h.users[key] = u
 	h.order = append(h.order, key)
 	h.log.Info("mail hub created mailbox", "addr", key)
