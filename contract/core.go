@@ -57,7 +57,7 @@ func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 		return err
 	}
 	if cur.CanOwn != nil && !cur.CanOwn(c.s, to) {
-		return Reject(cur.Rule, "%s cannot own %s", to, cur.Plural)
+		return Reject(cur.Rule, "%s cannot own %s", e.EntityName(to), cur.Plural)
 	}
 	if cur.CanOwn != nil && !cur.CanOwn(c.s, from.Name) {
 		return Reject(cur.Rule, "you cannot own %s", cur.Plural)
@@ -77,8 +77,8 @@ func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 	if n == 1 {
 		unit = cur.Singular
 	}
-	c.Did("%d %s moved from %s to %s; you now own %d", n, unit, from.Name, to, c.s.Ledger.Balance(cur.ID, from.Name))
-	c.Record(from.Name, "transfers %d %s to %s", n, unit, to)
+	c.Did("%d %s moved from %s to %s; you now own %d", n, unit, from.Name, e.EntityName(to), c.s.Ledger.Balance(cur.ID, from.Name))
+	c.Record(from.Name, "transfers %d %s to %s", n, unit, e.EntityName(to))
 	c.Detail("transfer", map[string]any{"currency": cur.ID, "n": n, "to": to})
 	return nil
 }

@@ -152,7 +152,7 @@ func TestTransferRules(t *testing.T) {
 		{"I transfer 1 coin to Car.", `"Car" is ambiguous: it could be Carl, Carol`},
 		{"I transfer 1 coin to Zed.", `no player is known as "Zed"`},
 		{"I transfer 0 coins to Carl.", "a transfer of zero coins does nothing"},
-		{"I transfer 2 coins to the Toy contest.", "2 coins moved from Alice to contest:toy"},
+		{"I transfer 2 coins to the Toy contest.", "2 coins moved from Alice to the Toy contest"},
 	}
 	for _, c := range cases {
 		r := h.Public("2026-12-01T11:00:00Z", alice, c.text)

@@ -28,6 +28,22 @@ type Currency struct {
 func ContestEntity(game string) string       { return "contest:" + game }
 func ContestmasterEntity(game string) string { return "contestmaster:" + game }
 
+// EntityName is how a ledger owner is named to players: "the Life contest",
+// "the Life contestmaster", or the player's name.
+func (e *Engine) EntityName(owner string) string {
+	for _, p := range []struct{ prefix, format string }{{"contest:", "the %s contest"}, {"contestmaster:", "the %s contestmaster"}} {
+		if strings.HasPrefix(owner, p.prefix) {
+			game := strings.TrimPrefix(owner, p.prefix)
+			title := game
+			if g := e.games[game]; g != nil {
+				title = g.Title()
+			}
+			return fmt.Sprintf(p.format, title)
+		}
+	}
+	return owner
+}
+
 // Ledger holds every game's currencies: balances per owner, and the supply (minted
 // less destroyed) against which conservation is checked after every action.
 type Ledger struct {
