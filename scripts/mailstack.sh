@@ -126,7 +126,8 @@ stop_tree() { # name pid command...
 dovecot_stop() {
   local pid
   pid=$(cat "$D/dovecot.pid" 2>/dev/null || true)
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+  # Only the master this state dir's configuration runs: a recycled pid is left alone.
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "-c $D/etc/dovecot.conf"; then
     # The whole group at once: like `doveadm stop`, without the master's wait.
     stop_tree dovecot "$pid" kill -TERM -- "-$pid"
   fi
@@ -136,7 +137,9 @@ dovecot_stop() {
 postfix_stop() {
   local pid
   pid=$(cat "$D/postfix.pid" 2>/dev/null || true)
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+  # Postfix keeps its own pid file in the queue dir while its master runs.
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null &&
+    [ "$(tr -d ' ' <"$D/postfix-spool/pid/master.pid" 2>/dev/null)" = "$pid" ]; then
     stop_tree postfix "$pid" postfix -c "$D/postfix" stop
   fi
   rm -f "$D/postfix.pid"
