@@ -244,11 +244,8 @@ func (e *Engine) nearest(game, text string) string {
 func (e *Engine) perform(s *State, m *Message, a *Action, at time.Time) (Result, Entry, error) {
 	res := Result{Line: a.Line, Game: a.Game}
 	c := e.ctx(s, a.Game, at, m)
-	before, err := Encode(s)
-	if err != nil {
-		return res, Entry{}, err
-	}
-	err = run(func() error { return e.do(c, m, a) })
+	before := Snapshot(s)
+	err := run(func() error { return e.do(c, m, a) })
 	if err == nil {
 		err = s.checkLedger(e.currencies())
 	}
@@ -257,11 +254,7 @@ func (e *Engine) perform(s *State, m *Message, a *Action, at time.Time) (Result,
 		if !ok {
 			return res, Entry{}, err
 		}
-		restored, derr := e.Decode(before)
-		if derr != nil {
-			return res, Entry{}, fmt.Errorf("restore state after a rejection: %w", derr)
-		}
-		*s = *restored
+		*s = *before
 		res.Reason = r.Error()
 		ent := e.journalMessage(s, m, at, a.Game, "rejected", r.Error())
 		ent.Verb = a.Verb.Name

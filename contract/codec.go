@@ -53,15 +53,6 @@ func (e *Engine) Decode(b []byte) (*State, error) {
 	return &s, nil
 }
 
-// Clone deep-copies a state through its encoding.
-func (e *Engine) Clone(s *State) (*State, error) {
-	b, err := Encode(s)
-	if err != nil {
-		return nil, err
-	}
-	return e.Decode(b)
-}
-
 func decodeStrict(n *yaml.Node, into any) error {
 	b, err := yaml.Marshal(n)
 	if err != nil {

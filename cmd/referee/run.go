@@ -304,10 +304,7 @@ func (d *daemon) apply(raw *mailin.Raw, cp contract.Checkpoint) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	before, err := contract.Encode(d.s)
-	if err != nil {
-		return err
-	}
+	before := contract.Snapshot(d.s)
 	entries, err := d.e.Apply(d.s, bridge.Message(m))
 	if err != nil {
 		attrs := []any{"msgid", m.MessageID, "from", m.From, "err", err}
@@ -316,11 +313,7 @@ func (d *daemon) apply(raw *mailin.Raw, cp contract.Checkpoint) error {
 			attrs = append(attrs, "stack", pe.Stack)
 		}
 		d.log.Error("message not applied; it stays unacknowledged", attrs...)
-		restored, derr := d.e.Decode(before)
-		if derr != nil {
-			return fmt.Errorf("restore the state after a fault: %w", derr)
-		}
-		d.s = restored
+		d.s = before
 		return err
 	}
 	d.s.IMAP = cp
@@ -365,13 +358,13 @@ func (d *daemon) schedulerLoop(ctx context.Context) error {
 		d.mu.Lock()
 		due, ok, err := d.e.NextDue(d.s)
 		if err == nil && ok && !due.After(d.clk.now()) {
-			before, _ := contract.Encode(d.s)
+			before := contract.Snapshot(d.s)
 			var entries []contract.Entry
 			entries, err = d.e.Advance(d.s, d.clk.now())
 			if err == nil {
 				err = d.commit(entries)
-			} else if restored, derr := d.e.Decode(before); derr == nil {
-				d.s = restored
+			} else {
+				d.s = before
 			}
 		}
 		d.mu.Unlock()
@@ -401,6 +394,7 @@ func (d *daemon) schedulerLoop(ctx context.Context) error {
 // Message-ID and sent; temporary failures are retried with capped exponential
 // backoff, permanent ones kept in the state and shown by referee check.
 func (d *daemon) senderLoop(ctx context.Context) error {
+	dirty := false
 	for {
 		d.mu.Lock()
 		var next *contract.Outgoing
@@ -415,6 +409,14 @@ func (d *daemon) senderLoop(ctx context.Context) error {
 			if soonest.IsZero() || o.NextTry.Before(soonest) {
 				soonest = o.NextTry
 			}
+		}
+		if next == nil && dirty {
+			// Sent mail leaves the outbox in a later save: one per drain, not one
+			// per mail. A crash before it resends with the same Message-ID.
+			if err := store.Save(d.cfg.State, d.s); err != nil {
+				d.log.Error("save after sending", "err", err)
+			}
+			dirty = false
 		}
 		d.mu.Unlock()
 		if next == nil {
@@ -439,9 +441,7 @@ func (d *daemon) senderLoop(ctx context.Context) error {
 		}
 		d.mu.Lock()
 		d.settle(next.ID, err)
-		if serr := store.Save(d.cfg.State, d.s); serr != nil {
-			d.log.Error("save after sending", "err", serr)
-		}
+		dirty = true
 		d.mu.Unlock()
 	}
 }
