@@ -1,0 +1,77 @@
+package mailin
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Raw is one stored message with its arrival time. UID is the IMAP UID for
+// IMAP sources and the 1-based position for archives.
+type Raw struct {
+	Data    []byte
+	Arrived time.Time
+	UID     uint32
+}
+
+// Archive reads stored mail in arrival order; Next returns io.EOF at the end.
+type Archive interface {
+	Next() (*Raw, error)
+	Close() error
+}
+
+// OpenArchive opens stored mail for replay, detecting its kind: a directory
+// with cur/ or new/ is a Maildir, a file starting with "From " is an mbox,
+// any other file is a single message (.eml).
+func OpenArchive(path string) (Archive, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("open archive: %w", err)
+	}
+	if st.IsDir() {
+		return openMaildir(path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open archive: %w", err)
+	}
+	br := bufio.NewReaderSize(f, 64<<10)
+	head, _ := br.Peek(5)
+	if bytes.Equal(head, []byte("From ")) {
+		return &mboxArchive{f: f, r: br}, nil
+	}
+	return &emlArchive{f: f, r: br, mtime: st.ModTime(), name: filepath.Base(path)}, nil
+}
+
+// emlArchive is a single message file: arrival is its Date header, or the
+// file's mtime when that is missing or unreadable.
+type emlArchive struct {
+	f     *os.File
+	r     io.Reader
+	mtime time.Time
+	name  string
+	done  bool
+}
+
+func (a *emlArchive) Next() (*Raw, error) {
+	if a.done {
+		return nil, io.EOF
+	}
+	a.done = true
+	data, err := io.ReadAll(a.r)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", a.name, err)
+	}
+	arrived := a.mtime
+	h, _, _ := readHeader(data)
+	if d, err := parseDate(h.get("Date")); err == nil {
+		arrived = d
+	}
+	return &Raw{Data: data, Arrived: arrived.UTC(), UID: 1}, nil
+}
+
+func (a *emlArchive) Close() error { return a.f.Close() }

@@ -1,0 +1,212 @@
+package mailin
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func readAll(t *testing.T, a Archive) []*Raw {
+	t.Helper()
+	var out []*Raw
+	for {
+		r, err := a.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMbox(t *testing.T) {
+	mbox := "From alice@example.org Sun Nov 29 10:00:00 2026\n" +
+		"From: alice@example.org\nSubject: one\n\nI join the Life contest.\n>From the start I wanted to.\n>>From here too.\n\n" +
+		"From bob@example.org  Mon Nov 30 09:05:01 2026\n" +
+		"From: bob@example.org\nSubject: two\n\nI pass.\nFrom what I see (not a separator: no blank line before)\n\n" +
+		"From MAILER-DAEMON Tue Dec  1 08:00:00 +0100 2026\n" +
+		"From: carol@example.org\nSubject: three\n\nI bid 3 on Flight.\n"
+	for _, crlf := range []bool{false, true} {
+		data := mbox
+		if crlf {
+			data = strings.ReplaceAll(mbox, "\n", "\r\n")
+		}
+		path := filepath.Join(t.TempDir(), "box")
+		writeFile(t, path, data)
+		a, err := OpenArchive(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := readAll(t, a)
+		if len(got) != 3 {
+			t.Fatalf("crlf=%v: %d messages, want 3", crlf, len(got))
+		}
+		nl := "\n"
+		if crlf {
+			nl = "\r\n"
+		}
+		want1 := strings.ReplaceAll("From: alice@example.org\nSubject: one\n\nI join the Life contest.\nFrom the start I wanted to.\n>From here too.\n", "\n", nl)
+		if string(got[0].Data) != want1 {
+			t.Errorf("crlf=%v: message 1 = %q, want %q", crlf, got[0].Data, want1)
+		}
+		if !strings.Contains(string(got[1].Data), "From what I see") {
+			t.Errorf("message 2 lost a body line starting with From: %q", got[1].Data)
+		}
+		wantTimes := []time.Time{
+			time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC),
+			time.Date(2026, 11, 30, 9, 5, 1, 0, time.UTC),
+			time.Date(2026, 12, 1, 7, 0, 0, 0, time.UTC),
+		}
+		for i, r := range got {
+			if !r.Arrived.Equal(wantTimes[i]) || r.UID != uint32(i+1) {
+				t.Errorf("message %d: Arrived %v UID %d, want %v %d", i+1, r.Arrived, r.UID, wantTimes[i], i+1)
+			}
+		}
+		m, err := Parse(got[2].Data, got[2].Arrived, nil)
+		if err != nil || m.Text != "I bid 3 on Flight." {
+			t.Errorf("parse message 3: %v %q", err, m.Text)
+		}
+	}
+}
+
+func TestMboxBadFromDateUsesDateHeader(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "box")
+	writeFile(t, path, "From someone\nDate: Sun, 29 Nov 2026 10:00:00 +0000\n\nx\n")
+	a, err := OpenArchive(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readAll(t, a)
+	if len(got) != 1 || !got[0].Arrived.Equal(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("got %d messages, arrival %v", len(got), got[0].Arrived)
+	}
+}
+
+func TestMaildir(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "cur", "1764410000.M500000P1.host:2,S"), "Subject: second\n\nb\n")
+	writeFile(t, filepath.Join(dir, "new", "1764400000.M1P1.host"), "Subject: first\n\na\n")
+	writeFile(t, filepath.Join(dir, "cur", "1764410000.M600000P1.host:2,"), "Subject: third\n\nc\n")
+	writeFile(t, filepath.Join(dir, "tmp", "1764300000.M1P1.host"), "Subject: unfinished\n\nx\n")
+	noStamp := filepath.Join(dir, "cur", "imported-message:2,S")
+	writeFile(t, noStamp, "Subject: fourth\n\nd\n")
+	mt := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(noStamp, mt, mt); err != nil {
+		t.Fatal(err)
+	}
+	a, err := OpenArchive(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var subjects []string
+	var times []time.Time
+	for _, r := range readAll(t, a) {
+		h, _, _ := readHeader(r.Data)
+		subjects = append(subjects, h.get("Subject"))
+		times = append(times, r.Arrived)
+	}
+	if diff := cmp.Diff([]string{"first", "second", "third", "fourth"}, subjects); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+	if want := time.Unix(1764410000, 500000000).UTC(); !times[1].Equal(want) {
+		t.Errorf("second arrival = %v, want %v", times[1], want)
+	}
+	if !times[3].Equal(mt) {
+		t.Errorf("mtime arrival = %v, want %v", times[3], mt)
+	}
+}
+
+func TestEML(t *testing.T) {
+	dir := t.TempDir()
+	withDate := filepath.Join(dir, "a.eml")
+	writeFile(t, withDate, "Date: Sun, 29 Nov 2026 10:00:00 +0100\nFrom: a@example.org\n\nI pass.\n")
+	noDate := filepath.Join(dir, "b.eml")
+	writeFile(t, noDate, "From: a@example.org\n\nI pass.\n")
+	mt := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(noDate, mt, mt); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]time.Time{withDate: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC), noDate: mt} {
+		a, err := OpenArchive(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := readAll(t, a)
+		if len(got) != 1 || !got[0].Arrived.Equal(want) || got[0].Arrived.Location() != time.UTC {
+			t.Errorf("%s: %d messages, arrival %v, want %v", path, len(got), got[0].Arrived, want)
+		}
+	}
+}
+
+func TestOpenArchiveErrors(t *testing.T) {
+	if _, err := OpenArchive(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("missing path: no error")
+	}
+	if _, err := OpenArchive(t.TempDir()); err == nil {
+		t.Error("directory without cur/ or new/: no error")
+	}
+}
+
+// TestCorpusAsMbox replays the corpus through an mbox and checks that every
+// message comes back byte for byte, which also covers mboxrd escaping of
+// bodies that contain "From " lines.
+func TestCorpusAsMbox(t *testing.T) {
+	var b strings.Builder
+	var want [][]byte
+	for _, f := range corpusFiles(t) {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw = []byte(strings.ReplaceAll(string(raw), "\r\n", "\n"))
+		if !strings.HasSuffix(string(raw), "\n") {
+			raw = append(raw, '\n')
+		}
+		want = append(want, raw)
+		b.WriteString("From corpus@example.test Sun Nov 29 12:00:00 2026\n")
+		for _, line := range strings.SplitAfter(string(raw), "\n") {
+			if strings.HasPrefix(strings.TrimLeft(line, ">"), "From ") {
+				b.WriteString(">")
+			}
+			b.WriteString(line)
+		}
+		b.WriteString("\n")
+	}
+	path := filepath.Join(t.TempDir(), "corpus.mbox")
+	writeFile(t, path, b.String())
+	a, err := OpenArchive(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readAll(t, a)
+	if len(got) != len(want) {
+		t.Fatalf("%d messages, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if string(got[i].Data) != string(want[i]) {
+			t.Errorf("message %d differs:\n%s", i+1, cmp.Diff(string(want[i]), string(got[i].Data)))
+		}
+	}
+}

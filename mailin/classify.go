@@ -1,0 +1,199 @@
+package mailin
+
+import (
+	"regexp"
+	"strings"
+)
+
+// listRole is what a configured list is for.
+type listRole int
+
+const (
+	rolePublic listRole = iota + 1
+	roleOfficial
+	roleDiscussion
+)
+
+type configuredList struct {
+	addr string // lower-case
+	role listRole
+}
+
+func (c *Config) lists() []configuredList {
+	var ls []configuredList
+	add := func(a string, r listRole) {
+		a = strings.ToLower(strings.TrimSpace(a))
+		if a != "" {
+			ls = append(ls, configuredList{a, r})
+		}
+	}
+	add(c.OfficialList, roleOfficial)
+	for _, a := range c.PublicLists {
+		add(a, rolePublic)
+	}
+	for _, a := range c.DiscussionLists {
+		add(a, roleDiscussion)
+	}
+	return ls
+}
+
+// listID returns the list identifier of a List-Id value (RFC 2919 §3):
+// the text inside <>, or the whole value.
+func listID(v string) string {
+	if lt := strings.LastIndexByte(v, '<'); lt >= 0 {
+		if gt := strings.IndexByte(v[lt:], '>'); gt > 0 {
+			return strings.ToLower(strings.TrimSpace(v[lt+1 : lt+gt]))
+		}
+	}
+	return strings.ToLower(strings.TrimSpace(v))
+}
+
+// listIDMatches reports whether a List-Id identifier names the list with
+// this address. Mailman (2 and 3) derives it from the address:
+// "agora-business@example.test" -> "agora-business.example.test".
+func listIDMatches(id, addr string) bool {
+	local, domain, ok := strings.Cut(addr, "@")
+	if !ok || id == "" {
+		return false
+	}
+	return id == local+"."+domain || (strings.HasPrefix(id, local+".") && strings.HasSuffix(id, "."+domain))
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	autoSubjectRE = regexp.MustCompile(`(?i)^\s*(out of (the )?office|automatic reply|auto(matic)?[ -]?(reply|response|antwort)|auto:|vacation(\s+(reply|notice|message|response|auto-?reply))?\s*($|[:(\[-])|abwesenheitsnotiz|abwesend|réponse automatique|respuesta automática|fuera de la oficina|risposta automatica|fuori sede|自動応答|不在)`)
+	oooRE         = regexp.MustCompile(`(?i)out of (the )?office|on vacation|abwesenheit|congés|vacances`)
+	digestRE      = regexp.MustCompile(`(?i)\bdigest\b.*\bvol(ume)?\b\.?\s*\d+`)
+)
+
+// ignoreReason returns why a message performs nothing (ruling G4: bounces,
+// auto-replies and the referee's own mail), or "".
+func ignoreReason(h header, m *Message, cfg *Config, w *bodyWalker) string {
+	if ref := strings.ToLower(strings.TrimSpace(cfg.Referee)); (ref != "" && m.From == ref) || h.has("X-Referee-Notice") {
+		return ReasonOwnMail
+	}
+	ct, params, _ := mediaType(h.get("Content-Type"))
+	local, _, _ := strings.Cut(m.From, "@")
+	if local == "mailer-daemon" || local == "postmaster" {
+		return ReasonBounce
+	}
+	if ct == "multipart/report" || w.report != "" {
+		rt := strings.ToLower(params["report-type"])
+		if rt == "" {
+			rt = w.report
+		}
+		if rt == "disposition-notification" {
+			return ReasonAutoReply // a read receipt (RFC 8098)
+		}
+		return ReasonBounce // RFC 3464 delivery status, or an unknown report
+	}
+	// RFC 3834 §5: Auto-Submitted other than "no" marks automatic mail.
+	if as := strings.ToLower(strings.TrimSpace(h.get("Auto-Submitted"))); as != "" {
+		tok, _, _ := strings.Cut(as, ";")
+		if strings.TrimSpace(tok) != "no" {
+			return ReasonAutoReply
+		}
+	}
+	if h.has("X-Autoreply") || h.has("X-Autorespond") || h.has("X-Autoresponder") {
+		return ReasonAutoReply
+	}
+	prec := strings.ToLower(strings.TrimSpace(h.get("Precedence")))
+	if prec == "auto_reply" {
+		return ReasonAutoReply
+	}
+	if (prec == "bulk" || prec == "junk") && (autoSubjectRE.MatchString(m.Subject) || oooRE.MatchString(m.Subject)) {
+		return ReasonAutoReply
+	}
+	if autoSubjectRE.MatchString(m.Subject) {
+		return ReasonAutoReply
+	}
+	// A null reverse-path (RFC 5321 §4.5.5) is what bounces are sent with.
+	if rp := strings.Join(strings.Fields(h.get("Return-Path")), ""); rp == "<>" {
+		return ReasonBounce
+	}
+	if w.digest || (digestRE.MatchString(m.Subject) && (h.has("List-Id") || strings.Contains(local, "-request"))) {
+		return ReasonDigest
+	}
+	return ""
+}
+
+// classify sets Lists and Class (ruling G4; AGORA "Lists": route by the list
+// the message came through, List-Id then To/Cc, never by a subject tag).
+func classify(h header, m *Message, cfg *Config, w *bodyWalker) {
+	id := listID(h.get("List-Id"))
+	var official, public, discussion bool
+	for _, l := range cfg.lists() {
+		if !(listIDMatches(id, l.addr) || contains(m.To, l.addr) || contains(m.Cc, l.addr)) {
+			continue
+		}
+		if !contains(m.Lists, l.addr) {
+			m.Lists = append(m.Lists, l.addr)
+		}
+		switch l.role {
+		case roleOfficial:
+			official = true
+		case rolePublic:
+			public = true
+		case roleDiscussion:
+			discussion = true
+		}
+	}
+	if r := ignoreReason(h, m, cfg, w); r != "" {
+		m.Class, m.IgnoreReason = Ignorable, r
+		return
+	}
+	switch {
+	case official:
+		m.Class = Official
+	case public:
+		m.Class = Public
+	case discussion:
+		m.Class = Discussion
+	case id != "":
+		m.Class, m.IgnoreReason = Ignorable, ReasonUnknownList
+	default:
+		m.Class = Private
+	}
+}
+
+// sender finds the real sender. Mailman's DMARC mitigation rewrites From to
+// "Alice via agora-business <agora-business@...>" and keeps the original in
+// X-Original-From; that header is believed only when From is a configured
+// list address and the message came through that list (List-Id, or the list
+// among To/Cc). Reply-To is never used: anyone can set it.
+func sender(h header, cfg *Config) address {
+	from := parseAddressList(h.get("From"))
+	if len(from) == 0 {
+		if s := parseAddressList(h.get("Sender")); len(s) > 0 {
+			return s[0]
+		}
+		return address{}
+	}
+	f := from[0]
+	xof := h.get("X-Original-From")
+	if xof == "" {
+		return f
+	}
+	id := listID(h.get("List-Id"))
+	to := addrs(parseAddressList(h.get("To")))
+	cc := addrs(parseAddressList(h.get("Cc")))
+	for _, l := range cfg.lists() {
+		if l.addr != f.addr {
+			continue
+		}
+		if listIDMatches(id, l.addr) || contains(to, l.addr) || contains(cc, l.addr) {
+			if orig := parseAddressList(xof); len(orig) > 0 {
+				return orig[0]
+			}
+		}
+	}
+	return f
+}

@@ -1,0 +1,52 @@
+package mailin
+
+import "strings"
+
+// unflow decodes format=flowed text (RFC 3676 §4): a line ending in a space
+// is soft-broken and joins the next line of the same quote depth; the space
+// is removed too when DelSp=yes (§4.2). Space-stuffing is undone (§4.4), the
+// signature separator "-- " stays a line of its own (§4.3), and quoted lines
+// come out as "> " per level, so that quote stripping sees them.
+func unflow(s string, delsp bool) string {
+	lines := strings.Split(s, "\n")
+	var out []string
+	var cur strings.Builder
+	curDepth, open := 0, false
+	flush := func() {
+		if !open {
+			return
+		}
+		prefix := ""
+		if curDepth > 0 {
+			prefix = strings.Repeat(">", curDepth) + " "
+		}
+		out = append(out, prefix+cur.String())
+		cur.Reset()
+		open = false
+	}
+	for _, line := range lines {
+		depth := 0
+		for depth < len(line) && line[depth] == '>' {
+			depth++
+		}
+		body := line[depth:]
+		if strings.HasPrefix(body, " ") {
+			body = body[1:] // space-stuffing, or the space after the quote marks
+		}
+		if open && (depth != curDepth || body == "-- ") {
+			flush() // §4.5: a quote-depth change ends the paragraph; §4.3: so does the signature separator
+		}
+		curDepth = depth
+		flowed := strings.HasSuffix(body, " ") && body != "-- "
+		if flowed && delsp {
+			body = body[:len(body)-1]
+		}
+		cur.WriteString(body)
+		open = true
+		if !flowed {
+			flush()
+		}
+	}
+	flush()
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,437 @@
+package mailin
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"slices"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// IMAPConfig says how to reach a mailbox. Zero values mean the defaults.
+type IMAPConfig struct {
+	Addr          string      // host:port
+	TLS           string      // "tls" (default), "starttls", "none"
+	ForceInsecure bool        // allow "none" off loopback
+	TLSConfig     *tls.Config // nil = system roots, ServerName from Addr
+	User          string
+	Password      string
+	Mailbox       string        // default "INBOX"
+	Processed     string        // if set, handled messages are MOVEd there; else flagged
+	IdleRestart   time.Duration // default 9 minutes; at most 10 minutes
+	PollInterval  time.Duration // when no IDLE; default 30 s
+	MaxBackoff    time.Duration // default 5 minutes
+	Logger        *slog.Logger
+}
+
+// Checkpoint is how far a mailbox has been applied: the caller saves it
+// once a batch is applied and passes it back to Run.
+type Checkpoint struct {
+	UIDValidity uint32 `yaml:"uidvalidity" json:"uidvalidity"`
+	LastUID     uint32 `yaml:"last_uid" json:"last_uid"`
+}
+
+// Batch is a run of new messages.
+type Batch struct {
+	Messages   []*Raw     // in UID order, UID set
+	Checkpoint Checkpoint // to save once these are applied
+}
+
+// DoneFlag is the keyword set on handled messages when IMAPConfig.Processed
+// is empty (together with \Seen).
+const DoneFlag imap.Flag = "$RefereeDone"
+
+// cmdTimeout bounds every command, IDLE's DONE included: a peer that
+// vanished without a FIN is noticed by then at the latest (a variable so
+// that tests can shorten it).
+var cmdTimeout = 2 * time.Minute
+
+const batchSize = 50 // messages fetched and applied at a time
+
+func (c *IMAPConfig) logger() *slog.Logger {
+	if c.Logger != nil {
+		return c.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func (c *IMAPConfig) mailbox() string {
+	if c.Mailbox == "" {
+		return "INBOX"
+	}
+	return c.Mailbox
+}
+
+func durationOr(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// applyError carries an error from the caller's apply function out of the
+// session, so Run returns it instead of reconnecting.
+type applyError struct{ err error }
+
+func (e *applyError) Error() string { return e.err.Error() }
+func (e *applyError) Unwrap() error { return e.err }
+
+// Run connects, reads everything after from, then IDLEs (or polls when the
+// server lacks IDLE); for each batch it calls apply, and only after apply
+// returns nil marks the batch's messages processed (MOVE to Processed, or
+// \Seen and $RefereeDone). An error from apply stops Run and is returned.
+// Connection errors are retried with capped exponential backoff and logged.
+// A UIDVALIDITY change (RFC 3501 §2.3.1.1) re-reads the whole mailbox: the
+// caller dedupes by Message-ID. Run returns ctx.Err() when ctx is done.
+//
+// Every IDLE is ended after IdleRestart (and on new mail), the mailbox is
+// searched by UID from the checkpoint and IDLE starts again, so mail that
+// arrives while IDLE is being restarted is read once, in UID order.
+func (c *IMAPConfig) Run(ctx context.Context, from Checkpoint, apply func(context.Context, Batch) error) error {
+	log := c.logger()
+	maxBackoff := durationOr(c.MaxBackoff, 5*time.Minute)
+	first := min(time.Second, maxBackoff)
+	backoff := first
+	cp := from
+	for {
+		progressed := false
+		err := c.session(ctx, &cp, apply, &progressed)
+		var ae *applyError
+		if errors.As(err, &ae) {
+			return ae.err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if progressed {
+			backoff = first
+		}
+		log.Warn("imap connection lost; reconnecting", "addr", c.Addr, "mailbox", c.mailbox(), "err", err, "retry_in", backoff)
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		backoff = min(backoff*2, maxBackoff)
+	}
+}
+
+// connect dials, logs in and returns a client. go-imap takes no context, so
+// every step is bounded by wait (a deadline, and ctx closing the client).
+func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.UnilateralDataHandler) (*imapclient.Client, error) {
+	host, _, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("imap address %q: %w", c.Addr, err)
+	}
+	mode := c.TLS
+	if mode == "" {
+		mode = "tls"
+	}
+	if mode == "none" && !c.ForceInsecure && !isLoopback(host) {
+		return nil, fmt.Errorf("imap: refusing plain text to %s off loopback (set ForceInsecure)", host)
+	}
+	tlsConf := &tls.Config{}
+	if c.TLSConfig != nil {
+		tlsConf = c.TLSConfig.Clone()
+	}
+	if tlsConf.ServerName == "" {
+		tlsConf.ServerName = host
+	}
+	opts := &imapclient.Options{
+		TLSConfig:             tlsConf,
+		UnilateralDataHandler: handler,
+		WordDecoder:           wordDecoder,
+	}
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	conn, err := d.DialContext(ctx, "tcp", c.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("imap dial: %w", err)
+	}
+	var cl *imapclient.Client
+	switch mode {
+	case "tls":
+		tc := tls.Client(conn, tlsConf)
+		hctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err = tc.HandshakeContext(hctx)
+		cancel()
+		if err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("imap tls: %w", err)
+		}
+		cl = imapclient.New(tc, opts)
+	case "starttls":
+		stop := context.AfterFunc(ctx, func() { conn.Close() })
+		cl, err = imapclient.NewStartTLS(conn, opts)
+		stop()
+		if err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("imap starttls: %w", err)
+		}
+	case "none":
+		cl = imapclient.New(conn, opts)
+	default:
+		conn.Close()
+		return nil, fmt.Errorf("imap: unknown TLS mode %q", c.TLS)
+	}
+	if err := wait(ctx, cl, func() error { return cl.WaitGreeting() }); err != nil {
+		cl.Close()
+		return nil, fmt.Errorf("imap greeting: %w", err)
+	}
+	if err := wait(ctx, cl, func() error { return cl.Login(c.User, c.Password).Wait() }); err != nil {
+		cl.Close()
+		return nil, fmt.Errorf("imap login as %s: %w", c.User, err)
+	}
+	return cl, nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// wait runs one blocking client call, closing the connection if it takes
+// longer than cmdTimeout or ctx ends first (go-imap has no per-command
+// deadline, and no read deadline at all while IDLE).
+func wait(ctx context.Context, cl *imapclient.Client, f func() error) error {
+	t := time.AfterFunc(cmdTimeout, func() { cl.Close() })
+	stop := context.AfterFunc(ctx, func() { cl.Close() })
+	err := f()
+	t.Stop()
+	stop()
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// session is one connection's life: select, sync, then wait for mail and
+// sync again until the connection fails or ctx ends.
+func (c *IMAPConfig) session(ctx context.Context, cp *Checkpoint, apply func(context.Context, Batch) error, progressed *bool) error {
+	log := c.logger()
+	// The handler runs on the client's read goroutine: it must never send
+	// a command (that deadlocks); it only signals the owner goroutine.
+	newMail := make(chan struct{}, 1)
+	handler := &imapclient.UnilateralDataHandler{
+		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+			if d.NumMessages != nil {
+				select {
+				case newMail <- struct{}{}:
+				default:
+				}
+			}
+		},
+	}
+	cl, err := c.connect(ctx, handler)
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	stop := context.AfterFunc(ctx, func() { cl.Close() })
+	defer stop()
+
+	if c.Processed != "" {
+		// Create the folder if it is missing; an error here means it
+		// exists (or MOVE will say what is wrong).
+		_ = wait(ctx, cl, func() error { return cl.Create(c.Processed, nil).Wait() })
+	}
+	var sel *imap.SelectData
+	if err := wait(ctx, cl, func() (err error) { sel, err = cl.Select(c.mailbox(), nil).Wait(); return }); err != nil {
+		return fmt.Errorf("select %s: %w", c.mailbox(), err)
+	}
+	if sel.UIDValidity != cp.UIDValidity {
+		if cp.UIDValidity != 0 {
+			log.Warn("imap UIDVALIDITY changed; re-reading the mailbox", "mailbox", c.mailbox(), "old", cp.UIDValidity, "new", sel.UIDValidity)
+		}
+		*cp = Checkpoint{UIDValidity: sel.UIDValidity}
+	}
+	*progressed = true
+	idle := cl.Caps().Has(imap.CapIdle)
+	log.Info("imap connected", "addr", c.Addr, "mailbox", c.mailbox(), "uidvalidity", cp.UIDValidity, "last_uid", cp.LastUID, "idle", idle)
+	for {
+		if err := c.sync(ctx, cl, cp, apply); err != nil {
+			return err
+		}
+		if idle {
+			err = c.idle(ctx, cl, newMail)
+		} else {
+			err = c.poll(ctx, cl)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// idle waits in IDLE (RFC 2177) for new mail, IdleRestart, a closed
+// connection or ctx, then ends IDLE. Waiting for the server's reply to DONE
+// proves the connection is alive.
+func (c *IMAPConfig) idle(ctx context.Context, cl *imapclient.Client, newMail <-chan struct{}) error {
+	var cmd *imapclient.IdleCommand
+	if err := wait(ctx, cl, func() (err error) { cmd, err = cl.Idle(); return }); err != nil {
+		return fmt.Errorf("idle: %w", err)
+	}
+	// RFC 2177 §3: servers may drop a client idle for 30 minutes; restart
+	// well before, and never less often than every 10 minutes.
+	t := time.NewTimer(min(durationOr(c.IdleRestart, 9*time.Minute), 10*time.Minute))
+	defer t.Stop()
+	select {
+	case <-newMail:
+	case <-t.C:
+	case <-ctx.Done():
+	case <-cl.Closed():
+		return errors.New("idle: connection closed")
+	}
+	err := wait(ctx, cl, func() error {
+		if err := cmd.Close(); err != nil {
+			return err
+		}
+		return cmd.Wait()
+	})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("end idle: %w", err)
+	}
+	return nil
+}
+
+// poll waits PollInterval and asks the server for news with NOOP.
+func (c *IMAPConfig) poll(ctx context.Context, cl *imapclient.Client) error {
+	t := time.NewTimer(durationOr(c.PollInterval, 30*time.Second))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-cl.Closed():
+		return errors.New("poll: connection closed")
+	case <-t.C:
+	}
+	if err := wait(ctx, cl, func() error { return cl.Noop().Wait() }); err != nil {
+		return fmt.Errorf("noop: %w", err)
+	}
+	return nil
+}
+
+// newUIDs returns the UIDs above last, ascending. "UID n:*" also matches the
+// highest UID when it is below n (RFC 3501 §6.4.8), so the result is filtered.
+func newUIDs(ctx context.Context, cl *imapclient.Client, last uint32) ([]imap.UID, error) {
+	var set imap.UIDSet
+	set.AddRange(imap.UID(last+1), 0)
+	var sd *imap.SearchData
+	if err := wait(ctx, cl, func() (err error) {
+		sd, err = cl.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{set}}, nil).Wait()
+		return
+	}); err != nil {
+		return nil, fmt.Errorf("uid search: %w", err)
+	}
+	var uids []imap.UID
+	for _, u := range sd.AllUIDs() {
+		if uint32(u) > last {
+			uids = append(uids, u)
+		}
+	}
+	slices.Sort(uids)
+	return uids, nil
+}
+
+var wholeBody = &imap.FetchItemBodySection{Peek: true} // BODY.PEEK[]: the whole message, \Seen untouched
+
+// fetch reads whole messages with their INTERNALDATE, in UID order.
+func fetch(ctx context.Context, cl *imapclient.Client, uids []imap.UID) ([]*Raw, error) {
+	var bufs []*imapclient.FetchMessageBuffer
+	if err := wait(ctx, cl, func() (err error) {
+		bufs, err = cl.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{
+			UID: true, InternalDate: true, BodySection: []*imap.FetchItemBodySection{wholeBody},
+		}).Collect()
+		return
+	}); err != nil {
+		return nil, fmt.Errorf("fetch uids %v: %w", imap.UIDSetNum(uids...), err)
+	}
+	raws := make([]*Raw, 0, len(bufs))
+	for _, b := range bufs {
+		if b.UID == 0 {
+			continue
+		}
+		raws = append(raws, &Raw{Data: b.FindBodySection(wholeBody), Arrived: b.InternalDate.UTC(), UID: uint32(b.UID)})
+	}
+	slices.SortFunc(raws, func(a, b *Raw) int { return int(int64(a.UID) - int64(b.UID)) })
+	return raws, nil
+}
+
+// sync reads everything above the checkpoint in batches; each batch is
+// applied, the checkpoint advanced, then the messages marked processed.
+func (c *IMAPConfig) sync(ctx context.Context, cl *imapclient.Client, cp *Checkpoint, apply func(context.Context, Batch) error) error {
+	for {
+		uids, err := newUIDs(ctx, cl, cp.LastUID)
+		if err != nil {
+			return err
+		}
+		if len(uids) == 0 {
+			return nil
+		}
+		for len(uids) > 0 {
+			n := min(len(uids), batchSize)
+			chunk := uids[:n]
+			uids = uids[n:]
+			raws, err := fetch(ctx, cl, chunk)
+			if err != nil {
+				return err
+			}
+			next := Checkpoint{UIDValidity: cp.UIDValidity, LastUID: uint32(chunk[len(chunk)-1])}
+			if len(raws) > 0 {
+				if err := apply(ctx, Batch{Messages: raws, Checkpoint: next}); err != nil {
+					return &applyError{err}
+				}
+			}
+			*cp = next
+			if len(raws) > 0 {
+				if err := c.markProcessed(ctx, cl, raws); err != nil {
+					return err
+				}
+			}
+		}
+	}
+}
+
+// markProcessed moves the messages to the Processed folder (RFC 6851 MOVE;
+// go-imap falls back to COPY+STORE+EXPUNGE) or flags them \Seen and
+// $RefereeDone. A server that refuses new keywords gets \Seen alone.
+func (c *IMAPConfig) markProcessed(ctx context.Context, cl *imapclient.Client, raws []*Raw) error {
+	var set imap.UIDSet
+	for _, r := range raws {
+		set.AddNum(imap.UID(r.UID))
+	}
+	if c.Processed != "" {
+		if err := wait(ctx, cl, func() error { _, err := cl.Move(set, c.Processed).Wait(); return err }); err != nil {
+			return fmt.Errorf("move %v to %s: %w", set, c.Processed, err)
+		}
+		return nil
+	}
+	store := func(flags ...imap.Flag) error {
+		return wait(ctx, cl, func() error {
+			return cl.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: flags}, nil).Close()
+		})
+	}
+	err := store(imap.FlagSeen, DoneFlag)
+	var ie *imap.Error
+	if errors.As(err, &ie) {
+		c.logger().Warn("imap server refused the keyword; flagging \\Seen only", "flag", string(DoneFlag), "err", err)
+		err = store(imap.FlagSeen)
+	}
+	if err != nil {
+		return fmt.Errorf("flag %v: %w", set, err)
+	}
+	return nil
+}

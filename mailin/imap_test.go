@@ -1,0 +1,744 @@
+package mailin
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"math/big"
+	"net"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+)
+
+const waitLimit = 10 * time.Second // every wait in these tests is bounded by this
+
+// testServer is go-imap's in-process server (imapserver + imapmemserver)
+// behind a listener that tracks connections, so a test can drop them, stop
+// and restart the server, watch the client's commands and hide IDLE.
+type testServer struct {
+	t    *testing.T
+	mem  *imapmemserver.Server
+	user *imapmemserver.User
+	addr string
+	tls  *tls.Config // implicit TLS listener when set
+	stls *tls.Config // STARTTLS when set
+
+	mu        sync.Mutex
+	srv       *imapserver.Server
+	conns     []net.Conn
+	noIdle    bool             // hide the IDLE capability
+	onCommand func(cmd string) // called with "IDLE" or "DONE" as the client sends them, before the server sees them
+	swallow   atomic.Bool      // drop DONE: the server never answers (a dead peer)
+	idles     atomic.Int32     // IDLE commands seen
+	accepts   atomic.Int32     // connections accepted
+}
+
+func newTestServer(t *testing.T, mailboxes ...string) *testServer {
+	s := &testServer{t: t, mem: imapmemserver.New(), user: imapmemserver.NewUser("referee@example.test", "pw")}
+	for _, mb := range append([]string{"INBOX"}, mailboxes...) {
+		if err := s.user.Create(mb, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.mem.AddUser(s.user)
+	s.start()
+	t.Cleanup(s.stop)
+	return s
+}
+
+func (s *testServer) start() {
+	addr := s.addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.addr = ln.Addr().String()
+	srv := imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return s.mem.NewSession(), nil, nil
+		},
+		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapMove: {}, imap.CapUIDPlus: {}},
+		InsecureAuth: true,
+		TLSConfig:    s.stls,
+		Logger:       log.New(io.Discard, "", 0),
+	})
+	var l net.Listener = &trackingListener{Listener: ln, s: s}
+	if s.tls != nil {
+		l = tls.NewListener(l, s.tls)
+	}
+	s.mu.Lock()
+	s.srv = srv
+	s.mu.Unlock()
+	go srv.Serve(l)
+}
+
+func (s *testServer) stop() {
+	s.mu.Lock()
+	srv := s.srv
+	s.srv = nil
+	s.mu.Unlock()
+	if srv != nil {
+		srv.Close()
+	}
+	s.dropConns()
+}
+
+func (s *testServer) dropConns() {
+	s.mu.Lock()
+	conns := s.conns
+	s.conns = nil
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+// waitIdles waits (bounded) until the client has sent IDLE n times in all.
+func (s *testServer) waitIdles(t *testing.T, n int32) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for s.idles.Load() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for IDLE #%d", waitLimit, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+var uidCounter atomic.Int64
+
+// deliver appends a message as an MDA would; the server tells IDLEing
+// sessions at once.
+func (s *testServer) deliver(mailbox, subject string) {
+	raw := fmt.Sprintf("From: player@example.org\r\nTo: referee@example.test\r\nSubject: %s\r\nMessage-ID: <%s.%d@example.org>\r\n\r\nI bid 1 on Flight.\r\n", subject, subject, uidCounter.Add(1))
+	if _, err := s.user.Append(mailbox, bytes.NewReader([]byte(raw)), &imap.AppendOptions{Time: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}); err != nil {
+		s.t.Errorf("deliver %s: %v", subject, err)
+	}
+}
+
+func (s *testServer) config() *IMAPConfig {
+	return &IMAPConfig{
+		Addr: s.addr, TLS: "none", User: "referee@example.test", Password: "pw",
+		IdleRestart: time.Minute, PollInterval: 20 * time.Millisecond, MaxBackoff: 50 * time.Millisecond,
+	}
+}
+
+type trackingListener struct {
+	net.Listener
+	s *testServer
+}
+
+func (l *trackingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	l.s.accepts.Add(1)
+	hc := &hookConn{Conn: c, s: l.s}
+	l.s.mu.Lock()
+	l.s.conns = append(l.s.conns, c)
+	l.s.mu.Unlock()
+	return hc, nil
+}
+
+type hookConn struct {
+	net.Conn
+	s    *testServer
+	line []byte // the client's current command line so far
+}
+
+func (c *hookConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 && c.s.swallow.Load() && string(p[:n]) == "DONE\r\n" {
+		return c.Read(p) // never let the server see it: a dead peer
+	}
+	for _, b := range p[:n] {
+		c.line = append(c.line, b)
+		if b != '\n' {
+			continue
+		}
+		line := strings.TrimRight(string(c.line), "\r\n")
+		c.line = c.line[:0]
+		cmd := ""
+		switch {
+		case line == "DONE":
+			cmd = "DONE"
+		case strings.HasSuffix(line, " IDLE"):
+			cmd = "IDLE"
+			c.s.idles.Add(1)
+		default:
+			continue
+		}
+		c.s.mu.Lock()
+		f := c.s.onCommand
+		c.s.mu.Unlock()
+		if f != nil {
+			f(cmd)
+		}
+	}
+	return n, err
+}
+
+func (c *hookConn) Write(p []byte) (int, error) {
+	c.s.mu.Lock()
+	noIdle := c.s.noIdle
+	c.s.mu.Unlock()
+	if noIdle && bytes.Contains(p, []byte("CAPABILITY")) {
+		if _, err := c.Conn.Write(bytes.ReplaceAll(p, []byte(" IDLE"), nil)); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	return c.Conn.Write(p)
+}
+
+// collector is an apply function that records what it was given.
+type collector struct {
+	mu     sync.Mutex
+	raws   []*Raw
+	cps    []Checkpoint
+	signal chan struct{}
+	fail   error
+}
+
+func newCollector() *collector { return &collector{signal: make(chan struct{}, 1)} }
+
+func (c *collector) apply(_ context.Context, b Batch) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fail != nil {
+		return c.fail
+	}
+	for i, r := range b.Messages {
+		if r.UID == 0 || (i > 0 && r.UID <= b.Messages[i-1].UID) || r.UID > b.Checkpoint.LastUID {
+			panic(fmt.Sprintf("batch out of order: %v", b))
+		}
+	}
+	c.raws = append(c.raws, b.Messages...)
+	c.cps = append(c.cps, b.Checkpoint)
+	select {
+	case c.signal <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// waitN waits (bounded) until at least n messages were applied.
+func (c *collector) waitN(t *testing.T, n int) []string {
+	t.Helper()
+	deadline := time.NewTimer(waitLimit)
+	defer deadline.Stop()
+	for {
+		c.mu.Lock()
+		got := len(c.raws)
+		c.mu.Unlock()
+		if got >= n {
+			return c.subjects()
+		}
+		select {
+		case <-c.signal:
+		case <-deadline.C:
+			t.Fatalf("waited %v for %d messages, got %d: %v", waitLimit, n, got, c.subjects())
+		}
+	}
+}
+
+func (c *collector) subjects() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var s []string
+	for _, r := range c.raws {
+		h, _, _ := readHeader(r.Data)
+		s = append(s, h.get("Subject"))
+	}
+	return s
+}
+
+func (c *collector) lastCheckpoint() Checkpoint {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cps[len(c.cps)-1]
+}
+
+// runInBackground starts Run and returns a stop function that cancels it
+// and returns its error (bounded wait), and a channel closed when Run returns.
+func runInBackground(t *testing.T, cfg *IMAPConfig, from Checkpoint, apply func(context.Context, Batch) error) (stop func() error, done <-chan struct{}) {
+	ctx, cancel := context.WithCancel(context.Background())
+	finished := make(chan struct{})
+	var result error
+	go func() {
+		result = cfg.Run(ctx, from, apply)
+		close(finished)
+	}()
+	stop = func() error {
+		cancel()
+		select {
+		case <-finished:
+		case <-time.After(waitLimit):
+			t.Fatalf("Run did not return within %v of cancel", waitLimit)
+		}
+		return result
+	}
+	t.Cleanup(func() { stop() })
+	return stop, finished
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+func subjectsN(prefix string, n int) []string {
+	var s []string
+	for i := 1; i <= n; i++ {
+		s = append(s, fmt.Sprintf("%s%d", prefix, i))
+	}
+	return s
+}
+
+// fetchFlags reads the flags of every message in a mailbox with a second client.
+func fetchFlags(t *testing.T, s *testServer, mailbox string) map[uint32][]imap.Flag {
+	t.Helper()
+	cl, err := imapclient.DialInsecure(s.addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	if err := cl.Login("referee@example.test", "pw").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	var all imap.UIDSet
+	all.AddRange(1, 0)
+	msgs, err := cl.Fetch(all, &imap.FetchOptions{UID: true, Flags: true}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[uint32][]imap.Flag{}
+	for _, m := range msgs {
+		out[uint32(m.UID)] = m.Flags
+	}
+	return out
+}
+
+func TestIMAPRunIdle(t *testing.T) {
+	s := newTestServer(t)
+	s.deliver("INBOX", "old1")
+	s.deliver("INBOX", "old2")
+	c := newCollector()
+	cfg := s.config()
+	cfg.Logger = slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	cfg.PollInterval = time.Hour // IDLE must be what notices the new mail
+	stop, _ := runInBackground(t, cfg, Checkpoint{}, c.apply)
+	c.waitN(t, 2)
+	s.waitIdles(t, 1)
+	// New mail while IDLE.
+	for i := 1; i <= 3; i++ {
+		s.deliver("INBOX", fmt.Sprintf("new%d", i))
+	}
+	got := c.waitN(t, 5)
+	if want := []string{"old1", "old2", "new1", "new2", "new3"}; !slices.Equal(got, want) {
+		t.Errorf("subjects = %v, want %v", got, want)
+	}
+	// Marking follows apply: wait (bounded) until every message is flagged.
+	deadline := time.Now().Add(waitLimit)
+	for {
+		unflagged := 0
+		flags := fetchFlags(t, s, "INBOX")
+		for _, f := range flags {
+			// Keywords compare case-insensitively (the memserver lower-cases them).
+			has := func(want imap.Flag) bool {
+				return slices.ContainsFunc(f, func(g imap.Flag) bool { return strings.EqualFold(string(want), string(g)) })
+			}
+			if !has(imap.FlagSeen) || !has(DoneFlag) {
+				unflagged++
+			}
+		}
+		if len(flags) == 5 && unflagged == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("flags after %v: %v, want \\Seen and %s on all 5", waitLimit, flags, DoneFlag)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := stop(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run returned %v, want context.Canceled", err)
+	}
+	cp := c.lastCheckpoint()
+	if cp.LastUID != 5 || cp.UIDValidity == 0 {
+		t.Errorf("checkpoint = %+v, want LastUID 5", cp)
+	}
+	for i, r := range c.raws {
+		if r.UID != uint32(i+1) || !r.Arrived.Equal(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)) {
+			t.Errorf("message %d: UID %d Arrived %v", i, r.UID, r.Arrived)
+		}
+	}
+}
+
+func TestIMAPResumeFromCheckpoint(t *testing.T) {
+	s := newTestServer(t)
+	for i := 1; i <= 4; i++ {
+		s.deliver("INBOX", fmt.Sprintf("m%d", i))
+	}
+	st, err := s.user.Status("INBOX", &imap.StatusOptions{UIDValidity: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCollector()
+	runInBackground(t, s.config(), Checkpoint{UIDValidity: st.UIDValidity, LastUID: 2}, c.apply)
+	if got := c.waitN(t, 2); !slices.Equal(got, []string{"m3", "m4"}) {
+		t.Errorf("subjects = %v, want [m3 m4]", got)
+	}
+}
+
+func TestIMAPMoveToProcessed(t *testing.T) {
+	s := newTestServer(t)
+	s.deliver("INBOX", "a")
+	s.deliver("INBOX", "b")
+	cfg := s.config()
+	cfg.Processed = "Processed" // created by Run
+	c := newCollector()
+	runInBackground(t, cfg, Checkpoint{}, c.apply)
+	c.waitN(t, 2)
+	deadline := time.Now().Add(waitLimit)
+	for {
+		in, err1 := s.user.Status("INBOX", &imap.StatusOptions{NumMessages: true})
+		done, err2 := s.user.Status("Processed", &imap.StatusOptions{NumMessages: true})
+		if err1 == nil && err2 == nil && *in.NumMessages == 0 && *done.NumMessages == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("messages not moved: %v %v %v %v", in, err1, done, err2)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestIMAPApplyErrorStopsRun(t *testing.T) {
+	s := newTestServer(t)
+	s.deliver("INBOX", "a")
+	c := newCollector()
+	boom := errors.New("state file is read-only")
+	c.fail = boom
+	stop, done := runInBackground(t, s.config(), Checkpoint{}, c.apply)
+	select {
+	case <-done:
+		if err := stop(); !errors.Is(err, boom) {
+			t.Errorf("Run returned %v, want %v", err, boom)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("Run did not return the apply error")
+	}
+	for uid, flags := range fetchFlags(t, s, "INBOX") {
+		if len(flags) != 0 {
+			t.Errorf("uid %d flagged %v although apply failed", uid, flags)
+		}
+	}
+}
+
+// TestIMAPReconnect drops the connection, then stops and restarts the server
+// on the same address: mail delivered meanwhile is read once.
+func TestIMAPReconnect(t *testing.T) {
+	s := newTestServer(t)
+	c := newCollector()
+	runInBackground(t, s.config(), Checkpoint{}, c.apply)
+	s.deliver("INBOX", "m1")
+	c.waitN(t, 1)
+
+	s.dropConns()
+	s.deliver("INBOX", "m2")
+	c.waitN(t, 2)
+
+	s.stop()
+	s.deliver("INBOX", "m3")
+	s.start()
+	s.deliver("INBOX", "m4")
+	got := c.waitN(t, 4)
+	if want := subjectsN("m", 4); !slices.Equal(got, want) {
+		t.Errorf("subjects = %v, want %v", got, want)
+	}
+}
+
+// TestIMAPDeadConnection: the server stops answering (DONE is swallowed, as
+// when the peer vanished without a FIN); the client gives up after
+// cmdTimeout, reconnects and reads what arrived meanwhile.
+func TestIMAPDeadConnection(t *testing.T) {
+	old := cmdTimeout
+	cmdTimeout = 200 * time.Millisecond
+	t.Cleanup(func() { cmdTimeout = old }) // runs after Run is stopped (cleanups run last-in first-out)
+	s := newTestServer(t)
+	cfg := s.config()
+	cfg.IdleRestart = 20 * time.Millisecond
+	c := newCollector()
+	runInBackground(t, cfg, Checkpoint{}, c.apply)
+	s.deliver("INBOX", "m1")
+	c.waitN(t, 1)
+	s.swallow.Store(true)
+	// With every DONE swallowed the connection is dead after its next
+	// IDLE restart: only a new connection brings progress.
+	deadline := time.Now().Add(waitLimit)
+	for s.accepts.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no reconnect within %v of the connection going dead", waitLimit)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	s.swallow.Store(false)
+	s.deliver("INBOX", "m2")
+	if got := c.waitN(t, 2); !slices.Equal(got, []string{"m1", "m2"}) {
+		t.Errorf("subjects = %v", got)
+	}
+}
+
+// TestIMAPUIDValidityChange deletes and re-creates the mailbox: the new
+// UIDVALIDITY makes Run read it again from the start.
+func TestIMAPUIDValidityChange(t *testing.T) {
+	s := newTestServer(t, "Game")
+	s.deliver("Game", "a1")
+	s.deliver("Game", "a2")
+	cfg := s.config()
+	cfg.Mailbox = "Game"
+	c := newCollector()
+	runInBackground(t, cfg, Checkpoint{}, c.apply)
+	c.waitN(t, 2)
+	before := c.lastCheckpoint()
+
+	if err := s.user.Delete("Game"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.user.Create("Game", nil); err != nil {
+		t.Fatal(err)
+	}
+	s.deliver("Game", "b1")
+	s.dropConns()
+	got := c.waitN(t, 3)
+	if !slices.Equal(got, []string{"a1", "a2", "b1"}) {
+		t.Errorf("subjects = %v", got)
+	}
+	after := c.lastCheckpoint()
+	if after.UIDValidity == before.UIDValidity || after.LastUID != 1 {
+		t.Errorf("checkpoint before %+v, after %+v; want a new UIDVALIDITY and LastUID 1", before, after)
+	}
+}
+
+// TestIMAPAppendDuringIdleRestart appends a message at the moment the
+// client ends IDLE (DONE) and at the moment it starts IDLE again, many times,
+// and also from a concurrent deliverer: every message is applied exactly
+// once, in UID order.
+func TestIMAPAppendDuringIdleRestart(t *testing.T) {
+	s := newTestServer(t)
+	const hooked = 10
+	var fired atomic.Int32
+	s.mu.Lock()
+	s.onCommand = func(cmd string) {
+		if n := fired.Add(1); n <= hooked {
+			s.deliver("INBOX", fmt.Sprintf("hook-%s-%d", cmd, n))
+		}
+	}
+	s.mu.Unlock()
+	cfg := s.config()
+	cfg.IdleRestart = 3 * time.Millisecond
+	c := newCollector()
+	runInBackground(t, cfg, Checkpoint{}, c.apply)
+
+	const concurrent = 40
+	go func() {
+		for i := 1; i <= concurrent; i++ {
+			s.deliver("INBOX", fmt.Sprintf("bg-%d", i))
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	got := c.waitN(t, hooked+concurrent)
+	// Let a few more IDLE restarts pass: nothing may come twice.
+	s.waitIdles(t, s.idles.Load()+5)
+	got = c.subjects()
+	if len(got) != hooked+concurrent {
+		t.Errorf("%d messages applied, want %d: %v", len(got), hooked+concurrent, got)
+	}
+	seen := map[string]bool{}
+	for _, sub := range got {
+		if seen[sub] {
+			t.Errorf("%s applied twice", sub)
+		}
+		seen[sub] = true
+	}
+	var hooks int
+	for sub := range seen {
+		if strings.HasPrefix(sub, "hook-") {
+			hooks++
+		}
+	}
+	if hooks != hooked {
+		t.Errorf("%d hooked messages applied, want %d", hooks, hooked)
+	}
+	c.mu.Lock()
+	for i := 1; i < len(c.raws); i++ {
+		if c.raws[i].UID <= c.raws[i-1].UID {
+			t.Errorf("UIDs out of order: %d after %d", c.raws[i].UID, c.raws[i-1].UID)
+		}
+	}
+	c.mu.Unlock()
+}
+
+func TestIMAPPollingWithoutIdle(t *testing.T) {
+	s := newTestServer(t)
+	s.mu.Lock()
+	s.noIdle = true
+	s.mu.Unlock()
+	c := newCollector()
+	runInBackground(t, s.config(), Checkpoint{}, c.apply)
+	s.deliver("INBOX", "p1")
+	c.waitN(t, 1)
+	s.deliver("INBOX", "p2")
+	if got := c.waitN(t, 2); !slices.Equal(got, []string{"p1", "p2"}) {
+		t.Errorf("subjects = %v", got)
+	}
+	if n := s.idles.Load(); n != 0 {
+		t.Errorf("client sent IDLE %d times to a server without IDLE", n)
+	}
+}
+
+func TestOpenIMAPArchive(t *testing.T) {
+	s := newTestServer(t)
+	for i := 1; i <= 3; i++ {
+		s.deliver("INBOX", fmt.Sprintf("r%d", i))
+	}
+	a, err := OpenIMAPArchive(context.Background(), s.config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raws := readAll(t, a)
+	if len(raws) != 3 {
+		t.Fatalf("%d messages, want 3", len(raws))
+	}
+	for i, r := range raws {
+		h, _, _ := readHeader(r.Data)
+		if r.UID != uint32(i+1) || h.get("Subject") != fmt.Sprintf("r%d", i+1) || r.Arrived.IsZero() {
+			t.Errorf("message %d: UID %d Subject %q Arrived %v", i, r.UID, h.get("Subject"), r.Arrived)
+		}
+	}
+	for uid, flags := range fetchFlags(t, s, "INBOX") {
+		if len(flags) != 0 {
+			t.Errorf("read-only replay changed flags of uid %d: %v", uid, flags)
+		}
+	}
+}
+
+func TestIMAPRefusesPlainTextOffLoopback(t *testing.T) {
+	cfg := &IMAPConfig{Addr: "192.0.2.1:143", TLS: "none", User: "u", Password: "p"}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if _, err := OpenIMAPArchive(ctx, cfg); err == nil || !strings.Contains(err.Error(), "off loopback") {
+		t.Errorf("err = %v, want a refusal", err)
+	}
+}
+
+func TestIMAPTLSModes(t *testing.T) {
+	cert, pool := selfSigned(t)
+	serverTLS := &tls.Config{Certificates: []tls.Certificate{cert}}
+	for _, mode := range []string{"tls", "starttls"} {
+		t.Run(mode, func(t *testing.T) {
+			s := &testServer{t: t, mem: imapmemserver.New(), user: imapmemserver.NewUser("referee@example.test", "pw")}
+			s.user.Create("INBOX", nil)
+			s.mem.AddUser(s.user)
+			if mode == "tls" {
+				s.tls = serverTLS
+			} else {
+				s.stls = serverTLS
+			}
+			s.start()
+			t.Cleanup(s.stop)
+			s.deliver("INBOX", "secure")
+			cfg := s.config()
+			cfg.TLS = mode
+			cfg.TLSConfig = &tls.Config{RootCAs: pool}
+			_, port, _ := net.SplitHostPort(s.addr)
+			cfg.Addr = "localhost:" + port
+			a, err := OpenIMAPArchive(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if raws := readAll(t, a); len(raws) != 1 {
+				t.Errorf("%d messages over %s, want 1", len(raws), mode)
+			}
+		})
+	}
+}
+
+func selfSigned(t *testing.T) (tls.Certificate, *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "localhost"},
+		DNSNames: []string{"localhost"}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, IsCA: true, BasicConstraintsValid: true,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(c)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, pool
+}
+
+// TestIMAPLoginFailureRetries: a refused login is retried with backoff
+// (not a tight loop, not an exit) until ctx ends.
+func TestIMAPLoginFailureRetries(t *testing.T) {
+	s := newTestServer(t)
+	cfg := s.config()
+	cfg.Password = "wrong"
+	cfg.MaxBackoff = 40 * time.Millisecond
+	c := newCollector()
+	start := time.Now()
+	stop, _ := runInBackground(t, cfg, Checkpoint{}, c.apply)
+	deadline := time.Now().Add(waitLimit)
+	for s.accepts.Load() < 4 {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d connection attempts in %v", s.accepts.Load(), waitLimit)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// Backoff 1st..3rd: min(1s, 40ms)=40ms each at least: 3 waits before the 4th dial.
+	if elapsed := time.Since(start); elapsed < 100*time.Millisecond {
+		t.Errorf("4 attempts in %v: no backoff", elapsed)
+	}
+	if err := stop(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run returned %v, want context.Canceled", err)
+	}
+}

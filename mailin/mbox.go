@@ -1,0 +1,155 @@
+package mailin
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// mboxArchive streams an mbox file one message at a time (constant memory
+// apart from the current message). Messages start at a "From " line at the
+// start of the file or after a blank line, or at any "From " line whose date
+// reads. Quoted "From " lines are unescaped the mboxrd way (one '>' removed
+// from ">From ", ">>From ", ...), which is also right for the mboxo lines it
+// can tell apart. Arrival time is the From_ line's date (asctime, in UTC
+// unless a zone is given); if it does not read, the Date header's.
+type mboxArchive struct {
+	f     *os.File
+	r     *bufio.Reader
+	from  string // the pending From_ line of the next message
+	n     uint32
+	eof   bool
+	first bool
+}
+
+func (a *mboxArchive) readLine() ([]byte, error) {
+	line, err := a.r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		buf := append([]byte(nil), line...)
+		for err == bufio.ErrBufferFull {
+			line, err = a.r.ReadSlice('\n')
+			buf = append(buf, line...)
+		}
+		return buf, err
+	}
+	return line, err
+}
+
+func (a *mboxArchive) Next() (*Raw, error) {
+	if !a.first {
+		a.first = true
+		line, err := a.readLine()
+		if err != nil && len(line) == 0 {
+			return nil, io.EOF
+		}
+		a.from = strings.TrimRight(string(line), "\r\n")
+	}
+	if a.eof && a.from == "" {
+		return nil, io.EOF
+	}
+	var buf bytes.Buffer
+	prevBlank := false
+	next := ""
+	for {
+		line, err := a.readLine()
+		if len(line) > 0 {
+			if bytes.HasPrefix(line, []byte("From ")) {
+				t := strings.TrimRight(string(line), "\r\n")
+				if prevBlank || !fromLineDate(t).IsZero() {
+					next = t
+					break
+				}
+			}
+			prevBlank = len(bytes.TrimRight(line, "\r\n")) == 0
+			if line[0] == '>' {
+				j := 0
+				for j < len(line) && line[j] == '>' {
+					j++
+				}
+				if bytes.HasPrefix(line[j:], []byte("From ")) {
+					line = line[1:]
+				}
+			}
+			buf.Write(line)
+		}
+		if err == io.EOF {
+			a.eof = true
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read mbox: %w", err)
+		}
+	}
+	fromLine := a.from
+	a.from = next
+	data := buf.Bytes()
+	// The blank line before the next From_ line (or the end of the file)
+	// belongs to the mbox format.
+	{
+		if bytes.HasSuffix(data, []byte("\r\n\r\n")) {
+			data = data[:len(data)-2]
+		} else if bytes.HasSuffix(data, []byte("\n\n")) {
+			data = data[:len(data)-1]
+		}
+	}
+	if len(bytes.TrimSpace(data)) == 0 && next == "" && a.eof {
+		return nil, io.EOF
+	}
+	a.n++
+	arrived := fromLineDate(fromLine)
+	if arrived.IsZero() {
+		h, _, _ := readHeader(data)
+		arrived, _ = parseDate(h.get("Date"))
+	}
+	return &Raw{Data: data, Arrived: arrived.UTC(), UID: a.n}, nil
+}
+
+func (a *mboxArchive) Close() error { return a.f.Close() }
+
+var fromLineLayouts = []string{
+	"Mon Jan _2 15:04:05 2006",
+	"Mon Jan _2 15:04:05 -0700 2006",
+	"Mon Jan _2 15:04:05 MST 2006",
+	"Mon Jan _2 15:04 2006",
+	"Mon Jan _2 15:04:05 2006 -0700",
+	"Mon, _2 Jan 2006 15:04:05 -0700",
+	time.RFC3339,
+}
+
+// fromLineDate reads the date of an mbox From_ line: "From sender date",
+// where date is asctime(3) output, sometimes with a zone. The sender may be
+// missing or contain spaces, so the date is tried from each word on.
+func fromLineDate(line string) time.Time {
+	f := strings.Fields(strings.TrimPrefix(line, "From "))
+	// The date usually follows a one-word sender; try that first.
+	for _, i := range []int{1, 0, 2, 3, 4} {
+		if i >= len(f) || len(f)-i < 4 || !isWeekdayOrDigit(f[i]) {
+			continue
+		}
+		rest := strings.Join(f[i:], " ")
+		for _, l := range fromLineLayouts {
+			if t, err := time.Parse(l, rest); err == nil {
+				return t
+			}
+		}
+	}
+	return time.Time{}
+}
+
+func isWeekdayOrDigit(w string) bool {
+	if w == "" {
+		return false
+	}
+	if w[0] >= '0' && w[0] <= '9' {
+		return true
+	}
+	switch strings.TrimSuffix(w, ",") {
+	case "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,331 @@
+package mailin
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-msgauth/dkim"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseEmpty(t *testing.T) {
+	for _, in := range []string{"", " \r\n\t\n", "From x@y Sun Nov 29 10:00:00 2026\n"} {
+		if _, err := Parse([]byte(in), time.Time{}, nil); !errors.Is(err, ErrEmpty) {
+			t.Errorf("Parse(%q) error = %v, want ErrEmpty", in, err)
+		}
+	}
+}
+
+func TestParseNoHeader(t *testing.T) {
+	m, err := Parse([]byte("I join the Life contest.\n"), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Text != "I join the Life contest." || len(m.Notes) == 0 {
+		t.Errorf("Text = %q, Notes = %q; want the text and a note", m.Text, m.Notes)
+	}
+	if !strings.HasPrefix(m.MessageID, "sha256-") || !strings.HasSuffix(m.MessageID, "@referee.invalid") {
+		t.Errorf("MessageID = %q, want a synthetic id", m.MessageID)
+	}
+}
+
+func TestSyntheticMessageIDStable(t *testing.T) {
+	raw := []byte("From: a@example.org\nTo: referee@example.test\n\nI bid 1 on Flight.\n")
+	m1, _ := Parse(raw, time.Time{}, nil)
+	m2, _ := Parse(append([]byte(nil), raw...), time.Now(), nil)
+	m3, _ := Parse(append(raw, '\n'), time.Time{}, nil)
+	if m1.MessageID != m2.MessageID || m1.MessageID == m3.MessageID {
+		t.Errorf("synthetic ids: %q %q %q; want the first two equal and the third different", m1.MessageID, m2.MessageID, m3.MessageID)
+	}
+}
+
+func TestParseArrivedUTC(t *testing.T) {
+	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.FixedZone("CET", 3600))
+	m, _ := Parse([]byte("From: a@example.org\n\nx\n"), at, nil)
+	if m.Arrived.Location() != time.UTC || !m.Arrived.Equal(at) {
+		t.Errorf("Arrived = %v, want %v in UTC", m.Arrived, at)
+	}
+}
+
+func TestTooLarge(t *testing.T) {
+	raw := "From: a@example.org\nTo: referee@example.test\nSubject: big\n\n" + strings.Repeat("I bid 1 on Flight.\n", 100)
+	m, err := Parse([]byte(raw), time.Time{}, &Config{MaxTextBytes: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.TooLarge || m.Text != "" {
+		t.Errorf("TooLarge = %v, len(Text) = %d; want true and no text", m.TooLarge, len(m.Text))
+	}
+	m, _ = Parse([]byte(raw), time.Time{}, &Config{MaxTextBytes: 5000})
+	if m.TooLarge || m.Text == "" {
+		t.Errorf("under the limit: TooLarge = %v, len(Text) = %d", m.TooLarge, len(m.Text))
+	}
+	if m.Size != len(raw) {
+		t.Errorf("Size = %d, want %d", m.Size, len(raw))
+	}
+}
+
+// Header values that are echoed in replies must not carry CR/LF or other
+// control characters, however they were encoded.
+func TestHeaderControlCharsNeutralised(t *testing.T) {
+	raw := "From: =?utf-8?q?Eve=0D=0ABcc:_victim@example.org?= <eve@example.org>\n" +
+		"To: referee@example.test\n" +
+		"Subject: =?utf-8?q?hi=0D=0AX-Injected:_yes=07=1B[31m_red=E2=80=AE?=\n\nx\n"
+	m, err := Parse([]byte(raw), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{m.Subject, m.FromName} {
+		for _, r := range s {
+			if r < 0x20 || r == 0x7f || r == 0x202e {
+				t.Errorf("%q contains control character %U", s, r)
+			}
+		}
+	}
+	if m.Subject != "hi X-Injected: yes[31m red" {
+		t.Errorf("Subject = %q", m.Subject)
+	}
+	if m.FromName != "Eve Bcc: victim@example.org" || m.From != "eve@example.org" {
+		t.Errorf("From = %q %q", m.FromName, m.From)
+	}
+}
+
+// A forged X-Original-From on a direct message changes nothing (AGORA
+// "Lists": trust it only on a message from a list address that came through
+// that list).
+func TestForgedXOriginalFromChangesNothing(t *testing.T) {
+	base := "From: Mallory <Mallory@Example.org>\nTo: referee@example.test\nSubject: bid\nMessage-ID: <f@example.org>\n"
+	forged := base + "X-Original-From: Alice <alice@example.org>\nReply-To: alice@example.org\n"
+	cfg := corpusConfig()
+	plain, _ := Parse([]byte(base+"\nI bid 3 on Flight.\n"), time.Time{}, cfg)
+	got, _ := Parse([]byte(forged+"\nI bid 3 on Flight.\n"), time.Time{}, cfg)
+	if diff := cmp.Diff(plain, got, cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Size" }, cmp.Ignore())); diff != "" {
+		t.Errorf("forged X-Original-From changed the message (-plain +forged):\n%s", diff)
+	}
+	if got.From != "mallory@example.org" {
+		t.Errorf("From = %q, want mallory@example.org", got.From)
+	}
+	// The same header on the list's own copy is believed.
+	viaList := "From: Alice via agora-business <agora-business@example.test>\nTo: agora-business@example.test\n" +
+		"List-Id: <agora-business.example.test>\nX-Original-From: Alice <alice@example.org>\n\nI bid 3 on Flight.\n"
+	m, _ := Parse([]byte(viaList), time.Time{}, cfg)
+	if m.From != "alice@example.org" || m.FromName != "Alice" || m.Class != Public {
+		t.Errorf("list copy: From = %q %q, Class = %s; want alice@example.org Alice public", m.From, m.FromName, m.Class)
+	}
+}
+
+func TestDisplayNames(t *testing.T) {
+	for in, want := range map[string][2]string{
+		`"=?utf-8?q?Jos=C3=A9?=" <J@X.example.org>`:                    {"j@x.example.org", "José"},
+		`=?utf-8?q?Jos=C3=A9_?= =?utf-8?q?N=C3=BA=C3=B1ez?= <j@x.org>`: {"j@x.org", "José Núñez"},
+		`j@x.org (Jose Comment)`:                                       {"j@x.org", "Jose Comment"},
+		`"Weird, Name" <j@x.org>, other@y.org`:                         {"j@x.org", "Weird, Name"},
+		`Broken <<j@x.org>`:                                            {"j@x.org", "Broken"},
+		`=?iso-8859-1?q?Fran=E7ois?= <f@x.org>`:                        {"f@x.org", "François"},
+	} {
+		m, err := Parse([]byte("From: "+in+"\n\nx\n"), time.Time{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.From != want[0] || m.FromName != want[1] {
+			t.Errorf("From: %s -> %q %q, want %q %q", in, m.From, m.FromName, want[0], want[1])
+		}
+	}
+}
+
+func TestClassification(t *testing.T) {
+	cfg := corpusConfig()
+	for _, tc := range []struct {
+		name, hdr string
+		class     Class
+		reason    string
+	}{
+		{"private", "From: a@example.org\nTo: referee@example.test\n", Private, ""},
+		{"bcc private", "From: a@example.org\nTo: someone@example.org\n", Private, ""},
+		{"public via cc", "From: a@example.org\nTo: referee@example.test\nCc: Agora-Business@Example.TEST\n", Public, ""},
+		{"public via list-id", "From: a@example.org\nTo: undisclosed-recipients:;\nList-Id: \"B\" <agora-business.example.test>\n", Public, ""},
+		{"official wins", "From: a@example.org\nTo: agora-business@example.test, agora-official@example.test\n", Official, ""},
+		{"discussion", "From: a@example.org\nTo: agora-discussion@example.test\n", Discussion, ""},
+		{"own mail", "From: Referee <REFEREE@example.test>\nTo: agora-business@example.test\n", Ignorable, ReasonOwnMail},
+		{"notice header", "From: a@example.org\nTo: referee@example.test\nX-Referee-Notice: yes\n", Ignorable, ReasonOwnMail},
+		{"postmaster", "From: postmaster@example.org\nTo: referee@example.test\n", Ignorable, ReasonBounce},
+		{"null return path", "Return-Path: < >\nFrom: a@example.org\nTo: referee@example.test\n", Ignorable, ReasonBounce},
+		{"auto-submitted no", "Auto-Submitted: no\nFrom: a@example.org\nTo: referee@example.test\n", Private, ""},
+		{"auto-generated", "Auto-Submitted: auto-generated\nFrom: a@example.org\nTo: referee@example.test\n", Ignorable, ReasonAutoReply},
+		{"x-autorespond", "X-Autorespond: yes\nFrom: a@example.org\nTo: referee@example.test\n", Ignorable, ReasonAutoReply},
+		{"precedence auto_reply", "Precedence: auto_reply\nFrom: a@example.org\nTo: referee@example.test\n", Ignorable, ReasonAutoReply},
+		{"precedence bulk alone", "Precedence: bulk\nSubject: news\nFrom: a@example.org\nTo: referee@example.test\n", Private, ""},
+		{"ooo subject", "Subject: Out of Office: Re: bids\nFrom: a@example.org\nTo: referee@example.test\n", Ignorable, ReasonAutoReply},
+		{"vacation in a reply subject", "Subject: Re: Vacation rules for Life\nFrom: a@example.org\nTo: referee@example.test\n", Private, ""},
+		{"report", "Content-Type: multipart/report; report-type=delivery-status; boundary=x\nFrom: a@example.org\nTo: referee@example.test\n", Ignorable, ReasonBounce},
+		{"unknown list", "List-Id: <other.example.net>\nFrom: a@example.org\nTo: other@example.net\n", Ignorable, ReasonUnknownList},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := Parse([]byte(tc.hdr+"\nI bid 1 on Flight.\n"), time.Time{}, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Class != tc.class || m.IgnoreReason != tc.reason {
+				t.Errorf("Class = %s (%q), want %s (%q)", m.Class, m.IgnoreReason, tc.class, tc.reason)
+			}
+		})
+	}
+}
+
+func TestAuthPolicies(t *testing.T) {
+	raw := "Authentication-Results: mx.example.test; dkim=pass header.d=example.org\nFrom: a@example.org\n\nx\n"
+	for _, tc := range []struct {
+		cfg  Config
+		want bool
+	}{
+		{Config{}, true},
+		{Config{AuthPolicy: "none"}, true},
+		{Config{AuthPolicy: "authres", AuthServID: "mx.example.test"}, true},
+		{Config{AuthPolicy: "authres", AuthServID: "MX.Example.Test"}, true},
+		{Config{AuthPolicy: "authres", AuthServID: "other.example.test"}, false},
+		{Config{AuthPolicy: "authres"}, false},
+		{Config{AuthPolicy: "bogus"}, false},
+	} {
+		m, _ := Parse([]byte(raw), time.Time{}, &tc.cfg)
+		if m.Authenticated != tc.want || m.AuthNote == "" {
+			t.Errorf("%+v: Authenticated = %v (%s), want %v", tc.cfg, m.Authenticated, m.AuthNote, tc.want)
+		}
+	}
+}
+
+func TestAligned(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"example.org", "example.org", true},
+		{"example.org", "mail.example.org", true},
+		{"a.example.org", "b.example.org", true},
+		{"example.org", "example.net", false},
+		{"co.uk", "example.co.uk", false},
+		{"example.co.uk", "mail.example.co.uk", true},
+		{"other.co.uk", "example.co.uk", false},
+		{"", "example.org", false},
+	} {
+		if got := aligned(tc.a, tc.b); got != tc.want {
+			t.Errorf("aligned(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestDKIM signs messages with an in-memory Ed25519 key and verifies them
+// through an injected LookupTXT: a valid aligned signature passes, a changed
+// body or a foreign signing domain does not.
+func TestDKIM(t *testing.T) {
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]string{
+		"s1._domainkey.example.org": "v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(pub),
+		"s1._domainkey.example.net": "v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(pub),
+	}
+	lookup := func(name string) ([]string, error) {
+		if k, ok := keys[name]; ok {
+			return []string{k}, nil
+		}
+		return nil, fmt.Errorf("no key for %s", name)
+	}
+	sign := func(domain, msg string) string {
+		var b strings.Builder
+		err := dkim.Sign(&b, strings.NewReader(msg), &dkim.SignOptions{
+			Domain: domain, Selector: "s1", Signer: priv,
+			HeaderCanonicalization: dkim.CanonicalizationRelaxed, BodyCanonicalization: dkim.CanonicalizationRelaxed,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	msg := "From: Alice <alice@example.org>\r\nTo: referee@example.test\r\nSubject: bid\r\nMessage-ID: <d@example.org>\r\n\r\nI bid 3 on Flight.\r\n"
+	cfg := &Config{AuthPolicy: AuthDKIM, LookupTXT: lookup}
+	for _, tc := range []struct {
+		name string
+		raw  string
+		want bool
+	}{
+		{"valid", sign("example.org", msg), true},
+		{"valid, LF line endings", strings.ReplaceAll(sign("example.org", msg), "\r\n", "\n"), true},
+		{"body changed", strings.Replace(sign("example.org", msg), "bid 3", "bid 9", 1), false},
+		{"not aligned", sign("example.net", msg), false},
+		{"unsigned", msg, false},
+		{"unknown key", sign("example.org", msg) + "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := Parse([]byte(tc.raw), time.Time{}, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Authenticated != tc.want {
+				t.Errorf("Authenticated = %v (%s), want %v", m.Authenticated, m.AuthNote, tc.want)
+			}
+			if tc.want && m.AuthNote != "dkim=pass header.d=example.org" {
+				t.Errorf("AuthNote = %q", m.AuthNote)
+			}
+		})
+	}
+	delete(keys, "s1._domainkey.example.org")
+	m, _ := Parse([]byte(sign("example.org", msg)), time.Time{}, cfg)
+	if m.Authenticated {
+		t.Errorf("without the key: Authenticated = true (%s)", m.AuthNote)
+	}
+}
+
+func TestStripComments(t *testing.T) {
+	for in, want := range map[string]string{
+		`a; dkim=pass (2048-bit key; unprotected) header.d=x`: `a; dkim=pass   header.d=x`,
+		`a (b (c; d) e) f`:       `a   f`,
+		`a "q (not; comment)" b`: `a "q (not; comment)" b`,
+		`a (unclosed; x`:         `a `,
+	} {
+		if got := stripComments(in); got != want {
+			t.Errorf("stripComments(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestAlternativeEmptyPlainLosesToHTML(t *testing.T) {
+	raw := "From: a@example.org\nContent-Type: multipart/alternative; boundary=b\n\n--b\nContent-Type: text/plain\n\n \n--b\nContent-Type: text/html\n\n<p>I bid 2 on Flight.</p>\n--b--\n"
+	m, err := Parse([]byte(raw), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Text != "I bid 2 on Flight." {
+		t.Errorf("Text = %q", m.Text)
+	}
+}
+
+// TestParseWorstCases feeds shapes that would be quadratic with naive
+// code (long folded headers, thousands of unclosed tags or boundaries).
+// Each takes milliseconds; the bound is generous so that only a quadratic
+// regression (minutes) fails it.
+func TestParseWorstCases(t *testing.T) {
+	for name, raw := range map[string]string{
+		"folded header":    "Subject: a\n" + strings.Repeat(" x\n", 200000) + "\nbody\n",
+		"unclosed scripts": "Content-Type: text/html\n\n" + strings.Repeat("<script>x", 200000),
+		"unclosed quotes":  "Content-Type: text/html\n\n" + strings.Repeat("<a href=\"x", 200000),
+		"from lines":       "\n" + strings.Repeat("From: x\n\n\n\n\n\n\n\n", 100000),
+		"colon lines":      "\n" + strings.Repeat("a@b:\n\n\n\n", 100000),
+		"boundaries":       "Content-Type: multipart/mixed; boundary=a\n\n" + strings.Repeat("--a\n", 200000),
+		"nesting":          strings.Repeat("Content-Type: multipart/mixed; boundary=a\n\n--a\n", 5000),
+	} {
+		start := time.Now()
+		if _, err := Parse([]byte(raw), time.Time{}, nil); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("%s: %d bytes took %v", name, len(raw), d)
+		}
+	}
+}

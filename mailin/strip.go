@@ -1,0 +1,183 @@
+package mailin
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Patterns for what does not count (ruling G3). Localised forms cover the
+// clients players are known to use; the English ones are the rule.
+var (
+	// "-----Original Message-----" (Outlook) and its translations; forwarded
+	// blocks are not the sender's text either.
+	originalRE = regexp.MustCompile(`(?i)^\s*-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|messaggio originale|oorspronkelijk bericht|originalmeddelande|opprinnelig melding|oprindelig meddelelse|alkuperäinen viesti|původní zpráva|wiadomość oryginalna|исходное сообщение|元のメッセージ|forwarded message|weitergeleitete nachricht|message transféré)\s*-{2,}\s*$`)
+	forwardRE  = regexp.MustCompile(`(?i)^\s*(begin forwarded message|anfang der weitergeleiteten nachricht|début du message réexpédié)\s*:\s*$`)
+	// Outlook's rule line before a reply header block.
+	underscoreRE = regexp.MustCompile(`^\s*_{10,}\s*$`)
+	// "From: ..." starting an Outlook-style header block, also bolded ("*From:*").
+	hdrFromRE = regexp.MustCompile(`(?i)^\s*\*?(from|de|von|van|da|od|från|fra|lähettäjä|от|差出人|发件人)\s*\*?\s*[:：]\s*\*?\s*\S`)
+	hdrNextRE = regexp.MustCompile(`(?i)^\s*\*?(sent|date|to|subject|cc|envoyé|gesendet|datum|an|betreff|à|objet|enviado|fecha|para|asunto|inviato|data|a|oggetto|verzonden|onderwerp|aan|skickat|ämne|till|sendt|emne|til|lähetetty|aihe|отправлено|тема|кому|送信日時|件名|宛先|发送时间|主题|收件人)\s*\*?\s*[:：]`)
+	// An attribution line ends with "wrote:" or a translation.
+	wroteRE = regexp.MustCompile(`(?i)(wrote|writes|said|schrieb|a écrit|escribió|ha scritto|schreef|napisał\(a\)|napisał|escreveu|skrev|kirjoitti|написал\(а\)|написал[а]?|napsal\(a\)|napsal|yazdı|írta|写道|書きました|のメッセージ)\s*[:：]\s*$`)
+	// The same words anywhere in a line that starts like an attribution:
+	// German and Dutch put the name after the verb ("Am ... schrieb Referee:").
+	wroteInRE = regexp.MustCompile(`(?i)\b(wrote|schrieb|a écrit|escribió|ha scritto|schreef|napisał|escreveu|skrev|kirjoitti|написал)\b`)
+	// A list footer (Mailman): a rule, then "<list> mailing list".
+	footerRE = regexp.MustCompile(`(?i)mailing list`)
+	// The words an attribution starts with ("On Mon, ... wrote:").
+	introRE = regexp.MustCompile(`(?i)^\s*(on|am|le|el|il|op|em|den|på|w dniu|dne|pe|в|\d{4}[年/-])(\s|$|\d)`)
+)
+
+// isQuoted reports whether a line is a quoted line: ">" possibly after a
+// little indentation (some clients indent the quote marks).
+func isQuoted(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	return len(line)-len(t) <= 3 && strings.HasPrefix(t, ">")
+}
+
+// isSigDelimiter reports a signature delimiter: "-- " (RFC 3676 §4.3), also
+// with the space lost or doubled, or a no-break space instead.
+func isSigDelimiter(line string) bool {
+	return strings.TrimRight(line, " \t\r\u00a0") == "--"
+}
+
+// outlookBlockAt reports whether lines[i] starts an Outlook-style quoted
+// block: an "Original Message" rule, a forwarded-message marker, Outlook's
+// underscore rule followed by a header line, or a "From:" line followed
+// closely by at least two more header lines (Sent, To, Subject, ...).
+func outlookBlockAt(lines []string, i int) bool {
+	l := lines[i]
+	// Cheap tests first: most lines are none of these.
+	if !strings.ContainsAny(l, "-_:：") {
+		return false
+	}
+	if (strings.Contains(l, "--") && originalRE.MatchString(l)) || forwardRE.MatchString(l) {
+		return true
+	}
+	if strings.Contains(l, "__________") && underscoreRE.MatchString(l) {
+		// Blank lines do not count toward any window: stripping collapses
+		// them, and stripping twice must give the same text.
+		for j := i + 1; j < len(lines); j++ {
+			if strings.TrimSpace(lines[j]) == "" {
+				continue
+			}
+			// Outlook's reply header, or a Mailman list footer.
+			return hdrFromRE.MatchString(lines[j]) || footerRE.MatchString(lines[j])
+		}
+		return false
+	}
+	if !hdrFromRE.MatchString(l) {
+		return false
+	}
+	n, seen := 0, 0
+	// Each blank line is skipped here for at most the six "From:" lines
+	// before it, so this stays linear.
+	for j := i + 1; j < len(lines) && seen < 6; j++ {
+		if strings.TrimSpace(lines[j]) == "" {
+			continue
+		}
+		seen++
+		if hdrNextRE.MatchString(lines[j]) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// nextNonBlank returns the index of the first non-blank line at or after i, or len(lines).
+func nextNonBlank(lines []string, i int) int {
+	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	return i
+}
+
+// stripQuoted splits body text into the text that counts and what does not
+// (ruling G3): quoted lines, attribution lines ("On ... wrote:", localised,
+// also wrapped over two lines), Outlook-style blocks ("-----Original
+// Message-----" or a "From: / Sent:" header block, and everything below), a
+// Mailman list footer and everything after a signature delimiter ("-- ",
+// tolerated: "--"). Blank lines around what was removed are collapsed. When an
+// attribution is followed by unquoted text (clients that top-post without
+// quote marks), everything below it is taken as quoted too.
+func stripQuoted(text string) (kept, quoted string) {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	lines := strings.Split(text, "\n")
+	removed := make([]bool, len(lines))
+	cut := len(lines)
+	for i, l := range lines {
+		if isSigDelimiter(l) || (!isQuoted(l) && outlookBlockAt(lines, i)) {
+			cut = i
+			break
+		}
+	}
+	for i := 0; i < cut; i++ {
+		l := lines[i]
+		if isQuoted(l) {
+			removed[i] = true
+			continue
+		}
+		t := strings.TrimSpace(l)
+		if t == "" || !(strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：")) {
+			continue
+		}
+		next := nextNonBlank(lines, i+1)
+		quoteFollows := next < cut && isQuoted(lines[next])
+		// Attributions carry a date or an address; "On reflection, this
+		// is what I wrote:" does not.
+		evidence := strings.ContainsAny(t, "0123456789@")
+		byWord := wroteRE.MatchString(t) || (evidence && introRE.MatchString(t) && wroteInRE.MatchString(t))
+		byShape := quoteFollows && (strings.Contains(t, "@") || strings.Contains(t, "<")) // "2026年11月29日 ... <a@b>:"
+		if !byWord && !byShape {
+			continue
+		}
+		removed[i] = true
+		intro := introRE.MatchString(t)
+		// Wrapped over two lines: "On Sun, 29 Nov 2026 at 10:00, Alice <alice@" / "example.org> wrote:".
+		if !intro && i > 0 && !removed[i-1] && !isQuoted(lines[i-1]) && introRE.MatchString(lines[i-1]) && len(t) < 60 {
+			removed[i-1] = true
+			intro = true
+			evidence = evidence || strings.ContainsAny(lines[i-1], "0123456789@")
+		}
+		if intro && evidence && !quoteFollows && next < cut {
+			cut = i + 1 // the quote below carries no quote marks
+			break
+		}
+	}
+	var k, q []string
+	for i, l := range lines {
+		l = strings.TrimRight(l, " \t\r")
+		if i >= cut || removed[i] {
+			q = append(q, l)
+		} else {
+			k = append(k, l)
+		}
+	}
+	return joinLines(k), joinLines(q)
+}
+
+// joinLines joins lines, dropping leading and trailing blank lines and
+// collapsing runs of blank lines into one.
+func joinLines(lines []string) string {
+	var b strings.Builder
+	blank := 0
+	started := false
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			if started {
+				blank++
+			}
+			continue
+		}
+		if started {
+			b.WriteByte('\n')
+			if blank > 0 {
+				b.WriteByte('\n')
+			}
+		}
+		blank = 0
+		started = true
+		b.WriteString(l)
+	}
+	return b.String()
+}
