@@ -148,6 +148,9 @@ func TestLifeWeeklyReport(t *testing.T) {
 		if m.listID != "<agora-official.example.test>" {
 			t.Errorf("%s: weekly report List-Id %q, want it through the official list", u, m.listID)
 		}
+		if u == ms.players[0] {
+			t.Logf("%s received %q (%d lines)", u, m.subject, strings.Count(m.body, "\n"))
+		}
 	}
 	d.mustBeRunning()
 }

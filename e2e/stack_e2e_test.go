@@ -5,6 +5,8 @@ package e2e
 import (
 	"testing"
 	"time"
+
+	"github.com/emersion/go-imap/v2/imapclient"
 )
 
 // TestStackLists checks the stack the other tests stand on, with no referee:
@@ -65,4 +67,26 @@ func TestStackDovecotRestart(t *testing.T) {
 		}
 		return n == 2
 	})
+}
+
+// TestStackIMAPS checks the implicit-TLS IMAP port with the stack's CA, and
+// that a wrong password is refused.
+func TestStackIMAPS(t *testing.T) {
+	c, err := imapclient.DialTLS(ms.imapsAddr, &imapclient.Options{TLSConfig: ms.tls.Clone()})
+	if err != nil {
+		t.Fatalf("imaps dial %s: %v", ms.imapsAddr, err)
+	}
+	defer c.Close()
+	if err := c.Login(ms.players[0], ms.password+"x").Wait(); err == nil {
+		t.Errorf("imaps login with a wrong password succeeded")
+	}
+	if err := c.Login(ms.players[0], ms.password).Wait(); err != nil {
+		t.Fatalf("imaps login: %v", err)
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatalf("imaps select: %v", err)
+	}
+	if err := c.Logout().Wait(); err != nil {
+		t.Errorf("imaps logout: %v", err)
+	}
 }

@@ -18,6 +18,7 @@ type stack struct {
 	dir          string // MS_DIR, the stack's state dir
 	script       string // MS_SCRIPT, mailstack.sh itself (dovecot-stop, dovecot-start)
 	imapAddr     string // IMAP with STARTTLS
+	imapsAddr    string // IMAP over TLS
 	submitAddr   string // submission: STARTTLS + AUTH
 	smtpAddr     string // plain SMTP, no auth from loopback
 	password     string // every user's password
@@ -59,6 +60,7 @@ func loadStack() (*stack, error) {
 		dir:          get("MS_DIR"),
 		script:       get("MS_SCRIPT"),
 		imapAddr:     get("MS_IMAP_ADDR"),
+		imapsAddr:    get("MS_IMAPS_ADDR"),
 		submitAddr:   get("MS_SUBMIT_ADDR"),
 		smtpAddr:     get("MS_SMTP_ADDR"),
 		password:     get("MS_PASSWORD"),
