@@ -25,7 +25,6 @@ type State struct {
 	JournalSeq int64 `yaml:"journal_seq"`
 
 	Players    []*Player                 `yaml:"players"`
-	Games      map[string]*GameState     `yaml:"games"`
 	Ledger     Ledger                    `yaml:"ledger"`
 	Points     map[string]map[string]int `yaml:"points"` // player -> game -> points (G6)
 	Intents    []*Intent                 `yaml:"intents"`
@@ -38,6 +37,9 @@ type State struct {
 	Outbox     []*Outgoing               `yaml:"outbox"`
 	Failed     []*Outgoing               `yaml:"failed"`
 	IMAP       Checkpoint                `yaml:"imap"`
+	// Games come last: Encode writes them itself, reusing the text of
+	// sections that did not change.
+	Games map[string]*GameState `yaml:"games"`
 }
 
 // Checkpoint is the IMAP position: the mailbox's UIDVALIDITY and the last UID
@@ -62,6 +64,13 @@ type GameState struct {
 	// Data is the game's own state (its NewState type).
 	Data any `yaml:"-"`
 	raw  *yaml.Node
+	// text caches the section's encoding with a copy of what it encoded.
+	text *sectionText
+}
+
+type sectionText struct {
+	of   *GameState // a deep copy of the section as encoded
+	yaml []byte
 }
 
 // Happening is one line of a report's "Recent events".
