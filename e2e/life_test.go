@@ -206,3 +206,32 @@ func lifeGrid(t testing.TB, report string) map[[2]int]string {
 	}
 	return out
 }
+
+// TestListRouting checks ruling G4 over the real lists: an action sent only to
+// the discussion list performs nothing, and one sent to the business list with
+// the discussion list in Cc (so the copy carries both List-Ids) counts.
+func TestListRouting(t *testing.T) {
+	r := newReferee(t)
+	d := r.run()
+	p2 := ms.players[1]
+	mb := openMailbox(t, p2)
+	talk := sendOne(t, p2, &outMail{to: []string{ms.discussList}, subject: "Life?", body: "I join the Life contest.\n"})
+	both := sendOne(t, p2, &outMail{to: []string{ms.businessList}, cc: []string{ms.discussList}, subject: "Life!", body: "I join the Life contest.\n"})
+	checkReceipt(t, mb.waitReply(receiptTimeout, both), "Life!", p2)
+	d.mustBeRunning()
+	d.stop()
+
+	j := r.journal()
+	if got := applied(j, talk); len(got) != 0 {
+		t.Errorf("the join sent to the discussion list only was applied: %+v", got)
+	}
+	if got := applied(j, both); len(got) != 1 {
+		t.Errorf("the join sent to business with discussion in Cc: applied %d times, want once; journal: %+v", len(got), j)
+	}
+	if rep := findReply(mb.mails, talk); rep != nil {
+		if saysDone(rep.body) {
+			t.Errorf("the reply to the discussion-only join says it was done:\n%s", rep.body)
+		}
+		t.Logf("reply to the discussion-only join: %q\n%s", rep.subject, rep.body)
+	}
+}
