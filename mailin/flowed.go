@@ -30,9 +30,7 @@ func unflow(s string, delsp bool) string {
 			depth++
 		}
 		body := line[depth:]
-		if strings.HasPrefix(body, " ") {
-			body = body[1:] // space-stuffing, or the space after the quote marks
-		}
+		body = strings.TrimPrefix(body, " ") // space-stuffing, or the space after the quote marks
 		if open && (depth != curDepth || body == "-- ") {
 			flush() // §4.5: a quote-depth change ends the paragraph; §4.3: so does the signature separator
 		}

@@ -575,10 +575,10 @@ func TestIMAPAppendDuringIdleRestart(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}()
-	got := c.waitN(t, hooked+concurrent)
+	c.waitN(t, hooked+concurrent)
 	// Let a few more IDLE restarts pass: nothing may come twice.
 	s.waitIdles(t, s.idles.Load()+5)
-	got = c.subjects()
+	got := c.subjects()
 	if len(got) != hooked+concurrent {
 		t.Errorf("%d messages applied, want %d: %v", len(got), hooked+concurrent, got)
 	}

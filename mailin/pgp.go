@@ -47,9 +47,7 @@ func inlinePGP(s string) (string, string) {
 				state = signature
 				continue
 			}
-			if strings.HasPrefix(line, "- ") {
-				line = line[2:]
-			}
+			line = strings.TrimPrefix(line, "- ")
 			out = append(out, line)
 		case signature, encrypted:
 			if strings.HasPrefix(t, "-----END PGP ") {

@@ -3,7 +3,7 @@ package rumble
 import (
 	"go/parser"
 	"go/token"
-	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -390,16 +390,21 @@ func TestSubmitBetweenGames(t *testing.T) {
 // value; the scenario's mails are all there is to scan (TestScenario/secrecy).
 func TestNoLogging(t *testing.T) {
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ImportsOnly)
-	if err != nil {
-		t.Fatal(err)
+	names, err := filepath.Glob("*.go")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("list the package's files: %v", err)
 	}
-	for _, p := range pkgs {
-		for name, f := range p.Files {
-			for _, imp := range f.Imports {
-				if path := strings.Trim(imp.Path.Value, `"`); path == "log" || path == "log/slog" {
-					t.Errorf("%s imports %s", name, path)
-				}
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if path := strings.Trim(imp.Path.Value, `"`); path == "log" || path == "log/slog" {
+				t.Errorf("%s imports %s", name, path)
 			}
 		}
 	}

@@ -103,15 +103,6 @@ func (h *harness) terrain(sets ...string) {
 	}
 }
 
-func (h *harness) snapshot() []byte {
-	h.t.Helper()
-	b, err := contract.Encode(h.s)
-	if err != nil {
-		h.t.Fatalf("encode: %v", err)
-	}
-	return b
-}
-
 // done reports whether a receipt says the (only) action was done.
 func done(n *contract.Notice) bool {
 	return n != nil && strings.Contains(n.Body, "1 done, 0 not done")

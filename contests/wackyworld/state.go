@@ -184,15 +184,6 @@ func (s *State) partiesAt(p Pos) []*Party {
 	return out
 }
 
-func (s *State) asset(id int) *Asset {
-	for _, a := range s.Assets {
-		if a.ID == id {
-			return a
-		}
-	}
-	return nil
-}
-
 func (s *State) dropAsset(id int) {
 	out := s.Assets[:0]
 	for _, a := range s.Assets {
