@@ -71,6 +71,11 @@ func (e *Engine) Apply(s *State, m *Message) ([]Entry, error) {
 			results = append(results, r)
 			entries = append(entries, ent)
 		}
+		for _, r := range notUnderstood {
+			ent := e.journalMessage(s, m, at, r.Game, "rejected", r.Reason)
+			ent.Detail = map[string]any{"line": r.Line}
+			entries = append(entries, ent)
+		}
 		results = append(results, notUnderstood...)
 	}
 	if len(results) > 0 {

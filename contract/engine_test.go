@@ -357,3 +357,18 @@ func TestContestmasterRuling(t *testing.T) {
 		t.Errorf("rulings after silence: %q", st.Rulings)
 	}
 }
+
+func TestRejectionsJournaled(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I jion the Toy game. I poke Zed in Toy.")
+	var got []string
+	for _, e := range h.Entries {
+		if e.Outcome == "rejected" {
+			got = append(got, e.Game+": "+e.Reason)
+		}
+	}
+	want := []string{`toy: no player is known as "Zed" (players)`, `toy: not understood; the nearest form is: I join the Toy game (send "help toy" for all)`}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("journal rejections (-want +got):\n%s", d)
+	}
+}
