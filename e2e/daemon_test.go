@@ -206,6 +206,10 @@ func (d *daemon) stop() {
 		if took := time.Since(start); took > 2*time.Second {
 			d.t.Logf("referee run took %v to stop after SIGTERM", took.Round(time.Millisecond))
 		}
+		// DESIGN: SIGTERM finishes the message in hand, saves and exits 0.
+		if d.err != nil {
+			d.t.Errorf("referee run after SIGTERM: %v, want exit status 0", d.err)
+		}
 	case <-time.After(30 * time.Second):
 		d.t.Errorf("referee run (pid %d) ignored SIGTERM for 30 s; killing it", d.cmd.Process.Pid)
 		d.kill()
