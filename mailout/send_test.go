@@ -44,10 +44,9 @@ type recorder struct {
 	dataErr error
 	dropIn  bool // close the connection in the middle of DATA
 
-	mu    sync.Mutex
-	wire  bytes.Buffer // client and server bytes, as go-smtp's Debug sees them
-	got   []delivery
-	authN int
+	mu   sync.Mutex
+	wire bytes.Buffer // client and server bytes, as go-smtp's Debug sees them
+	got  []delivery
 }
 
 func (r *recorder) Write(p []byte) (int, error) {
