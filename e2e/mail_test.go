@@ -26,9 +26,8 @@ import (
 	"github.com/wneessen/go-mail"
 )
 
-// outMail is a mail a player sends.
+// outMail is a mail a player sends; the sender is send's argument.
 type outMail struct {
-	from    string
 	to      []string
 	cc      []string
 	subject string
