@@ -290,6 +290,7 @@ func (d *daemon) commit(entries []contract.Entry) error {
 // apply performs one raw message and saves the state with the checkpoint. On a
 // fault the state is restored and the message is left unacknowledged.
 func (d *daemon) apply(raw *mailin.Raw, cp contract.Checkpoint) error {
+	d.log.Debug("applying", "uid", raw.UID)
 	arrived := raw.Arrived
 	if !d.hub {
 		arrived = d.clk.fromReal(arrived)
@@ -318,7 +319,9 @@ func (d *daemon) apply(raw *mailin.Raw, cp contract.Checkpoint) error {
 	}
 	d.s.IMAP = cp
 	d.log.Info("message", "msgid", m.MessageID, "from", m.From, "class", string(m.Class), "entries", len(entries))
-	return d.commit(entries)
+	err = d.commit(entries)
+	d.log.Debug("committed", "msgid", m.MessageID)
+	return err
 }
 
 func (d *daemon) imapLoop(ctx context.Context) error {
@@ -335,7 +338,11 @@ func (d *daemon) imapLoop(ctx context.Context) error {
 			}
 			d.mu.Lock()
 			defer d.mu.Unlock()
-			d.s.IMAP = contract.Checkpoint{UIDValidity: b.Checkpoint.UIDValidity, LastUID: b.Checkpoint.LastUID}
+			cp := contract.Checkpoint{UIDValidity: b.Checkpoint.UIDValidity, LastUID: b.Checkpoint.LastUID}
+			if d.s.IMAP == cp {
+				return nil // each message's save already holds it
+			}
+			d.s.IMAP = cp
 			return d.commit(nil)
 		})
 		if ctx.Err() != nil {
@@ -447,6 +454,7 @@ func (d *daemon) senderLoop(ctx context.Context) error {
 }
 
 func (d *daemon) send(ctx context.Context, o *contract.Outgoing) error {
+	d.log.Debug("sending", "notice", o.ID)
 	m := bridge.Mail(&o.Notice, d.addrs)
 	raw, err := mailout.Compose(m)
 	if err != nil {

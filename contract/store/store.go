@@ -46,36 +46,48 @@ func Save(path string, s *contract.State) error {
 
 // WriteAtomic writes data to path atomically with the given mode.
 func WriteAtomic(path string, data []byte, mode os.FileMode) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := writeTemp(path, data, mode)
 	if err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
+		return err
+	}
+	return install(tmp, path)
+}
+
+// writeTemp writes data to a synced temporary file beside path.
+func writeTemp(path string, data []byte, mode os.FileMode) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return "", fmt.Errorf("save %s: %w", path, err)
 	}
 	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
+	fail := func(err error) (string, error) {
+		f.Close()
+		os.Remove(tmp)
+		return "", fmt.Errorf("save %s: %w", path, err)
+	}
 	if err := f.Chmod(mode); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
+		return fail(err)
 	}
 	if _, err := f.Write(data); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
+		return fail(err)
 	}
 	if err := f.Sync(); err != nil {
-		return fmt.Errorf("save %s: fsync: %w", path, err)
+		return fail(fmt.Errorf("fsync: %w", err))
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
+		os.Remove(tmp)
+		return "", fmt.Errorf("save %s: %w", path, err)
 	}
+	return tmp, nil
+}
+
+// install renames the temporary file over path and syncs the directory.
+func install(tmp, path string) error {
 	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("save %s: %w", path, err)
 	}
-	ok = true
-	return syncDir(dir)
+	return syncDir(filepath.Dir(path))
 }
 
 func syncDir(dir string) error {
@@ -189,9 +201,26 @@ func ReadJournal(path string) ([]contract.Entry, error) {
 
 // Commit is one durable step: the journal entries first (appended and synced),
 // then the state that includes them (DESIGN "State").
+//
+// The journal's write and sync run while the new state is encoded and written
+// to its temporary file; the state replaces the old one only once both are on
+// disk, so the order that matters is kept and the two syncs overlap.
 func Commit(j *Journal, path string, s *contract.State, entries []contract.Entry) error {
-	if err := j.Append(entries); err != nil {
+	jerr := make(chan error, 1)
+	go func() { jerr <- j.Append(entries) }()
+	b, err := contract.Encode(s)
+	if err != nil {
+		<-jerr
 		return err
 	}
-	return Save(path, s)
+	tmp, err := writeTemp(path, b, 0o600)
+	if err != nil {
+		<-jerr
+		return err
+	}
+	if err := <-jerr; err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return install(tmp, path)
 }
