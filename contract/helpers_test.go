@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"referee/contract"
 	"referee/contract/contracttest"
@@ -34,4 +35,17 @@ func (g *other) Currencies() []contract.Currency { return nil }
 
 func newToyFuzz(t *testing.T) *contracttest.Harness {
 	return contracttest.New(t, "2026-12-01T10:00:00Z", &toy{})
+}
+
+// newToyFuzzSeed is the encoding of a fresh toy state, a seed for FuzzDecode.
+func newToyFuzzSeed() []byte {
+	e, _ := contract.NewEngine(contract.Config{Referee: "referee@example.test"}, &toy{})
+	s, _, _ := e.NewState(make([]byte, 32), contracttestAt("2026-12-01T10:00:00Z"))
+	b, _ := contract.Encode(s)
+	return b
+}
+
+func contracttestAt(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339, s)
+	return t
 }

@@ -102,3 +102,29 @@ func FuzzApply(f *testing.F) {
 		h.Public("2026-12-01T10:06:00Z", bob, text)
 	})
 }
+
+// FuzzDecode feeds arbitrary bytes to the state decoder: a bad state is an
+// error, never a panic, and a state that decodes encodes and decodes again.
+func FuzzDecode(f *testing.F) {
+	h := newToyFuzzSeed()
+	f.Add(h)
+	f.Add([]byte("version: 1\ngames: {toy: {state: {rounds: x}}}\n"))
+	f.Add([]byte("version: 1\nplayers: [{name: a, addresses: [a@b]}]\ngames: {}\n"))
+	e, err := contract.NewEngine(contract.Config{Referee: "referee@example.test"}, &toy{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := e.Decode(data)
+		if err != nil {
+			return
+		}
+		b, err := contract.Encode(s)
+		if err != nil {
+			t.Fatalf("a decoded state does not encode: %v", err)
+		}
+		if _, err := e.Decode(b); err != nil {
+			t.Fatalf("an encoded state does not decode: %v\n%s", err, b)
+		}
+	})
+}
