@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -91,5 +92,16 @@ func TestRumbleSealedBid(t *testing.T) {
 		}
 	}
 	d.mustBeRunning()
+	// Invariant 4 again: the daemon's log (JSON, Info) shows who acted, never
+	// what a private submission said.
+	logText, err := os.ReadFile(d.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{"Granite Hide", "Storm Fist", bid} {
+		if strings.Contains(string(logText), secret) {
+			t.Errorf("the daemon's log shows %q from a private submission", secret)
+		}
+	}
 	t.Logf("bid receipt:\n%s", rep.body)
 }
