@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"referee/contract"
+	"referee/mailhub"
+	"referee/mailin"
 )
 
 // runCmd runs the command line in-process from dir and returns its exit status
@@ -205,5 +207,58 @@ func TestReport(t *testing.T) {
 	}
 	if code, _, _ := runCmd(t, dir, "report", "chess"); code != 2 {
 		t.Errorf("report chess: exit %d, want 2", code)
+	}
+}
+
+// TestReplayFromIMAPFolder rebuilds a game from a folder on an IMAP server, read
+// without changing it: the referee's own store of received mail.
+func TestReplayFromIMAPFolder(t *testing.T) {
+	arrivals := []time.Time{}
+	a, err := mailin.OpenArchive("testdata/replay.mbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raws [][]byte
+	for {
+		r, err := a.Next()
+		if err != nil {
+			break
+		}
+		raws = append(raws, r.Data)
+		arrivals = append(arrivals, r.Arrived)
+	}
+	a.Close()
+	i := 0
+	hub, err := mailhub.Start(mailhub.Options{Users: []string{"store@example.test"}, Now: func() time.Time { return arrivals[min(i, len(arrivals)-1)] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	for i = range raws {
+		if err := hub.Deliver("x@example.test", []string{"store@example.test"}, raws[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{9}, 32), 0o600)
+	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("imap: {addr: '"+hub.IMAPAddr()+"', tls: none, user: store@example.test, password: x}\nsmtp: {addr: '"+hub.SMTPAddr()+"', tls: none}\n"), 0o600)
+	code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", "--out", "out", "imap:INBOX")
+	if code != 0 || !strings.Contains(out, "5 messages applied") {
+		t.Fatalf("replay imap:INBOX: %d %s %s", code, out, errs)
+	}
+	// The same archive from the mbox gives the same state.
+	d2 := t.TempDir()
+	os.WriteFile(filepath.Join(d2, "secret"), bytes.Repeat([]byte{9}, 32), 0o600)
+	arch, _ := filepath.Abs("testdata/replay.mbox")
+	if code, _, errs := runCmd(t, d2, "replay", "--secret-file", "secret", "--out", "out", arch); code != 0 {
+		t.Fatal(errs)
+	}
+	x, _ := os.ReadFile(filepath.Join(dir, "data/state.yaml"))
+	y, _ := os.ReadFile(filepath.Join(d2, "data/state.yaml"))
+	if !bytes.Equal(x, y) {
+		t.Errorf("the state rebuilt from the IMAP folder differs from the one rebuilt from the mbox")
+	}
+	if len(hub.Mailbox("store@example.test")) != len(raws) {
+		t.Errorf("the folder changed")
 	}
 }

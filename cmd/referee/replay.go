@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,9 @@ import (
 const replayUsage = `Usage: referee replay [--state F] [--config F] [--until TIME] [--out DIR] ARCHIVE...
 
 Applies archived mail in order — mbox files (mboxo or mboxrd, the From_ line's
-date as the arrival time), maildir folders and single .eml files — running every
+date as the arrival time), maildir folders, single .eml files, and imap:FOLDER, a
+folder of the configured IMAP server read without changing it (INTERNALDATE as
+the arrival time) — running every
 scheduled event whose time has passed between messages, then every event up to
 --until. Each outgoing mail is written as DIR/0001.eml, 0002.eml, ... (numbering
 continues after the files already there); without --out the mails are counted
@@ -84,9 +87,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	progress := newProgress(stderr)
 	n := 0
 	for _, path := range fs.Args() {
-		a, err := mailin.OpenArchive(path)
+		a, err := openArchive(cfg, path)
 		if err != nil {
-			return usagef("%v", err)
+			return err
 		}
 		for {
 			raw, err := a.Next()
@@ -150,6 +153,34 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%d messages applied, %d journal entries, %d mails %s\n", n, len(entries), written, where)
 	return nil
+}
+
+// openArchive opens an mbox file, a maildir, an .eml file, or "imap:FOLDER": a
+// folder of the configured IMAP server read without changing it (the
+// referee's own store of received mail, so a game can be rebuilt from it).
+func openArchive(cfg *Config, path string) (mailin.Archive, error) {
+	folder, ok := strings.CutPrefix(path, "imap:")
+	if !ok {
+		a, err := mailin.OpenArchive(path)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		return a, nil
+	}
+	if cfg.Embedded() {
+		return nil, usagef("%s: no IMAP server is configured (imap.addr)", path)
+	}
+	tlsCfg, err := tlsConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	pass, err := secretValue(cfg.IMAP.Password, cfg.IMAP.PasswordFile)
+	if err != nil {
+		return nil, err
+	}
+	// Every IMAP command is bounded by mailin's own time limit.
+	return mailin.OpenIMAPArchive(context.Background(), &mailin.IMAPConfig{Addr: cfg.IMAP.Addr, TLS: cfg.IMAP.TLS, ForceInsecure: cfg.IMAP.ForceInsecure,
+		TLSConfig: tlsCfg, User: cfg.IMAP.User, Password: pass, Mailbox: folder})
 }
 
 // writeOutbox writes every notice of the outbox as a numbered .eml file and
