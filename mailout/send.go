@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -35,11 +36,23 @@ type SMTPConfig struct {
 	Timeout   time.Duration // bounds one whole Send, connect to QUIT; 0 = 30 s
 }
 
-// Sender delivers composed messages, one SMTP session per Send. It keeps no
-// connection between sends, so it is safe for concurrent use.
+// Sender delivers composed messages. It keeps the connection of its last
+// successful Send open for the next one (saving the dial, TLS and EHLO), and
+// opens a fresh one when that connection is gone before anything was sent on
+// it. It is safe for concurrent use: a Send takes the idle connection or
+// opens its own.
 type Sender struct {
 	cfg SMTPConfig
 	log *slog.Logger
+
+	mu   sync.Mutex
+	idle *session // the connection left by the last Send, if any
+}
+
+// session is one SMTP connection.
+type session struct {
+	c    *smtp.Client
+	conn net.Conn
 }
 
 // NewSender returns a Sender for cfg; a nil log discards.
@@ -56,8 +69,37 @@ func NewSender(cfg SMTPConfig, log *slog.Logger) *Sender {
 	return &Sender{cfg: cfg, log: log}
 }
 
-// Close releases nothing today: every Send opens and closes its own session.
-func (s *Sender) Close() error { return nil }
+// Close ends the idle connection, if any, with QUIT.
+func (s *Sender) Close() error {
+	s.mu.Lock()
+	sess := s.idle
+	s.idle = nil
+	s.mu.Unlock()
+	if sess == nil {
+		return nil
+	}
+	err := sess.c.Quit()
+	sess.c.Close()
+	return err
+}
+
+func (s *Sender) take() *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.idle
+	s.idle = nil
+	return sess
+}
+
+func (s *Sender) put(sess *session) {
+	s.mu.Lock()
+	old := s.idle
+	s.idle = sess
+	s.mu.Unlock()
+	if old != nil {
+		old.c.Close()
+	}
+}
 
 // Send delivers raw to every recipient, with envelopeFrom as the reverse
 // path (RFC 5321 3.3). Addresses may carry display names. A recipient the
@@ -92,14 +134,44 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, rcpts []string, 
 
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
-	c, err := s.open(ctx, from)
-	if err != nil {
-		return err
+	sess := s.take()
+	reused := sess != nil
+	if sess == nil {
+		var err error
+		if sess, err = s.open(ctx, from); err != nil {
+			return err
+		}
 	}
-	defer c.Close()
-
-	if err := c.Mail(from, &smtp.MailOptions{UTF8: !isASCII(from) || !allASCII(to)}); err != nil {
-		return s.fail(ctx, "mail", "", err)
+	// The smtp client takes no context: closing the connection unblocks it.
+	stop := context.AfterFunc(ctx, func() { sess.conn.Close() })
+	keep := false
+	defer func() {
+		if stop() && keep {
+			s.put(sess)
+			return
+		}
+		sess.c.Close()
+	}()
+	c := sess.c
+	opts := &smtp.MailOptions{UTF8: !isASCII(from) || !allASCII(to)}
+	if err := c.Mail(from, opts); err != nil {
+		var pe *smtp.SMTPError
+		if !reused || (errors.As(err, &pe) && pe.Code != 421) {
+			return s.fail(ctx, "mail", "", err)
+		}
+		// The kept connection went away while idle (a server's timeout, a
+		// restart): nothing was sent on it, so start again on a new one.
+		s.log.Debug("smtp kept connection gone; reconnecting", "err", err)
+		stop()
+		sess.c.Close()
+		if sess, err = s.open(ctx, from); err != nil {
+			return err
+		}
+		stop = context.AfterFunc(ctx, func() { sess.conn.Close() })
+		c = sess.c
+		if err := c.Mail(from, opts); err != nil {
+			return s.fail(ctx, "mail", "", err)
+		}
 	}
 	var accepted []string
 	for _, r := range to {
@@ -114,6 +186,9 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, rcpts []string, 
 		accepted = append(accepted, r)
 	}
 	if len(accepted) == 0 {
+		if c.Reset() == nil {
+			keep = true
+		}
 		// Permanent only when every refusal is.
 		perm := true
 		errs := make([]error, len(refused))
@@ -133,9 +208,7 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, rcpts []string, 
 	if err := w.Close(); err != nil {
 		return s.fail(ctx, "data", "", err)
 	}
-	if err := c.Quit(); err != nil {
-		s.log.Debug("smtp quit", "err", err)
-	}
+	keep = true
 	s.log.Info("mail sent", "from", from, "rcpts", len(accepted), "bytes", len(raw))
 	if len(refused) > 0 {
 		e := &RecipientsError{Delivered: accepted, Refused: refused}
@@ -146,7 +219,7 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, rcpts []string, 
 }
 
 // open connects, secures and authenticates one session bounded by ctx.
-func (s *Sender) open(ctx context.Context, from string) (*smtp.Client, error) {
+func (s *Sender) open(ctx context.Context, from string) (*session, error) {
 	host, _, err := net.SplitHostPort(s.cfg.Addr)
 	if err != nil {
 		return nil, classify("dial", "", fmt.Errorf("address %q: %w", s.cfg.Addr, err))
@@ -167,8 +240,10 @@ func (s *Sender) open(ctx context.Context, from string) (*smtp.Client, error) {
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	ok := false
 	defer func() {
+		if !stop() {
+			ok = false // ctx ended: the connection is closed
+		}
 		if !ok {
-			stop()
 			conn.Close()
 		}
 	}()
@@ -208,7 +283,7 @@ func (s *Sender) open(ctx context.Context, from string) (*smtp.Client, error) {
 		}
 	}
 	ok = true
-	return c, nil
+	return &session{c: c, conn: conn}, nil
 }
 
 // fail classifies err, naming the context's end when that caused it.

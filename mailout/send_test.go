@@ -44,9 +44,11 @@ type recorder struct {
 	dataErr error
 	dropIn  bool // close the connection in the middle of DATA
 
-	mu   sync.Mutex
-	wire bytes.Buffer // client and server bytes, as go-smtp's Debug sees them
-	got  []delivery
+	mu       sync.Mutex
+	wire     bytes.Buffer // client and server bytes, as go-smtp's Debug sees them
+	got      []delivery
+	sessions int        // connections seen
+	last     *smtp.Conn // the latest connection
 }
 
 func (r *recorder) Write(p []byte) (int, error) {
@@ -135,6 +137,12 @@ func startRecorder(t *testing.T, implicit bool, edit func(r *recorder)) *recorde
 	cert, pool := selfSigned(t)
 	r.pool = pool
 	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		r.mu.Lock()
+		if r.last != c { // a second EHLO (after STARTTLS) makes a new session on the same connection
+			r.sessions++
+		}
+		r.last = c
+		r.mu.Unlock()
 		return &recSession{r: r, c: c}, nil
 	}))
 	srv.Domain = "mx.example.test"
@@ -447,5 +455,36 @@ func TestIsPermanent(t *testing.T) {
 		if got := IsPermanent(tc.err); got != tc.want {
 			t.Errorf("IsPermanent(%v) = %v, want %v", tc.err, got, tc.want)
 		}
+	}
+}
+
+// TestSendKeepsConnection: a second Send uses the first one's connection; when
+// the server has closed it meanwhile, Send opens a new one and delivers once.
+func TestSendKeepsConnection(t *testing.T) {
+	r := startRecorder(t, false, nil)
+	s := NewSender(SMTPConfig{Addr: r.addr, TLS: TLSStart, TLSConfig: &tls.Config{RootCAs: r.pool}}, nil)
+	defer s.Close()
+	ctx := context.Background()
+	raw := []byte("Subject: x\r\n\r\nbody\r\n")
+	for i := 0; i < 2; i++ {
+		if err := s.Send(ctx, "referee@example.test", []string{"a@example.test"}, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.mu.Lock()
+	sessions, last := r.sessions, r.last
+	r.mu.Unlock()
+	if sessions != 1 || len(r.deliveries()) != 2 {
+		t.Fatalf("%d connections for 2 mails (%d delivered), want 1", sessions, len(r.deliveries()))
+	}
+	last.Conn().Close() // the server drops the idle connection
+	if err := s.Send(ctx, "referee@example.test", []string{"a@example.test"}, raw); err != nil {
+		t.Fatalf("send after the server closed the kept connection: %v", err)
+	}
+	r.mu.Lock()
+	sessions = r.sessions
+	r.mu.Unlock()
+	if sessions != 2 || len(r.deliveries()) != 3 {
+		t.Errorf("after a drop: %d connections, %d delivered; want 2 and 3", sessions, len(r.deliveries()))
 	}
 }

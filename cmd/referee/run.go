@@ -260,6 +260,9 @@ func (d *daemon) run(ctx context.Context) error {
 	}
 	d.log.Info("stopping")
 	wg.Wait()
+	if cerr := d.sender.Close(); cerr != nil {
+		d.log.Debug("smtp close", "err", cerr)
+	}
 	return err
 }
 
