@@ -136,19 +136,16 @@ func (e *Engine) Start(s *State, secret []byte, now time.Time) ([]Entry, error) 
 	s.Secret = fmt.Sprintf("%x", secret)
 	s.Created = now.UTC()
 	s.Clock = now.UTC()
-	for id, gs := range s.Games {
+	for _, gs := range s.Games {
 		if gs.Contestmaster == "" {
 			gs.Contestmaster = e.cfg.Contestmaster
 		}
-		_ = id
 	}
-	var out []Entry
 	ent, err := e.randomnessNotice(s, now)
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, ent)
-	return out, nil
+	return []Entry{ent}, nil
 }
 
 // Bind decodes each game's section into the game's own type (strictly) and adds

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"sort"
 	"time"
 
@@ -71,5 +70,3 @@ func applyGameParams(e *contract.Engine, s *contract.State, cfg *Config) error {
 	}
 	return nil
 }
-
-var _ = fmt.Sprint
