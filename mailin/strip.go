@@ -70,10 +70,12 @@ func outlookBlockAt(lines []string, i int) bool {
 		return false
 	}
 	n, seen := 0, 0
-	// Each blank line is skipped here for at most the six "From:" lines
-	// before it, so this stays linear.
+	// Each blank or quoted line is skipped here for at most the six "From:"
+	// lines before it, so this stays linear. Neither counts toward the
+	// window: both are gone from the kept text, and stripping it again must
+	// find the same blocks.
 	for j := i + 1; j < len(lines) && seen < 6; j++ {
-		if strings.TrimSpace(lines[j]) == "" {
+		if strings.TrimSpace(lines[j]) == "" || isQuoted(lines[j]) {
 			continue
 		}
 		seen++
