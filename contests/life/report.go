@@ -30,10 +30,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	gs := c.Section()
 	members := c.Players()
 	var b strings.Builder
-	b.WriteString(text.Banner("Life Contest: Weekly Report", '='))
-	b.WriteString("\n")
-	b.WriteString(text.DateBlock(gs.LastReport, c.Now()))
-	b.WriteString("\n")
+	b.WriteString(text.ReportHead("Life Contest: Weekly Report", gs.LastReport, c.Now()))
 
 	b.WriteString(text.Heading("Contestants"))
 	letter := letterOf(members)

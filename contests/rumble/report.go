@@ -15,10 +15,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	s := data(c)
 	gs := c.Section()
 	var b strings.Builder
-	b.WriteString(text.Banner("Rumble Weekly Report", '='))
-	b.WriteString("\n")
-	b.WriteString(text.DateBlock(gs.LastReport, c.Now()))
-	b.WriteString("\n")
+	b.WriteString(text.ReportHead("Rumble Weekly Report", gs.LastReport, c.Now()))
 	cm := c.Contestmaster()
 	if p := c.State().PlayerByAddress(cm); p != nil {
 		cm = p.Name

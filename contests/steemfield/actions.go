@@ -34,6 +34,15 @@ func needRule(st *State, key, what string) error {
 	return nil
 }
 
+// needPlayer rejects an action of someone who is not a player, or made
+// before the game started or after it ended.
+func needPlayer(st *State, m *Member) error {
+	if err := needMember(m); err != nil {
+		return err
+	}
+	return needPlaying(st)
+}
+
 func needPlaying(st *State) error {
 	switch st.Phase {
 	case PhaseGathering:
@@ -262,10 +271,7 @@ func doGift(c *contract.Ctx, a *contract.Action) error {
 	if err := needRule(st, "gift", "gifts"); err != nil {
 		return err
 	}
-	if err := needMember(m); err != nil {
-		return err
-	}
-	if err := needPlaying(st); err != nil {
+	if err := needPlayer(st, m); err != nil {
 		return err
 	}
 	n, err := strconv.Atoi(a.Arg("n"))
@@ -310,10 +316,7 @@ func doBurn(c *contract.Ctx, a *contract.Action) error {
 	if err := needRule(st, "burn", "burning LAND"); err != nil {
 		return err
 	}
-	if err := needMember(m); err != nil {
-		return err
-	}
-	if err := needPlaying(st); err != nil {
+	if err := needPlayer(st, m); err != nil {
 		return err
 	}
 	n, err := strconv.Atoi(a.Arg("n"))
@@ -347,10 +350,7 @@ func coords(c *contract.Ctx, st *State, a *contract.Action) (int, int, error) {
 
 func placementPrelude(c *contract.Ctx, a *contract.Action) (*State, *Member, int, int, error) {
 	st, m := begin(c)
-	if err := needMember(m); err != nil {
-		return nil, nil, 0, 0, err
-	}
-	if err := needPlaying(st); err != nil {
+	if err := needPlayer(st, m); err != nil {
 		return nil, nil, 0, 0, err
 	}
 	if st.Phase != PhaseProposal {
@@ -419,10 +419,7 @@ func doRoll(c *contract.Ctx, a *contract.Action) error {
 	if err := needRule(st, "returns", "rolls"); err != nil {
 		return err
 	}
-	if err := needMember(m); err != nil {
-		return err
-	}
-	if err := needPlaying(st); err != nil {
+	if err := needPlayer(st, m); err != nil {
 		return err
 	}
 	if st.Phase != PhaseProposal {
@@ -443,10 +440,7 @@ func doRoll(c *contract.Ctx, a *contract.Action) error {
 
 func doPropose(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
-	if err := needMember(m); err != nil {
-		return err
-	}
-	if err := needPlaying(st); err != nil {
+	if err := needPlayer(st, m); err != nil {
 		return err
 	}
 	if st.Phase != PhaseProposal {

@@ -229,10 +229,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	st := data(c)
 	st.sync(c.State())
 	var b strings.Builder
-	b.WriteString(text.Banner("Steemfield: current state", '='))
-	b.WriteString("\n")
-	b.WriteString(text.DateBlock(c.Section().LastReport, c.Now()))
-	b.WriteString("\n")
+	b.WriteString(text.ReportHead("Steemfield: current state", c.Section().LastReport, c.Now()))
 	switch st.Phase {
 	case PhaseGathering:
 		b.WriteString(text.Wrap(fmt.Sprintf("The game has not started: %d of the %d players it needs have joined with {DELEGATE: N} (Meta 10).", len(st.Players), c.IntParam(PMinPlayers)), 0))

@@ -17,10 +17,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	st := data(c)
 	gs := c.Section()
 	var b strings.Builder
-	b.WriteString(text.Banner("Wacky World: Atlas's Weekly Report", '='))
-	b.WriteString("\n")
-	b.WriteString(text.DateBlock(gs.LastReport, c.Now()))
-	b.WriteString("\n")
+	b.WriteString(text.ReportHead("Wacky World: Atlas's Weekly Report", gs.LastReport, c.Now()))
 	size := fmt.Sprintf("The World is %d by %d tiles, (0,0) at the upper left (Wacky 3).", st.width(), st.height())
 	if st.Began.IsZero() {
 		size += " Nobody has joined yet."

@@ -125,3 +125,9 @@ func pad(s string, n int) string {
 	}
 	return s
 }
+
+// ReportHead opens a report: the banner with its title, a blank line, the date
+// block, a blank line.
+func ReportHead(title string, last, this time.Time) string {
+	return Banner(title, '=') + "\n" + DateBlock(last, this) + "\n"
+}

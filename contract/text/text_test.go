@@ -31,10 +31,7 @@ func golden(t *testing.T, name, got string) {
 
 func TestReport(t *testing.T) {
 	var b strings.Builder
-	b.WriteString(text.Banner("Life Contest: Weekly Report", '='))
-	b.WriteString("\n")
-	b.WriteString(text.DateBlock(time.Date(2002, 7, 29, 0, 0, 0, 0, time.UTC), time.Date(2002, 8, 5, 0, 0, 0, 0, time.UTC)))
-	b.WriteString("\n")
+	b.WriteString(text.ReportHead("Life Contest: Weekly Report", time.Date(2002, 7, 29, 0, 0, 0, 0, time.UTC), time.Date(2002, 8, 5, 0, 0, 0, 0, time.UTC)))
 	b.WriteString(text.Heading("Contestants"))
 	var fn text.Footnotes
 	tb := &text.Table{Header: []string{"Contestant", "Vials", "Cells"}}
