@@ -12,6 +12,9 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"referee/contract"
+	"referee/contract/store"
 )
 
 // usageError is bad usage or bad configuration: exit status 2.
@@ -128,4 +131,22 @@ func (c *common) load() (*Config, error) {
 		cfg.State = c.state
 	}
 	return cfg, nil
+}
+
+// loadState reads the configuration, builds the interpreter and loads the
+// existing state.
+func (c *common) loadState() (*Config, *contract.Engine, *contract.State, error) {
+	cfg, err := c.load()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	e, err := newEngine(cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s, err := store.Load(e, cfg.State)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return cfg, e, s, nil
 }

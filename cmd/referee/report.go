@@ -5,7 +5,6 @@ import (
 	"io"
 	"time"
 
-	"referee/contract/store"
 )
 
 const reportUsage = `Usage: referee report [--state F] [--config F] GAME
@@ -22,15 +21,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return usagef("name one game (%v)", gameIDs())
 	}
-	cfg, err := c.load()
-	if err != nil {
-		return err
-	}
-	e, err := newEngine(cfg)
-	if err != nil {
-		return err
-	}
-	s, err := store.Load(e, cfg.State)
+	_, e, s, err := c.loadState()
 	if err != nil {
 		return err
 	}

@@ -26,15 +26,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := c.load()
-	if err != nil {
-		return err
-	}
-	e, err := newEngine(cfg)
-	if err != nil {
-		return err
-	}
-	s, err := store.Load(e, cfg.State)
+	cfg, _, s, err := c.loadState()
 	if err != nil {
 		return err
 	}
