@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-
 )
 
 const reportUsage = `Usage: referee report [--state F] [--config F] GAME
