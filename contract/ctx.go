@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"referee/contract/text"
 	"strings"
 	"time"
 )
@@ -144,3 +145,28 @@ func (c *Ctx) Secret(label string) []byte {
 
 // Players is shorthand for the game's members in joining order.
 func (c *Ctx) Players() []*Player { return c.s.Members(c.game) }
+
+// RecentEvents renders the game's "Recent events" for a report, with the
+// time-of-last-report marker (AGORA "Reports and notices").
+func (c *Ctx) RecentEvents() string {
+	evs := make([]text.Event, 0, len(c.gs.Recent))
+	for _, h := range c.gs.Recent {
+		evs = append(evs, text.Event{Time: h.Time, Who: h.Who, What: h.What})
+	}
+	return text.Recent(evs, c.gs.LastReport)
+}
+
+// ReportSent records that the game's report went out now, and keeps the recent
+// events since the report before it, so the next report shows them above its
+// time-of-last-report marker.
+func (c *Ctx) ReportSent() {
+	prev := c.gs.LastReport
+	c.gs.LastReport = c.now
+	var keep []Happening
+	for _, h := range c.gs.Recent {
+		if h.Time.After(prev) {
+			keep = append(keep, h)
+		}
+	}
+	c.gs.Recent = keep
+}

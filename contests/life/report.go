@@ -115,11 +115,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	}
 
 	b.WriteString(text.Heading("Recent events"))
-	var ev []text.Event
-	for _, h := range gs.Recent {
-		ev = append(ev, text.Event{Time: h.Time, Who: h.Who, What: h.What})
-	}
-	b.WriteString(text.Recent(ev, gs.LastReport))
+	b.WriteString(c.RecentEvents())
 	b.WriteString("\n")
 
 	b.WriteString(text.Heading("Randomness (G5)"))

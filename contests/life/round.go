@@ -56,16 +56,7 @@ func (g *Game) Run(c *contract.Ctx, e contract.Event) error {
 		return err
 	}
 	c.Notify(n)
-	// Keep the events since the report before this one (AGORA report style).
-	gs := c.Section()
-	var keep []contract.Happening
-	for _, h := range gs.Recent {
-		if h.Time.After(gs.LastReport) {
-			keep = append(keep, h)
-		}
-	}
-	gs.Recent = keep
-	gs.LastReport = c.Now()
+	c.ReportSent()
 	return nil
 }
 

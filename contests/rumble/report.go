@@ -114,11 +114,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	}
 	b.WriteString("\n")
 	b.WriteString(text.Heading("Recent events"))
-	var evs []text.Event
-	for _, h := range gs.Recent {
-		evs = append(evs, text.Event{Time: h.Time, Who: h.Who, What: h.What})
-	}
-	b.WriteString(text.Recent(evs, gs.LastReport))
+	b.WriteString(c.RecentEvents())
 	b.WriteString("\n")
 	b.WriteString(signature())
 	return &contract.Notice{ID: "rumble/report/" + c.Week(), Kind: "report", Channel: contract.ChanOfficial,
@@ -132,16 +128,7 @@ func (g *Game) sendReport(c *contract.Ctx) error {
 	if err != nil {
 		return fmt.Errorf("rumble report: %w", err)
 	}
-	gs := c.Section()
-	prev := gs.LastReport
 	c.Notify(n)
-	gs.LastReport = c.Now()
-	var keep []contract.Happening
-	for _, h := range gs.Recent {
-		if h.Time.After(prev) {
-			keep = append(keep, h)
-		}
-	}
-	gs.Recent = keep
+	c.ReportSent()
 	return nil
 }

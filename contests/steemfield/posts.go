@@ -248,11 +248,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	b.WriteString(g.standing(c, st))
 	b.WriteString("\n")
 	b.WriteString(text.Heading("Recent events"))
-	var ev []text.Event
-	for _, h := range c.Section().Recent {
-		ev = append(ev, text.Event{Time: h.Time, Who: h.Who, What: h.What})
-	}
-	b.WriteString(text.Recent(ev, c.Section().LastReport))
+	b.WriteString(c.RecentEvents())
 	b.WriteString("\n")
 	b.WriteString(text.Heading("The current rule set (numbered as ruling S3)"))
 	b.WriteString(ruleSet(st.Rules))

@@ -73,7 +73,7 @@ func (g *Game) openRound(c *contract.Ctx, st *State, res *roundResult) {
 	st.Notes = nil
 	c.Notify(&contract.Notice{ID: postID("results", st.Round), Kind: "report", Channel: contract.ChanPublic,
 		Subject: resultsSubject(st.Round), Body: body})
-	g.markReport(c)
+	c.ReportSent()
 }
 
 func resultsSubject(round int) string {
@@ -83,20 +83,6 @@ func resultsSubject(round int) string {
 	return fmt.Sprintf("[Steemfield] Results of round %d; round %d begins", round-1, round)
 }
 
-// markReport sets the report time and keeps the recent events since the
-// report before last.
-func (g *Game) markReport(c *contract.Ctx) {
-	sec := c.Section()
-	prev := sec.LastReport
-	sec.LastReport = c.Now()
-	var keep []contract.Happening
-	for _, h := range sec.Recent {
-		if !h.Time.Before(prev) {
-			keep = append(keep, h)
-		}
-	}
-	sec.Recent = keep
-}
 
 // order sorts the proposals for consideration (Voting and Proposals 5 and 6,
 // ruling S4): lowest proposal score, then higher effective power, then the

@@ -205,7 +205,7 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 		c.Record(res.Winner, "wins the game with %d LAND (Gameplay 5)", balance(c, res.Winner))
 		c.Notify(&contract.Notice{ID: ID + "/final-post", Kind: "report", Channel: contract.ChanPublic,
 			Subject: "[Steemfield] Final results: " + res.Winner + " wins", Body: g.finalBody(c, st, res)})
-		g.markReport(c)
+		c.ReportSent()
 		return nil
 	}
 	g.openRound(c, st, res)

@@ -104,11 +104,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	}
 
 	b.WriteString(text.Heading("Recent events"))
-	var evs []text.Event
-	for _, h := range gs.Recent {
-		evs = append(evs, text.Event{Time: h.Time, Who: h.Who, What: h.What})
-	}
-	b.WriteString(text.Recent(evs, gs.LastReport))
+	b.WriteString(c.RecentEvents())
 	b.WriteString("\n")
 	b.WriteString(text.Signature("Atlas (referee)"))
 	return &contract.Notice{ID: fmt.Sprintf("%s/report/%s", ID, contract.WeekLabel(c.Now())), Kind: "report",
@@ -123,15 +119,6 @@ func weeklyReport(c *contract.Ctx, g *Game) error {
 		return fmt.Errorf("weekly report: %w", err)
 	}
 	c.Notify(n)
-	gs := c.Section()
-	prev := gs.LastReport
-	gs.LastReport = c.Now()
-	keep := gs.Recent[:0]
-	for _, h := range gs.Recent {
-		if h.Time.After(prev) {
-			keep = append(keep, h)
-		}
-	}
-	gs.Recent = keep
+	c.ReportSent()
 	return nil
 }
