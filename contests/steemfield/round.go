@@ -83,7 +83,6 @@ func resultsSubject(round int) string {
 	return fmt.Sprintf("[Steemfield] Results of round %d; round %d begins", round-1, round)
 }
 
-
 // order sorts the proposals for consideration (Voting and Proposals 5 and 6,
 // ruling S4): lowest proposal score, then higher effective power, then the
 // player who joined first.
