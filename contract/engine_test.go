@@ -300,8 +300,13 @@ func TestAmbiguousGame(t *testing.T) {
 func TestHelp(t *testing.T) {
 	h := newToy(t)
 	ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"), Channel: contract.ChanPrivate, Text: "help"})
-	if len(ns) != 1 || !strings.Contains(ns[0].Body, "I poke <player> in Toy") {
+	if len(ns) != 1 || !strings.Contains(ns[0].Body, "I poke <player> in Toy") || !strings.Contains(ns[0].Body, "How the referee reads your mail") {
 		t.Fatalf("help: %+v", ns)
+	}
+	for _, l := range strings.Split(ns[0].Body, "\n") {
+		if len([]rune(l)) > 72 {
+			t.Errorf("help line over 72 columns: %q", l)
+		}
 	}
 	ns = h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:01:00Z"), Channel: contract.ChanPrivate, Text: "HELP toy"})
 	if len(ns) != 1 || ns[0].Body != "The toy game.\n" {
@@ -370,5 +375,42 @@ func TestRejectionsJournaled(t *testing.T) {
 	want := []string{`toy: no player is known as "Zed" (players)`, `toy: not understood; the nearest form is: I join the Toy game (send "help toy" for all)`}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("journal rejections (-want +got):\n%s", d)
+	}
+}
+
+// TestReportSentKeepsSincePrevious: after a report, the recent events kept are
+// those since the report before it, so the next report shows them above its
+// time-of-last-report marker.
+func TestReportSentKeepsSincePrevious(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-02T10:05:00Z", alice, "I transfer 1 coin to the Toy contest.")
+	h.Advance("2026-12-07T00:00:00Z") // report 1
+	h.Public("2026-12-08T10:05:00Z", alice, "I transfer 1 coin to the Toy contest.")
+	h.Advance("2026-12-14T00:00:00Z") // report 2
+	h.Public("2026-12-15T10:05:00Z", alice, "I transfer 1 coin to the Toy contest.")
+	var rep *contract.Notice
+	for _, n := range h.Advance("2026-12-21T00:00:00Z") { // report 3
+		if n.Kind == "report" {
+			rep = n
+		}
+	}
+	if rep == nil {
+		t.Fatal("no third report")
+	}
+	body := rep.Body
+	marker := strings.Index(body, "----- time of last report -----")
+	if marker < 0 {
+		t.Fatalf("no marker:\n%s", body)
+	}
+	above, below := body[:marker], body[marker:]
+	if strings.Contains(body, "2026-12-02 10:05") {
+		t.Errorf("an event from before the report before last was kept:\n%s", body)
+	}
+	if !strings.Contains(above, "2026-12-08 10:05") || !strings.Contains(above, "round 2") {
+		t.Errorf("last week's events are not above the marker:\n%s", body)
+	}
+	if !strings.Contains(below, "2026-12-15 10:05") || !strings.Contains(below, "round 3") {
+		t.Errorf("this week's events are not below the marker:\n%s", body)
 	}
 }

@@ -1,6 +1,7 @@
 package contract
 
 import (
+	_ "embed"
 	"fmt"
 	"regexp"
 	"sort"
@@ -9,6 +10,12 @@ import (
 
 	"referee/contract/text"
 )
+
+// readingGuide is how the referee reads mail, the same for every game: the
+// first part of the HELP reply and the guide players are pointed to.
+//
+//go:embed guide.md
+var readingGuide string
 
 var helpRE = regexp.MustCompile(`(?i)^\s*help\b\s*([a-z ]*?)\s*[.!]?\s*$`)
 
@@ -157,7 +164,9 @@ func (e *Engine) Overview() string {
 	var b strings.Builder
 	b.WriteString(text.Banner("The referee: help", '='))
 	b.WriteString("\n")
-	b.WriteString(text.Wrap("Actions are sentences in the body of your mail, such as \"I join the Life contest.\" Quoted text, signatures and the Subject do not count. Public actions go to the public list; private ones (sealed bids, secret choices) privately to the referee. Send \"help <game>\" for a game's full guide.", 0))
+	b.WriteString(readingGuide)
+	b.WriteString("\n")
+	b.WriteString(text.Wrap("Send \"help <game>\" for a game's full guide. The actions of each game:", 0))
 	for _, g := range e.list {
 		b.WriteString("\n")
 		b.WriteString(text.Heading(g.Title() + " (help " + g.ID() + ")"))

@@ -42,7 +42,7 @@ func (g *toy) Guide() string              { return "The toy game.\n" }
 func (g *toy) Report(c *contract.Ctx) (*contract.Notice, error) {
 	st := c.Data().(*toyState)
 	return &contract.Notice{ID: "toy/report/" + c.Week(), Kind: "report", Channel: contract.ChanOfficial,
-		Subject: "[Toy] Weekly Report", Body: text.Banner("Toy", '=') + strings.Repeat("x", st.Rounds) + "\n"}, nil
+		Subject: "[Toy] Weekly Report", Body: text.Banner("Toy", '=') + strings.Repeat("x", st.Rounds) + "\n" + c.RecentEvents()}, nil
 }
 func (g *toy) Next(c *contract.Ctx) (contract.Event, bool) {
 	st := c.Data().(*toyState)
@@ -71,7 +71,7 @@ func (g *toy) Run(c *contract.Ctx, e contract.Event) error {
 		return err
 	}
 	c.Notify(n)
-	c.Section().LastReport = e.At
+	c.ReportSent()
 	return nil
 }
 
