@@ -2,11 +2,18 @@ package contract
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -15,46 +22,256 @@ import (
 // declaration order, map keys sorted), so that a contestmaster who keeps it in git
 // gets readable diffs.
 //
-// The game sections, last in the file, are encoded one by one and their text is
-// kept: a section equal to the one last encoded is written from that text, so a
-// message that touches one game does not pay for encoding the others.
+// Two parts are written from kept text rather than through the YAML encoder,
+// which costs microseconds a scalar and sorts map keys with a rune-by-rune
+// comparison: the processed-message memory (seen.ids, thousands of
+// Message-IDs in a busy month), each entry encoded once and kept in byte order
+// of its key; and the game sections, last in the file, each kept while it is
+// unchanged, so a message that touches one game does not pay for the others.
 func Encode(s *State) ([]byte, error) {
 	top := *s
 	top.Games = nil
+	top.Seen = Seen{}
+	top.Receipts = nil
 	b, err := encodeYAML(&top)
 	if err != nil {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
-	b = bytes.TrimSuffix(b, []byte("games: {}\n"))
-	if len(s.Games) == 0 {
-		return append(b, "games: {}\n"...), nil
+	// The empty memory and receipts mark where the real ones go.
+	i := bytes.Index(b, []byte(emptyMarker))
+	if i < 0 {
+		return nil, errors.New("encode state: no seen section in the encoding")
 	}
-	b = append(b, "games:\n"...)
+	if s.seenText == nil {
+		s.seenText = &seenCache{}
+	}
+	out := make([]byte, 0, len(b)+s.seenText.size+256)
+	out = append(out, b[:i+1]...)
+	out = s.seenText.render(out, &s.Seen)
+	out = renderReceipts(out, s.Receipts)
+	out = append(out, b[i+len(emptyMarker):]...)
+	out = bytes.TrimSuffix(out, []byte("games: {}\n"))
+	if len(s.Games) == 0 {
+		return append(out, "games: {}\n"...), nil
+	}
+	out = append(out, "games:\n"...)
 	ids := make([]string, 0, len(s.Games))
 	for id := range s.Games {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		gs := s.Games[id]
-		text, err := gs.encoded()
+		text, err := s.Games[id].encoded(id)
 		if err != nil {
 			return nil, fmt.Errorf("encode state: games.%s: %w", id, err)
 		}
-		b = append(b, "  "...)
-		b = append(b, id...)
-		b = append(b, ":\n"...)
-		for _, line := range bytes.SplitAfter(text, []byte("\n")) {
-			if len(line) == 0 {
-				continue
-			}
-			if len(line) > 1 {
-				b = append(b, "    "...)
-			}
-			b = append(b, line...)
+		out = append(out, text...)
+	}
+	return out, nil
+}
+
+// emptyMarker is how the encoder writes a zero Seen and nil Receipts.
+const emptyMarker = "\nseen:\n  ids: {}\nreceipts: {}\n"
+
+// renderReceipts writes the receipt times per sender (at most the hourly
+// limit each, but as many senders as wrote in the hour), keys in byte order.
+func renderReceipts(b []byte, r map[string][]time.Time) []byte {
+	if len(r) == 0 {
+		return append(b, "receipts: {}\n"...)
+	}
+	b = append(b, "receipts:\n"...)
+	for _, addr := range slices.Sorted(maps.Keys(r)) {
+		b = appendKey(b, "  ", addr)
+		if len(r[addr]) == 0 {
+			b = append(b, " []\n"...)
+			continue
+		}
+		b = append(b, '\n')
+		for _, t := range r[addr] {
+			b = append(b, "    - "...)
+			b = append(b, t.Format(time.RFC3339Nano)...)
+			b = append(b, '\n')
 		}
 	}
-	return b, nil
+	return b
+}
+
+// seenCache keeps the text of each remembered Message-ID and their order. It
+// is checked against the map at every encoding, so it is never trusted
+// stale: a snapshot that shares it, or a change made behind its back, costs
+// a re-encoding of what differs, nothing more.
+type seenCache struct {
+	mu    sync.Mutex
+	lines map[string]seenLine // exactly the IDs of order
+	order []string            // byte order
+	size  int                 // bytes of the last rendering
+}
+
+type seenLine struct {
+	at   time.Time
+	text []byte // "    <id>: <time>\n", as the YAML encoder writes it
+}
+
+func (c *seenCache) render(b []byte, s *Seen) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lines == nil {
+		c.lines = map[string]seenLine{}
+	}
+	start := len(b)
+	b = append(b, "seen:\n"...)
+	if !s.Horizon.IsZero() {
+		b = append(b, "  horizon: "...)
+		b = append(b, s.Horizon.Format(time.RFC3339Nano)...)
+		b = append(b, '\n')
+	}
+	if !s.Latest.IsZero() {
+		b = append(b, "  latest: "...)
+		b = append(b, s.Latest.Format(time.RFC3339Nano)...)
+		b = append(b, '\n')
+	}
+	if len(s.IDs) == 0 {
+		clear(c.lines)
+		c.order = c.order[:0]
+		b = append(b, "  ids: {}\n"...)
+		c.size = len(b) - start
+		return b
+	}
+	// The last order, less what has gone or changed.
+	order := make([]string, 0, len(s.IDs))
+	for _, id := range c.order {
+		if t, ok := s.IDs[id]; ok && c.lines[id].at.Equal(t) {
+			order = append(order, id)
+		} else {
+			delete(c.lines, id)
+		}
+	}
+	if len(order) < len(s.IDs) {
+		var fresh []string
+		for id, t := range s.IDs {
+			if _, ok := c.lines[id]; ok {
+				continue
+			}
+			c.lines[id] = seenLine{at: t, text: seenEntry(id, t)}
+			fresh = append(fresh, id)
+		}
+		slices.Sort(fresh)
+		order = mergeSorted(order, fresh)
+	}
+	c.order = order
+	b = append(b, "  ids:\n"...)
+	for _, id := range order {
+		b = append(b, c.lines[id].text...)
+	}
+	c.size = len(b) - start
+	return b
+}
+
+// seenEntry is one line of seen.ids (two for a long or binary key).
+func seenEntry(id string, at time.Time) []byte {
+	b := appendKey(nil, "    ", id)
+	b = append(b, ' ')
+	b = append(b, at.Format(time.RFC3339Nano)...)
+	return append(b, '\n')
+}
+
+// appendKey writes a mapping key at indent, up to and including its colon.
+// A key is written plain when it looks like an ordinary address or
+// Message-ID (a word of safe characters with an @, which YAML cannot read as
+// anything but that string), double-quoted with escapes otherwise, and as
+// !!binary when it is not UTF-8; past YAML's 1024-character limit on
+// implicit keys it is an explicit "? " key, its colon on the next line.
+func appendKey(b []byte, indent, key string) []byte {
+	var text []byte
+	switch {
+	case !utf8.ValidString(key):
+		text = append([]byte("!!binary "), base64.StdEncoding.EncodeToString([]byte(key))...)
+	case plainID(key):
+		text = []byte(key)
+	default:
+		text = quoteYAML(key)
+	}
+	b = append(b, indent...)
+	if len(text) > 512 || !utf8.ValidString(key) {
+		b = append(b, "? "...)
+		b = append(b, text...)
+		b = append(b, '\n')
+		b = append(b, indent...)
+		return append(b, ':')
+	}
+	b = append(b, text...)
+	return append(b, ':')
+}
+
+// plainID: starts with a letter or digit, holds an @, and only characters
+// that mean nothing to YAML inside a plain scalar.
+func plainID(id string) bool {
+	if id == "" || !strings.Contains(id, "@") {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case i > 0 && strings.IndexByte("._%+=$@/-~^&*!?", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// quoteYAML writes s as a YAML double-quoted scalar: every character outside
+// YAML's printable set, and every line break or tab, escaped.
+func quoteYAML(s string) []byte {
+	b := []byte{'"'}
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r < 0x20 || r == 0x7f || (0x80 <= r && r < 0xa0) || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff:
+			if r < 0x100 {
+				b = fmt.Appendf(b, "\\x%02x", r)
+			} else {
+				b = fmt.Appendf(b, "\\u%04x", r)
+			}
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return append(b, '"')
+}
+
+// mergeSorted merges two sorted lists.
+func mergeSorted(a, b []string) []string {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]string, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] < b[0] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	out = append(out, a...)
+	return append(out, b...)
+}
+
+// indent prefixes every non-empty line of text.
+func indent(text []byte, prefix string) []byte {
+	var out []byte
+	for _, line := range bytes.SplitAfter(text, []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		if len(line) > 1 {
+			out = append(out, prefix...)
+		}
+		out = append(out, line...)
+	}
+	return out
 }
 
 func encodeYAML(v any) ([]byte, error) {
@@ -70,19 +287,21 @@ func encodeYAML(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// encoded is the section's YAML, from the cache when the section is unchanged.
-func (g *GameState) encoded() ([]byte, error) {
-	if g.text != nil && sameSection(g, g.text.of) {
+// encoded is the section's text under "games:", from the cache when the
+// section is unchanged.
+func (g *GameState) encoded(id string) ([]byte, error) {
+	if g.text != nil && g.text.id == id && sameSection(g, g.text.of) {
 		return g.text.yaml, nil
 	}
 	b, err := encodeYAML(g)
 	if err != nil {
 		return nil, err
 	}
+	text := append([]byte("  "+id+":\n"), indent(b, "    ")...)
 	cp := deepCopy(reflect.ValueOf(g)).Interface().(*GameState)
 	cp.text = nil
-	g.text = &sectionText{of: cp, yaml: b}
-	return b, nil
+	g.text = &sectionText{id: id, of: cp, yaml: text}
+	return text, nil
 }
 
 func sameSection(a, b *GameState) bool {

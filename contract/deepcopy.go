@@ -1,6 +1,10 @@
 package contract
 
-import "reflect"
+import (
+	"maps"
+	"reflect"
+	"time"
+)
 
 // Snapshot is a deep copy of the state, taken before an action so that a
 // rejected action leaves the state exactly as it was. Copying in memory costs
@@ -32,6 +36,16 @@ func deepCopy(v reflect.Value) reflect.Value {
 	case reflect.Map:
 		if v.IsNil() {
 			return v
+		}
+		// The common maps of plain values are cloned whole (the processed-
+		// message memory holds thousands of entries).
+		switch m := v.Interface().(type) {
+		case map[string]time.Time:
+			return reflect.ValueOf(maps.Clone(m))
+		case map[string]string:
+			return reflect.ValueOf(maps.Clone(m))
+		case map[string]int:
+			return reflect.ValueOf(maps.Clone(m))
 		}
 		n := reflect.MakeMapWithSize(v.Type(), v.Len())
 		it := v.MapRange()

@@ -110,6 +110,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(h)
 	f.Add([]byte("version: 1\ngames: {toy: {state: {rounds: x}}}\n"))
 	f.Add([]byte("version: 1\nplayers: [{name: a, addresses: [a@b]}]\ngames: {}\n"))
+	f.Add([]byte("version: 1\nseen:\n  ids:\n    a@b: 2026-12-01T10:00:00Z\n    \"\\n\": 2026-12-01T10:00:00Z\n    ? !!binary gA==\n    : 2026-12-01T10:00:00Z\ngames: {}\n"))
 	e, err := contract.NewEngine(contract.Config{Referee: "referee@example.test"}, &toy{})
 	if err != nil {
 		f.Fatal(err)
@@ -123,8 +124,12 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a decoded state does not encode: %v", err)
 		}
-		if _, err := e.Decode(b); err != nil {
+		back, err := e.Decode(b)
+		if err != nil {
 			t.Fatalf("an encoded state does not decode: %v\n%s", err, b)
+		}
+		if !sameSeen(back.Seen.IDs, s.Seen.IDs) {
+			t.Fatalf("seen.ids %q read back as %q", s.Seen.IDs, back.Seen.IDs)
 		}
 	})
 }

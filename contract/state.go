@@ -40,6 +40,8 @@ type State struct {
 	// Games come last: Encode writes them itself, reusing the text of
 	// sections that did not change.
 	Games map[string]*GameState `yaml:"games"`
+
+	seenText *seenCache // Encode's text of Seen
 }
 
 // Checkpoint is the IMAP position: the mailbox's UIDVALIDITY and the last UID
@@ -69,8 +71,9 @@ type GameState struct {
 }
 
 type sectionText struct {
+	id   string
 	of   *GameState // a deep copy of the section as encoded
-	yaml []byte
+	yaml []byte     // the section under "games:", indented
 }
 
 // Happening is one line of a report's "Recent events".

@@ -90,9 +90,10 @@ func (e *applyError) Unwrap() error { return e.err }
 // A UIDVALIDITY change (RFC 3501 §2.3.1.1) re-reads the whole mailbox: the
 // caller dedupes by Message-ID. Run returns ctx.Err() when ctx is done.
 //
-// Every IDLE is ended after IdleRestart (and on new mail), the mailbox is
-// searched by UID from the checkpoint and IDLE starts again, so mail that
-// arrives while IDLE is being restarted is read once, in UID order.
+// New mail announced while IDLE is fetched by UID range at once; every IDLE
+// is also ended after IdleRestart, the mailbox searched by UID from the
+// checkpoint and IDLE started again, so mail that arrives while IDLE is being
+// restarted is read once, in UID order.
 func (c *IMAPConfig) Run(ctx context.Context, from Checkpoint, apply func(context.Context, Batch) error) error {
 	log := c.logger()
 	maxBackoff := durationOr(c.MaxBackoff, 5*time.Minute)
@@ -263,7 +264,7 @@ func (c *IMAPConfig) session(ctx context.Context, cp *Checkpoint, apply func(con
 			return err
 		}
 		if idle {
-			err = c.idle(ctx, cl, newMail)
+			err = c.idle(ctx, cl, cp, apply, newMail)
 		} else {
 			err = c.poll(ctx, cl)
 		}
@@ -273,38 +274,99 @@ func (c *IMAPConfig) session(ctx context.Context, cp *Checkpoint, apply func(con
 	}
 }
 
-// idle waits in IDLE (RFC 2177) for new mail, IdleRestart, a closed
-// connection or ctx, then ends IDLE. Waiting for the server's reply to DONE
+// idle waits in IDLE (RFC 2177) for new mail. Mail announced while IDLE is
+// fetched at once: DONE and "UID FETCH last+1:*" go out together, so a new
+// message costs one round trip before it is applied. It returns, for a full
+// sync by UID SEARCH in batches, after IdleRestart or when a wake-up shows
+// more new messages than a batch. Waiting for the server's reply to DONE
 // proves the connection is alive.
-func (c *IMAPConfig) idle(ctx context.Context, cl *imapclient.Client, newMail <-chan struct{}) error {
-	var cmd *imapclient.IdleCommand
-	if err := wait(ctx, cl, func() (err error) { cmd, err = cl.Idle(); return }); err != nil {
-		return fmt.Errorf("idle: %w", err)
-	}
+//
+// Nothing is missed: any message above the checkpoint when IDLE starts came
+// after the last fetch or search, so its EXISTS has left a signal in newMail
+// (the handler signals after the client has counted it); the fetch after a
+// wake-up takes every message above the checkpoint, and a message announced
+// after the wake-up signals again. A signal for mail already read costs one
+// empty fetch.
+func (c *IMAPConfig) idle(ctx context.Context, cl *imapclient.Client, cp *Checkpoint, apply func(context.Context, Batch) error, newMail <-chan struct{}) error {
 	// RFC 2177 §3: servers may drop a client idle for 30 minutes; restart
 	// well before, and never less often than every 10 minutes.
-	t := time.NewTimer(min(durationOr(c.IdleRestart, 9*time.Minute), 10*time.Minute))
-	defer t.Stop()
-	select {
-	case <-newMail:
-	case <-t.C:
-	case <-ctx.Done():
-	case <-cl.Closed():
-		return errors.New("idle: connection closed")
-	}
-	err := wait(ctx, cl, func() error {
-		if err := cmd.Close(); err != nil {
+	restart := time.NewTimer(min(durationOr(c.IdleRestart, 9*time.Minute), 10*time.Minute))
+	defer restart.Stop()
+	for {
+		known := numMessages(cl)
+		var cmd *imapclient.IdleCommand
+		if err := wait(ctx, cl, func() (err error) { cmd, err = cl.Idle(); return }); err != nil {
+			return fmt.Errorf("idle: %w", err)
+		}
+		woken := false
+		select {
+		case <-newMail:
+			woken = true
+		case <-restart.C:
+		case <-ctx.Done():
+		case <-cl.Closed():
+			return errors.New("idle: connection closed")
+		}
+		now := numMessages(cl)
+		// A wake-up shows the messages announced since IDLE began (none when
+		// they came just before it, while the last batch was being applied);
+		// a burst larger than a batch is left to the full sync.
+		fast := woken && ctx.Err() == nil && now >= known && now-known <= batchSize
+		var raws []*Raw
+		err := wait(ctx, cl, func() error {
+			if err := cmd.Close(); err != nil {
+				return err
+			}
+			var fc *imapclient.FetchCommand
+			if fast {
+				var set imap.UIDSet
+				set.AddRange(imap.UID(cp.LastUID+1), 0)
+				fc = cl.Fetch(set, fetchOptions)
+			}
+			if err := cmd.Wait(); err != nil {
+				if fc != nil {
+					fc.Close()
+				}
+				return err
+			}
+			if fc == nil {
+				return nil
+			}
+			bufs, err := fc.Collect()
+			if err != nil {
+				return fmt.Errorf("uid fetch %d:*: %w", cp.LastUID+1, err)
+			}
+			raws = rawsOf(bufs, cp.LastUID)
+			return nil
+		})
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			return fmt.Errorf("end idle: %w", err)
+		}
+		if !fast {
+			return nil // the restart, or a burst for the full sync
+		}
+		if len(raws) == 0 {
+			continue // nothing new: a signal for mail already read
+		}
+		next := Checkpoint{UIDValidity: cp.UIDValidity, LastUID: raws[len(raws)-1].UID}
+		if err := apply(ctx, Batch{Messages: raws, Checkpoint: next}); err != nil {
+			return &applyError{err}
+		}
+		*cp = next
+		if err := c.markProcessed(ctx, cl, raws); err != nil {
 			return err
 		}
-		return cmd.Wait()
-	})
-	if ctx.Err() != nil {
-		return ctx.Err()
 	}
-	if err != nil {
-		return fmt.Errorf("end idle: %w", err)
+}
+
+func numMessages(cl *imapclient.Client) uint32 {
+	if mb := cl.Mailbox(); mb != nil {
+		return mb.NumMessages
 	}
-	return nil
+	return 0
 }
 
 // poll waits PollInterval and asks the server for news with NOOP.
@@ -348,26 +410,32 @@ func newUIDs(ctx context.Context, cl *imapclient.Client, last uint32) ([]imap.UI
 
 var wholeBody = &imap.FetchItemBodySection{Peek: true} // BODY.PEEK[]: the whole message, \Seen untouched
 
+var fetchOptions = &imap.FetchOptions{UID: true, InternalDate: true, BodySection: []*imap.FetchItemBodySection{wholeBody}}
+
 // fetch reads whole messages with their INTERNALDATE, in UID order.
 func fetch(ctx context.Context, cl *imapclient.Client, uids []imap.UID) ([]*Raw, error) {
 	var bufs []*imapclient.FetchMessageBuffer
 	if err := wait(ctx, cl, func() (err error) {
-		bufs, err = cl.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{
-			UID: true, InternalDate: true, BodySection: []*imap.FetchItemBodySection{wholeBody},
-		}).Collect()
+		bufs, err = cl.Fetch(imap.UIDSetNum(uids...), fetchOptions).Collect()
 		return
 	}); err != nil {
 		return nil, fmt.Errorf("fetch uids %v: %w", imap.UIDSetNum(uids...), err)
 	}
+	return rawsOf(bufs, 0), nil
+}
+
+// rawsOf keeps the fetched messages above UID last, in UID order. "UID n:*"
+// also matches the highest UID when it is below n (RFC 3501 §6.4.8).
+func rawsOf(bufs []*imapclient.FetchMessageBuffer, last uint32) []*Raw {
 	raws := make([]*Raw, 0, len(bufs))
 	for _, b := range bufs {
-		if b.UID == 0 {
+		if uint32(b.UID) <= last {
 			continue
 		}
 		raws = append(raws, &Raw{Data: b.FindBodySection(wholeBody), Arrived: b.InternalDate.UTC(), UID: uint32(b.UID)})
 	}
 	slices.SortFunc(raws, func(a, b *Raw) int { return int(int64(a.UID) - int64(b.UID)) })
-	return raws, nil
+	return raws
 }
 
 // sync reads everything above the checkpoint in batches; each batch is

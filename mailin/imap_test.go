@@ -49,7 +49,10 @@ type testServer struct {
 	onCommand func(cmd string) // called with "IDLE" or "DONE" as the client sends them, before the server sees them
 	swallow   atomic.Bool      // drop DONE: the server never answers (a dead peer)
 	idles     atomic.Int32     // IDLE commands seen
+	searches  atomic.Int32     // UID SEARCH commands seen
+	fetches   atomic.Int32     // UID FETCH commands seen
 	accepts   atomic.Int32     // connections accepted
+	idlers    map[chan struct{}]bool
 }
 
 func newTestServer(t *testing.T, mailboxes ...string) *testServer {
@@ -77,7 +80,7 @@ func (s *testServer) start() {
 	s.addr = ln.Addr().String()
 	srv := imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return s.mem.NewSession(), nil, nil
+			return &testSession{Session: s.mem.NewSession(), s: s}, nil, nil
 		},
 		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapMove: {}, imap.CapUIDPlus: {}},
 		InsecureAuth: true,
@@ -136,6 +139,60 @@ func (s *testServer) deliver(mailbox, subject string) {
 	if _, err := s.user.Append(mailbox, bytes.NewReader([]byte(raw)), &imap.AppendOptions{Time: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}); err != nil {
 		s.t.Errorf("deliver %s: %v", subject, err)
 	}
+	s.changed()
+}
+
+// changed signals every IDLE session.
+func (s *testServer) changed() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ch := range s.idlers {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// testSession is a memserver session whose IDLE cannot miss an update, as
+// the mail hub's: go-imap v2.0.0-beta.8's memserver registers an IDLE for
+// updates without polling afterwards, so an update queued between the last
+// command's poll and that registration would wait for the next one (the
+// client here IDLEs right after a STORE, with no SEARCH between).
+type testSession struct {
+	imapserver.Session
+	s *testServer
+}
+
+func (ts *testSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	ch := make(chan struct{}, 1)
+	ts.s.mu.Lock()
+	if ts.s.idlers == nil {
+		ts.s.idlers = map[chan struct{}]bool{}
+	}
+	ts.s.idlers[ch] = true
+	ts.s.mu.Unlock()
+	defer func() {
+		ts.s.mu.Lock()
+		delete(ts.s.idlers, ch)
+		ts.s.mu.Unlock()
+	}()
+	for {
+		if err := ts.Poll(w, true); err != nil {
+			return err
+		}
+		select {
+		case <-ch:
+		case <-stop:
+			return nil
+		}
+	}
+}
+
+// Move keeps MOVE (RFC 6851): the memserver's session has it, the
+// imapserver.Session interface does not.
+func (ts *testSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest string) error {
+	return ts.Session.(imapserver.SessionMove).Move(w, numSet, dest)
 }
 
 func (s *testServer) config() *IMAPConfig {
@@ -188,6 +245,12 @@ func (c *hookConn) Read(p []byte) (int, error) {
 		case strings.HasSuffix(line, " IDLE"):
 			cmd = "IDLE"
 			c.s.idles.Add(1)
+		case strings.Contains(line, " UID SEARCH "):
+			c.s.searches.Add(1)
+			continue
+		case strings.Contains(line, " UID FETCH "):
+			c.s.fetches.Add(1)
+			continue
 		default:
 			continue
 		}
@@ -400,6 +463,51 @@ func TestIMAPRunIdle(t *testing.T) {
 			t.Errorf("message %d: UID %d Arrived %v", i, r.UID, r.Arrived)
 		}
 	}
+}
+
+// TestIMAPIdleFetchesAtOnce: mail announced while IDLE is read with one
+// UID FETCH sent with DONE, no UID SEARCH first; a burst larger than a batch
+// still arrives whole, once each and in UID order.
+func TestIMAPIdleFetchesAtOnce(t *testing.T) {
+	s := newTestServer(t)
+	s.deliver("INBOX", "old1")
+	c := newCollector()
+	cfg := s.config()
+	cfg.PollInterval = time.Hour
+	runInBackground(t, cfg, Checkpoint{}, c.apply)
+	c.waitN(t, 1)
+	s.waitIdles(t, 1)
+	searches, fetches := s.searches.Load(), s.fetches.Load()
+	for i := 1; i <= 3; i++ {
+		s.deliver("INBOX", fmt.Sprintf("new%d", i))
+		c.waitN(t, 1+i)
+	}
+	if got := s.searches.Load() - searches; got != 0 {
+		t.Errorf("%d UID SEARCH commands for 3 messages announced while IDLE, want none", got)
+	}
+	if got := s.fetches.Load() - fetches; got != 3 {
+		t.Errorf("%d UID FETCH commands for 3 messages announced one by one while IDLE, want 3", got)
+	}
+	if got, want := c.subjects(), []string{"old1", "new1", "new2", "new3"}; !slices.Equal(got, want) {
+		t.Errorf("subjects = %v, want %v", got, want)
+	}
+
+	// A burst of two and a half batches, delivered as fast as the server takes it.
+	const burst = 2*batchSize + batchSize/2
+	for i := 1; i <= burst; i++ {
+		s.deliver("INBOX", fmt.Sprintf("burst%d", i))
+	}
+	got := c.waitN(t, 4+burst)
+	if want := append([]string{"old1", "new1", "new2", "new3"}, subjectsN("burst", burst)...); !slices.Equal(got, want) {
+		t.Errorf("after the burst, subjects = %v, want %v", got, want)
+	}
+	c.mu.Lock()
+	for i := 1; i < len(c.raws); i++ {
+		if c.raws[i].UID <= c.raws[i-1].UID {
+			t.Errorf("UIDs out of order: %d after %d", c.raws[i].UID, c.raws[i-1].UID)
+		}
+	}
+	c.mu.Unlock()
 }
 
 func TestIMAPResumeFromCheckpoint(t *testing.T) {

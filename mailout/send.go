@@ -107,9 +107,39 @@ func (s *Sender) put(sess *session) {
 // a *RecipientsError. Errors are *SendError or *RecipientsError; see
 // IsPermanent.
 func (s *Sender) Send(ctx context.Context, envelopeFrom string, rcpts []string, raw []byte) error {
+	p, err := s.Prepare(ctx, envelopeFrom, rcpts, raw)
+	if err != nil {
+		return err
+	}
+	return p.Finish()
+}
+
+// Prepared is a mail taken through MAIL, RCPT and DATA and written, all but
+// the final "." that ends the data: until Finish, nothing is delivered.
+// Abort drops the connection instead, and the server discards the
+// transaction (RFC 5321 4.1.1.4: it completes only at the end of the data).
+// So the round trips of a send can overlap work that must be finished before
+// the mail may go, such as saving the state that records it.
+type Prepared struct {
+	s        *Sender
+	ctx      context.Context
+	cancel   context.CancelFunc
+	stop     func() bool
+	sess     *session
+	w        io.WriteCloser
+	from     string
+	size     int
+	accepted []string
+	refused  []*SendError
+	done     bool
+}
+
+// Prepare does all of Send but the end of the data; see Prepared. Finish or
+// Abort must follow, within the Sender's Timeout of the call.
+func (s *Sender) Prepare(ctx context.Context, envelopeFrom string, rcpts []string, raw []byte) (*Prepared, error) {
 	from, err := envelopeAddr(envelopeFrom)
 	if err != nil {
-		return classify("address", envelopeFrom, err)
+		return nil, classify("address", envelopeFrom, err)
 	}
 	var refused []*SendError
 	var to []string
@@ -127,68 +157,73 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, rcpts []string, 
 	}
 	if len(to) == 0 {
 		if len(refused) > 0 {
-			return refused[0]
+			return nil, refused[0]
 		}
-		return classify("address", "", errors.New("no recipients"))
+		return nil, classify("address", "", errors.New("no recipients"))
 	}
 
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
-	defer cancel()
 	sess := s.take()
 	reused := sess != nil
 	if sess == nil {
 		var err error
 		if sess, err = s.open(ctx, from); err != nil {
-			return err
+			cancel()
+			return nil, err
 		}
 	}
 	// The smtp client takes no context: closing the connection unblocks it.
 	stop := context.AfterFunc(ctx, func() { sess.conn.Close() })
-	keep := false
-	defer func() {
-		if stop() && keep {
-			s.put(sess)
-			return
+	p := &Prepared{s: s, ctx: ctx, cancel: cancel, stop: stop, sess: sess, from: from, size: len(raw)}
+	// fail ends the attempt; keep says the connection is still good for
+	// the next Send.
+	fail := func(err error, keep bool) (*Prepared, error) {
+		p.done = true
+		if p.stop() && keep {
+			s.put(p.sess)
+		} else {
+			p.sess.c.Close()
 		}
-		sess.c.Close()
-	}()
+		cancel()
+		return nil, err
+	}
 	c := sess.c
 	opts := &smtp.MailOptions{UTF8: !isASCII(from) || !allASCII(to)}
 	if err := c.Mail(from, opts); err != nil {
 		var pe *smtp.SMTPError
 		if !reused || (errors.As(err, &pe) && pe.Code != 421) {
-			return s.fail(ctx, "mail", "", err)
+			return fail(s.fail(ctx, "mail", "", err), false)
 		}
 		// The kept connection went away while idle (a server's timeout, a
 		// restart): nothing was sent on it, so start again on a new one.
 		s.log.Debug("smtp kept connection gone; reconnecting", "err", err)
-		stop()
+		p.stop()
 		sess.c.Close()
 		if sess, err = s.open(ctx, from); err != nil {
-			return err
+			cancel()
+			return nil, err
 		}
-		stop = context.AfterFunc(ctx, func() { sess.conn.Close() })
+		p.sess = sess
+		p.stop = context.AfterFunc(ctx, func() { sess.conn.Close() })
 		c = sess.c
 		if err := c.Mail(from, opts); err != nil {
-			return s.fail(ctx, "mail", "", err)
+			return fail(s.fail(ctx, "mail", "", err), false)
 		}
 	}
-	var accepted []string
 	for _, r := range to {
 		if err := c.Rcpt(r, nil); err != nil {
 			var pe *smtp.SMTPError
 			if !errors.As(err, &pe) {
-				return s.fail(ctx, "rcpt", r, err) // the connection is gone
+				return fail(s.fail(ctx, "rcpt", r, err), false) // the connection is gone
 			}
 			refused = append(refused, classify("rcpt", r, err))
 			continue
 		}
-		accepted = append(accepted, r)
+		p.accepted = append(p.accepted, r)
 	}
-	if len(accepted) == 0 {
-		if c.Reset() == nil {
-			keep = true
-		}
+	p.refused = refused
+	if len(p.accepted) == 0 {
+		keep := c.Reset() == nil
 		// Permanent only when every refusal is.
 		perm := true
 		errs := make([]error, len(refused))
@@ -196,26 +231,55 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, rcpts []string, 
 			perm = perm && r.Permanent
 			errs[i] = r
 		}
-		return &SendError{Op: "rcpt", Permanent: perm, Err: errors.Join(errs...)}
+		return fail(&SendError{Op: "rcpt", Permanent: perm, Err: errors.Join(errs...)}, keep)
 	}
 	w, err := c.Data()
 	if err != nil {
-		return s.fail(ctx, "data", "", err)
+		return fail(s.fail(ctx, "data", "", err), false)
 	}
 	if _, err := io.Copy(w, bytes.NewReader(raw)); err != nil {
-		return s.fail(ctx, "data", "", err)
+		return fail(s.fail(ctx, "data", "", err), false)
 	}
-	if err := w.Close(); err != nil {
-		return s.fail(ctx, "data", "", err)
+	p.w = w
+	return p, nil
+}
+
+// Finish ends the data and returns the server's verdict, as Send does.
+func (p *Prepared) Finish() error {
+	if p.done {
+		return classify("data", "", errors.New("prepared mail already finished or aborted"))
 	}
-	keep = true
-	s.log.Info("mail sent", "from", from, "rcpts", len(accepted), "bytes", len(raw))
-	if len(refused) > 0 {
-		e := &RecipientsError{Delivered: accepted, Refused: refused}
-		s.log.Warn("mail partly refused", "from", from, "err", e)
+	p.done = true
+	defer p.cancel()
+	if err := p.w.Close(); err != nil {
+		p.stop()
+		p.sess.c.Close()
+		return p.s.fail(p.ctx, "data", "", err)
+	}
+	if p.stop() {
+		p.s.put(p.sess)
+	} else {
+		p.sess.c.Close()
+	}
+	p.s.log.Info("mail sent", "from", p.from, "rcpts", len(p.accepted), "bytes", p.size)
+	if len(p.refused) > 0 {
+		e := &RecipientsError{Delivered: p.accepted, Refused: p.refused}
+		p.s.log.Warn("mail partly refused", "from", p.from, "err", e)
 		return e
 	}
 	return nil
+}
+
+// Abort drops the connection before the end of the data: the server
+// delivers nothing. Abort after Finish does nothing.
+func (p *Prepared) Abort() {
+	if p.done {
+		return
+	}
+	p.done = true
+	p.stop()
+	p.sess.c.Close()
+	p.cancel()
 }
 
 // open connects, secures and authenticates one session bounded by ctx.

@@ -488,3 +488,55 @@ func TestSendKeepsConnection(t *testing.T) {
 		t.Errorf("after a drop: %d connections, %d delivered; want 2 and 3", sessions, len(r.deliveries()))
 	}
 }
+
+// TestPrepareFinishAbort: a prepared mail is delivered at Finish and not
+// before; an aborted one is never delivered, and the next Send goes on a
+// new connection.
+func TestPrepareFinishAbort(t *testing.T) {
+	r := startRecorder(t, false, nil)
+	s := NewSender(SMTPConfig{Addr: r.addr, TLS: TLSStart, TLSConfig: &tls.Config{RootCAs: r.pool}}, nil)
+	defer s.Close()
+	ctx := context.Background()
+	raw := []byte("Subject: x\r\n\r\nbody\r\n")
+	p, err := s.Prepare(ctx, "referee@example.test", []string{"a@example.test", "b@example.test"}, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(r.deliveries()); n != 0 {
+		t.Fatalf("%d mails delivered before Finish", n)
+	}
+	if err := p.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.deliveries(); len(got) != 1 || len(got[0].Rcpts) != 2 || !strings.Contains(got[0].Data, "body") {
+		t.Fatalf("after Finish: %+v", got)
+	}
+	if err := p.Finish(); err == nil {
+		t.Error("a second Finish did not fail")
+	}
+
+	p, err = s.Prepare(ctx, "referee@example.test", []string{"a@example.test"}, []byte("Subject: never\r\n\r\nnever\r\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Abort()
+	p.Abort() // harmless
+	if err := s.Send(ctx, "referee@example.test", []string{"a@example.test"}, []byte("Subject: after\r\n\r\nafter\r\n")); err != nil {
+		t.Fatalf("send after an abort: %v", err)
+	}
+	got := r.deliveries()
+	if len(got) != 2 || !strings.Contains(got[1].Data, "after") {
+		t.Fatalf("after abort and send: %d delivered: %+v", len(got), got)
+	}
+	for _, d := range got {
+		if strings.Contains(d.Data, "never") {
+			t.Errorf("the aborted mail was delivered: %+v", d)
+		}
+	}
+	r.mu.Lock()
+	sessions := r.sessions
+	r.mu.Unlock()
+	if sessions != 2 {
+		t.Errorf("%d connections, want 2 (the aborted one is not reused)", sessions)
+	}
+}

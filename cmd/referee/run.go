@@ -145,9 +145,22 @@ type daemon struct {
 	// each attempt, capped at ten minutes.
 	retryBase time.Duration
 
-	mu sync.Mutex // guards s and j
+	mu sync.Mutex // guards s, j and unsaved
 	s  *contract.State
 	j  *store.Journal
+	// unsaved: sent mail has left the outbox (or a failure was recorded)
+	// since the last save. The next commit saves it; failing that, the sender
+	// does at tidyAt (tidyDelay after the first such change), and on the way
+	// out.
+	unsaved bool
+	tidyAt  time.Time
+	// inflight is the notice being sent while the commit that adds it is
+	// saved (see prepare); the sender loop leaves it alone.
+	inflight  map[string]bool
+	preparing sync.WaitGroup
+	// hubIMAP is the checkpoint in the embedded hub's mailbox last saved in
+	// this run (the file's may be an earlier run's).
+	hubIMAP contract.Checkpoint
 
 	wake chan struct{} // the scheduler: the state changed
 	kick chan struct{} // the sender: the outbox changed
@@ -233,6 +246,25 @@ func (d *daemon) close() {
 	}
 }
 
+// reload replaces the state in memory with the file's and cuts the journal
+// back to it. Call with mu held.
+func (d *daemon) reload() error {
+	s, err := store.Load(d.e, d.cfg.State)
+	if err != nil {
+		return err
+	}
+	j, err := store.OpenJournal(store.JournalPath(d.cfg.State), s.JournalSeq)
+	if err != nil {
+		return err
+	}
+	d.j.Close()
+	if d.hub {
+		s.IMAP = d.hubIMAP // the hub's mailboxes are this run's
+	}
+	d.s, d.j = s, j
+	return nil
+}
+
 func signal1(ch chan struct{}) {
 	select {
 	case ch <- struct{}{}:
@@ -260,17 +292,34 @@ func (d *daemon) run(ctx context.Context) error {
 	}
 	d.log.Info("stopping")
 	wg.Wait()
+	d.preparing.Wait()
+	d.mu.Lock()
+	if d.unsaved {
+		d.saveSent()
+	}
+	d.mu.Unlock()
 	if cerr := d.sender.Close(); cerr != nil {
 		d.log.Debug("smtp close", "err", cerr)
 	}
 	return err
 }
 
-// commit journals entries and saves the state (DESIGN invariant 3). Call with mu held.
-func (d *daemon) commit(entries []contract.Entry) error {
+// commit journals entries and saves the state (DESIGN invariant 3). When the
+// save fails, the change is undone, so its outbox is never sent and the
+// message that made it is read again later: the state is read again from
+// the file, as at a start, or if that fails too, undo puts back the state
+// from before the change. Call with mu held.
+func (d *daemon) commit(entries []contract.Entry, undo func()) error {
 	if err := store.Commit(d.j, d.cfg.State, d.s, entries); err != nil {
+		d.log.Error("saving the state failed; reading it again", "err", err)
+		if rerr := d.reload(); rerr != nil {
+			undo()
+			return fmt.Errorf("%w; and reading it again: %w", err, rerr)
+		}
 		return err
 	}
+	d.hubIMAP = d.s.IMAP
+	d.unsaved = false
 	for _, en := range entries {
 		attrs := []any{"seq", en.Seq, "game", en.Game, "verb", en.Verb, "outcome", en.Outcome}
 		if en.MsgID != "" {
@@ -292,7 +341,7 @@ func (d *daemon) commit(entries []contract.Entry) error {
 
 // apply performs one raw message and saves the state with the checkpoint. On a
 // fault the state is restored and the message is left unacknowledged.
-func (d *daemon) apply(raw *mailin.Raw, cp contract.Checkpoint) error {
+func (d *daemon) apply(ctx context.Context, raw *mailin.Raw, cp contract.Checkpoint) error {
 	d.log.Debug("applying", "uid", raw.UID)
 	arrived := raw.Arrived
 	if !d.hub {
@@ -303,8 +352,9 @@ func (d *daemon) apply(raw *mailin.Raw, cp contract.Checkpoint) error {
 		d.log.Warn("unreadable message skipped", "uid", raw.UID, "err", err)
 		d.mu.Lock()
 		defer d.mu.Unlock()
+		prev := d.s.IMAP
 		d.s.IMAP = cp
-		return d.commit(nil)
+		return d.commit(nil, func() { d.s.IMAP = prev })
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -322,9 +372,78 @@ func (d *daemon) apply(raw *mailin.Raw, cp contract.Checkpoint) error {
 	}
 	d.s.IMAP = cp
 	d.log.Info("message", "msgid", m.MessageID, "from", m.From, "class", string(m.Class), "entries", len(entries))
-	err = d.commit(entries)
+	verdict := d.prepare(ctx, before)
+	err = d.commit(entries, func() { d.s = before })
+	if verdict != nil {
+		verdict <- err == nil
+	}
 	d.log.Debug("committed", "msgid", m.MessageID)
 	return err
+}
+
+// prepare starts sending the first notice that the action just applied put
+// in the outbox, while the commit that records it is saved: the SMTP
+// transaction is taken up to the end of its data (mailout.Prepared), and
+// completed only when the verdict says the state is on disk, or dropped if
+// the save failed. So DESIGN invariant 3 holds, the mail is delivered only
+// after the save, yet the receipt's round trips overlap the fsyncs. It
+// returns nil when there is nothing to send. Call with mu held.
+func (d *daemon) prepare(ctx context.Context, before *contract.State) chan<- bool {
+	old := make(map[string]bool, len(before.Outbox))
+	for _, o := range before.Outbox {
+		old[o.ID] = true
+	}
+	var o *contract.Outgoing
+	now := d.clk.now()
+	for _, c := range d.s.Outbox {
+		if !old[c.ID] && !d.inflight[c.ID] && !c.NextTry.After(now) {
+			cp := *c
+			o = &cp
+			break
+		}
+	}
+	if o == nil || ctx.Err() != nil {
+		return nil
+	}
+	if d.inflight == nil {
+		d.inflight = map[string]bool{}
+	}
+	d.inflight[o.ID] = true
+	verdict := make(chan bool, 1)
+	d.preparing.Add(1)
+	go func() {
+		defer d.preparing.Done()
+		d.log.Debug("sending", "notice", o.ID, "with_commit", true)
+		m := bridge.Mail(&o.Notice, d.addrs)
+		raw, err := mailout.Compose(m)
+		var p *mailout.Prepared
+		if err != nil {
+			err = fmt.Errorf("compose: %w", err)
+		} else {
+			p, err = d.sender.Prepare(ctx, d.cfg.Address, bridge.Recipients(m), raw)
+		}
+		saved := <-verdict
+		if !saved {
+			if p != nil {
+				p.Abort()
+			}
+			d.mu.Lock()
+			delete(d.inflight, o.ID)
+			d.mu.Unlock()
+			return
+		}
+		if err == nil {
+			err = p.Finish()
+		}
+		d.mu.Lock()
+		delete(d.inflight, o.ID)
+		if ctx.Err() == nil || err == nil {
+			d.settle(o.ID, err)
+		}
+		d.mu.Unlock()
+		signal1(d.kick)
+	}()
+	return verdict
 }
 
 func (d *daemon) imapLoop(ctx context.Context) error {
@@ -335,7 +454,7 @@ func (d *daemon) imapLoop(ctx context.Context) error {
 		d.mu.Unlock()
 		err := d.imap.Run(ctx, cp, func(ctx context.Context, b mailin.Batch) error {
 			for _, raw := range b.Messages {
-				if err := d.apply(raw, contract.Checkpoint{UIDValidity: b.Checkpoint.UIDValidity, LastUID: raw.UID}); err != nil {
+				if err := d.apply(ctx, raw, contract.Checkpoint{UIDValidity: b.Checkpoint.UIDValidity, LastUID: raw.UID}); err != nil {
 					return err
 				}
 			}
@@ -345,8 +464,9 @@ func (d *daemon) imapLoop(ctx context.Context) error {
 			if d.s.IMAP == cp {
 				return nil // each message's save already holds it
 			}
+			prev := d.s.IMAP
 			d.s.IMAP = cp
-			return d.commit(nil)
+			return d.commit(nil, func() { d.s.IMAP = prev })
 		})
 		if ctx.Err() != nil {
 			return nil
@@ -372,7 +492,7 @@ func (d *daemon) schedulerLoop(ctx context.Context) error {
 			var entries []contract.Entry
 			entries, err = d.e.Advance(d.s, d.clk.now())
 			if err == nil {
-				err = d.commit(entries)
+				err = d.commit(entries, func() { d.s = before })
 			} else {
 				d.s = before
 			}
@@ -400,17 +520,28 @@ func (d *daemon) schedulerLoop(ctx context.Context) error {
 	}
 }
 
+// tidyDelay is how long the sender waits, once the outbox is drained, before
+// saving the removal of what it sent; a commit in the meantime saves it too.
+const tidyDelay = time.Second
+
 // senderLoop drains the outbox: each notice is composed with its deterministic
 // Message-ID and sent; temporary failures are retried with capped exponential
 // backoff, permanent ones kept in the state and shown by referee check.
+//
+// Sent mail leaves the outbox in a later save (DESIGN invariant 3: a crash
+// before it resends with the same Message-ID): the next commit's, or the
+// sender's own after tidyDelay without one, or on the way out. So a save's
+// fsyncs never stand between a player's next message and its receipt.
 func (d *daemon) senderLoop(ctx context.Context) error {
-	dirty := false
 	for {
 		d.mu.Lock()
 		var next *contract.Outgoing
 		var soonest time.Time
 		now := d.clk.now()
 		for _, o := range d.s.Outbox {
+			if d.inflight[o.ID] {
+				continue
+			}
 			if !o.NextTry.After(now) {
 				c := *o
 				next = &c
@@ -420,24 +551,28 @@ func (d *daemon) senderLoop(ctx context.Context) error {
 				soonest = o.NextTry
 			}
 		}
-		if next == nil && dirty {
-			// Sent mail leaves the outbox in a later save: one per drain, not one
-			// per mail. A crash before it resends with the same Message-ID.
-			if err := store.Save(d.cfg.State, d.s); err != nil {
-				d.log.Error("save after sending", "err", err)
-			}
-			dirty = false
+		if next == nil && d.unsaved && !time.Now().Before(d.tidyAt) && !d.saveSent() {
+			d.tidyAt = time.Now().Add(time.Minute) // the disk refused: try again later
 		}
+		unsaved, tidyAt := d.unsaved, d.tidyAt
 		d.mu.Unlock()
 		if next == nil {
 			wait := time.Minute
 			if !soonest.IsZero() {
 				wait = min(wait, d.clk.realDelay(soonest))
 			}
+			if unsaved {
+				wait = min(wait, time.Until(tidyAt))
+			}
 			t := time.NewTimer(wait)
 			select {
 			case <-ctx.Done():
 				t.Stop()
+				d.mu.Lock()
+				if d.unsaved {
+					d.saveSent()
+				}
+				d.mu.Unlock()
 				return nil
 			case <-d.kick:
 			case <-t.C:
@@ -447,13 +582,29 @@ func (d *daemon) senderLoop(ctx context.Context) error {
 		}
 		err := d.send(ctx, next)
 		if ctx.Err() != nil {
+			// Stopping mid-send: the notice stays; it goes again, with the
+			// same Message-ID, at the next start.
+			d.mu.Lock()
+			if d.unsaved {
+				d.saveSent()
+			}
+			d.mu.Unlock()
 			return nil
 		}
 		d.mu.Lock()
 		d.settle(next.ID, err)
-		dirty = true
 		d.mu.Unlock()
 	}
+}
+
+// saveSent saves the state for the outbox's sake. Call with mu held.
+func (d *daemon) saveSent() bool {
+	if err := store.Save(d.cfg.State, d.s); err != nil {
+		d.log.Error("save after sending", "err", err)
+		return false
+	}
+	d.unsaved = false
+	return true
 }
 
 func (d *daemon) send(ctx context.Context, o *contract.Outgoing) error {
@@ -468,8 +619,13 @@ func (d *daemon) send(ctx context.Context, o *contract.Outgoing) error {
 	return d.sender.Send(sctx, d.cfg.Address, bridge.Recipients(m), raw)
 }
 
-// settle records a send's outcome in the state. Call with mu held.
+// settle records a send's outcome in the state, to be saved by the next
+// commit or by the sender at tidyAt. Call with mu held.
 func (d *daemon) settle(id string, err error) {
+	if !d.unsaved {
+		d.unsaved = true
+		d.tidyAt = time.Now().Add(tidyDelay)
+	}
 	for i, o := range d.s.Outbox {
 		if o.ID != id {
 			continue

@@ -14,6 +14,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync/atomic"
 
 	"referee/contract"
 )
@@ -55,18 +57,26 @@ func WriteAtomic(path string, data []byte, mode os.FileMode) error {
 
 // writeTemp writes data to a synced temporary file beside path.
 func writeTemp(path string, data []byte, mode os.FileMode) (string, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := os.CreateTemp(filepath.Dir(path), tempPattern(path))
 	if err != nil {
 		return "", fmt.Errorf("save %s: %w", path, err)
 	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", fmt.Errorf("save %s: %w", path, err)
+	}
+	return fillTemp(path, f, data)
+}
+
+// fillTemp writes data to the new, empty temporary file f (mode set), syncs
+// and closes it.
+func fillTemp(path string, f *os.File, data []byte) (string, error) {
 	tmp := f.Name()
 	fail := func(err error) (string, error) {
 		f.Close()
 		os.Remove(tmp)
 		return "", fmt.Errorf("save %s: %w", path, err)
-	}
-	if err := f.Chmod(mode); err != nil {
-		return fail(err)
 	}
 	if _, err := f.Write(data); err != nil {
 		return fail(err)
@@ -107,9 +117,22 @@ func JournalPath(statePath string) string {
 	return filepath.Join(filepath.Dir(statePath), "journal.jsonl")
 }
 
-// Journal is the append-only history beside the state.
+// Journal is the append-only history beside the state. It also keeps a
+// spare temporary file for the next Commit of the state beside it, created
+// after each Commit off the critical path: creating the file inside a save
+// costs a metadata change in the same filesystem transaction as the data.
 type Journal struct {
 	path string
+	f    *os.File
+	size int64 // bytes of whole lines written
+
+	spare  chan spareFile // at most one, ready for the next Commit
+	making atomic.Bool    // a spare is being made
+	swept  bool           // stale temporary files removed
+}
+
+type spareFile struct {
+	path string // the state file it will replace
 	f    *os.File
 }
 
@@ -150,7 +173,7 @@ func OpenJournal(path string, keep int64) (*Journal, error) {
 		f.Close()
 		return nil, fmt.Errorf("cut journal: %w", err)
 	}
-	return &Journal{path: path, f: f}, nil
+	return &Journal{path: path, f: f, size: off, spare: make(chan spareFile, 1)}, nil
 }
 
 // Append writes entries and syncs them to disk.
@@ -168,16 +191,85 @@ func (j *Journal) Append(entries []contract.Entry) error {
 		b.WriteByte('\n')
 	}
 	if _, err := j.f.Write(b.Bytes()); err != nil {
+		j.cut(j.size)
 		return fmt.Errorf("append journal: %w", err)
 	}
 	if err := j.f.Sync(); err != nil {
+		j.cut(j.size)
 		return fmt.Errorf("sync journal: %w", err)
+	}
+	j.size += int64(b.Len())
+	return nil
+}
+
+// cut takes the journal back to size bytes: the lines of a step whose
+// state was not saved go, as the next start would cut them.
+func (j *Journal) cut(size int64) {
+	if j.f.Truncate(size) == nil {
+		j.f.Seek(size, io.SeekStart)
+		j.size = size
+	}
+}
+
+// Close closes the journal and removes the spare temporary file.
+func (j *Journal) Close() error {
+	for j.making.Load() {
+		runtime.Gosched()
+	}
+	select {
+	case sp := <-j.spare:
+		sp.f.Close()
+		os.Remove(sp.f.Name())
+	default:
+	}
+	return j.f.Close()
+}
+
+// tempPattern names the temporary files of a state file.
+func tempPattern(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
+
+// takeSpare returns the spare temporary file for path, or nil.
+func (j *Journal) takeSpare(path string) *os.File {
+	select {
+	case sp := <-j.spare:
+		if sp.path == path {
+			return sp.f
+		}
+		sp.f.Close()
+		os.Remove(sp.f.Name())
+	default:
 	}
 	return nil
 }
 
-// Close closes the journal.
-func (j *Journal) Close() error { return j.f.Close() }
+// makeSpare creates the next spare in the background. The first call also
+// removes temporary files a crash left beside the state.
+func (j *Journal) makeSpare(path string) {
+	if !j.swept {
+		j.swept = true
+		if old, err := filepath.Glob(filepath.Join(filepath.Dir(path), tempPattern(path))); err == nil {
+			for _, f := range old {
+				os.Remove(f)
+			}
+		}
+	}
+	if !j.making.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer j.making.Store(false)
+		f, err := os.CreateTemp(filepath.Dir(path), tempPattern(path))
+		if err != nil {
+			return // the next Commit creates its own, and says why if it cannot
+		}
+		select {
+		case j.spare <- spareFile{path: path, f: f}:
+		default:
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+}
 
 // ReadJournal reads every entry of a journal file.
 func ReadJournal(path string) ([]contract.Entry, error) {
@@ -203,24 +295,50 @@ func ReadJournal(path string) ([]contract.Entry, error) {
 // then the state that includes them (DESIGN "State").
 //
 // The journal's write and sync run while the new state is encoded and written
-// to its temporary file; the state replaces the old one only once both are on
-// disk, so the order that matters is kept and the two syncs overlap.
+// to its temporary file (the spare the journal keeps, mode 0600, when there
+// is one); the state replaces the old one only once both are on disk, so the
+// order that matters is kept and the two syncs overlap.
+//
+// When the state cannot be written, the journal is cut back to where it
+// was, so the two still agree; after any error the caller should read the
+// state file again (a failed sync of the directory comes after the rename).
 func Commit(j *Journal, path string, s *contract.State, entries []contract.Entry) error {
+	size := j.size
 	jerr := make(chan error, 1)
 	go func() { jerr <- j.Append(entries) }()
 	b, err := contract.Encode(s)
 	if err != nil {
-		<-jerr
+		if <-jerr == nil {
+			j.cut(size)
+		}
 		return err
 	}
-	tmp, err := writeTemp(path, b, 0o600)
+	var tmp string
+	if f := j.takeSpare(path); f != nil {
+		tmp, err = fillTemp(path, f, b)
+	} else {
+		tmp, err = writeTemp(path, b, 0o600)
+	}
 	if err != nil {
-		<-jerr
+		if <-jerr == nil {
+			j.cut(size)
+		}
 		return err
 	}
 	if err := <-jerr; err != nil {
 		os.Remove(tmp)
 		return err
 	}
-	return install(tmp, path)
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		j.cut(size)
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	// Renamed: the file holds the new state and the journal its lines,
+	// whether or not the directory's sync below succeeds.
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		return err
+	}
+	j.makeSpare(path)
+	return nil
 }

@@ -35,15 +35,30 @@ func version(n int) *contract.State {
 	return s
 }
 
-// TestSaveLoop is the child process of TestKillDuringSave: it saves versions
-// 1, 2, 3, ... until it is killed.
+// TestSaveLoop is the child process of TestKillDuringSave: it commits
+// versions after the one saved, each with its journal line, until it is
+// killed: with REFEREE_SAVE_PLAIN set it saves without the journal instead.
 func TestSaveLoop(t *testing.T) {
 	path := os.Getenv("REFEREE_SAVE_LOOP")
 	if path == "" {
 		t.Skip("child process of TestKillDuringSave only")
 	}
-	for n := 1; ; n++ {
-		if err := store.Save(path, version(n)); err != nil {
+	from := 0
+	if s, err := store.Load(engine(t), path); err == nil {
+		from = int(s.JournalSeq)
+	}
+	j, err := store.OpenJournal(store.JournalPath(path), int64(from))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(3)
+	}
+	for n := from + 1; ; n++ {
+		if os.Getenv("REFEREE_SAVE_PLAIN") != "" {
+			err = store.Save(path, version(n))
+		} else {
+			err = store.Commit(j, path, version(n), []contract.Entry{{Seq: int64(n), Outcome: "event", Verb: "v"}})
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(3)
 		}
@@ -51,8 +66,10 @@ func TestSaveLoop(t *testing.T) {
 	}
 }
 
-// TestKillDuringSave kills a process with SIGKILL at random points while it saves
-// the state in a loop, and shows the file is always a whole version, never torn.
+// TestKillDuringSave kills a process with SIGKILL at random points while it
+// saves the state in a loop, and shows the file is always a whole version,
+// never torn, and that the journal cut back to it holds exactly its lines.
+// Rounds alternate between Commit (journal, spare temporary file) and Save.
 func TestKillDuringSave(t *testing.T) {
 	e := engine(t)
 	dir := t.TempDir()
@@ -62,6 +79,9 @@ func TestKillDuringSave(t *testing.T) {
 	for round := 0; round < 15; round++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestSaveLoop$")
 		cmd.Env = append(os.Environ(), "REFEREE_SAVE_LOOP="+path)
+		if round%3 == 2 {
+			cmd.Env = append(cmd.Env, "REFEREE_SAVE_PLAIN=1")
+		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
@@ -101,14 +121,69 @@ func TestKillDuringSave(t *testing.T) {
 		if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
 			t.Errorf("state mode %v, want 0600", fi.Mode().Perm())
 		}
+		if round%3 != 2 {
+			// What the next start does: cut the journal back to the state.
+			j, err := store.OpenJournal(store.JournalPath(path), int64(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			j.Close()
+			got, err := store.ReadJournal(store.JournalPath(path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) == 0 || got[len(got)-1].Seq != int64(n) {
+				t.Fatalf("after SIGKILL %d the journal does not end at the state's line %d: %d lines", kills, n, len(got))
+			}
+		}
 	}
-	// Leftover temporary files are allowed (a kill between create and rename);
-	// they never replace the state.
+	// Leftover temporary files are allowed (a kill between create and rename,
+	// or a spare); they never replace the state, and the next Commit sweeps
+	// them.
 	entries, _ := os.ReadDir(dir)
 	for _, en := range entries {
-		if !strings.HasPrefix(en.Name(), ".state.yaml.tmp-") && en.Name() != "state.yaml" && en.Name() != "state.yaml.n" {
+		if !strings.HasPrefix(en.Name(), ".state.yaml.tmp-") && en.Name() != "state.yaml" && en.Name() != "state.yaml.n" && en.Name() != "journal.jsonl" {
 			t.Errorf("unexpected file %s", en.Name())
 		}
+	}
+}
+
+// TestSpareTempFile: a Commit leaves one spare temporary file for the next,
+// the first Commit sweeps what a crash left, and Close removes the spare.
+func TestSpareTempFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.yaml")
+	stale := filepath.Join(dir, ".state.yaml.tmp-12345")
+	os.WriteFile(stale, []byte("half a state"), 0o600)
+	j, err := store.OpenJournal(store.JournalPath(path), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	temps := func() []string {
+		m, _ := filepath.Glob(filepath.Join(dir, ".state.yaml.tmp-*"))
+		return m
+	}
+	for n := 1; n <= 5; n++ {
+		if err := store.Commit(j, path, version(n), []contract.Entry{{Seq: int64(n), Verb: "v"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(stale); !os.IsNotExist(err) {
+			t.Fatalf("the stale temporary file is still there after Commit %d", n)
+		}
+		if m := temps(); len(m) > 1 {
+			t.Fatalf("after Commit %d, %d temporary files: %v", n, len(m), m)
+		}
+	}
+	s, err := store.Load(engine(t), path)
+	if err != nil || s.JournalSeq != 5 {
+		t.Fatalf("state after 5 commits: %v, journal_seq %v", err, s)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("state mode %v, want 0600", fi.Mode().Perm())
+	}
+	j.Close()
+	if m := temps(); len(m) != 0 {
+		t.Errorf("after Close, temporary files remain: %v", m)
 	}
 }
 
@@ -174,5 +249,41 @@ func TestLoadRefusesBadState(t *testing.T) {
 		if string(after) != body {
 			t.Errorf("%s: the refused file was changed", name)
 		}
+	}
+}
+
+// TestCommitFailureCutsJournal: when the state cannot be written, the
+// journal lines of that step go too, and the next Commit goes on from the
+// state that is on disk.
+func TestCommitFailureCutsJournal(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.yaml")
+	j, err := store.OpenJournal(store.JournalPath(path), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if err := store.Commit(j, path, version(1), []contract.Entry{{Seq: 1, Verb: "one"}}); err != nil {
+		t.Fatal(err)
+	}
+	// A directory where the state file should go: the rename fails.
+	blocked := filepath.Join(dir, "blocked.yaml")
+	os.MkdirAll(filepath.Join(blocked, "x"), 0o700)
+	if err := store.Commit(j, blocked, version(2), []contract.Entry{{Seq: 2, Verb: "lost"}}); err == nil {
+		t.Fatal("a Commit onto a directory succeeded")
+	}
+	if err := store.Commit(j, path, version(2), []contract.Entry{{Seq: 2, Verb: "two"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := store.ReadJournal(store.JournalPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seqs []string
+	for _, e := range got {
+		seqs = append(seqs, fmt.Sprintf("%d:%s", e.Seq, e.Verb))
+	}
+	if strings.Join(seqs, " ") != "1:one 2:two" {
+		t.Errorf("journal after a failed commit: %v, want 1:one 2:two", seqs)
 	}
 }

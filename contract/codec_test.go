@@ -1,0 +1,154 @@
+package contract_test
+
+import (
+	"bytes"
+	"maps"
+	"strings"
+	"testing"
+	"time"
+
+	"referee/contract"
+)
+
+// trickyIDs are Message-IDs a YAML writer must quote or fold: indicators,
+// quotes, a colon-space, a leading dash, a number, a date, non-ASCII, and
+// one longer than a YAML simple key may be.
+var trickyIDs = []string{
+	"CAB1xyz=abc@mail.gmail.com",
+	"- starts with a dash@example.test",
+	"has: colon space@example.test",
+	"#hash@example.test",
+	`quote"d'@example.test`,
+	"12345",
+	"2026-12-01",
+	"null",
+	"ünïcödé@exämple.test",
+	"tab\there@example.test",
+	strings.Repeat("long", 60) + "@example.test",
+	strings.Repeat("longer ", 300) + "@example.test",
+	"\n",
+	"not\x80utf-8",
+	"nel\u0085ls\u2028bom\ufeff",
+	"",
+}
+
+func encodeDecode(t *testing.T, s *contract.State) *contract.State {
+	t.Helper()
+	e, err := contract.NewEngine(contract.Config{Referee: "referee@example.test"}, &toy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := contract.Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := e.Decode(b)
+	if err != nil {
+		t.Fatalf("the encoding does not decode: %v\n%s", err, b)
+	}
+	return back
+}
+
+func sameSeen(a, b map[string]time.Time) bool {
+	return maps.EqualFunc(a, b, func(x, y time.Time) bool { return x.Equal(y) })
+}
+
+// TestReceiptsEncoding: the receipt times per sender, written by hand, read
+// back exactly, whatever the sender's address.
+func TestReceiptsEncoding(t *testing.T) {
+	h := newToyFuzz(t)
+	at := contracttestAt("2026-12-01T10:00:00Z")
+	h.S.Receipts = map[string][]time.Time{}
+	for i, id := range trickyIDs {
+		var ts []time.Time
+		for k := 0; k < i%3; k++ {
+			ts = append(ts, at.Add(time.Duration(k)*time.Minute+987654321))
+		}
+		h.S.Receipts[id] = ts
+	}
+	back := encodeDecode(t, h.S)
+	if len(back.Receipts) != len(h.S.Receipts) {
+		t.Fatalf("%d senders read back, want %d", len(back.Receipts), len(h.S.Receipts))
+	}
+	for addr, ts := range h.S.Receipts {
+		got := back.Receipts[addr]
+		if len(got) != len(ts) {
+			t.Errorf("%q: %v read back as %v", addr, ts, got)
+			continue
+		}
+		for i := range ts {
+			if !got[i].Equal(ts[i]) {
+				t.Errorf("%q: %v read back as %v", addr, ts, got)
+			}
+		}
+	}
+}
+
+// TestSeenEncoding: the processed-message memory, written from kept text,
+// reads back exactly, in byte order of the Message-IDs, and the kept text
+// follows every change to the map, also one made behind its back.
+func TestSeenEncoding(t *testing.T) {
+	h := newToyFuzz(t)
+	s := h.S
+	at := contracttestAt("2026-12-01T10:00:00Z")
+	s.Seen.Horizon = at.Add(-30 * 24 * time.Hour)
+	s.Seen.Latest = at.Add(time.Duration(len(trickyIDs)) * time.Minute)
+	s.Seen.IDs = map[string]time.Time{}
+	for i, id := range trickyIDs {
+		s.Seen.IDs[id] = at.Add(time.Duration(i)*time.Minute + 123456789)
+	}
+	back := encodeDecode(t, s)
+	if !sameSeen(back.Seen.IDs, s.Seen.IDs) || !back.Seen.Horizon.Equal(s.Seen.Horizon) || !back.Seen.Latest.Equal(s.Seen.Latest) {
+		t.Fatalf("seen read back as %+v, want %+v", back.Seen, s.Seen)
+	}
+	b, _ := contract.Encode(s)
+	if i, j := bytes.Index(b, []byte("CAB1xyz")), bytes.Index(b, []byte("ünïcödé")); i < 0 || j < 0 || i > j {
+		t.Errorf("IDs not in byte order:\n%s", b)
+	}
+
+	// Behind the kept text's back: a time changed, an ID gone, one added, in
+	// the state and in a snapshot that shares the kept text.
+	snap := contract.Snapshot(s)
+	s.Seen.IDs["12345"] = at.Add(time.Hour)
+	delete(s.Seen.IDs, "null")
+	s.Seen.IDs["new@example.test"] = at
+	for _, st := range []*contract.State{s, snap, s} {
+		back := encodeDecode(t, st)
+		if !sameSeen(back.Seen.IDs, st.Seen.IDs) {
+			t.Errorf("after changes, seen read back as %v, want %v", back.Seen.IDs, st.Seen.IDs)
+		}
+	}
+	// Emptied.
+	clear(s.Seen.IDs)
+	if b, _ := contract.Encode(s); !bytes.Contains(b, []byte("\n  ids: {}\n")) {
+		t.Errorf("an empty memory is not written as ids: {}:\n%s", b)
+	}
+}
+
+// FuzzSeenID: any Message-ID the referee remembers, and any address it
+// counts receipts for, is read back as it was.
+func FuzzSeenID(f *testing.F) {
+	for _, id := range trickyIDs {
+		f.Add(id)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		h := newToyFuzz(t)
+		h.S.Seen.IDs = map[string]time.Time{id: contracttestAt("2026-12-01T10:00:00Z"), "other@example.test": contracttestAt("2026-12-02T10:00:00Z")}
+		h.S.Receipts = map[string][]time.Time{id: {contracttestAt("2026-12-01T10:00:00Z")}}
+		b, err := contract.Encode(h.S)
+		if err != nil {
+			t.Fatalf("Message-ID %q: %v", id, err)
+		}
+		e, _ := contract.NewEngine(contract.Config{Referee: "referee@example.test"}, &toy{})
+		back, err := e.Decode(b)
+		if err != nil {
+			t.Fatalf("Message-ID %q: the encoding does not decode: %v\n%s", id, err, b)
+		}
+		if !sameSeen(back.Seen.IDs, h.S.Seen.IDs) {
+			t.Fatalf("Message-ID %q read back as %q", id, back.Seen.IDs)
+		}
+		if r := back.Receipts[id]; len(r) != 1 || !r[0].Equal(h.S.Receipts[id][0]) {
+			t.Fatalf("receipts of %q read back as %q", id, back.Receipts)
+		}
+	})
+}
