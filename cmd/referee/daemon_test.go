@@ -270,7 +270,7 @@ func TestRunOverEmbeddedHub(t *testing.T) {
 // test's temporary directory, so every commit pays its fsyncs.
 func BenchmarkHubLatency(b *testing.B) {
 	// One sender, 200 receipts: lift the per-sender receipt limit.
-	d := startHubDaemon(b, "limits:\n  receipts_per_hour: 100000\n"+os.Getenv("ZZ_EXTRA"))
+	d := startHubDaemon(b, "limits:\n  receipts_per_hour: 100000\n")
 	type exists struct {
 		n  uint32
 		at time.Time

@@ -310,13 +310,25 @@ func (d *daemon) run(ctx context.Context) error {
 // the file, as at a start, or if that fails too, undo puts back the state
 // from before the change. Call with mu held.
 func (d *daemon) commit(entries []contract.Entry, undo func()) error {
+	return d.commitThen(entries, undo, nil)
+}
+
+// commitThen is commit, calling then with the outcome as soon as the save is
+// done, before the logging and the signals to the other loops.
+func (d *daemon) commitThen(entries []contract.Entry, undo func(), then func(saved bool)) error {
 	if err := store.Commit(d.j, d.cfg.State, d.s, entries); err != nil {
+		if then != nil {
+			then(false)
+		}
 		d.log.Error("saving the state failed; reading it again", "err", err)
 		if rerr := d.reload(); rerr != nil {
 			undo()
 			return fmt.Errorf("%w; and reading it again: %w", err, rerr)
 		}
 		return err
+	}
+	if then != nil {
+		then(true)
 	}
 	d.hubIMAP = d.s.IMAP
 	d.unsaved = false
@@ -371,13 +383,13 @@ func (d *daemon) apply(ctx context.Context, raw *mailin.Raw, cp contract.Checkpo
 		return err
 	}
 	d.s.IMAP = cp
-	d.log.Info("message", "msgid", m.MessageID, "from", m.From, "class", string(m.Class), "entries", len(entries))
 	verdict := d.prepare(ctx, before)
-	err = d.commit(entries, func() { d.s = before })
-	if verdict != nil {
-		verdict <- err == nil
-	}
-	d.log.Debug("committed", "msgid", m.MessageID)
+	err = d.commitThen(entries, func() { d.s = before }, func(saved bool) {
+		if verdict != nil {
+			verdict <- saved
+		}
+	})
+	d.log.Info("message", "msgid", m.MessageID, "from", m.From, "class", string(m.Class), "entries", len(entries), "saved", err == nil)
 	return err
 }
 
