@@ -339,6 +339,18 @@ func (c *collector) subjects() []string {
 	return s
 }
 
+// checkUIDOrder reports any message applied out of UID order.
+func (c *collector) checkUIDOrder(t *testing.T) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := 1; i < len(c.raws); i++ {
+		if c.raws[i].UID <= c.raws[i-1].UID {
+			t.Errorf("UIDs out of order: %d after %d", c.raws[i].UID, c.raws[i-1].UID)
+		}
+	}
+}
+
 func (c *collector) lastCheckpoint() Checkpoint {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -501,13 +513,7 @@ func TestIMAPIdleFetchesAtOnce(t *testing.T) {
 	if want := append([]string{"old1", "new1", "new2", "new3"}, subjectsN("burst", burst)...); !slices.Equal(got, want) {
 		t.Errorf("after the burst, subjects = %v, want %v", got, want)
 	}
-	c.mu.Lock()
-	for i := 1; i < len(c.raws); i++ {
-		if c.raws[i].UID <= c.raws[i-1].UID {
-			t.Errorf("UIDs out of order: %d after %d", c.raws[i].UID, c.raws[i-1].UID)
-		}
-	}
-	c.mu.Unlock()
+	c.checkUIDOrder(t)
 }
 
 func TestIMAPResumeFromCheckpoint(t *testing.T) {
@@ -706,13 +712,7 @@ func TestIMAPAppendDuringIdleRestart(t *testing.T) {
 	if hooks != hooked {
 		t.Errorf("%d hooked messages applied, want %d", hooks, hooked)
 	}
-	c.mu.Lock()
-	for i := 1; i < len(c.raws); i++ {
-		if c.raws[i].UID <= c.raws[i-1].UID {
-			t.Errorf("UIDs out of order: %d after %d", c.raws[i].UID, c.raws[i-1].UID)
-		}
-	}
-	c.mu.Unlock()
+	c.checkUIDOrder(t)
 }
 
 func TestIMAPPollingWithoutIdle(t *testing.T) {

@@ -473,28 +473,35 @@ func (s *flakySession) Data(r io.Reader) error {
 func (s *flakySession) Reset()        {}
 func (s *flakySession) Logout() error { return nil }
 
-func TestOutboxRetries(t *testing.T) {
-	fs := &flakySMTP{got: map[string]int{}}
-	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &flakySession{srv: fs, conn: c}, nil }))
-	srv.Domain = "flaky.example.test"
+// smtpDaemon is a daemon, its loops not started, whose mail goes to an
+// in-process go-smtp server with session; its clock starts at start and runs
+// rate times faster than real time.
+func smtpDaemon(t *testing.T, session func(*smtp.Conn) smtp.Session, start time.Time, rate float64) *daemon {
+	t.Helper()
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return session(c), nil }))
+	srv.Domain = "mx.example.test"
 	srv.AllowInsecureAuth = true
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	go srv.Serve(ln)
-	defer srv.Close()
-
-	dir := t.TempDir()
-	cfg := &Config{State: filepath.Join(dir, "state.yaml"), IMAP: IMAPConfig{Addr: "127.0.0.1:1", TLS: "none", User: "referee@example.test"},
+	t.Cleanup(func() { srv.Close() })
+	cfg := &Config{State: filepath.Join(t.TempDir(), "state.yaml"), IMAP: IMAPConfig{Addr: "127.0.0.1:1", TLS: "none", User: "referee@example.test"},
 		SMTP: SMTPConfig{Addr: ln.Addr().String(), TLS: "none"}}
 	cfg.defaults()
-	clk := &clock{real0: time.Now(), start: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), rate: 1000}
-	d, err := newDaemon(cfg, clk, slog.New(slog.DiscardHandler))
+	d, err := newDaemon(cfg, &clock{real0: time.Now(), start: start, rate: rate}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.close()
+	t.Cleanup(d.close)
+	return d
+}
+
+func TestOutboxRetries(t *testing.T) {
+	fs := &flakySMTP{got: map[string]int{}}
+	d := smtpDaemon(t, func(c *smtp.Conn) smtp.Session { return &flakySession{srv: fs, conn: c} }, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), 1000)
+	cfg, clk := d.cfg, d.clk
 	d.retryBase = time.Millisecond
 	d.mu.Lock()
 	d.s.Outbox = nil
@@ -580,26 +587,8 @@ func (r *replySMTP) replies() []string {
 // read again, is applied and answered once.
 func TestFailedSaveSendsNothing(t *testing.T) {
 	rs := &replySMTP{}
-	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &replySession{srv: rs}, nil }))
-	srv.Domain = "mx.example.test"
-	srv.AllowInsecureAuth = true
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	defer srv.Close()
-
-	dir := t.TempDir()
-	cfg := &Config{State: filepath.Join(dir, "state.yaml"), IMAP: IMAPConfig{Addr: "127.0.0.1:1", TLS: "none", User: "referee@example.test"},
-		SMTP: SMTPConfig{Addr: ln.Addr().String(), TLS: "none"}}
-	cfg.defaults()
-	clk := &clock{real0: time.Now(), start: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), rate: 1}
-	d, err := newDaemon(cfg, clk, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.close()
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: rs} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 1)
+	cfg := d.cfg
 	ctx := context.Background()
 	mail := func(uid uint32, id string) *mailin.Raw {
 		raw := fmt.Sprintf("From: Alice <alice@example.test>\r\nTo: agora-business@example.test\r\nSubject: hello\r\nMessage-ID: <%s>\r\nDate: Tue, 01 Dec 2026 10:00:00 +0000\r\n\r\nI join the Life contest.\r\n", id)

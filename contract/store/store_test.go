@@ -215,6 +215,14 @@ func TestJournalCutBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Close()
+	if got := journalLines(t, path); got != "1:v 2:v 3:v 4:again" {
+		t.Errorf("journal after cut-back: %v", got)
+	}
+}
+
+// journalLines is the journal's lines as "seq:verb", space-separated.
+func journalLines(t *testing.T, path string) string {
+	t.Helper()
 	got, err := store.ReadJournal(path)
 	if err != nil {
 		t.Fatal(err)
@@ -223,9 +231,7 @@ func TestJournalCutBack(t *testing.T) {
 	for _, e := range got {
 		seqs = append(seqs, fmt.Sprintf("%d:%s", e.Seq, e.Verb))
 	}
-	if strings.Join(seqs, " ") != "1:v 2:v 3:v 4:again" {
-		t.Errorf("journal after cut-back: %v", seqs)
-	}
+	return strings.Join(seqs, " ")
 }
 
 func TestLoadRefusesBadState(t *testing.T) {
@@ -275,15 +281,7 @@ func TestCommitFailureCutsJournal(t *testing.T) {
 	if err := store.Commit(j, path, version(2), []contract.Entry{{Seq: 2, Verb: "two"}}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := store.ReadJournal(store.JournalPath(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var seqs []string
-	for _, e := range got {
-		seqs = append(seqs, fmt.Sprintf("%d:%s", e.Seq, e.Verb))
-	}
-	if strings.Join(seqs, " ") != "1:one 2:two" {
-		t.Errorf("journal after a failed commit: %v, want 1:one 2:two", seqs)
+	if got := journalLines(t, store.JournalPath(path)); got != "1:one 2:two" {
+		t.Errorf("journal after a failed commit: %v, want 1:one 2:two", got)
 	}
 }
