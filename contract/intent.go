@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -180,13 +181,7 @@ func (s *State) intent(id int) *Intent {
 }
 
 func (s *State) dropIntent(id int) {
-	out := s.Intents[:0]
-	for _, in := range s.Intents {
-		if in.ID != id {
-			out = append(out, in)
-		}
-	}
-	s.Intents = out
+	s.Intents = slices.DeleteFunc(s.Intents, func(in *Intent) bool { return in.ID == id })
 }
 
 // findIntent picks the intent a support, objection or "I do so" refers to: by

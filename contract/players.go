@@ -58,6 +58,15 @@ func (s *State) PlayerByAddress(addr string) *Player {
 	return nil
 }
 
+// NameOf is the current name of the player with this address, or the
+// address itself when no player has it.
+func (s *State) NameOf(addr string) string {
+	if p := s.PlayerByAddress(addr); p != nil {
+		return p.Name
+	}
+	return addr
+}
+
 // PlayerByName finds the player whose name is exactly name (case-insensitive).
 func (s *State) PlayerByName(name string) *Player {
 	for _, p := range s.Players {

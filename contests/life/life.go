@@ -221,9 +221,4 @@ func plural(n int64, one, many string) string {
 }
 
 // nameOf is the name of the player with this address, or the address.
-func nameOf(c *contract.Ctx, addr string) string {
-	if p := c.State().PlayerByAddress(addr); p != nil {
-		return p.Name
-	}
-	return addr
-}
+func nameOf(c *contract.Ctx, addr string) string { return c.State().NameOf(addr) }

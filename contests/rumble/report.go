@@ -16,10 +16,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	gs := c.Section()
 	var b strings.Builder
 	b.WriteString(text.ReportHead("Rumble Weekly Report", gs.LastReport, c.Now()))
-	cm := c.Contestmaster()
-	if p := c.State().PlayerByAddress(cm); p != nil {
-		cm = p.Name
-	}
+	cm := c.State().NameOf(c.Contestmaster())
 	b.WriteString("Contestmaster: " + cm + "\n\n")
 	if s.Phase == PhaseNone {
 		b.WriteString(wrapPara("No game of Rumble is going on; players may join (Rumble 13)."))

@@ -3,6 +3,7 @@ package rumble
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"referee/contract"
@@ -268,13 +269,7 @@ func (s *State) checkPowers(c *contract.Ctx, who string, cm bool, defs []PowerDe
 }
 
 func (s *State) dropSub(who string) {
-	out := s.Subs[:0]
-	for _, x := range s.Subs {
-		if x.Who != who {
-			out = append(out, x)
-		}
-	}
-	s.Subs = out
+	s.Subs = slices.DeleteFunc(s.Subs, func(x *Sub) bool { return x.Who == who })
 }
 
 // missing lists the contestants the open phase still waits for.

@@ -2,6 +2,7 @@ package wackyworld
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -185,22 +186,11 @@ func (s *State) partiesAt(p Pos) []*Party {
 }
 
 func (s *State) dropAsset(id int) {
-	out := s.Assets[:0]
-	for _, a := range s.Assets {
-		if a.ID != id {
-			out = append(out, a)
-		}
-	}
-	s.Assets = out
+	s.Assets = slices.DeleteFunc(s.Assets, func(a *Asset) bool { return a.ID == id })
 }
 
 // name is a party's current name (the player registry's), or its address.
-func name(c *contract.Ctx, addr string) string {
-	if p := c.State().PlayerByAddress(addr); p != nil {
-		return p.Name
-	}
-	return addr
-}
+func name(c *contract.Ctx, addr string) string { return c.State().NameOf(addr) }
 
 // members are the current parties in joining order.
 func (s *State) members() []*Party {
