@@ -96,7 +96,7 @@ func (h *Hub) envelope(from, to, list string, msg []byte, now time.Time) []byte 
 	fmt.Fprintf(&b, "Return-Path: <%s>\r\n", returnPath)
 	fmt.Fprintf(&b, "Delivered-To: %s\r\n", to)
 	fmt.Fprintf(&b, "Received: by %s (referee mail hub) for <%s>;\r\n %s\r\n",
-		Hostname, to, now.UTC().Format("Mon, 02 Jan 2006 15:04:05 -0700"))
+		Hostname, to, now.UTC().Format(time.RFC1123Z)) // date-time, RFC 5322 3.3
 	if list != "" {
 		fmt.Fprintf(&b, "List-Id: %s\r\n", h.lists[list])
 		fmt.Fprintf(&b, "List-Post: <mailto:%s>\r\n", list)

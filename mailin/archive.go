@@ -67,11 +67,18 @@ func (a *emlArchive) Next() (*Raw, error) {
 		return nil, fmt.Errorf("read %s: %w", a.name, err)
 	}
 	arrived := a.mtime
-	h, _, _ := readHeader(data)
-	if d, err := parseDate(h.get("Date")); err == nil {
+	if d := headerDate(data); !d.IsZero() {
 		arrived = d
 	}
 	return &Raw{Data: data, Arrived: arrived.UTC(), UID: 1}, nil
+}
+
+// headerDate is the time in the Date header of a raw message, or the zero
+// time when it is missing or unreadable.
+func headerDate(raw []byte) time.Time {
+	h, _, _ := readHeader(raw)
+	d, _ := parseDate(h.get("Date"))
+	return d
 }
 
 func (a *emlArchive) Close() error { return a.f.Close() }

@@ -24,7 +24,6 @@ type bodyWalker struct {
 	limit  int  // stop decoding once this much text is collected
 	digest bool // a multipart/digest was seen
 	report string
-	parts  int
 }
 
 func (w *bodyWalker) note(format string, args ...any) {
@@ -37,7 +36,6 @@ func (w *bodyWalker) note(format string, args ...any) {
 // kind. defType is the type implied when Content-Type is absent (text/plain,
 // or message/rfc822 inside a digest: RFC 2046 §5.1.5).
 func (w *bodyWalker) entity(h header, body []byte, depth int, path string, defType string) (string, textKind) {
-	w.parts++
 	if depth > maxDepth {
 		w.note("%s nested too deep; skipped", partName(path))
 		return "", kindNone
@@ -53,6 +51,7 @@ func (w *bodyWalker) entity(h header, body []byte, depth int, path string, defTy
 		}
 		typ, params = defType, map[string]string{}
 	}
+	// RFC 2183 §2.2: an attachment is not part of the message's text.
 	disp, dparams, _ := mime.ParseMediaType(h.get("Content-Disposition"))
 	if disp == "attachment" {
 		return "", kindNone

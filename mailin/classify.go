@@ -2,6 +2,7 @@ package mailin
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -59,13 +60,11 @@ func listIDMatches(id, addr string) bool {
 	return id == local+"."+domain || (strings.HasPrefix(id, local+".") && strings.HasSuffix(id, "."+domain))
 }
 
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// through reports whether a message came through the list with this
+// address: its List-Id names the list, or the list is among To/Cc (AGORA
+// "Lists").
+func through(listID, addr string, to, cc []string) bool {
+	return listIDMatches(listID, addr) || slices.Contains(to, addr) || slices.Contains(cc, addr)
 }
 
 var (
@@ -109,10 +108,7 @@ func ignoreReason(h header, m *Message, cfg *Config, w *bodyWalker) string {
 	if prec == "auto_reply" {
 		return ReasonAutoReply
 	}
-	if (prec == "bulk" || prec == "junk") && (autoSubjectRE.MatchString(m.Subject) || oooRE.MatchString(m.Subject)) {
-		return ReasonAutoReply
-	}
-	if autoSubjectRE.MatchString(m.Subject) {
+	if autoSubjectRE.MatchString(m.Subject) || ((prec == "bulk" || prec == "junk") && oooRE.MatchString(m.Subject)) {
 		return ReasonAutoReply
 	}
 	// A null reverse-path (RFC 5321 §4.5.5) is what bounces are sent with.
@@ -131,10 +127,10 @@ func classify(h header, m *Message, cfg *Config, w *bodyWalker) {
 	id := listID(h.get("List-Id"))
 	var official, public, discussion bool
 	for _, l := range cfg.lists() {
-		if !(listIDMatches(id, l.addr) || contains(m.To, l.addr) || contains(m.Cc, l.addr)) {
+		if !through(id, l.addr, m.To, m.Cc) {
 			continue
 		}
-		if !contains(m.Lists, l.addr) {
+		if !slices.Contains(m.Lists, l.addr) {
 			m.Lists = append(m.Lists, l.addr)
 		}
 		switch l.role {
@@ -168,8 +164,9 @@ func classify(h header, m *Message, cfg *Config, w *bodyWalker) {
 // "Alice via agora-business <agora-business@...>" and keeps the original in
 // X-Original-From; that header is believed only when From is a configured
 // list address and the message came through that list (List-Id, or the list
-// among To/Cc). Reply-To is never used: anyone can set it.
-func sender(h header, cfg *Config) address {
+// among To/Cc: to and cc are the message's recipients). Reply-To is never
+// used: anyone can set it.
+func sender(h header, cfg *Config, to, cc []string) address {
 	from := parseAddressList(h.get("From"))
 	if len(from) == 0 {
 		if s := parseAddressList(h.get("Sender")); len(s) > 0 {
@@ -183,13 +180,8 @@ func sender(h header, cfg *Config) address {
 		return f
 	}
 	id := listID(h.get("List-Id"))
-	to := addrs(parseAddressList(h.get("To")))
-	cc := addrs(parseAddressList(h.get("Cc")))
 	for _, l := range cfg.lists() {
-		if l.addr != f.addr {
-			continue
-		}
-		if listIDMatches(id, l.addr) || contains(to, l.addr) || contains(cc, l.addr) {
+		if l.addr == f.addr && through(id, l.addr, to, cc) {
 			if orig := parseAddressList(xof); len(orig) > 0 {
 				return orig[0]
 			}

@@ -59,6 +59,9 @@ func decodeTransfer(enc string, b []byte) ([]byte, string) {
 	}
 }
 
+// decodeBase64 ignores characters outside the base64 alphabet (RFC 2045
+// §6.8 says to), reads base64url's '-' and '_' as '+' and '/', and decodes
+// what it can of truncated or unpadded data.
 func decodeBase64(b []byte) ([]byte, string) {
 	clean := make([]byte, 0, len(b))
 	for _, c := range b {

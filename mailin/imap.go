@@ -1,6 +1,7 @@
 package mailin
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -408,7 +409,7 @@ func newUIDs(ctx context.Context, cl *imapclient.Client, last uint32) ([]imap.UI
 	return uids, nil
 }
 
-var wholeBody = &imap.FetchItemBodySection{Peek: true} // BODY.PEEK[]: the whole message, \Seen untouched
+var wholeBody = &imap.FetchItemBodySection{Peek: true} // BODY.PEEK[]: the whole message, \Seen untouched (RFC 3501 §6.4.5)
 
 var fetchOptions = &imap.FetchOptions{UID: true, InternalDate: true, BodySection: []*imap.FetchItemBodySection{wholeBody}}
 
@@ -434,7 +435,7 @@ func rawsOf(bufs []*imapclient.FetchMessageBuffer, last uint32) []*Raw {
 		}
 		raws = append(raws, &Raw{Data: b.FindBodySection(wholeBody), Arrived: b.InternalDate.UTC(), UID: uint32(b.UID)})
 	}
-	slices.SortFunc(raws, func(a, b *Raw) int { return int(int64(a.UID) - int64(b.UID)) })
+	slices.SortFunc(raws, func(a, b *Raw) int { return cmp.Compare(a.UID, b.UID) })
 	return raws
 }
 

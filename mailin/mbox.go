@@ -89,12 +89,10 @@ func (a *mboxArchive) Next() (*Raw, error) {
 	data := buf.Bytes()
 	// The blank line before the next From_ line (or the end of the file)
 	// belongs to the mbox format.
-	{
-		if bytes.HasSuffix(data, []byte("\r\n\r\n")) {
-			data = data[:len(data)-2]
-		} else if bytes.HasSuffix(data, []byte("\n\n")) {
-			data = data[:len(data)-1]
-		}
+	if bytes.HasSuffix(data, []byte("\r\n\r\n")) {
+		data = data[:len(data)-2]
+	} else if bytes.HasSuffix(data, []byte("\n\n")) {
+		data = data[:len(data)-1]
 	}
 	if len(bytes.TrimSpace(data)) == 0 && next == "" && a.eof {
 		return nil, io.EOF
@@ -102,8 +100,7 @@ func (a *mboxArchive) Next() (*Raw, error) {
 	a.n++
 	arrived := fromLineDate(fromLine)
 	if arrived.IsZero() {
-		h, _, _ := readHeader(data)
-		arrived, _ = parseDate(h.get("Date"))
+		arrived = headerDate(data)
 	}
 	return &Raw{Data: data, Arrived: arrived.UTC(), UID: a.n}, nil
 }

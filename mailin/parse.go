@@ -43,7 +43,7 @@ func Parse(raw []byte, arrived time.Time, cfg *Config) (*Message, error) {
 	m.References = parseMsgIDs(h.get("References"))
 	m.To = addrs(parseAddressList(strings.Join(h.values("To"), ", ")))
 	m.Cc = addrs(parseAddressList(strings.Join(h.values("Cc"), ", ")))
-	s := sender(h, cfg)
+	s := sender(h, cfg, m.To, m.Cc)
 	m.From, m.FromName = s.addr, s.name
 	if m.From == "" {
 		m.Notes = append(m.Notes, "no sender address")

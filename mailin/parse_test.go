@@ -260,7 +260,6 @@ func TestDKIM(t *testing.T) {
 		{"body changed", strings.Replace(sign("example.org", msg), "bid 3", "bid 9", 1), false},
 		{"not aligned", sign("example.net", msg), false},
 		{"unsigned", msg, false},
-		{"unknown key", sign("example.org", msg) + "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := Parse([]byte(tc.raw), time.Time{}, cfg)

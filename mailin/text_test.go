@@ -50,7 +50,7 @@ func TestUnflow(t *testing.T) {
 		{"Flig \nht.", true, "Flight."},
 		{" >not a quote", false, ">not a quote"},
 		{"> a \n> b\nc", false, "> a b\nc"},
-		{"> a \n>> b", false, "> a \n>> b"[:4] + "\n>> b"},
+		{"> a \n>> b", false, "> a \n>> b"}, // §4.5: no joining across a depth change
 		{"text \n-- \nsig", false, "text \n-- \nsig"},
 		{"no trailing", false, "no trailing"},
 	} {

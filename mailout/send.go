@@ -188,6 +188,8 @@ func (s *Sender) Prepare(ctx context.Context, envelopeFrom string, rcpts []strin
 		return nil, err
 	}
 	c := sess.c
+	// SMTPUTF8 (RFC 6531 3.4) only when an envelope address is not ASCII:
+	// Compose's headers are (RFC 2047 encoded words).
 	opts := &smtp.MailOptions{UTF8: !isASCII(from) || !allASCII(to)}
 	if err := c.Mail(from, opts); err != nil {
 		var pe *smtp.SMTPError

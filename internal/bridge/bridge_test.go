@@ -43,7 +43,9 @@ func TestNoticeBytes(t *testing.T) {
 		}
 		path := filepath.Join("testdata", name+".eml")
 		if *update {
-			os.WriteFile(path, raw, 0o644)
+			if err := os.WriteFile(path, raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
 			continue
 		}
 		want, err := os.ReadFile(path)
@@ -55,8 +57,11 @@ func TestNoticeBytes(t *testing.T) {
 		}
 		// The referee recognises its own mail when it comes back through a list.
 		m, err := mailin.Parse(raw, at, &mailin.Config{Referee: addrs.Referee, PublicLists: []string{addrs.PublicList}, OfficialList: addrs.OfficialList})
-		if err != nil || m.Class != mailin.Ignorable {
-			t.Errorf("%s: own mail read back as %v (%v)", name, m.Class, err)
+		if err != nil {
+			t.Fatalf("%s: read back: %v", name, err)
+		}
+		if m.Class != mailin.Ignorable || m.IgnoreReason != mailin.ReasonOwnMail {
+			t.Errorf("%s: own mail read back as %v (%q)", name, m.Class, m.IgnoreReason)
 		}
 		if strings.Contains(string(raw), "\r\nBcc:") {
 			t.Errorf("%s: a header was injected", name)
