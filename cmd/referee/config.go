@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -152,46 +153,25 @@ func loadConfig(path string, explicit bool) (*Config, error) {
 	return cfg, nil
 }
 
+// defaults fills in every key left unset.
 func (c *Config) defaults() {
-	if c.State == "" {
-		c.State = "data/state.yaml"
-	}
-	if c.Address == "" {
-		c.Address = "referee@example.test"
-	}
-	if c.Contestmaster == "" {
-		c.Contestmaster = "contestmaster@example.test"
-	}
+	c.State = cmp.Or(c.State, "data/state.yaml")
+	c.Address = cmp.Or(c.Address, "referee@example.test")
+	c.Contestmaster = cmp.Or(c.Contestmaster, "contestmaster@example.test")
 	if len(c.Lists.Public) == 0 {
 		c.Lists.Public = []string{"agora-business@example.test"}
 	}
-	if c.Lists.Official == "" {
-		c.Lists.Official = "agora-official@example.test"
-	}
+	c.Lists.Official = cmp.Or(c.Lists.Official, "agora-official@example.test")
 	if c.Lists.Discussion == nil {
 		c.Lists.Discussion = []string{"agora-discussion@example.test"}
 	}
-	if c.IMAP.Mailbox == "" {
-		c.IMAP.Mailbox = "INBOX"
-	}
-	if c.IMAP.TLS == "" {
-		c.IMAP.TLS = "tls"
-	}
-	if c.SMTP.TLS == "" {
-		c.SMTP.TLS = "starttls"
-	}
-	if c.Auth.Policy == "" {
-		c.Auth.Policy = "none"
-	}
-	if c.Log.Format == "" {
-		c.Log.Format = "text"
-	}
-	if c.Hub.IMAPAddr == "" {
-		c.Hub.IMAPAddr = "127.0.0.1:1143"
-	}
-	if c.Hub.SMTPAddr == "" {
-		c.Hub.SMTPAddr = "127.0.0.1:2525"
-	}
+	c.IMAP.Mailbox = cmp.Or(c.IMAP.Mailbox, "INBOX")
+	c.IMAP.TLS = cmp.Or(c.IMAP.TLS, "tls")
+	c.SMTP.TLS = cmp.Or(c.SMTP.TLS, "starttls")
+	c.Auth.Policy = cmp.Or(c.Auth.Policy, "none")
+	c.Log.Format = cmp.Or(c.Log.Format, "text")
+	c.Hub.IMAPAddr = cmp.Or(c.Hub.IMAPAddr, "127.0.0.1:1143")
+	c.Hub.SMTPAddr = cmp.Or(c.Hub.SMTPAddr, "127.0.0.1:2525")
 }
 
 // Embedded reports whether the embedded mail hub stands in for IMAP and SMTP.

@@ -262,7 +262,7 @@ func TestRunOverEmbeddedHub(t *testing.T) {
 	if !strings.Contains(rep, "2026-12-07") || !strings.Contains(rep, "List-Id:") {
 		t.Errorf("weekly report:\n%s", rep)
 	}
-	// SIGTERM: the daemon saves and exits 0.
+	// SIGINT: the daemon saves and exits 0.
 	d.cmd.Process.Signal(os.Interrupt)
 	select {
 	case err := <-d.exited:

@@ -101,7 +101,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				return fmt.Errorf("read %s: %w", path, err)
 			}
 			if fresh {
-				s, entries, err = openState(e, cfg, true, raw.Arrived, *secretFile)
+				s, entries, err = openState(e, cfg, raw.Arrived, *secretFile)
 				if err != nil {
 					a.Close()
 					return err
@@ -170,17 +170,13 @@ func openArchive(cfg *Config, path string) (mailin.Archive, error) {
 	if cfg.Embedded() {
 		return nil, usagef("%s: no IMAP server is configured (imap.addr)", path)
 	}
-	tlsCfg, err := tlsConfig(cfg)
+	ic, err := imapConfig(cfg, nil)
 	if err != nil {
 		return nil, err
 	}
-	pass, err := secretValue(cfg.IMAP.Password, cfg.IMAP.PasswordFile)
-	if err != nil {
-		return nil, err
-	}
+	ic.Mailbox = folder
 	// Every IMAP command is bounded by mailin's own time limit.
-	return mailin.OpenIMAPArchive(context.Background(), &mailin.IMAPConfig{Addr: cfg.IMAP.Addr, TLS: cfg.IMAP.TLS, ForceInsecure: cfg.IMAP.ForceInsecure,
-		TLSConfig: tlsCfg, User: cfg.IMAP.User, Password: pass, Mailbox: folder})
+	return mailin.OpenIMAPArchive(context.Background(), ic)
 }
 
 // writeOutbox writes every notice of the outbox as a numbered .eml file and

@@ -171,7 +171,7 @@ func newDaemon(cfg *Config, clk *clock, log *slog.Logger) (*daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, ent, err := openState(e, cfg, true, clk.now(), "")
+	s, ent, err := openState(e, cfg, clk.now(), "")
 	if err != nil {
 		return nil, err
 	}
@@ -186,27 +186,23 @@ func newDaemon(cfg *Config, clk *clock, log *slog.Logger) (*daemon, error) {
 	d := &daemon{cfg: cfg, e: e, log: log, clk: clk, mcfg: mailinConfig(cfg), addrs: addresses(cfg), s: s, j: j,
 		wake: make(chan struct{}, 1), kick: make(chan struct{}, 1), retryBase: time.Second}
 	if !cfg.Embedded() {
-		tlsCfg, err := tlsConfig(cfg)
-		if err != nil {
-			return nil, err
-		}
-		imapPass, err := secretValue(cfg.IMAP.Password, cfg.IMAP.PasswordFile)
-		if err != nil {
+		if d.imap, err = imapConfig(cfg, log); err != nil {
 			return nil, err
 		}
 		smtpPass, err := secretValue(cfg.SMTP.Password, cfg.SMTP.PasswordFile)
 		if err != nil {
 			return nil, err
 		}
-		d.imap = &mailin.IMAPConfig{Addr: cfg.IMAP.Addr, TLS: cfg.IMAP.TLS, ForceInsecure: cfg.IMAP.ForceInsecure, TLSConfig: tlsCfg,
-			User: cfg.IMAP.User, Password: imapPass, Mailbox: cfg.IMAP.Mailbox, Processed: cfg.IMAP.Processed, Logger: log}
-		d.sender = mailout.NewSender(mailout.SMTPConfig{Addr: cfg.SMTP.Addr, TLS: cfg.SMTP.TLS, TLSConfig: tlsConfigFor(tlsCfg, cfg.SMTP.Addr),
+		// The same CA pool; mailout names the SMTP host as the server.
+		d.sender = mailout.NewSender(mailout.SMTPConfig{Addr: cfg.SMTP.Addr, TLS: cfg.SMTP.TLS, TLSConfig: d.imap.TLSConfig,
 			User: cfg.SMTP.User, Password: smtpPass, HELO: cfg.SMTP.HELO}, log)
 	}
 	log.Info("state loaded", "state", cfg.State, "clock", s.Clock.Format(time.RFC3339), "outbox", len(s.Outbox), "journal_seq", s.JournalSeq)
 	return d, nil
 }
 
+// tlsConfig trusts ca_file's certificates besides the system's; nil when no
+// ca_file is named.
 func tlsConfig(cfg *Config) (*tls.Config, error) {
 	if cfg.CAFile == "" {
 		return nil, nil
@@ -225,17 +221,19 @@ func tlsConfig(cfg *Config) (*tls.Config, error) {
 	return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
 }
 
-func tlsConfigFor(base *tls.Config, addr string) *tls.Config {
-	if base == nil {
-		return nil
+// imapConfig is how mailin reaches the configured IMAP server: its TLS
+// trusts ca_file, its password is read from the file when one is named.
+func imapConfig(cfg *Config, log *slog.Logger) (*mailin.IMAPConfig, error) {
+	tlsCfg, err := tlsConfig(cfg)
+	if err != nil {
+		return nil, err
 	}
-	c := base.Clone()
-	host := addr
-	if i := strings.LastIndex(addr, ":"); i >= 0 {
-		host = addr[:i]
+	pass, err := secretValue(cfg.IMAP.Password, cfg.IMAP.PasswordFile)
+	if err != nil {
+		return nil, err
 	}
-	c.ServerName = host
-	return c
+	return &mailin.IMAPConfig{Addr: cfg.IMAP.Addr, TLS: cfg.IMAP.TLS, ForceInsecure: cfg.IMAP.ForceInsecure, TLSConfig: tlsCfg,
+		User: cfg.IMAP.User, Password: pass, Mailbox: cfg.IMAP.Mailbox, Processed: cfg.IMAP.Processed, Logger: log}, nil
 }
 
 func (d *daemon) close() {

@@ -57,13 +57,13 @@ func newSecret(file string) ([]byte, error) {
 }
 
 // openState loads the working state, creating it from the starting state on
-// first use when create is set (then at `now`, with a fresh secret).
-func openState(e *contract.Engine, cfg *Config, create bool, now time.Time, secretFile string) (*contract.State, []contract.Entry, error) {
+// first use (then at `now`, with a fresh secret, and the entries of its start).
+func openState(e *contract.Engine, cfg *Config, now time.Time, secretFile string) (*contract.State, []contract.Entry, error) {
 	s, err := store.Load(e, cfg.State)
 	if err == nil {
 		return s, nil, nil
 	}
-	if !errors.Is(err, os.ErrNotExist) || !create {
+	if !errors.Is(err, os.ErrNotExist) {
 		return nil, nil, err
 	}
 	s, err = template(e)
