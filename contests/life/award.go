@@ -3,6 +3,7 @@ package life
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"referee/contract"
 	"referee/contract/text"
@@ -12,7 +13,8 @@ import (
 type Award struct {
 	Contestants int
 	Winners     []string // names
-	Measure     string   // "Controlled Cells" or "Vials"
+	Measure     string   // "Controlled Cells" or "Vials of Primordial Ooze"
+	Wins        string   // who wins, as the notice words it
 	Best        int64
 	PPP, PWIN   int
 	N           int // PPP x contestants
@@ -42,9 +44,11 @@ func award(c *contract.Ctx) error {
 	a := Award{Contestants: len(members), PPP: c.IntParam("PPP"), PWIN: c.IntParam("PWIN")}
 	score := func(m *contract.Player) int64 { return int64(st.count(m.Address())) }
 	a.Measure = "Controlled Cells"
+	a.Wins = "whose number of Controlled Cells is greater than or equal to that of every other contestant"
 	if c.Param("R23") == Original {
 		score = func(m *contract.Player) int64 { return vials(c, m.Name) }
 		a.Measure = "Vials of Primordial Ooze"
+		a.Wins = "who own the most Vials of Primordial Ooze"
 	}
 	var winners []*contract.Player
 	for i, m := range members {
@@ -83,11 +87,7 @@ func awardNotice(c *contract.Ctx, a Award, members []*contract.Player, score fun
 	}
 	b.WriteString(t.String())
 	b.WriteString("\n")
-	rule := "whose number of Controlled Cells is greater than or equal to that of every other contestant"
-	if a.Measure != "Controlled Cells" {
-		rule = "who own the most Vials of Primordial Ooze"
-	}
-	b.WriteString(text.Wrap(fmt.Sprintf("The winning contestants, those %s (%d): %s.", rule, a.Best, strings.Join(a.Winners, ", ")), 0))
+	b.WriteString(text.Wrap(fmt.Sprintf("The winning contestants, those %s (%d): %s.", a.Wins, a.Best, strings.Join(a.Winners, ", ")), 0))
 	b.WriteString("\n")
 	b.WriteString(text.Heading("The arithmetic"))
 	fmt.Fprintf(&b, "N = PPP x contestants = %d x %d = %d\n", a.PPP, a.Contestants, a.N)
@@ -108,3 +108,6 @@ func awardNotice(c *contract.Ctx, a Award, members []*contract.Player, score fun
 	b.WriteString(text.Signature("The Life Contestmaster (referee)"))
 	return b.String()
 }
+
+// month names the Agoran month of an award.
+func month(t time.Time) string { return t.UTC().Format("January 2006") }

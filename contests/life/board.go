@@ -118,7 +118,7 @@ func (b *Board) hsum(r []uint64, h []uint64) {
 // at once. Survivors keep their Controller (R8); Born cells get their Parent
 // (R17, R18); Killed cells become the contest's (R19) by their bit alone.
 //
-// Neighbour counting is bit-sliced: each row's horizontal sums (0..3, two bit
+// Neighbour counting (the eight neighbours of Life R11) is bit-sliced: each row's horizontal sums (0..3, two bit
 // planes) are computed once and added for the rows above, at and below, giving
 // the count of the 3x3 block including the cell itself (0..9, four bit planes).
 // A cell lives next if that total is 3, or 4 and it is alive now.
@@ -212,7 +212,8 @@ func (b *Board) births(y int, row, out []uint64) {
 }
 
 // bornAtEdge finds the Parent of a cell whose neighbours straddle a word or
-// the torus seam (Life R12), position by position.
+// the torus seam (Life R12), position by position: the eight neighbours of
+// Life R11, in its order.
 func (b *Board) bornAtEdge(x, y, ym, yp int) uint8 {
 	w := b.W
 	xm, xp := x-1, x+1

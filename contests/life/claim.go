@@ -51,7 +51,7 @@ func doClaim(c *contract.Ctx, a *contract.Action) error {
 		case !lim.In(pt.X, pt.Y):
 			r = contract.Reject("Life R7", "Cell %s does not exist: X runs %d..%d and Y %d..%d", pt, lim.Xmin, lim.Xmax, lim.Ymin, lim.Ymax)
 		case cells[pt] != "":
-			r = contract.Reject("Life R16", "Cell %s is Alive, Controlled by %s; only Cells Controlled by the contest can be claimed", pt, nameOf(c, cells[pt]))
+			r = contract.Reject("Life R16", "Cell %s is Alive, Controlled by %s; only Cells Controlled by the contest can be claimed", pt, c.State().NameOf(cells[pt]))
 		case vials(c, p.Name) < 1:
 			r = contract.Reject("Life R16", "claiming Cell %s costs one Vial and you own none", pt)
 		}

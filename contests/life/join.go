@@ -1,6 +1,7 @@
 package life
 
 import (
+	"slices"
 	"time"
 
 	"referee/contract"
@@ -47,7 +48,7 @@ func doLeave(c *contract.Ctx, a *contract.Action) error {
 		return err
 	}
 	c.State().Leave(p, ID, c.Now())
-	st.Handover.Volunteers = remove(st.Handover.Volunteers, p.Address())
+	st.Handover.Volunteers = slices.DeleteFunc(st.Handover.Volunteers, func(a string) bool { return a == p.Address() })
 	if st.Handover.Offer == p.Address() {
 		st.Handover.Offer = ""
 	}
@@ -55,14 +56,4 @@ func doLeave(c *contract.Ctx, a *contract.Action) error {
 		plural(int64(cells), "Cell", "Cells"), plural(v, "Vial", "Vials"), contract.Stamp(c.Now().Add(rejoinWait)))
 	c.Record(p.Name, "leaves; %s die (R9), %s self-destruct (R13)", plural(int64(cells), "Cell", "Cells"), plural(v, "Vial", "Vials"))
 	return nil
-}
-
-func remove(list []string, s string) []string {
-	var out []string
-	for _, x := range list {
-		if x != s {
-			out = append(out, x)
-		}
-	}
-	return out
 }

@@ -219,6 +219,3 @@ func plural(n int64, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
-
-// nameOf is the name of the player with this address, or the address.
-func nameOf(c *contract.Ctx, addr string) string { return c.State().NameOf(addr) }

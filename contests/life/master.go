@@ -1,6 +1,7 @@
 package life
 
 import (
+	"slices"
 	"strings"
 
 	"referee/contract"
@@ -19,7 +20,7 @@ func doVolunteer(c *contract.Ctx, a *contract.Action) error {
 	if st.Handover.Offer == p.Address() {
 		return handOver(c, p)
 	}
-	if contains(st.Handover.Volunteers, p.Address()) {
+	if slices.Contains(st.Handover.Volunteers, p.Address()) {
 		return contract.Reject("Life R1", "you already consented; the contestmaster has not consented to you yet")
 	}
 	st.Handover.Volunteers = append(st.Handover.Volunteers, p.Address())
@@ -45,7 +46,7 @@ func doHandOver(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("Life R1", "%s is already the contestmaster", p.Name)
 	}
 	st := data(c)
-	if contains(st.Handover.Volunteers, p.Address()) {
+	if slices.Contains(st.Handover.Volunteers, p.Address()) {
 		return handOver(c, p)
 	}
 	st.Handover.Offer = p.Address()

@@ -48,7 +48,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	if v := vials(c, contract.ContestmasterEntity(ID)); v > 0 {
 		fmt.Fprintf(&b, "The contestmaster owns %s.\n", plural(v, "Vial", "Vials"))
 	}
-	fmt.Fprintf(&b, "Contestmaster: %s\n\n", nameOf(c, c.Contestmaster()))
+	fmt.Fprintf(&b, "Contestmaster: %s\n\n", c.State().NameOf(c.Contestmaster()))
 
 	b.WriteString(text.Heading("Parameters and variants"))
 	pt := &text.Table{Header: []string{"Name", "Value", "Rule"}}
@@ -79,7 +79,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	legend := map[rune]string{}
 	for _, a := range cells {
 		if r, ok := letter[a]; ok {
-			legend[r] = nameOf(c, a)
+			legend[r] = c.State().NameOf(a)
 		}
 	}
 	b.WriteString(text.Wrap(fmt.Sprintf("%d x %d Cells, X %d..%d, Y %d..%d, wrapping both ways (R12); %s Alive.",

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"referee/contract"
 )
@@ -60,15 +59,16 @@ func (g *Game) Run(c *contract.Ctx, e contract.Event) error {
 	return nil
 }
 
-// controllers lists the contestants Controlling Cells, sorted by name: their
-// index (from 1) on the Board is the order of the tie draws (ruling L3).
+// controllers lists the contestants Controlling Cells, sorted by name (byte
+// order: capitals before small letters), then address: their index (from 1)
+// on the Board is the order of the tie draws (ruling L3).
 func controllers(c *contract.Ctx, st *State) ([]string, error) {
 	var addrs []string
 	for a := range st.Cells {
 		addrs = append(addrs, a)
 	}
 	sort.Slice(addrs, func(i, j int) bool {
-		ni, nj := nameOf(c, addrs[i]), nameOf(c, addrs[j])
+		ni, nj := c.State().NameOf(addrs[i]), c.State().NameOf(addrs[j])
 		if ni != nj {
 			return ni < nj
 		}
@@ -194,8 +194,9 @@ func runRound(c *contract.Ctx) error {
 }
 
 // resetVials is the end of Life R23: every Vial of the contestants and the
-// contest goes to the contestmaster, who destroys all e owns and mints VPP to
-// each contestant.
+// contest goes to the contestmaster, who moves the contestants' as their
+// Limited Executor (R14), destroys all e owns and mints VPP to each
+// contestant.
 func resetVials(c *contract.Ctx) error {
 	led := &c.State().Ledger
 	cm := contract.ContestmasterEntity(ID)
@@ -221,6 +222,3 @@ func resetVials(c *contract.Ctx) error {
 		plural(destroyed, "Vial", "Vials"), plural(vpp, "Vial", "Vials"))
 	return nil
 }
-
-// month names the Agoran month of an award.
-func month(t time.Time) string { return t.UTC().Format("January 2006") }

@@ -68,8 +68,8 @@ func TestR1ContestmasterByMutualConsent(t *testing.T) {
 	if got := h.S.Games[ID].Contestmaster; got != "alice@example.test" {
 		t.Fatalf("contestmaster = %s, want alice@example.test", got)
 	}
-	// The other order: the new contestmaster hands over to Bob, who had
-	// already volunteered? No: volunteers are cleared by a change.
+	// The other order. Bob's consent of 11-11 lapsed with the change (the
+	// guide's decision), so the new contestmaster's offer waits for a new one.
 	done(t, h.Public("2026-11-12T10:00:00Z", alice, "I hand over the contestmastership to Bob."), "still needed")
 	done(t, h.Public("2026-11-12T11:00:00Z", bob, "I consent to become the contestmaster of Life."), "now the contestmaster")
 	if got := h.S.Games[ID].Contestmaster; got != "bob@example.test" {

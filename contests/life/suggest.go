@@ -3,6 +3,7 @@ package life
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -251,10 +252,10 @@ func doConsent(c *contract.Ctx, a *contract.Action) error {
 	}
 	var what []string
 	if p.In(ID) {
-		if contains(s.Consents, p.Address()) && !cm {
+		if slices.Contains(s.Consents, p.Address()) && !cm {
 			return contract.Reject("Life R4", "you already consented to Suggestion #%d", s.ID)
 		}
-		if !contains(s.Consents, p.Address()) {
+		if !slices.Contains(s.Consents, p.Address()) {
 			s.Consents = append(s.Consents, p.Address())
 			what = append(what, "as a contestant")
 		}
@@ -278,7 +279,7 @@ func doConsent(c *contract.Ctx, a *contract.Action) error {
 func consenting(s *Suggestion, members []*contract.Player) int {
 	n := 0
 	for _, m := range members {
-		if contains(s.Consents, m.Address()) {
+		if slices.Contains(s.Consents, m.Address()) {
 			n++
 		}
 	}
@@ -299,6 +300,8 @@ func adopted(s *Suggestion, members []*contract.Player) bool {
 	return s.CM && 2*n > len(members)
 }
 
+// doWithdraw: ruling L9 as the guide decides it: a suggester may withdraw eir
+// suggestion while it is open.
 func doWithdraw(c *contract.Ctx, a *contract.Action) error {
 	st := data(c)
 	s := st.suggestion(a.Arg("id"))
@@ -422,7 +425,7 @@ func changeNotice(c *contract.Ctx, s *Suggestion, before map[string]string) stri
 	}
 	line("Contestmaster", s.CM)
 	for _, m := range c.Players() {
-		line(m.Name, contains(s.Consents, m.Address()))
+		line(m.Name, slices.Contains(s.Consents, m.Address()))
 	}
 	b.WriteString("\n")
 	b.WriteString(text.Signature("The Life Contestmaster (referee)"))
@@ -464,13 +467,4 @@ func (g *Game) OnRuling(c *contract.Ctx, r *contract.Ruling, timedOut bool) erro
 	}
 	c.Record("Life", "the contestmaster rules how Suggestion #%d applies: %s", s.ID, strings.Join(parts, ", "))
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
