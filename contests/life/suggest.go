@@ -75,6 +75,8 @@ func suggestionText(msg string, off int) string {
 // parseChanges reads the G9 lines: "SET <parameter> = <value>" and "SELECT
 // <variant>", where a variant is "original" or "amended" (regulations 21 and 23
 // together, as Suggestion #3 changed them), or "R21 original" and the like.
+var regulationRE = regexp.MustCompile(`\b(?:regulation|r)\s*(\d+)`)
+
 func parseChanges(g *Game, txt string) ([]Change, error) {
 	var out []Change
 	for _, line := range strings.Split(txt, "\n") {
@@ -87,7 +89,9 @@ func parseChanges(g *Game, txt string) ([]Change, error) {
 		case "set":
 			cs = []Change{{Param: name, Value: value}}
 		case "select":
-			f := strings.Fields(strings.ToLower(strings.NewReplacer("regulation", "R", "/", " ", ",", " ", "r ", "R").Replace(value)))
+			// "R21", "r 21", "Regulation 21" and "regulation21" all name R21.
+			v := regulationRE.ReplaceAllString(strings.ToLower(value), "r$1")
+			f := strings.Fields(strings.NewReplacer("/", " ", ",", " ").Replace(v))
 			var regs []string
 			variant := ""
 			for _, w := range f {

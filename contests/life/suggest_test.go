@@ -114,3 +114,16 @@ func TestRegulationsOf(t *testing.T) {
 		t.Errorf("regulationsOf = %s, want %s", got, want)
 	}
 }
+
+// Ruling L5: a regulation is named in SELECT however a player writes it.
+func TestSelectRegulationForms(t *testing.T) {
+	for _, form := range []string{"SELECT R21 original", "SELECT r 21 original", "SELECT Regulation 21 original", "SELECT regulation21 original", "SELECT original version of R 21"} {
+		cs, err := parseChanges(&Game{}, form)
+		if err != nil || len(cs) != 1 || cs[0].Param != "R21" || cs[0].Value != Original {
+			t.Errorf("%q: %+v, %v; want R21 = original", form, cs, err)
+		}
+	}
+	if cs, err := parseChanges(&Game{}, "SELECT amended"); err != nil || len(cs) != 2 {
+		t.Errorf("SELECT amended: %+v, %v; want both regulations", cs, err)
+	}
+}
