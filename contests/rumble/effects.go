@@ -43,8 +43,8 @@ func effectByName(name string) (effect, bool) {
 	return effect{}, false
 }
 
-// powerKind is how energy goes into a power: "burn" for Burn effects, otherwise
-// "spend" (an adjudicated power takes whichever the player names).
+// powerKind is how energy goes into a power with an effect: "spend" or "burn".
+// It is "" for an adjudicated power, which takes whichever the player names.
 func powerKind(p *Power) string {
 	if e, ok := effectByName(p.Effect); ok {
 		return e.Kind

@@ -2,6 +2,7 @@ package rumble
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -177,16 +178,12 @@ func parseBids(text string, st *State) (bids []Bid, explicit bool, err error) {
 		if n < 1 {
 			return nil, false, contract.Reject("U4", "the bid on %s is %d; a bid is a whole number of 1 or more", p.Name, n)
 		}
-		merged := false
-		for i := range bids {
-			if bids[i].Power == p.Name {
+		for _, b := range bids {
+			if b.Power == p.Name {
 				return nil, false, contract.Reject("U4", "two bids on %s; send one bid per power", p.Name)
 			}
-			_ = i
 		}
-		if !merged {
-			bids = append(bids, Bid{Power: p.Name, N: n})
-		}
+		bids = append(bids, Bid{Power: p.Name, N: n})
 	}
 	return bids, explicit, nil
 }
@@ -237,14 +234,7 @@ func parseDiscard(text string, st *State, f *Fighter) (discard string, found boo
 	return discard, found, nil
 }
 
-func holds(f *Fighter, power string) bool {
-	for _, p := range f.Powers {
-		if p == power {
-			return true
-		}
-	}
-	return false
-}
+func holds(f *Fighter, power string) bool { return slices.Contains(f.Powers, power) }
 
 // Action lists (Rumble 8): "Attack: 30 to Alice; 10 to Bob", "attack Alice 30",
 // "Defense: 40", "defend with 40", "Spend 10 on Flight", "Burn 5 on Rage",

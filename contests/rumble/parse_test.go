@@ -33,6 +33,36 @@ func resolveTest(ref string) (string, error) {
 	return "", contract.Reject("Rumble 9", "no player is known as %q", ref)
 }
 
+// parsed checks a parser's error against the rejection a case wants ("" for
+// none), and reports whether the case goes on to compare the result.
+func parsed(t *testing.T, text string, err error, want string) bool {
+	t.Helper()
+	if want != "" {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", text, err, want)
+		}
+		return false
+	}
+	if err != nil {
+		t.Errorf("%q: %v", text, err)
+		return false
+	}
+	return true
+}
+
+// rejected reports whether a fuzzed parser failed, and fails the test when the
+// failure is a fault rather than a rejection a player could be sent.
+func rejected(t *testing.T, in string, err error) bool {
+	t.Helper()
+	if err == nil {
+		return false
+	}
+	if _, ok := contract.AsRejection(err); !ok {
+		t.Fatalf("%q: a fault, not a rejection: %v", in, err)
+	}
+	return true
+}
+
 func TestParseActions(t *testing.T) {
 	tests := []struct {
 		text string
@@ -62,14 +92,7 @@ func TestParseActions(t *testing.T) {
 	for _, tc := range tests {
 		st, me := testState()
 		got, _, err := parseActions(tc.text, st, me, resolveTest)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%q: error %v, want %q", tc.text, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%q: %v", tc.text, err)
+		if !parsed(t, tc.text, err, tc.err) {
 			continue
 		}
 		if d := cmp.Diff(tc.want, got); d != "" {
@@ -98,14 +121,7 @@ func TestParseBids(t *testing.T) {
 	for _, tc := range tests {
 		st, _ := testState()
 		got, explicit, err := parseBids(tc.text, st)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%q: error %v, want %q", tc.text, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%q: %v", tc.text, err)
+		if !parsed(t, tc.text, err, tc.err) {
 			continue
 		}
 		if d := cmp.Diff(tc.want, got); d != "" || explicit != tc.explicit {
@@ -130,14 +146,7 @@ func TestParsePowers(t *testing.T) {
 	}
 	for _, tc := range tests {
 		got, err := parsePowers(tc.text)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%q: error %v, want %q", tc.text, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%q: %v", tc.text, err)
+		if !parsed(t, tc.text, err, tc.err) {
 			continue
 		}
 		if d := cmp.Diff(tc.want, got); d != "" {
@@ -254,10 +263,7 @@ func FuzzParseActions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		st, me := testState()
 		acts, _, err := parseActions(s, st, me, resolveTest)
-		if err != nil {
-			if _, ok := contract.AsRejection(err); !ok {
-				t.Fatalf("%q: a fault, not a rejection: %v", s, err)
-			}
+		if rejected(t, s, err) {
 			return
 		}
 		for _, a := range acts {
@@ -275,10 +281,7 @@ func FuzzParseBids(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		st, _ := testState()
 		bids, _, err := parseBids(s, st)
-		if err != nil {
-			if _, ok := contract.AsRejection(err); !ok {
-				t.Fatalf("%q: a fault, not a rejection: %v", s, err)
-			}
+		if rejected(t, s, err) {
 			return
 		}
 		for _, b := range bids {
@@ -295,10 +298,7 @@ func FuzzParsePowers(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		defs, err := parsePowers(s)
-		if err != nil {
-			if _, ok := contract.AsRejection(err); !ok {
-				t.Fatalf("%q: a fault: %v", s, err)
-			}
+		if rejected(t, s, err) {
 			return
 		}
 		for _, d := range defs {

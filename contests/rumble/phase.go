@@ -248,7 +248,7 @@ func (s *State) closeBids(c *contract.Ctx) error {
 	if len(s.alive()) <= 1 {
 		c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/bids", s.Game), Channel: contract.ChanPublic,
 			Subject: fmt.Sprintf("Rumble game %d: the bids", s.Game), Body: body + signature()})
-		endGame(c, s, "only one contestant or none survived the bidding")
+		endGame(c, s, "only one contestant or none survived the bidding", false)
 		return nil
 	}
 	s.open(c, PhaseDiscard)

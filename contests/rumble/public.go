@@ -47,7 +47,7 @@ func doLeave(c *contract.Ctx, a *contract.Action) error {
 			c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/left/%s", st.Game, c.Msg().ID), Channel: contract.ChanPublic,
 				Subject: fmt.Sprintf("Rumble game %d: %s left", st.Game, p.Name),
 				Body:    wrapBody(fmt.Sprintf("%s left the contest during game %d and is dead from that moment (U7).", p.Name, st.Game))})
-			endGame(c, st, "only one contestant or none has stamina left after "+p.Name+" left")
+			endGame(c, st, "only one contestant or none has stamina left after "+p.Name+" left", false)
 			return nil
 		}
 		st.checkAllIn(c)
@@ -115,7 +115,8 @@ func doEnd(c *contract.Ctx, a *contract.Action) error {
 	if st.Phase == PhaseNone {
 		return contract.Reject("Rumble 12", "no game of Rumble is going on")
 	}
-	endGame(c, st, "ended without objection (Rumble 12)")
+	// Rumble 12: the game ends with no winner, whoever has the most stamina.
+	endGame(c, st, "ended without objection (Rumble 12)", true)
 	return nil
 }
 

@@ -187,7 +187,7 @@ func (s *State) resolveRound(c *contract.Ctx, actions string) error {
 	if len(s.alive()) <= 1 {
 		c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/round/%d/results", s.Game, round), Channel: contract.ChanPublic,
 			Subject: fmt.Sprintf("Rumble game %d: round %d results", s.Game, round), Body: b.String() + "\n" + signature()})
-		endGame(c, s, fmt.Sprintf("at most one contestant has stamina left after round %d", round))
+		endGame(c, s, fmt.Sprintf("at most one contestant has stamina left after round %d", round), false)
 		return nil
 	}
 	// Rumble 9: then a new round.
@@ -197,14 +197,15 @@ func (s *State) resolveRound(c *contract.Ctx, actions string) error {
 
 // endGame ends the game: the last contestant standing gains WinFactor times the
 // contestants at the start (Rumble 11, U6); with none, there is no winner (U1).
-func endGame(c *contract.Ctx, s *State, why string) {
+// A game ended by Rumble 12 (ended is true) has no winner either.
+func endGame(c *contract.Ctx, s *State, why string, ended bool) {
 	alive := s.alive()
 	var b strings.Builder
 	b.WriteString(sectionHead(fmt.Sprintf("Rumble game %d is over", s.Game)))
 	b.WriteString(wrapPara("The game has ended: " + why + "."))
 	b.WriteString("\n")
 	winner := ""
-	if len(alive) == 1 && !strings.Contains(why, "Rumble 12") {
+	if len(alive) == 1 && !ended {
 		winner = alive[0].Name
 		pts := c.IntParam("WinFactor") * s.StartCount
 		c.Award(winner, pts, fmt.Sprintf("Rumble 11: won game %d of %d contestants", s.Game, s.StartCount))

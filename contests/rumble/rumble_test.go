@@ -4,9 +4,11 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"gopkg.in/yaml.v3"
 
 	"referee/contract"
@@ -31,10 +33,11 @@ func atBids(t *testing.T) *contracttest.Harness {
 		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
 	}
 	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
-	mustDone(t, h.Private("2026-12-01T12:00:00Z", alice, "Iron Skin: my skin turns to iron (ward)"))
-	mustDone(t, h.Private("2026-12-01T12:00:00Z", bob, "Flight: I fly above the fray"))
-	mustDone(t, h.Private("2026-12-01T12:00:00Z", carol, "Fire Breath: fire [fury]"))
-	mustDone(t, h.Private("2026-12-01T12:00:00Z", dave, "Lucky Star: luck"))
+	privately(t, h, "2026-12-01T12:00:00Z",
+		alice, "Iron Skin: my skin turns to iron (ward)",
+		bob, "Flight: I fly above the fray",
+		carol, "Fire Breath: fire [fury]",
+		dave, "Lucky Star: luck")
 	if st := data2(h); st.Phase != PhaseBids {
 		t.Fatalf("phase %q after all powers, want bids", st.Phase)
 	}
@@ -46,10 +49,11 @@ func atBids(t *testing.T) *contracttest.Harness {
 func atRound(t *testing.T) *contracttest.Harness {
 	t.Helper()
 	h := atBids(t)
-	mustDone(t, h.Private("2026-12-02T10:00:00Z", alice, "Iron Skin: 30"))
-	mustDone(t, h.Private("2026-12-02T10:00:00Z", bob, "Flight: 20"))
-	mustDone(t, h.Private("2026-12-02T10:00:00Z", carol, "Fire Breath: 10"))
-	mustDone(t, h.Private("2026-12-02T10:00:00Z", dave, "no bids"))
+	privately(t, h, "2026-12-02T10:00:00Z",
+		alice, "Iron Skin: 30",
+		bob, "Flight: 20",
+		carol, "Fire Breath: 10",
+		dave, "no bids")
 	for _, p := range []string{alice, bob, carol} {
 		mustDone(t, h.Private("2026-12-02T11:00:00Z", p, "No discard."))
 	}
@@ -60,6 +64,42 @@ func atRound(t *testing.T) *contracttest.Harness {
 }
 
 func data2(h *contracttest.Harness) *State { return h.Data("rumble").(*State) }
+
+// privately sends private lists at one time, given as sender, text pairs, and
+// fails unless each is accepted.
+func privately(t *testing.T, h *contracttest.Harness, at string, lists ...string) {
+	t.Helper()
+	if len(lists)%2 != 0 {
+		t.Fatalf("privately: %d strings, want sender, text pairs", len(lists))
+	}
+	for i := 0; i < len(lists); i += 2 {
+		mustDone(t, h.Private(at, lists[i], lists[i+1]))
+	}
+}
+
+// wantPoints checks players' points from Rumble in the points ledger (G6).
+func wantPoints(t *testing.T, h *contracttest.Harness, want map[string]int) {
+	t.Helper()
+	got := map[string]int{}
+	for n := range want {
+		got[n] = h.S.Score(n, "rumble")
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("points from Rumble (-want +got):\n%s", d)
+	}
+}
+
+// sent is the body of the notice sent with the given ID, or fails.
+func sent(t *testing.T, h *contracttest.Harness, id string) string {
+	t.Helper()
+	for _, o := range h.Sent {
+		if o.ID == id {
+			return o.Body
+		}
+	}
+	t.Fatalf("no notice %s was sent", id)
+	return ""
+}
 
 func mustDone(t *testing.T, r *contract.Notice) {
 	t.Helper()
@@ -112,7 +152,7 @@ func TestBadInput(t *testing.T) {
 		{"over energy", true, false, alice, "Attack: 50 to Bob / Defense: 21", "allocate 71 energy but have 70", "(Rumble 8)", nil},
 		{"negative allocation", true, false, alice, "Defense: -4", "negative", "(Rumble 8)", nil},
 		{"power not held", true, false, alice, "Flight: 5", "do not hold Flight", "(Rumble 8)", nil},
-		{"spend on a burn-only", true, false, alice, "Burn 5 on Iron Skin", "requires you to Spend", "(Rumble 8)", nil},
+		{"burn on a spend-only", true, false, alice, "Burn 5 on Iron Skin", "requires you to Spend", "(Rumble 8)", nil},
 		{"actions through the list", true, true, alice, "Attack: 30 to Bob\nDefense: 40", "the list has now seen it", "(G4)", nil},
 		{"sentence through the list", true, true, alice, "I attack Bob with 30.", "the list has now seen it", "(G4)", nil},
 		{"bids through the list", false, true, alice, "Iron Skin: 30", "the list has now seen it", "(G4)", nil},
@@ -290,22 +330,19 @@ func TestLeaveMidGame(t *testing.T) {
 	if st.Phase != PhaseNone {
 		t.Fatalf("the game goes on with one contestant")
 	}
-	if got := h.S.Score("Alice", "rumble"); got != 8 {
-		t.Errorf("Alice, last standing of 4, has %d points, want 8", got)
-	}
-	if got := h.S.Score("Bob", "rumble"); got != 0 {
-		t.Errorf("Bob, who left, has %d points", got)
-	}
+	// Alice, last standing of 4, gains 2 x 4; Bob, who left, nothing.
+	wantPoints(t, h, map[string]int{"Alice": 8, "Bob": 0})
 }
 
 // U5: an adjudicated power waits for the ruling; silence means no effect; a
 // ruling the referee cannot read is refused.
 func TestRulings(t *testing.T) {
 	h := atRound(t)
-	mustDone(t, h.Private("2026-12-03T10:00:00Z", alice, "Defense: 70"))
-	mustDone(t, h.Private("2026-12-03T10:00:00Z", bob, "Flight: 10\nAttack Carol 70"))
-	mustDone(t, h.Private("2026-12-03T10:00:00Z", carol, "Defense: 90"))
-	mustDone(t, h.Private("2026-12-03T10:00:00Z", dave, "Attack: 1 to Alice"))
+	privately(t, h, "2026-12-03T10:00:00Z",
+		alice, "Defense: 70",
+		bob, "Flight: 10\nAttack Carol 70",
+		carol, "Defense: 90",
+		dave, "Attack: 1 to Alice")
 	st := data2(h)
 	if st.Phase != PhaseRulings || len(st.Pending) != 1 {
 		t.Fatalf("phase %q pending %v", st.Phase, st.Pending)
@@ -322,18 +359,26 @@ func TestRulings(t *testing.T) {
 	if f := st.fighter("Carol"); f.Stamina != 90 {
 		t.Errorf("Carol %d, want 90 (70 - 90 Defense: no damage)", f.Stamina)
 	}
+	if body := sent(t, h, "rumble/1/round/2/begin"); !strings.Contains(body, "Bob's Flight: no effect") {
+		t.Errorf("the results do not say the unruled power had no effect:\n%s", body)
+	}
 
 	h = atRound(t)
-	mustDone(t, h.Private("2026-12-03T10:00:00Z", alice, "Defense: 70"))
-	mustDone(t, h.Private("2026-12-03T10:00:00Z", bob, "Flight: 10\nAttack Carol 70"))
-	mustDone(t, h.Private("2026-12-03T10:00:00Z", carol, "none"))
-	mustDone(t, h.Private("2026-12-03T10:00:00Z", dave, "none"))
+	privately(t, h, "2026-12-03T10:00:00Z",
+		alice, "Defense: 70",
+		bob, "Flight: 10\nAttack Carol 70",
+		carol, "none",
+		dave, "none")
 	mustDone(t, h.Private("2026-12-03T12:00:00Z", mars, "I rule on #1: strike Carol 25"))
 	if f := data2(h).fighter("Carol"); f.Stamina != 90-95 || f.Alive {
 		t.Errorf("Carol %+v, want dead at -5", f)
 	}
-	if got := h.S.Score("Bob", "rumble"); got != 2 {
-		t.Errorf("Bob has %d points for the kill, want 2", got)
+	wantPoints(t, h, map[string]int{"Bob": 2})
+	body := norm(sent(t, h, "rumble/1/round/2/begin"))
+	for _, want := range []string{"Bob's Flight: strike Carol 25", "Dead this round: Carol.", "Bob gains 2 points for attacking Carol (Rumble 10)."} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the results do not say %q:\n%s", want, body)
+		}
 	}
 }
 
@@ -367,9 +412,10 @@ func TestDeathByBidding(t *testing.T) {
 	if !strings.Contains(norm(r.Body), "dead before round 1") {
 		t.Errorf("no warning:\n%s", r.Body)
 	}
-	mustDone(t, h.Private("2026-12-02T10:00:00Z", bob, "Flight: 100"))
-	mustDone(t, h.Private("2026-12-02T10:00:00Z", carol, "Fire Breath: 100"))
-	mustDone(t, h.Private("2026-12-02T10:00:00Z", dave, "no bids"))
+	privately(t, h, "2026-12-02T10:00:00Z",
+		bob, "Flight: 100",
+		carol, "Fire Breath: 100",
+		dave, "no bids")
 	st := data2(h)
 	if st.Phase != PhaseNone || !strings.Contains(st.Last, "won by Dave") {
 		t.Errorf("phase %q, %q", st.Phase, st.Last)
@@ -414,13 +460,17 @@ func TestNoLogging(t *testing.T) {
 // an amount.
 func TestReportDuringBids(t *testing.T) {
 	h := atBids(t)
-	mustDone(t, h.Private("2026-12-02T10:00:00Z", alice, "Iron Skin: 37 / Flight: 29"))
+	r := h.Private("2026-12-02T10:00:00Z", alice, "Iron Skin: 37 / Flight: 29")
+	mustDone(t, r)
+	commitment := regexp.MustCompile(`[0-9a-f]{64}`).FindString(r.Body)
+	if commitment == "" {
+		t.Fatalf("the receipt shows no commitment:\n%s", r.Body)
+	}
 	n, err := h.E.Report(h.S, "rumble", contracttest.At(t, "2026-12-02T11:00:00Z"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := data2(h).sub("Alice")
-	if !strings.Contains(n.Body, short(x.Commitment)) || !strings.Contains(n.Body, "(none yet)") {
+	if !strings.Contains(n.Body, commitment[:16]) || !strings.Contains(n.Body, "(none yet)") {
 		t.Errorf("the report does not show who sealed:\n%s", n.Body)
 	}
 	for _, l := range strings.Split(n.Body, "\n") {

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"referee/contract"
 	"referee/contract/contracttest"
 )
@@ -30,14 +28,7 @@ func TestScenario(t *testing.T) {
 	t.Run("verify", func(t *testing.T) { checkVerify(t, h) })
 	t.Run("secrecy", func(t *testing.T) { checkSecrecy(t, h) })
 	// Rumble 10, 11, U6: kills and the winner; game 2 has no winner.
-	want := map[string]int{"Alice": 2, "Bob": 4, "Carol": 16, "Dave": 2}
-	got := map[string]int{}
-	for _, n := range []string{"Alice", "Bob", "Carol", "Dave"} {
-		got[n] = h.S.Score(n, "rumble")
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("points (-want +got):\n%s", d)
-	}
+	wantPoints(t, h, map[string]int{"Alice": 2, "Bob": 4, "Carol": 16, "Dave": 2})
 	st := h.Data("rumble").(*State)
 	if st.Phase != PhaseNone || st.Game != 2 {
 		t.Errorf("after the scenario: game %d phase %q, want game 2 over", st.Game, st.Phase)

@@ -35,7 +35,7 @@ func (g *Game) Extract(c *contract.Ctx, m *contract.Message) []*contract.Action 
 	} else if m.Channel != contract.ChanPrivate {
 		return nil
 	} else {
-		cm := c.Contestmaster() != "" && strings.EqualFold(m.From, c.Contestmaster())
+		cm := c.FromContestmaster()
 		switch {
 		case cm && st.Phase == PhasePowers && st.Q > 0:
 		case p != nil && st.fighter(p.Name) != nil:
@@ -157,50 +157,43 @@ func doSubmit(c *contract.Ctx, a *contract.Action) error {
 		x.Powers = defs
 	case PhaseBids:
 		bids, explicit, err := parseBids(text, st)
+		if err == nil && len(bids) == 0 && !explicit {
+			err = contract.Reject("Rumble 5", "no bid found; write \"Power: amount\" per line, or \"no bids\"")
+		}
 		if err != nil {
 			return wrong(err)
 		}
-		if len(bids) == 0 && !explicit {
-			return wrong(contract.Reject("Rumble 5", "no bid found; write \"Power: amount\" per line, or \"no bids\""))
-		}
-		total := 0
-		for _, b := range bids {
-			total += b.N
-		}
+		x.Bids = bids
 		// Rumble 5, U4: the total may not exceed 100; the list is rejected whole.
+		total := x.total()
 		if lim := c.IntParam("BidLimit"); total > lim {
 			return contract.Reject("Rumble 5", "your bids total %d, more than %d; the whole list is rejected", total, lim)
 		}
-		x.Bids = bids
 		if total >= f.Stamina {
 			c.Did("warning: if all these bids win, your stamina falls to %d and you are dead before round 1 (U4)", f.Stamina-total)
 		}
 	case PhaseDiscard:
 		d, found, err := parseDiscard(text, st, f)
+		if err == nil && !found {
+			err = contract.Reject("Rumble 6", "no discard found; write \"Discard: <power>\" or \"no discard\"")
+		}
 		if err != nil {
 			return wrong(err)
-		}
-		if !found {
-			return wrong(contract.Reject("Rumble 6", "no discard found; write \"Discard: <power>\" or \"no discard\""))
 		}
 		x.Discard = d
 	case PhaseRound:
 		acts, explicit, err := parseActions(text, st, f, func(ref string) (string, error) { return st.target(c, ref) })
+		if err == nil && len(acts) == 0 && !explicit {
+			err = contract.Reject("Rumble 8", "no action found; write \"Attack: 30 to Alice\", \"Defense: 40\", \"Spend 10 on <power>\" or \"none\"")
+		}
 		if err != nil {
 			return wrong(err)
 		}
-		if len(acts) == 0 && !explicit {
-			return wrong(contract.Reject("Rumble 8", "no action found; write \"Attack: 30 to Alice\", \"Defense: 40\", \"Spend 10 on <power>\" or \"none\""))
-		}
-		total := 0
-		for _, al := range acts {
-			total += al.N
-		}
+		x.Acts = acts
 		// Rumble 8: no more energy than e has.
-		if total > f.Energy {
+		if total := x.total(); total > f.Energy {
 			return contract.Reject("Rumble 8", "you allocate %d energy but have %d", total, f.Energy)
 		}
-		x.Acts = acts
 	}
 	seal(c, st, x)
 	replaced := st.sub(p.Name) != nil
@@ -266,6 +259,19 @@ func (s *State) checkPowers(c *contract.Ctx, who string, cm bool, defs []PowerDe
 		}
 	}
 	return nil
+}
+
+// total is what a submission commits: the sum of its bids (Rumble 5) or of its
+// allocations (Rumble 8); a submission holds one or the other.
+func (x *Sub) total() int {
+	n := 0
+	for _, b := range x.Bids {
+		n += b.N
+	}
+	for _, a := range x.Acts {
+		n += a.N
+	}
+	return n
 }
 
 func (s *State) dropSub(who string) {
