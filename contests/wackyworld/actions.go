@@ -12,7 +12,8 @@ import (
 )
 
 // gameAction checks what every Game Action needs (Wacky 6): the actor is a
-// party and has not yet performed a Game Action this turn.
+// party and has not yet performed a Game Action this turn. Acted outlives a
+// leave and a rejoin in the same turn (guide, decision 17).
 func gameAction(c *contract.Ctx) (*State, *Party, error) {
 	st := data(c)
 	pl := c.Actor()
@@ -164,6 +165,7 @@ func doPickUp(c *contract.Ctx, a *contract.Action) error {
 		return err
 	}
 	want := thingName(a.Arg("what"))
+	// The oldest thing of that name on the tile, or asset #N (guide, decision 6).
 	var found *Asset
 	for _, as := range sortedAssets(st.Assets) {
 		if as.At != *p.At {
@@ -243,7 +245,7 @@ func doBuild(c *contract.Ctx, a *contract.Action) error {
 	if len(st.partiesAt(t)) > 0 {
 		return contract.Reject("Wacky 6e", "a party stands on %s, so no wall can be raised there", t)
 	}
-	if st.at(t) == Wall {
+	if st.at(t) == Wall { // guide, decision 3
 		return contract.Reject("Wacky 6e", "%s is already a Wall", t)
 	}
 	me := c.Actor().Name
@@ -288,6 +290,8 @@ func doPush(c *contract.Ctx, a *contract.Action) error {
 	me := c.Actor().Name
 	c.Did("the wall moved from %s to %s; %s is now Fallow (Wacky 6f)", near, far, near)
 	c.Record(me, "pushes the wall at %s to %s", near, far)
+	// Wacky 6f, 5: each party on the far tile ceases to be a party and its
+	// location becomes Null; it is told privately (guide, decision 8).
 	for _, q := range st.partiesAt(far) {
 		pl := c.State().PlayerByAddress(q.Addr)
 		q.At = nil
@@ -321,8 +325,9 @@ func doSearch(c *contract.Ctx, a *contract.Action) error {
 	}
 	here := *p.At
 	near := func(q Pos) bool { return q == here || adjacent(q, here) }
+	// The searcher is listed too; walls are terrain, not entities (guide,
+	// decision 7).
 	t := &text.Table{Header: []string{"Entity", "Kind", "Tile"}}
-	n := 0
 	for _, q := range st.members() {
 		if near(*q.At) {
 			who := name(c, q.Addr)
@@ -330,7 +335,6 @@ func doSearch(c *contract.Ctx, a *contract.Action) error {
 				who += " (you)"
 			}
 			t.Add(who, "party", q.At.String())
-			n++
 		}
 	}
 	for _, as := range sortedAssets(st.Assets) {
@@ -340,7 +344,6 @@ func doSearch(c *contract.Ctx, a *contract.Action) error {
 				kind = "medal"
 			}
 			t.Add(as.Label(), kind, as.At.String())
-			n++
 		}
 	}
 	p.Acted = st.Turn
@@ -354,7 +357,7 @@ func doSearch(c *contract.Ctx, a *contract.Action) error {
 	b.WriteString(text.Signature("Atlas (referee)"))
 	c.Notify(&contract.Notice{ID: fmt.Sprintf("%s/search/%s", ID, msgKey(c)), Channel: contract.ChanPrivate,
 		To: []string{c.Actor().Address()}, Subject: "[Wacky World] Search result", Body: b.String()})
-	c.Did("you searched %s; %d entities found, listed in a private message to you (ruling W5)", here, n)
+	c.Did("you searched %s; %d entities found, listed in a private message to you (ruling W5)", here, len(t.Rows))
 	c.Record(c.Actor().Name, "searches %s", here)
 	return nil
 }

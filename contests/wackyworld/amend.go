@@ -55,7 +55,6 @@ func applyChange(c *contract.Ctx, g *Game, ch *Change) error {
 		var decl *contract.Param
 		for _, p := range g.Params() {
 			if strings.EqualFold(p.Name, pname) {
-				p := p
 				decl = &p
 			}
 		}
@@ -63,25 +62,33 @@ func applyChange(c *contract.Ctx, g *Game, ch *Change) error {
 			return contract.Reject("G9", "Wacky World has no parameter %q; its parameters are %s", pname, paramNames(g))
 		}
 		old := c.Param(decl.Name)
-		if err := c.SetParam(decl.Name, value); err != nil {
+		if err := setParam(c, st, decl.Name, value); err != nil {
 			return err
-		}
-		if decl.Name == ParamWidth || decl.Name == ParamHeight {
-			if err := resizeWorld(c, st); err != nil {
-				return err
-			}
 		}
 		ch.Param, ch.Old, ch.New = decl.Name, old, c.Param(decl.Name)
 		return nil
 	}
+	// G8: silence means the default below (guide, "Changing the contract").
 	c.AskRuling(fmt.Sprintf("change/%d", ch.ID),
 		fmt.Sprintf("Wacky World's %s by %s changes the contract's text to add: %q. It carries no machine-readable change (SET <parameter> = <value>). How does it apply?", ch.title(), ch.By, ch.Text),
 		"the text is recorded in the contract and changes nothing the referee enforces")
 	return nil
 }
 
+// setParam sets a parameter (G9) and makes the World follow a changed Width or
+// Height (Wacky 3).
+func setParam(c *contract.Ctx, st *State, name, value string) error {
+	if err := c.SetParam(name, value); err != nil {
+		return err
+	}
+	if name == ParamWidth || name == ParamHeight {
+		return resizeWorld(c, st)
+	}
+	return nil
+}
+
 // resizeWorld follows a changed Width or Height; a World cannot shrink past a
-// party or an asset.
+// party or an asset (guide, decision 11).
 func resizeWorld(c *contract.Ctx, st *State) error {
 	w, h := c.IntParam(ParamWidth), c.IntParam(ParamHeight)
 	inside := func(p Pos) bool { return p.X < w && p.Y < h }
@@ -180,6 +187,7 @@ func doModify(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("Wacky 1, W1", "only Atlas, the contestmaster, can modify the contract by announcement")
 	}
 	st := data(c)
+	// Also before the first join (guide, decision 10).
 	if !st.Began.IsZero() && !c.Now().Before(st.Began.AddDate(0, 0, 14)) {
 		return contract.Reject("Wacky 1", "the contract has been a contract for two weeks (since %s), so Atlas's power to modify it has repealed itself", contract.Stamp(st.Began))
 	}
@@ -233,13 +241,8 @@ func doOppose(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("Wacky 1", "modification #%d can no longer be opposed (24 hours from %s UTC)", ch.ID, contract.Stamp(ch.At))
 	}
 	if ch.Param != "" {
-		if err := c.SetParam(ch.Param, ch.Old); err != nil {
+		if err := setParam(c, st, ch.Param, ch.Old); err != nil {
 			return err
-		}
-		if ch.Param == ParamWidth || ch.Param == ParamHeight {
-			if err := resizeWorld(c, st); err != nil {
-				return err
-			}
 		}
 	}
 	ch.Status = statusOpposed
@@ -249,7 +252,7 @@ func doOppose(c *contract.Ctx, a *contract.Action) error {
 	return nil
 }
 
-// modificationStands ends a modification's 24 hours of opposition.
+// modificationStands ends a modification's 24 hours of opposition (Wacky 1).
 func modificationStands(c *contract.Ctx, key string) error {
 	st := data(c)
 	id, _ := strconv.Atoi(key)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"referee/contract"
+	"referee/contract/contracttest"
 )
 
 // TestAmendWithoutObjections: a party amends the contract without three
@@ -20,7 +21,7 @@ func TestAmendWithoutObjections(t *testing.T) {
 		t.Fatalf("resolved before 4 days:\n%s", r.Body)
 	}
 	ns := h.send("2026-12-05T12:00:00Z", alice, "I do so.", contract.ChanPublic)
-	if r := receiptOf(ns); !done(r) {
+	if r := contracttest.Receipt(ns); !done(r) {
 		t.Fatalf("do so: %s", r.Body)
 	}
 	if got := h.s.Games[ID].Params[ParamDonor]; got != "3" {

@@ -54,16 +54,7 @@ func (h *harness) send(at, from, body string, ch contract.Channel) []*contract.N
 // public sends a public message and returns its receipt (nil if none).
 func (h *harness) public(at, from, body string) *contract.Notice {
 	h.t.Helper()
-	return receiptOf(h.send(at, from, body, contract.ChanPublic))
-}
-
-func receiptOf(ns []*contract.Notice) *contract.Notice {
-	for _, n := range ns {
-		if n.Kind == "receipt" {
-			return n
-		}
-	}
-	return nil
+	return contracttest.Receipt(h.send(at, from, body, contract.ChanPublic))
 }
 
 // advance runs the scheduled events up to at.

@@ -15,7 +15,7 @@ func doJoin(c *contract.Ctx, a *contract.Action) error {
 	if pl.In(ID) {
 		return contract.Reject("Wacky 5", "you are already a party to Wacky World")
 	}
-	if len(st.nonWall()) == 0 {
+	if len(st.nonWall()) == 0 { // guide, decision 11
 		return contract.Reject("Wacky 5", "every tile of the World is Wall, so there is nowhere to place you")
 	}
 	if st.Began.IsZero() {
@@ -48,7 +48,8 @@ func doJoin(c *contract.Ctx, a *contract.Action) error {
 	c.Did("you are a party to Wacky World, located at %s, %s", loc, how)
 	c.Record(pl.Name, "joins at %s", loc)
 	if first {
-		// Wacky 5: a first join makes a random (non-Wall, W4) tile Fertile.
+		// Wacky 5: a first join makes a random (non-Wall, W4) tile Fertile;
+		// every person counts as first-class (guide, decision 12).
 		t, _ := st.randomTile(c, fmt.Sprintf("turn/%d/party/%d/fertile", st.Turn, idx))
 		st.set(t, Fertile)
 		c.Did("Atlas makes %s Fertile for your first join (Wacky 5)", t)

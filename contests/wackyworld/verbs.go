@@ -77,7 +77,7 @@ func (g *Game) Verbs() []*contract.Verb {
 }
 
 // resolveTarget reads a verb's tile: a direction from the actor's location or
-// a coordinate pair.
+// a coordinate pair. North is y - 1: (0,0) is the upper left (Wacky 3, W1).
 func resolveTarget(from Pos, a *contract.Action) (Pos, error) {
 	switch strings.ToLower(a.Arg("dir")) {
 	case "north", "up":
