@@ -53,6 +53,28 @@ func needPlaying(st *State) error {
 	return nil
 }
 
+// beginPlay is begin for an action of a mechanic's rule (S11) by a player of
+// a game in progress.
+func beginPlay(c *contract.Ctx, key, what string) (*State, *Member, error) {
+	st, m := begin(c)
+	if err := needRule(st, key, what); err != nil {
+		return nil, nil, err
+	}
+	if err := needPlayer(st, m); err != nil {
+		return nil, nil, err
+	}
+	return st, m, nil
+}
+
+// amount reads a tag's LAND amount, a whole number above 0.
+func amount(a *contract.Action, syn string) (int, error) {
+	n, err := strconv.Atoi(a.Arg("n"))
+	if err != nil || n <= 0 {
+		return 0, contract.Reject("syntax", "the amount must be a whole number above 0: %s", syn)
+	}
+	return n, nil
+}
+
 // violation records a rules violation (S10): the action is ignored and the
 // player will not receive the end-of-round LAND. It is not a rejection, since
 // the violation itself must be remembered.
@@ -93,6 +115,8 @@ func under(c *contract.Ctx, st *State, current bool, what string) error {
 	return contract.Reject("S2", "%s must be a comment under a post of the totem (a reply to it)", what)
 }
 
+// doDelegate: Participation 1 and ruling S1: a declared power joins the game
+// or changes the power; Meta 10: the game starts with the third player.
 func doDelegate(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
 	if st.Phase == PhaseOver {
@@ -148,6 +172,7 @@ func (st *State) letterFor(name string) string {
 	return "?"
 }
 
+// doUndelegate: Participation 2 and 3, ruling S1.
 func doUndelegate(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
 	if err := needMember(m); err != nil {
@@ -215,6 +240,9 @@ func ownerName(o string) string {
 	return o
 }
 
+// doReferral: Gameplay 9 and ruling S9: once per new player, before eir first
+// proposal period ends, naming another player; 1 LAND each from the totem
+// while it has LAND.
 func doReferral(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
 	if err := needRule(st, "referral", "referrals"); err != nil {
@@ -266,17 +294,16 @@ func doReferral(c *contract.Ctx, a *contract.Action) error {
 	return nil
 }
 
+// doGift: Gameplay 6, any player can gift any LAND e possesses to any other
+// player; which LAND moves: ruling S8.
 func doGift(c *contract.Ctx, a *contract.Action) error {
-	st, m := begin(c)
-	if err := needRule(st, "gift", "gifts"); err != nil {
+	st, m, err := beginPlay(c, "gift", "gifts")
+	if err != nil {
 		return err
 	}
-	if err := needPlayer(st, m); err != nil {
+	n, err := amount(a, synGift)
+	if err != nil {
 		return err
-	}
-	n, err := strconv.Atoi(a.Arg("n"))
-	if err != nil || n <= 0 {
-		return contract.Reject("syntax", "the amount must be a whole number above 0: %s", synGift)
 	}
 	p, err := c.State().Resolve(a.Arg("name"))
 	if err != nil {
@@ -311,17 +338,16 @@ func doGift(c *contract.Ctx, a *contract.Action) error {
 	return nil
 }
 
+// doBurn: Voting and Proposals 5, burnt LAND leaves play and lowers the
+// proposal score (S4); Gameplay 11 and ruling S8: only unplaced LAND burns.
 func doBurn(c *contract.Ctx, a *contract.Action) error {
-	st, m := begin(c)
-	if err := needRule(st, "burn", "burning LAND"); err != nil {
+	st, m, err := beginPlay(c, "burn", "burning LAND")
+	if err != nil {
 		return err
 	}
-	if err := needPlayer(st, m); err != nil {
+	n, err := amount(a, synBurn)
+	if err != nil {
 		return err
-	}
-	n, err := strconv.Atoi(a.Arg("n"))
-	if err != nil || n <= 0 {
-		return contract.Reject("syntax", "the amount must be a whole number above 0: %s", synBurn)
 	}
 	if err := under(c, st, false, "a burn"); err != nil {
 		return err
@@ -348,7 +374,10 @@ func coords(c *contract.Ctx, st *State, a *contract.Action) (int, int, error) {
 	return x, y, nil
 }
 
-func placementPrelude(c *contract.Ctx, a *contract.Action) (*State, *Member, int, int, error) {
+// placementPrelude checks what a placement and an unplacement share: a
+// player, in the proposal period (Gameplay 11 and 13), under the current
+// round's post (S2), on the map (S7), while the mechanic's rule stands (S11).
+func placementPrelude(c *contract.Ctx, a *contract.Action, key, what string) (*State, *Member, int, int, error) {
 	st, m := begin(c)
 	if err := needPlayer(st, m); err != nil {
 		return nil, nil, 0, 0, err
@@ -360,15 +389,22 @@ func placementPrelude(c *contract.Ctx, a *contract.Action) (*State, *Member, int
 		return nil, nil, 0, 0, err
 	}
 	x, y, err := coords(c, st, a)
-	return st, m, x, y, err
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	if err := needRule(st, key, what); err != nil {
+		return nil, nil, 0, 0, err
+	}
+	return st, m, x, y, nil
 }
 
+// doPlace: Gameplay 11 and Implementation Details, Other Actions: one
+// placement per proposal period on an empty cell, the first placer winning a
+// conflict; a second placement or one without unplaced LAND is a violation
+// (ruling S10).
 func doPlace(c *contract.Ctx, a *contract.Action) error {
-	st, m, x, y, err := placementPrelude(c, a)
+	st, m, x, y, err := placementPrelude(c, a, "place", "placing LAND")
 	if err != nil {
-		return err
-	}
-	if err := needRule(st, "place", "placing LAND"); err != nil {
 		return err
 	}
 	if m.Placed {
@@ -389,12 +425,12 @@ func doPlace(c *contract.Ctx, a *contract.Action) error {
 	return nil
 }
 
+// doUnplace: Gameplay 13 and Implementation Details, Other Actions: it takes
+// one LAND off the map (its owner keeps it) and uses the placement action,
+// even on an empty cell.
 func doUnplace(c *contract.Ctx, a *contract.Action) error {
-	st, m, x, y, err := placementPrelude(c, a)
+	st, m, x, y, err := placementPrelude(c, a, "unplace", "unplacing LAND")
 	if err != nil {
-		return err
-	}
-	if err := needRule(st, "unplace", "unplacing LAND"); err != nil {
 		return err
 	}
 	if m.Placed {
@@ -414,12 +450,12 @@ func doUnplace(c *contract.Ctx, a *contract.Action) error {
 	return nil
 }
 
+// doRoll: Implementation Details, Die Rolling: a player's own 1d6 for
+// Gameplay 15, in the proposal period, the oldest roll counting (ruling S8);
+// drawn from the committed seed (G5, S12).
 func doRoll(c *contract.Ctx, a *contract.Action) error {
-	st, m := begin(c)
-	if err := needRule(st, "returns", "rolls"); err != nil {
-		return err
-	}
-	if err := needPlayer(st, m); err != nil {
+	st, m, err := beginPlay(c, "returns", "rolls")
+	if err != nil {
 		return err
 	}
 	if st.Phase != PhaseProposal {
@@ -438,6 +474,10 @@ func doRoll(c *contract.Ctx, a *contract.Action) error {
 	return nil
 }
 
+// doPropose: Meta 9 and Implementation Details, Proposals: one proposal per
+// proposal period, under the results post, citing its rule as ruling S3
+// numbers them; "Meta Rules will stay the same throughout the game" (the
+// preamble of the rules text).
 func doPropose(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
 	if err := needPlayer(st, m); err != nil {
@@ -515,6 +555,8 @@ func (p *Proposal) describe() string {
 	return fmt.Sprintf("REPLACEMENT of %s %d: %q", p.Section, p.Number, p.Text)
 }
 
+// doVote: Meta 9, Voting and Proposals 1 and 4, ruling S5: players vote once
+// per voting period, under the proposal post, with the weight of S1.
 func doVote(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
 	if err := needMember(m); err != nil {

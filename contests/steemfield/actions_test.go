@@ -86,8 +86,6 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-func data0(h interface{ Data(string) any }) *State { return h.Data(ID).(*State) }
-
 // gameSnapshot is the game's own state and the LAND ledger, as YAML.
 func gameSnapshot(t *testing.T, h *contracttest.Harness) string {
 	t.Helper()
@@ -118,20 +116,19 @@ func TestSecondActions(t *testing.T) {
 	if diff := cmp.Diff([]Vote{{Player: "Bob", Yes: true, Weight: 1000000}}, data0(h).Votes); diff != "" {
 		t.Errorf("votes (-want +got):\n%s", diff)
 	}
-	before := land(h, "Alice")
 	bobBefore := land(h, "Bob")
 	ns := h.Advance("2026-12-04T10:30:00Z")
 	post := findNotice(ns, "steemfield/round/2/results-post")
 	if post == nil {
 		t.Fatal("no results post")
 	}
-	for _, w := range []string{"no end-of-round LAND for Alice, Bob", "Alice broke the rules this round (a second proposal"} {
+	// Alice's proposal passed (1 LAND from the totem), but neither she nor
+	// Bob gets the end-of-round LAND.
+	for _, w := range []string{"1 LAND from the totem to Alice, whose proposal passed", "no end-of-round LAND for Alice, Bob", "Alice broke the rules this round (a second proposal"} {
 		if !strings.Contains(strings.Join(strings.Fields(post.Body), " "), w) {
 			t.Errorf("results post lacks %q", w)
 		}
 	}
-	// Alice's proposal passed (1 LAND from the totem); Bob got nothing.
-	_ = before
 	if got := land(h, "Bob"); got != bobBefore {
 		t.Errorf("Bob has %d LAND, want %d (no end-of-round LAND)", got, bobBefore)
 	}
@@ -163,13 +160,9 @@ func TestPlacementConflict(t *testing.T) {
 	// Unplacing another's LAND: the owner keeps it, unplaced (Gameplay 13).
 	give(t, h, "Carol", 1)
 	mustContain(t, reply(t, h, "2026-12-01T11:02:00Z", players[2], "{UNPLACE: L(3, 4)}", r1), "Bob keeps it, unplaced")
-	if land(h, "Bob") != 1 || data0(h).unplacedOf(h, "Bob") != 1 {
+	if land(h, "Bob") != 1 || data0(h).placed("Bob") != 0 {
 		t.Errorf("Bob should keep 1 unplaced LAND")
 	}
-}
-
-func (st *State) unplacedOf(h interface{ Data(string) any }, name string) int {
-	return -st.placed(name) + int(harnessLedger(h).Balance(LAND, name))
 }
 
 // TestGiftAndLeave: gifts take unplaced LAND first, then the newest cells,

@@ -12,19 +12,22 @@ import (
 // a declared power (S1), dissolve the totem (Meta 3), relinquish control
 // (Meta 4). They are sentences, not tags.
 
-func needController(c *contract.Ctx) error {
+// controller rejects anyone but the totem's controller (G8) and returns the
+// game's state, its names synced.
+func controller(c *contract.Ctx) (*State, error) {
 	if !c.FromContestmaster() {
-		return contract.Reject("Meta 3, G8", "only the totem's controller (%s) can do this", c.Contestmaster())
-	}
-	return nil
-}
-
-func doCorrect(c *contract.Ctx, a *contract.Action) error {
-	if err := needController(c); err != nil {
-		return err
+		return nil, contract.Reject("Meta 3, G8", "only the totem's controller (%s) can do this", c.Contestmaster())
 	}
 	st := data(c)
 	st.sync(c.State())
+	return st, nil
+}
+
+func doCorrect(c *contract.Ctx, a *contract.Action) error {
+	st, err := controller(c)
+	if err != nil {
+		return err
+	}
 	p, err := c.State().Resolve(a.Arg("name"))
 	if err != nil {
 		return err
@@ -45,11 +48,10 @@ func doCorrect(c *contract.Ctx, a *contract.Action) error {
 }
 
 func doDissolve(c *contract.Ctx, a *contract.Action) error {
-	if err := needController(c); err != nil {
+	st, err := controller(c)
+	if err != nil {
 		return err
 	}
-	st := data(c)
-	st.sync(c.State())
 	if st.Phase == PhaseOver {
 		return contract.Reject("Meta 3", "the game is already over")
 	}
@@ -60,7 +62,7 @@ func doDissolve(c *contract.Ctx, a *contract.Action) error {
 	b.WriteString("\n")
 	b.WriteString(text.Wrap(fmt.Sprintf("The controller of the totem dissolved it at %s UTC, which ends the game (Meta 3). Nobody won. Below are the final LAND and the final state of the rules for reference's sake.", contract.Stamp(c.Now())), 0))
 	b.WriteString("\n")
-	b.WriteString(g0.standing(c, st))
+	b.WriteString(standing(c, st))
 	b.WriteString(ruleSet(st.Rules))
 	b.WriteString("\n")
 	b.WriteString(text.Signature(office))
@@ -70,10 +72,8 @@ func doDissolve(c *contract.Ctx, a *contract.Action) error {
 	return nil
 }
 
-var g0 = &Game{}
-
 func doRelinquish(c *contract.Ctx, a *contract.Action) error {
-	if err := needController(c); err != nil {
+	if _, err := controller(c); err != nil {
 		return err
 	}
 	addr := strings.Trim(strings.TrimSpace(a.Arg("addr")), "<>")

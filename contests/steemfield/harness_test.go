@@ -48,7 +48,8 @@ func reply(t *testing.T, h *contracttest.Harness, at, from, text, post string) *
 		Text: text, InReplyTo: []string{id}, References: []string{id}}))
 }
 
-func st(h *contracttest.Harness) *State { return h.Data(ID).(*State) }
+// data0 is the game's own state.
+func data0(h *contracttest.Harness) *State { return h.Data(ID).(*State) }
 
 func land(h *contracttest.Harness, who string) int64 { return h.S.Ledger.Balance(LAND, who) }
 
@@ -77,7 +78,3 @@ const (
 	r1 = "steemfield/round/1/results-post"
 	p1 = "steemfield/round/1/proposal-post"
 )
-
-func harnessLedger(h interface{ Data(string) any }) *contract.Ledger {
-	return &h.(*contracttest.Harness).S.Ledger
-}

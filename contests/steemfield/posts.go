@@ -26,15 +26,11 @@ func (g *Game) resultsBody(c *contract.Ctx, st *State, res *roundResult) string 
 		b.WriteString(voteSection(res))
 		if len(res.Movements) > 0 {
 			b.WriteString("\n")
-			b.WriteString(text.Heading("LAND movements at the end of the round (ruling S6)"))
-			for i, mv := range res.Movements {
-				head := fmt.Sprintf("%2d. ", i+1)
-				b.WriteString(text.WrapIndent(mv, 0, head, "    "))
-			}
+			b.WriteString(movements(res))
 		}
 	}
 	b.WriteString("\n")
-	b.WriteString(g.standing(c, st))
+	b.WriteString(standing(c, st))
 	b.WriteString("\n")
 	b.WriteString(text.Heading(fmt.Sprintf("Round %d: what happens next", st.Round)))
 	b.WriteString(text.Wrap(fmt.Sprintf("The proposal period runs from %s to %s UTC: comment under this post with a proposal (between lines of three or more dashes), a placement {PLACE: L(x, y)} or unplacement, and {ROLL} if you want to roll your own 1d6. The proposal post follows at %s; the voting period ends at %s; the next results post comes at %s UTC.",
@@ -90,9 +86,20 @@ func voteSection(res *roundResult) string {
 	return b.String()
 }
 
+// movements lists the round end's LAND movements, numbered, in the order of
+// ruling S6.
+func movements(res *roundResult) string {
+	var b strings.Builder
+	b.WriteString(text.Heading("LAND movements at the end of the round (ruling S6)"))
+	for i, mv := range res.Movements {
+		b.WriteString(text.WrapIndent(mv, 0, fmt.Sprintf("%2d. ", i+1), "    "))
+	}
+	return b.String()
+}
+
 // standing is the LAND distribution (sorted, a letter per player, the change
 // since the last results post) and the map.
-func (g *Game) standing(c *contract.Ctx, st *State) string {
+func standing(c *contract.Ctx, st *State) string {
 	var b strings.Builder
 	b.WriteString(text.Wrap("Here's the updated current land distribution. Below is the current land placement map showing currently placed or grown LAND. Each player has a letter next to their name corresponding with successful placements on the map.", 0))
 	b.WriteString("\n")
@@ -108,12 +115,12 @@ func (g *Game) standing(c *contract.Ctx, st *State) string {
 	supply := c.State().Ledger.Supply[LAND]
 	fmt.Fprintf(&b, "The totem's pool: %d LAND. LAND in existence: %d (cap %d).\n", balance(c, Totem), supply, c.IntParam(PLandCap))
 	b.WriteString("\n")
-	b.WriteString(g.mapText(c, st))
+	b.WriteString(mapText(c, st))
 	return b.String()
 }
 
 // mapText draws the map with (1,1) at the bottom left (ruling S7).
-func (g *Game) mapText(c *contract.Ctx, st *State) string {
+func mapText(c *contract.Ctx, st *State) string {
 	size := c.IntParam(PGrid)
 	letter := map[string]rune{}
 	legend := map[rune]string{}
@@ -209,12 +216,9 @@ func (g *Game) finalBody(c *contract.Ctx, st *State, res *roundResult) string {
 	b.WriteString("\n")
 	b.WriteString(voteSection(res))
 	b.WriteString("\n")
-	b.WriteString(text.Heading("LAND movements at the end of the round (ruling S6)"))
-	for i, mv := range res.Movements {
-		b.WriteString(text.WrapIndent(mv, 0, fmt.Sprintf("%2d. ", i+1), "    "))
-	}
+	b.WriteString(movements(res))
 	b.WriteString("\n")
-	b.WriteString(g.standing(c, st))
+	b.WriteString(standing(c, st))
 	b.WriteString("\n")
 	b.WriteString(text.Wrap(fmt.Sprintf("Congrats to %s for achieving the victory condition established by Rule #5 of Gameplay (%d LAND). Below is the final state of the rules for reference's sake.", res.Winner, balance(c, res.Winner)), 0))
 	b.WriteString(ruleSet(st.Rules))
@@ -245,7 +249,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 		}
 	}
 	b.WriteString("\n")
-	b.WriteString(g.standing(c, st))
+	b.WriteString(standing(c, st))
 	b.WriteString("\n")
 	b.WriteString(text.Heading("Recent events"))
 	b.WriteString(c.RecentEvents())

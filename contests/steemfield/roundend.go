@@ -253,10 +253,11 @@ func (g *Game) pass(c *contract.Ctx, st *State, p *Proposal, res *roundResult) e
 			}
 			return err
 		}
-		if err := g.applied(c, st, param, old, res); err != nil {
+		extra, err := applied(c, st, param)
+		if err != nil {
 			return err
 		}
-		res.Change = fmt.Sprintf("The new rule %s sets %s from %s to %s (S11, G9).", ref, param, old, c.Param(param)) + res.Change
+		res.Change = fmt.Sprintf("The new rule %s sets %s from %s to %s (S11, G9).", ref, param, old, c.Param(param)) + extra
 		return nil
 	}
 	st.Rules[at].Needs = fmt.Sprintf("rule/%d", st.Round)
@@ -266,8 +267,10 @@ func (g *Game) pass(c *contract.Ctx, st *State, p *Proposal, res *roundResult) e
 }
 
 // applied follows a parameter change into the state: the totem's pool for the
-// LAND cap, the map for the grid size.
-func (g *Game) applied(c *contract.Ctx, st *State, param, old string, res *roundResult) error {
+// LAND cap (Gameplay 4, ruling S1), the map for the grid size (Gameplay 11).
+// It returns what it did, as a sentence with a leading space, or "".
+func applied(c *contract.Ctx, st *State, param string) (string, error) {
+	did := ""
 	switch param {
 	case PLandCap:
 		cap := int64(c.IntParam(PLandCap))
@@ -276,18 +279,18 @@ func (g *Game) applied(c *contract.Ctx, st *State, param, old string, res *round
 		switch {
 		case cap > supply:
 			if err := l.Mint(LAND, Totem, cap-supply); err != nil {
-				return err
+				return "", err
 			}
-			res.Change = fmt.Sprintf(" The totem's pool grows by %d LAND.", cap-supply)
+			did = fmt.Sprintf(" The totem's pool grows by %d LAND.", cap-supply)
 		case cap < supply:
 			n := supply - cap
 			if t := l.Balance(LAND, Totem); t < n {
 				n = t
 			}
 			if err := l.Destroy(LAND, Totem, n); err != nil {
-				return err
+				return "", err
 			}
-			res.Change = fmt.Sprintf(" The totem's pool shrinks by %d LAND (LAND players own stays theirs).", n)
+			did = fmt.Sprintf(" The totem's pool shrinks by %d LAND (LAND players own stays theirs).", n)
 		}
 	case PGrid:
 		size := c.IntParam(PGrid)
@@ -298,11 +301,11 @@ func (g *Game) applied(c *contract.Ctx, st *State, param, old string, res *round
 			}
 		}
 		if n := len(st.Cells) - len(keep); n > 0 {
-			res.Change = fmt.Sprintf(" %d cells outside the new map return to their owners' unplaced LAND.", n)
+			did = fmt.Sprintf(" %d cells outside the new map return to their owners' unplaced LAND.", n)
 		}
 		st.Cells = keep
 	}
-	return nil
+	return did, nil
 }
 
 func (g *Game) askRuling(c *contract.Ctx, st *State, ref string, p *Proposal) {
@@ -339,11 +342,11 @@ func (g *Game) OnRuling(c *contract.Ctx, r *contract.Ruling, timedOut bool) erro
 		if err := c.SetParam(name, v); err != nil {
 			return err
 		}
-		res := &roundResult{}
-		if err := g.applied(c, st, name, old, res); err != nil {
+		did, err := applied(c, st, name)
+		if err != nil {
 			return err
 		}
-		st.Notes = append(st.Notes, fmt.Sprintf("By the totem controller's ruling, %s is now %s (was %s).%s", name, c.Param(name), old, res.Change))
+		st.Notes = append(st.Notes, fmt.Sprintf("By the totem controller's ruling, %s is now %s (was %s).%s", name, c.Param(name), old, did))
 	} else {
 		st.Notes = append(st.Notes, fmt.Sprintf("The totem controller ruled on the rule passed in %s: %s", strings.ReplaceAll(r.Key, "rule/", "round "), r.Answer))
 	}

@@ -21,7 +21,7 @@ func TestScenario(t *testing.T) {
 	h.Advance("2026-12-16T10:30:00Z")
 	h.Golden("testdata/scenario.golden")
 
-	s := st(h)
+	s := data0(h)
 	if s.Round != 6 {
 		t.Errorf("round = %d, want 6", s.Round)
 	}

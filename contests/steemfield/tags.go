@@ -15,17 +15,17 @@ var (
 	// tagOpen finds the start of anything that looks like one of our tags.
 	tagOpen = regexp.MustCompile(`(?i)\{\s*(gift|(?:proposal|yes|no|referred_?by|burn|unplace|place|undelegate|delegate|roll)\b)`)
 
-	reProposal  = regexp.MustCompile(`(?i)^\{\s*proposal\s*:\s*(addition|subtraction|replacement)\s*\}$`)
-	reYes       = regexp.MustCompile(`(?i)^\{\s*yes\s*\}$`)
-	reNo        = regexp.MustCompile(`(?i)^\{\s*no\s*\}$`)
-	reReferred  = regexp.MustCompile(`(?i)^\{\s*referred_?by\s*:\s*["“]?\s*@?([^"”{}]+?)\s*["”]?\s*\}$`)
-	reGift      = regexp.MustCompile(`(?i)^\{\s*gift_?\s*(\d+)\s*_?land_?to\s*:\s*["“]?\s*@?([^"”{}]+?)\s*["”]?\s*\}$`)
-	reBurn      = regexp.MustCompile(`(?i)^\{\s*burn\s*:\s*(\d+)\s*\}$`)
-	rePlace     = regexp.MustCompile(`(?i)^\{\s*(place|unplace)\s*:\s*l\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*\}$`)
-	reDelegate  = regexp.MustCompile(`(?i)^\{\s*delegate\s*:\s*(\d+(?:\.\d+)?)\s*(?:sp|steem power)?\s*\}$`)
-	reUndelgate = regexp.MustCompile(`(?i)^\{\s*undelegate\s*\}$`)
-	reRoll      = regexp.MustCompile(`(?i)^\{\s*roll\s*\}$`)
-	reKind      = regexp.MustCompile(`(?i)^\s*(addition|subtraction|replacement)\b\s*[:,.-]?\s*(.*)$`)
+	reProposal   = regexp.MustCompile(`(?i)^\{\s*proposal\s*:\s*(addition|subtraction|replacement)\s*\}$`)
+	reVote       = regexp.MustCompile(`(?i)^\{\s*(?:yes|no)\s*\}$`)
+	reReferred   = regexp.MustCompile(`(?i)^\{\s*referred_?by\s*:\s*["“]?\s*@?([^"”{}]+?)\s*["”]?\s*\}$`)
+	reGift       = regexp.MustCompile(`(?i)^\{\s*gift_?\s*(\d+)\s*_?land_?to\s*:\s*["“]?\s*@?([^"”{}]+?)\s*["”]?\s*\}$`)
+	reBurn       = regexp.MustCompile(`(?i)^\{\s*burn\s*:\s*(\d+)\s*\}$`)
+	rePlace      = regexp.MustCompile(`(?i)^\{\s*place\s*:\s*l\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*\}$`)
+	reUnplace    = regexp.MustCompile(`(?i)^\{\s*unplace\s*:\s*l\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*\}$`)
+	reDelegate   = regexp.MustCompile(`(?i)^\{\s*delegate\s*:\s*(\d+(?:\.\d+)?)\s*(?:sp|steem power)?\s*\}$`)
+	reUndelegate = regexp.MustCompile(`(?i)^\{\s*undelegate\s*\}$`)
+	reRoll       = regexp.MustCompile(`(?i)^\{\s*roll\s*\}$`)
+	reKind       = regexp.MustCompile(`(?i)^\s*(addition|subtraction|replacement)\b\s*[:,.-]?\s*(.*)$`)
 )
 
 // Syntax strings shown in rejections and the guide.
@@ -118,7 +118,9 @@ func (g *Game) Extract(c *contract.Ctx, m *contract.Message) []*contract.Action 
 			tag = strings.TrimSpace(firstLine(rest))
 		}
 		if name == "proposal" {
-			continue // handled above (masked); never reached
+			// Not the first tag of its line, so not a proposal block
+			// (Implementation Details, Proposals): not an action.
+			continue
 		}
 		a := readTag(name, tag)
 		a.Offset = loc[0]
@@ -188,66 +190,42 @@ func readProposalBody(a *contract.Action) {
 // naming the syntax expected.
 func readTag(name, tag string) *contract.Action {
 	a := &contract.Action{Line: tag, Args: map[string]string{}}
-	bad := func(verbName, syn string) *contract.Action {
+	// read matches the tag against re and stores its groups as args, in order.
+	read := func(re *regexp.Regexp, verbName, syn string, args ...string) *contract.Action {
 		a.Verb = verb(verbName)
-		a.Reject = contract.Reject("syntax", "write %s", syn)
+		m := re.FindStringSubmatch(tag)
+		if m == nil {
+			a.Reject = contract.Reject("syntax", "write %s", syn)
+			return a
+		}
+		for i, k := range args {
+			a.Args[k] = m[i+1]
+		}
 		return a
 	}
 	switch name {
 	case "yes", "no":
-		a.Verb = verb("vote")
-		if reYes.MatchString(tag) {
-			a.Args["vote"] = "yes"
-		} else if reNo.MatchString(tag) {
-			a.Args["vote"] = "no"
-		} else {
-			return bad("vote", synVote)
+		read(reVote, "vote", synVote)
+		if a.Reject == nil {
+			a.Args["vote"] = name
 		}
+		return a
 	case "referred_by", "referredby":
-		m := reReferred.FindStringSubmatch(tag)
-		if m == nil {
-			return bad("referral", synReferred)
-		}
-		a.Verb = verb("referral")
-		a.Args["name"] = m[1]
+		return read(reReferred, "referral", synReferred, "name")
 	case "gift":
-		m := reGift.FindStringSubmatch(tag)
-		if m == nil {
-			return bad("gift", synGift)
-		}
-		a.Verb = verb("gift")
-		a.Args["n"], a.Args["name"] = m[1], m[2]
+		return read(reGift, "gift", synGift, "n", "name")
 	case "burn":
-		m := reBurn.FindStringSubmatch(tag)
-		if m == nil {
-			return bad("burn", synBurn)
-		}
-		a.Verb = verb("burn")
-		a.Args["n"] = m[1]
-	case "place", "unplace":
-		m := rePlace.FindStringSubmatch(tag)
-		if m == nil || !strings.EqualFold(m[1], name) {
-			return bad(name, synPlace)
-		}
-		a.Verb = verb(name)
-		a.Args["x"], a.Args["y"] = m[2], m[3]
+		return read(reBurn, "burn", synBurn, "n")
+	case "place":
+		return read(rePlace, "place", synPlace, "x", "y")
+	case "unplace":
+		return read(reUnplace, "unplace", synPlace, "x", "y")
 	case "delegate":
-		m := reDelegate.FindStringSubmatch(tag)
-		if m == nil {
-			return bad("delegate", synDelegate)
-		}
-		a.Verb = verb("delegate")
-		a.Args["n"] = m[1]
+		return read(reDelegate, "delegate", synDelegate, "n")
 	case "undelegate":
-		if !reUndelgate.MatchString(tag) {
-			return bad("undelegate", synDelegate)
-		}
-		a.Verb = verb("undelegate")
+		return read(reUndelegate, "undelegate", synDelegate)
 	case "roll":
-		if !reRoll.MatchString(tag) {
-			return bad("roll", synRoll)
-		}
-		a.Verb = verb("roll")
+		return read(reRoll, "roll", synRoll)
 	}
 	return a
 }
