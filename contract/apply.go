@@ -276,10 +276,7 @@ func (e *Engine) perform(s *State, m *Message, a *Action, at time.Time) (Result,
 			ent.Player = p.Name
 		}
 	}
-	if ent.Detail == nil {
-		ent.Detail = map[string]any{}
-	}
-	ent.Detail["line"] = a.Line
+	ent.set("line", a.Line)
 	return res, ent, nil
 }
 

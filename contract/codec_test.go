@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"referee/contract"
+	"referee/contract/contracttest"
 )
 
 // trickyIDs are Message-IDs a YAML writer must quote or fold: indicators,
@@ -56,8 +57,8 @@ func sameSeen(a, b map[string]time.Time) bool {
 // TestReceiptsEncoding: the receipt times per sender, written by hand, read
 // back exactly, whatever the sender's address.
 func TestReceiptsEncoding(t *testing.T) {
-	h := newToyFuzz(t)
-	at := contracttestAt("2026-12-01T10:00:00Z")
+	h := newToy(t)
+	at := contracttest.At(t, "2026-12-01T10:00:00Z")
 	h.S.Receipts = map[string][]time.Time{}
 	for i, id := range trickyIDs {
 		var ts []time.Time
@@ -88,9 +89,9 @@ func TestReceiptsEncoding(t *testing.T) {
 // reads back exactly, in byte order of the Message-IDs, and the kept text
 // follows every change to the map, also one made behind its back.
 func TestSeenEncoding(t *testing.T) {
-	h := newToyFuzz(t)
+	h := newToy(t)
 	s := h.S
-	at := contracttestAt("2026-12-01T10:00:00Z")
+	at := contracttest.At(t, "2026-12-01T10:00:00Z")
 	s.Seen.Horizon = at.Add(-30 * 24 * time.Hour)
 	s.Seen.Latest = at.Add(time.Duration(len(trickyIDs)) * time.Minute)
 	s.Seen.IDs = map[string]time.Time{}
@@ -132,9 +133,9 @@ func FuzzSeenID(f *testing.F) {
 		f.Add(id)
 	}
 	f.Fuzz(func(t *testing.T, id string) {
-		h := newToyFuzz(t)
-		h.S.Seen.IDs = map[string]time.Time{id: contracttestAt("2026-12-01T10:00:00Z"), "other@example.test": contracttestAt("2026-12-02T10:00:00Z")}
-		h.S.Receipts = map[string][]time.Time{id: {contracttestAt("2026-12-01T10:00:00Z")}}
+		h := newToy(t)
+		h.S.Seen.IDs = map[string]time.Time{id: contracttest.At(t, "2026-12-01T10:00:00Z"), "other@example.test": contracttest.At(t, "2026-12-02T10:00:00Z")}
+		h.S.Receipts = map[string][]time.Time{id: {contracttest.At(t, "2026-12-01T10:00:00Z")}}
 		b, err := contract.Encode(h.S)
 		if err != nil {
 			t.Fatalf("Message-ID %q: %v", id, err)

@@ -58,7 +58,7 @@ func (e *Engine) evalOne(c *Ctx, cond string) (bool, error) {
 		if game == "" {
 			in = len(c.Actor().Member) > 0
 		} else {
-			_, g := e.gameRef("x in " + game)
+			g := e.gameNamed(game)
 			if g == "" {
 				return false, Reject("G3", "the condition %q names no game the referee runs; the action was not performed", cond)
 			}

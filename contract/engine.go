@@ -230,59 +230,31 @@ func (e *Engine) Advance(s *State, to time.Time) ([]Entry, error) {
 		if i > 100000 {
 			return out, errors.New("advance: more than 100000 events; a game's Next does not move")
 		}
-		type due struct {
-			game string
-			ev   Event
+		game, ev, ok, err := e.earliest(s)
+		if err != nil {
+			return out, err
 		}
-		var best *due
-		consider := func(game string, ev Event) {
-			if ev.At.After(to) {
-				return
-			}
-			if best == nil || ev.At.Before(best.ev.At) {
-				best = &due{game, ev}
-			}
-		}
-		if s.Secret != "" {
-			for _, ev := range e.coreEvents(s) {
-				consider("", ev)
-			}
-			for _, g := range e.list {
-				c := e.ctx(s, g.ID(), nextNow(s), nil)
-				var ev Event
-				var ok bool
-				if err := run(func() error { ev, ok = g.Next(c); return nil }); err != nil {
-					return out, fmt.Errorf("next event of %s: %w", g.ID(), err)
-				}
-				if ok {
-					consider(g.ID(), ev)
-				}
-			}
-		}
-		if best == nil {
+		if !ok || ev.At.After(to) {
 			break
 		}
-		at := best.ev.At
+		at := ev.At
 		if at.Before(s.Clock) {
 			at = s.Clock
 		}
 		s.Clock = at
-		ent, err := e.runEvent(s, best.game, best.ev, at)
+		ent, err := e.runEvent(s, game, ev, at)
 		if err != nil {
 			return out, err
 		}
 		out = append(out, ent...)
 		// Guard: the same event must not come back.
-		if best.game != "" {
-			g := e.games[best.game]
-			c := e.ctx(s, best.game, nextNow(s), nil)
-			var ev Event
-			var ok bool
-			if err := run(func() error { ev, ok = g.Next(c); return nil }); err != nil {
-				return out, fmt.Errorf("next event of %s: %w", best.game, err)
+		if game != "" {
+			next, ok, err := e.gameNext(s, e.games[game])
+			if err != nil {
+				return out, err
 			}
-			if ok && ev == best.ev {
-				return out, fmt.Errorf("advance: %s event %s at %s did not move on", best.game, ev.Name, ev.At.Format(time.RFC3339))
+			if ok && next == ev {
+				return out, fmt.Errorf("advance: %s event %s at %s did not move on", game, ev.Name, ev.At.Format(time.RFC3339))
 			}
 		}
 	}
@@ -290,6 +262,39 @@ func (e *Engine) Advance(s *State, to time.Time) ([]Entry, error) {
 		s.Clock = to
 	}
 	return out, nil
+}
+
+// earliest is the first scheduled event, core or game ("" for the core's);
+// on equal times the core's come first, then the games' in the order given.
+// ok is false when nothing is scheduled (always, before Start).
+func (e *Engine) earliest(s *State) (game string, ev Event, ok bool, err error) {
+	if s.Secret == "" {
+		return "", Event{}, false, nil
+	}
+	for _, c := range e.coreEvents(s) {
+		if !ok || c.At.Before(ev.At) {
+			game, ev, ok = "", c, true
+		}
+	}
+	for _, g := range e.list {
+		gev, due, err := e.gameNext(s, g)
+		if err != nil {
+			return "", Event{}, false, err
+		}
+		if due && (!ok || gev.At.Before(ev.At)) {
+			game, ev, ok = g.ID(), gev, true
+		}
+	}
+	return game, ev, ok, nil
+}
+
+// gameNext asks a game for its next event, a panic being a fault.
+func (e *Engine) gameNext(s *State, g Game) (ev Event, ok bool, err error) {
+	c := e.ctx(s, g.ID(), nextNow(s), nil)
+	if err := run(func() error { ev, ok = g.Next(c); return nil }); err != nil {
+		return Event{}, false, fmt.Errorf("next event of %s: %w", g.ID(), err)
+	}
+	return ev, ok, nil
 }
 
 // nextNow is the time games see in Next: the instant just before the state's
@@ -318,18 +323,20 @@ func (e *Engine) runEvent(s *State, game string, ev Event, at time.Time) ([]Entr
 	ent.Verb = ev.Name
 	ent.Outcome = "event"
 	if ev.Key != "" {
-		if ent.Detail == nil {
-			ent.Detail = map[string]any{}
-		}
-		ent.Detail["key"] = ev.Key
+		ent.set("key", ev.Key)
 	}
 	if !ev.At.Equal(at) {
-		if ent.Detail == nil {
-			ent.Detail = map[string]any{}
-		}
-		ent.Detail["due"] = ev.At
+		ent.set("due", ev.At)
 	}
 	return []Entry{ent}, nil
+}
+
+// set records a value in the entry's detail.
+func (en *Entry) set(key string, v any) {
+	if en.Detail == nil {
+		en.Detail = map[string]any{}
+	}
+	en.Detail[key] = v
 }
 
 // flush moves a context's notices to the outbox and builds its journal entry.
@@ -347,16 +354,10 @@ func (e *Engine) flush(s *State, c *Ctx) Entry {
 		ent.Player = c.actor.Name
 	}
 	if len(c.draws) > 0 {
-		if ent.Detail == nil {
-			ent.Detail = map[string]any{}
-		}
-		ent.Detail["draws"] = c.draws
+		ent.set("draws", c.draws)
 	}
 	if len(c.did) > 0 {
-		if ent.Detail == nil {
-			ent.Detail = map[string]any{}
-		}
-		ent.Detail["changes"] = c.did
+		ent.set("changes", c.did)
 	}
 	c.detail, c.draws = nil, nil
 	return ent
@@ -409,28 +410,8 @@ func (e *Engine) currency(word string) (Currency, string, bool) {
 // from the state; ok is false when nothing is scheduled. The daemon sleeps until
 // then (or until mail arrives).
 func (e *Engine) NextDue(s *State) (time.Time, bool, error) {
-	if s.Secret == "" {
-		return time.Time{}, false, nil
-	}
-	var best time.Time
-	found := false
-	for _, ev := range e.coreEvents(s) {
-		if !found || ev.At.Before(best) {
-			best, found = ev.At, true
-		}
-	}
-	for _, g := range e.list {
-		c := e.ctx(s, g.ID(), nextNow(s), nil)
-		var ev Event
-		var ok bool
-		if err := run(func() error { ev, ok = g.Next(c); return nil }); err != nil {
-			return time.Time{}, false, fmt.Errorf("next event of %s: %w", g.ID(), err)
-		}
-		if ok && (!found || ev.At.Before(best)) {
-			best, found = ev.At, true
-		}
-	}
-	return best, found, nil
+	_, ev, ok, err := e.earliest(s)
+	return ev.At, ok, err
 }
 
 // Report builds a game's current report without changing the state's outbox.

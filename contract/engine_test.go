@@ -1,6 +1,15 @@
 package contract_test
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,7 +25,7 @@ const (
 	carol = "Carol <carol@example.test>"
 )
 
-func newToy(t *testing.T) *contracttest.Harness {
+func newToy(t testing.TB) *contracttest.Harness {
 	return contracttest.New(t, "2026-12-01T10:00:00Z", &toy{})
 }
 
@@ -93,7 +102,7 @@ func TestPanicRecovered(t *testing.T) {
 	_, err := h.E.Apply(h.S, &contract.Message{ID: "x2", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
 		Channel: contract.ChanPublic, Text: "I crash Toy."})
 	var pe *contract.PanicError
-	if err == nil || !strings.Contains(err.Error(), "panic") || !errorsAs(err, &pe) || !strings.Contains(pe.Stack, "toy_test.go") {
+	if err == nil || !strings.Contains(err.Error(), "panic") || !errors.As(err, &pe) || !strings.Contains(pe.Stack, "toy_test.go") {
 		t.Fatalf("the panic was not recovered with its stack: %v", err)
 	}
 }
@@ -227,6 +236,40 @@ func TestDependentAction(t *testing.T) {
 	}
 }
 
+// TestStances: supports and objections are kept per player, each player in
+// one list at most, as the state reads back.
+func TestStances(t *testing.T) {
+	h := newToy(t)
+	dan := "Dan <dan@example.test>"
+	for _, p := range []string{alice, bob, carol, dan} {
+		h.Public("2026-12-01T10:05:00Z", p, "I join the Toy game.")
+	}
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	h.Public("2026-12-01T11:00:00Z", bob, "I support intent #1.")
+	h.Public("2026-12-01T11:01:00Z", carol, "I object to intent #1.")
+	h.Public("2026-12-01T11:02:00Z", dan, "I support intent #1.")
+	h.Public("2026-12-01T11:03:00Z", bob, "I object to intent #1.")
+	r := h.Public("2026-12-01T11:04:00Z", alice, "I support intent #1.")
+	if !strings.Contains(r.Body, "the sponsor of intent #1 cannot support or object to it") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+	b, err := contract.Encode(h.S)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := h.E.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := back.Intents[0]
+	if d := cmp.Diff([]string{"Dan"}, in.Supporters); d != "" {
+		t.Errorf("supporters (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"Carol", "Bob"}, in.Objectors); d != "" {
+		t.Errorf("objectors (-want +got):\n%s", d)
+	}
+}
+
 func TestWeeklyEventAndRandomness(t *testing.T) {
 	h := newToy(t)
 	if len(h.Sent) != 1 || h.Sent[0].Kind != "randomness" || !strings.Contains(h.Sent[0].Body, "2026-W49") || !strings.Contains(h.Sent[0].Body, "2026-W50") {
@@ -243,11 +286,14 @@ func TestWeeklyEventAndRandomness(t *testing.T) {
 	if st.Rounds != 1 {
 		t.Fatalf("rounds = %d, want 1", st.Rounds)
 	}
-	// Recompute the round's draw from the seed revealed a week later.
+	// Check the round's draw as a player would: the commitment from the
+	// notice at creation, the seed from the notice that reveals it, the draw
+	// by the method the notice describes, and the value in the round's report.
 	h.Advance("2026-12-14T00:00:00Z")
-	seed := h.S.RevealedSeed("2026-W50")
-	if seed == "" {
-		t.Fatal("the seed of 2026-W50 was not revealed on 2026-12-14")
+	commitment := noticeMatch(t, h.Sent, `2026-W50  2026-12-07  ([0-9a-f]{64})`)
+	seed := mustHex(t, noticeMatch(t, h.Sent, `(?m)^2026-W50  ([0-9a-f]{64})$`))
+	if sum := sha256.Sum256(seed); hex.EncodeToString(sum[:]) != commitment {
+		t.Errorf("the revealed seed does not match its commitment")
 	}
 	var found bool
 	for _, e := range h.Entries {
@@ -255,8 +301,12 @@ func TestWeeklyEventAndRandomness(t *testing.T) {
 		for _, d := range draws {
 			if d.Label == "toy/2026-W50/round/J" {
 				found = true
-				if got := contract.Intn(mustHex(t, seed), d.Label, d.N); got != d.Value {
+				got := playerDraw(seed, d.Label, d.N)
+				if got != d.Value {
 					t.Errorf("recomputed draw %d, journal says %d", got, d.Value)
+				}
+				if noticeMatch(t, h.Sent, `round 1: J = (\d)`) != fmt.Sprint(got+1) {
+					t.Errorf("the report's J is not the recomputed draw %d plus 1", got)
 				}
 			}
 		}
@@ -264,8 +314,31 @@ func TestWeeklyEventAndRandomness(t *testing.T) {
 	if !found {
 		t.Error("the round's draw is not in the journal")
 	}
-	if c := h.S.CommitmentFor("2026-W50"); c != contract.Commitment(mustHex(t, seed)) {
-		t.Errorf("the revealed seed does not match its commitment")
+}
+
+// noticeMatch is the first submatch of re in the notices sent.
+func noticeMatch(t *testing.T, sent []*contract.Outgoing, re string) string {
+	t.Helper()
+	for _, o := range sent {
+		if m := regexp.MustCompile(re).FindStringSubmatch(o.Body); m != nil {
+			return m[1]
+		}
+	}
+	t.Fatalf("no notice matches %s", re)
+	return ""
+}
+
+// playerDraw computes a draw as the Randomness notice tells players to: for
+// k = 0, 1, ... HMAC-SHA256(seed, L + "#" + k), its first 8 bytes big-endian
+// as v, the first v below the largest multiple of n in 64 bits, v mod n.
+func playerDraw(seed []byte, label string, n int) int {
+	limit := math.MaxUint64 - math.MaxUint64%uint64(n)
+	for k := 0; ; k++ {
+		m := hmac.New(sha256.New, seed)
+		m.Write([]byte(label + "#" + strconv.Itoa(k)))
+		if v := binary.BigEndian.Uint64(m.Sum(nil)); v < limit {
+			return int(v % uint64(n))
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,12 +72,7 @@ func rulingBody(title string, r *Ruling, reminder bool) string {
 
 func doRule(c *Ctx, a *Action) error {
 	id, _ := strconv.Atoi(a.Arg("id"))
-	var r *Ruling
-	for _, x := range c.s.Rulings {
-		if x.ID == id {
-			r = x
-		}
-	}
+	r := c.s.ruling(id)
 	if r == nil {
 		return Reject("G8", "there is no open ruling request #%s", a.Arg("id"))
 	}
@@ -97,14 +93,17 @@ func doRule(c *Ctx, a *Action) error {
 	return nil
 }
 
-func (c *Ctx) dropRuling(id int) {
-	out := c.s.Rulings[:0]
-	for _, r := range c.s.Rulings {
-		if r.ID != id {
-			out = append(out, r)
+func (s *State) ruling(id int) *Ruling {
+	for _, r := range s.Rulings {
+		if r.ID == id {
+			return r
 		}
 	}
-	c.s.Rulings = out
+	return nil
+}
+
+func (c *Ctx) dropRuling(id int) {
+	c.s.Rulings = slices.DeleteFunc(c.s.Rulings, func(r *Ruling) bool { return r.ID == id })
 }
 
 // coreEvents are the interpreter's own duties: the weekly Randomness notice,
@@ -147,12 +146,7 @@ func (e *Engine) runCoreEvent(s *State, ev Event, at time.Time) ([]Entry, error)
 		return []Entry{ent}, nil
 	case "ruling reminder", "ruling deadline":
 		id, _ := strconv.Atoi(ev.Key)
-		var r *Ruling
-		for _, x := range s.Rulings {
-			if x.ID == id {
-				r = x
-			}
-		}
+		r := s.ruling(id)
 		if r == nil {
 			return nil, nil
 		}
@@ -171,10 +165,7 @@ func (e *Engine) runCoreEvent(s *State, ev Event, at time.Time) ([]Entry, error)
 		}
 		ent := e.flush(s, c)
 		ent.Verb, ent.Outcome = ev.Name, "event"
-		if ent.Detail == nil {
-			ent.Detail = map[string]any{}
-		}
-		ent.Detail["ruling"] = r.ID
+		ent.set("ruling", r.ID)
 		return []Entry{ent}, nil
 	}
 	return nil, fmt.Errorf("unknown core event %q", ev.Name)

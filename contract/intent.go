@@ -41,7 +41,7 @@ func (m *Method) Describe() string {
 
 func (m *Method) notice() time.Duration {
 	if m.Notice == 0 {
-		return 4 * 24 * time.Hour
+		return intentWait
 	}
 	return m.Notice
 }
@@ -68,52 +68,54 @@ const intentWait = 4 * 24 * time.Hour
 // Expires is when the intent can no longer be resolved.
 func (in *Intent) Expires() time.Time { return in.Created.Add(intentLife) }
 
+// ripeFrom is the earliest time the intent can be resolved: 4 days after it
+// (G7), or after its notice; zero for "with N support", ripe once supported.
+func (in *Intent) ripeFrom() time.Time {
+	switch in.Method {
+	case "support":
+		return time.Time{}
+	case "objection", "consent":
+		return in.Created.Add(intentWait)
+	}
+	d := intentWait
+	if n, err := strconv.Atoi(in.Notice); err == nil {
+		d = time.Duration(n) * 24 * time.Hour
+	}
+	return in.Created.Add(d)
+}
+
 // Ripe says whether the intent can be resolved at t, and if not, why.
 func (in *Intent) Ripe(t time.Time) (bool, string) {
 	if t.After(in.Expires()) {
 		return false, fmt.Sprintf("intent #%d expired on %s (14 days)", in.ID, Stamp(in.Expires()))
+	}
+	if from := in.ripeFrom(); t.Before(from) {
+		why := "4 days after it"
+		if in.Method != "objection" && in.Method != "consent" {
+			why = "after its notice"
+		}
+		return false, fmt.Sprintf("intent #%d can be resolved from %s (%s)", in.ID, Stamp(from), why)
 	}
 	switch in.Method {
 	case "support":
 		if len(in.Supporters) < in.N {
 			return false, fmt.Sprintf("intent #%d has %d of the %d supporters it needs", in.ID, len(in.Supporters), in.N)
 		}
-		return true, ""
 	case "objection":
-		if t.Before(in.Created.Add(intentWait)) {
-			return false, fmt.Sprintf("intent #%d can be resolved from %s (4 days after it)", in.ID, Stamp(in.Created.Add(intentWait)))
-		}
 		if len(in.Objectors) >= in.N {
 			return false, fmt.Sprintf("intent #%d has %d objection(s): %s", in.ID, len(in.Objectors), strings.Join(in.Objectors, ", "))
 		}
-		return true, ""
 	case "consent":
-		if t.Before(in.Created.Add(intentWait)) {
-			return false, fmt.Sprintf("intent #%d can be resolved from %s (4 days after it)", in.ID, Stamp(in.Created.Add(intentWait)))
-		}
 		if len(in.Supporters) <= len(in.Objectors) {
 			return false, fmt.Sprintf("intent #%d has %d supporters and %d objectors; consent needs more supporters", in.ID, len(in.Supporters), len(in.Objectors))
 		}
-		return true, ""
-	default:
-		d := 4 * 24 * time.Hour
-		if in.Notice != "" {
-			if n, err := strconv.Atoi(in.Notice); err == nil {
-				d = time.Duration(n) * 24 * time.Hour
-			}
-		}
-		if t.Before(in.Created.Add(d)) {
-			return false, fmt.Sprintf("intent #%d can be resolved from %s (after its notice)", in.ID, Stamp(in.Created.Add(d)))
-		}
-		return true, ""
 	}
+	return true, ""
 }
 
 var intentVerb = &Verb{Name: "intend", Scope: PublicOnly, Rule: "G7",
 	Syntax: "I intend, without objection, to <action>",
-	Help:   "table an intent to perform a dependent action"}
-
-func init() { intentVerb.Do = doIntend }
+	Help:   "table an intent to perform a dependent action", Do: doIntend}
 
 // doIntend tables an intent. The action must be a dependent action of a game and
 // the method at least as strong as the one the game requires.
@@ -168,7 +170,7 @@ func ripeWhen(in *Intent) string {
 	if in.Method == "support" {
 		return fmt.Sprintf("once %d supporters have supported it", in.N)
 	}
-	return "from " + Stamp(in.Created.Add(intentWait))
+	return "from " + Stamp(in.ripeFrom())
 }
 
 func (s *State) intent(id int) *Intent {
@@ -268,8 +270,8 @@ func doStance(c *Ctx, a *Action) error {
 		if has(in.Supporters, p.Name) {
 			return Reject("G7", "you already support intent #%d", in.ID)
 		}
-		in.Supporters = append(remove(in.Objectors, p.Name), p.Name)
 		in.Objectors = remove(in.Objectors, p.Name)
+		in.Supporters = append(in.Supporters, p.Name)
 		c.Did("you support intent #%d (%s)", in.ID, in.Text)
 	case strings.HasPrefix(what, "object"):
 		if err := c.e.eligible(c, in, p); err != nil {

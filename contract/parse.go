@@ -190,7 +190,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	return Performative{Kind: "act", Action: rest}, true
 }
 
-// stripGameRef removes a trailing reference to a game ("in Life", "for the Life
+// gameRef removes a trailing reference to a game ("in Life", "for the Life
 // contest", "(Rumble)") and reports which game a sentence names anywhere.
 func (e *Engine) gameRef(action string) (rest string, game string) {
 	rest = action
@@ -210,6 +210,13 @@ func (e *Engine) gameRef(action string) (rest string, game string) {
 		}
 	}
 	return rest, ""
+}
+
+// gameNamed is the game a name such as "Life" or "the Rumble contest" means,
+// "" for none.
+func (e *Engine) gameNamed(name string) string {
+	_, game := e.gameRef("x in " + name)
+	return game
 }
 
 type alias struct {

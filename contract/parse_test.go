@@ -97,7 +97,7 @@ func FuzzApply(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		h := newToyFuzz(t)
+		h := newToy(t)
 		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
 		h.Public("2026-12-01T10:06:00Z", bob, text)
 	})
@@ -106,8 +106,11 @@ func FuzzApply(f *testing.F) {
 // FuzzDecode feeds arbitrary bytes to the state decoder: a bad state is an
 // error, never a panic, and a state that decodes encodes and decodes again.
 func FuzzDecode(f *testing.F) {
-	h := newToyFuzzSeed()
-	f.Add(h)
+	seed, err := contract.Encode(newToy(f).S)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
 	f.Add([]byte("version: 1\ngames: {toy: {state: {rounds: x}}}\n"))
 	f.Add([]byte("version: 1\nplayers: [{name: a, addresses: [a@b]}]\ngames: {}\n"))
 	f.Add([]byte("version: 1\nseen:\n  ids:\n    a@b: 2026-12-01T10:00:00Z\n    \"\\n\": 2026-12-01T10:00:00Z\n    ? !!binary gA==\n    : 2026-12-01T10:00:00Z\ngames: {}\n"))

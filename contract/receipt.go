@@ -79,13 +79,10 @@ func refs(m *Message) []string {
 // receipt queues the private reply listing each action as read, with "done" and
 // what changed or "not done" and why (issue: receipts).
 func (e *Engine) receipt(s *State, m *Message, at time.Time, results []Result, events []Entry) {
-	if !e.allowReceipt(s, m.From, at) {
-		return
-	}
 	var b strings.Builder
 	date := ""
 	if !m.Date.IsZero() {
-		date = " dated " + m.Date.UTC().Format("2006-01-02 15:04 UTC")
+		date = " dated " + Stamp(m.Date) + " UTC"
 	}
 	b.WriteString(text.Wrap(fmt.Sprintf("Your message%s arrived at %s UTC and was read as follows.", date, Stamp(m.Arrived)), 0))
 	if len(events) > 0 {
@@ -120,9 +117,18 @@ func (e *Engine) receipt(s *State, m *Message, at time.Time, results []Result, e
 	b.WriteString("\n")
 	b.WriteString(fmt.Sprintf("%d done, %d not done.\n\n", done, failed))
 	b.WriteString(text.Signature("The referee"))
+	e.reply(s, m, "receipt/"+m.ID, b.String(), at)
+}
+
+// reply queues a private answer to the sender of m, within the per-sender
+// receipt limit.
+func (e *Engine) reply(s *State, m *Message, id, body string, at time.Time) {
+	if !e.allowReceipt(s, m.From, at) {
+		return
+	}
 	s.Outbox = append(s.Outbox, &Outgoing{Notice: Notice{
-		ID: "receipt/" + m.ID, Kind: "receipt", Channel: ChanPrivate, To: []string{m.From},
-		Subject: replySubject(m.Subject), Body: b.String(), InReplyTo: m.ID, References: refs(m), Time: at,
+		ID: id, Kind: "receipt", Channel: ChanPrivate, To: []string{m.From},
+		Subject: replySubject(m.Subject), Body: body, InReplyTo: m.ID, References: refs(m), Time: at,
 	}})
 }
 
@@ -135,9 +141,6 @@ func (e *Engine) title(game string) string {
 
 // helpReply answers HELP with the overview, or "help <game>" with the game's guide.
 func (e *Engine) helpReply(s *State, m *Message, at time.Time) {
-	if !e.allowReceipt(s, m.From, at) {
-		return
-	}
 	src := firstLine(m.Text)
 	if !helpRE.MatchString(src) {
 		src = m.Subject
@@ -145,18 +148,14 @@ func (e *Engine) helpReply(s *State, m *Message, at time.Time) {
 	want := strings.TrimSpace(helpRE.FindStringSubmatch(src)[1])
 	var body string
 	if want != "" {
-		_, game := e.gameRef("x in " + want)
-		if g := e.games[game]; g != nil {
+		if g := e.games[e.gameNamed(want)]; g != nil {
 			body = g.Guide()
 		}
 	}
 	if body == "" {
 		body = e.Overview()
 	}
-	s.Outbox = append(s.Outbox, &Outgoing{Notice: Notice{
-		ID: "help/" + m.ID, Kind: "receipt", Channel: ChanPrivate, To: []string{m.From},
-		Subject: replySubject(m.Subject), Body: body, InReplyTo: m.ID, References: refs(m), Time: at,
-	}})
+	e.reply(s, m, "help/"+m.ID, body, at)
 }
 
 // Overview is the HELP reply: every game with its actions, from the verb tables.

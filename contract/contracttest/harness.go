@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"referee/contract"
 	"referee/internal/bridge"
 	"referee/mailin"
@@ -245,24 +247,7 @@ func Golden(t testing.TB, path, got string) {
 	if err != nil {
 		t.Fatalf("read golden file (run with -update to create it): %v", err)
 	}
-	if string(want) != got {
-		t.Errorf("%s differs from the output (run with -update and review the diff):\n%s", path, firstDiff(string(want), got))
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("%s differs from the output (run with -update and review the diff) (-want +got):\n%s", path, d)
 	}
-}
-
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return fmt.Sprintf("line %d:\n want: %q\n  got: %q", i+1, w, g)
-		}
-	}
-	return "(lengths differ)"
 }

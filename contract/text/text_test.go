@@ -1,33 +1,13 @@
 package text_test
 
 import (
-	"flag"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"referee/contract/contracttest"
 	"referee/contract/text"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := "testdata/" + name + ".golden"
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		os.WriteFile(path, []byte(got), 0o644)
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs:\n--- want\n%s--- got\n%s", path, want, got)
-	}
-}
 
 func TestReport(t *testing.T) {
 	var b strings.Builder
@@ -60,7 +40,7 @@ func TestReport(t *testing.T) {
 	b.WriteString("\n")
 	b.WriteString(text.Signature("The Life Contestmaster (referee)"))
 	got := b.String()
-	golden(t, "report", got)
+	contracttest.Golden(t, "testdata/report.golden", got)
 	for _, l := range strings.Split(got, "\n") {
 		if len([]rune(l)) > text.Width {
 			t.Errorf("line over %d columns: %q", text.Width, l)
