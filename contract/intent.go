@@ -65,6 +65,17 @@ type Intent struct {
 const intentLife = 14 * 24 * time.Hour
 const intentWait = 4 * 24 * time.Hour
 
+// Describe writes the intent's method as the sponsor announced it, which is
+// how it is judged: "without objection" stays that, though the game would
+// have allowed "without 3 objections".
+func (in *Intent) Describe() string {
+	m := Method{Kind: in.Method, N: in.N}
+	if n, err := strconv.Atoi(in.Notice); err == nil {
+		m.Notice = time.Duration(n) * 24 * time.Hour
+	}
+	return m.Describe()
+}
+
 // Expires is when the intent can no longer be resolved.
 func (in *Intent) Expires() time.Time { return in.Created.Add(intentLife) }
 
@@ -160,8 +171,8 @@ func doIntend(c *Ctx, a *Action) error {
 		in.MsgID = c.msg.ID
 	}
 	s.Intents = append(s.Intents, in)
-	c.Did("intent #%d tabled: %s, %s; it can be resolved %s, until %s", in.ID, text, need.Describe(), ripeWhen(in), Stamp(in.Expires()))
-	c.Record(in.Sponsor, "intends, %s, to %s (intent #%d)", need.Describe(), text, in.ID)
+	c.Did("intent #%d tabled: %s, %s; it can be resolved %s, until %s", in.ID, text, in.Describe(), ripeWhen(in), Stamp(in.Expires()))
+	c.Record(in.Sponsor, "intends, %s, to %s (intent #%d)", in.Describe(), text, in.ID)
 	c.Detail("intent", in.ID)
 	return nil
 }

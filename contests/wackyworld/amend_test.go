@@ -51,6 +51,24 @@ func TestAmendWithoutObjections(t *testing.T) {
 	}
 }
 
+// TestAmendStricterIntent: an amendment announced "without objection", a
+// stronger requirement than the contract's three (guide decision 9, G7), is
+// judged as announced: the receipt says so and one objection stops it.
+func TestAmendStricterIntent(t *testing.T) {
+	h := world(t)
+	r := h.public("2026-12-01T12:00:00Z", alice, "I intend, without objection, to amend the Wacky World contract: SET DonorYPoints = 3")
+	if !done(r) || !strings.Contains(strings.Join(strings.Fields(r.Body), " "), "SET DonorYPoints = 3, without objection;") {
+		t.Fatalf("intent receipt:\n%s", r.Body)
+	}
+	h.public("2026-12-02T12:00:00Z", bob, "I object to intent #1.")
+	if r := h.public("2026-12-05T12:00:00Z", alice, "I do so."); done(r) || !strings.Contains(r.Body, "1 objection(s): Bob") {
+		t.Fatalf("one objection did not stop it:\n%s", r.Body)
+	}
+	if got := h.s.Games[ID].Params[ParamDonor]; got != "2" {
+		t.Errorf("DonorYPoints = %q, want 2", got)
+	}
+}
+
 func TestAmendBlockedAndTextOnly(t *testing.T) {
 	h := world(t)
 	h.public("2026-12-01T10:30:00Z", carol, "I join Wacky World.")
