@@ -179,8 +179,9 @@ func seenEntry(id string, at time.Time) []byte {
 // A key is written plain when it looks like an ordinary address or
 // Message-ID (a word of safe characters with an @, which YAML cannot read as
 // anything but that string), double-quoted with escapes otherwise, and as
-// !!binary when it is not UTF-8; past YAML's 1024-character limit on
-// implicit keys it is an explicit "? " key, its colon on the next line.
+// !!binary when it is not UTF-8. A key over 512 bytes (or a binary one) is an
+// explicit "? " key, its colon on the next line: YAML limits implicit keys
+// to 1024 characters, and 512 bytes stays below that whatever the text.
 func appendKey(b []byte, indent, key string) []byte {
 	var text []byte
 	switch {

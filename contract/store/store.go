@@ -253,8 +253,8 @@ func (j *Journal) makeSpare(path string) {
 			}
 		}
 	}
-	if !j.making.CompareAndSwap(false, true) {
-		return
+	if len(j.spare) > 0 || !j.making.CompareAndSwap(false, true) {
+		return // one is ready, or on its way
 	}
 	go func() {
 		defer j.making.Store(false)
