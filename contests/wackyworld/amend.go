@@ -143,6 +143,10 @@ func changeNotice(c *contract.Ctx, st *State, ch *Change, lead string) {
 	b.WriteString(text.Heading("The change"))
 	b.WriteString(text.Wrap(ch.Text, 0))
 	switch {
+	case ch.Status == statusOpposed && ch.Param != "":
+		b.WriteString(text.Wrap(fmt.Sprintf("Undone: %s is %s again (Wacky 1).", ch.Param, ch.Old), 0))
+	case ch.Status == statusOpposed:
+		b.WriteString(text.Wrap("This text is not part of the contract (Wacky 1).", 0))
 	case ch.Param != "":
 		b.WriteString(text.Wrap(fmt.Sprintf("Applied: %s was %s and is now %s (G9).", ch.Param, ch.Old, ch.New), 0))
 	default:

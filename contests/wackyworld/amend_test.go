@@ -124,8 +124,14 @@ func TestModification(t *testing.T) {
 	if h.data().width() != 20 {
 		t.Fatalf("width %d, want 20", h.data().width())
 	}
-	if r := h.public("2026-12-02T11:00:00Z", bob, "I oppose modification #1 in Wacky World."); !done(r) {
+	ns := h.send("2026-12-02T11:00:00Z", bob, "I oppose modification #1 in Wacky World.", contract.ChanPublic)
+	if r := contracttest.Receipt(ns); !done(r) {
 		t.Fatalf("oppose: %s", r.Body)
+	}
+	for _, n := range ns {
+		if n.Channel == contract.ChanPublic && (!strings.Contains(n.Body, "Undone: Width is 16 again (Wacky 1).") || strings.Contains(n.Body, "Applied:")) {
+			t.Errorf("the notice of the opposition does not say the change is undone:\n%s", n.Body)
+		}
 	}
 	if h.data().width() != 16 || h.s.Games[ID].Params[ParamWidth] != "16" {
 		t.Errorf("opposed modification not undone: width %d", h.data().width())
