@@ -1,6 +1,7 @@
 package wackyworld
 
 import (
+	"encoding/hex"
 	"fmt"
 	"regexp"
 	"sort"
@@ -191,6 +192,11 @@ func doPickUp(c *contract.Ctx, a *contract.Action) error {
 	me := c.Actor().Name
 	c.Did("you picked up %s at %s; this contract transfers it to you", found.Label(), found.At)
 	c.Record(me, "picks up %s at %s", found.Label(), found.At)
+	if found.Medal {
+		// W6, G5: found, the medal's tile may be checked: its seed is published.
+		medalNotice(c, found, "found", fmt.Sprintf("%s picked up %s at %s, so its location is no longer secret (W6). The seed its tile was drawn with, under the label %q over the non-Wall tiles in reading order at its making (G5), is:", me, found.Label(), found.At, medalLabel(found.ID)),
+			hex.EncodeToString(medalSeed(c, found.ID)))
+	}
 	if found.Donor != "" && found.Donor != p.Addr {
 		n := c.IntParam(ParamDonor)
 		donor := name(c, found.Donor)
@@ -374,7 +380,8 @@ func doMedal(c *contract.Ctx, a *contract.Action) error {
 		nm = "medal"
 	}
 	id := st.NextAsset + 1
-	t, ok := st.randomTile(c, fmt.Sprintf("medal/%d/tile", id))
+	seed := medalSeed(c, id)
+	t, ok := st.medalTile(seed, id)
 	if !ok {
 		return contract.Reject("Wacky 2, W4", "every tile is Wall, so the medal cannot be placed")
 	}
@@ -384,9 +391,24 @@ func doMedal(c *contract.Ctx, a *contract.Action) error {
 	// Wacky 3: Atlas does not reveal a non-party entity's location; the journal
 	// (private) keeps it.
 	c.Detail("medal", map[string]any{"id": id, "tile": t.String()})
-	c.Did("%s is created in the contest's possession and set on a secret random tile (Wacky 2, W4, W6)", as.Label())
+	c.Did("%s is created in the contest's possession and set on a secret random tile (Wacky 2, W4, W6); the public notice gives the SHA-256 of the seed it was drawn with", as.Label())
 	c.Record("Atlas", "sets %s, a new medal, on a secret random tile", as.Label())
+	medalNotice(c, as, "made", fmt.Sprintf("Atlas has set %s, a new medal in the contest's possession, on a random non-Wall tile that stays secret until the medal is found (Wacky 2, W4, W6). The tile was drawn from the medal's own seed under the label %q, over the non-Wall tiles in reading order, as a weekly draw is (G5). When the medal is picked up the seed is published; its SHA-256 is:", as.Label(), medalLabel(id)),
+		contract.Commitment(seed))
 	return nil
+}
+
+// medalNotice publishes a medal's seed commitment or seed (W6, G5), the
+// 64 hexadecimal digits on a line of their own.
+func medalNotice(c *contract.Ctx, as *Asset, what, lead, hexline string) {
+	var b strings.Builder
+	b.WriteString(text.Banner("Wacky World: "+as.Label(), '='))
+	b.WriteString("\n")
+	b.WriteString(text.Wrap(lead, 0))
+	b.WriteString("\n  " + hexline + "\n\n")
+	b.WriteString(text.Signature("Atlas (referee)"))
+	c.Notify(&contract.Notice{ID: fmt.Sprintf("%s/medal/%d/%s", ID, as.ID, what), Channel: contract.ChanPublic,
+		Subject: fmt.Sprintf("Wacky World: %s %s", as.Label(), what), Body: b.String()})
 }
 
 func plural(n int, unit string) string {

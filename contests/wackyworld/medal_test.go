@@ -2,6 +2,9 @@ package wackyworld
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -122,6 +125,62 @@ func TestMedalSecrecy(t *testing.T) {
 	if strings.Contains(rep.Body, secret) {
 		t.Errorf("report after the search reveals the medal")
 	}
+}
+
+// TestMedalDrawCommitted: a medal's tile is drawn from the medal's own seed,
+// not the week's that G5 reveals (guide decision 18): the seed's SHA-256 is
+// published when it is made, the seed when it is picked up, and the tile is
+// the draw the guide describes.
+func TestMedalDrawCommitted(t *testing.T) {
+	h := world(t)
+	tiles := h.data().nonWall()
+	made := h.send("2026-12-01T12:00:00Z", "Atlas <"+cm+">", "I create a medal in Wacky World.", contract.ChanPublic)
+	m := h.data().Assets[0]
+	var commit string
+	for _, n := range made {
+		if n.ID == ID+"/medal/1/made" && n.Channel == contract.ChanPublic {
+			commit = hexLine(n.Body)
+			if strings.Contains(n.Body, m.At.String()) {
+				t.Errorf("the notice of the medal names its tile %s:\n%s", m.At, n.Body)
+			}
+		}
+	}
+	if commit == "" {
+		t.Fatalf("no public notice with the seed's SHA-256 among %d notices", len(made))
+	}
+	for _, e := range h.H.Entries {
+		if strings.Contains(fmt.Sprint(e.Detail["draws"]), "medal") {
+			t.Errorf("the medal was drawn from the week's seed: %v", e.Detail["draws"])
+		}
+	}
+	h.place(aAddr, m.At.X, m.At.Y)
+	found := h.send("2026-12-07T03:00:00Z", alice, "I pick up the medal in Wacky World.", contract.ChanPublic)
+	var seed string
+	for _, n := range found {
+		if n.ID == ID+"/medal/1/found" && n.Channel == contract.ChanPublic {
+			seed = hexLine(n.Body)
+		}
+	}
+	raw, err := hex.DecodeString(seed)
+	if err != nil || seed == "" {
+		t.Fatalf("no published seed among %d notices (%v)", len(found), err)
+	}
+	if sum := sha256.Sum256(raw); hex.EncodeToString(sum[:]) != commit {
+		t.Errorf("the published seed does not hash to the commitment %s", commit)
+	}
+	if got := tiles[contract.Intn(raw, "wackyworld/medal/1/tile", len(tiles))]; got != m.At {
+		t.Errorf("the draw from the published seed gives %s; the medal lay at %s", got, m.At)
+	}
+}
+
+// hexLine is the line of 64 hexadecimal digits in a notice.
+func hexLine(body string) string {
+	for _, l := range strings.Split(body, "\n") {
+		if l = strings.TrimSpace(l); len(l) == 64 && strings.Trim(l, "0123456789abcdef") == "" {
+			return l
+		}
+	}
+	return ""
 }
 
 func TestMedalOnlyContestmaster(t *testing.T) {

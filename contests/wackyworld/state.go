@@ -165,6 +165,25 @@ func (s *State) randomTile(c *contract.Ctx, label string) (Pos, bool) {
 	return tiles[c.Intn(label, len(tiles))], true
 }
 
+// medalTile draws a new medal's tile (W4) from the medal's own seed, not the
+// week's: the week's seed is revealed after the week (G5) and would show
+// where the medal lies, which stays secret until it is found (W6). The seed's
+// SHA-256 is published when the medal is made and the seed when it is picked
+// up, so the draw can be checked then (guide, decision 18).
+func (s *State) medalTile(seed []byte, id int) (Pos, bool) {
+	tiles := s.nonWall()
+	if len(tiles) == 0 {
+		return Pos{}, false
+	}
+	return tiles[contract.Intn(seed, medalLabel(id), len(tiles))], true
+}
+
+// medalLabel is the label of a medal's draw.
+func medalLabel(id int) string { return fmt.Sprintf("%s/medal/%d/tile", ID, id) }
+
+// medalSeed is a medal's private seed, derived from the master secret.
+func medalSeed(c *contract.Ctx, id int) []byte { return c.Secret(fmt.Sprintf("medal/%d", id)) }
+
 func (s *State) party(addr string) *Party {
 	for _, p := range s.Parties {
 		if p.Addr == addr {
