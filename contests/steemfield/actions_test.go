@@ -37,6 +37,7 @@ func TestBadInput(t *testing.T) {
 		{"proposal cites no rule", "2026-12-01T12:00:00Z", 0, "---\n{PROPOSAL:REPLACEMENT}\nReplacement\nx\n---", r1, []string{"Not done", "must name the affected rule"}, false},
 		{"proposal on a missing rule", "2026-12-01T12:00:00Z", 0, "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Gameplay 40\n---", r1, []string{"Not done", "no rule Gameplay 40"}, false},
 		{"proposal on a meta rule", "2026-12-01T12:00:00Z", 0, "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Meta 1\n---", r1, []string{"Not done", "Meta Rules stay the same"}, false},
+		{"proposal tag after another tag", "2026-12-01T12:00:00Z", 0, "{PLACE: (3,4)} {PROPOSAL:ADDITION}", r1, []string{"Not done", "first tag of its line", "Implementation Details, Proposals"}, false},
 		{"reply to another post", "2026-12-01T12:00:00Z", 0, "{PLACE: L(2, 2)}", "somewhere/else", []string{"Not done", "comment under the totem's post"}, false},
 		{"private tag", "", 0, "{BURN:1}", "", []string{"Not done", "G4"}, false},
 	}

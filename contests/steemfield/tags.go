@@ -118,8 +118,11 @@ func (g *Game) Extract(c *contract.Ctx, m *contract.Message) []*contract.Action 
 			tag = strings.TrimSpace(firstLine(rest))
 		}
 		if name == "proposal" {
-			// Not the first tag of its line, so not a proposal block
-			// (Implementation Details, Proposals): not an action.
+			// Implementation Details, Proposals: a proposal's tag is the first
+			// tag of its line; one after another tag is refused with the
+			// form, not ignored.
+			acts = append(acts, &contract.Action{Line: tag, Offset: loc[0], Verb: verb("propose"), Args: map[string]string{},
+				Reject: contract.Reject("Implementation Details, Proposals", "a proposal's tag is the first tag of its line, between lines of three or more dashes: %s", synProposal)})
 			continue
 		}
 		a := readTag(name, tag)
