@@ -75,15 +75,15 @@ func (s *State) remind(c *contract.Ctx) {
 			continue
 		}
 		var b strings.Builder
-		b.WriteString(wrapPara(fmt.Sprintf("Game %d of Rumble is in its %s phase, and the referee has no %s from you yet. Send them privately to %s before %s UTC.",
-			s.Game, phaseName(s), phaseWhat(s.Phase), c.Referee(), contract.Stamp(s.Deadline))))
+		b.WriteString(wrapPara(fmt.Sprintf("Game %d of Rumble is in its %s phase, and the referee has no %s from you yet. Send %s privately to %s before %s UTC.",
+			s.Game, phaseName(s), phaseWhat(s.Phase), themIt(s.Phase), c.Referee(), contract.Stamp(s.Deadline))))
 		b.WriteString("\n")
 		b.WriteString(wrapPara("Without them: " + silence(s) + " (U3)."))
 		b.WriteString("\n")
 		b.WriteString(signature())
 		c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/%s/reminder/%s", s.Game, s.phaseLabel(), f.Name), Kind: "reminder",
 			Channel: contract.ChanPrivate, To: []string{p.Address()},
-			Subject: fmt.Sprintf("Rumble game %d: your %s are due %s", s.Game, phaseWhat(s.Phase), contract.Stamp(s.Deadline)), Body: b.String()})
+			Subject: fmt.Sprintf("Rumble game %d: your %s %s due %s", s.Game, phaseWhat(s.Phase), isAre(s.Phase), contract.Stamp(s.Deadline)), Body: b.String()})
 	}
 	if s.Phase == PhasePowers && s.Q > 0 && !s.cmSubmitted() && c.Contestmaster() != "" {
 		c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/powers/reminder/contestmaster", s.Game), Kind: "reminder",

@@ -207,7 +207,7 @@ func doSubmit(c *contract.Ctx, a *contract.Action) error {
 	if replaced {
 		verb = "sealed, replacing your earlier submission"
 	}
-	c.Did("%s %s for game %d are %s; commitment %s", who, phaseWhat(st.Phase), st.Game, verb, x.Commitment)
+	c.Did("%s %s for game %d %s %s; commitment %s", who, phaseWhat(st.Phase), st.Game, isAre(st.Phase), verb, x.Commitment)
 	c.Did("read as: %s", strings.ReplaceAll(strings.TrimSuffix(x.Canonical, "\n"), "\n", " / "))
 	c.Did("the nonce stays secret until the reveal; the list sees only that you submitted and the commitment")
 	c.Record(p.Name, "submits sealed %s (commitment %s)", phaseWhat(st.Phase), short(x.Commitment))
@@ -330,6 +330,21 @@ func phaseRule(phase string) string {
 		return "Rumble 6"
 	}
 	return "Rumble 8"
+}
+
+// isAre and themIt agree with phaseWhat: the discard is one choice.
+func isAre(phase string) string {
+	if phase == PhaseDiscard {
+		return "is"
+	}
+	return "are"
+}
+
+func themIt(phase string) string {
+	if phase == PhaseDiscard {
+		return "it"
+	}
+	return "them"
 }
 
 func phaseWhat(phase string) string {
