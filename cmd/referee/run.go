@@ -171,6 +171,21 @@ func newDaemon(cfg *Config, clk *clock, log *slog.Logger) (*daemon, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The mail settings first, so that their errors leave no journal open.
+	var imapCfg *mailin.IMAPConfig
+	var sender *mailout.Sender
+	if !cfg.Embedded() {
+		if imapCfg, err = imapConfig(cfg, log); err != nil {
+			return nil, err
+		}
+		smtpPass, err := secretValue(cfg.SMTP.Password, cfg.SMTP.PasswordFile)
+		if err != nil {
+			return nil, err
+		}
+		// The same CA pool; mailout names the SMTP host as the server.
+		sender = mailout.NewSender(mailout.SMTPConfig{Addr: cfg.SMTP.Addr, TLS: cfg.SMTP.TLS, TLSConfig: imapCfg.TLSConfig,
+			User: cfg.SMTP.User, Password: smtpPass, HELO: cfg.SMTP.HELO}, log)
+	}
 	s, ent, err := openState(e, cfg, clk.now(), "")
 	if err != nil {
 		return nil, err
@@ -183,22 +198,9 @@ func newDaemon(cfg *Config, clk *clock, log *slog.Logger) (*daemon, error) {
 		j.Close()
 		return nil, err
 	}
-	d := &daemon{cfg: cfg, e: e, log: log, clk: clk, mcfg: mailinConfig(cfg), addrs: addresses(cfg), s: s, j: j,
-		wake: make(chan struct{}, 1), kick: make(chan struct{}, 1), retryBase: time.Second}
-	if !cfg.Embedded() {
-		if d.imap, err = imapConfig(cfg, log); err != nil {
-			return nil, err
-		}
-		smtpPass, err := secretValue(cfg.SMTP.Password, cfg.SMTP.PasswordFile)
-		if err != nil {
-			return nil, err
-		}
-		// The same CA pool; mailout names the SMTP host as the server.
-		d.sender = mailout.NewSender(mailout.SMTPConfig{Addr: cfg.SMTP.Addr, TLS: cfg.SMTP.TLS, TLSConfig: d.imap.TLSConfig,
-			User: cfg.SMTP.User, Password: smtpPass, HELO: cfg.SMTP.HELO}, log)
-	}
 	log.Info("state loaded", "state", cfg.State, "clock", s.Clock.Format(time.RFC3339), "outbox", len(s.Outbox), "journal_seq", s.JournalSeq)
-	return d, nil
+	return &daemon{cfg: cfg, e: e, log: log, clk: clk, mcfg: mailinConfig(cfg), addrs: addresses(cfg), s: s, j: j,
+		imap: imapCfg, sender: sender, wake: make(chan struct{}, 1), kick: make(chan struct{}, 1), retryBase: time.Second}, nil
 }
 
 // tlsConfig trusts ca_file's certificates besides the system's; nil when no
