@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -195,7 +196,7 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 }
 
 func isLoopback(host string) bool {
-	if host == "localhost" {
+	if strings.EqualFold(host, "localhost") { // host names ignore case (RFC 4343)
 		return true
 	}
 	ip := net.ParseIP(host)
