@@ -34,19 +34,6 @@ created from the starting state at the first message's arrival time. Replaying
 the same archive again changes nothing: every message is remembered.
 `
 
-func mailinConfig(cfg *Config) *mailin.Config {
-	return &mailin.Config{
-		Referee: cfg.Address, PublicLists: cfg.Lists.Public, OfficialList: cfg.Lists.Official,
-		DiscussionLists: cfg.Lists.Discussion, AuthPolicy: cfg.Auth.Policy, AuthServID: cfg.Auth.AuthServID,
-		MaxTextBytes: cfg.Limits.MaxTextBytes,
-	}
-}
-
-func addresses(cfg *Config) bridge.Addresses {
-	return bridge.Addresses{Referee: cfg.Address, RefereeName: cfg.Name, PublicList: cfg.Lists.Public[0],
-		OfficialList: cfg.Lists.Official, PublicTag: cfg.Lists.PublicTag, OfficialTag: cfg.Lists.OfficialTag}
-}
-
 func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	fs, c := newFlags("replay", replayUsage, stderr)
 	until := fs.String("until", "", "run scheduled events up to this time, RFC 3339")
@@ -83,7 +70,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var entries []contract.Entry
-	mcfg := mailinConfig(cfg)
+	pipe := &bridge.Pipeline{Engine: e, Mail: mailinConfig(cfg)}
 	progress := newProgress(stderr)
 	n := 0
 	for _, path := range fs.Args() {
@@ -108,15 +95,15 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				}
 				fresh = false
 			}
-			m, err := mailin.Parse(raw.Data, raw.Arrived, mcfg)
-			if err != nil {
-				fmt.Fprintf(stderr, "referee replay: %s: message %d unreadable, skipped: %v\n", path, n+1, err)
+			m, ent, err := pipe.Ingest(s, raw.Data, raw.Arrived)
+			var ue *bridge.UnreadableError
+			if errors.As(err, &ue) {
+				fmt.Fprintf(stderr, "referee replay: %s: message %d unreadable, skipped: %v\n", path, n+1, ue.Err)
 				continue
 			}
-			ent, err := e.Apply(s, bridge.Message(m))
 			if err != nil {
 				a.Close()
-				return fmt.Errorf("%s: message %s: %w (the state was not saved)", path, m.MessageID, err)
+				return fmt.Errorf("%s: message %s: %w (the state was not saved)", path, m.ID, err)
 			}
 			entries = append(entries, ent...)
 			n++

@@ -95,6 +95,13 @@ func (h *Harness) Send(m *contract.Message) []*contract.Notice {
 	if err != nil {
 		h.T.Fatalf("apply %q: %v", m.Text, err)
 	}
+	return h.applied(ent)
+}
+
+// applied records what applying a message made, checks the state still encodes, and
+// returns the notices.
+func (h *Harness) applied(ent []contract.Entry) []*contract.Notice {
+	h.T.Helper()
 	h.Entries = append(h.Entries, ent...)
 	h.checkRoundTrip()
 	return h.drain()
@@ -181,6 +188,11 @@ func (h *Harness) Mbox(path string) []*contract.Notice {
 		h.T.Fatalf("open %s: %v", path, err)
 	}
 	defer a.Close()
+	pipe := &bridge.Pipeline{Engine: h.E, Mail: Config(), Adjust: func(m *contract.Message) {
+		if m.Channel == contract.ChanPrivate {
+			m.Authenticated = true // the harness's policy is "none"
+		}
+	}}
 	var out []*contract.Notice
 	for {
 		raw, err := a.Next()
@@ -190,15 +202,11 @@ func (h *Harness) Mbox(path string) []*contract.Notice {
 		if err != nil {
 			h.T.Fatalf("read %s: %v", path, err)
 		}
-		m, err := mailin.Parse(raw.Data, raw.Arrived, Config())
+		_, ent, err := pipe.Ingest(h.S, raw.Data, raw.Arrived)
 		if err != nil {
-			h.T.Fatalf("parse a message of %s: %v", path, err)
+			h.T.Fatalf("a message of %s: %v", path, err)
 		}
-		cm := bridge.Message(m)
-		if cm.Channel == contract.ChanPrivate {
-			cm.Authenticated = true // the harness's policy is "none"
-		}
-		out = append(out, h.Send(cm)...)
+		out = append(out, h.applied(ent)...)
 	}
 	return out
 }

@@ -1,0 +1,193 @@
+// Package daemon is the referee at work: it reads new mail over IMAP, applies
+// it to the games, runs every scheduled event on time and sends the outbox
+// over SMTP with retries (DESIGN "Command line", `referee run`).
+//
+// Input: an interpreter, the state (loaded or fresh), the mail settings and a
+// clock, given once to New. Output: the state file and its journal, saved by
+// one transaction (write, tx.go) after every change, and the mail it sends.
+// It does not parse configuration, start the embedded hub or draw secrets:
+// cmd/referee does, and hands New what it built.
+//
+// Three loops share the state under one lock: the inbox (inbox.go), the
+// scheduler (scheduler.go) and the sender (sender.go). The transaction wakes
+// the scheduler and the sender after each commit.
+package daemon
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"referee/contract"
+	"referee/contract/store"
+	"referee/internal/bridge"
+	"referee/mailin"
+	"referee/mailout"
+)
+
+// Options is everything the daemon is built from.
+type Options struct {
+	Engine    *contract.Engine
+	StatePath string
+	// State is the state loaded from StatePath, or a fresh one; Started are
+	// the journal entries of a fresh state's start (none for a loaded one),
+	// journaled and saved by New.
+	State   *contract.State
+	Started []contract.Entry
+	Clock   *Clock
+	Log     *slog.Logger
+	// Mail classifies incoming mail; Addresses address outgoing mail, and
+	// Addresses.Referee is the envelope sender.
+	Mail      *mailin.Config
+	Addresses bridge.Addresses
+	IMAP      *mailin.IMAPConfig
+	Sender    *mailout.Sender
+	// Hub says the mail is the embedded hub's: its mailboxes are new at
+	// each start (so is the IMAP checkpoint) and it dates mail on Clock.
+	Hub bool
+	// RetryBase is the first retry delay of a temporary send failure; it
+	// doubles each attempt, capped at ten minutes. Zero means a second.
+	RetryBase time.Duration
+	// Hooks, when set, are told of what the daemon does (counters).
+	Hooks Hooks
+}
+
+// Hooks are the points where counters go. Each is called with the daemon's
+// lock held, so it must be quick and must not call back into the daemon.
+type Hooks struct {
+	// Committed: a transaction saved (err nil) or failed, with its entries.
+	Committed func(entries []contract.Entry, err error)
+	// Message: a message was applied (or refused by the parser: unreadable).
+	Message func(m *contract.Message, unreadable bool)
+	// Sent: a notice left the outbox (err nil), failed for good or will be
+	// retried (err set; permanent says which).
+	Sent func(o *contract.Outgoing, err error, permanent bool)
+}
+
+// Daemon ties mailin, contract and mailout together.
+type Daemon struct {
+	e         *contract.Engine
+	statePath string
+	log       *slog.Logger
+	clk       *Clock
+	pipe      *bridge.Pipeline
+	addrs     bridge.Addresses
+	imap      *mailin.IMAPConfig
+	sender    *mailout.Sender
+	hub       bool
+	retryBase time.Duration
+	hooks     Hooks
+
+	mu sync.Mutex // guards s, j, unsaved, tidyAt, inflight, hubIMAP
+	s  *contract.State
+	j  *store.Journal
+	// unsaved: sent mail has left the outbox (or a failure was recorded)
+	// since the last save. The next commit saves it; failing that, the sender
+	// does at tidyAt (tidyDelay after the first such change), and on the way
+	// out.
+	unsaved bool
+	tidyAt  time.Time
+	// inflight is the notice being sent while the commit that adds it is
+	// saved (see prepare); the sender loop leaves it alone.
+	inflight  map[string]bool
+	preparing sync.WaitGroup
+	// hubIMAP is the checkpoint in the embedded hub's mailbox last saved in
+	// this run (the file's may be an earlier run's).
+	hubIMAP contract.Checkpoint
+
+	wake chan struct{} // the scheduler: the state changed
+	kick chan struct{} // the sender: the outbox changed
+}
+
+// New opens the journal beside the state, saves the state with the entries
+// of its start, and returns the daemon, its loops not started (Run).
+func New(o Options) (*Daemon, error) {
+	if o.Engine == nil || o.State == nil || o.Clock == nil || o.IMAP == nil || o.Sender == nil || o.Mail == nil {
+		return nil, errors.New("daemon: Engine, State, Clock, Mail, IMAP and Sender are required")
+	}
+	log := o.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := o.State
+	j, err := store.OpenJournal(store.JournalPath(o.StatePath), s.JournalSeq-int64(len(o.Started)))
+	if err != nil {
+		return nil, err
+	}
+	if err := store.Commit(j, o.StatePath, s, o.Started); err != nil {
+		j.Close()
+		return nil, err
+	}
+	log.Info("state loaded", "state", o.StatePath, "clock", s.Clock.Format(time.RFC3339), "outbox", len(s.Outbox), "journal_seq", s.JournalSeq)
+	if o.Hub {
+		// The hub's mailboxes are new at each start: so is the checkpoint.
+		s.IMAP = contract.Checkpoint{}
+	}
+	return &Daemon{
+		e: o.Engine, statePath: o.StatePath, log: log, clk: o.Clock,
+		pipe:  &bridge.Pipeline{Engine: o.Engine, Mail: o.Mail},
+		addrs: o.Addresses, imap: o.IMAP, sender: o.Sender, hub: o.Hub,
+		retryBase: cmp.Or(o.RetryBase, time.Second), hooks: o.Hooks,
+		s: s, j: j, wake: make(chan struct{}, 1), kick: make(chan struct{}, 1),
+	}, nil
+}
+
+// Close closes the journal.
+func (d *Daemon) Close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.j != nil {
+		d.j.Close()
+	}
+}
+
+// View calls f with the state under the daemon's lock: f must only read it,
+// keep nothing of it after it returns, and be quick (every loop waits).
+func (d *Daemon) View(f func(*contract.State)) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	f(d.s)
+}
+
+// Run starts the three loops and waits for them after ctx is done. SIGINT
+// or SIGTERM (ctx) finishes the message in hand and saves.
+func (d *Daemon) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	errc := make(chan error, 3)
+	for _, f := range []func(context.Context) error{d.inboxLoop, d.schedulerLoop, d.senderLoop} {
+		wg.Add(1)
+		go func(f func(context.Context) error) {
+			defer wg.Done()
+			if err := f(ctx); err != nil && ctx.Err() == nil {
+				errc <- err
+			}
+		}(f)
+	}
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+	}
+	d.log.Info("stopping")
+	wg.Wait()
+	d.preparing.Wait()
+	d.mu.Lock()
+	if d.unsaved {
+		d.saveSent()
+	}
+	d.mu.Unlock()
+	if cerr := d.sender.Close(); cerr != nil {
+		d.log.Debug("smtp close", "err", cerr)
+	}
+	return err
+}
+
+func signal1(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,264 @@
+package daemon
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"referee/contests/life"
+	"referee/contests/rumble"
+	"referee/contests/steemfield"
+	"referee/contests/wackyworld"
+	"referee/contract"
+	"referee/contract/store"
+	"referee/internal/bridge"
+	"referee/mailin"
+	"referee/mailout"
+)
+
+// flakySMTP refuses according to a script: 4xx, then 5xx for one recipient,
+// then drops the connection, then accepts.
+type flakySMTP struct {
+	mu       sync.Mutex
+	attempts int
+	got      map[string]int // Message-ID -> deliveries
+}
+
+type flakySession struct {
+	srv  *flakySMTP
+	conn *smtp.Conn
+	rcpt string
+}
+
+func (s *flakySession) Mail(string, *smtp.MailOptions) error { return nil }
+func (s *flakySession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	s.rcpt = to
+	if strings.HasPrefix(to, "nobody@") {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}
+	}
+	return nil
+}
+func (s *flakySession) Data(r io.Reader) error {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	s.srv.mu.Lock()
+	defer s.srv.mu.Unlock()
+	s.srv.attempts++
+	switch s.srv.attempts {
+	case 1, 2:
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
+	case 3:
+		s.conn.Conn().Close() // the connection drops mid-DATA
+		return errors.New("connection dropped")
+	}
+	m := regexp.MustCompile(`(?m)^Message-Id: <([^>]+)>|^Message-ID: <([^>]+)>`).FindSubmatch(raw)
+	if m != nil {
+		s.srv.got[string(m[1])+string(m[2])]++
+	}
+	return nil
+}
+func (s *flakySession) Reset()        {}
+func (s *flakySession) Logout() error { return nil }
+
+// smtpDaemon is a daemon, its loops not started, whose mail goes to an
+// in-process go-smtp server with session; its clock starts at start and runs
+// rate times faster than real time.
+func smtpDaemon(t *testing.T, session func(*smtp.Conn) smtp.Session, start time.Time, rate float64) *Daemon {
+	t.Helper()
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return session(c), nil }))
+	srv.Domain = "mx.example.test"
+	srv.AllowInsecureAuth = true
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	const referee = "referee@example.test"
+	e, err := testEngine(referee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := TestClock(start, rate)
+	s, _, err := e.NewState(nil, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := sha256.Sum256([]byte(t.Name()))
+	started, err := e.Start(s, secret[:], clk.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	d, err := New(Options{Engine: e, StatePath: filepath.Join(t.TempDir(), "state.yaml"), State: s, Started: started, Clock: clk, Log: log,
+		Mail: &mailin.Config{Referee: referee, PublicLists: []string{"agora-business@example.test"}, OfficialList: "agora-official@example.test",
+			DiscussionLists: []string{"agora-discussion@example.test"}, AuthPolicy: "none"},
+		Addresses: bridge.Addresses{Referee: referee, PublicList: "agora-business@example.test", OfficialList: "agora-official@example.test"},
+		IMAP:      &mailin.IMAPConfig{Addr: "127.0.0.1:1", TLS: "none", User: referee, Mailbox: "INBOX", Logger: log},
+		Sender:    mailout.NewSender(mailout.SMTPConfig{Addr: ln.Addr().String(), TLS: "none"}, log)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+	return d
+}
+
+// testEngine is the interpreter with the four games, as referee run builds
+// it with the default configuration.
+func testEngine(referee string) (*contract.Engine, error) {
+	return contract.NewEngine(contract.Config{Referee: referee, Contestmaster: "contestmaster@example.test",
+		SeenHorizon: 30 * 24 * time.Hour, RulingWait: 48 * time.Hour},
+		life.New(), rumble.New(), steemfield.New(), wackyworld.New())
+}
+
+func TestOutboxRetries(t *testing.T) {
+	fs := &flakySMTP{got: map[string]int{}}
+	d := smtpDaemon(t, func(c *smtp.Conn) smtp.Session { return &flakySession{srv: fs, conn: c} }, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), 1000)
+	clk := d.clk
+	d.retryBase = time.Millisecond
+	d.mu.Lock()
+	d.s.Outbox = nil
+	for i := 0; i < 5; i++ {
+		d.s.Outbox = append(d.s.Outbox, &contract.Outgoing{Notice: contract.Notice{ID: fmt.Sprintf("test/%d", i), Kind: "notice",
+			Channel: contract.ChanPrivate, To: []string{"alice@example.test"}, Subject: "n", Body: "body\n", Time: clk.Now()}})
+	}
+	d.s.Outbox = append(d.s.Outbox, &contract.Outgoing{Notice: contract.Notice{ID: "test/bad", Kind: "notice",
+		Channel: contract.ChanPrivate, To: []string{"nobody@example.test"}, Subject: "n", Body: "body\n", Time: clk.Now()}})
+	d.mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.senderLoop(ctx) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		d.mu.Lock()
+		left := len(d.s.Outbox)
+		d.mu.Unlock()
+		if left == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d notices still in the outbox after 30 s", left)
+		}
+		d.kick <- struct{}{}
+	}
+	cancel()
+	<-done
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for i := 0; i < 5; i++ {
+		id := contract.MessageID(fmt.Sprintf("test/%d", i), "example.test")
+		if fs.got[id] < 1 {
+			t.Errorf("notice %d was never delivered (got %v)", i, fs.got)
+		}
+	}
+	if len(d.s.Failed) != 1 || d.s.Failed[0].ID != "test/bad" || !strings.Contains(d.s.Failed[0].LastError, "550") {
+		t.Errorf("the permanent failure is not kept: %+v", d.s.Failed)
+	}
+	// And it survives in the saved state, for referee check.
+	s, err := store.Load(d.e, d.statePath)
+	if err != nil || len(s.Failed) != 1 {
+		t.Errorf("saved state: %v, %d failed", err, len(s.Failed))
+	}
+}
+
+// replySMTP records the In-Reply-To of every mail it accepts.
+type replySMTP struct {
+	mu  sync.Mutex
+	got []string
+}
+
+type replySession struct{ srv *replySMTP }
+
+func (s *replySession) Mail(string, *smtp.MailOptions) error { return nil }
+func (s *replySession) Rcpt(string, *smtp.RcptOptions) error { return nil }
+func (s *replySession) Data(r io.Reader) error {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	m := regexp.MustCompile(`(?m)^In-Reply-To: <([^>]+)>`).FindSubmatch(raw)
+	s.srv.mu.Lock()
+	defer s.srv.mu.Unlock()
+	if m != nil {
+		s.srv.got = append(s.srv.got, string(m[1]))
+	}
+	return nil
+}
+func (s *replySession) Reset()        {}
+func (s *replySession) Logout() error { return nil }
+
+func (r *replySMTP) replies() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.got...)
+}
+
+// TestFailedSaveSendsNothing: the receipt of a message is sent while its
+// state is saved, but delivered only once the save succeeds; when the save
+// fails nothing is delivered, the change is undone, and the same message,
+// read again, is applied and answered once.
+func TestFailedSaveSendsNothing(t *testing.T) {
+	rs := &replySMTP{}
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: rs} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 1)
+	ctx := context.Background()
+	mail := func(uid uint32, id string) *mailin.Raw {
+		raw := fmt.Sprintf("From: Alice <alice@example.test>\r\nTo: agora-business@example.test\r\nSubject: hello\r\nMessage-ID: <%s>\r\nDate: Tue, 01 Dec 2026 10:00:00 +0000\r\n\r\nI join the Life contest.\r\n", id)
+		return &mailin.Raw{Data: []byte(raw), Arrived: time.Now(), UID: uint32(uid)}
+	}
+	cp := func(uid uint32) contract.Checkpoint { return contract.Checkpoint{UIDValidity: 1, LastUID: uid} }
+
+	if err := d.apply(ctx, mail(1, "one@example.test"), cp(1)); err != nil {
+		t.Fatal(err)
+	}
+	d.preparing.Wait()
+	if got := rs.replies(); !slices.Equal(got, []string{"one@example.test"}) {
+		t.Fatalf("after a good save, receipts for %v", got)
+	}
+
+	// A directory takes the state file's place: the save fails.
+	os.Remove(d.statePath)
+	os.MkdirAll(filepath.Join(d.statePath, "x"), 0o700)
+	if err := d.apply(ctx, mail(2, "two@example.test"), cp(2)); err == nil {
+		t.Fatal("apply succeeded though the state could not be saved")
+	}
+	d.preparing.Wait()
+	if got := rs.replies(); !slices.Equal(got, []string{"one@example.test"}) {
+		t.Fatalf("after a failed save, receipts for %v", got)
+	}
+	d.mu.Lock()
+	for _, o := range d.s.Outbox {
+		if o.Kind == "receipt" {
+			t.Errorf("after the failed save, the outbox holds %s", o.ID)
+		}
+	}
+	if d.s.IMAP.LastUID != 1 {
+		t.Errorf("after the failed save, the checkpoint is at UID %d, want 1", d.s.IMAP.LastUID)
+	}
+	d.mu.Unlock()
+
+	// The place is free again: the message, read again, goes through once.
+	os.RemoveAll(d.statePath)
+	if err := d.apply(ctx, mail(2, "two@example.test"), cp(2)); err != nil {
+		t.Fatal(err)
+	}
+	d.preparing.Wait()
+	if got := rs.replies(); !slices.Equal(got, []string{"one@example.test", "two@example.test"}) {
+		t.Fatalf("after the retry, receipts for %v", got)
+	}
+}
