@@ -2,94 +2,119 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/mail"
 	"os"
+	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 )
 
-// Config is referee.yaml (DESIGN "Interfaces other tools rely on"). Every key is
-// optional; environment variables override the keys they name. `referee check
-// --help` prints this schema.
+// Config is referee.yaml (DESIGN "Interfaces other tools rely on"), and its
+// schema: each key's environment variable (env), default (default), an
+// example value where there is no default (example) and its documentation
+// (doc) are the field's tags, read by loadConfig, defaults and printSchema,
+// and checked against the README by a test. Every key is optional;
+// environment variables override the keys they name.
 type Config struct {
-	State         string      `yaml:"state"`         // REFEREE_STATE; default data/state.yaml
-	Address       string      `yaml:"address"`       // REFEREE_ADDRESS; the referee's own address
-	Name          string      `yaml:"name"`          // display name of the referee's mail
-	Contestmaster string      `yaml:"contestmaster"` // REFEREE_CONTESTMASTER; every game's initial contestmaster
-	Lists         ListsConfig `yaml:"lists"`
-	IMAP          IMAPConfig  `yaml:"imap"`
-	SMTP          SMTPConfig  `yaml:"smtp"`
-	CAFile        string      `yaml:"ca_file"` // REFEREE_CA_FILE; extra CA certificates (PEM) trusted for IMAP and SMTP
-	Auth          AuthConfig  `yaml:"auth"`
-	Limits        Limits      `yaml:"limits"`
+	State         string      `yaml:"state" env:"REFEREE_STATE" default:"data/state.yaml" doc:"the state file; journal.jsonl beside it"`
+	Address       string      `yaml:"address" env:"REFEREE_ADDRESS" default:"referee@example.test" doc:"the referee's own address"`
+	Name          string      `yaml:"name" default:"The Referee" doc:"display name of the referee's mail"`
+	Contestmaster string      `yaml:"contestmaster" env:"REFEREE_CONTESTMASTER" default:"contestmaster@example.test" doc:"every game's first contestmaster"`
+	Lists         ListsConfig `yaml:"lists" doc:"the lists (AGORA \"Lists\")"`
+	IMAP          IMAPConfig  `yaml:"imap" doc:"empty addr: the embedded mail hub"`
+	SMTP          SMTPConfig  `yaml:"smtp" doc:"the server the referee sends through"`
+	CAFile        string      `yaml:"ca_file" env:"REFEREE_CA_FILE" doc:"extra trusted CA certificates (PEM) for IMAP and SMTP"`
+	Auth          AuthConfig  `yaml:"auth" doc:"sender authentication of private actions"`
+	Limits        Limits      `yaml:"limits" doc:"what one sender or one message can cost"`
 	Log           LogConfig   `yaml:"log"`
-	Hub           HubConfig   `yaml:"hub"`
+	Hub           HubConfig   `yaml:"hub" doc:"the embedded mail hub"`
 	// Games holds per-game settings: the parameters a fresh state starts with.
-	Games map[string]GameConfig `yaml:"games"`
+	Games map[string]GameConfig `yaml:"games" example:"life: {params: {VPP: \"10\"}}" doc:"parameters a fresh state starts with"`
 }
 
 // ListsConfig names the lists (AGORA "Lists").
 type ListsConfig struct {
-	Public      []string `yaml:"public"`       // REFEREE_PUBLIC_LISTS; the first receives public notices
-	Official    string   `yaml:"official"`     // REFEREE_OFFICIAL_LIST; reports
-	Discussion  []string `yaml:"discussion"`   // REFEREE_DISCUSSION_LISTS
-	PublicTag   string   `yaml:"public_tag"`   // subject tag of public notices; default "BUS:"
-	OfficialTag string   `yaml:"official_tag"` // default "OFF:"
+	Public      []string `yaml:"public" env:"REFEREE_PUBLIC_LISTS" default:"agora-business@example.test" doc:"comma-separated in the variable; the first gets notices"`
+	Official    string   `yaml:"official" env:"REFEREE_OFFICIAL_LIST" default:"agora-official@example.test" doc:"reports"`
+	Discussion  []string `yaml:"discussion" env:"REFEREE_DISCUSSION_LISTS" default:"agora-discussion@example.test" empty:"ok" doc:"never an action channel"`
+	PublicTag   string   `yaml:"public_tag" default:"BUS:" doc:"subject tag of public notices"`
+	OfficialTag string   `yaml:"official_tag" default:"OFF:" doc:"subject tag of reports"`
 }
+
+// TLSMode is how a mail connection is secured.
+type TLSMode string
+
+// The TLS modes; none is for loopback only, unless force_insecure.
+const (
+	TLSImplicit TLSMode = "tls"
+	TLSStart    TLSMode = "starttls"
+	TLSNone     TLSMode = "none"
+)
+
+// AuthPolicy is how the sender of a private action is authenticated.
+type AuthPolicy string
+
+// The policies: none trusts From, authres a trusted Authentication-Results,
+// dkim a DKIM signature.
+const (
+	AuthNone    AuthPolicy = "none"
+	AuthAuthres AuthPolicy = "authres"
+	AuthDKIM    AuthPolicy = "dkim"
+)
 
 // IMAPConfig is the mailbox the referee reads.
 type IMAPConfig struct {
-	Addr          string `yaml:"addr"`          // REFEREE_IMAP_ADDR host:port; empty = the embedded hub
-	TLS           string `yaml:"tls"`           // REFEREE_IMAP_TLS: tls, starttls or none
-	User          string `yaml:"user"`          // REFEREE_IMAP_USER
-	Password      string `yaml:"password"`      // REFEREE_IMAP_PASSWORD (prefer the file or the variable)
-	PasswordFile  string `yaml:"password_file"` // REFEREE_IMAP_PASSWORD_FILE
-	Mailbox       string `yaml:"mailbox"`       // default INBOX
-	Processed     string `yaml:"processed"`     // folder handled mail is moved to; empty = flag it
-	ForceInsecure bool   `yaml:"force_insecure"`
+	Addr          string  `yaml:"addr" env:"REFEREE_IMAP_ADDR" example:"imap.example.org:993" doc:"host:port; empty: the embedded hub"`
+	TLS           TLSMode `yaml:"tls" env:"REFEREE_IMAP_TLS" default:"tls" doc:"tls, starttls or none (none: loopback only)"`
+	User          string  `yaml:"user" env:"REFEREE_IMAP_USER" example:"referee@example.org"`
+	Password      string  `yaml:"password" env:"REFEREE_IMAP_PASSWORD" doc:"prefer the file"`
+	PasswordFile  string  `yaml:"password_file" env:"REFEREE_IMAP_PASSWORD_FILE" example:"/run/secrets/imap"`
+	Mailbox       string  `yaml:"mailbox" default:"INBOX"`
+	Processed     string  `yaml:"processed" doc:"move handled mail to this folder; empty: flag it"`
+	ForceInsecure bool    `yaml:"force_insecure" doc:"allow tls: none off loopback"`
 }
 
 // SMTPConfig is the server the referee sends through.
 type SMTPConfig struct {
-	Addr         string `yaml:"addr"`          // REFEREE_SMTP_ADDR
-	TLS          string `yaml:"tls"`           // REFEREE_SMTP_TLS: tls, starttls or none
-	User         string `yaml:"user"`          // REFEREE_SMTP_USER
-	Password     string `yaml:"password"`      // REFEREE_SMTP_PASSWORD
-	PasswordFile string `yaml:"password_file"` // REFEREE_SMTP_PASSWORD_FILE
-	HELO         string `yaml:"helo"`
+	Addr         string  `yaml:"addr" env:"REFEREE_SMTP_ADDR" example:"smtp.example.org:587"`
+	TLS          TLSMode `yaml:"tls" env:"REFEREE_SMTP_TLS" default:"starttls" doc:"tls, starttls or none"`
+	User         string  `yaml:"user" env:"REFEREE_SMTP_USER" example:"referee@example.org"`
+	Password     string  `yaml:"password" env:"REFEREE_SMTP_PASSWORD" doc:"prefer the file"`
+	PasswordFile string  `yaml:"password_file" env:"REFEREE_SMTP_PASSWORD_FILE" example:"/run/secrets/smtp"`
+	HELO         string  `yaml:"helo" example:"referee.example.org"`
 }
 
 // AuthConfig is the sender-authentication policy for private actions.
 type AuthConfig struct {
-	Policy     string `yaml:"policy"`      // REFEREE_AUTH_POLICY: none, authres or dkim
-	AuthServID string `yaml:"authserv_id"` // REFEREE_AUTHSERV_ID
+	Policy     AuthPolicy `yaml:"policy" env:"REFEREE_AUTH_POLICY" default:"none" doc:"none, authres or dkim"`
+	AuthServID string     `yaml:"authserv_id" env:"REFEREE_AUTHSERV_ID" example:"mx.example.org" doc:"whose Authentication-Results are trusted"`
 }
 
 // Limits bound what one sender or one message can cost.
 type Limits struct {
-	MaxTextBytes    int    `yaml:"max_text_bytes"`    // default 1 MiB
-	ReceiptsPerHour int    `yaml:"receipts_per_hour"` // default 30
-	SeenHorizon     string `yaml:"seen_horizon"`      // default 720h
-	RulingWait      string `yaml:"ruling_wait"`       // default 48h
+	MaxTextBytes    int           `yaml:"max_text_bytes" default:"1048576" doc:"larger mail is not read for actions"`
+	ReceiptsPerHour int           `yaml:"receipts_per_hour" default:"30" doc:"per sender"`
+	SeenHorizon     time.Duration `yaml:"seen_horizon" default:"720h" doc:"processed-message memory"`
+	RulingWait      time.Duration `yaml:"ruling_wait" default:"48h" doc:"how long a game waits for its contestmaster"`
 }
 
 // LogConfig chooses the log format.
 type LogConfig struct {
-	Format string `yaml:"format"` // text (default) or json
-	Level  string `yaml:"level"`  // debug, info (default), warn, error
+	Format string `yaml:"format" default:"text" doc:"text or json"`
+	Level  string `yaml:"level" default:"info" doc:"debug, info, warn or error"`
 }
 
 // HubConfig places the embedded mail hub.
 type HubConfig struct {
-	IMAPAddr string `yaml:"imap_addr"` // default 127.0.0.1:1143
-	SMTPAddr string `yaml:"smtp_addr"` // default 127.0.0.1:2525
+	IMAPAddr string `yaml:"imap_addr" default:"127.0.0.1:1143"`
+	SMTPAddr string `yaml:"smtp_addr" default:"127.0.0.1:2525"`
 }
 
 // GameConfig holds one game's settings.
@@ -97,8 +122,9 @@ type GameConfig struct {
 	Params map[string]string `yaml:"params"`
 }
 
-// loadConfig reads path strictly (unknown keys are errors naming the key), then
-// applies the environment. A missing default file is no error.
+// loadConfig reads path strictly (unknown keys and malformed values are
+// errors naming the key), then applies the environment and the defaults. A
+// missing default file is no error.
 func loadConfig(path string, explicit bool) (*Config, error) {
 	cfg := &Config{}
 	if path != "" {
@@ -115,63 +141,149 @@ func loadConfig(path string, explicit bool) (*Config, error) {
 			}
 		}
 	}
-	env := func(name string, dst *string) {
-		if v, ok := os.LookupEnv(name); ok {
-			*dst = v
+	var errs []error
+	walkSchema(reflect.ValueOf(cfg).Elem(), "", func(key string, f reflect.StructField, v reflect.Value) {
+		name := f.Tag.Get("env")
+		if name == "" {
+			return
 		}
-	}
-	list := func(name string, dst *[]string) {
-		if v, ok := os.LookupEnv(name); ok {
-			*dst = nil
-			for _, a := range strings.Split(v, ",") {
-				if a = strings.TrimSpace(a); a != "" {
-					*dst = append(*dst, a)
-				}
+		if s, ok := os.LookupEnv(name); ok {
+			if err := setValue(v, s); err != nil {
+				errs = append(errs, fmt.Errorf("%s (%s): %w", name, key, err))
 			}
 		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
-	env("REFEREE_STATE", &cfg.State)
-	env("REFEREE_ADDRESS", &cfg.Address)
-	env("REFEREE_CONTESTMASTER", &cfg.Contestmaster)
-	list("REFEREE_PUBLIC_LISTS", &cfg.Lists.Public)
-	env("REFEREE_OFFICIAL_LIST", &cfg.Lists.Official)
-	list("REFEREE_DISCUSSION_LISTS", &cfg.Lists.Discussion)
-	env("REFEREE_IMAP_ADDR", &cfg.IMAP.Addr)
-	env("REFEREE_IMAP_TLS", &cfg.IMAP.TLS)
-	env("REFEREE_IMAP_USER", &cfg.IMAP.User)
-	env("REFEREE_IMAP_PASSWORD", &cfg.IMAP.Password)
-	env("REFEREE_IMAP_PASSWORD_FILE", &cfg.IMAP.PasswordFile)
-	env("REFEREE_SMTP_ADDR", &cfg.SMTP.Addr)
-	env("REFEREE_SMTP_TLS", &cfg.SMTP.TLS)
-	env("REFEREE_SMTP_USER", &cfg.SMTP.User)
-	env("REFEREE_SMTP_PASSWORD", &cfg.SMTP.Password)
-	env("REFEREE_SMTP_PASSWORD_FILE", &cfg.SMTP.PasswordFile)
-	env("REFEREE_AUTH_POLICY", &cfg.Auth.Policy)
-	env("REFEREE_AUTHSERV_ID", &cfg.Auth.AuthServID)
-	env("REFEREE_CA_FILE", &cfg.CAFile)
 	cfg.defaults()
 	return cfg, nil
 }
 
-// defaults fills in every key left unset.
+// defaults fills in every key left unset with its default tag.
 func (c *Config) defaults() {
-	c.State = cmp.Or(c.State, "data/state.yaml")
-	c.Address = cmp.Or(c.Address, "referee@example.test")
-	c.Contestmaster = cmp.Or(c.Contestmaster, "contestmaster@example.test")
-	if len(c.Lists.Public) == 0 {
-		c.Lists.Public = []string{"agora-business@example.test"}
+	walkSchema(reflect.ValueOf(c).Elem(), "", func(_ string, f reflect.StructField, v reflect.Value) {
+		def, ok := f.Tag.Lookup("default")
+		if !ok {
+			return
+		}
+		unset := v.IsZero()
+		if v.Kind() == reflect.Slice && f.Tag.Get("empty") != "ok" {
+			unset = v.Len() == 0 // an empty list is no list
+		}
+		if unset {
+			if err := setValue(v, def); err != nil {
+				panic(fmt.Sprintf("config: the default of %s: %v", f.Name, err))
+			}
+		}
+	})
+}
+
+// walkSchema calls leaf for every key of the schema below v (a struct), with
+// its dotted name.
+func walkSchema(v reflect.Value, prefix string, leaf func(key string, f reflect.StructField, v reflect.Value)) {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		key := prefix + strings.Split(f.Tag.Get("yaml"), ",")[0]
+		if f.Type.Kind() == reflect.Struct && f.Type != durationType {
+			walkSchema(v.Field(i), key+".", leaf)
+			continue
+		}
+		leaf(key, f, v.Field(i))
 	}
-	c.Lists.Official = cmp.Or(c.Lists.Official, "agora-official@example.test")
-	if c.Lists.Discussion == nil {
-		c.Lists.Discussion = []string{"agora-discussion@example.test"}
+}
+
+var durationType = reflect.TypeFor[time.Duration]()
+
+// setValue sets a key from its text: the environment's or the default tag's.
+// A list is comma-separated.
+func setValue(v reflect.Value, s string) error {
+	switch {
+	case v.Type() == durationType:
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return fmt.Errorf("%q is not a duration such as 48h", s)
+		}
+		v.SetInt(int64(d))
+	case v.Kind() == reflect.String:
+		v.SetString(s)
+	case v.Kind() == reflect.Int:
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("%q is not a whole number", s)
+		}
+		v.SetInt(int64(n))
+	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.String:
+		var l []string
+		for _, a := range strings.Split(s, ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				l = append(l, a)
+			}
+		}
+		v.Set(reflect.ValueOf(l))
+	default:
+		return fmt.Errorf("no text form for %s", v.Type())
 	}
-	c.IMAP.Mailbox = cmp.Or(c.IMAP.Mailbox, "INBOX")
-	c.IMAP.TLS = cmp.Or(c.IMAP.TLS, "tls")
-	c.SMTP.TLS = cmp.Or(c.SMTP.TLS, "starttls")
-	c.Auth.Policy = cmp.Or(c.Auth.Policy, "none")
-	c.Log.Format = cmp.Or(c.Log.Format, "text")
-	c.Hub.IMAPAddr = cmp.Or(c.Hub.IMAPAddr, "127.0.0.1:1143")
-	c.Hub.SMTPAddr = cmp.Or(c.Hub.SMTPAddr, "127.0.0.1:2525")
+	return nil
+}
+
+// printSchema writes the configuration's schema, from the tags, as an
+// annotated referee.yaml: each key with its default (or an example), its
+// environment variable in parentheses and its documentation.
+func printSchema(w io.Writer) {
+	printStruct(w, reflect.TypeFor[Config](), "  ")
+}
+
+func printStruct(w io.Writer, t reflect.Type, indent string) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		key := strings.Split(f.Tag.Get("yaml"), ",")[0]
+		var note []string
+		if env := f.Tag.Get("env"); env != "" {
+			note = append(note, "("+env+")")
+		}
+		if doc := f.Tag.Get("doc"); doc != "" {
+			note = append(note, doc)
+		}
+		line := indent + key + ":"
+		sub := f.Type.Kind() == reflect.Struct && f.Type != durationType
+		if !sub {
+			val, ok := f.Tag.Lookup("default")
+			if !ok {
+				val = f.Tag.Get("example")
+			}
+			if f.Type.Kind() == reflect.Map {
+				val = ""
+			}
+			line += " " + yamlScalar(f.Type, val)
+		}
+		if len(note) > 0 {
+			line = fmt.Sprintf("%-34s # %s", line, strings.Join(note, " "))
+		}
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+		switch {
+		case sub:
+			printStruct(w, f.Type, indent+"  ")
+		case f.Type.Kind() == reflect.Map:
+			fmt.Fprintf(w, "%s  %s\n", indent, f.Tag.Get("example"))
+		}
+	}
+}
+
+// yamlScalar shows a value as it is written in referee.yaml.
+func yamlScalar(t reflect.Type, v string) string {
+	switch {
+	case t.Kind() == reflect.Map:
+		return ""
+	case t.Kind() == reflect.Slice:
+		return "[" + v + "]"
+	case t.Kind() == reflect.Bool:
+		return "false"
+	case v == "" || strings.ContainsAny(v, ":#{}") && t.Kind() == reflect.String:
+		return strconv.Quote(v)
+	}
+	return v
 }
 
 // Embedded reports whether the embedded mail hub stands in for IMAP and SMTP.
@@ -196,9 +308,9 @@ func (c *Config) validate(games []string) []string {
 			p = append(p, fmt.Sprintf("%s: %q is not host:port", key, v))
 		}
 	}
-	mode := func(key, v string) {
+	mode := func(key string, v TLSMode) {
 		switch v {
-		case "tls", "starttls", "none":
+		case TLSImplicit, TLSStart, TLSNone:
 		default:
 			p = append(p, fmt.Sprintf("%s: %q must be tls, starttls or none", key, v))
 		}
@@ -211,12 +323,9 @@ func (c *Config) validate(games []string) []string {
 			p = append(p, fmt.Sprintf("%s: %v", key, err))
 		}
 	}
-	duration := func(key, v string) {
-		if v == "" {
-			return
-		}
-		if d, err := time.ParseDuration(v); err != nil || d <= 0 {
-			p = append(p, fmt.Sprintf("%s: %q is not a positive duration such as 48h", key, v))
+	duration := func(key string, d time.Duration) {
+		if d <= 0 {
+			p = append(p, fmt.Sprintf("%s: %v is not a positive duration such as 48h", key, d))
 		}
 	}
 	addr("address", c.Address)
@@ -246,11 +355,11 @@ func (c *Config) validate(games []string) []string {
 		}
 	}
 	switch c.Auth.Policy {
-	case "none", "authres", "dkim":
+	case AuthNone, AuthAuthres, AuthDKIM:
 	default:
 		p = append(p, fmt.Sprintf("auth.policy: %q must be none, authres or dkim", c.Auth.Policy))
 	}
-	if c.Auth.Policy == "authres" && c.Auth.AuthServID == "" {
+	if c.Auth.Policy == AuthAuthres && c.Auth.AuthServID == "" {
 		p = append(p, "auth.authserv_id: required with auth.policy authres")
 	}
 	switch c.Log.Format {
@@ -292,11 +401,4 @@ func secretValue(v, file string) (string, error) {
 		return strings.TrimRight(string(b), "\r\n"), nil
 	}
 	return v, nil
-}
-
-func durationOr(v string, d time.Duration) time.Duration {
-	if x, err := time.ParseDuration(v); err == nil && x > 0 {
-		return x
-	}
-	return d
 }

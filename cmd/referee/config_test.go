@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestConfigEnvironmentOverrides(t *testing.T) {
@@ -31,7 +35,7 @@ func TestConfigEnvironmentOverrides(t *testing.T) {
 
 func TestConfigProblemsAllAtOnce(t *testing.T) {
 	cfg := &Config{Address: "not an address", IMAP: IMAPConfig{Addr: "nohostport", TLS: "ssl"}, Auth: AuthConfig{Policy: "authres"},
-		Games: map[string]GameConfig{"chess": {}}, Limits: Limits{SeenHorizon: "forever"}}
+		Games: map[string]GameConfig{"chess": {}}, Limits: Limits{SeenHorizon: -time.Hour}}
 	cfg.defaults()
 	probs := strings.Join(cfg.validate(gameIDs()), "\n")
 	for _, want := range []string{"address:", "imap.addr:", "imap.tls:", "auth.authserv_id:", "games.chess:", "limits.seen_horizon:"} {
@@ -55,4 +59,134 @@ func FuzzConfig(f *testing.F) {
 		}
 		cfg.validate(gameIDs())
 	})
+}
+
+// TestBadDurationRefusedByEveryCommand: a malformed duration is an error
+// naming the key in every command that reads the configuration, never
+// silently replaced by the default.
+func TestBadDurationRefusedByEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("limits:\n  ruling_wait: two days\n"), 0o600)
+	for _, args := range [][]string{{"init"}, {"report", "life"}, {"verify"}, {"check"}, {"replay", "x.mbox"}} {
+		code, _, errs := runCmd(t, dir, args...)
+		if code != 2 || !strings.Contains(errs, "two days") {
+			t.Errorf("%v: exit %d, want 2 and the bad value named; stderr %q", args, code, errs)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("limits:\n  ruling_wait: -48h\n"), 0o600)
+	for _, args := range [][]string{{"init"}, {"report", "life"}, {"verify"}} {
+		code, _, errs := runCmd(t, dir, args...)
+		if code != 2 || !strings.Contains(errs, "limits.ruling_wait:") {
+			t.Errorf("%v: exit %d, want 2 naming limits.ruling_wait; stderr %q", args, code, errs)
+		}
+	}
+}
+
+// TestSchemaPrinted: referee config prints every key of the schema, with
+// its environment variable and its default, and check --help the same.
+func TestSchemaPrinted(t *testing.T) {
+	dir := t.TempDir()
+	code, out, _ := runCmd(t, dir, "config")
+	if code != 0 {
+		t.Fatalf("referee config: exit %d", code)
+	}
+	_, _, help := runCmd(t, dir, "check", "--help")
+	if !strings.Contains(help, out) {
+		t.Errorf("check --help does not hold the schema:\n%s", help)
+	}
+	// The printed schema is itself a configuration file: read back, it
+	// gives the defaults.
+	p := filepath.Join(dir, "printed.yaml")
+	os.WriteFile(p, []byte(out), 0o600)
+	printed, err := loadConfig(p, true)
+	if err != nil {
+		t.Fatalf("the printed schema does not load: %v\n%s", err, out)
+	}
+	def, _ := loadConfig("", false)
+	if printed.State != def.State || printed.Limits != def.Limits || printed.IMAP.TLS != def.IMAP.TLS || printed.Auth.Policy != def.Auth.Policy {
+		t.Errorf("the printed defaults differ from the defaults: %+v vs %+v", printed, def)
+	}
+	walkSchema(reflect.ValueOf(def).Elem(), "", func(key string, f reflect.StructField, _ reflect.Value) {
+		last := key[strings.LastIndex(key, ".")+1:]
+		if !regexp.MustCompile(`(?m)^ *` + regexp.QuoteMeta(last) + `:`).MatchString(out) {
+			t.Errorf("%s is not printed", key)
+		}
+		if env := f.Tag.Get("env"); env != "" && !strings.Contains(out, "("+env+")") {
+			t.Errorf("%s's variable %s is not printed", key, env)
+		}
+	})
+}
+
+// TestREADMEConfigTable ties the README's configuration table to the schema:
+// each row's keys exist, with the variables and the default it names, and
+// every environment variable of the schema is in the table.
+func TestREADMEConfigTable(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type field struct {
+		env, def string
+		hasDef   bool
+	}
+	schema := map[string]field{}
+	envs := map[string]bool{}
+	walkSchema(reflect.ValueOf(&Config{}).Elem(), "", func(key string, f reflect.StructField, _ reflect.Value) {
+		d, ok := f.Tag.Lookup("default")
+		schema[key] = field{f.Tag.Get("env"), d, ok}
+		if e := f.Tag.Get("env"); e != "" {
+			envs[e] = true
+		}
+	})
+	_, table, ok := bytes.Cut(readme, []byte("| key | environment | default |"))
+	if !ok {
+		t.Fatal("README has no configuration table")
+	}
+	tick := regexp.MustCompile("`([^`]*)`")
+	seen := map[string]bool{}
+	rows := 0
+	for _, line := range strings.Split(string(table), "\n")[2:] {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		cols := strings.Split(line, "|")
+		if len(cols) < 5 {
+			t.Fatalf("malformed row %q", line)
+		}
+		rows++
+		var keys, vars []string
+		for _, m := range tick.FindAllStringSubmatch(cols[1], -1) {
+			keys = append(keys, m[1])
+		}
+		for _, m := range tick.FindAllStringSubmatch(cols[2], -1) {
+			vars = append(vars, m[1])
+			seen[m[1]] = true
+			if !envs[m[1]] {
+				t.Errorf("README names %s, which no key reads", m[1])
+			}
+		}
+		for i, k := range keys {
+			f, ok := schema[k]
+			if !ok {
+				t.Errorf("README names the key %s, which the schema lacks", k)
+				continue
+			}
+			if i < len(vars) && f.env != vars[i] {
+				t.Errorf("README: %s is read from %s; the schema says %q", k, vars[i], f.env)
+			}
+		}
+		if m := tick.FindStringSubmatch(cols[3]); m != nil && len(keys) > 0 {
+			if f := schema[keys[0]]; !f.hasDef || f.def != m[1] {
+				t.Errorf("README: %s defaults to %q; the schema says %q", keys[0], m[1], f.def)
+			}
+		}
+	}
+	if rows == 0 {
+		t.Fatal("the README's configuration table has no rows")
+	}
+	for e := range envs {
+		if !seen[e] {
+			t.Errorf("the schema reads %s, which the README's table does not name", e)
+		}
+	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"sort"
-	"time"
 
 	"referee/contests/life"
 	"referee/contests/rumble"
@@ -30,10 +29,10 @@ func newEngine(cfg *Config) (*contract.Engine, error) {
 	return contract.NewEngine(contract.Config{
 		Referee:       cfg.Address,
 		RateLimit:     cfg.Limits.ReceiptsPerHour,
-		RequireAuth:   cfg.Auth.Policy != "none",
-		SeenHorizon:   durationOr(cfg.Limits.SeenHorizon, 30*24*time.Hour),
+		RequireAuth:   cfg.Auth.Policy != AuthNone,
+		SeenHorizon:   cfg.Limits.SeenHorizon,
 		Contestmaster: cfg.Contestmaster,
-		RulingWait:    durationOr(cfg.Limits.RulingWait, 48*time.Hour),
+		RulingWait:    cfg.Limits.RulingWait,
 	}, games()...)
 }
 

@@ -18,7 +18,7 @@ import (
 func mailinConfig(cfg *Config) *mailin.Config {
 	return &mailin.Config{
 		Referee: cfg.Address, PublicLists: cfg.Lists.Public, OfficialList: cfg.Lists.Official,
-		DiscussionLists: cfg.Lists.Discussion, AuthPolicy: cfg.Auth.Policy, AuthServID: cfg.Auth.AuthServID,
+		DiscussionLists: cfg.Lists.Discussion, AuthPolicy: string(cfg.Auth.Policy), AuthServID: cfg.Auth.AuthServID,
 		MaxTextBytes: cfg.Limits.MaxTextBytes,
 	}
 }
@@ -92,6 +92,6 @@ func imapConfig(cfg *Config, log *slog.Logger) (*mailin.IMAPConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &mailin.IMAPConfig{Addr: cfg.IMAP.Addr, TLS: cfg.IMAP.TLS, ForceInsecure: cfg.IMAP.ForceInsecure, TLSConfig: tlsCfg,
+	return &mailin.IMAPConfig{Addr: cfg.IMAP.Addr, TLS: string(cfg.IMAP.TLS), ForceInsecure: cfg.IMAP.ForceInsecure, TLSConfig: tlsCfg,
 		User: cfg.IMAP.User, Password: pass, Mailbox: cfg.IMAP.Mailbox, Processed: cfg.IMAP.Processed, Logger: log}, nil
 }

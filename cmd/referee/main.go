@@ -1,7 +1,7 @@
 // Command referee referees nomic games by email: it reads players' mail over
 // IMAP (or from archives), applies their actions to the games, and mails back
 // receipts, notices and weekly reports. Subcommands: run, replay, report, check,
-// init, verify (DESIGN "Command line"). Exit status: 0 success, 1 runtime
+// init, verify, config (DESIGN "Command line"). Exit status: 0 success, 1 runtime
 // failure, 2 bad usage or bad configuration.
 package main
 
@@ -33,6 +33,7 @@ Usage:
   referee check   [--state F] [--config F]
   referee init    [--state F] [--config F] [--force] [--secret-file F] [--start TIME] [--template]
   referee verify  [--state F] [--config F]
+  referee config
 
 Run "referee COMMAND --help" for a command's options. With no configuration,
 "referee run" starts an embedded mail hub on 127.0.0.1 and works on
@@ -50,7 +51,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	}
 	cmds := map[string]func([]string, io.Writer, io.Writer) error{
 		"run": cmdRun, "replay": cmdReplay, "report": cmdReport,
-		"check": cmdCheck, "init": cmdInit, "verify": cmdVerify,
+		"check": cmdCheck, "init": cmdInit, "verify": cmdVerify, "config": cmdConfig,
 	}
 	name := args[0]
 	if name == "-h" || name == "--help" || name == "help" {
@@ -117,8 +118,26 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// load reads the configuration (strictly) and the state path.
-func (c *common) load() (*Config, error) {
+// load reads the configuration (strictly) and the state path, applies
+// adjust (flags that override keys), and validates it: every problem, each
+// naming its key, is a usage error.
+func (c *common) load(adjust ...func(*Config)) (*Config, error) {
+	cfg, err := c.loadUnchecked()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range adjust {
+		f(cfg)
+	}
+	if p := cfg.validate(gameIDs()); len(p) > 0 {
+		return nil, usagef("%s", strings.Join(p, "\n"))
+	}
+	return cfg, nil
+}
+
+// loadUnchecked reads the configuration (strictly) and the state path, for
+// referee check, which lists the problems itself.
+func (c *common) loadUnchecked() (*Config, error) {
 	path, explicit := c.config, c.config != ""
 	if path == "" {
 		path = "referee.yaml"

@@ -57,9 +57,6 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if p := cfg.validate(gameIDs()); len(p) > 0 {
-		return usagef("%s", strings.Join(p, "\n"))
-	}
 	e, err := newEngine(cfg)
 	if err != nil {
 		return err

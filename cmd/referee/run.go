@@ -40,15 +40,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := c.load()
+	cfg, err := c.load(func(cfg *Config) {
+		if *logFormat != "" {
+			cfg.Log.Format = *logFormat
+		}
+	})
 	if err != nil {
 		return err
-	}
-	if *logFormat != "" {
-		cfg.Log.Format = *logFormat
-	}
-	if p := cfg.validate(gameIDs()); len(p) > 0 {
-		return usagef("%s", strings.Join(p, "\n"))
 	}
 	clk := daemon.WallClock()
 	if *clockStart != "" {
@@ -79,7 +77,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		// The same CA pool; mailout names the SMTP host as the server.
-		opts.Sender = mailout.NewSender(mailout.SMTPConfig{Addr: cfg.SMTP.Addr, TLS: cfg.SMTP.TLS, TLSConfig: opts.IMAP.TLSConfig,
+		opts.Sender = mailout.NewSender(mailout.SMTPConfig{Addr: cfg.SMTP.Addr, TLS: string(cfg.SMTP.TLS), TLSConfig: opts.IMAP.TLSConfig,
 			User: cfg.SMTP.User, Password: smtpPass, HELO: cfg.SMTP.HELO}, log)
 	}
 	if opts.State, opts.Started, err = openState(e, cfg, clk.Now(), ""); err != nil {
