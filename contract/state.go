@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"referee/internal/imappos"
 )
 
 // Version is the state schema this build reads and writes.
@@ -46,10 +48,7 @@ type State struct {
 
 // Checkpoint is the IMAP position: the mailbox's UIDVALIDITY and the last UID
 // applied. It is saved only in the state that includes those messages.
-type Checkpoint struct {
-	UIDValidity uint32 `yaml:"uidvalidity"`
-	LastUID     uint32 `yaml:"last_uid"`
-}
+type Checkpoint = imappos.Checkpoint
 
 // GameState is one game's section: what the interpreter keeps for every game, and
 // the game's own state in Data.

@@ -9,11 +9,13 @@ import (
 	"log/slog"
 	"net"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+
+	"referee/internal/imappos"
+	"referee/internal/mailnet"
 )
 
 // IMAPConfig says how to reach a mailbox. Zero values mean the defaults.
@@ -34,10 +36,7 @@ type IMAPConfig struct {
 
 // Checkpoint is how far a mailbox has been applied: the caller saves it
 // once a batch is applied and passes it back to Run.
-type Checkpoint struct {
-	UIDValidity uint32 `yaml:"uidvalidity" json:"uidvalidity"`
-	LastUID     uint32 `yaml:"last_uid" json:"last_uid"`
-}
+type Checkpoint = imappos.Checkpoint
 
 // Batch is a run of new messages.
 type Batch struct {
@@ -136,31 +135,24 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 	}
 	mode := c.TLS
 	if mode == "" {
-		mode = "tls"
+		mode = mailnet.TLSImplicit
 	}
-	if mode == "none" && !c.ForceInsecure && !isLoopback(host) {
+	if mode == mailnet.TLSNone && !c.ForceInsecure && !mailnet.IsLoopback(host) {
 		return nil, fmt.Errorf("imap: refusing plain text to %s off loopback (set ForceInsecure)", host)
 	}
-	tlsConf := &tls.Config{}
-	if c.TLSConfig != nil {
-		tlsConf = c.TLSConfig.Clone()
-	}
-	if tlsConf.ServerName == "" {
-		tlsConf.ServerName = host
-	}
+	tlsConf := mailnet.ClientTLS(c.TLSConfig, host)
 	opts := &imapclient.Options{
 		TLSConfig:             tlsConf,
 		UnilateralDataHandler: handler,
 		WordDecoder:           wordDecoder,
 	}
-	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
-	conn, err := d.DialContext(ctx, "tcp", c.Addr)
+	conn, err := mailnet.Dial(ctx, c.Addr, 30*time.Second)
 	if err != nil {
 		return nil, fmt.Errorf("imap dial: %w", err)
 	}
 	var cl *imapclient.Client
 	switch mode {
-	case "tls":
+	case mailnet.TLSImplicit:
 		tc := tls.Client(conn, tlsConf)
 		hctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		err = tc.HandshakeContext(hctx)
@@ -170,7 +162,7 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 			return nil, fmt.Errorf("imap tls: %w", err)
 		}
 		cl = imapclient.New(tc, opts)
-	case "starttls":
+	case mailnet.TLSStart:
 		stop := context.AfterFunc(ctx, func() { conn.Close() })
 		cl, err = imapclient.NewStartTLS(conn, opts)
 		stop()
@@ -178,7 +170,7 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 			conn.Close()
 			return nil, fmt.Errorf("imap starttls: %w", err)
 		}
-	case "none":
+	case mailnet.TLSNone:
 		cl = imapclient.New(conn, opts)
 	default:
 		conn.Close()
@@ -193,14 +185,6 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 		return nil, fmt.Errorf("imap login as %s: %w", c.User, err)
 	}
 	return cl, nil
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") { // host names ignore case (RFC 4343)
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // wait runs one blocking client call, closing the connection if it takes

@@ -850,11 +850,3 @@ func TestIMAPLoginFailureRetries(t *testing.T) {
 		t.Errorf("Run returned %v, want context.Canceled", err)
 	}
 }
-
-func TestIsLoopback(t *testing.T) {
-	for host, want := range map[string]bool{"localhost": true, "LocalHost": true, "127.0.0.1": true, "::1": true, "192.0.2.1": false, "example.test": false} {
-		if got := isLoopback(host); got != want {
-			t.Errorf("isLoopback(%q) = %v, want %v", host, got, want)
-		}
-	}
-}

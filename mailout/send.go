@@ -16,13 +16,15 @@ import (
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"referee/internal/mailnet"
 )
 
 // TLS modes of SMTPConfig.TLS.
 const (
-	TLSImplicit = "tls"      // RFC 8314 3.3: TLS from the first byte (port 465)
-	TLSStart    = "starttls" // RFC 3207: mandatory; a server without STARTTLS is an error
-	TLSNone     = "none"     // plain text; meant for loopback
+	TLSImplicit = mailnet.TLSImplicit // RFC 8314 3.3: TLS from the first byte (port 465)
+	TLSStart    = mailnet.TLSStart    // RFC 3207: mandatory; a server without STARTTLS is an error
+	TLSNone     = mailnet.TLSNone     // plain text; meant for loopback
 )
 
 // SMTPConfig says how to reach the submission server.
@@ -290,15 +292,8 @@ func (s *Sender) open(ctx context.Context, from string) (*session, error) {
 	if err != nil {
 		return nil, classify("dial", "", fmt.Errorf("address %q: %w", s.cfg.Addr, err))
 	}
-	tlsCfg := &tls.Config{MinVersion: tls.VersionTLS12}
-	if s.cfg.TLSConfig != nil {
-		tlsCfg = s.cfg.TLSConfig.Clone()
-	}
-	if tlsCfg.ServerName == "" {
-		tlsCfg.ServerName = host
-	}
-	d := net.Dialer{Timeout: s.cfg.Timeout, KeepAlive: 30 * time.Second}
-	conn, err := d.DialContext(ctx, "tcp", s.cfg.Addr)
+	tlsCfg := mailnet.ClientTLS(s.cfg.TLSConfig, host)
+	conn, err := mailnet.Dial(ctx, s.cfg.Addr, s.cfg.Timeout)
 	if err != nil {
 		return nil, s.fail(ctx, "dial", "", err)
 	}
@@ -340,7 +335,7 @@ func (s *Sender) open(ctx context.Context, from string) (*session, error) {
 		return nil, s.fail(ctx, "hello", "", err)
 	}
 	if s.cfg.User != "" {
-		if _, isTLS := c.TLSConnectionState(); !isTLS && !isLoopback(host) {
+		if _, isTLS := c.TLSConnectionState(); !isTLS && !mailnet.IsLoopback(host) {
 			return nil, classify("auth", "", fmt.Errorf("refusing AUTH PLAIN without TLS to %s", host))
 		}
 		// RFC 4616: PLAIN with an empty authorization identity.
@@ -383,14 +378,6 @@ func envelopeAddr(s string) (string, error) {
 		return "", fmt.Errorf("address %q: %w", s, err)
 	}
 	return a.Address, nil
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func isASCII(s string) bool {

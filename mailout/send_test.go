@@ -427,17 +427,6 @@ func TestSendCancel(t *testing.T) {
 	}
 }
 
-func TestIsLoopback(t *testing.T) {
-	for host, want := range map[string]bool{
-		"127.0.0.1": true, "::1": true, "localhost": true, "127.1.2.3": true,
-		"mail.example.test": false, "192.0.2.1": false, "": false,
-	} {
-		if got := isLoopback(host); got != want {
-			t.Errorf("isLoopback(%q) = %v, want %v", host, got, want)
-		}
-	}
-}
-
 func TestIsPermanent(t *testing.T) {
 	tests := []struct {
 		err  error
