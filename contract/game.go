@@ -34,6 +34,11 @@ type Game interface {
 	Guide() string
 }
 
+// The optional interfaces below are found by a type assertion at run time;
+// every game that implements one says so with a `var _ contract.Extractor =
+// (*Game)(nil)` line, so that a signature slip fails the build instead of
+// silently turning the hook off.
+
 // Extractor is implemented by games whose actions are not "I ..." sentences
 // (Steemfield's {TAGS}, Rumble's private lists). Extract returns the actions it
 // found in the message's unquoted text, each with its byte Offset in the text so

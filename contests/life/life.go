@@ -26,6 +26,13 @@ type Game struct{}
 // New returns the game, for the command line's explicit list.
 func New() *Game { return &Game{} }
 
+// The interfaces the game implements, checked when it is built: a
+// signature slip in a hook fails the build instead of turning it off.
+var (
+	_ contract.Game          = (*Game)(nil)
+	_ contract.RulingHandler = (*Game)(nil)
+)
+
 // ID implements contract.Game.
 func (g *Game) ID() string { return ID }
 

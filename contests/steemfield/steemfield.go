@@ -35,6 +35,14 @@ type Game struct{}
 // New returns the game.
 func New() *Game { return &Game{} }
 
+// The interfaces the game implements, checked when it is built: a
+// signature slip in a hook fails the build instead of turning it off.
+var (
+	_ contract.Game          = (*Game)(nil)
+	_ contract.Extractor     = (*Game)(nil)
+	_ contract.RulingHandler = (*Game)(nil)
+)
+
 func (g *Game) ID() string        { return ID }
 func (g *Game) Title() string     { return "Steemfield" }
 func (g *Game) Guide() string     { return guide }
