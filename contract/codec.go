@@ -28,40 +28,88 @@ import (
 // Message-IDs in a busy month), each entry encoded once and kept in byte order
 // of its key; and the game sections, last in the file, each kept while it is
 // unchanged, so a message that touches one game does not pay for the others.
+// Those parts are spliced in where the YAML encoder wrote them empty, each
+// found as its own top-level key, so a field added to State anywhere, before,
+// between or after them, is saved like any other.
 func Encode(s *State) ([]byte, error) {
 	top := *s
 	top.Games = nil
 	top.Seen = Seen{}
 	top.Receipts = nil
-	b, err := encodeYAML(&top)
+	return encodeTop(&top, s)
+}
+
+// encodeTop encodes top, a struct with the state's Seen, Receipts and Games
+// keys left empty, with the text of s's in their places.
+func encodeTop(top any, s *State) ([]byte, error) {
+	b, err := encodeYAML(top)
 	if err != nil {
 		return nil, fmt.Errorf("encode state: %w", err)
-	}
-	// The empty memory and receipts mark where the real ones go.
-	i := bytes.Index(b, []byte(emptyMarker))
-	if i < 0 {
-		return nil, errors.New("encode state: no seen section in the encoding")
 	}
 	if s.seenText == nil {
 		s.seenText = &seenCache{}
 	}
-	out := make([]byte, 0, len(b)+s.seenText.size+256)
-	out = append(out, b[:i+1]...)
-	out = s.seenText.render(out, &s.Seen)
-	out = renderReceipts(out, s.Receipts)
-	out = append(out, b[i+len(emptyMarker):]...)
-	out = bytes.TrimSuffix(out, []byte("games: {}\n"))
-	if len(s.Games) == 0 {
-		return append(out, "games: {}\n"...), nil
+	seen := s.seenText.render(make([]byte, 0, s.seenText.size+64), &s.Seen)
+	games, err := encodeGames(s.Games)
+	if err != nil {
+		return nil, err
 	}
-	out = append(out, "games:\n"...)
-	ids := make([]string, 0, len(s.Games))
-	for id := range s.Games {
-		ids = append(ids, id)
+	return splice(b, []part{
+		{"seen:\n  ids: {}\n", seen},
+		{"receipts: {}\n", renderReceipts(nil, s.Receipts)},
+		{"games: {}\n", games},
+	})
+}
+
+// part is a top-level key as the YAML encoder writes it empty, and the text
+// that replaces it.
+type part struct {
+	empty string
+	text  []byte
+}
+
+// splice replaces each part's empty key in b, found at the start of a line
+// (a top-level key: nested ones are indented, and keys are unique).
+func splice(b []byte, parts []part) ([]byte, error) {
+	at := make([]int, len(parts))
+	size := len(b)
+	for i, p := range parts {
+		switch {
+		case bytes.HasPrefix(b, []byte(p.empty)):
+			at[i] = 0
+		default:
+			j := bytes.Index(b, []byte("\n"+p.empty))
+			if j < 0 {
+				return nil, fmt.Errorf("encode state: no empty %q in the encoding", strings.TrimSpace(p.empty))
+			}
+			at[i] = j + 1
+		}
+		size += len(p.text)
 	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		text, err := s.Games[id].encoded(id)
+	order := make([]int, len(parts))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(x, y int) bool { return at[order[x]] < at[order[y]] })
+	out := make([]byte, 0, size)
+	last := 0
+	for _, i := range order {
+		out = append(out, b[last:at[i]]...)
+		out = append(out, parts[i].text...)
+		last = at[i] + len(parts[i].empty)
+	}
+	return append(out, b[last:]...), nil
+}
+
+// encodeGames is the "games:" key with every section, in the order of their
+// IDs.
+func encodeGames(games map[string]*GameState) ([]byte, error) {
+	if len(games) == 0 {
+		return []byte("games: {}\n"), nil
+	}
+	out := []byte("games:\n")
+	for _, id := range slices.Sorted(maps.Keys(games)) {
+		text, err := games[id].encoded(id)
 		if err != nil {
 			return nil, fmt.Errorf("encode state: games.%s: %w", id, err)
 		}
@@ -69,9 +117,6 @@ func Encode(s *State) ([]byte, error) {
 	}
 	return out, nil
 }
-
-// emptyMarker is how the encoder writes a zero Seen and nil Receipts.
-const emptyMarker = "\nseen:\n  ids: {}\nreceipts: {}\n"
 
 // renderReceipts writes the receipt times per sender (at most the hourly
 // limit each, but as many senders as wrote in the hour), keys in byte order.

@@ -39,8 +39,8 @@ type State struct {
 	Outbox     []*Outgoing               `yaml:"outbox"`
 	Failed     []*Outgoing               `yaml:"failed"`
 	IMAP       Checkpoint                `yaml:"imap"`
-	// Games come last: Encode writes them itself, reusing the text of
-	// sections that did not change.
+	// Games are written by Encode itself, reusing the text of sections
+	// that did not change.
 	Games map[string]*GameState `yaml:"games"`
 
 	seenText *seenCache // Encode's text of Seen
