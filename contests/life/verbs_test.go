@@ -1,11 +1,9 @@
 package life
 
 import (
-	"os"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
+
+	"referee/contract/contracttest"
 )
 
 // Lenient wording: the forms players write reach the right verb.
@@ -47,39 +45,5 @@ func TestVerbWording(t *testing.T) {
 // The guide lists every verb's syntax and HELP line, and every test it names
 // exists.
 func TestGuideCoversVerbsAndTests(t *testing.T) {
-	g := flat(New().Guide())
-	for _, v := range New().Verbs() {
-		for _, form := range strings.Split(v.Syntax, " / ") {
-			if !strings.Contains(g, flat(form)) {
-				t.Errorf("the guide lacks the syntax %q of verb %s", form, v.Name)
-			}
-		}
-	}
-	for _, m := range regexp.MustCompile(`\b(Test[A-Za-z0-9_]+|Benchmark[A-Za-z0-9_]+)`).FindAllString(g, -1) {
-		if !testNames[m] {
-			t.Errorf("the guide names %s, which is not a test of this package", m)
-		}
-	}
-	for _, l := range strings.Split(New().Guide(), "\n") {
-		if len([]rune(l)) > 72 {
-			t.Errorf("guide line longer than 72 columns: %q", l)
-		}
-	}
+	contracttest.CheckGuide(t, New(), nil)
 }
-
-// testNames are the Test and Benchmark functions of this package's files.
-var testNames = func() map[string]bool {
-	out := map[string]bool{}
-	files, _ := filepath.Glob("*_test.go")
-	re := regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz)\w+)\(`)
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
-			out[m[1]] = true
-		}
-	}
-	return out
-}()
