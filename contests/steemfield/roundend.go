@@ -24,12 +24,41 @@ func (r *roundResult) add(format string, args ...any) {
 	r.Movements = append(r.Movements, fmt.Sprintf(format, args...))
 }
 
-// endRound performs the round end in the order of ruling S6, then publishes
-// the results post, or the final post when someone won.
+// endRound performs the round end in the order of ruling S6, each step its
+// own function, then publishes the results post, or the final post when
+// someone won.
 func (g *Game) endRound(c *contract.Ctx, st *State) error {
 	res := &roundResult{Round: st.Round, Votes: st.Votes}
-	// (1) The vote result; 1 LAND to the proposer if it passed (Voting and
-	// Proposals 3 and 9, ruling S5: a tie fails).
+	for _, step := range []func(*contract.Ctx, *State, *roundResult) error{
+		g.tallyVote, // (1)
+		growAndDie,  // (2), (3)
+		returnLand,  // (4)
+		penalty,     // (5)
+		roundLand,   // (6)
+	} {
+		if err := step(c, st, res); err != nil {
+			return err
+		}
+	}
+	c.Record("the totem", "ends round %d", st.Round)
+	findWinner(c, st, res) // (7)
+	if res.Winner != "" {
+		st.Winner = res.Winner
+		st.Phase = PhaseOver
+		c.Record(res.Winner, "wins the game with %d LAND (Gameplay 5)", balance(c, res.Winner))
+		c.Notify(&contract.Notice{ID: ID + "/final-post", Kind: "report", Channel: contract.ChanPublic,
+			Subject: "[Steemfield] Final results: " + res.Winner + " wins", Body: g.finalBody(c, st, res)})
+		c.ReportSent()
+		return nil
+	}
+	g.openRound(c, st, res)
+	return nil
+}
+
+// tallyVote is step (1) of the round end: the vote result; 1 LAND to the
+// proposer if it passed (Voting and Proposals 3 and 9, ruling S5: a tie
+// fails).
+func (g *Game) tallyVote(c *contract.Ctx, st *State, res *roundResult) error {
 	if st.Chosen > 0 {
 		p := st.Proposals[st.Chosen-1]
 		res.Proposal = p
@@ -47,9 +76,13 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 			}
 		}
 	}
-	// (2) The snapshot, after the placements of the proposal period, which were
-	// applied in arrival order as they came; (3) growth then death, both from
-	// that one snapshot (ruling S7).
+	return nil
+}
+
+// growAndDie is steps (2) and (3) of the round end: the snapshot, after the
+// placements of the proposal period, which were applied in arrival order as
+// they came; (3) growth then death, both from that one snapshot (ruling S7).
+func growAndDie(c *contract.Ctx, st *State, res *roundResult) error {
 	size := c.IntParam(PGrid)
 	snap := NewSnapshot(size, st.Cells)
 	unplaced := map[string]int{}
@@ -91,8 +124,12 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 		res.add("death at %s of %s: the LAND returns to %s's unplaced pool (%s)", cellName(d.X, d.Y), why, owner, st.cite("death"))
 	}
 	st.sortCells()
-	// (4) Each player returns 1d6 unplaced LAND to the totem (Gameplay 15,
-	// ruling S6 (4)); placed LAND is safe.
+	return nil
+}
+
+// returnLand is step (4) of the round end: each player returns 1d6 unplaced
+// LAND to the totem (Gameplay 15, ruling S6 (4)); placed LAND is safe.
+func returnLand(c *contract.Ctx, st *State, res *roundResult) error {
 	for _, m := range st.Players {
 		if !st.has("returns") {
 			break
@@ -111,8 +148,13 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 		}
 		res.add("%s rolled %d and returns %d unplaced LAND to the totem (%s)", m.Name, m.Roll, n, st.cite("returns"))
 	}
-	// (5) Non-proposers give half their LAND, rounded down, to the proposers,
-	// one by one, oldest proposer first (Gameplay 8, ruling S8 for which LAND).
+	return nil
+}
+
+// penalty is step (5) of the round end: non-proposers give half their LAND,
+// rounded down, to the proposers, one by one, oldest proposer first (Gameplay
+// 8, ruling S8 for which LAND).
+func penalty(c *contract.Ctx, st *State, res *roundResult) error {
 	var proposers []*Member
 	for _, m := range st.Players {
 		if m.Proposed {
@@ -156,8 +198,13 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 			res.add("%s made no proposal and gives half eir LAND, %d: %s (%s)%s", m.Name, half, strings.Join(parts, ", "), st.cite("penalty"), extra)
 		}
 	}
-	// (6) 1 LAND to each player, oldest first, while the totem has LAND,
-	// except those who broke the rules (Gameplay 1 and 7, ruling S10).
+	return nil
+}
+
+// roundLand is step (6) of the round end: 1 LAND to each player, oldest first,
+// while the totem has LAND, except those who broke the rules (Gameplay 1 and
+// 7, ruling S10).
+func roundLand(c *contract.Ctx, st *State, res *roundResult) error {
 	var got, denied, none []string
 	for _, m := range st.Players {
 		switch {
@@ -187,9 +234,12 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 			st.Notes = append(st.Notes, fmt.Sprintf("%s broke the rules this round (%s) and was denied the end-of-round LAND (%s, ruling S10).", m.Name, v, st.cite("denial")))
 		}
 	}
-	c.Record("the totem", "ends round %d", st.Round)
-	// (7) A player with the winning LAND wins (Gameplay 5): the most LAND,
-	// then the oldest player.
+	return nil
+}
+
+// findWinner is step (7) of the round end: a player with the winning LAND wins
+// (Gameplay 5): the most LAND, then the oldest player.
+func findWinner(c *contract.Ctx, st *State, res *roundResult) {
 	win := c.IntParam(PWin)
 	for _, m := range st.Players {
 		if !st.has("win") {
@@ -199,17 +249,6 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 			res.Winner = m.Name
 		}
 	}
-	if res.Winner != "" {
-		st.Winner = res.Winner
-		st.Phase = PhaseOver
-		c.Record(res.Winner, "wins the game with %d LAND (Gameplay 5)", balance(c, res.Winner))
-		c.Notify(&contract.Notice{ID: ID + "/final-post", Kind: "report", Channel: contract.ChanPublic,
-			Subject: "[Steemfield] Final results: " + res.Winner + " wins", Body: g.finalBody(c, st, res)})
-		c.ReportSent()
-		return nil
-	}
-	g.openRound(c, st, res)
-	return nil
 }
 
 // pass applies a passed proposal: the LAND to its proposer, the rule set
