@@ -34,28 +34,68 @@ type outcome struct {
 // resolveRound applies Rumble 9-11 and U6: each contestant loses the Attacks
 // against em minus eir Defense (at least 0), Burn costs stamina, the effects of
 // powers apply, stamina below 1 is death, and every attacker of a contestant who
-// died gains the kill points.
+// died gains the kill points. Each step is its own function, in that order.
 func (s *State) resolveRound(c *contract.Ctx, actions string) error {
-	alive := s.alive()
-	out := map[string]*outcome{}
-	attacks := map[string]map[string]int{} // attacker -> target -> energy
-	thorns := map[string]int{}
-	for _, f := range alive {
-		out[f.Name] = &outcome{before: f.Stamina}
-		attacks[f.Name] = map[string]int{}
+	r := s.newResolution()
+	s.submissions(r)
+	r.deliver()
+	s.damage(r)
+	s.awardKills(c, r)
+	results := s.resultsText(r, actions)
+	s.Pending = nil
+	s.Subs = nil
+	c.Record("referee", "announces the results of round %d", s.Round)
+	round := s.Round
+	if len(s.alive()) <= 1 {
+		c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/round/%d/results", s.Game, round), Channel: contract.ChanPublic,
+			Subject: fmt.Sprintf("Rumble game %d: round %d results", s.Game, round), Body: results + "\n" + signature()})
+		endGame(c, s, fmt.Sprintf("at most one contestant has stamina left after round %d", round), false)
+		return nil
 	}
-	ruledEffect := func(who, power string) (ruled, bool) {
-		for _, p := range s.Pending {
-			if p.Who == who && p.Power == power && p.Effect != "" {
-				r, ok := readRuling(p.Effect)
-				return r, ok
-			}
+	// Rumble 9: then a new round.
+	s.beginRound(c, results+"\n")
+	return nil
+}
+
+// resolution is a round being resolved: who fights, what each one's round
+// comes to, and who attacks whom.
+type resolution struct {
+	alive   []*Fighter
+	out     map[string]*outcome
+	attacks map[string]map[string]int // attacker -> target -> energy
+	thorns  map[string]int
+	died    []string
+	awards  []string
+}
+
+func (s *State) newResolution() *resolution {
+	r := &resolution{alive: s.alive(), out: map[string]*outcome{}, attacks: map[string]map[string]int{}, thorns: map[string]int{}}
+	for _, f := range r.alive {
+		r.out[f.Name] = &outcome{before: f.Stamina}
+		r.attacks[f.Name] = map[string]int{}
+	}
+	return r
+}
+
+// ruledEffect is the contestmaster's ruling on the effect of who's power
+// (U5), if there is one.
+func (s *State) ruledEffect(who, power string) (ruled, bool) {
+	for _, p := range s.Pending {
+		if p.Who == who && p.Power == power && p.Effect != "" {
+			r, ok := readRuling(p.Effect)
+			return r, ok
 		}
-		return ruled{}, false
 	}
-	for _, f := range alive {
+	return ruled{}, false
+}
+
+// submissions reads each contestant's submission: Defense and Burn (Rumble
+// 8), the effects of powers (ward, fury, mend, thorns, blood, strike; U5 for
+// a power whose effect was ruled) and the Attacks, fury added.
+func (s *State) submissions(r *resolution) {
+	for _, f := range r.alive {
 		x := s.sub(f.Name)
-		o := out[f.Name]
+		o := r.out[f.Name]
 		if x == nil {
 			continue
 		}
@@ -74,11 +114,11 @@ func (s *State) resolveRound(c *contract.Ctx, actions string) error {
 			eff, n := p.Effect, p.Strength
 			var target string
 			if eff == "" {
-				r, ok := ruledEffect(f.Name, p.Name)
+				ru, ok := s.ruledEffect(f.Name, p.Name)
 				if !ok {
 					continue // U5: no ruling, no effect
 				}
-				eff, n, target = r.Effect, r.N, r.Target
+				eff, n, target = ru.Effect, ru.N, ru.Target
 			}
 			switch eff {
 			case "ward":
@@ -88,38 +128,47 @@ func (s *State) resolveRound(c *contract.Ctx, actions string) error {
 			case "mend":
 				o.heal += n
 			case "thorns":
-				thorns[f.Name] += n / 2
+				r.thorns[f.Name] += n / 2
 			case "blood":
 				o.defense += 2 * a.N
 			case "strike":
-				if _, ok := out[target]; ok {
-					attacks[f.Name][target] += n
+				if _, ok := r.out[target]; ok {
+					r.attacks[f.Name][target] += n
 				}
 			}
 		}
 		for _, a := range x.Acts {
 			if a.Kind == "attack" && a.N > 0 {
-				if _, ok := out[a.Target]; ok {
-					attacks[f.Name][a.Target] += a.N + fury
+				if _, ok := r.out[a.Target]; ok {
+					r.attacks[f.Name][a.Target] += a.N + fury
 				}
 			}
 		}
 	}
-	for _, f := range alive {
-		for t, n := range attacks[f.Name] {
+}
+
+// deliver adds up the Attacks against each contestant, and the thorns an
+// attacker runs into.
+func (r *resolution) deliver() {
+	for _, f := range r.alive {
+		for t, n := range r.attacks[f.Name] {
 			if n < 1 {
 				continue
 			}
-			out[t].incoming += n
-			out[t].attackers = append(out[t].attackers, f.Name)
-			if th := thorns[t]; th > 0 {
-				out[f.Name].other += th
+			r.out[t].incoming += n
+			r.out[t].attackers = append(r.out[t].attackers, f.Name)
+			if th := r.thorns[t]; th > 0 {
+				r.out[f.Name].other += th
 			}
 		}
 	}
-	var died []string
-	for _, f := range alive {
-		o := out[f.Name]
+}
+
+// damage applies Rumble 9 (Attacks minus Defense, at least 0) and Burn,
+// thorns and mend to stamina; stamina below 1 is death (Rumble 4).
+func (s *State) damage(r *resolution) {
+	for _, f := range r.alive {
+		o := r.out[f.Name]
 		sort.Strings(o.attackers)
 		// Rumble 9: attacks minus Defense, at least 0.
 		if d := o.incoming - o.defense; d > 0 {
@@ -129,23 +178,31 @@ func (s *State) resolveRound(c *contract.Ctx, actions string) error {
 		f.Stamina = o.after
 		if f.Stamina < 1 { // Rumble 4
 			f.Alive, f.Out = false, fmt.Sprintf("died in round %d", s.Round)
-			died = append(died, f.Name)
+			r.died = append(r.died, f.Name)
 		}
 	}
-	// Rumble 10, U6: every attacker of a contestant who died this round.
-	var awards []string
+}
+
+// awardKills gives the kill points to every attacker of a contestant who died
+// this round (Rumble 10, U6).
+func (s *State) awardKills(c *contract.Ctx, r *resolution) {
 	kill := c.IntParam("KillPoints")
-	for _, d := range died {
-		for _, a := range out[d].attackers {
+	for _, d := range r.died {
+		for _, a := range r.out[d].attackers {
 			c.Award(a, kill, fmt.Sprintf("Rumble 10: attacked %s, who died in round %d of game %d", d, s.Round, s.Game))
-			awards = append(awards, fmt.Sprintf("%s gains %d points for attacking %s (Rumble 10)", a, kill, d))
+			r.awards = append(r.awards, fmt.Sprintf("%s gains %d points for attacking %s (Rumble 10)", a, kill, d))
 			c.Record(a, "gains %d points for attacking %s, who died", kill, d)
 		}
 		c.Record(d, "dies in round %d", s.Round)
 	}
+}
+
+// resultsText is the results post: the actions, the rulings (U5) and the
+// table of Rumble 9.
+func (s *State) resultsText(r *resolution, actions string) string {
 	t := &text.Table{Header: []string{"Contestant", "Before", "Attacked", "Defense", "Damage", "Burn", "Other", "After", "Status"}}
-	for _, f := range alive {
-		o := out[f.Name]
+	for _, f := range r.alive {
+		o := r.out[f.Name]
 		other := ""
 		if o.other != 0 || o.heal != 0 {
 			other = fmt.Sprintf("%+d", o.heal-o.other)
@@ -173,26 +230,14 @@ func (s *State) resolveRound(c *contract.Ctx, actions string) error {
 	b.WriteString(text.Heading("Results (Rumble 9)"))
 	b.WriteString(t.String())
 	b.WriteString(wrapPara("Attacked is the energy of all Attacks against the contestant (with fury and strikes); Damage is Attacked minus Defense, at least 0; Other is stamina regained (mend) less stamina lost to thorns."))
-	if len(died) > 0 {
+	if len(r.died) > 0 {
 		b.WriteString("\n")
-		b.WriteString(wrapPara("Dead this round: " + strings.Join(died, ", ") + "."))
+		b.WriteString(wrapPara("Dead this round: " + strings.Join(r.died, ", ") + "."))
 	}
-	for _, a := range awards {
+	for _, a := range r.awards {
 		b.WriteString(wrapPara(a + "."))
 	}
-	s.Pending = nil
-	s.Subs = nil
-	c.Record("referee", "announces the results of round %d", s.Round)
-	round := s.Round
-	if len(s.alive()) <= 1 {
-		c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/round/%d/results", s.Game, round), Channel: contract.ChanPublic,
-			Subject: fmt.Sprintf("Rumble game %d: round %d results", s.Game, round), Body: b.String() + "\n" + signature()})
-		endGame(c, s, fmt.Sprintf("at most one contestant has stamina left after round %d", round), false)
-		return nil
-	}
-	// Rumble 9: then a new round.
-	s.beginRound(c, b.String()+"\n")
-	return nil
+	return b.String()
 }
 
 // endGame ends the game: the last contestant standing gains WinFactor times the
