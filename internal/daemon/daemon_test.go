@@ -262,3 +262,48 @@ func TestFailedSaveSendsNothing(t *testing.T) {
 		t.Fatalf("after the retry, receipts for %v", got)
 	}
 }
+
+// TestViewAndHooks: a message applied is counted by the hooks, and View shows
+// the state it made (the player's receipt waiting in the outbox).
+func TestViewAndHooks(t *testing.T) {
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 1)
+	var commits, messages int
+	var journaled []contract.Entry
+	d.hooks = Hooks{
+		Committed: func(en []contract.Entry, err error) {
+			if err == nil {
+				commits++
+				journaled = append(journaled, en...)
+			}
+		},
+		Message: func(*contract.Message, bool) { messages++ },
+	}
+	raw := "From: Alice <alice@example.test>\r\nTo: referee@example.test\r\nSubject: hello\r\nMessage-ID: <view@example.test>\r\nDate: Tue, 01 Dec 2026 10:00:00 +0000\r\n\r\nI join the Life contest.\r\n"
+	// A cancelled context: the receipt is not sent with the commit, so it
+	// stays in the outbox for View to see.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: time.Now(), UID: 7}, contract.Checkpoint{UIDValidity: 1, LastUID: 7}); err != nil {
+		t.Fatal(err)
+	}
+	d.preparing.Wait()
+	var receipt string
+	var uid uint32
+	d.View(func(s *contract.State) {
+		uid = s.IMAP.LastUID
+		for _, o := range s.Outbox {
+			if o.Kind == "receipt" && o.InReplyTo == "view@example.test" {
+				receipt = o.Body
+			}
+		}
+	})
+	if !strings.Contains(receipt, "join") {
+		t.Errorf("View shows no receipt for the join; outbox receipt %q", receipt)
+	}
+	if uid != 7 {
+		t.Errorf("View shows the checkpoint at UID %d, want 7", uid)
+	}
+	if commits != 1 || messages != 1 || len(journaled) == 0 {
+		t.Errorf("hooks counted %d commits, %d messages, %d entries; want 1, 1 and some", commits, messages, len(journaled))
+	}
+}
