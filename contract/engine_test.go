@@ -87,6 +87,10 @@ func TestRejectionRestoresState(t *testing.T) {
 func TestLedgerInvariantCaught(t *testing.T) {
 	h := newToy(t)
 	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	// The cheat writes behind the undo log, which the checks of undo would
+	// report first (TestUndoCatchesWriteBehindLog).
+	contract.SetVerifyUndo(false)
+	defer contract.SetVerifyUndo(true)
 	_, err := h.E.Apply(h.S, &contract.Message{ID: "x1", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
 		Channel: contract.ChanPublic, Text: "I cheat in Toy."})
 	if err == nil || !strings.Contains(err.Error(), "balances add up to 8 but the supply is 5") {
@@ -95,6 +99,21 @@ func TestLedgerInvariantCaught(t *testing.T) {
 	if !contract.IsFault(err) {
 		t.Errorf("a broken invariant must be a fault, not a rejection")
 	}
+}
+
+// A game that changes the state behind the undo log (here a ledger entry
+// written directly) is caught by the checks of undo, naming the entry.
+func TestUndoCatchesWriteBehindLog(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	defer func() {
+		r := recover()
+		if r == nil || !strings.Contains(fmt.Sprint(r), "state.Ledger.Balances[toy/coin][Alice]: 5 against 8") {
+			t.Fatalf("the write behind the log was not caught: %v", r)
+		}
+	}()
+	h.E.Apply(h.S, &contract.Message{ID: "x1", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
+		Channel: contract.ChanPublic, Text: "I cheat in Toy."})
 }
 
 func TestPanicRecovered(t *testing.T) {

@@ -49,6 +49,9 @@ func (e *Engine) EntityName(owner string) string {
 type Ledger struct {
 	Balances map[string]map[string]int64 `yaml:"balances"` // currency -> owner -> amount
 	Supply   map[string]int64            `yaml:"supply"`   // currency -> minted - destroyed
+	// undo is the state's undo log (State.Begin): every entry is recorded
+	// before it changes.
+	undo *undoLog
 }
 
 // Balance is what owner holds of currency.
@@ -63,8 +66,10 @@ func (l *Ledger) add(currency, owner string, n int64) {
 	b := l.Balances[currency]
 	if b == nil {
 		b = map[string]int64{}
+		logKey(l.undo, l.Balances, currency)
 		l.Balances[currency] = b
 	}
+	logKey(l.undo, b, owner)
 	b[owner] += n
 	if b[owner] == 0 {
 		delete(b, owner)
@@ -79,6 +84,7 @@ func (l *Ledger) Mint(currency, owner string, n int64) error {
 	if l.Supply == nil {
 		l.Supply = map[string]int64{}
 	}
+	logKey(l.undo, l.Supply, currency)
 	l.Supply[currency] += n
 	l.add(currency, owner, n)
 	return nil
@@ -89,6 +95,7 @@ func (l *Ledger) Destroy(currency, owner string, n int64) error {
 	if n < 0 || l.Balance(currency, owner) < n {
 		return fmt.Errorf("destroy %d %s of %s: holds %d", n, currency, owner, l.Balance(currency, owner))
 	}
+	logKey(l.undo, l.Supply, currency)
 	l.Supply[currency] -= n
 	l.add(currency, owner, -n)
 	return nil
@@ -167,9 +174,12 @@ func (c *Ctx) Award(player string, points int, reason string) {
 	if s.Points == nil {
 		s.Points = map[string]map[string]int{}
 	}
+	u := s.undoLog()
 	if s.Points[player] == nil {
+		logKey(u, s.Points, player)
 		s.Points[player] = map[string]int{}
 	}
+	logKey(u, s.Points[player], c.game)
 	s.Points[player][c.game] += points
 	c.Detail("points", map[string]any{"player": player, "points": points, "reason": reason})
 }

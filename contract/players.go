@@ -198,6 +198,7 @@ func (s *State) Join(p *Player, game string, t time.Time) {
 	if p.In(game) {
 		return
 	}
+	s.touchPlayer(p)
 	p.Member = append(p.Member, game)
 	sort.Strings(p.Member)
 	if p.Joined == nil {
@@ -208,6 +209,7 @@ func (s *State) Join(p *Player, game string, t time.Time) {
 
 // Leave removes the player from the game at t.
 func (s *State) Leave(p *Player, game string, t time.Time) {
+	s.touchPlayer(p)
 	out := p.Member[:0]
 	for _, g := range p.Member {
 		if g != game {

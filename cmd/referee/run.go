@@ -370,7 +370,9 @@ func (d *daemon) apply(ctx context.Context, raw *mailin.Raw, cp contract.Checkpo
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	before := contract.Snapshot(d.s)
+	tx := d.s.Begin()
+	defer tx.End()
+	old := d.s.Outbox
 	entries, err := d.e.Apply(d.s, bridge.Message(m))
 	if err != nil {
 		attrs := []any{"msgid", m.MessageID, "from", m.From, "err", err}
@@ -379,12 +381,12 @@ func (d *daemon) apply(ctx context.Context, raw *mailin.Raw, cp contract.Checkpo
 			attrs = append(attrs, "stack", pe.Stack)
 		}
 		d.log.Error("message not applied; it stays unacknowledged", attrs...)
-		d.s = before
+		tx.Undo()
 		return err
 	}
 	d.s.IMAP = cp
-	verdict := d.prepare(ctx, before)
-	err = d.commitThen(entries, func() { d.s = before }, func(saved bool) {
+	verdict := d.prepare(ctx, old)
+	err = d.commitThen(entries, tx.Undo, func(saved bool) {
 		if verdict != nil {
 			verdict <- saved
 		}
@@ -399,10 +401,11 @@ func (d *daemon) apply(ctx context.Context, raw *mailin.Raw, cp contract.Checkpo
 // completed only when the verdict says the state is on disk, or dropped if
 // the save failed. So DESIGN invariant 3 holds, the mail is delivered only
 // after the save, yet the receipt's round trips overlap the fsyncs. It
-// returns nil when there is nothing to send. Call with mu held.
-func (d *daemon) prepare(ctx context.Context, before *contract.State) chan<- bool {
-	old := make(map[string]bool, len(before.Outbox))
-	for _, o := range before.Outbox {
+// returns nil when there is nothing to send. Call with mu held; before is
+// the outbox before the action.
+func (d *daemon) prepare(ctx context.Context, before []*contract.Outgoing) chan<- bool {
+	old := make(map[string]bool, len(before))
+	for _, o := range before {
 		old[o.ID] = true
 	}
 	var o *contract.Outgoing
@@ -500,14 +503,15 @@ func (d *daemon) schedulerLoop(ctx context.Context) error {
 		d.mu.Lock()
 		due, ok, err := d.e.NextDue(d.s)
 		if err == nil && ok && !due.After(d.clk.now()) {
-			before := contract.Snapshot(d.s)
+			tx := d.s.Begin()
 			var entries []contract.Entry
 			entries, err = d.e.Advance(d.s, d.clk.now())
 			if err == nil {
-				err = d.commit(entries, func() { d.s = before })
+				err = d.commit(entries, tx.Undo)
 			} else {
-				d.s = before
+				tx.Undo()
 			}
+			tx.End()
 		}
 		d.mu.Unlock()
 		if err != nil {
