@@ -288,7 +288,7 @@ func (e *Engine) perform(s *State, m *Message, a *Action, at time.Time) (Result,
 	c := e.ctx(s, a.Game, at, m)
 	err := run(func() error { return e.do(c, m, a) })
 	if err == nil {
-		err = s.checkLedger(e.currencies())
+		err = s.checkTouched(e.currencies(), tx)
 	}
 	if err != nil {
 		r, ok := AsRejection(err)

@@ -322,6 +322,8 @@ func (e *Engine) runEvent(s *State, game string, ev Event, at time.Time) ([]Entr
 		return e.runCoreEvent(s, ev, at)
 	}
 	g := e.games[game]
+	tx := s.Begin() // to know what the event touched
+	defer tx.End()
 	c := e.ctx(s, game, at, nil)
 	err := run(func() error { return g.Run(c, ev) })
 	if err != nil {
@@ -330,7 +332,7 @@ func (e *Engine) runEvent(s *State, game string, ev Event, at time.Time) ([]Entr
 		}
 		return nil, fmt.Errorf("run %s event %s: %w", game, ev.Name, err)
 	}
-	if err := s.checkLedger(e.currencies()); err != nil {
+	if err := s.checkTouched(e.currencies(), tx); err != nil {
 		return nil, fmt.Errorf("after %s event %s: %w", game, ev.Name, err)
 	}
 	ent := e.flush(s, c)

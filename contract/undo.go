@@ -44,6 +44,7 @@ type Txn struct {
 	s     *State
 	log   *undoLog
 	mark  int    // the log's length at Begin
+	tmark int    // the length of the list of ledger entries changed
 	done  bool   // undone or ended
 	check *State // VerifyUndo: the state at Begin
 }
@@ -55,6 +56,24 @@ type undoLog struct {
 	// saved maps a thing saved by a copy (a player, a game's section) to the
 	// position of its save record, so it is copied once per transaction.
 	saved map[any]int
+	// touched lists the ledger entries changed, for the ledger's check.
+	touched []ledgerTouch
+}
+
+// ledgerTouch names a ledger entry changed in a transaction: a currency's
+// owner (its balance changed by dBal), a currency's supply (owner "", changed
+// by dSup), or, with cur "", every holding of an owner whose membership or
+// name changed.
+type ledgerTouch struct {
+	cur, owner string
+	dBal, dSup int64
+}
+
+// touch records a changed ledger entry.
+func (u *undoLog) touch(cur, owner string, dBal, dSup int64) {
+	if u.active() {
+		u.touched = append(u.touched, ledgerTouch{cur, owner, dBal, dSup})
+	}
 }
 
 // aux is what a state keeps beside its fields: the undo log and the indexes
@@ -64,6 +83,7 @@ type aux struct {
 	log      undoLog
 	seen     timeQueue // seen.ids by arrival, oldest first
 	receipts timeQueue // receipt senders by their latest receipt
+	players  playerIndex
 }
 
 func (s *State) aux() *aux {
@@ -82,7 +102,7 @@ func (s *State) Begin() *Txn {
 	ax := s.aux()
 	u := &ax.log
 	s.Ledger.undo = u
-	t := &Txn{s: s, log: u, mark: len(u.recs)}
+	t := &Txn{s: s, log: u, mark: len(u.recs), tmark: len(u.touched)}
 	if verifyUndo.Load() {
 		t.check = Snapshot(s)
 	}
@@ -105,6 +125,7 @@ func (t *Txn) Undo() {
 		u.recs[i] = nil
 	}
 	u.recs = u.recs[:t.mark]
+	u.touched = u.touched[:t.tmark]
 	t.close()
 	if t.check != nil {
 		if d := diffState(t.check, t.s); d != "" {
@@ -127,6 +148,7 @@ func (t *Txn) End() {
 	if len(t.log.open) == 0 {
 		clear(t.log.recs)
 		t.log.recs = t.log.recs[:0]
+		t.log.touched = t.log.touched[:0]
 		clear(t.log.saved)
 	}
 }
