@@ -3,6 +3,7 @@ package contract_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -33,6 +34,7 @@ func BenchmarkApplyCost(b *testing.B) {
 		for run := 0; run < 3; run++ {
 			for _, copies := range []bool{false, true} {
 				e, s, mail := applySetup(b, players, msgs, uint64(run))
+				runtime.GC() // not the last run's garbage
 				start := time.Now()
 				for _, m := range mail {
 					tx := s.Begin()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"testing"
 	"time"
@@ -317,4 +318,89 @@ func lineDiff(want, got string) string {
 		}
 	}
 	return fmt.Sprintf("want %d lines, got %d", len(w), len(g))
+}
+
+// The processed-message memory and the receipt limits, kept with queues by
+// time, forget exactly what a scan of every entry at every message forgot:
+// mail arriving out of order, sent again, from many senders, some asking for
+// help (which is answered within the limit).
+func TestMemoryExpiresAsAScanDid(t *testing.T) {
+	const horizon = 3 * time.Hour
+	e, err := contract.NewEngine(contract.Config{Referee: contracttest.Referee, SeenHorizon: horizon, RateLimit: 2}, &toy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := contracttest.At(t, "2026-12-01T09:00:00Z")
+	s, _, err := e.NewState(contracttest.Secret[:], at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]time.Time{}
+	var seenHorizon, latest time.Time
+	receipts := map[string][]time.Time{}
+	r := rand.New(rand.NewPCG(5, 5))
+	for n := 0; n < 3000; n++ {
+		at = at.Add(time.Duration(r.IntN(40)) * time.Minute)
+		arrived := at.Add(-time.Duration(r.IntN(5)) * time.Hour) // some late
+		id := fmt.Sprintf("x%d@example.test", n)
+		if n > 0 && r.IntN(6) == 0 {
+			id = fmt.Sprintf("x%d@example.test", r.IntN(n)) // sent again
+		}
+		from := fmt.Sprintf("s%d@example.test", r.IntN(40))
+		text := ""
+		if r.IntN(3) == 0 {
+			text = "help"
+		}
+		m := &contract.Message{ID: id, From: from, Arrived: arrived, Channel: contract.ChanPrivate, Authenticated: true, Text: text}
+		clock := s.Clock
+		if _, err := e.Apply(s, m); err != nil {
+			t.Fatal(err)
+		}
+		s.Outbox = nil
+		// The memory as a scan kept it.
+		_, dup := ids[id]
+		old := !seenHorizon.IsZero() && arrived.Before(seenHorizon)
+		if !dup && !old {
+			ids[id] = arrived
+			if arrived.After(latest) {
+				latest = arrived
+			}
+			if cut := latest.Add(-horizon); cut.After(seenHorizon) {
+				for k, t := range ids {
+					if t.Before(cut) {
+						delete(ids, k)
+					}
+				}
+				seenHorizon = cut
+			}
+			if text != "" {
+				when := arrived
+				if when.Before(clock) {
+					when = clock
+				}
+				var keep []time.Time
+				for _, t := range receipts[from] {
+					if when.Sub(t) < time.Hour {
+						keep = append(keep, t)
+					}
+				}
+				for a, ts := range receipts {
+					if a != from && len(ts) > 0 && when.Sub(ts[len(ts)-1]) >= time.Hour {
+						delete(receipts, a)
+					}
+				}
+				if len(keep) >= 2 {
+					receipts[from] = keep
+				} else {
+					receipts[from] = append(keep, when)
+				}
+			}
+		}
+		if !reflect.DeepEqual(s.Seen.IDs, ids) || !s.Seen.Horizon.Equal(seenHorizon) {
+			t.Fatalf("message %d: the memory holds %d ids to %v, a scan %d to %v", n, len(s.Seen.IDs), s.Seen.Horizon, len(ids), seenHorizon)
+		}
+		if len(receipts) > 0 && !reflect.DeepEqual(s.Receipts, receipts) {
+			t.Fatalf("message %d: the receipt limits hold %v, a scan %v", n, s.Receipts, receipts)
+		}
+	}
 }
