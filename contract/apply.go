@@ -22,9 +22,21 @@ type Result struct {
 // returns the journal entries. A rejected action leaves the state as it was; an
 // error is a fault of ours (a game's panic, a broken invariant) and the caller
 // must discard the state and leave the message unacknowledged.
+//
+// Apply changes only what the message touches, and can be undone within a
+// transaction the caller opened (State.Begin).
 func (e *Engine) Apply(s *State, m *Message) ([]Entry, error) {
+	if verifyUndo.Load() {
+		tx := s.Begin()
+		_, _ = e.apply(s, m)
+		tx.Undo()
+	}
+	return e.apply(s, m)
+}
+
+func (e *Engine) apply(s *State, m *Message) ([]Entry, error) {
 	m.Arrived = m.Arrived.UTC()
-	entries, err := e.Advance(s, m.Arrived)
+	entries, err := e.advance(s, m.Arrived)
 	if err != nil {
 		return entries, err
 	}
@@ -81,32 +93,54 @@ func (e *Engine) Apply(s *State, m *Message) ([]Entry, error) {
 	if len(results) > 0 {
 		e.receipt(s, m, at, results, events)
 	}
-	more, err := e.Advance(s, at)
+	more, err := e.advance(s, at)
 	return append(entries, more...), err
 }
 
 // seen reports whether the message was already applied (or is older than the
-// memory's horizon), and remembers it otherwise.
+// memory's horizon), and remembers it otherwise. The memory is a map, looked
+// up once, and a queue by arrival from which what falls behind the horizon is
+// taken: a message costs what it adds and what expires, not the memory's size.
 func (s *State) seen(m *Message, horizon time.Duration) bool {
 	if s.Seen.IDs == nil {
 		s.Seen.IDs = map[string]time.Time{}
 	}
-	if _, ok := s.Seen.IDs[m.ID]; ok {
+	ids := s.Seen.IDs
+	if _, ok := ids[m.ID]; ok {
 		return true
 	}
 	if !s.Seen.Horizon.IsZero() && m.Arrived.Before(s.Seen.Horizon) {
 		return true
 	}
-	s.Seen.IDs[m.ID] = m.Arrived
+	ax := s.aux()
+	u, q := &ax.log, &ax.seen
+	q.sync(ids, func(add func(string, time.Time)) {
+		for id, t := range ids {
+			add(id, t)
+		}
+	})
+	logKey(u, ids, m.ID)
+	ids[m.ID] = m.Arrived
+	q.push(m.Arrived, m.ID)
 	if m.Arrived.After(s.Seen.Latest) {
 		s.Seen.Latest = m.Arrived
 	}
 	cut := s.Seen.Latest.Add(-horizon)
 	if cut.After(s.Seen.Horizon) {
-		for id, t := range s.Seen.IDs {
-			if t.Before(cut) {
-				delete(s.Seen.IDs, id)
+		for {
+			it, ok := q.pop(cut)
+			if !ok {
+				break
 			}
+			t, ok := ids[it.key]
+			if !ok || !t.Before(cut) {
+				continue // gone, or remembered again since
+			}
+			if u.active() {
+				id := it.key
+				u.push(func() { ids[id] = t; q.push(t, id) })
+			}
+			delete(ids, it.key)
 		}
 		s.Seen.Horizon = cut
 	}
@@ -123,6 +157,7 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []Result) {
 	for _, g := range e.list {
 		if x, ok := g.(Extractor); ok {
 			c := e.ctx(s, g.ID(), s.Clock, m)
+			c.ro = true
 			for _, a := range x.Extract(c, m) {
 				a.Game = g.ID()
 				acts = append(acts, a)
@@ -248,18 +283,19 @@ func (e *Engine) nearest(game, text string) string {
 // perform applies one action. A rejection restores the state as it was.
 func (e *Engine) perform(s *State, m *Message, a *Action, at time.Time) (Result, Entry, error) {
 	res := Result{Line: a.Line, Game: a.Game}
+	tx := s.Begin()
+	defer tx.End()
 	c := e.ctx(s, a.Game, at, m)
-	before := Snapshot(s)
 	err := run(func() error { return e.do(c, m, a) })
 	if err == nil {
-		err = s.checkLedger(e.currencies())
+		err = s.checkTouched(e.currencies(), tx)
 	}
 	if err != nil {
 		r, ok := AsRejection(err)
 		if !ok {
 			return res, Entry{}, err
 		}
-		*s = *before
+		tx.Undo()
 		res.Reason = r.Error()
 		ent := e.journalMessage(s, m, at, a.Game, "rejected", r.Error())
 		ent.Verb = a.Verb.Name

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -112,6 +113,9 @@ func doName(c *Ctx, a *Action) error {
 	}
 	p := c.Actor()
 	old := p.Name
+	c.s.touchPlayer(p)
+	c.s.undoLog().touch("", old, 0, 0)
+	c.s.undoLog().touch("", name, 0, 0)
 	p.Name = name
 	renamePlayer(c.s, old, name)
 	c.Did("you are now known as %s (before: %s)", name, old)
@@ -120,25 +124,38 @@ func doName(c *Ctx, a *Action) error {
 
 // renamePlayer follows a name change through the ledgers and intents.
 func renamePlayer(s *State, old, name string) {
+	u := s.undoLog()
 	for _, b := range s.Ledger.Balances {
 		if n, ok := b[old]; ok {
+			u.touch("", old, 0, 0)
+			u.touch("", name, 0, 0)
+			logKey(u, b, old)
+			logKey(u, b, name)
 			delete(b, old)
 			b[name] = n
 		}
 	}
 	if p, ok := s.Points[old]; ok {
+		logKey(u, s.Points, old)
+		logKey(u, s.Points, name)
 		delete(s.Points, old)
 		s.Points[name] = p
 	}
 	for _, in := range s.Intents {
+		if in.Sponsor != old && !slices.Contains(in.Supporters, old) && !slices.Contains(in.Objectors, old) {
+			continue
+		}
+		s.touchIntent(in)
 		if in.Sponsor == old {
 			in.Sponsor = name
 		}
+		in.Supporters = slices.Clone(in.Supporters)
 		for i, x := range in.Supporters {
 			if x == old {
 				in.Supporters[i] = name
 			}
 		}
+		in.Objectors = slices.Clone(in.Objectors)
 		for i, x := range in.Objectors {
 			if x == old {
 				in.Objectors[i] = name

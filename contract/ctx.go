@@ -17,6 +17,7 @@ type Ctx struct {
 	gs     *GameState
 	now    time.Time
 	msg    *Message
+	ro     bool // reading only (Next, Extract, Report): nothing is saved for undo
 	actor  *Player
 	did    []string
 	detail map[string]any
@@ -37,10 +38,21 @@ func (c *Ctx) Game() string { return c.game }
 func (c *Ctx) Title() string { return c.e.games[c.game].Title() }
 
 // Data is the game's own state, the value its NewState returned.
-func (c *Ctx) Data() any { return c.gs.Data }
+func (c *Ctx) Data() any {
+	if !c.ro {
+		c.s.touchData(c.gs)
+	}
+	return c.gs.Data
+}
 
 // Section is the interpreter's part of the game's state (parameters, recent events).
-func (c *Ctx) Section() *GameState { return c.gs }
+func (c *Ctx) Section() *GameState {
+	if !c.ro {
+		c.s.touchSection(c.gs)
+		c.s.touchData(c.gs)
+	}
+	return c.gs
+}
 
 // Msg is the message being handled, nil during an event.
 func (c *Ctx) Msg() *Message { return c.msg }
@@ -61,6 +73,7 @@ func (c *Ctx) Contestmaster() string { return c.gs.Contestmaster }
 
 // SetContestmaster changes the game's contestmaster (Life R1, Rumble 16).
 func (c *Ctx) SetContestmaster(addr string) {
+	c.s.touchSection(c.gs)
 	c.gs.Contestmaster = strings.ToLower(addr)
 	c.Detail("contestmaster", c.gs.Contestmaster)
 }
@@ -86,6 +99,7 @@ func (c *Ctx) Detail(key string, v any) {
 
 // Record adds a line to the game's "Recent events" (public: never a secret).
 func (c *Ctx) Record(who, format string, args ...any) {
+	c.s.touchSection(c.gs)
 	c.gs.Recent = append(c.gs.Recent, Happening{Time: c.now, Who: who, What: fmt.Sprintf(format, args...)})
 }
 
@@ -160,6 +174,7 @@ func (c *Ctx) RecentEvents() string {
 // events since the report before it, so the next report shows them above its
 // time-of-last-report marker.
 func (c *Ctx) ReportSent() {
+	c.s.touchSection(c.gs)
 	prev := c.gs.LastReport
 	c.gs.LastReport = c.now
 	var keep []Happening

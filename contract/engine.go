@@ -138,6 +138,7 @@ func (e *Engine) Start(s *State, secret []byte, now time.Time) ([]Entry, error) 
 	s.Clock = now.UTC()
 	for _, gs := range s.Games {
 		if gs.Contestmaster == "" {
+			s.touchSection(gs)
 			gs.Contestmaster = e.cfg.Contestmaster
 		}
 	}
@@ -223,7 +224,19 @@ func IsFault(err error) bool {
 // each at its own time (late, once, after a restart that missed it). It returns
 // the journal entries; on a fault the state may be partly changed and the caller
 // must discard it.
+//
+// Like Apply, it changes only what the events touch, and can be undone within
+// a transaction the caller opened.
 func (e *Engine) Advance(s *State, to time.Time) ([]Entry, error) {
+	if verifyUndo.Load() {
+		tx := s.Begin()
+		_, _ = e.advance(s, to)
+		tx.Undo()
+	}
+	return e.advance(s, to)
+}
+
+func (e *Engine) advance(s *State, to time.Time) ([]Entry, error) {
 	to = to.UTC()
 	var out []Entry
 	for i := 0; ; i++ {
@@ -291,6 +304,7 @@ func (e *Engine) earliest(s *State) (game string, ev Event, ok bool, err error) 
 // gameNext asks a game for its next event, a panic being a fault.
 func (e *Engine) gameNext(s *State, g Game) (ev Event, ok bool, err error) {
 	c := e.ctx(s, g.ID(), nextNow(s), nil)
+	c.ro = true
 	if err := run(func() error { ev, ok = g.Next(c); return nil }); err != nil {
 		return Event{}, false, fmt.Errorf("next event of %s: %w", g.ID(), err)
 	}
@@ -308,6 +322,8 @@ func (e *Engine) runEvent(s *State, game string, ev Event, at time.Time) ([]Entr
 		return e.runCoreEvent(s, ev, at)
 	}
 	g := e.games[game]
+	tx := s.Begin() // to know what the event touched
+	defer tx.End()
 	c := e.ctx(s, game, at, nil)
 	err := run(func() error { return g.Run(c, ev) })
 	if err != nil {
@@ -316,7 +332,7 @@ func (e *Engine) runEvent(s *State, game string, ev Event, at time.Time) ([]Entr
 		}
 		return nil, fmt.Errorf("run %s event %s: %w", game, ev.Name, err)
 	}
-	if err := s.checkLedger(e.currencies()); err != nil {
+	if err := s.checkTouched(e.currencies(), tx); err != nil {
 		return nil, fmt.Errorf("after %s event %s: %w", game, ev.Name, err)
 	}
 	ent := e.flush(s, c)
@@ -426,6 +442,7 @@ func (e *Engine) Report(s *State, game string, now time.Time) (*Notice, error) {
 		return nil, fmt.Errorf("report: no game %q (the games are %s)", game, strings.Join(ids, ", "))
 	}
 	c := e.ctx(s, game, now, nil)
+	c.ro = true
 	var n *Notice
 	err := run(func() error {
 		var err error

@@ -89,12 +89,41 @@ func TestLedgerInvariantCaught(t *testing.T) {
 	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
 	_, err := h.E.Apply(h.S, &contract.Message{ID: "x1", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
 		Channel: contract.ChanPublic, Text: "I cheat in Toy."})
-	if err == nil || !strings.Contains(err.Error(), "balances add up to 8 but the supply is 5") {
+	if err == nil || !strings.Contains(err.Error(), "toy/coin: contestmaster:toy may not own it") {
 		t.Fatalf("a broken ledger was not caught: %v", err)
 	}
 	if !contract.IsFault(err) {
 		t.Errorf("a broken invariant must be a fault, not a rejection")
 	}
+}
+
+// A game that changes the state behind the undo log (here a ledger entry
+// written directly) is caught by the checks of undo, naming the entry.
+func TestUndoCatchesWriteBehindLog(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	defer func() {
+		r := recover()
+		if r == nil || !strings.Contains(fmt.Sprint(r), "balances add up to 8 but the supply is 5") {
+			t.Fatalf("the write behind the log was not caught: %v", r)
+		}
+	}()
+	h.E.Apply(h.S, &contract.Message{ID: "x1", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
+		Channel: contract.ChanPublic, Text: "I smuggle in Toy."})
+}
+
+// A refused action whose change the undo log missed is caught when it is
+// undone, naming the field.
+func TestUndoCatchesMissedChange(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	defer func() {
+		r := recover()
+		if r == nil || !strings.Contains(fmt.Sprint(r), "state.Players[0].Nicknames: nil slice against a slice") {
+			t.Fatalf("the missed change was not caught: %v", r)
+		}
+	}()
+	h.Public("2026-12-01T11:00:00Z", alice, "I forge in Toy.")
 }
 
 func TestPanicRecovered(t *testing.T) {

@@ -80,6 +80,7 @@ func doRule(c *Ctx, a *Action) error {
 	if !strings.EqualFold(c.msg.From, gs.Contestmaster) {
 		return Reject("G8", "only the contestmaster of %s can rule on #%d", c.e.title(r.Game), r.ID)
 	}
+	c.s.touchRuling(r)
 	r.Answer = a.Arg("answer")
 	c.game, c.gs = r.Game, gs
 	c.dropRuling(r.ID)
@@ -103,7 +104,7 @@ func (s *State) ruling(id int) *Ruling {
 }
 
 func (c *Ctx) dropRuling(id int) {
-	c.s.Rulings = slices.DeleteFunc(c.s.Rulings, func(r *Ruling) bool { return r.ID == id })
+	c.s.Rulings = slices.DeleteFunc(slices.Clone(c.s.Rulings), func(r *Ruling) bool { return r.ID == id })
 }
 
 // coreEvents are the interpreter's own duties: the weekly Randomness notice,
@@ -152,6 +153,7 @@ func (e *Engine) runCoreEvent(s *State, ev Event, at time.Time) ([]Entry, error)
 		}
 		c := e.ctx(s, r.Game, at, nil)
 		if ev.Name == "ruling reminder" {
+			s.touchRuling(r)
 			r.Reminded = true
 			c.Notify(&Notice{ID: fmt.Sprintf("%s/ruling/%d/reminder", r.Game, r.ID), Kind: "reminder", Channel: ChanPrivate,
 				To: []string{c.gs.Contestmaster}, Subject: fmt.Sprintf("[%s] Ruling requested (#%d): reminder", c.Title(), r.ID), Body: rulingBody(c.Title(), r, true)})
@@ -206,6 +208,9 @@ func (e *Engine) randomnessNotice(s *State, at time.Time) (Entry, error) {
 	b.WriteString(t.String())
 	detail["committed"] = committed
 	if !first {
+		// Copied before a seed is written in, so that an undo restores the
+		// list by its header.
+		s.Randomness.Weeks = slices.Clone(s.Randomness.Weeks)
 		for i := range s.Randomness.Weeks {
 			w := &s.Randomness.Weeks[i]
 			if w.Week == prev && w.Seed == "" {

@@ -193,8 +193,10 @@ func (s *State) intent(id int) *Intent {
 	return nil
 }
 
+// dropIntent removes an intent. The list is copied, never changed in place,
+// so that an undo restores it by its header.
 func (s *State) dropIntent(id int) {
-	s.Intents = slices.DeleteFunc(s.Intents, func(in *Intent) bool { return in.ID == id })
+	s.Intents = slices.DeleteFunc(slices.Clone(s.Intents), func(in *Intent) bool { return in.ID == id })
 }
 
 // findIntent picks the intent a support, objection or "I do so" refers to: by
@@ -231,8 +233,9 @@ func (c *Ctx) findIntent(id string, filter func(*Intent) bool) (*Intent, error) 
 	return nil, Reject("G7", "several intents are open: %s; name one (\"I support intent #%d\")", strings.Join(ids, ", "), cands[0].ID)
 }
 
+// remove returns list without name, in a new slice.
 func remove(list []string, name string) []string {
-	out := list[:0]
+	var out []string
 	for _, x := range list {
 		if !strings.EqualFold(x, name) {
 			out = append(out, x)
@@ -273,6 +276,7 @@ func doStance(c *Ctx, a *Action) error {
 	if in.Sponsor == p.Name && (strings.HasPrefix(what, "support") || strings.HasPrefix(what, "object")) {
 		return Reject("G7", "the sponsor of intent #%d cannot support or object to it", in.ID)
 	}
+	c.s.touchIntent(in)
 	switch {
 	case strings.HasPrefix(what, "support"):
 		if err := c.e.eligible(c, in, p); err != nil {

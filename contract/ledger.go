@@ -2,6 +2,8 @@ package contract
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -49,6 +51,9 @@ func (e *Engine) EntityName(owner string) string {
 type Ledger struct {
 	Balances map[string]map[string]int64 `yaml:"balances"` // currency -> owner -> amount
 	Supply   map[string]int64            `yaml:"supply"`   // currency -> minted - destroyed
+	// undo is the state's undo log (State.Begin): every entry is recorded
+	// before it changes.
+	undo *undoLog
 }
 
 // Balance is what owner holds of currency.
@@ -63,8 +68,11 @@ func (l *Ledger) add(currency, owner string, n int64) {
 	b := l.Balances[currency]
 	if b == nil {
 		b = map[string]int64{}
+		logKey(l.undo, l.Balances, currency)
 		l.Balances[currency] = b
 	}
+	logKey(l.undo, b, owner)
+	l.undo.touch(currency, owner, n, 0)
 	b[owner] += n
 	if b[owner] == 0 {
 		delete(b, owner)
@@ -79,6 +87,8 @@ func (l *Ledger) Mint(currency, owner string, n int64) error {
 	if l.Supply == nil {
 		l.Supply = map[string]int64{}
 	}
+	logKey(l.undo, l.Supply, currency)
+	l.undo.touch(currency, "", 0, n)
 	l.Supply[currency] += n
 	l.add(currency, owner, n)
 	return nil
@@ -89,6 +99,8 @@ func (l *Ledger) Destroy(currency, owner string, n int64) error {
 	if n < 0 || l.Balance(currency, owner) < n {
 		return fmt.Errorf("destroy %d %s of %s: holds %d", n, currency, owner, l.Balance(currency, owner))
 	}
+	logKey(l.undo, l.Supply, currency)
+	l.undo.touch(currency, "", 0, -n)
 	l.Supply[currency] -= n
 	l.add(currency, owner, -n)
 	return nil
@@ -118,6 +130,70 @@ func (l *Ledger) Owners(currency string) []string {
 	return out
 }
 
+// checkTouched is checkLedger for what the transaction changed: the
+// conservation of each currency it touched, and the right to own of each owner
+// whose holding, membership or name it changed. An action costs what it
+// touches, not the size of the ledger. With the checks of undo on, the whole
+// ledger is checked too, and must agree.
+func (s *State) checkTouched(currencies []Currency, t *Txn) error {
+	l := &s.Ledger
+	type entry struct{ cur, owner string }
+	net := map[string]int64{} // per currency: balances' change less supply's
+	owners := map[entry]bool{}
+	for _, x := range t.log.touched[t.tmark:] {
+		switch {
+		case x.cur == "":
+			for _, cur := range currencies {
+				owners[entry{cur.ID, x.owner}] = true
+			}
+		case x.owner == "":
+			net[x.cur] -= x.dSup
+		default:
+			net[x.cur] += x.dBal
+			owners[entry{x.cur, x.owner}] = true
+		}
+	}
+	// The balances added up to the supply before (the check of the last
+	// change); they do now when the changes match. Only a mismatch costs a sum.
+	unbalanced := map[string]bool{}
+	for c, d := range net {
+		if d != 0 {
+			unbalanced[c] = true
+		}
+	}
+	errs := map[string]bool{}
+	for _, e := range s.ledgerProblems(nil, unbalanced) {
+		errs[e] = true
+	}
+	canOwn := map[string]func(*State, string) bool{}
+	for _, cur := range currencies {
+		canOwn[cur.ID] = cur.CanOwn
+	}
+	for o := range owners {
+		n, ok := l.Balances[o.cur][o.owner]
+		if !ok {
+			continue
+		}
+		if n < 0 {
+			errs[fmt.Sprintf("%s: %s holds %d", o.cur, o.owner, n)] = true
+		}
+		if f := canOwn[o.cur]; f != nil && !f(s, o.owner) {
+			errs[fmt.Sprintf("%s: %s may not own it", o.cur, o.owner)] = true
+		}
+	}
+	var err error
+	if len(errs) > 0 {
+		list := slices.Sorted(maps.Keys(errs))
+		err = fmt.Errorf("ledger invariant violated: %s", strings.Join(list, "; "))
+	}
+	if verifyUndo.Load() {
+		if full := s.checkLedger(currencies); (full == nil) != (err == nil) {
+			panic(fmt.Sprintf("contract: the check of the touched ledger entries says %v, the whole ledger's %v", err, full))
+		}
+	}
+	return err
+}
+
 // Check verifies conservation (the balances add up to the supply, none is
 // negative) and that every owner may own what it holds. A failure is a fault of
 // ours: the message that caused it is not acknowledged.
@@ -130,6 +206,17 @@ func (s *State) checkLedger(currencies []Currency) error {
 	for c := range l.Supply {
 		ids[c] = true
 	}
+	if errs := s.ledgerProblems(currencies, ids); len(errs) > 0 {
+		sort.Strings(errs)
+		return fmt.Errorf("ledger invariant violated: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// ledgerProblems lists the breaches of conservation of the currencies ids
+// and of the right to own of every owner of currencies.
+func (s *State) ledgerProblems(currencies []Currency, ids map[string]bool) []string {
+	l := &s.Ledger
 	var errs []string
 	for c := range ids {
 		var sum int64
@@ -153,11 +240,7 @@ func (s *State) checkLedger(currencies []Currency) error {
 			}
 		}
 	}
-	if len(errs) > 0 {
-		sort.Strings(errs)
-		return fmt.Errorf("ledger invariant violated: %s", strings.Join(errs, "; "))
-	}
-	return nil
+	return errs
 }
 
 // Award adds points to a player's score in the points ledger (G6). The journal
@@ -167,9 +250,12 @@ func (c *Ctx) Award(player string, points int, reason string) {
 	if s.Points == nil {
 		s.Points = map[string]map[string]int{}
 	}
+	u := s.undoLog()
 	if s.Points[player] == nil {
+		logKey(u, s.Points, player)
 		s.Points[player] = map[string]int{}
 	}
+	logKey(u, s.Points[player], c.game)
 	s.Points[player][c.game] += points
 	c.Detail("points", map[string]any{"player": player, "points": points, "reason": reason})
 }

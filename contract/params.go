@@ -113,6 +113,7 @@ func (c *Ctx) SetParam(name, value string) error {
 	if err != nil {
 		return err
 	}
+	c.s.touchSection(c.gs)
 	if c.gs.Params == nil {
 		c.gs.Params = map[string]string{}
 	}

@@ -48,14 +48,84 @@ func (p *Player) Address() string {
 	return p.Addresses[0]
 }
 
-// PlayerByAddress finds the player with this address.
+// PlayerByAddress finds the player with this address, from an index of the
+// players' addresses kept beside the state: a message costs a lookup, not a
+// scan of every player.
 func (s *State) PlayerByAddress(addr string) *Player {
-	for _, p := range s.Players {
+	addr = strings.ToLower(addr)
+	p, ok := s.aux().players.find(s.Players, addr)
+	if !ok {
+		p = scanAddress(s.Players, addr)
+		s.ax.players = playerIndex{}
+	}
+	if verifyUndo.Load() {
+		if q := scanAddress(s.Players, addr); q != p {
+			panic(fmt.Sprintf("contract: the address index gives %v for %s, the players %v", p, addr, q))
+		}
+	}
+	return p
+}
+
+func scanAddress(players []*Player, addr string) *Player {
+	for _, p := range players {
 		if p.HasAddress(addr) {
 			return p
 		}
 	}
 	return nil
+}
+
+// playerIndex maps each address of the players to the position of the first
+// player with it. Players are only ever appended (Register), and an undo
+// cuts the list back; the index follows both. A player whose addresses
+// change in place must be registered again; the checks of undo compare every
+// lookup with a scan.
+type playerIndex struct {
+	byAddr map[string]int
+	keys   [][]string // the addresses indexed at each position
+	list   []*Player  // the players indexed
+}
+
+// find looks addr up; ok is false when the index cannot tell.
+func (ix *playerIndex) find(players []*Player, addr string) (*Player, bool) {
+	n := len(ix.list)
+	if n > len(players) || n > 0 && (players[0] != ix.list[0] || players[n-1] != ix.list[n-1]) {
+		// Cut back by an undo, or another list: drop what is not there.
+		for n > 0 && (n > len(players) || players[n-1] != ix.list[n-1]) {
+			n--
+			for _, k := range ix.keys[n] {
+				if ix.byAddr[k] == n {
+					delete(ix.byAddr, k)
+				}
+			}
+		}
+		if n > 0 && players[0] != ix.list[0] {
+			return nil, false
+		}
+		ix.list, ix.keys = ix.list[:n], ix.keys[:n]
+	}
+	if ix.byAddr == nil {
+		ix.byAddr = map[string]int{}
+	}
+	for i := n; i < len(players); i++ {
+		var keys []string
+		for _, a := range players[i].Addresses {
+			if _, dup := ix.byAddr[a]; !dup {
+				ix.byAddr[a] = i
+				keys = append(keys, a)
+			}
+		}
+		ix.list = append(ix.list, players[i])
+		ix.keys = append(ix.keys, keys)
+	}
+	i, ok := ix.byAddr[addr]
+	if !ok {
+		return nil, true
+	}
+	if p := players[i]; p.HasAddress(addr) {
+		return p, true
+	}
+	return nil, false
 }
 
 // NameOf is the current name of the player with this address, or the
@@ -198,6 +268,8 @@ func (s *State) Join(p *Player, game string, t time.Time) {
 	if p.In(game) {
 		return
 	}
+	s.touchPlayer(p)
+	s.undoLog().touch("", p.Name, 0, 0)
 	p.Member = append(p.Member, game)
 	sort.Strings(p.Member)
 	if p.Joined == nil {
@@ -208,6 +280,8 @@ func (s *State) Join(p *Player, game string, t time.Time) {
 
 // Leave removes the player from the game at t.
 func (s *State) Leave(p *Player, game string, t time.Time) {
+	s.touchPlayer(p)
+	s.undoLog().touch("", p.Name, 0, 0)
 	out := p.Member[:0]
 	for _, g := range p.Member {
 		if g != game {

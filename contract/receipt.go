@@ -33,27 +33,63 @@ func (e *Engine) isHelp(m *Message) bool {
 }
 
 // allowReceipt applies the per-sender receipt limit (default 30 an hour) so a
-// mail loop cannot flood anyone.
+// mail loop cannot flood anyone. Senders whose latest receipt is an hour old
+// are forgotten, found from a queue by that time rather than by a scan.
 func (e *Engine) allowReceipt(s *State, addr string, at time.Time) bool {
 	if s.Receipts == nil {
 		s.Receipts = map[string][]time.Time{}
 	}
+	rs := s.Receipts
+	ax := s.aux()
+	u, q := &ax.log, &ax.receipts
+	q.sync(rs, func(add func(string, time.Time)) {
+		for a, ts := range rs {
+			if len(ts) > 0 {
+				add(a, ts[len(ts)-1])
+			}
+		}
+	})
+	set := func(a string, ts []time.Time, del bool) {
+		if u.active() {
+			old, had := rs[a]
+			u.push(func() {
+				if !had {
+					delete(rs, a)
+					return
+				}
+				rs[a] = old
+				if len(old) > 0 {
+					q.push(old[len(old)-1], a)
+				}
+			})
+		}
+		if del {
+			delete(rs, a)
+		} else {
+			rs[a] = ts
+		}
+	}
 	var keep []time.Time
-	for _, t := range s.Receipts[addr] {
+	for _, t := range rs[addr] {
 		if at.Sub(t) < time.Hour {
 			keep = append(keep, t)
 		}
 	}
-	for a, ts := range s.Receipts {
-		if a != addr && len(ts) > 0 && at.Sub(ts[len(ts)-1]) >= time.Hour {
-			delete(s.Receipts, a)
+	for {
+		it, ok := q.pop(at.Add(-time.Hour).Add(time.Nanosecond))
+		if !ok {
+			break
+		}
+		if ts := rs[it.key]; it.key != addr && len(ts) > 0 && at.Sub(ts[len(ts)-1]) >= time.Hour {
+			set(it.key, nil, true)
 		}
 	}
 	if len(keep) >= e.cfg.RateLimit {
-		s.Receipts[addr] = keep
+		set(addr, keep, false)
 		return false
 	}
-	s.Receipts[addr] = append(keep, at)
+	set(addr, append(keep, at), false)
+	q.push(at, addr)
 	return true
 }
 

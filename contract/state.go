@@ -25,6 +25,8 @@ type State struct {
 	Clock time.Time `yaml:"clock,omitempty"`
 	// JournalSeq is the number of the last journal line this state includes.
 	JournalSeq int64 `yaml:"journal_seq"`
+	// ax is the undo log of open transactions and the memory's indexes.
+	ax *aux
 
 	Players    []*Player                 `yaml:"players"`
 	Ledger     Ledger                    `yaml:"ledger"`

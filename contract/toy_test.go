@@ -102,7 +102,19 @@ func (g *toy) Verbs() []*contract.Verb {
 			}},
 		{Name: "cheat", Pattern: `cheat`, Syntax: "I cheat in Toy", Rule: "T5",
 			Do: func(c *contract.Ctx, a *contract.Action) error {
-				// A bug: coins appear without the supply knowing.
+				// A bug: coins go to an entity that cannot own them (T2).
+				return c.State().Ledger.Mint("toy/coin", contract.ContestmasterEntity("toy"), 3)
+			}},
+		{Name: "forge", Pattern: `forge`, Syntax: "I forge in Toy", Rule: "T5",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				// A bug: a player changed behind the undo log, then a refusal.
+				p := c.Actor()
+				p.Nicknames = append(p.Nicknames, "Forger")
+				return contract.Reject("T5", "no forging")
+			}},
+		{Name: "smuggle", Pattern: `smuggle`, Syntax: "I smuggle in Toy", Rule: "T5",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				// A bug: coins appear without the supply, or the undo log, knowing.
 				c.State().Ledger.Balances["toy/coin"][c.Actor().Name] += 3
 				return nil
 			}},

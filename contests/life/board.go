@@ -6,10 +6,10 @@ import (
 )
 
 // Board is the Life Grid (Life R5) in the form the generation engine works on:
-// 64 cells per word, one bit per cell for the State (R10), and one byte per cell
+// 64 cells per word, one bit per cell for the State (R10), and an Owner per cell
 // for the Controller, an index into the round's list of Controllers (0 is the
-// contest). A Controller byte is meaningful only where the cell is Alive, so a
-// death never has to touch it.
+// contest). A Controller is meaningful only where the cell is Alive, so a death
+// never has to touch it.
 //
 // Coordinates inside a Board run 0..W-1 and 0..H-1; X0 and Y0 add the
 // regulations' Xmin and Ymin back for the tie draws (ruling L3).
@@ -26,16 +26,22 @@ type Board struct {
 	last  uint64   // mask of the last word of a row
 	alive []uint64 // H rows of n words
 	next  []uint64
-	owner []uint8 // W*H, row-major
+	owner []Owner // W*H, row-major
 	hb    [4][]uint64
 	// Gen counts the generations run; the one being run is Gen+1 (ruling L3).
 	Gen int
 }
 
+// Owner is a Controller's index on a Board (0: the contest). Every Controller
+// Controls a living Cell, so there are fewer Controllers than Cells, and 32
+// bits number the Cells of the largest Grid the parameters allow (Life R6:
+// 8193 x 8193): no number of contestants is too many.
+type Owner = uint32
+
 // NewBoard makes an empty W x H torus.
 func NewBoard(w, h int) *Board {
 	n := (w + 63) / 64
-	b := &Board{W: w, H: h, Owners: true, n: n, alive: make([]uint64, n*h), next: make([]uint64, n*h), owner: make([]uint8, w*h)}
+	b := &Board{W: w, H: h, Owners: true, n: n, alive: make([]uint64, n*h), next: make([]uint64, n*h), owner: make([]Owner, w*h)}
 	b.last = ^uint64(0)
 	if r := w % 64; r != 0 {
 		b.last = 1<<uint(r) - 1
@@ -46,8 +52,8 @@ func NewBoard(w, h int) *Board {
 	return b
 }
 
-// Set makes (x, y) Alive and Controlled by owner (1..255), or Dead for 0.
-func (b *Board) Set(x, y int, owner uint8) {
+// Set makes (x, y) Alive and Controlled by owner (from 1), or Dead for 0.
+func (b *Board) Set(x, y int, owner Owner) {
 	i := y*b.n + x>>6
 	if owner == 0 {
 		b.alive[i] &^= 1 << uint(x&63)
@@ -58,7 +64,7 @@ func (b *Board) Set(x, y int, owner uint8) {
 }
 
 // At is the Controller of (x, y): 0 (the contest) when Dead.
-func (b *Board) At(x, y int) uint8 {
+func (b *Board) At(x, y int) Owner {
 	if b.alive[y*b.n+x>>6]>>uint(x&63)&1 == 0 {
 		return 0
 	}
@@ -75,7 +81,7 @@ func (b *Board) Population() int {
 }
 
 // Each calls f for every living cell, row by row.
-func (b *Board) Each(f func(x, y int, owner uint8)) {
+func (b *Board) Each(f func(x, y int, owner Owner)) {
 	for y := 0; y < b.H; y++ {
 		for k := 0; k < b.n; k++ {
 			w := b.alive[y*b.n+k]
@@ -214,7 +220,7 @@ func (b *Board) births(y int, row, out []uint64) {
 // bornAtEdge finds the Parent of a cell whose neighbours straddle a word or
 // the torus seam (Life R12), position by position: the eight neighbours of
 // Life R11, in its order.
-func (b *Board) bornAtEdge(x, y, ym, yp int) uint8 {
+func (b *Board) bornAtEdge(x, y, ym, yp int) Owner {
 	w := b.W
 	xm, xp := x-1, x+1
 	if xm < 0 {
@@ -223,7 +229,7 @@ func (b *Board) bornAtEdge(x, y, ym, yp int) uint8 {
 	if xp == w {
 		xp = 0
 	}
-	var o [9]uint8
+	var o [9]Owner
 	m := 0
 	for _, p := range [8][2]int{{xp, yp}, {xp, y}, {xp, ym}, {x, ym}, {xm, ym}, {xm, y}, {xm, yp}, {x, yp}} {
 		o[m] = b.owner[p[1]*w+p[0]]
@@ -234,7 +240,7 @@ func (b *Board) bornAtEdge(x, y, ym, yp int) uint8 {
 
 // parent picks the majority of three Controllers, or draws among three distinct
 // ones sorted by index (ruling L3).
-func (b *Board) parent(p, q, r uint8, x, y int) uint8 {
+func (b *Board) parent(p, q, r Owner, x, y int) Owner {
 	switch {
 	case p == q || p == r:
 		return p
@@ -250,7 +256,7 @@ func (b *Board) parent(p, q, r uint8, x, y int) uint8 {
 	if p > q {
 		p, q = q, p
 	}
-	return [3]uint8{p, q, r}[b.Tie.Draw(b.Gen+1, b.X0+x, b.Y0+y, 3)]
+	return [3]Owner{p, q, r}[b.Tie.Draw(b.Gen+1, b.X0+x, b.Y0+y, 3)]
 }
 
 // TieBreaker is the keyed function of ruling L3: one key per Round, derived

@@ -88,7 +88,7 @@ func boardOf(c [][]int, tie TieBreaker, x0, y0 int) *Board {
 	b.Tie, b.X0, b.Y0 = tie, x0, y0
 	for y := range c {
 		for x, o := range c[y] {
-			b.Set(x, y, uint8(o))
+			b.Set(x, y, Owner(o))
 		}
 	}
 	return b
@@ -155,14 +155,14 @@ func TestGliderOnTorus(t *testing.T) {
 		}
 		if g == 4 {
 			same := true
-			b.Each(func(x, y int, _ uint8) { same = same && start[[2]int{x, y}] })
+			b.Each(func(x, y int, _ Owner) { same = same && start[[2]int{x, y}] })
 			moved = !same
 		}
 	}
 	if !moved {
 		t.Fatal("the pattern did not move: not a glider")
 	}
-	b.Each(func(x, y int, o uint8) {
+	b.Each(func(x, y int, o Owner) {
 		if !start[[2]int{x, y}] || o != 7 {
 			t.Errorf("after 204 generations: cell (%d, %d) owner %d is not in the starting glider", x, y, o)
 		}

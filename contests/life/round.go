@@ -62,35 +62,31 @@ func (g *Game) Run(c *contract.Ctx, e contract.Event) error {
 // controllers lists the contestants Controlling Cells, sorted by name (byte
 // order: capitals before small letters), then address: their index (from 1)
 // on the Board is the order of the tie draws (ruling L3).
-func controllers(c *contract.Ctx, st *State) ([]string, error) {
-	var addrs []string
+func controllers(c *contract.Ctx, st *State) []string {
+	addrs := make([]string, 0, len(st.Cells))
+	name := make(map[string]string, len(st.Cells))
 	for a := range st.Cells {
 		addrs = append(addrs, a)
+		name[a] = c.State().NameOf(a)
 	}
 	sort.Slice(addrs, func(i, j int) bool {
-		ni, nj := c.State().NameOf(addrs[i]), c.State().NameOf(addrs[j])
+		ni, nj := name[addrs[i]], name[addrs[j]]
 		if ni != nj {
 			return ni < nj
 		}
 		return addrs[i] < addrs[j]
 	})
-	if len(addrs) > 255 {
-		return nil, fmt.Errorf("life: %d Controllers, more than the engine's 255", len(addrs))
-	}
-	return addrs, nil
+	return addrs
 }
 
 // runGenerations runs n Generations (Life R20) on the state's Cells.
 func runGenerations(c *contract.Ctx, n int, tie TieBreaker) error {
 	st := data(c)
 	lim := limits(c)
-	who, err := controllers(c, st)
-	if err != nil {
-		return err
-	}
-	index := map[string]uint8{}
+	who := controllers(c, st)
+	index := make(map[string]Owner, len(who))
 	for i, a := range who {
-		index[a] = uint8(i + 1)
+		index[a] = Owner(i + 1)
 	}
 	cells, err := st.cellMap()
 	if err != nil {
@@ -113,7 +109,7 @@ func runGenerations(c *contract.Ctx, n int, tie TieBreaker) error {
 		b.Step()
 	}
 	out := map[Pt]string{}
-	b.Each(func(x, y int, o uint8) { out[Pt{x + lim.Xmin, y + lim.Ymin}] = who[o-1] })
+	b.Each(func(x, y int, o Owner) { out[Pt{x + lim.Xmin, y + lim.Ymin}] = who[o-1] })
 	st.setCells(out)
 	st.Generations += n
 	return nil

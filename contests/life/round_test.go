@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"referee/contract"
 	"referee/contract/contracttest"
@@ -288,4 +289,98 @@ func TestL6AwardOnlyInFirstFullWeek(t *testing.T) {
 	if ns := h.Advance("2026-12-07T00:00:00Z"); !hasSubject(ns, "Life Contest: Notice of Award") {
 		t.Error("no award on 2026-12-07")
 	}
+}
+
+// No fixed player limit: a Round with 1,000 contestants Controlling Cells
+// (more than a byte can number) runs. Each of the first 998 Controls a block,
+// which lives on unchanged, and the last two a blinker, whose Born Cells go to
+// the one Controlling two of its three (Life R17, R18), numbered 999 on the
+// Board.
+func TestRoundWithAThousandControllers(t *testing.T) {
+	const n = 1000
+	h, cells := manyControllers(t, n)
+	addr := controllerAddr
+	h.Advance("2026-11-16T00:00:00Z")
+	if st(h).Rounds != 1 || st(h).LastRound.Generations < 1 {
+		t.Fatalf("no Round ran: %d rounds, last %+v", st(h).Rounds, st(h).LastRound)
+	}
+	for i := 0; i < n-2; i++ {
+		if got := cellsOf(h, addr(i)); got != cells[addr(i)] {
+			t.Fatalf("%s's block is %q after the Round, want %q", addr(i), got, cells[addr(i)])
+		}
+	}
+	if got := strings.Fields(cellsOf(h, addr(n-2))); len(got) != 3 {
+		t.Errorf("P0999 Controls %v after the Round, want the whole blinker (R18)", got)
+	}
+	if got := cellsOf(h, addr(n-1)); got != "" {
+		t.Errorf("P1000 Controls %q after the Round, want nothing (Killed or out-voted, R18, R19)", got)
+	}
+}
+
+// BenchmarkRound times the Round of a week with 1,000 Controllers, and with
+// 100 in the same run for scale.
+//
+//	go test -run '^$' -bench Round -benchtime 5x ./contests/life/
+func BenchmarkRound(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("controllers=%d", n), func(b *testing.B) {
+			h, _ := manyControllers(b, n)
+			contract.SetVerifyUndo(false)
+			defer contract.SetVerifyUndo(true)
+			at := contracttest.At(b, "2026-11-16T00:00:00Z")
+			start := h.S
+			var total time.Duration
+			for i := 0; i < b.N; i++ {
+				s := contract.Snapshot(start)
+				t0 := time.Now()
+				if _, err := h.E.Advance(s, at); err != nil {
+					b.Fatal(err)
+				}
+				total += time.Since(t0)
+				if s.Games[ID].Data.(*State).Rounds != 1 {
+					b.Fatal("no Round ran")
+				}
+			}
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/round")
+		})
+	}
+}
+
+func controllerAddr(i int) string { return fmt.Sprintf("p%04d@example.test", i+1) }
+
+// manyControllers joins n contestants to Life and gives each of the first n-2
+// a block (a still life), 5 Cells apart, and the last two a blinker far from
+// them: the second last two of its Cells, the last one.
+func manyControllers(t testing.TB, n int) (*harness, map[string]string) {
+	t.Helper()
+	h := contracttest.New(t, "2026-11-10T09:00:00Z", New())
+	at := contracttest.At(t, "2026-11-10T10:00:00Z")
+	addr := controllerAddr
+	// The joins are setup: they are not run twice to check their undo (the
+	// other tests do that), which would cost a deep copy of every player each.
+	contract.SetVerifyUndo(false)
+	defer contract.SetVerifyUndo(true)
+	for i := 0; i < n; i++ {
+		m := &contract.Message{ID: fmt.Sprintf("join%d@example.test", i), From: addr(i), Name: fmt.Sprintf("P%04d", i+1),
+			Arrived: at, Date: at, Subject: "join", Channel: contract.ChanPublic, Authenticated: true, Text: "I join the Life contest."}
+		if _, err := h.E.Apply(h.S, m); err != nil {
+			t.Fatal(err)
+		}
+		h.S.Outbox = nil
+	}
+	if got := len(h.S.Members(ID)); got != n {
+		t.Fatalf("%d contestants joined, want %d", got, n)
+	}
+	h.S.Outbox = nil
+	gs := h.S.Games[ID]
+	gs.Params["Xmax"], gs.Params["Ymax"] = "199", "199"
+	cells := map[string]string{}
+	for i := 0; i < n-2; i++ {
+		x, y := 5*(i%32), 5*(i/32)
+		cells[addr(i)] = fmt.Sprintf("%d,%d %d,%d %d,%d %d,%d", x, y, x+1, y, x, y+1, x+1, y+1)
+	}
+	cells[addr(n-2)] = "180,180 181,180"
+	cells[addr(n-1)] = "182,180"
+	put(h, cells)
+	return h, cells
 }

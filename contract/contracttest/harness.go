@@ -259,3 +259,9 @@ func Golden(t testing.TB, path, got string) {
 		t.Errorf("%s differs from the output (run with -update and review the diff) (-want +got):\n%s", path, d)
 	}
 }
+
+// Every test that uses the harness checks each undo against a deep copy, and
+// runs every message and event once, undoes it, and runs it again (see
+// contract.SetVerifyUndo): a change a game makes behind the undo log fails
+// the test that makes it.
+func init() { contract.SetVerifyUndo(true) }

@@ -8,14 +8,6 @@ import (
 	"referee/contract/store"
 )
 
-// begin is where a transaction starts on s: it returns how to undo the
-// change to come, giving back the state as it was. The one place an undo is
-// taken (today a deep copy of the state).
-func begin(s *contract.State) (undo func() *contract.State) {
-	before := contract.Snapshot(s)
-	return func() *contract.State { return before }
-}
-
 // change is the work of one transaction: it changes s and returns the
 // journal entries it made. An error leaves nothing changed.
 type change func(s *contract.State) ([]contract.Entry, error)
@@ -42,10 +34,13 @@ func (d *Daemon) write(ctx context.Context, apply change, overlap bool) ([]contr
 			old[o.ID] = true
 		}
 	}
-	undo := begin(d.s)
+	// The one place an undo is taken: the state's undo log records what the
+	// change touches, so a rejection costs what it changed.
+	tx := d.s.Begin()
+	defer tx.End()
 	entries, err := apply(d.s)
 	if err != nil {
-		d.s = undo()
+		tx.Undo()
 		return nil, err
 	}
 	var verdict chan<- bool
@@ -62,7 +57,7 @@ func (d *Daemon) write(ctx context.Context, apply change, overlap bool) ([]contr
 	if err != nil {
 		d.log.Error("saving the state failed; reading it again", "err", err)
 		if rerr := d.reload(); rerr != nil {
-			d.s = undo()
+			tx.Undo()
 			return entries, fmt.Errorf("%w; and reading it again: %w", err, rerr)
 		}
 		return entries, err
