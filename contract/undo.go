@@ -26,11 +26,11 @@ import (
 // opens per message, and undoing the inner one leaves the outer one whole.
 //
 // A change made behind the log's back (a field written directly, a slice
-// changed in place) would not be undone. With VerifyUndo on, as in every test
-// that uses contracttest, each transaction keeps a deep copy of the state it
-// began from and Undo compares the restored state with it field by field, and
-// Apply and Advance run every message and event once, undo it, and run it
-// again, so a missed change is a failing test naming the field.
+// changed in place) would not be undone. With SetVerifyUndo(true), as in
+// every test that uses contracttest, each transaction keeps a deep copy of
+// the state it began from and Undo compares the restored state with it field
+// by field, and Apply and Advance run every message and event once, undo it,
+// and run it again, so a missed change is a failing test naming the field.
 
 // verifyUndo turns the checks on; see SetVerifyUndo.
 var verifyUndo atomic.Bool
