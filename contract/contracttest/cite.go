@@ -9,8 +9,9 @@ import (
 )
 
 // CheckCitations checks that every citation of the game's rules in the Go
-// files of the working directory (the package's, code and tests: a `Rule:`
-// string, a `// Life R16` comment) names a rule that exists. cite matches a
+// files of the working directory (the package's code, not its tests, which
+// cite missing rules on purpose: a `Rule:` string, a `// Life R16` comment)
+// names a rule that exists. cite matches a
 // citation, its first group the rule's reference ("16"); known holds the
 // references of the rule text.
 func CheckCitations(t testing.TB, cite *regexp.Regexp, known map[string]bool) {
@@ -18,6 +19,9 @@ func CheckCitations(t testing.TB, cite *regexp.Regexp, known map[string]bool) {
 	files, _ := filepath.Glob("*.go")
 	n := 0
 	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
