@@ -1,10 +1,13 @@
 package life
 
 import (
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
 	"referee/contract"
+	"referee/contract/contracttest"
 )
 
 // join3 makes Alice, Bob and Carol contestants on 2026-11-10 (a Tuesday).
@@ -186,4 +189,18 @@ func TestR13Owners(t *testing.T) {
 	if balance(h, "Alice") != 7 || balance(h, "Bob") != 13 {
 		t.Errorf("balances %d, %d", balance(h, "Alice"), balance(h, "Bob"))
 	}
+}
+
+// TestCitations: every "Life R<n>" in the package names a regulation of
+// regulations.txt (either version of an amended one, ruling L5).
+func TestCitations(t *testing.T) {
+	b, err := os.ReadFile("regulations.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^## (\d+)(?: amended| original)?$`).FindAllStringSubmatch(string(b), -1) {
+		known[m[1]] = true
+	}
+	contracttest.CheckCitations(t, regexp.MustCompile(`\bLife R(\d+)\b`), known)
 }

@@ -1,6 +1,9 @@
 package steemfield
 
 import (
+	"fmt"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -203,4 +206,30 @@ func TestController(t *testing.T) {
 	if ns := h.Advance("2026-12-10T00:00:00Z"); findNotice(ns, "steemfield/round/1/proposal-post") != nil {
 		t.Errorf("the game went on after the totem was dissolved")
 	}
+}
+
+// TestCitations: every "Meta <n>", "Participation <n>", "Voting and
+// Proposals <n>", "Totem Behavior <n>", "Gameplay <n>" and "Rewards
+// Allocation <n>" in the package names a rule of rules.txt, the rules of a
+// section numbered from 1 in their order.
+func TestCitations(t *testing.T) {
+	b, err := os.ReadFile("rules.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	var sections []string
+	section, n := "", 0
+	for _, l := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(l, "# "):
+			section, n = strings.TrimPrefix(l, "# "), 0
+			sections = append(sections, regexp.QuoteMeta(section))
+		case section != "" && strings.TrimSpace(l) != "":
+			n++
+			known[fmt.Sprintf("%s %d", section, n)] = true
+		}
+	}
+	cite := regexp.MustCompile(`\b((?:` + strings.Join(sections, "|") + `) \d+)\b`)
+	contracttest.CheckCitations(t, cite, known)
 }

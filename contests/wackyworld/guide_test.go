@@ -1,6 +1,7 @@
 package wackyworld
 
 import (
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -65,4 +66,24 @@ func TestReport(t *testing.T) {
 		t.Errorf("report names the medal's tile")
 	}
 	golden(t, "testdata/report.golden", rep.Body)
+}
+
+// TestCitations: every "Wacky <n>" and "Wacky <n><letter>" in the package
+// names a section or a paragraph of contract.txt.
+func TestCitations(t *testing.T) {
+	b, err := os.ReadFile("contract.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	section := ""
+	for _, l := range strings.Split(string(b), "\n") {
+		if m := regexp.MustCompile(`^(\d+)\. [A-Z]`).FindStringSubmatch(l); m != nil {
+			section = m[1]
+			known[section] = true
+		} else if m := regexp.MustCompile(`^([a-z])\. [A-Z]`).FindStringSubmatch(l); m != nil && section != "" {
+			known[section+m[1]] = true
+		}
+	}
+	contracttest.CheckCitations(t, regexp.MustCompile(`\bWacky (\d+[a-z]?)\b`), known)
 }
