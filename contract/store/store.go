@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +32,11 @@ func Load(e *contract.Engine, path string) (*contract.State, error) {
 		return nil, fmt.Errorf("read state: %w", err)
 	}
 	s, err := e.Decode(b)
+	var de *contract.DecodeError
+	if errors.As(err, &de) {
+		de.File = path
+		return nil, de
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
