@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -185,5 +186,63 @@ func TestStateIsDirectory(t *testing.T) {
 	b, _ := os.ReadFile(path)
 	if !bytes.Contains(b, []byte("journal_seq: 2")) {
 		t.Errorf("state after recovery:\n%s", b)
+	}
+}
+
+// TestJournalNotCutStopsAppending: when a failed save's lines cannot be cut
+// (here the journal is made append-only), the journal appends nothing more,
+// so no seq is written twice; opened again, it cuts them as the lines of
+// the one save that never finished.
+func TestJournalNotCutStopsAppending(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("chattr +a needs root; this test makes a truncate fail for real")
+	}
+	chattr, err := exec.LookPath("chattr")
+	if err != nil {
+		t.Skip("no chattr here; this test makes a truncate fail for real")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.yaml")
+	jpath := store.JournalPath(path)
+	j, err := store.OpenJournal(jpath, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if err := store.Commit(j, path, version(1), entries(1, 1, "one")); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(chattr, "+a", jpath).CombinedOutput(); err != nil {
+		t.Skipf("chattr +a: %v %s", err, out)
+	}
+	defer exec.Command(chattr, "-a", jpath).Run()
+	// The state path is a directory: the save fails after the journal line
+	// is written, and the cut fails too.
+	os.Rename(path, path+".moved")
+	os.MkdirAll(filepath.Join(path, "x"), 0o700)
+	if err := store.Commit(j, path, version(2), entries(2, 2, "lost")); err == nil {
+		t.Fatal("a save onto a directory succeeded")
+	}
+	exec.Command(chattr, "-a", jpath).Run()
+	os.RemoveAll(path)
+	os.Rename(path+".moved", path)
+	err = store.Commit(j, path, version(2), entries(2, 2, "two"))
+	if err == nil || !strings.Contains(err.Error(), "must be opened again") {
+		t.Fatalf("a save on the journal that could not be cut: %v", err)
+	}
+	// The record is not contradicted: seq 2 is there at most once.
+	if got := journalLines(t, jpath); got != "1:one 2:lost" && got != "1:one" {
+		t.Errorf("journal: %q", got)
+	}
+	j2, err := store.OpenJournal(jpath, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j2.Close()
+	if err := store.Commit(j2, path, version(2), entries(2, 2, "two")); err != nil {
+		t.Fatal(err)
+	}
+	if seq, lines := committed(t, path); seq != 2 || lines != "1:one 2:two" {
+		t.Errorf("after opening again: journal_seq %d, journal %q", seq, lines)
 	}
 }

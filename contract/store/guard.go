@@ -34,6 +34,9 @@ type JournalError struct {
 	Path    string
 	Line    int
 	Problem string
+	// Undecodable: the line does not decode (else: lines no saved state
+	// includes).
+	Undecodable bool
 }
 
 func (e *JournalError) Error() string { return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Problem) }
@@ -59,7 +62,7 @@ func (o Opened) Cut() bool { return o.Lines > 0 || o.Torn > 0 }
 func (o Opened) String() string {
 	var parts []string
 	if o.Lines > 0 {
-		parts = append(parts, fmt.Sprintf("lines %d-%d (seq %d-%d) of a save that never finished", o.FileLine, o.FileLine+o.Lines-1, o.From, o.To))
+		parts = append(parts, fmt.Sprintf("%s (%s) of a save that never finished", span("line", int64(o.FileLine), int64(o.FileLine+o.Lines-1)), span("seq", o.From, o.To)))
 	}
 	if o.Torn > 0 {
 		parts = append(parts, fmt.Sprintf("a torn last line (%d bytes)", o.Torn))
@@ -181,6 +184,17 @@ func scan(path string, f io.Reader, keep int64) (*Scan, error) {
 	return sc, nil
 }
 
+// span is "line 4" or "lines 4-9".
+func span(what string, a, b int64) string {
+	if a == b {
+		return fmt.Sprintf("%s %d", what, a)
+	}
+	if what == "line" {
+		what = "lines"
+	}
+	return fmt.Sprintf("%s %d-%d", what, a, b)
+}
+
 // missing says seq a to b are missing.
 func missing(a, b int64) string {
 	if a == b {
@@ -207,12 +221,12 @@ func (sc *Scan) Refusal() *JournalError {
 		if len(sc.Bad) > 1 {
 			p += fmt.Sprintf(" (and %d more such lines)", len(sc.Bad)-1)
 		}
-		return &JournalError{Path: sc.Path, Line: b.Line, Problem: "line " + p}
+		return &JournalError{Path: sc.Path, Line: b.Line, Problem: "line " + p, Undecodable: true}
 	}
 	if sc.Past == 0 || (sc.Keep > 0 && sc.OneSave) {
 		return nil
 	}
-	what := fmt.Sprintf("lines %d-%d (seq %d-%d)", sc.Past, sc.Past+sc.PastLines-1, sc.PastFrom, sc.PastTo)
+	what := fmt.Sprintf("%s (%s)", span("line", int64(sc.Past), int64(sc.Past+sc.PastLines-1)), span("seq", sc.PastFrom, sc.PastTo))
 	if sc.Keep == 0 {
 		return &JournalError{Path: sc.Path, Line: sc.Past, Problem: what + " are history no saved state includes: the state file is missing or new"}
 	}
@@ -225,15 +239,15 @@ func (sc *Scan) Refusal() *JournalError {
 func (sc *Scan) Problems() []LineProblem {
 	p := append([]LineProblem{}, sc.Bad...)
 	p = append(p, sc.Gaps...)
-	if sc.Torn > 0 {
-		p = append(p, LineProblem{sc.Lines + 1, fmt.Sprintf("a torn last line (%d bytes, no newline): a crash mid-write; the next start cuts it", sc.Torn)})
-	}
 	if sc.Past > 0 {
 		if r := sc.Refusal(); r != nil && r.Line == sc.Past {
 			p = append(p, LineProblem{r.Line, r.Problem})
 		} else if sc.Keep > 0 && sc.OneSave {
-			p = append(p, LineProblem{sc.Past, fmt.Sprintf("seq %d-%d were written by a save that never finished; the next start cuts them", sc.PastFrom, sc.PastTo)})
+			p = append(p, LineProblem{sc.Past, fmt.Sprintf("%s written by a save that never finished; the next start cuts it", span("seq", sc.PastFrom, sc.PastTo))})
 		}
+	}
+	if sc.Torn > 0 {
+		p = append(p, LineProblem{sc.Lines + 1, fmt.Sprintf("a torn last line (%d bytes, no newline): a crash mid-write; the next start cuts it", sc.Torn)})
 	}
 	if sc.LastSeq < sc.Keep {
 		p = append(p, LineProblem{sc.Lines, fmt.Sprintf("the journal ends at seq %d but the state includes up to seq %d: %s", sc.LastSeq, sc.Keep, missing(sc.LastSeq+1, sc.Keep))})

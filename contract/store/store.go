@@ -141,6 +141,10 @@ type Journal struct {
 	size int64 // bytes of whole lines written
 
 	opened Opened // what OpenJournal cut
+	// broken: a failed save's lines could not be cut; appending after them
+	// would number two lines alike, so nothing more is appended until the
+	// journal is opened again (which cuts them, or refuses).
+	broken error
 
 	spare  chan spareFile // at most one, ready for the next Commit
 	making atomic.Bool    // a spare is being made
@@ -206,6 +210,9 @@ func (j *Journal) Append(entries []contract.Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
+	if j.broken != nil {
+		return j.broken
+	}
 	var b bytes.Buffer
 	base := entries[0].Seq - 1
 	for _, e := range entries {
@@ -231,10 +238,12 @@ func (j *Journal) Append(entries []contract.Entry) error {
 // cut takes the journal back to size bytes: the lines of a step whose
 // state was not saved go, as the next start would cut them.
 func (j *Journal) cut(size int64) {
-	if j.f.Truncate(size) == nil {
-		j.f.Seek(size, io.SeekStart)
-		j.size = size
+	if err := j.f.Truncate(size); err != nil {
+		j.broken = fmt.Errorf("append journal: the lines of a failed save could not be cut (%w): the journal must be opened again", err)
+		return
 	}
+	j.f.Seek(size, io.SeekStart)
+	j.size = size
 }
 
 // Close closes the journal and removes the spare temporary file.
