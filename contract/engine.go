@@ -476,5 +476,28 @@ func (e *Engine) Check(s *State) []string {
 	for _, f := range s.Failed {
 		p = append(p, fmt.Sprintf("failed: notice %s (%s) to %v could not be delivered: %s", f.ID, f.Subject, f.To, f.LastError))
 	}
+	return append(p, e.checkGames(s)...)
+}
+
+// checkGames runs, on a copy of the state, what the daemon asks of every
+// game (its next event, its report), so that a section every scheduled
+// event or report would fail on is found before the daemon meets it.
+func (e *Engine) checkGames(s *State) []string {
+	var p []string
+	if s.Secret == "" && s.JournalSeq > 0 {
+		p = append(p, fmt.Sprintf("secret: missing from a started state (journal_seq %d): no week's seed can be drawn; restore it from a copy of this state", s.JournalSeq))
+		return p
+	}
+	if _, _, err := e.NextDue(Snapshot(s)); err != nil {
+		p = append(p, fmt.Sprintf("games: the next scheduled event cannot be computed: %v", err))
+	}
+	if s.Secret == "" {
+		return p // not started: reports would draw from no seed
+	}
+	for _, g := range e.list {
+		if _, err := e.Report(Snapshot(s), g.ID(), s.Clock); err != nil {
+			p = append(p, fmt.Sprintf("games.%s: its report cannot be made: %v", g.ID(), err))
+		}
+	}
 	return p
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"referee/internal/yamlerr"
 )
 
 // Config is referee.yaml (DESIGN "Interfaces other tools rely on"). Every key is
@@ -33,7 +35,19 @@ type Config struct {
 	Hub           HubConfig   `yaml:"hub"`
 	// Games holds per-game settings: the parameters a fresh state starts with.
 	Games map[string]GameConfig `yaml:"games"`
+
+	// Where each key was set, for the problems: the file and its tree,
+	// and the environment variables by key.
+	file string
+	root *yaml.Node
+	env  map[string]string
 }
+
+// configProblems is a configuration file that did not decode: every
+// problem, each on its line and key.
+type configProblems []string
+
+func (p configProblems) Error() string { return strings.Join(p, "\n") }
 
 // ListsConfig names the lists (AGORA "Lists").
 type ListsConfig struct {
@@ -98,9 +112,12 @@ type GameConfig struct {
 }
 
 // loadConfig reads path strictly (unknown keys are errors naming the key), then
-// applies the environment. A missing default file is no error.
+// applies the environment. A missing default file is no error. A file that
+// does not decode gives configProblems, listing every fault, with the
+// configuration read as far as it could be.
 func loadConfig(path string, explicit bool) (*Config, error) {
-	cfg := &Config{}
+	cfg := &Config{env: map[string]string{}}
+	var problems configProblems
 	if path != "" {
 		b, err := os.ReadFile(path)
 		switch {
@@ -108,19 +125,27 @@ func loadConfig(path string, explicit bool) (*Config, error) {
 		case err != nil:
 			return nil, fmt.Errorf("read config: %w", err)
 		default:
+			cfg.file = path
+			var root yaml.Node
+			if yaml.Unmarshal(b, &root) == nil {
+				cfg.root = &root
+			}
 			dec := yaml.NewDecoder(bytes.NewReader(b))
 			dec.KnownFields(true)
 			if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-				return nil, fmt.Errorf("%s: %w", path, err)
+				for _, p := range yamlerr.Explain(err, cfg.root, 0, "") {
+					problems = append(problems, cfg.where(p.Line)+p.String())
+				}
 			}
 		}
 	}
-	env := func(name string, dst *string) {
+	env := func(key, name string, dst *string) {
 		if v, ok := os.LookupEnv(name); ok {
 			*dst = v
+			cfg.env[key] = name
 		}
 	}
-	list := func(name string, dst *[]string) {
+	list := func(key, name string, dst *[]string) {
 		if v, ok := os.LookupEnv(name); ok {
 			*dst = nil
 			for _, a := range strings.Split(v, ",") {
@@ -128,29 +153,60 @@ func loadConfig(path string, explicit bool) (*Config, error) {
 					*dst = append(*dst, a)
 				}
 			}
+			cfg.env[key] = name
 		}
 	}
-	env("REFEREE_STATE", &cfg.State)
-	env("REFEREE_ADDRESS", &cfg.Address)
-	env("REFEREE_CONTESTMASTER", &cfg.Contestmaster)
-	list("REFEREE_PUBLIC_LISTS", &cfg.Lists.Public)
-	env("REFEREE_OFFICIAL_LIST", &cfg.Lists.Official)
-	list("REFEREE_DISCUSSION_LISTS", &cfg.Lists.Discussion)
-	env("REFEREE_IMAP_ADDR", &cfg.IMAP.Addr)
-	env("REFEREE_IMAP_TLS", &cfg.IMAP.TLS)
-	env("REFEREE_IMAP_USER", &cfg.IMAP.User)
-	env("REFEREE_IMAP_PASSWORD", &cfg.IMAP.Password)
-	env("REFEREE_IMAP_PASSWORD_FILE", &cfg.IMAP.PasswordFile)
-	env("REFEREE_SMTP_ADDR", &cfg.SMTP.Addr)
-	env("REFEREE_SMTP_TLS", &cfg.SMTP.TLS)
-	env("REFEREE_SMTP_USER", &cfg.SMTP.User)
-	env("REFEREE_SMTP_PASSWORD", &cfg.SMTP.Password)
-	env("REFEREE_SMTP_PASSWORD_FILE", &cfg.SMTP.PasswordFile)
-	env("REFEREE_AUTH_POLICY", &cfg.Auth.Policy)
-	env("REFEREE_AUTHSERV_ID", &cfg.Auth.AuthServID)
-	env("REFEREE_CA_FILE", &cfg.CAFile)
+	env("state", "REFEREE_STATE", &cfg.State)
+	env("address", "REFEREE_ADDRESS", &cfg.Address)
+	env("contestmaster", "REFEREE_CONTESTMASTER", &cfg.Contestmaster)
+	list("lists.public", "REFEREE_PUBLIC_LISTS", &cfg.Lists.Public)
+	env("lists.official", "REFEREE_OFFICIAL_LIST", &cfg.Lists.Official)
+	list("lists.discussion", "REFEREE_DISCUSSION_LISTS", &cfg.Lists.Discussion)
+	env("imap.addr", "REFEREE_IMAP_ADDR", &cfg.IMAP.Addr)
+	env("imap.tls", "REFEREE_IMAP_TLS", &cfg.IMAP.TLS)
+	env("imap.user", "REFEREE_IMAP_USER", &cfg.IMAP.User)
+	env("imap.password", "REFEREE_IMAP_PASSWORD", &cfg.IMAP.Password)
+	env("imap.password_file", "REFEREE_IMAP_PASSWORD_FILE", &cfg.IMAP.PasswordFile)
+	env("smtp.addr", "REFEREE_SMTP_ADDR", &cfg.SMTP.Addr)
+	env("smtp.tls", "REFEREE_SMTP_TLS", &cfg.SMTP.TLS)
+	env("smtp.user", "REFEREE_SMTP_USER", &cfg.SMTP.User)
+	env("smtp.password", "REFEREE_SMTP_PASSWORD", &cfg.SMTP.Password)
+	env("smtp.password_file", "REFEREE_SMTP_PASSWORD_FILE", &cfg.SMTP.PasswordFile)
+	env("auth.policy", "REFEREE_AUTH_POLICY", &cfg.Auth.Policy)
+	env("auth.authserv_id", "REFEREE_AUTHSERV_ID", &cfg.Auth.AuthServID)
+	env("ca_file", "REFEREE_CA_FILE", &cfg.CAFile)
 	cfg.defaults()
+	if problems != nil {
+		return cfg, problems
+	}
 	return cfg, nil
+}
+
+// where is "file:line: " for a line of the configuration file, "" when
+// there is none.
+func (c *Config) where(line int) string {
+	if c.file == "" || line == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d: ", c.file, line)
+}
+
+// locate says where each problem's key was set: the environment variable
+// the user set (which overrides the file), or the file and line.
+func (c *Config) locate(problems []string) []string {
+	out := make([]string, len(problems))
+	for i, p := range problems {
+		key, msg, ok := strings.Cut(p, ": ")
+		switch {
+		case !ok || strings.Contains(key, " "):
+			out[i] = p
+		case c.env[key] != "":
+			out[i] = fmt.Sprintf("%s (set by %s): %s", key, c.env[key], msg)
+		default:
+			out[i] = c.where(yamlerr.LineOf(c.root, key)) + p
+		}
+	}
+	return out
 }
 
 // defaults fills in every key left unset.
@@ -280,7 +336,7 @@ func (c *Config) validate(games []string) []string {
 			p = append(p, fmt.Sprintf("games.%s: no such game (the games are %s)", g, strings.Join(games, ", ")))
 		}
 	}
-	return p
+	return c.locate(p)
 }
 
 func secretValue(v, file string) (string, error) {

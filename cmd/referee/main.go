@@ -74,6 +74,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	case errors.Is(err, errProblems):
 		return 2
+	case errors.Is(err, errDataProblems):
+		return 1
 	case errors.Is(err, errMismatch):
 		return 1
 	default:
@@ -83,8 +85,9 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 }
 
 var (
-	errProblems = errors.New("problems found")
-	errMismatch = errors.New("mismatches found")
+	errProblems     = errors.New("problems found")
+	errDataProblems = errors.New("problems found in the state or journal")
+	errMismatch     = errors.New("mismatches found")
 )
 
 // common are the flags every subcommand takes.
@@ -117,13 +120,17 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// configPath is the configuration file, and whether it was named.
+func (c *common) configPath() (string, bool) {
+	if c.config == "" {
+		return "referee.yaml", false
+	}
+	return c.config, true
+}
+
 // load reads the configuration (strictly) and the state path.
 func (c *common) load() (*Config, error) {
-	path, explicit := c.config, c.config != ""
-	if path == "" {
-		path = "referee.yaml"
-	}
-	cfg, err := loadConfig(path, explicit)
+	cfg, err := loadConfig(c.configPath())
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

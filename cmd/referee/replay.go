@@ -82,6 +82,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil && !fresh {
 		return err
 	}
+	if err := checkJournal(cfg, keepOf(s)); err != nil {
+		return err
+	}
 	var entries []contract.Entry
 	mcfg := mailinConfig(cfg)
 	progress := newProgress(stderr)
@@ -139,7 +142,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	j, err := store.OpenJournal(store.JournalPath(cfg.State), s.JournalSeq-int64(len(entries)))
+	j, err := openJournal(cfg, s.JournalSeq-int64(len(entries)), printNote(stderr, "replay"))
 	if err != nil {
 		return err
 	}

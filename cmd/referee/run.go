@@ -190,7 +190,7 @@ func newDaemon(cfg *Config, clk *clock, log *slog.Logger) (*daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	j, err := store.OpenJournal(store.JournalPath(cfg.State), s.JournalSeq-int64(len(ent)))
+	j, err := openJournal(cfg, s.JournalSeq-int64(len(ent)), log.Warn)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +253,7 @@ func (d *daemon) reload() error {
 	if err != nil {
 		return err
 	}
-	j, err := store.OpenJournal(store.JournalPath(d.cfg.State), s.JournalSeq)
+	j, err := openJournal(d.cfg, s.JournalSeq, d.log.Warn)
 	if err != nil {
 		return err
 	}
