@@ -140,6 +140,9 @@ func checkData(cfg *Config, repair bool, out io.Writer) []string {
 	default:
 		p = append(p, checkState(e, s, cfg, out)...)
 	}
+	if err := canSave(cfg.State); err != nil {
+		p = append(p, err.Error())
+	}
 	jpath := store.JournalPath(cfg.State)
 	if s == nil && !missing {
 		// No journal_seq to hold the journal against: its lines alone.
@@ -248,4 +251,31 @@ func journalEnd(path string, keep int64) int64 {
 		return 0
 	}
 	return sc.LastSeq
+}
+
+// canSave tries, beside the state, what a save does: a temporary file as
+// large as the state, written and synced, then removed. So a full disk or
+// a read-only directory is named before the daemon meets it.
+func canSave(state string) error {
+	dir := filepath.Dir(state)
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return nil // created by the first save
+	}
+	size := int64(4096)
+	if fi, err := os.Stat(state); err == nil && !fi.IsDir() {
+		size = max(size, fi.Size())
+	}
+	f, err := os.CreateTemp(dir, ".check-*")
+	if err != nil {
+		return fmt.Errorf("%s: a save would fail: %w", dir, errors.Unwrap(err))
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	if _, err := f.Write(make([]byte, size)); err != nil {
+		return fmt.Errorf("%s: a save would fail: %w (the state needs %d bytes)", dir, errors.Unwrap(err), size)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("%s: a save would fail: %w", dir, err)
+	}
+	return nil
 }

@@ -355,4 +355,30 @@ func TestInitOnFullOrReadOnlyDisk(t *testing.T) {
 	if code, out, _ := runCmd(t, dir, "check", "--state", state); code != 0 {
 		t.Errorf("check: exit %d\n%s", code, out)
 	}
+	// check names a full disk before the daemon meets it.
+	fillDisk(t, filler)
+	code, out, _ := runCmd(t, dir, "check", "--state", state)
+	if code != 1 {
+		t.Errorf("check on a full disk: exit %d, want 1", code)
+	}
+	wants(t, "check on a full disk", out, disk+": a save would fail: no space left on device")
+	os.Remove(filler)
+	if code, out, _ := runCmd(t, dir, "check", "--state", state); code != 0 {
+		t.Errorf("check with room again: exit %d\n%s", code, out)
+	}
+}
+
+// fillDisk writes path until its disk is full.
+func fillDisk(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for {
+		if _, err := f.Write(make([]byte, 4096)); err != nil {
+			return
+		}
+	}
 }
