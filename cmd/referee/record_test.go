@@ -160,7 +160,11 @@ func TestTornLastLine(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("replay: exit %d %s", code, errs)
 	}
-	wants(t, "replay", errs, "referee replay: journal cut back to the state", "line "+strconv.Itoa(n+1)+" (seq "+strconv.Itoa(n+1)+") of a save that never finished and a torn last line ("+strconv.Itoa(len(torn))+" bytes)")
+	wants(t, "replay", errs, "referee replay: journal cut back to the state", "line "+strconv.Itoa(n+1)+" (seq "+strconv.Itoa(n+1)+") of a save that never finished, copied to journal.jsonl.cut-", "and a torn last line ("+strconv.Itoa(len(torn))+" bytes)")
+	cuts, _ := filepath.Glob(jpath + ".cut-*")
+	if len(cuts) != 1 || string(readFile(t, cuts[0])) != unfinished {
+		t.Errorf("the copy of the unfinished save's lines: %v", cuts)
+	}
 	if !bytes.Equal(readFile(t, jpath), journal) {
 		t.Errorf("the journal after the cut is not the one before the crash")
 	}

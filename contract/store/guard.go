@@ -22,7 +22,8 @@ import (
 //     state's journal_seq written by the save that started from it, which the
 //     journal marks in each line as "base" (the journal_seq before the save).
 //     The message or event that made them is applied again, as the state
-//     shows it was not.
+//     shows it was not. A copy is kept all the same (journal.jsonl.cut-<time>):
+//     an operator may have put back the state from just before that save.
 //
 // Anything else, a line that does not decode, lines past a state that does
 // not exist yet or past an older state written by more than one save, stops
@@ -42,7 +43,9 @@ type JournalError struct {
 func (e *JournalError) Error() string { return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Problem) }
 
 // Opened says what OpenJournal cut by itself: the lines of a save that never
-// finished (Lines, seq From to To) and a torn last line (Torn bytes). Behind
+// finished (Lines, seq From to To, copied first to CopiedTo, for an
+// operator who restored an older state on purpose) and a torn last line
+// (Torn bytes). Behind
 // is set when the journal ends before the state's journal_seq (lines of the
 // state are missing from it).
 type Opened struct {
@@ -53,6 +56,7 @@ type Opened struct {
 	LastSeq  int64 // the last line kept
 	Keep     int64 // the state's journal_seq
 	FileLine int   // number of the first line cut, when Lines > 0
+	CopiedTo string
 }
 
 // Cut reports whether OpenJournal cut anything.
@@ -62,7 +66,7 @@ func (o Opened) Cut() bool { return o.Lines > 0 || o.Torn > 0 }
 func (o Opened) String() string {
 	var parts []string
 	if o.Lines > 0 {
-		parts = append(parts, fmt.Sprintf("%s (%s) of a save that never finished", span("line", int64(o.FileLine), int64(o.FileLine+o.Lines-1)), span("seq", o.From, o.To)))
+		parts = append(parts, fmt.Sprintf("%s (%s) of a save that never finished, copied to %s", span("line", int64(o.FileLine), int64(o.FileLine+o.Lines-1)), span("seq", o.From, o.To), filepath.Base(o.CopiedTo)))
 	}
 	if o.Torn > 0 {
 		parts = append(parts, fmt.Sprintf("a torn last line (%d bytes)", o.Torn))
@@ -96,8 +100,9 @@ type Scan struct {
 	PastFrom, PastTo int64
 	OneSave          bool
 
-	keepEnd int64 // bytes up to the last line to keep
-	cut     []int // lines (1-based) a repair moves aside
+	keepEnd  int64 // bytes up to the last line to keep
+	wholeEnd int64 // bytes of the complete lines
+	cut      []int // lines (1-based) a repair moves aside
 }
 
 // journalLine is what a line must hold to count as decoded.
@@ -178,6 +183,7 @@ func scan(path string, f io.Reader, keep int64) (*Scan, error) {
 			sc.OneSave = false
 		}
 	}
+	sc.wholeEnd = off
 	if sc.Past == 0 {
 		sc.OneSave = false
 	}
@@ -243,7 +249,7 @@ func (sc *Scan) Problems() []LineProblem {
 		if r := sc.Refusal(); r != nil && r.Line == sc.Past {
 			p = append(p, LineProblem{r.Line, r.Problem})
 		} else if sc.Keep > 0 && sc.OneSave {
-			p = append(p, LineProblem{sc.Past, fmt.Sprintf("%s written by a save that never finished; the next start cuts it", span("seq", sc.PastFrom, sc.PastTo))})
+			p = append(p, LineProblem{sc.Past, fmt.Sprintf("%s written by a save that never finished; the next start cuts it, keeping a copy", span("seq", sc.PastFrom, sc.PastTo))})
 		}
 	}
 	if sc.Torn > 0 {
@@ -303,6 +309,19 @@ func Repair(path string, keep int64, now time.Time) (string, []int, error) {
 			kept.Write(line)
 		}
 	}
+	name, err := keepCut(path, cut.Bytes(), now)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := WriteAtomic(path, kept.Bytes(), 0o600); err != nil {
+		return name, nil, fmt.Errorf("the lines are copied to %s but the journal was not rewritten: %w", filepath.Base(name), err)
+	}
+	return name, lines, nil
+}
+
+// keepCut writes lines about to be cut from the journal at path to a new
+// CutName file, and returns its name.
+func keepCut(path string, lines []byte, now time.Time) (string, error) {
 	name := CutName(path, now)
 	for i := 2; ; i++ {
 		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
@@ -310,11 +329,8 @@ func Repair(path string, keep int64, now time.Time) (string, []int, error) {
 		}
 		name = fmt.Sprintf("%s-%d", CutName(path, now), i)
 	}
-	if err := WriteAtomic(name, cut.Bytes(), 0o600); err != nil {
-		return "", nil, err
+	if err := WriteAtomic(name, lines, 0o600); err != nil {
+		return "", fmt.Errorf("keep a copy of the journal lines to cut: %w", err)
 	}
-	if err := WriteAtomic(path, kept.Bytes(), 0o600); err != nil {
-		return name, nil, fmt.Errorf("the lines are copied to %s but the journal was not rewritten: %w", filepath.Base(name), err)
-	}
-	return name, lines, nil
+	return name, nil
 }

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"referee/contract"
 )
@@ -180,6 +181,17 @@ func OpenJournal(path string, keep int64) (*Journal, error) {
 	off := sc.keepEnd
 	if sc.Past > 0 {
 		op.Lines, op.From, op.To, op.FileLine = sc.PastLines, sc.PastFrom, sc.PastTo, sc.Past
+		// Provably the lines of a save that never finished, unless the
+		// operator put back an older state on purpose: a copy is kept.
+		b := make([]byte, sc.wholeEnd-off)
+		if _, err := f.ReadAt(b, off); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("read journal: %w", err)
+		}
+		if op.CopiedTo, err = keepCut(path, b, time.Now()); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
 	if op.Cut() {
 		if err := f.Truncate(off); err != nil {

@@ -143,6 +143,15 @@ func TestKillDuringSave(t *testing.T) {
 	// them.
 	entries, _ := os.ReadDir(dir)
 	for _, en := range entries {
+		if strings.HasPrefix(en.Name(), "journal.jsonl.cut-") {
+			// The copy of the lines of a save a kill interrupted: whole
+			// lines of one save.
+			got, err := store.ReadJournal(filepath.Join(dir, en.Name()))
+			if err != nil || len(got) == 0 {
+				t.Errorf("%s: %d lines, %v", en.Name(), len(got), err)
+			}
+			continue
+		}
 		if !strings.HasPrefix(en.Name(), ".state.yaml.tmp-") && en.Name() != "state.yaml" && en.Name() != "state.yaml.n" && en.Name() != "journal.jsonl" {
 			t.Errorf("unexpected file %s", en.Name())
 		}
@@ -212,8 +221,12 @@ func TestJournalCutBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := j.Opened().String(), "lines 4-5 (seq 4-5) of a save that never finished and a torn last line (14 bytes)"; got != want {
+	o := j.Opened()
+	if got, want := o.String(), "lines 4-5 (seq 4-5) of a save that never finished, copied to "+filepath.Base(o.CopiedTo)+" and a torn last line (14 bytes)"; got != want {
 		t.Errorf("Opened: %q, want %q", got, want)
+	}
+	if got := journalLines(t, o.CopiedTo); got != "4:v 5:v" || !strings.HasPrefix(o.CopiedTo, path+".cut-") {
+		t.Errorf("the copy %s of the lines cut holds %q", o.CopiedTo, got)
 	}
 	if err := j.Append([]contract.Entry{{Seq: 4, Verb: "again"}}); err != nil {
 		t.Fatal(err)
