@@ -123,7 +123,11 @@ func setAside(cfg *Config, force bool, now time.Time) ([][2]string, error) {
 		return nil, nil
 	}
 	if !force {
-		return nil, usagef("%s exists; use --force to start afresh (the old files are kept as dated copies)", strings.Join(found, " and "))
+		verb := "exists"
+		if len(found) > 1 {
+			verb = "exist"
+		}
+		return nil, usagef("%s %s; use --force to start afresh (the old files are kept as dated copies)", strings.Join(found, " and "), verb)
 	}
 	stamp := now.UTC().Format("20060102T150405Z")
 	var moved [][2]string

@@ -131,6 +131,11 @@ func (c *common) configPath() (string, bool) {
 // load reads the configuration (strictly) and the state path.
 func (c *common) load() (*Config, error) {
 	cfg, err := loadConfig(c.configPath())
+	var cp configProblems
+	if errors.As(err, &cp) {
+		// Every problem at once: those of the keys that did decode too.
+		return nil, usagef("%s", strings.Join(append(cp, cfg.validate(gameIDs())...), "\n"))
+	}
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

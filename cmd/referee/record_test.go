@@ -283,6 +283,12 @@ func TestCheckListsEverything(t *testing.T) {
 			t.Errorf("check names a Go type (%q):\n%s", goName, out)
 		}
 	}
+	// run refuses the configuration with every problem too.
+	code, _, errs := runCmd(t, dir, "run")
+	if code != 2 {
+		t.Errorf("run: exit %d, want 2", code)
+	}
+	wants(t, "run", errs, `referee.yaml:3: limits.max_text_bytes: "lots" is not a whole number`, `smtp.tls (set by REFEREE_SMTP_TLS): "ssl" must be`)
 }
 
 // TestStateIsADirectory: a directory where the state file should be is
