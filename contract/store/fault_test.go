@@ -54,6 +54,21 @@ func fill(t *testing.T, dir string) string {
 	}
 }
 
+// firstSave opens the journal beside a new state at path and saves
+// version 1 with its line "1:one".
+func firstSave(t *testing.T, path string) *store.Journal {
+	t.Helper()
+	j, err := store.OpenJournal(store.JournalPath(path), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Commit(j, path, version(1), entries(1, 1, "one")); err != nil {
+		j.Close()
+		t.Fatal(err)
+	}
+	return j
+}
+
 // committed reads back the state's journal_seq and the journal's lines.
 func committed(t *testing.T, path string) (int64, string) {
 	t.Helper()
@@ -70,20 +85,14 @@ func committed(t *testing.T, path string) (int64, string) {
 func TestCommitDiskFull(t *testing.T) {
 	dir := smallDisk(t, "256k")
 	path := filepath.Join(dir, "state.yaml")
-	j, err := store.OpenJournal(store.JournalPath(path), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := firstSave(t, path)
 	defer j.Close()
-	if err := store.Commit(j, path, version(1), entries(1, 1, "one")); err != nil {
-		t.Fatal(err)
-	}
 	filler := fill(t, dir)
 	big := version(2)
 	for i := 0; i < 2000; i++ {
 		big.Players = append(big.Players, &contract.Player{Name: strings.Repeat("x", 40), Addresses: []string{"x@example.test"}})
 	}
-	err = store.Commit(j, path, big, entries(2, 2, "lost"))
+	err := store.Commit(j, path, big, entries(2, 2, "lost"))
 	if err == nil || !strings.Contains(err.Error(), "no space left on device") || !strings.Contains(err.Error(), path) {
 		t.Fatalf("commit on a full disk: %v, want one naming the file and the full disk", err)
 	}
@@ -154,17 +163,11 @@ func TestCommitReadOnly(t *testing.T) {
 func TestStateIsDirectory(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.yaml")
-	j, err := store.OpenJournal(store.JournalPath(path), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := firstSave(t, path)
 	defer j.Close()
-	if err := store.Commit(j, path, version(1), entries(1, 1, "one")); err != nil {
-		t.Fatal(err)
-	}
 	os.Rename(path, path+".moved")
 	os.MkdirAll(filepath.Join(path, "inside"), 0o700)
-	_, err = store.Load(engine(t), path)
+	_, err := store.Load(engine(t), path)
 	if err == nil || !strings.Contains(err.Error(), path+" is a directory, not a state file") {
 		t.Errorf("Load of a directory: %v", err)
 	}
