@@ -369,7 +369,7 @@ func (e *Engine) Decode(b []byte) (*State, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, errors.New("the state is empty")
 		}
-		return nil, err
+		return nil, decodeProblems(err, b)
 	}
 	switch {
 	case s.Version == 0:
@@ -377,8 +377,11 @@ func (e *Engine) Decode(b []byte) (*State, error) {
 	case s.Version > Version:
 		return nil, fmt.Errorf("version %d: %w (this build reads version %d)", s.Version, ErrFutureVersion, Version)
 	}
-	if err := e.Bind(&s); err != nil {
-		return nil, err
+	p := e.bind(&s)
+	p = append(p, e.validate(&s)...)
+	if len(p) > 0 {
+		placeLines(p, b)
+		return nil, &DecodeError{Problems: p}
 	}
 	return &s, nil
 }

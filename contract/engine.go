@@ -3,11 +3,15 @@ package contract
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"referee/internal/yamlerr"
 )
 
 // Config is what the interpreter needs to know of the installation.
@@ -149,25 +153,36 @@ func (e *Engine) Start(s *State, secret []byte, now time.Time) ([]Entry, error) 
 	return []Entry{ent}, nil
 }
 
-// Bind decodes each game's section into the game's own type (strictly) and adds
-// sections for games the state does not have yet.
+// Bind decodes each game's section into the game's own type (strictly). A
+// game of the engine missing from the state, a game the engine does not
+// know, an unknown parameter, a section that does not decode: each is one
+// problem of the *DecodeError returned, all of them at once.
 func (e *Engine) Bind(s *State) error {
+	if p := e.bind(s); len(p) > 0 {
+		return &DecodeError{Problems: p}
+	}
+	return nil
+}
+
+func (e *Engine) bind(s *State) []yamlerr.Problem {
+	var p []yamlerr.Problem
 	if s.Games == nil {
 		s.Games = map[string]*GameState{}
 	}
-	for id := range s.Games {
+	for _, id := range slices.Sorted(maps.Keys(s.Games)) {
 		if e.games[id] == nil {
-			return fmt.Errorf("games.%s: no such game in this build", id)
+			p = append(p, yamlerr.Problem{Key: "games." + id, Msg: "no such game in this build"})
 		}
 	}
 	for _, g := range e.list {
 		gs := s.Games[g.ID()]
 		if gs == nil {
-			return fmt.Errorf("games.%s: missing from the state", g.ID())
+			p = append(p, yamlerr.Problem{Key: "games." + g.ID(), Msg: "missing from the state"})
+			continue
 		}
-		for name := range gs.Params {
+		for _, name := range slices.Sorted(maps.Keys(gs.Params)) {
 			if _, ok := e.param(g.ID(), name); !ok {
-				return fmt.Errorf("games.%s.params.%s: no such parameter", g.ID(), name)
+				p = append(p, yamlerr.Problem{Key: "games." + g.ID() + ".params." + name, Msg: "no such parameter"})
 			}
 		}
 		if gs.Data != nil {
@@ -176,13 +191,16 @@ func (e *Engine) Bind(s *State) error {
 		d := g.NewState()
 		if gs.raw != nil {
 			if err := decodeStrict(gs.raw, d); err != nil {
-				return fmt.Errorf("games.%s.state: %w", g.ID(), err)
+				// decodeStrict decodes the section on its own: its lines
+				// count from the section's first.
+				p = append(p, yamlerr.Explain(err, gs.raw, gs.raw.Line-1, "games."+g.ID()+".state")...)
+				continue
 			}
 		}
 		gs.Data = d
 		gs.raw = nil
 	}
-	return nil
+	return p
 }
 
 func (e *Engine) ctx(s *State, game string, now time.Time, m *Message) *Ctx {
@@ -474,6 +492,29 @@ func (e *Engine) Check(s *State) []string {
 	}
 	for _, f := range s.Failed {
 		p = append(p, fmt.Sprintf("failed: notice %s (%s) to %v could not be delivered: %s", f.ID, f.Subject, f.To, f.LastError))
+	}
+	return append(p, e.checkGames(s)...)
+}
+
+// checkGames runs, on a copy of the state, what the daemon asks of every
+// game (its next event, its report), so that a section every scheduled
+// event or report would fail on is found before the daemon meets it.
+func (e *Engine) checkGames(s *State) []string {
+	var p []string
+	if s.Secret == "" && s.JournalSeq > 0 {
+		p = append(p, fmt.Sprintf("secret: missing from a started state (journal_seq %d): no week's seed can be drawn; restore it from a copy of this state", s.JournalSeq))
+		return p
+	}
+	if _, _, err := e.NextDue(Snapshot(s)); err != nil {
+		p = append(p, fmt.Sprintf("games: the next scheduled event cannot be computed: %v", err))
+	}
+	if s.Secret == "" {
+		return p // not started: reports would draw from no seed
+	}
+	for _, g := range e.list {
+		if _, err := e.Report(Snapshot(s), g.ID(), s.Clock); err != nil {
+			p = append(p, fmt.Sprintf("games.%s: its report cannot be made: %v", g.ID(), err))
+		}
 	}
 	return p
 }

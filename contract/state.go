@@ -110,12 +110,18 @@ func (g *GameState) UnmarshalYAML(n *yaml.Node) error {
 	// The state is decoded strictly (unknown keys are errors naming the key); a
 	// custom unmarshaler does not inherit that, so check the keys here.
 	if n.Kind == yaml.MappingNode {
+		var unknown []string
 		for i := 0; i < len(n.Content); i += 2 {
 			switch k := n.Content[i]; k.Value {
 			case "contestmaster", "params", "last_report", "recent", "state":
 			default:
-				return fmt.Errorf("line %d: unknown key %q in a game section", k.Line, k.Value)
+				// As the decoder words it, so that the decoding goes on
+				// and every problem is listed.
+				unknown = append(unknown, fmt.Sprintf("line %d: field %s not found in type a game section", k.Line, k.Value))
 			}
+		}
+		if unknown != nil {
+			return &yaml.TypeError{Errors: unknown}
 		}
 	}
 	var y gameStateYAML

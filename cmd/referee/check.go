@@ -4,16 +4,41 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
+	"gopkg.in/yaml.v3"
+
+	"referee/contract"
 	"referee/contract/store"
+	"referee/internal/bridge"
+	"referee/internal/yamlerr"
+	"referee/mailout"
 )
 
-const checkUsage = `Usage: referee check [--state F] [--config F]
+const checkUsage = `Usage: referee check [--state F] [--config F] [--repair]
 
-Validates the configuration and the state and prints every problem, each naming
-the file and key at fault. Exit status 2 when there is any.
+Reads everything the referee keeps and prints every problem at once, each
+with its file and line:
+  - the configuration (each key, and the environment variable that set it);
+  - the state: every key, the master secret, every game's section and
+    parameters, what each game would do next and its report, the outbox
+    (every notice must compose) and the notices that failed for good;
+  - the journal (journal.jsonl beside the state): every line decodes, seq
+    runs without gaps, and it ends where the state does.
+Exit status 0 when all is well, 2 when the configuration has a problem, 1 when
+the state, the journal or the outbox has one.
+
+A journal the referee will not open (a line that does not decode, lines that no
+saved state includes) stops referee run and referee replay. --repair moves every
+line that cannot be kept, byte for byte, to journal.jsonl.cut-<time> beside it,
+and rewrites the journal without them: restore the state file first if you have
+the one that includes those lines. A torn last line (a crash mid-write) and the
+lines of the one save a crash interrupted are cut by the next start by itself.
 
 The configuration, referee.yaml (every key optional; environment variables in
 parentheses override it), as referee config prints it:
@@ -46,38 +71,194 @@ func cmdConfig(args []string, stdout, stderr io.Writer) error {
 
 func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	fs, c := newFlags("check", withSchema(checkUsage), stderr)
+	repair := fs.Bool("repair", false, "move the journal lines that cannot be kept to journal.jsonl.cut-<time>")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := c.loadUnchecked()
-	if err != nil {
-		return err
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	problems := cfg.validate(gameIDs())
-	e, err := newEngine(cfg)
-	if err != nil {
-		return err
+	path, explicit := c.configPath()
+	cfg, err := loadConfig(path, explicit)
+	var conf configProblems
+	if err != nil && !errors.As(err, &conf) {
+		return usagef("%v", err)
 	}
-	s, err := store.Load(e, cfg.State)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		problems = append(problems, fmt.Sprintf("%s: no state yet (referee init or referee run creates it)", cfg.State))
-	case err != nil:
-		problems = append(problems, err.Error())
-	default:
-		for _, p := range e.Check(s) {
-			problems = append(problems, cfg.State+": "+p)
-		}
-		if len(s.Outbox) > 0 {
-			fmt.Fprintf(stdout, "%s: %d notice(s) waiting in the outbox\n", cfg.State, len(s.Outbox))
-		}
+	if c.state != "" {
+		cfg.State = c.state
 	}
-	for _, p := range problems {
+	conf = append(conf, cfg.validate(gameIDs())...)
+	data := checkData(cfg, *repair, stdout)
+	for _, p := range append(conf, data...) {
 		fmt.Fprintln(stdout, p)
 	}
-	if len(problems) > 0 {
+	switch {
+	case len(conf) > 0:
 		return errProblems
+	case len(data) > 0:
+		return errDataProblems
 	}
 	fmt.Fprintln(stdout, "ok")
+	return nil
+}
+
+// checkData lists the problems of the state, its outbox and its journal;
+// with repair, it first moves aside the journal lines that cannot be kept.
+// What is merely worth knowing goes to out.
+func checkData(cfg *Config, repair bool, out io.Writer) []string {
+	var p []string
+	e, err := newEngine(cfg)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	s, err := store.Load(e, cfg.State)
+	var de *contract.DecodeError
+	missing := errors.Is(err, os.ErrNotExist)
+	switch {
+	case missing:
+	case errors.As(err, &de):
+		p = append(p, strings.Split(de.Error(), "\n")...)
+	case err != nil:
+		p = append(p, err.Error())
+	default:
+		p = append(p, checkState(e, s, cfg, out)...)
+	}
+	if err := canSave(cfg.State); err != nil {
+		p = append(p, err.Error())
+	}
+	jpath := store.JournalPath(cfg.State)
+	if s == nil && !missing {
+		// No journal_seq to hold the journal against: its lines alone.
+		sc, err := store.ScanJournal(jpath, math.MaxInt64)
+		if err != nil {
+			return append(p, err.Error())
+		}
+		for _, lp := range append(sc.Bad, sc.Gaps...) {
+			p = append(p, fmt.Sprintf("%s:%d: %s", jpath, lp.Line, lp.Problem))
+		}
+		if repair {
+			p = append(p, fmt.Sprintf("%s: not repaired: the journal is cut against the state, which does not load (fix it first)", jpath))
+		}
+		return p
+	}
+	keep := keepOf(s)
+	if repair {
+		name, lines, err := store.Repair(jpath, keep, time.Now())
+		switch {
+		case err != nil:
+			p = append(p, fmt.Sprintf("%s: repair: %v", jpath, err))
+		case name == "":
+			fmt.Fprintf(out, "%s: nothing to cut\n", jpath)
+		default:
+			fmt.Fprintf(out, "%s: moved %d line(s) (%s) to %s; the journal now ends at seq %d\n", jpath, len(lines), lineList(lines), name, journalEnd(jpath, keep))
+		}
+	}
+	sc, err := store.ScanJournal(jpath, keep)
+	if err != nil {
+		return append(p, err.Error())
+	}
+	if missing {
+		if sc.Lines == 0 && sc.Torn == 0 {
+			fmt.Fprintf(out, "%s: no state yet (referee init or referee run creates it)\n", cfg.State)
+			return p
+		}
+		p = append(p, fmt.Sprintf("%s: missing, but its journal %s holds %d line(s)", cfg.State, jpath, sc.Lines))
+	}
+	for _, lp := range sc.Problems() {
+		p = append(p, fmt.Sprintf("%s:%d: %s", jpath, lp.Line, lp.Problem))
+	}
+	if r := sc.Refusal(); r != nil {
+		first := "Restore the state file that includes its lines if you have it"
+		if r.Undecodable {
+			first = "Mend the lines that do not decode if you know what they held"
+		}
+		p = append(p, fmt.Sprintf("%s: referee run and referee replay will not start on this journal. %s; or run referee check --repair, which moves the lines that cannot be kept to %s.cut-<time> (nothing is deleted)", jpath, first, filepath.Base(jpath)))
+	}
+	return p
+}
+
+// checkState lists the problems of a state that loads: the interpreter's
+// checks and the outbox, each on its line of the file.
+func checkState(e *contract.Engine, s *contract.State, cfg *Config, out io.Writer) []string {
+	var root yaml.Node
+	if b, err := os.ReadFile(cfg.State); err == nil {
+		yaml.Unmarshal(b, &root)
+	}
+	at := func(key, msg string) string {
+		if line := yamlerr.LineOf(&root, key); line > 0 {
+			return fmt.Sprintf("%s:%d: %s", cfg.State, line, msg)
+		}
+		return cfg.State + ": " + msg
+	}
+	var p []string
+	for _, c := range e.Check(s) {
+		key, _, _ := strings.Cut(c, ": ")
+		p = append(p, at(key, c))
+	}
+	for i, o := range s.Outbox {
+		m := bridge.Mail(&o.Notice, addresses(cfg))
+		if _, err := mailout.Compose(m); err != nil {
+			p = append(p, at("outbox", fmt.Sprintf("outbox[%d]: notice %s cannot be composed: %v", i, o.ID, err)))
+		} else if len(bridge.Recipients(m)) == 0 {
+			p = append(p, at("outbox", fmt.Sprintf("outbox[%d]: notice %s has no recipient", i, o.ID)))
+		}
+	}
+	if len(s.Outbox) > 0 {
+		fmt.Fprintf(out, "%s: %d notice(s) waiting in the outbox\n", cfg.State, len(s.Outbox))
+	}
+	return p
+}
+
+// lineList writes line numbers compactly: "3, 6-11".
+func lineList(lines []int) string {
+	var parts []string
+	for i := 0; i < len(lines); {
+		j := i
+		for j+1 < len(lines) && lines[j+1] == lines[j]+1 {
+			j++
+		}
+		if i == j {
+			parts = append(parts, strconv.Itoa(lines[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", lines[i], lines[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// journalEnd is the last seq of the journal (0 when empty).
+func journalEnd(path string, keep int64) int64 {
+	sc, err := store.ScanJournal(path, keep)
+	if err != nil {
+		return 0
+	}
+	return sc.LastSeq
+}
+
+// canSave tries, beside the state, what a save does: a temporary file as
+// large as the state, written and synced, then removed. So a full disk or
+// a read-only directory is named before the daemon meets it.
+func canSave(state string) error {
+	dir := filepath.Dir(state)
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return nil // created by the first save
+	}
+	size := int64(4096)
+	if fi, err := os.Stat(state); err == nil && !fi.IsDir() {
+		size = max(size, fi.Size())
+	}
+	f, err := os.CreateTemp(dir, ".check-*")
+	if err != nil {
+		return fmt.Errorf("%s: a save would fail: %w", dir, errors.Unwrap(err))
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	if _, err := f.Write(make([]byte, size)); err != nil {
+		return fmt.Errorf("%s: a save would fail: %w (the state needs %d bytes)", dir, errors.Unwrap(err), size)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("%s: a save would fail: %w", dir, err)
+	}
 	return nil
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"referee/internal/yamlerr"
 )
 
 // Config is referee.yaml (DESIGN "Interfaces other tools rely on"), and its
@@ -37,7 +39,19 @@ type Config struct {
 	Hub           HubConfig   `yaml:"hub" doc:"the embedded mail hub"`
 	// Games holds per-game settings: the parameters a fresh state starts with.
 	Games map[string]GameConfig `yaml:"games" example:"life: {params: {VPP: \"10\"}}" doc:"parameters a fresh state starts with"`
+
+	// Where each key was set, for the problems: the file and its tree,
+	// and the environment variables by key.
+	file string
+	root *yaml.Node
+	env  map[string]string
 }
+
+// configProblems is a configuration file that did not decode: every
+// problem, each on its line and key.
+type configProblems []string
+
+func (p configProblems) Error() string { return strings.Join(p, "\n") }
 
 // ListsConfig names the lists (AGORA "Lists").
 type ListsConfig struct {
@@ -126,7 +140,8 @@ type GameConfig struct {
 // errors naming the key), then applies the environment and the defaults. A
 // missing default file is no error.
 func loadConfig(path string, explicit bool) (*Config, error) {
-	cfg := &Config{}
+	cfg := &Config{env: map[string]string{}}
+	var problems configProblems
 	if path != "" {
 		b, err := os.ReadFile(path)
 		switch {
@@ -134,30 +149,64 @@ func loadConfig(path string, explicit bool) (*Config, error) {
 		case err != nil:
 			return nil, fmt.Errorf("read config: %w", err)
 		default:
+			cfg.file = path
+			var root yaml.Node
+			if yaml.Unmarshal(b, &root) == nil {
+				cfg.root = &root
+			}
 			dec := yaml.NewDecoder(bytes.NewReader(b))
 			dec.KnownFields(true)
 			if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-				return nil, fmt.Errorf("%s: %w", path, err)
+				for _, p := range yamlerr.Explain(err, cfg.root, 0, "") {
+					problems = append(problems, cfg.where(p.Line)+p.String())
+				}
 			}
 		}
 	}
-	var errs []error
 	walkSchema(reflect.ValueOf(cfg).Elem(), "", func(key string, f reflect.StructField, v reflect.Value) {
 		name := f.Tag.Get("env")
 		if name == "" {
 			return
 		}
 		if s, ok := os.LookupEnv(name); ok {
+			cfg.env[key] = name
 			if err := setValue(v, s); err != nil {
-				errs = append(errs, fmt.Errorf("%s (%s): %w", name, key, err))
+				problems = append(problems, fmt.Sprintf("%s (set by %s): %v", key, name, err))
 			}
 		}
 	})
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
 	cfg.defaults()
+	if problems != nil {
+		return cfg, problems
+	}
 	return cfg, nil
+}
+
+// where is "file:line: " for a line of the configuration file, "" when
+// there is none.
+func (c *Config) where(line int) string {
+	if c.file == "" || line == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d: ", c.file, line)
+}
+
+// locate says where each problem's key was set: the environment variable
+// the user set (which overrides the file), or the file and line.
+func (c *Config) locate(problems []string) []string {
+	out := make([]string, len(problems))
+	for i, p := range problems {
+		key, msg, ok := strings.Cut(p, ": ")
+		switch {
+		case !ok || strings.Contains(key, " "):
+			out[i] = p
+		case c.env[key] != "":
+			out[i] = fmt.Sprintf("%s (set by %s): %s", key, c.env[key], msg)
+		default:
+			out[i] = c.where(yamlerr.LineOf(c.root, key)) + p
+		}
+	}
+	return out
 }
 
 // defaults fills in every key left unset with its default tag.
@@ -185,6 +234,9 @@ func walkSchema(v reflect.Value, prefix string, leaf func(key string, f reflect.
 	t := v.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
 		key := prefix + strings.Split(f.Tag.Get("yaml"), ",")[0]
 		if f.Type.Kind() == reflect.Struct && f.Type != durationType {
 			walkSchema(v.Field(i), key+".", leaf)
@@ -238,6 +290,9 @@ func printSchema(w io.Writer) {
 func printStruct(w io.Writer, t reflect.Type, indent string) {
 	for i := range t.NumField() {
 		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
 		key := strings.Split(f.Tag.Get("yaml"), ",")[0]
 		var note []string
 		if env := f.Tag.Get("env"); env != "" {
@@ -389,7 +444,7 @@ func (c *Config) validate(games []string) []string {
 			p = append(p, fmt.Sprintf("games.%s: no such game (the games are %s)", g, strings.Join(games, ", ")))
 		}
 	}
-	return p
+	return c.locate(p)
 }
 
 func secretValue(v, file string) (string, error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"referee/contract"
@@ -36,13 +37,6 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if !*force {
-		if _, err := os.Stat(cfg.State); err == nil {
-			return usagef("%s exists; use --force to overwrite it", cfg.State)
-		} else if !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
-	}
 	if *tmpl {
 		e, err := templateEngine()
 		if err != nil {
@@ -51,6 +45,11 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 		s, _, err := e.NewState(nil, time.Time{})
 		if err != nil {
 			return err
+		}
+		if !*force {
+			if _, err := os.Stat(cfg.State); err == nil {
+				return usagef("%s exists; use --force to overwrite it", cfg.State)
+			}
 		}
 		b, err := contract.Encode(s)
 		if err != nil {
@@ -85,9 +84,14 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	jpath := store.JournalPath(cfg.State)
-	os.Remove(jpath)
-	j, err := store.OpenJournal(jpath, 0)
+	kept, err := setAside(cfg, *force, time.Now())
+	if err != nil {
+		return err
+	}
+	for _, k := range kept {
+		fmt.Fprintf(stdout, "kept the old %s as %s\n", k[0], k[1])
+	}
+	j, err := store.OpenJournal(store.JournalPath(cfg.State), 0)
 	if err != nil {
 		return err
 	}
@@ -97,4 +101,48 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote a fresh state %s (games: %v)\n", cfg.State, gameIDs())
 	return nil
+}
+
+// setAside moves an existing state and journal to dated copies
+// (state.yaml.old-<time>, journal.jsonl.old-<time>) when force is set, and
+// refuses to start over them otherwise: init never deletes a record. It
+// returns the pairs moved (old name, new name).
+func setAside(cfg *Config, force bool, now time.Time) ([][2]string, error) {
+	var found []string
+	for _, p := range []string{cfg.State, store.JournalPath(cfg.State)} {
+		fi, err := os.Stat(p)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return nil, err
+		case fi.IsDir() || fi.Size() > 0 || p == cfg.State:
+			found = append(found, p)
+		}
+	}
+	if len(found) == 0 {
+		return nil, nil
+	}
+	if !force {
+		verb := "exists"
+		if len(found) > 1 {
+			verb = "exist"
+		}
+		return nil, usagef("%s %s; use --force to start afresh (the old files are kept as dated copies)", strings.Join(found, " and "), verb)
+	}
+	stamp := now.UTC().Format("20060102T150405Z")
+	var moved [][2]string
+	for _, p := range found {
+		to := p + ".old-" + stamp
+		for i := 2; ; i++ {
+			if _, err := os.Lstat(to); errors.Is(err, os.ErrNotExist) {
+				break
+			}
+			to = fmt.Sprintf("%s.old-%s-%d", p, stamp, i)
+		}
+		if err := os.Rename(p, to); err != nil {
+			return moved, fmt.Errorf("keep the old %s: %w", p, err)
+		}
+		moved = append(moved, [2]string{p, to})
+	}
+	return moved, nil
 }

@@ -75,6 +75,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	case errors.Is(err, errProblems):
 		return 2
+	case errors.Is(err, errDataProblems):
+		return 1
 	case errors.Is(err, errMismatch):
 		return 1
 	default:
@@ -84,8 +86,9 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 }
 
 var (
-	errProblems = errors.New("problems found")
-	errMismatch = errors.New("mismatches found")
+	errProblems     = errors.New("problems found")
+	errDataProblems = errors.New("problems found in the state or journal")
+	errMismatch     = errors.New("mismatches found")
 )
 
 // common are the flags every subcommand takes.
@@ -118,36 +121,32 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// load reads the configuration (strictly) and the state path, applies
-// adjust (flags that override keys), and validates it: every problem, each
-// naming its key, is a usage error.
-func (c *common) load(adjust ...func(*Config)) (*Config, error) {
-	cfg, err := c.loadUnchecked()
-	if err != nil {
-		return nil, err
+// configPath is the configuration file, and whether it was named.
+func (c *common) configPath() (string, bool) {
+	if c.config == "" {
+		return "referee.yaml", false
 	}
-	for _, f := range adjust {
-		f(cfg)
-	}
-	if p := cfg.validate(gameIDs()); len(p) > 0 {
-		return nil, usagef("%s", strings.Join(p, "\n"))
-	}
-	return cfg, nil
+	return c.config, true
 }
 
-// loadUnchecked reads the configuration (strictly) and the state path, for
-// referee check, which lists the problems itself.
-func (c *common) loadUnchecked() (*Config, error) {
-	path, explicit := c.config, c.config != ""
-	if path == "" {
-		path = "referee.yaml"
-	}
-	cfg, err := loadConfig(path, explicit)
-	if err != nil {
+// load reads the configuration (strictly) and the state path, applies
+// adjust (flags that override keys), and validates it: every problem at
+// once, those of the file's decoding and of the keys that did decode, each
+// naming its key, is a usage error.
+func (c *common) load(adjust ...func(*Config)) (*Config, error) {
+	cfg, err := loadConfig(c.configPath())
+	var cp configProblems
+	if err != nil && !errors.As(err, &cp) {
 		return nil, usagef("%v", err)
 	}
 	if c.state != "" {
 		cfg.State = c.state
+	}
+	for _, f := range adjust {
+		f(cfg)
+	}
+	if p := append([]string(cp), cfg.validate(gameIDs())...); len(p) > 0 {
+		return nil, usagef("%s", strings.Join(p, "\n"))
 	}
 	return cfg, nil
 }

@@ -66,6 +66,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil && !fresh {
 		return err
 	}
+	if err := checkJournal(cfg, keepOf(s)); err != nil {
+		return err
+	}
 	var entries []contract.Entry
 	pipe := &bridge.Pipeline{Engine: e, Mail: mailinConfig(cfg)}
 	progress := newProgress(stderr)
@@ -123,7 +126,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	j, err := store.OpenJournal(store.JournalPath(cfg.State), s.JournalSeq-int64(len(entries)))
+	j, err := openJournal(cfg, s.JournalSeq-int64(len(entries)), printNote(stderr, "replay"))
 	if err != nil {
 		return err
 	}

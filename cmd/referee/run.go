@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"referee/contract/store"
 	"referee/internal/daemon"
 	"referee/mailhub"
 	"referee/mailin"
@@ -66,7 +67,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := daemon.Options{Engine: e, StatePath: cfg.State, Clock: clk, Log: log, Mail: mailinConfig(cfg), Addresses: addresses(cfg)}
+	opts := daemon.Options{Engine: e, StatePath: cfg.State, Clock: clk, Log: log, Mail: mailinConfig(cfg), Addresses: addresses(cfg),
+		OpenJournal: func(keep int64) (*store.Journal, error) { return openJournal(cfg, keep, log.Warn) }}
 	// The mail settings first, so that their errors leave no journal open.
 	if !cfg.Embedded() {
 		if opts.IMAP, err = imapConfig(cfg, log); err != nil {

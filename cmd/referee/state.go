@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -89,4 +90,67 @@ func startState(e *contract.Engine, cfg *Config, s *contract.State, now time.Tim
 		return nil, nil, fmt.Errorf("create the state's directory: %w", err)
 	}
 	return s, ent, nil
+}
+
+// openJournal opens the journal beside the state, which includes up to seq
+// keep (0: no saved state yet). What the store cuts by itself (a torn last
+// line, the lines of a save that never finished) is told through note, a
+// log function; a journal it refuses stops the command with the way out.
+func openJournal(cfg *Config, keep int64, note func(msg string, args ...any)) (*store.Journal, error) {
+	path := store.JournalPath(cfg.State)
+	j, err := store.OpenJournal(path, keep)
+	if err != nil {
+		return nil, journalWayOut(err)
+	}
+	if o := j.Opened(); o.Cut() {
+		note("journal cut back to the state", "journal", path, "cut", o.String())
+	} else if o.Behind {
+		note("the journal ends before the state: lines are missing from it (referee check lists them)", "journal", path, "journal_seq", o.LastSeq, "state_seq", o.Keep)
+	}
+	return j, nil
+}
+
+// checkJournal refuses, before any work, a journal that openJournal would
+// refuse.
+func checkJournal(cfg *Config, keep int64) error {
+	sc, err := store.ScanJournal(store.JournalPath(cfg.State), keep)
+	if err != nil {
+		return err
+	}
+	if r := sc.Refusal(); r != nil {
+		return journalWayOut(r)
+	}
+	return nil
+}
+
+// journalWayOut adds to a refused journal what the operator can do.
+func journalWayOut(err error) error {
+	var je *store.JournalError
+	if !errors.As(err, &je) {
+		return err
+	}
+	first := "Restore the state file that includes these lines if you have it"
+	if je.Undecodable {
+		first = "Mend the line if you know what it held"
+	}
+	return fmt.Errorf("%w\nNothing was changed. `referee check` lists what is wrong. %s; or run `referee check --repair` to move the lines that cannot be kept to %s.cut-<time> (nothing is deleted)", err, first, filepath.Base(je.Path))
+}
+
+// printNote is a note function for commands without a logger.
+func printNote(w io.Writer, cmd string) func(string, ...any) {
+	return func(msg string, args ...any) {
+		fmt.Fprintf(w, "referee %s: %s", cmd, msg)
+		for i := 0; i+1 < len(args); i += 2 {
+			fmt.Fprintf(w, " %v=%v", args[i], args[i+1])
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// keepOf is the last journal seq a loaded state includes (0 for none).
+func keepOf(s *contract.State) int64 {
+	if s == nil {
+		return 0
+	}
+	return s.JournalSeq
 }

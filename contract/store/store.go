@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"referee/contract"
 )
@@ -26,9 +27,17 @@ import (
 func Load(e *contract.Engine, path string) (*contract.State, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
+		if isDir(path) {
+			return nil, fmt.Errorf("read state: %s is a directory, not a state file: move it away and put the state file back", path)
+		}
 		return nil, fmt.Errorf("read state: %w", err)
 	}
 	s, err := e.Decode(b)
+	var de *contract.DecodeError
+	if errors.As(err, &de) {
+		de.File = path
+		return nil, de
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -100,6 +109,12 @@ func install(tmp, path string) error {
 	return syncDir(filepath.Dir(path))
 }
 
+// isDir reports whether path is a directory (where a file should be).
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
@@ -126,6 +141,12 @@ type Journal struct {
 	f    *os.File
 	size int64 // bytes of whole lines written
 
+	opened Opened // what OpenJournal cut
+	// broken: a failed save's lines could not be cut; appending after them
+	// would number two lines alike, so nothing more is appended until the
+	// journal is opened again (which cuts them, or refuses).
+	broken error
+
 	spare  chan spareFile // at most one, ready for the next Commit
 	making atomic.Bool    // a spare is being made
 	swept  bool           // stale temporary files removed
@@ -136,54 +157,78 @@ type spareFile struct {
 	f    *os.File
 }
 
-// OpenJournal opens (creating) the journal and cuts it back to the last line the
-// state includes (seq <= keep): lines past it belong to a state that was never
-// saved. A torn last line is cut too.
+// OpenJournal opens (creating) the journal beside a state that includes up
+// to seq keep (0: no saved state includes any line). It cuts only what is
+// provably redundant (see guard.go): a torn last line, and the lines of the
+// one save that never finished; j.Opened says what. A journal holding
+// anything else it would have to cut is refused with a *JournalError, and
+// left as it is.
 func OpenJournal(path string, keep int64) (*Journal, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open journal: %w", err)
 	}
-	var off int64
-	r := bufio.NewReader(f)
-	for {
-		line, err := r.ReadBytes('\n')
-		if len(line) > 0 && line[len(line)-1] == '\n' {
-			var e struct {
-				Seq int64 `json:"seq"`
-			}
-			if json.Unmarshal(line, &e) != nil || e.Seq > keep {
-				break
-			}
-			off += int64(len(line))
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
+	sc, err := scan(path, f, keep)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if r := sc.Refusal(); r != nil {
+		f.Close()
+		return nil, r
+	}
+	op := Opened{Torn: sc.Torn, Behind: sc.LastSeq < keep, Keep: keep, LastSeq: min(sc.LastSeq, keep)}
+	off := sc.keepEnd
+	if sc.Past > 0 {
+		op.Lines, op.From, op.To, op.FileLine = sc.PastLines, sc.PastFrom, sc.PastTo, sc.Past
+		// Provably the lines of a save that never finished, unless the
+		// operator put back an older state on purpose: a copy is kept.
+		b := make([]byte, sc.wholeEnd-off)
+		if _, err := f.ReadAt(b, off); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("read journal: %w", err)
 		}
+		if op.CopiedTo, err = keepCut(path, b, time.Now()); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
-	if err := f.Truncate(off); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("cut journal: %w", err)
+	if op.Cut() {
+		if err := f.Truncate(off); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("cut journal: %w", err)
+		}
 	}
 	if _, err := f.Seek(off, io.SeekStart); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("cut journal: %w", err)
 	}
-	return &Journal{path: path, f: f, size: off, spare: make(chan spareFile, 1)}, nil
+	return &Journal{path: path, f: f, size: off, opened: op, spare: make(chan spareFile, 1)}, nil
 }
 
-// Append writes entries and syncs them to disk.
+// Opened says what OpenJournal cut by itself.
+func (j *Journal) Opened() Opened { return j.opened }
+
+// record is a journal line: the entry, and the journal_seq of the state the
+// save that wrote it started from (the seq before its first line), by which
+// OpenJournal knows the lines of a save that never finished.
+type record struct {
+	contract.Entry
+	Base int64 `json:"base"`
+}
+
+// Append writes entries, one save's, and syncs them to disk.
 func (j *Journal) Append(entries []contract.Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
+	if j.broken != nil {
+		return j.broken
+	}
 	var b bytes.Buffer
+	base := entries[0].Seq - 1
 	for _, e := range entries {
-		line, err := json.Marshal(e)
+		line, err := json.Marshal(record{e, base})
 		if err != nil {
 			return fmt.Errorf("journal entry %d: %w", e.Seq, err)
 		}
@@ -205,10 +250,12 @@ func (j *Journal) Append(entries []contract.Entry) error {
 // cut takes the journal back to size bytes: the lines of a step whose
 // state was not saved go, as the next start would cut them.
 func (j *Journal) cut(size int64) {
-	if j.f.Truncate(size) == nil {
-		j.f.Seek(size, io.SeekStart)
-		j.size = size
+	if err := j.f.Truncate(size); err != nil {
+		j.broken = fmt.Errorf("append journal: the lines of a failed save could not be cut (%w): the journal must be opened again", err)
+		return
 	}
+	j.f.Seek(size, io.SeekStart)
+	j.size = size
 }
 
 // Close closes the journal and removes the spare temporary file.
@@ -332,6 +379,9 @@ func Commit(j *Journal, path string, s *contract.State, entries []contract.Entry
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		j.cut(size)
+		if isDir(path) {
+			return fmt.Errorf("save %s: it is a directory, not a state file: move it away", path)
+		}
 		return fmt.Errorf("save %s: %w", path, err)
 	}
 	// Renamed: the file holds the new state and the journal its lines,

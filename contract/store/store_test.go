@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -142,6 +143,15 @@ func TestKillDuringSave(t *testing.T) {
 	// them.
 	entries, _ := os.ReadDir(dir)
 	for _, en := range entries {
+		if strings.HasPrefix(en.Name(), "journal.jsonl.cut-") {
+			// The copy of the lines of a save a kill interrupted: whole
+			// lines of one save.
+			got, err := store.ReadJournal(filepath.Join(dir, en.Name()))
+			if err != nil || len(got) == 0 {
+				t.Errorf("%s: %d lines, %v", en.Name(), len(got), err)
+			}
+			continue
+		}
 		if !strings.HasPrefix(en.Name(), ".state.yaml.tmp-") && en.Name() != "state.yaml" && en.Name() != "state.yaml.n" && en.Name() != "journal.jsonl" {
 			t.Errorf("unexpected file %s", en.Name())
 		}
@@ -194,11 +204,11 @@ func TestJournalCutBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var es []contract.Entry
-	for i := int64(1); i <= 5; i++ {
-		es = append(es, contract.Entry{Seq: i, Outcome: "applied", Verb: "v"})
+	// Two saves: 1-3, then 4-5, whose state was never written.
+	if err := j.Append(entries(1, 3, "v")); err != nil {
+		t.Fatal(err)
 	}
-	if err := j.Append(es); err != nil {
+	if err := j.Append(entries(4, 5, "v")); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()
@@ -211,12 +221,193 @@ func TestJournalCutBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	o := j.Opened()
+	if got, want := o.String(), "lines 4-5 (seq 4-5) of a save that never finished, copied to "+filepath.Base(o.CopiedTo)+" and a torn last line (14 bytes)"; got != want {
+		t.Errorf("Opened: %q, want %q", got, want)
+	}
+	if got := journalLines(t, o.CopiedTo); got != "4:v 5:v" || !strings.HasPrefix(o.CopiedTo, path+".cut-") {
+		t.Errorf("the copy %s of the lines cut holds %q", o.CopiedTo, got)
+	}
 	if err := j.Append([]contract.Entry{{Seq: 4, Verb: "again"}}); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()
 	if got := journalLines(t, path); got != "1:v 2:v 3:v 4:again" {
 		t.Errorf("journal after cut-back: %v", got)
+	}
+	// Opened again at 4: nothing to cut.
+	j, err = store.OpenJournal(path, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := j.Opened(); o.Cut() || o.Behind {
+		t.Errorf("a journal that matches its state: Opened %+v", o)
+	}
+	j.Close()
+}
+
+// entries are journal entries from seq a to b with the given verb.
+func entries(a, b int64, verb string) []contract.Entry {
+	var es []contract.Entry
+	for i := a; i <= b; i++ {
+		es = append(es, contract.Entry{Seq: i, Outcome: "applied", Verb: verb})
+	}
+	return es
+}
+
+// journalOf writes a journal of saves, each a range of seq, and returns its
+// path and bytes.
+func journalOf(t *testing.T, saves ...[2]int64) (string, []byte) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	j, err := store.OpenJournal(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sv := range saves {
+		if err := j.Append(entries(sv[0], sv[1], "v")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	b, _ := os.ReadFile(path)
+	return path, b
+}
+
+// insertLine puts text as line n (1-based) of the file.
+func insertLine(t *testing.T, path string, n int, text string) {
+	t.Helper()
+	b, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(string(b), "\n")
+	lines = append(lines[:n-1], append([]string{text + "\n"}, lines[n-1:]...)...)
+	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o600)
+}
+
+// TestJournalRefusals: the journal is never cut where its lines cannot be
+// shown redundant; the file is left byte for byte, and the error names the
+// file and the line.
+func TestJournalRefusals(t *testing.T) {
+	cases := []struct {
+		name  string
+		saves [][2]int64
+		bad   int // insert a garbage line here (0: none)
+		keep  int64
+		want  string
+	}{
+		{"missing state", [][2]int64{{1, 3}, {4, 4}, {5, 9}}, 0, 0, ":1: lines 1-9 (seq 1-9) are history no saved state includes: the state file is missing or new"},
+		{"missing state, one save", [][2]int64{{1, 3}}, 0, 0, ":1: lines 1-3 (seq 1-3) are history no saved state includes"},
+		{"older state", [][2]int64{{1, 3}, {4, 4}, {5, 9}}, 0, 3, ":4: lines 4-9 (seq 4-9) go past the state, which includes up to seq 3, and were not all written by the one save that never finished"},
+		{"bad line in the middle", [][2]int64{{1, 3}, {4, 4}, {5, 9}}, 5, 9, `:5: line does not decode as a journal entry (invalid character 'g' looking for beginning of value): "garbage here"`},
+		{"bad line past the state", [][2]int64{{1, 3}, {4, 4}}, 4, 3, `:4: line does not decode`},
+		{"line without seq", [][2]int64{{1, 3}}, 2, 3, `:2: line does not decode as a journal entry (no seq)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path, _ := journalOf(t, c.saves...)
+			if c.bad > 0 {
+				text := "garbage here"
+				if strings.Contains(c.name, "without seq") {
+					text = `{"verb":"x"}`
+				}
+				insertLine(t, path, c.bad, text)
+			}
+			before, _ := os.ReadFile(path)
+			j, err := store.OpenJournal(path, c.keep)
+			if err == nil {
+				j.Close()
+				t.Fatal("opened")
+			}
+			var je *store.JournalError
+			if !errors.As(err, &je) || !strings.Contains(err.Error(), path+c.want) {
+				t.Errorf("error %q, want %q", err, path+c.want)
+			}
+			after, _ := os.ReadFile(path)
+			if !bytes.Equal(before, after) {
+				t.Error("the refused journal was changed")
+			}
+		})
+	}
+}
+
+// TestJournalScanProblems: what `referee check` lists, each on its line.
+func TestJournalScanProblems(t *testing.T) {
+	path, _ := journalOf(t, [2]int64{1, 3}, [2]int64{5, 6}, [2]int64{6, 6})
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"seq":7`)
+	f.Close()
+	sc, err := store.ScanJournal(path, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range sc.Problems() {
+		got = append(got, fmt.Sprintf("%d: %s", p.Line, p.Problem))
+	}
+	want := []string{
+		"4: seq 5 after 3: seq 4 is missing",
+		"6: seq 6 after 6: out of order",
+		"7: a torn last line (8 bytes, no newline): a crash mid-write; the next start cuts it",
+		"6: the journal ends at seq 6 but the state includes up to seq 9: seq 7-9 are missing",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A journal that is behind its state is opened (nothing to cut), and
+	// says so.
+	path, _ = journalOf(t, [2]int64{1, 3})
+	j, err := store.OpenJournal(path, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if o := j.Opened(); !o.Behind || o.Cut() {
+		t.Errorf("a journal behind its state: Opened %+v", o)
+	}
+	if sc, _ := store.ScanJournal(filepath.Join(t.TempDir(), "none.jsonl"), 0); len(sc.Problems()) != 0 {
+		t.Errorf("a missing journal beside no state: %v", sc.Problems())
+	}
+}
+
+// TestRepair: every line that cannot stay is moved, byte for byte, to the
+// dated cut file, and the journal keeps the rest.
+func TestRepair(t *testing.T) {
+	path, _ := journalOf(t, [2]int64{1, 3}, [2]int64{4, 4}, [2]int64{5, 6}, [2]int64{7, 9})
+	insertLine(t, path, 3, "garbage")
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"seq":10,`)
+	f.Close()
+	orig, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(string(orig), "\n")
+	now := time.Date(2026, 12, 1, 20, 30, 0, 0, time.UTC)
+	// The state includes up to 4: lines 3 (garbage), 6-10 (seq 5-9) and the torn one go.
+	name, cut, err := store.Repair(path, 4, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := path + ".cut-20261201T203000Z"; name != want {
+		t.Errorf("cut file %s, want %s", name, want)
+	}
+	if fmt.Sprint(cut) != "[3 6 7 8 9 10 11]" {
+		t.Errorf("lines cut %v", cut)
+	}
+	gotCut, _ := os.ReadFile(name)
+	if want := lines[2] + strings.Join(lines[5:], ""); string(gotCut) != want {
+		t.Errorf("cut file holds\n%s\nwant\n%s", gotCut, want)
+	}
+	if got := journalLines(t, path); got != "1:v 2:v 3:v 4:v" {
+		t.Errorf("journal after repair: %s", got)
+	}
+	if fi, _ := os.Stat(name); fi.Mode().Perm() != 0o600 {
+		t.Errorf("cut file mode %v, want 0600 (it holds private values)", fi.Mode().Perm())
+	}
+	j, err := store.OpenJournal(path, 4)
+	if err != nil {
+		t.Fatalf("after repair: %v", err)
+	}
+	j.Close()
+	// A second repair in the same second cuts nothing and writes nothing.
+	if name, cut, err := store.Repair(path, 4, now); name != "" || cut != nil || err != nil {
+		t.Errorf("second repair: %q %v %v", name, cut, err)
 	}
 }
 

@@ -53,6 +53,10 @@ type Options struct {
 	RetryBase time.Duration
 	// Hooks, when set, are told of what the daemon does (counters).
 	Hooks Hooks
+	// OpenJournal opens the journal beside the state, keeping the lines up
+	// to keep (the journal guards: it refuses what it cannot prove
+	// redundant). Nil means store.OpenJournal on StatePath's journal.
+	OpenJournal func(keep int64) (*store.Journal, error)
 }
 
 // Hooks are the points where counters go. Each is called with the daemon's
@@ -80,6 +84,8 @@ type Daemon struct {
 	hub       bool
 	retryBase time.Duration
 	hooks     Hooks
+	// openJournal opens the journal again after a failed save (reload).
+	openJournal func(keep int64) (*store.Journal, error)
 
 	mu sync.Mutex // guards s, j, unsaved, tidyAt, inflight, hubIMAP
 	s  *contract.State
@@ -113,7 +119,13 @@ func New(o Options) (*Daemon, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := o.State
-	j, err := store.OpenJournal(store.JournalPath(o.StatePath), s.JournalSeq-int64(len(o.Started)))
+	openJournal := o.OpenJournal
+	if openJournal == nil {
+		openJournal = func(keep int64) (*store.Journal, error) {
+			return store.OpenJournal(store.JournalPath(o.StatePath), keep)
+		}
+	}
+	j, err := openJournal(s.JournalSeq - int64(len(o.Started)))
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +142,7 @@ func New(o Options) (*Daemon, error) {
 		e: o.Engine, statePath: o.StatePath, log: log, clk: o.Clock,
 		pipe:  &bridge.Pipeline{Engine: o.Engine, Mail: o.Mail},
 		addrs: o.Addresses, imap: o.IMAP, sender: o.Sender, hub: o.Hub,
-		retryBase: cmp.Or(o.RetryBase, time.Second), hooks: o.Hooks,
+		retryBase: cmp.Or(o.RetryBase, time.Second), hooks: o.Hooks, openJournal: openJournal,
 		s: s, j: j, wake: make(chan struct{}, 1), kick: make(chan struct{}, 1),
 	}, nil
 }

@@ -77,7 +77,7 @@ func (d *Daemon) reload() error {
 	if err != nil {
 		return err
 	}
-	j, err := store.OpenJournal(store.JournalPath(d.statePath), s.JournalSeq)
+	j, err := d.openJournal(s.JournalSeq)
 	if err != nil {
 		return err
 	}
