@@ -31,6 +31,7 @@ type Config struct {
 	Limits        Limits      `yaml:"limits"`
 	Log           LogConfig   `yaml:"log"`
 	Hub           HubConfig   `yaml:"hub"`
+	Web           WebConfig   `yaml:"web"`
 	// Games holds per-game settings: the parameters a fresh state starts with.
 	Games map[string]GameConfig `yaml:"games"`
 }
@@ -92,6 +93,11 @@ type HubConfig struct {
 	SMTPAddr string `yaml:"smtp_addr"` // default 127.0.0.1:2525
 }
 
+// WebConfig places the read-only status page.
+type WebConfig struct {
+	Addr string `yaml:"addr"` // REFEREE_WEB_ADDR; default 127.0.0.1:8025; "off" serves no page
+}
+
 // GameConfig holds one game's settings.
 type GameConfig struct {
 	Params map[string]string `yaml:"params"`
@@ -149,6 +155,7 @@ func loadConfig(path string, explicit bool) (*Config, error) {
 	env("REFEREE_AUTH_POLICY", &cfg.Auth.Policy)
 	env("REFEREE_AUTHSERV_ID", &cfg.Auth.AuthServID)
 	env("REFEREE_CA_FILE", &cfg.CAFile)
+	env("REFEREE_WEB_ADDR", &cfg.Web.Addr)
 	cfg.defaults()
 	return cfg, nil
 }
@@ -172,6 +179,7 @@ func (c *Config) defaults() {
 	c.Log.Format = cmp.Or(c.Log.Format, "text")
 	c.Hub.IMAPAddr = cmp.Or(c.Hub.IMAPAddr, "127.0.0.1:1143")
 	c.Hub.SMTPAddr = cmp.Or(c.Hub.SMTPAddr, "127.0.0.1:2525")
+	c.Web.Addr = cmp.Or(c.Web.Addr, "127.0.0.1:8025")
 }
 
 // Embedded reports whether the embedded mail hub stands in for IMAP and SMTP.
@@ -232,6 +240,9 @@ func (c *Config) validate(games []string) []string {
 	hostport("smtp.addr", c.SMTP.Addr)
 	hostport("hub.imap_addr", c.Hub.IMAPAddr)
 	hostport("hub.smtp_addr", c.Hub.SMTPAddr)
+	if c.Web.Addr != "off" {
+		hostport("web.addr", c.Web.Addr)
+	}
 	mode("imap.tls", c.IMAP.TLS)
 	mode("smtp.tls", c.SMTP.TLS)
 	file("imap.password_file", c.IMAP.PasswordFile)

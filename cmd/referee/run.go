@@ -18,6 +18,7 @@ import (
 	"referee/contract"
 	"referee/contract/store"
 	"referee/internal/bridge"
+	"referee/internal/web"
 	"referee/mailhub"
 	"referee/mailin"
 	"referee/mailout"
@@ -72,11 +73,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	log := newLogger(cfg, stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	_, statErr := os.Stat(cfg.State)
 	d, err := newDaemon(cfg, clk, log)
 	if err != nil {
 		return err
 	}
 	defer d.close()
+	page := d.startWeb(cfg, clk, log)
+	defer page.Close()
 	if cfg.Embedded() {
 		hub, err := mailhub.Start(mailhub.Options{
 			IMAPAddr: cfg.Hub.IMAPAddr, SMTPAddr: cfg.Hub.SMTPAddr, Lists: hubLists(cfg),
@@ -94,6 +98,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		// The hub's mailboxes are new at each start: so is the checkpoint.
 		d.s.IMAP = contract.Checkpoint{}
 	}
+	banner(stdout, cfg, page, errors.Is(statErr, os.ErrNotExist))
 	return d.run(ctx)
 }
 
@@ -141,6 +146,9 @@ type daemon struct {
 	imap   *mailin.IMAPConfig
 	sender *mailout.Sender
 	hub    bool
+	// metrics and archive are the web page's (nil without one).
+	metrics *web.Metrics
+	archive *web.Archive
 	// retryBase is the first retry delay of a temporary send failure; it doubles
 	// each attempt, capped at ten minutes.
 	retryBase time.Duration
@@ -316,6 +324,7 @@ func (d *daemon) commit(entries []contract.Entry, undo func()) error {
 // commitThen is commit, calling then with the outcome as soon as the save is
 // done, before the logging and the signals to the other loops.
 func (d *daemon) commitThen(entries []contract.Entry, undo func(), then func(saved bool)) error {
+	saveStart := time.Now()
 	if err := store.Commit(d.j, d.cfg.State, d.s, entries); err != nil {
 		if then != nil {
 			then(false)
@@ -330,6 +339,8 @@ func (d *daemon) commitThen(entries []contract.Entry, undo func(), then func(sav
 	if then != nil {
 		then(true)
 	}
+	d.metrics.Saved(saveStart)
+	d.metrics.Entries(entries)
 	d.hubIMAP = d.s.IMAP
 	d.unsaved = false
 	for _, en := range entries {
@@ -355,6 +366,7 @@ func (d *daemon) commitThen(entries []contract.Entry, undo func(), then func(sav
 // fault the state is restored and the message is left unacknowledged.
 func (d *daemon) apply(ctx context.Context, raw *mailin.Raw, cp contract.Checkpoint) error {
 	d.log.Debug("applying", "uid", raw.UID)
+	d.metrics.Read()
 	arrived := raw.Arrived
 	if !d.hub {
 		arrived = d.clk.fromReal(arrived)
@@ -371,7 +383,9 @@ func (d *daemon) apply(ctx context.Context, raw *mailin.Raw, cp contract.Checkpo
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	before := contract.Snapshot(d.s)
+	applyStart := time.Now()
 	entries, err := d.e.Apply(d.s, bridge.Message(m))
+	d.metrics.Applied(applyStart)
 	if err != nil {
 		attrs := []any{"msgid", m.MessageID, "from", m.From, "err", err}
 		var pe *contract.PanicError
@@ -484,6 +498,7 @@ func (d *daemon) imapLoop(ctx context.Context) error {
 			return nil
 		}
 		d.log.Error("mail reading stopped; retrying", "err", err, "in", backoff.String())
+		d.metrics.Reconnect()
 		select {
 		case <-ctx.Done():
 			return nil
@@ -642,9 +657,11 @@ func (d *daemon) settle(id string, err error) {
 		if o.ID != id {
 			continue
 		}
+		d.metrics.Sent(err, mailout.IsPermanent(err))
 		switch {
 		case err == nil:
 			d.s.Outbox = append(d.s.Outbox[:i], d.s.Outbox[i+1:]...)
+			d.archiveSent(&o.Notice)
 			d.log.Info("sent", "notice", id, "kind", o.Kind, "game", o.Game)
 		case mailout.IsPermanent(err):
 			o.LastError = err.Error()
