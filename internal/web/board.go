@@ -131,15 +131,19 @@ func lifeBoard(st *contract.State, gs *contract.GameState, d *life.State) *Board
 				continue
 			}
 			n++
-			b.Tiles = append(b.Tiles, Tile{X: x, Y: y, PX: b.margin() + (x-x0)*b.Px, PY: b.margin() + (y-y0)*b.Px,
+			b.Tiles = append(b.Tiles, Tile{X: x, Y: y, PX: b.margin() + (x-x0)*b.Px, PY: b.margin() + (y1-y)*b.Px,
 				Fill: fill, Class: "cell", Owner: name, Title: fmt.Sprintf("(%d, %d) %s", x, y, name)})
 		}
 		total += n
 		b.Legend = append(b.Legend, LegendItem{Fill: fill, Name: name, Count: n})
 	}
 	b.XLabels = axis(b.W, b.Px, b.margin(), x0, 10)
-	b.YLabels = axis(b.H, b.Px, b.margin(), y0, 10)
-	b.Caption = fmt.Sprintf("The Life Grid: %d x %d Cells, X %d..%d, Y %d..%d, wrapping both ways (R12); %d Cells Alive.",
+	// Y grows upward, as in the report's drawing.
+	for _, l := range axis(b.H, b.Px, b.margin(), y0, 10) {
+		l.At = 2*b.margin() + b.GridH() - l.At
+		b.YLabels = append(b.YLabels, l)
+	}
+	b.Caption = fmt.Sprintf("The Life Grid: %d x %d Cells, X %d..%d left to right, Y %d..%d upward, wrapping both ways (R12); %d Cells Alive.",
 		b.W, b.H, x0, x1, y0, y1, total)
 	return b
 }
@@ -226,12 +230,13 @@ func wackyBoard(st *contract.State, d *wackyworld.State) *Board {
 		if !a.Public {
 			continue // a medal's tile is secret until it is found (W6)
 		}
-		b.Marks = append(b.Marks, Mark{X: a.At.X, Y: a.At.Y, CX: mid(a.At.X), CY: mid(a.At.Y), Class: "asset", Fill: "#ffd700",
-			Text: "*", Title: fmt.Sprintf("%s at %s", a.Label(), a.At)})
+		// In the tile's upper right corner, beside a party standing there.
+		b.Marks = append(b.Marks, Mark{X: a.At.X, Y: a.At.Y, CX: mid(a.At.X) + b.Px/2 - 7, CY: mid(a.At.Y) - b.Px/2 + 7, Class: "asset", Fill: "#ffd700",
+			Title: fmt.Sprintf("%s at %s", a.Label(), a.At)})
 	}
 	b.XLabels = axis(b.W, b.Px, b.margin(), 0, 1)
 	b.YLabels = axis(b.H, b.Px, b.margin(), 0, 1)
-	b.Caption = fmt.Sprintf("The World: %d by %d tiles, (0,0) at the upper left (Wacky 3); parties as circles, public assets as stars.", b.W, b.H)
+	b.Caption = fmt.Sprintf("The World: %d by %d tiles, (0,0) at the upper left (Wacky 3); parties as circles, public assets as gold dots.", b.W, b.H)
 	return b
 }
 
