@@ -263,7 +263,7 @@ func TestPages(t *testing.T) {
 			t.Error("the filter by outcome shows applied entries")
 		}
 		p = get(t, srv, "/journal?player=Alice", 200)
-		for _, row := range regexp.MustCompile(`<tr><td>\d+</td><td>[^<]*</td><td>[^<]*</td><td>([^<]*)</td>`).FindAllStringSubmatch(p, -1) {
+		for _, row := range regexp.MustCompile(`<tr><td>#\d+</td><td>[^<]*</td><td>[^<]*</td><td>([^<]*)</td>`).FindAllStringSubmatch(p, -1) {
 			if row[1] != "Alice" {
 				t.Errorf("the filter by player shows %q", row[1])
 			}
