@@ -56,6 +56,8 @@ parentheses override it):
   hub:                              # the embedded mail hub
     imap_addr: 127.0.0.1:1143
     smtp_addr: 127.0.0.1:2525
+  web:                              # the read-only status page, feeds and /metrics
+    addr: 127.0.0.1:8025            # (REFEREE_WEB_ADDR) host:port; off: no page
   games:                            # parameters a fresh state starts with
     life: {params: {VPP: "10"}}
 `
