@@ -234,6 +234,9 @@ func wackyBoard(st *contract.State, d *wackyworld.State) *Board {
 		b.Marks = append(b.Marks, Mark{X: a.At.X, Y: a.At.Y, CX: mid(a.At.X) + b.Px/2 - 7, CY: mid(a.At.Y) - b.Px/2 + 7, Class: "asset", Fill: "#ffd700",
 			Title: fmt.Sprintf("%s at %s", a.Label(), a.At)})
 	}
+	if n := len(b.Marks) - i; n > 0 {
+		b.Legend = append(b.Legend, LegendItem{Fill: "#ffd700", Name: "assets (public)", Count: n})
+	}
 	b.XLabels = axis(b.W, b.Px, b.margin(), 0, 1)
 	b.YLabels = axis(b.H, b.Px, b.margin(), 0, 1)
 	b.Caption = fmt.Sprintf("The World: %d by %d tiles, (0,0) at the upper left (Wacky 3); parties as circles, public assets as gold dots.", b.W, b.H)

@@ -21,6 +21,9 @@ th,td{border-bottom:1px solid #ddd;padding:.25rem .6rem;text-align:left;vertical
 pre{background:#f7f7f4;padding:.8rem;overflow-x:auto;font-size:.85rem}
 .legend span.sw{display:inline-block;width:.9rem;height:.9rem;vertical-align:middle;margin-right:.3rem;border:1px solid #999}
 .muted{color:#777}
+.boardwrap{display:flex;flex-wrap:wrap;gap:1rem 2rem;align-items:flex-start}
+.boardwrap figure{margin:0}
+.legend{list-style:none;padding:0}
 svg text{font-family:monospace}
 form label{margin-right:1rem}
 </style></head><body>
@@ -42,7 +45,7 @@ Outbox: <span id="outbox">{{.Outbox}}</span> waiting{{if .Failed}}, {{.Failed}} 
 {{end}}</tbody></table>
 {{template "foot" .}}{{end}}
 
-{{define "board"}}<figure>
+{{define "board"}}<div class="boardwrap"><figure>
 <svg id="board" xmlns="http://www.w3.org/2000/svg" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="{{.Caption}}">
 <rect x="{{.Margin}}" y="{{.Margin}}" width="{{.GridW}}" height="{{.GridH}}" fill="#fbfbf8" stroke="#999"/>
 {{$px := .Px}}{{range .Tiles}}<rect class="{{.Class}}" data-x="{{.X}}" data-y="{{.Y}}"{{if .Owner}} data-owner="{{.Owner}}"{{end}} x="{{.PX}}" y="{{.PY}}" width="{{$px}}" height="{{$px}}" fill="{{.Fill}}" stroke="#fff" stroke-width="0.5"><title>{{.Title}}</title></rect>{{if .Letter}}<text x="{{.LX}}" y="{{.LY}}" text-anchor="middle" dominant-baseline="central" font-size="14" fill="#fff">{{.Letter}}</text>{{end}}
@@ -51,7 +54,7 @@ Outbox: <span id="outbox">{{.Outbox}}</span> waiting{{if .Failed}}, {{.Failed}} 
 {{range .YLabels}}<text x="{{$m}}" y="{{.At}}" dx="-4" text-anchor="end" dominant-baseline="central" font-size="10">{{.Text}}</text>{{end}}
 </svg>
 <figcaption>{{.Caption}}</figcaption></figure>
-<ul class="legend" id="legend">{{range .Legend}}<li data-name="{{.Name}}"><span class="sw" style="background:{{.Fill}}"></span>{{if .Letter}}{{.Letter}} {{end}}{{.Name}} <span class="muted">({{.Count}})</span></li>{{end}}</ul>
+<div><h3>Legend</h3><ul class="legend" id="legend">{{range .Legend}}<li data-name="{{.Name}}"><span class="sw" style="background:{{.Fill}}"></span>{{if .Letter}}{{.Letter}} {{end}}{{.Name}} <span class="muted">({{.Count}})</span></li>{{end}}</ul></div></div>
 {{end}}
 
 {{define "game"}}{{template "head" .}}
