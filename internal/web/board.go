@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"html/template"
 	"sort"
 	"strconv"
 	"strings"
@@ -70,6 +71,29 @@ func (b *Board) Margin() int { return b.margin() }
 // GridW and GridH are the grid's size in pixels.
 func (b *Board) GridW() int { return b.W * b.Px }
 func (b *Board) GridH() int { return b.H * b.Px }
+
+// TilesSVG writes the tiles' elements. It is the page's bulk (a full Life
+// grid has 2,601), so it is written here rather than by the template; every
+// text is escaped, the numbers are the board's own.
+func (b *Board) TilesSVG() template.HTML {
+	var w strings.Builder
+	esc := template.HTMLEscapeString
+	px := strconv.Itoa(b.Px)
+	for _, t := range b.Tiles {
+		fmt.Fprintf(&w, `<rect class="%s" data-x="%d" data-y="%d"`, esc(t.Class), t.X, t.Y)
+		if t.Owner != "" {
+			fmt.Fprintf(&w, ` data-owner="%s"`, esc(t.Owner))
+		}
+		fmt.Fprintf(&w, ` x="%d" y="%d" width="%s" height="%s" fill="%s" stroke="#fff" stroke-width="0.5"><title>%s</title></rect>`,
+			t.PX, t.PY, px, px, esc(t.Fill), esc(t.Title))
+		if t.Letter != "" {
+			fmt.Fprintf(&w, `<text x="%d" y="%d" text-anchor="middle" dominant-baseline="central" font-size="14" fill="#fff">%s</text>`,
+				t.LX, t.LY, esc(t.Letter))
+		}
+		w.WriteByte('\n')
+	}
+	return template.HTML(w.String())
+}
 
 // palette gives Controllers distinct colours, in order.
 var palette = []string{"#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45",

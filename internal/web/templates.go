@@ -48,8 +48,7 @@ Outbox: <span id="outbox">{{.Outbox}}</span> waiting{{if .Failed}}, {{.Failed}} 
 {{define "board"}}<div class="boardwrap"><figure>
 <svg id="board" xmlns="http://www.w3.org/2000/svg" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="{{.Caption}}">
 <rect x="{{.Margin}}" y="{{.Margin}}" width="{{.GridW}}" height="{{.GridH}}" fill="#fbfbf8" stroke="#999"/>
-{{$px := .Px}}{{range .Tiles}}<rect class="{{.Class}}" data-x="{{.X}}" data-y="{{.Y}}"{{if .Owner}} data-owner="{{.Owner}}"{{end}} x="{{.PX}}" y="{{.PY}}" width="{{$px}}" height="{{$px}}" fill="{{.Fill}}" stroke="#fff" stroke-width="0.5"><title>{{.Title}}</title></rect>{{if .Letter}}<text x="{{.LX}}" y="{{.LY}}" text-anchor="middle" dominant-baseline="central" font-size="14" fill="#fff">{{.Letter}}</text>{{end}}
-{{end}}{{range .Marks}}<g class="{{.Class}}" data-x="{{.X}}" data-y="{{.Y}}"><title>{{.Title}}</title>{{if eq .Class "party"}}<circle cx="{{.CX}}" cy="{{.CY}}" r="11" fill="{{.Fill}}" stroke="#000"/>{{else}}<circle cx="{{.CX}}" cy="{{.CY}}" r="6" fill="{{.Fill}}" stroke="#000"/>{{end}}<text x="{{.CX}}" y="{{.CY}}" text-anchor="middle" dominant-baseline="central" font-size="12">{{.Text}}</text></g>
+{{.TilesSVG}}{{range .Marks}}<g class="{{.Class}}" data-x="{{.X}}" data-y="{{.Y}}"><title>{{.Title}}</title>{{if eq .Class "party"}}<circle cx="{{.CX}}" cy="{{.CY}}" r="11" fill="{{.Fill}}" stroke="#000"/>{{else}}<circle cx="{{.CX}}" cy="{{.CY}}" r="6" fill="{{.Fill}}" stroke="#000"/>{{end}}<text x="{{.CX}}" y="{{.CY}}" text-anchor="middle" dominant-baseline="central" font-size="12">{{.Text}}</text></g>
 {{end}}{{$m := .Margin}}{{range .XLabels}}<text x="{{.At}}" y="{{$m}}" dy="-6" text-anchor="middle" font-size="10">{{.Text}}</text>{{end}}
 {{range .YLabels}}<text x="{{$m}}" y="{{.At}}" dx="-4" text-anchor="end" dominant-baseline="central" font-size="10">{{.Text}}</text>{{end}}
 </svg>

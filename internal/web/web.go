@@ -12,12 +12,15 @@
 package web
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,7 +29,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"referee/contract"
-	"referee/contract/store"
 )
 
 // Options are what the server reads.
@@ -310,7 +312,7 @@ type journalPage struct {
 	Game, Player, Outcome string
 	Games                 []string
 	Outcomes              []string
-	Entries               []contract.Entry
+	Entries               []publicEntry
 	Total, Shown          int
 	Error                 string
 }
@@ -321,7 +323,7 @@ const journalLimit = 500
 func (s *Server) journal(w http.ResponseWriter, r *http.Request) {
 	p := journalPage{page: s.page("Journal", ""), Game: r.FormValue("game"), Player: strings.TrimSpace(r.FormValue("player")),
 		Outcome: r.FormValue("outcome"), Games: s.gameIDs(), Outcomes: []string{"applied", "rejected", "event"}}
-	entries, err := store.ReadJournal(s.o.Journal)
+	entries, err := readJournal(s.o.Journal)
 	if err != nil {
 		p.Error = err.Error()
 	}
@@ -333,14 +335,48 @@ func (s *Server) journal(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Total++
 		if len(p.Entries) < journalLimit {
-			// Only the public columns: a reason or a detail can quote a
-			// private submission (a sealed bid) before its reveal.
-			p.Entries = append(p.Entries, contract.Entry{Seq: e.Seq, Time: e.Time, MsgID: e.MsgID, Game: e.Game,
-				Player: e.Player, Verb: e.Verb, Outcome: e.Outcome})
+			p.Entries = append(p.Entries, e)
 		}
 	}
 	p.Shown = len(p.Entries)
 	s.render(w, "journal", p)
+}
+
+// publicEntry is the public columns of a journal entry: its reason and
+// detail are never read, for they can quote a private submission (a sealed
+// bid) before its reveal.
+type publicEntry struct {
+	Seq     int64     `json:"seq"`
+	Time    time.Time `json:"time"`
+	MsgID   string    `json:"msgid"`
+	Game    string    `json:"game"`
+	Player  string    `json:"player"`
+	Verb    string    `json:"verb"`
+	Outcome string    `json:"outcome"`
+}
+
+// readJournal reads the public columns of every journal entry; a torn last
+// line (a crash mid-append, cut at the next start) ends the reading.
+func readJournal(path string) ([]publicEntry, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []publicEntry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		var e publicEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return out, fmt.Errorf("journal line %d: %w", n, err)
+		}
+		out = append(out, e)
+	}
+	return out, sc.Err()
 }
 
 // --- helpers ---
