@@ -73,6 +73,10 @@ Outbox: <span id="outbox">{{.Outbox}}</span> waiting{{if .Failed}}, {{.Failed}} 
 {{if .Intents}}<table><thead><tr><th>#</th><th>Sponsor</th><th>Action</th><th>Method</th><th>Announced</th><th>Expires</th><th>Support</th><th>Objections</th></tr></thead><tbody>
 {{range .Intents}}<tr><td>{{.ID}}</td><td>{{.Sponsor}}</td><td>{{.Text}}</td><td>{{.Method}}</td><td>{{.Created}}</td><td>{{.Expires}}</td><td>{{.Supporters}}</td><td>{{.Objectors}}</td></tr>{{end}}
 </tbody></table>{{else}}<p class="muted">None.</p>{{end}}</section>
+<section id="rulings"><h2>Open claims awaiting the contestmaster</h2>
+{{if .Rulings}}<table><thead><tr><th>#</th><th>Asked</th><th>Deadline (then the default applies)</th></tr></thead><tbody>
+{{range .Rulings}}<tr><td>{{.ID}}</td><td>{{.Asked}}</td><td>{{.Deadline}}</td></tr>{{end}}
+</tbody></table><p class="muted">The questions go to the contestmaster privately; the answers appear in the recent events.</p>{{else}}<p class="muted">None.</p>{{end}}</section>
 <section id="recent"><h2>Recent events</h2>
 {{if .Recent}}<ul>{{range .Recent}}<li><time>{{fmtTime .Time}}</time> {{if .Who}}{{.Who}}: {{end}}{{.What}}</li>{{end}}</ul>{{else}}<p class="muted">Nothing happened yet.</p>{{end}}</section>
 <section><h2>The current report</h2>

@@ -182,10 +182,19 @@ type gamePage struct {
 	Points        []pointRow
 	Params        []paramRow
 	Intents       []intentRow
+	Rulings       []rulingRow
 	Recent        []contract.Happening
 	Report        string
 	Next, Left    string
 	ReportError   string
+}
+
+// rulingRow is a question awaiting the contestmaster's ruling (G8). The
+// question itself was asked by private mail and may name a private
+// submission: only its number and times are shown.
+type rulingRow struct {
+	ID              int
+	Asked, Deadline string
 }
 
 type pointRow struct {
@@ -231,6 +240,11 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 			p.Intents = append(p.Intents, intentRow{ID: in.ID, Sponsor: st.NameOf(in.Sponsor), Text: in.Text, Method: in.Describe(),
 				Created: fmtTime(in.Created), Expires: fmtTime(in.Expires()),
 				Supporters: names(st, in.Supporters), Objectors: names(st, in.Objectors)})
+		}
+		for _, r := range st.Rulings {
+			if r.Game == id && r.Answer == "" {
+				p.Rulings = append(p.Rulings, rulingRow{r.ID, fmtTime(r.Asked), fmtTime(r.Deadline)})
+			}
 		}
 		p.Recent = append(p.Recent, gs.Recent...)
 		p.Board = board(st, id, gs)

@@ -286,6 +286,24 @@ func TestPages(t *testing.T) {
 		get(t, srv, "/game/nope/feed.atom", 404)
 	})
 
+	t.Run("rulings", func(t *testing.T) {
+		// G8: a question awaiting the contestmaster is listed, its text
+		// (asked privately) is not.
+		h.S.Rulings = append(h.S.Rulings, &contract.Ruling{ID: 77, Game: "life", Key: "k", Question: "Is Alice's sealed 4242 fair?",
+			Asked: h.S.Clock, Deadline: h.S.Clock.Add(48 * time.Hour)})
+		defer func() { h.S.Rulings = h.S.Rulings[:len(h.S.Rulings)-1] }()
+		p := get(t, srv, "/game/life", 200)
+		if !strings.Contains(p, "<tr><td>77</td><td>"+h.S.Clock.UTC().Format(stamp)+"</td><td>"+h.S.Clock.Add(48*time.Hour).UTC().Format(stamp)+"</td></tr>") {
+			t.Error("the Life page does not list the open ruling #77")
+		}
+		if strings.Contains(p, "4242") {
+			t.Error("the Life page shows the ruling's private question")
+		}
+		if p := get(t, srv, "/game/steemfield", 200); strings.Contains(p, "<tr><td>77</td>") {
+			t.Error("Steemfield's page lists Life's ruling")
+		}
+	})
+
 	t.Run("others", func(t *testing.T) {
 		get(t, srv, "/game/nope", 404)
 		if p := get(t, srv, "/healthz", 200); !strings.HasPrefix(p, "ok\n") {
