@@ -79,8 +79,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer d.close()
-	page := d.startWeb(cfg, clk, log)
-	defer page.Close()
 	if cfg.Embedded() {
 		hub, err := mailhub.Start(mailhub.Options{
 			IMAPAddr: cfg.Hub.IMAPAddr, SMTPAddr: cfg.Hub.SMTPAddr, Lists: hubLists(cfg),
@@ -98,6 +96,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		// The hub's mailboxes are new at each start: so is the checkpoint.
 		d.s.IMAP = contract.Checkpoint{}
 	}
+	page := d.startWeb(cfg, clk, log)
+	defer page.Close()
 	banner(stdout, cfg, page, errors.Is(statErr, os.ErrNotExist))
 	return d.run(ctx)
 }
