@@ -32,6 +32,7 @@ parentheses override it):
     tls: tls                        # (REFEREE_IMAP_TLS) tls, starttls or none (none: loopback only)
     user: referee@example.org       # (REFEREE_IMAP_USER)
     password_file: /run/secrets/imap  # (REFEREE_IMAP_PASSWORD_FILE, or REFEREE_IMAP_PASSWORD)
+    password: ""                    # (REFEREE_IMAP_PASSWORD) prefer password_file
     mailbox: INBOX
     processed: ""                   # move handled mail to this folder; empty: flag it
     force_insecure: false           # allow tls: none off loopback
@@ -40,6 +41,7 @@ parentheses override it):
     tls: starttls                   # (REFEREE_SMTP_TLS) tls, starttls or none
     user: referee@example.org       # (REFEREE_SMTP_USER)
     password_file: /run/secrets/smtp  # (REFEREE_SMTP_PASSWORD_FILE, or REFEREE_SMTP_PASSWORD)
+    password: ""                    # (REFEREE_SMTP_PASSWORD) prefer password_file
     helo: referee.example.org
   ca_file: ""                       # (REFEREE_CA_FILE) extra trusted CA certificates, PEM
   auth:
