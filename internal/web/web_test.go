@@ -304,6 +304,25 @@ func TestPages(t *testing.T) {
 		}
 	})
 
+	t.Run("read-only", func(t *testing.T) {
+		// Reading every page and feed leaves the state as it was, byte for byte.
+		before, err := contract.Encode(h.S)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"/", "/game/life", "/game/rumble", "/game/steemfield", "/game/wackyworld", "/archive",
+			"/journal", "/feed.atom", "/game/life/feed.atom", "/healthz"} {
+			get(t, srv, p, 200)
+		}
+		after, err := contract.Encode(h.S)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(before) != string(after) {
+			t.Error("reading the pages changed the state")
+		}
+	})
+
 	t.Run("others", func(t *testing.T) {
 		get(t, srv, "/game/nope", 404)
 		if p := get(t, srv, "/healthz", 200); !strings.HasPrefix(p, "ok\n") {
