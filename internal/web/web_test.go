@@ -502,3 +502,22 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStores: any sent-mail store or journal file is read or refused with an
+// error, never a panic, and the store never yields a private notice.
+func FuzzStores(f *testing.F) {
+	f.Add([]byte(`{"id":"life/report/2026-W50","kind":"report","channel":"official","subject":"s","body":"b","message_id":"m@x","sent_at":"2026-12-07T00:00:00Z"}` + "\n"))
+	f.Add([]byte(`{"id":"receipt/x","channel":"private"}` + "\n" + `{"seq":1,"time":"2026-12-07T00:00:00Z","game":"life"}` + "\n{"))
+	f.Add([]byte("\n\n\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "sent.jsonl")
+		os.WriteFile(p, data, 0o600)
+		all, _ := OpenArchive(p).All()
+		for _, m := range all {
+			if !public(m.Channel) {
+				t.Errorf("the store yields %s on the %q channel", m.ID, m.Channel)
+			}
+		}
+		readJournal(p)
+	})
+}
