@@ -448,6 +448,17 @@ func (e *Engine) NextDue(s *State) (time.Time, bool, error) {
 	return ev.At, ok, err
 }
 
+// GameNext is a game's next scheduled event, computed from the state alone
+// (what the status page and `referee status` show); ok is false when the game
+// has none.
+func (e *Engine) GameNext(s *State, game string) (Event, bool, error) {
+	g := e.games[game]
+	if g == nil || s.Secret == "" {
+		return Event{}, false, nil
+	}
+	return e.gameNext(s, g)
+}
+
 // Report builds a game's current report without changing the state's outbox.
 func (e *Engine) Report(s *State, game string, now time.Time) (*Notice, error) {
 	g := e.games[game]

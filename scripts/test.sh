@@ -4,8 +4,13 @@
 # targets run their seed corpora only), then the end-to-end suite against a real
 # Postfix + Dovecot stack (scripts/e2e.sh; needs root to install and start them).
 #
+# The browser test (build tag browser) drives Debian's chromium against
+# `referee run` and saves its screenshots under $REFEREE_BROWSER_OUT
+# (default $TMPDIR/referee-browser).
+#
 # Usage: bash scripts/test.sh            everything
 #        REFEREE_SKIP_E2E=1 bash scripts/test.sh   without the mail stack
+#        REFEREE_SKIP_BROWSER=1 bash scripts/test.sh   without chromium
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +27,7 @@ fi
 echo "== go vet"
 go vet ./...
 go vet -tags e2e ./e2e/
+go vet -tags browser ./cmd/referee/
 
 echo "== staticcheck $STATICCHECK_VERSION"
 if ! staticcheck -version 2>/dev/null | grep -q "${STATICCHECK_VERSION#v}"; then
@@ -31,6 +37,19 @@ staticcheck ./...
 
 echo "== go test -race"
 go test -race -count=1 -timeout 15m ./...
+
+echo "== browser test (Debian chromium)"
+if [ "${REFEREE_SKIP_BROWSER:-}" = 1 ]; then
+  echo "skipped (REFEREE_SKIP_BROWSER=1)"
+else
+  if ! command -v chromium >/dev/null; then
+    apt-get install -y -qq chromium # needs root; .ci/run does it
+  fi
+  out="${REFEREE_BROWSER_OUT:-${TMPDIR:-/tmp}/referee-browser}"
+  mkdir -p "$out"
+  go test -count=1 -timeout 10m -tags browser -run TestBrowser -artifacts -outputdir "$out" ./cmd/referee/
+  echo "screenshots: $(ls -d "$out"/_artifacts/* | tail -1)"
+fi
 
 if [ "${REFEREE_SKIP_E2E:-}" = 1 ]; then
   echo "== end-to-end suite skipped (REFEREE_SKIP_E2E=1)"

@@ -37,6 +37,7 @@ type Config struct {
 	Limits        Limits      `yaml:"limits" doc:"what one sender or one message can cost"`
 	Log           LogConfig   `yaml:"log"`
 	Hub           HubConfig   `yaml:"hub" doc:"the embedded mail hub"`
+	Web           WebConfig   `yaml:"web" doc:"the read-only status page, feeds and /metrics"`
 	// Games holds per-game settings: the parameters a fresh state starts with.
 	Games map[string]GameConfig `yaml:"games" example:"life: {params: {VPP: \"10\"}}" doc:"parameters a fresh state starts with"`
 
@@ -129,6 +130,11 @@ type LogConfig struct {
 type HubConfig struct {
 	IMAPAddr string `yaml:"imap_addr" default:"127.0.0.1:1143"`
 	SMTPAddr string `yaml:"smtp_addr" default:"127.0.0.1:2525"`
+}
+
+// WebConfig places the read-only status page.
+type WebConfig struct {
+	Addr string `yaml:"addr" env:"REFEREE_WEB_ADDR" default:"127.0.0.1:8025" doc:"host:port; off: no page"`
 }
 
 // GameConfig holds one game's settings.
@@ -396,6 +402,9 @@ func (c *Config) validate(games []string) []string {
 	hostport("smtp.addr", c.SMTP.Addr)
 	hostport("hub.imap_addr", c.Hub.IMAPAddr)
 	hostport("hub.smtp_addr", c.Hub.SMTPAddr)
+	if c.Web.Addr != "off" {
+		hostport("web.addr", c.Web.Addr)
+	}
 	mode("imap.tls", c.IMAP.TLS)
 	mode("smtp.tls", c.SMTP.TLS)
 	file("imap.password_file", c.IMAP.PasswordFile)

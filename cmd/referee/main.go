@@ -1,7 +1,7 @@
 // Command referee referees nomic games by email: it reads players' mail over
 // IMAP (or from archives), applies their actions to the games, and mails back
 // receipts, notices and weekly reports. Subcommands: run, replay, report, check,
-// init, verify, config (DESIGN "Command line"). Exit status: 0 success, 1 runtime
+// status, init, verify, config (DESIGN "Command line"). Exit status: 0 success, 1 runtime
 // failure, 2 bad usage or bad configuration.
 package main
 
@@ -31,13 +31,15 @@ Usage:
   referee replay  [--state F] [--config F] [--until TIME] [--out DIR] ARCHIVE...
   referee report  [--state F] [--config F] GAME
   referee check   [--state F] [--config F]
+  referee status  [--state F] [--config F]
   referee init    [--state F] [--config F] [--force] [--secret-file F] [--start TIME] [--template]
   referee verify  [--state F] [--config F]
   referee config
 
 Run "referee COMMAND --help" for a command's options. With no configuration,
-"referee run" starts an embedded mail hub on 127.0.0.1 and works on
-data/state.yaml, created from the committed state.yaml.
+"referee run" starts an embedded mail hub on 127.0.0.1, serves the status
+page on http://127.0.0.1:8025/ and works on data/state.yaml, created from the
+committed state.yaml.
 `
 
 func main() {
@@ -51,7 +53,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	}
 	cmds := map[string]func([]string, io.Writer, io.Writer) error{
 		"run": cmdRun, "replay": cmdReplay, "report": cmdReport,
-		"check": cmdCheck, "init": cmdInit, "verify": cmdVerify, "config": cmdConfig,
+		"check": cmdCheck, "init": cmdInit, "verify": cmdVerify, "config": cmdConfig, "status": cmdStatus,
 	}
 	name := args[0]
 	if name == "-h" || name == "--help" || name == "help" {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -67,8 +69,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	page := newStatusPage(cfg, clk, log)
 	opts := daemon.Options{Engine: e, StatePath: cfg.State, Clock: clk, Log: log, Mail: mailinConfig(cfg), Addresses: addresses(cfg),
-		OpenJournal: func(keep int64) (*store.Journal, error) { return openJournal(cfg, keep, log.Warn) }}
+		OpenJournal: func(keep int64) (*store.Journal, error) { return openJournal(cfg, keep, log.Warn) },
+		Hooks:       page.hooks()}
 	// The mail settings first, so that their errors leave no journal open.
 	if !cfg.Embedded() {
 		if opts.IMAP, err = imapConfig(cfg, log); err != nil {
@@ -82,6 +86,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		opts.Sender = mailout.NewSender(mailout.SMTPConfig{Addr: cfg.SMTP.Addr, TLS: string(cfg.SMTP.TLS), TLSConfig: opts.IMAP.TLSConfig,
 			User: cfg.SMTP.User, Password: smtpPass, HELO: cfg.SMTP.HELO}, log)
 	}
+	_, statErr := os.Stat(cfg.State)
 	if opts.State, opts.Started, err = openState(e, cfg, clk.Now(), ""); err != nil {
 		return err
 	}
@@ -105,5 +110,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer d.Close()
+	served := page.serve(e, d)
+	defer served.Close()
+	banner(stdout, cfg, served, errors.Is(statErr, os.ErrNotExist))
 	return d.Run(ctx)
 }

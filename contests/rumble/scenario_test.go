@@ -1,12 +1,24 @@
 package rumble
 
 import (
+	"encoding/json"
+	"errors"
+	"html"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"referee/contract"
 	"referee/contract/contracttest"
+	"referee/internal/bridge"
+	"referee/internal/web"
+	"referee/mailin"
 )
 
 // scenario replays testdata/scenario.mbox: game 1 with four contestants (a
@@ -27,6 +39,7 @@ func TestScenario(t *testing.T) {
 	h.Golden("testdata/scenario.golden")
 	t.Run("verify", func(t *testing.T) { checkVerify(t, h) })
 	t.Run("secrecy", func(t *testing.T) { checkSecrecy(t, h) })
+	t.Run("pages", checkPageSecrecy)
 	// Rumble 10, 11, U6: kills and the winner; game 2 has no winner.
 	wantPoints(t, h, map[string]int{"Alice": 2, "Bob": 4, "Carol": 16, "Dave": 2})
 	st := h.Data("rumble").(*State)
@@ -102,6 +115,31 @@ func checkVerify(t *testing.T, h *contracttest.Harness) {
 // sealed bid and allocation before its reveal, and finds none. The package
 // logs nothing, so the mails are all there is to scan.
 func checkSecrecy(t *testing.T, h *contracttest.Harness) {
+	for _, s := range sealedValues(t, h) {
+		for i := s.from; i < s.until; i++ {
+			o := h.Sent[i]
+			if o.Channel == contract.ChanPrivate {
+				continue
+			}
+			for _, l := range strings.Split(o.Body, "\n") {
+				if strings.Contains(l, s.name) && hasToken(l, s.amount) {
+					t.Errorf("%s (%s) shows %s %s before the reveal: %q", o.ID, o.Subject, s.name, s.amount, l)
+				}
+			}
+		}
+	}
+}
+
+// sealed is a sealed value (a power's bid or allocation, a defence) and its
+// window in h.Sent: from its commitment notice to its reveal.
+type sealed struct {
+	name, amount string
+	from, until  int
+}
+
+// sealedValues finds every sealed submission of the scenario (also replaced
+// ones) and its window.
+func sealedValues(t *testing.T, h *contracttest.Harness) []sealed {
 	rs := journalReveals(t, h)
 	// Every sealed submission ever made (also replaced ones), from the journal
 	// of the actions: the receipts' "read as" lines.
@@ -146,22 +184,130 @@ func checkSecrecy(t *testing.T, h *contracttest.Harness) {
 		}
 		return len(h.Sent)
 	}
+	var out []sealed
 	for _, s := range secrets {
 		until := revealedAt(s.canon)
 		if until == len(h.Sent) && s.canon != "never" {
 			t.Errorf("%s %s: never revealed", s.name, s.amount)
 		}
-		for i := sealedAt(s.canon); i < until; i++ {
-			o := h.Sent[i]
-			if o.Channel == contract.ChanPrivate {
-				continue
+		out = append(out, sealed{s.name, s.amount, sealedAt(s.canon), until})
+	}
+	return out
+}
+
+// checkPageSecrecy replays the scenario message by message with the status
+// page up, as `referee run` serves it: after each message and at the end it
+// reads every page and feed (the index, each game, the archive and each
+// archived mail, the journal, the feeds), and finds no sealed value on any
+// before its reveal.
+func checkPageSecrecy(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	dir := t.TempDir()
+	archive := web.OpenArchive(filepath.Join(dir, "sent.jsonl"))
+	journal := filepath.Join(dir, "journal.jsonl")
+	srv := httptest.NewServer(web.New(web.Options{Engine: h.E, View: func(f func(*contract.State)) { f(h.S) },
+		Archive: archive, Journal: journal, Now: func() time.Time { return h.S.Clock }, Referee: contracttest.Referee}))
+	defer srv.Close()
+	type snapshot struct {
+		sent  int // len(h.Sent) when read
+		path  string
+		lines []string
+	}
+	var snaps []snapshot
+	tag := regexp.MustCompile(`<[^>]*>`)
+	archived, journaled := 0, 0
+	read := func() {
+		var newIDs []string
+		for ; archived < len(h.Sent); archived++ {
+			o := h.Sent[archived]
+			if err := archive.Append(&o.Notice, contract.MessageID(o.ID, "example.test"), h.S.Clock); err != nil {
+				t.Fatal(err)
 			}
-			for _, l := range strings.Split(o.Body, "\n") {
-				if strings.Contains(l, s.name) && hasToken(l, s.amount) {
-					t.Errorf("%s (%s) shows %s %s before the reveal: %q", o.ID, o.Subject, s.name, s.amount, l)
+			if o.Channel != contract.ChanPrivate {
+				newIDs = append(newIDs, o.ID)
+			}
+		}
+		f, err := os.OpenFile(journal, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ; journaled < len(h.Entries); journaled++ {
+			b, _ := json.Marshal(h.Entries[journaled])
+			f.Write(append(b, '\n'))
+		}
+		f.Close()
+		paths := []string{"/", "/game/rumble", "/archive", "/journal", "/journal?game=rumble", "/feed.atom", "/game/rumble/feed.atom", "/healthz"}
+		for _, id := range newIDs {
+			paths = append(paths, "/archive/"+id)
+		}
+		for _, p := range paths {
+			resp, err := http.Get(srv.URL + p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("GET %s: %s", p, resp.Status)
+			}
+			text := html.UnescapeString(tag.ReplaceAllString(string(b), " "))
+			snaps = append(snaps, snapshot{len(h.Sent), p, strings.Split(text, "\n")})
+		}
+	}
+	a, err := mailin.OpenArchive("testdata/scenario.mbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	for {
+		raw, err := a.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := mailin.Parse(raw.Data, raw.Arrived, contracttest.Config())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cm := bridge.Message(m)
+		if cm.Channel == contract.ChanPrivate {
+			cm.Authenticated = true
+		}
+		h.Send(cm)
+		read()
+	}
+	h.Advance("2026-12-22T00:00:00Z")
+	read()
+	secrets := sealedValues(t, h)
+	checked := 0
+	for _, s := range secrets {
+		// A line already on a page before the value was sealed cannot show
+		// it (an older mail in the archive, a row number that happens to be
+		// equal).
+		before := map[string]bool{}
+		for _, sn := range snaps {
+			if sn.sent <= s.from {
+				for _, l := range sn.lines {
+					before[l] = true
 				}
 			}
 		}
+		for _, sn := range snaps {
+			if sn.sent <= s.from || sn.sent > s.until {
+				continue // before the seal or after the reveal
+			}
+			checked++
+			for _, l := range sn.lines {
+				if !before[l] && strings.Contains(l, s.name) && hasToken(l, s.amount) {
+					t.Errorf("%s, read with %d notices sent, shows %s %s before the reveal: %q", sn.path, sn.sent, s.name, s.amount, strings.TrimSpace(l))
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d page reads fell between a seal and its reveal", checked)
 	}
 }
 

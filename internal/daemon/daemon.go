@@ -62,10 +62,15 @@ type Options struct {
 // Hooks are the points where counters go. Each is called with the daemon's
 // lock held, so it must be quick and must not call back into the daemon.
 type Hooks struct {
-	// Committed: a transaction saved (err nil) or failed, with its entries.
-	Committed func(entries []contract.Entry, err error)
+	// Committed: a transaction saved (err nil) or failed, with its entries
+	// and the time the save took.
+	Committed func(entries []contract.Entry, save time.Duration, err error)
 	// Message: a message was applied (or refused by the parser: unreadable).
 	Message func(m *contract.Message, unreadable bool)
+	// Applied: the time the interpreter took over one message.
+	Applied func(took time.Duration)
+	// Reconnect: the mail reader stopped and starts again.
+	Reconnect func()
 	// Sent: a notice left the outbox (err nil), failed for good or will be
 	// retried (err set; permanent says which).
 	Sent func(o *contract.Outgoing, err error, permanent bool)

@@ -270,7 +270,7 @@ func TestViewAndHooks(t *testing.T) {
 	var commits, messages int
 	var journaled []contract.Entry
 	d.hooks = Hooks{
-		Committed: func(en []contract.Entry, err error) {
+		Committed: func(en []contract.Entry, _ time.Duration, err error) {
 			if err == nil {
 				commits++
 				journaled = append(journaled, en...)

@@ -23,6 +23,11 @@ func (d *Daemon) inboxLoop(ctx context.Context) error {
 			return nil
 		}
 		d.log.Error("mail reading stopped; retrying", "err", err, "in", backoff.String())
+		if d.hooks.Reconnect != nil {
+			d.mu.Lock()
+			d.hooks.Reconnect()
+			d.mu.Unlock()
+		}
 		select {
 		case <-ctx.Done():
 			return nil
@@ -86,7 +91,11 @@ func (d *Daemon) apply(ctx context.Context, raw *mailin.Raw, cp contract.Checkpo
 	defer d.mu.Unlock()
 	applied := false
 	entries, err := d.write(ctx, func(s *contract.State) ([]contract.Entry, error) {
+		applyStart := time.Now()
 		ent, err := d.pipe.Apply(s, m)
+		if d.hooks.Applied != nil {
+			d.hooks.Applied(time.Since(applyStart))
+		}
 		if err != nil {
 			return nil, err
 		}

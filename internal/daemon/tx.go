@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"referee/contract"
 	"referee/contract/store"
@@ -47,12 +48,13 @@ func (d *Daemon) write(ctx context.Context, apply change, overlap bool) ([]contr
 	if overlap {
 		verdict = d.prepare(ctx, old)
 	}
+	saveStart := time.Now()
 	err = store.Commit(d.j, d.statePath, d.s, entries)
 	if verdict != nil {
 		verdict <- err == nil
 	}
 	if d.hooks.Committed != nil {
-		d.hooks.Committed(entries, err)
+		d.hooks.Committed(entries, time.Since(saveStart), err)
 	}
 	if err != nil {
 		d.log.Error("saving the state failed; reading it again", "err", err)

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"referee/contests/life"
+	"referee/contests/rumble"
+	"referee/contests/steemfield"
+	"referee/contests/wackyworld"
+	"referee/contract"
+	"referee/contract/store"
+	"referee/internal/web"
+)
+
+const statusUsage = `Usage: referee status [--state F] [--config F]
+
+Prints what the referee is doing, from its files (a running referee run need
+not be stopped): the game clock, each game's phase, contestants and next
+event, the outbox, the last mail read and sent, and the problems referee check
+would list. Exit status 2 when there is any problem.
+`
+
+func cmdStatus(args []string, stdout, stderr io.Writer) error {
+	fs, c := newFlags("status", statusUsage, stderr)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, err := c.load()
+	if err != nil {
+		return err
+	}
+	e, err := newEngine(cfg)
+	if err != nil {
+		return err
+	}
+	s, err := store.Load(e, cfg.State)
+	if errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(stdout, "%s: no state yet; \"referee run\" creates it and starts refereeing.\n", cfg.State)
+		return errProblems
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "state: %s (journal seq %d)\n", cfg.State, s.JournalSeq)
+	fmt.Fprintf(stdout, "clock: %s\n", fmtWhen(s.Clock))
+	switch {
+	case cfg.Web.Addr == "off":
+		fmt.Fprintln(stdout, "web page: off (web.addr)")
+	case strings.HasSuffix(cfg.Web.Addr, ":0"):
+		fmt.Fprintln(stdout, "web page: on a port chosen at each start (referee run prints it)")
+	default:
+		fmt.Fprintf(stdout, "web page: http://%s/ (while referee run runs)\n", cfg.Web.Addr)
+	}
+	fmt.Fprintln(stdout)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "GAME\tPHASE\tCONTESTANTS\tNEXT EVENT\tIN")
+	for _, g := range e.Games() {
+		next, in := "nothing scheduled", ""
+		if ev, ok, err := e.GameNext(s, g.ID()); err != nil {
+			next = err.Error()
+		} else if ok {
+			next = ev.Name
+			if ev.Key != "" {
+				next += " (" + ev.Key + ")"
+			}
+			next += " at " + fmtWhen(ev.At)
+			in = until(ev.At.Sub(s.Clock))
+		}
+		var names []string
+		for _, p := range s.Members(g.ID()) {
+			names = append(names, p.Name)
+		}
+		who := fmt.Sprint(len(names))
+		if len(names) > 0 {
+			who += ": " + strings.Join(names, ", ")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", g.ID(), phase(s.Games[g.ID()]), who, next, in)
+	}
+	tw.Flush()
+	fmt.Fprintln(stdout)
+	fmt.Fprintf(stdout, "outbox: %d waiting", len(s.Outbox))
+	if len(s.Outbox) > 0 {
+		o := s.Outbox[0]
+		fmt.Fprintf(stdout, "; the first, %q, made %s", o.Subject, fmtWhen(o.Time))
+		if o.LastError != "" {
+			fmt.Fprintf(stdout, ", %d attempt(s), last error: %s", o.Attempts, o.LastError)
+		}
+	}
+	fmt.Fprintf(stdout, "\nfailed for good: %d\n", len(s.Failed))
+	if entries, err := store.ReadJournal(store.JournalPath(cfg.State)); err == nil {
+		for i := len(entries) - 1; i >= 0; i-- {
+			if en := entries[i]; en.MsgID != "" {
+				fmt.Fprintf(stdout, "last mail read: <%s> from %s, %s\n", en.MsgID, cmpOr(en.Player, "?"), fmtWhen(en.Time))
+				break
+			}
+		}
+	}
+	if all, err := web.OpenArchive(web.SentPath(cfg.State)).All(); err == nil && len(all) > 0 {
+		m := all[len(all)-1]
+		fmt.Fprintf(stdout, "last mail sent to the lists: %q <%s>, %s\n", m.Subject, m.MessageID, fmtWhen(m.SentAt))
+	}
+	problems := cfg.validate(gameIDs())
+	for _, p := range e.Check(s) {
+		problems = append(problems, cfg.State+": "+p)
+	}
+	if len(problems) == 0 {
+		fmt.Fprintln(stdout, "problems: none")
+		return nil
+	}
+	fmt.Fprintln(stdout, "problems:")
+	for _, p := range problems {
+		fmt.Fprintln(stdout, "  "+p)
+	}
+	return errProblems
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func fmtWhen(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.UTC().Format("Mon 2006-01-02 15:04 UTC")
+}
+
+func until(d time.Duration) string {
+	if d <= 0 {
+		return "due"
+	}
+	d = d.Round(time.Minute)
+	if days := d / (24 * time.Hour); days > 0 {
+		return fmt.Sprintf("%dd %dh", days, d%(24*time.Hour)/time.Hour)
+	}
+	return fmt.Sprintf("%dh %dm", d/time.Hour, d%time.Hour/time.Minute)
+}
+
+// phase says where a game stands, in its rules' words.
+func phase(gs *contract.GameState) string {
+	if gs == nil {
+		return "-"
+	}
+	switch d := gs.Data.(type) {
+	case *life.State:
+		return fmt.Sprintf("%d rounds, %d generations", d.Rounds, d.Generations)
+	case *rumble.State:
+		if d.Phase == rumble.PhaseNone {
+			if d.Game == 0 {
+				return "no game yet"
+			}
+			return fmt.Sprintf("game %d over", d.Game)
+		}
+		return fmt.Sprintf("game %d: %s", d.Game, d.Phase)
+	case *steemfield.State:
+		switch d.Phase {
+		case steemfield.PhaseGathering:
+			return "gathering players"
+		case steemfield.PhaseOver:
+			return "over: " + d.Winner + " won"
+		}
+		return fmt.Sprintf("round %d: %s", d.Round, d.Phase)
+	case *wackyworld.State:
+		if d.Turn == 0 {
+			return "no party yet"
+		}
+		return fmt.Sprintf("turn %d", d.Turn)
+	}
+	return "-"
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"referee/contract"
+	"referee/contract/store"
+)
+
+// referee status on a fresh state: the clock, every game with its next event,
+// the randomness commitment waiting in the outbox, no problem; then with a notice failed for good, the
+// problem check lists and exit status 2.
+func TestStatus(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T09:00:00Z"); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	code, out, errs := runCmd(t, dir, "status")
+	if code != 0 {
+		t.Fatalf("status: %d\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{"clock: Tue 2026-12-01 09:00 UTC", "web page: http://127.0.0.1:8025/", `outbox: 1 waiting; the first, "Randomness: seed commitment for 2026-W50"`, "problems: none",
+		"rumble      no game yet"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+	// Life's weekly round is its next event: on the Monday after the start.
+	if !regexp.MustCompile(`(?m)^life .* at Mon 2026-12-07 00:00 UTC +5d 15h$`).MatchString(out) {
+		t.Errorf("status does not show Life's next round:\n%s", out)
+	}
+
+	e, err := newEngine(&Config{Contestmaster: "contestmaster@example.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "data/state.yaml")
+	s, err := store.Load(e, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Failed = append(s.Failed, &contract.Outgoing{Notice: contract.Notice{ID: "x/1", Subject: "Lost", To: []string{"a@example.test"}}, LastError: "550 no such user"})
+	if err := store.Save(path, s); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runCmd(t, dir, "status")
+	if code != 2 || !strings.Contains(out, "failed for good: 1") || !strings.Contains(out, "550 no such user") {
+		t.Errorf("status with a failed notice: exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// referee run's banner names the hub, the page, the state (just created) and
+// what to do; the page's metrics count the mail the daemon reads and the
+// actions it applies.
+func TestRunBannerAndMetrics(t *testing.T) {
+	bin := refereeBinary(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("hub:\n  imap_addr: 127.0.0.1:0\n  smtp_addr: 127.0.0.1:0\nweb:\n  addr: 127.0.0.1:0\n"), 0o600)
+	cmd := exec.Command(bin, "run")
+	cmd.Dir = dir
+	stdout, _ := cmd.StdoutPipe()
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+		if t.Failed() {
+			t.Logf("referee run's log:\n%s", stderr.String())
+		}
+	})
+	lines := make(chan string, 10)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var banner []string
+	for len(banner) < 5 {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("referee run ended its output after %q", banner)
+			}
+			banner = append(banner, l)
+		case <-time.After(30 * time.Second):
+			t.Fatalf("referee run printed only %q in 30 s", banner)
+		}
+	}
+	smtp := hubLine.FindStringSubmatch(banner[0])
+	web := regexp.MustCompile(`^web page: (http://127\.0\.0\.1:\d+/)$`).FindStringSubmatch(banner[1])
+	if smtp == nil || web == nil || banner[2] != "state: data/state.yaml (created just now from state.yaml)" ||
+		banner[4] != `mail "help" to referee@example.test to start; the log follows.` {
+		t.Fatalf("the banner:\n%s", strings.Join(banner, "\n"))
+	}
+	metric := func(re string) string {
+		resp, err := http.Get(web[1] + "metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if m := regexp.MustCompile(`(?m)^` + re + ` (\S+)$`).FindStringSubmatch(string(b)); m != nil {
+			return m[1]
+		}
+		return ""
+	}
+	sendMail(t, smtp[2], "Alice <alice@example.test>", "agora-business@example.test", "joining", "join1@example.test", "I join the Life contest.")
+	// Every message read is logged once as "message" (the referee's own
+	// Randomness notice comes back through the hub too, and is read).
+	logged := func() string { return fmt.Sprint(strings.Count(stderr.String(), " msg=message ")) }
+	deadline := time.Now().Add(30 * time.Second)
+	for metric(`referee_actions_total\{game="life",outcome="applied"\}`) != "1" || metric("referee_messages_read_total") != logged() ||
+		!strings.Contains(stderr.String(), "msgid=join1@example.test") || metric("referee_outbox_depth") != "0" {
+		if time.Now().After(deadline) {
+			t.Fatalf("in 30 s the metrics did not count the join: read %q, applied %q, outbox %q", metric("referee_messages_read_total"),
+				metric(`referee_actions_total\{game="life",outcome="applied"\}`), metric("referee_outbox_depth"))
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("referee run exited: %v", err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if v := metric("referee_mail_sent_total"); v == "" || v == "0" {
+		t.Errorf("referee_mail_sent_total = %q after the receipt was sent", v)
+	}
+}
+
+// check --help, the annotated configuration, names every key of the schema.
+func TestCheckHelpNamesEveryKey(t *testing.T) {
+	help := withSchema(checkUsage)
+	var walk func(reflect.Type, string)
+	walk = func(ty reflect.Type, prefix string) {
+		for f := range ty.Fields() {
+			key, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if key == "" || key == "-" {
+				continue
+			}
+			if !regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(key) + `:`).MatchString(help) {
+				t.Errorf("check --help does not show %s%s", prefix, key)
+			}
+			if f.Type.Kind() == reflect.Struct {
+				walk(f.Type, prefix+key+".")
+			}
+		}
+	}
+	walk(reflect.TypeFor[Config](), "")
+}
+
+func TestWebConfig(t *testing.T) {
+	cfg, err := loadConfig("", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Web.Addr != "127.0.0.1:8025" {
+		t.Errorf("default web.addr %q", cfg.Web.Addr)
+	}
+	for v, bad := range map[string]bool{"off": false, "127.0.0.1:0": false, "[::1]:8080": false, "8025": true, "localhost": true} {
+		t.Setenv("REFEREE_WEB_ADDR", v)
+		cfg, err := loadConfig("", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		probs := strings.Join(cfg.validate(gameIDs()), "\n")
+		if got := strings.Contains(probs, "web.addr"); got != bad {
+			t.Errorf("web.addr %q: problems %q", v, probs)
+		}
+	}
+}

@@ -1,0 +1,468 @@
+// Package web is the referee's read-only status page: the games and their
+// clocks, each game's board, standings, parameters, intents and recent events,
+// the archive of every public notice sent, the journal, Atom feeds, Prometheus
+// metrics and a health check. Pages are plain HTML (inline SVG boards, no
+// JavaScript).
+//
+// The server never writes: it reads the state through a viewer that holds the
+// daemon's lock for the length of a callback, the journal and the sent-mail
+// store from their files. It shows only what the lists have seen or may see
+// (reports, public notices, the journal's public columns), so nothing sealed
+// appears before the rules reveal it.
+package web
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"referee/contract"
+)
+
+// Options are what the server reads.
+type Options struct {
+	Engine *contract.Engine
+	// View calls f with the state under the daemon's lock; f must neither
+	// keep nor change it.
+	View    func(f func(*contract.State))
+	Archive *Archive
+	Journal string           // the journal's path
+	Now     func() time.Time // the referee's clock
+	Metrics *Metrics         // nil: /metrics answers 404
+	Referee string           // the referee's address
+}
+
+// Server is the web server's handler.
+type Server struct {
+	o   Options
+	mux *http.ServeMux
+}
+
+// New makes the handler.
+func New(o Options) *Server {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	s := &Server{o: o, mux: http.NewServeMux()}
+	s.mux.HandleFunc("GET /{$}", s.index)
+	s.mux.HandleFunc("GET /game/{id}", s.game)
+	s.mux.HandleFunc("GET /game/{id}/feed.atom", s.feed)
+	s.mux.HandleFunc("GET /feed.atom", s.feed)
+	s.mux.HandleFunc("GET /archive", s.archive)
+	s.mux.HandleFunc("GET /archive/{id...}", s.mail)
+	s.mux.HandleFunc("GET /journal", s.journal)
+	s.mux.HandleFunc("GET /healthz", s.healthz)
+	if o.Metrics != nil {
+		s.mux.Handle("GET /metrics", promhttp.HandlerFor(o.Metrics.Registry, promhttp.HandlerOpts{}))
+	}
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'")
+	s.mux.ServeHTTP(w, r)
+}
+
+// Listener is a started server.
+type Listener struct {
+	srv *http.Server
+	ln  net.Listener
+}
+
+// Listen starts serving h on addr ("127.0.0.1:8025"; port 0 picks one).
+func Listen(addr string, h http.Handler, log *slog.Logger) (*Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("web server stopped", "err", err)
+		}
+	}()
+	return &Listener{srv: srv, ln: ln}, nil
+}
+
+// URL is the server's address as a link.
+func (l *Listener) URL() string { return "http://" + l.ln.Addr().String() + "/" }
+
+// Close stops the server, letting requests in hand finish for a few seconds.
+func (l *Listener) Close() error {
+	if l == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return l.srv.Shutdown(ctx)
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	var clock time.Time
+	s.o.View(func(st *contract.State) { clock = st.Clock })
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintf(w, "ok\nclock %s\n", clock.UTC().Format(time.RFC3339))
+}
+
+// --- the index ---
+
+type gameRow struct {
+	ID, Title   string
+	Contestants int
+	Next        string // "round (Mon 2026-12-07 00:00 UTC)"
+	Left        string // "5d 3h"
+	LastReport  string
+}
+
+type indexPage struct {
+	page
+	Clock, Now string
+	Games      []gameRow
+	Outbox     int
+	Failed     int
+	LastSent   *Sent
+}
+
+func (s *Server) index(w http.ResponseWriter, r *http.Request) {
+	p := indexPage{page: s.page("Games", "")}
+	now := s.o.Now().UTC()
+	p.Now = now.Format(stamp)
+	s.o.View(func(st *contract.State) {
+		p.Clock = fmtTime(st.Clock)
+		p.Outbox, p.Failed = len(st.Outbox), len(st.Failed)
+		for _, g := range s.o.Engine.Games() {
+			row := gameRow{ID: g.ID(), Title: g.Title(), Contestants: len(st.Members(g.ID()))}
+			if gs := st.Games[g.ID()]; gs != nil {
+				row.LastReport = fmtTime(gs.LastReport)
+			}
+			if ev, ok, err := s.o.Engine.GameNext(st, g.ID()); err == nil && ok {
+				row.Next = eventName(ev) + " at " + ev.At.UTC().Format(stamp)
+				row.Left = left(ev.At.Sub(st.Clock))
+			}
+			p.Games = append(p.Games, row)
+		}
+	})
+	if all, err := s.o.Archive.All(); err == nil && len(all) > 0 {
+		p.LastSent = all[len(all)-1]
+	}
+	s.render(w, "index", p)
+}
+
+// --- a game ---
+
+type paramRow struct{ Name, Value, Default, Rule, Help string }
+
+type intentRow struct {
+	ID                    int
+	Sponsor, Text, Method string
+	Created, Expires      string
+	Supporters, Objectors string
+}
+
+type gamePage struct {
+	page
+	ID, Title     string
+	Board         *Board
+	Contestmaster string
+	Contestants   []string
+	Points        []pointRow
+	Params        []paramRow
+	Intents       []intentRow
+	Rulings       []rulingRow
+	Recent        []contract.Happening
+	Report        string
+	Next, Left    string
+	ReportError   string
+}
+
+// rulingRow is a question awaiting the contestmaster's ruling (G8). The
+// question itself was asked by private mail and may name a private
+// submission: only its number and times are shown.
+type rulingRow struct {
+	ID              int
+	Asked, Deadline string
+}
+
+type pointRow struct {
+	Name   string
+	Points int
+}
+
+func (s *Server) game(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	g := s.o.Engine.Game(id)
+	if g == nil {
+		http.Error(w, fmt.Sprintf("no game %q (the games are %s)", id, strings.Join(s.gameIDs(), ", ")), http.StatusNotFound)
+		return
+	}
+	p := gamePage{page: s.page(g.Title(), id), ID: id, Title: g.Title()}
+	s.o.View(func(st *contract.State) {
+		gs := st.Games[id]
+		if gs == nil {
+			return
+		}
+		p.Contestmaster = gs.Contestmaster
+		for _, m := range st.Members(id) {
+			p.Contestants = append(p.Contestants, m.Name)
+		}
+		for player, games := range st.Points {
+			if n, ok := games[id]; ok {
+				p.Points = append(p.Points, pointRow{st.NameOf(player), n})
+			}
+		}
+		sort.Slice(p.Points, func(i, j int) bool {
+			if p.Points[i].Points != p.Points[j].Points {
+				return p.Points[i].Points > p.Points[j].Points
+			}
+			return p.Points[i].Name < p.Points[j].Name
+		})
+		for _, d := range g.Params() {
+			p.Params = append(p.Params, paramRow{d.Name, gs.Params[d.Name], d.Default, d.Rule, d.Help})
+		}
+		for _, in := range st.Intents {
+			if in.Game != id {
+				continue
+			}
+			p.Intents = append(p.Intents, intentRow{ID: in.ID, Sponsor: st.NameOf(in.Sponsor), Text: in.Text, Method: in.Describe(),
+				Created: fmtTime(in.Created), Expires: fmtTime(in.Expires()),
+				Supporters: names(st, in.Supporters), Objectors: names(st, in.Objectors)})
+		}
+		for _, r := range st.Rulings {
+			if r.Game == id && r.Answer == "" {
+				p.Rulings = append(p.Rulings, rulingRow{r.ID, fmtTime(r.Asked), fmtTime(r.Deadline)})
+			}
+		}
+		p.Recent = append(p.Recent, gs.Recent...)
+		p.Board = board(st, id, gs)
+		if ev, ok, err := s.o.Engine.GameNext(st, id); err == nil && ok {
+			p.Next, p.Left = eventName(ev)+" at "+ev.At.UTC().Format(stamp), left(ev.At.Sub(st.Clock))
+		}
+		now := st.Clock
+		if now.IsZero() {
+			now = s.o.Now().UTC()
+		}
+		n, err := s.o.Engine.Report(st, id, now)
+		if err != nil {
+			p.ReportError = err.Error()
+		} else {
+			p.Report = n.Body
+		}
+	})
+	sort.SliceStable(p.Recent, func(i, j int) bool { return p.Recent[i].Time.After(p.Recent[j].Time) })
+	s.render(w, "game", p)
+}
+
+func names(st *contract.State, addrs []string) string {
+	var out []string
+	for _, a := range addrs {
+		out = append(out, st.NameOf(a))
+	}
+	return strings.Join(out, ", ")
+}
+
+// --- the archive ---
+
+type archivePage struct {
+	page
+	Game  string
+	Games []string
+	Mails []*Sent
+}
+
+func (s *Server) archive(w http.ResponseWriter, r *http.Request) {
+	all, err := s.o.Archive.All()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	p := archivePage{page: s.page("Archive", ""), Game: r.FormValue("game"), Games: s.gameIDs()}
+	for i := len(all) - 1; i >= 0; i-- {
+		if p.Game == "" || all[i].Game == p.Game {
+			p.Mails = append(p.Mails, all[i])
+		}
+	}
+	s.render(w, "archive", p)
+}
+
+type mailPage struct {
+	page
+	Mail *Sent
+}
+
+func (s *Server) mail(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	all, err := s.o.Archive.All()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	for _, m := range all {
+		if m.ID == id {
+			s.render(w, "mail", mailPage{page: s.page(m.Subject, m.Game), Mail: m})
+			return
+		}
+	}
+	http.Error(w, fmt.Sprintf("no notice %q in the archive", id), http.StatusNotFound)
+}
+
+// --- the journal ---
+
+type journalPage struct {
+	page
+	Game, Player, Outcome string
+	Games                 []string
+	Outcomes              []string
+	Entries               []publicEntry
+	Total, Shown          int
+	Error                 string
+}
+
+// journalLimit is how many entries the journal page shows, newest first.
+const journalLimit = 500
+
+func (s *Server) journal(w http.ResponseWriter, r *http.Request) {
+	p := journalPage{page: s.page("Journal", ""), Game: r.FormValue("game"), Player: strings.TrimSpace(r.FormValue("player")),
+		Outcome: r.FormValue("outcome"), Games: s.gameIDs(), Outcomes: []string{"applied", "rejected", "event"}}
+	entries, err := readJournal(s.o.Journal)
+	if err != nil {
+		p.Error = err.Error()
+	}
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		if (p.Game != "" && e.Game != p.Game) || (p.Outcome != "" && e.Outcome != p.Outcome) ||
+			(p.Player != "" && !strings.EqualFold(e.Player, p.Player)) {
+			continue
+		}
+		p.Total++
+		if len(p.Entries) < journalLimit {
+			p.Entries = append(p.Entries, e)
+		}
+	}
+	p.Shown = len(p.Entries)
+	s.render(w, "journal", p)
+}
+
+// publicEntry is the public columns of a journal entry: its reason and
+// detail are never read, for they can quote a private submission (a sealed
+// bid) before its reveal.
+type publicEntry struct {
+	Seq     int64     `json:"seq"`
+	Time    time.Time `json:"time"`
+	MsgID   string    `json:"msgid"`
+	Game    string    `json:"game"`
+	Player  string    `json:"player"`
+	Verb    string    `json:"verb"`
+	Outcome string    `json:"outcome"`
+}
+
+// readJournal reads the public columns of every journal entry; a torn last
+// line (a crash mid-append, cut at the next start) ends the reading.
+func readJournal(path string) ([]publicEntry, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []publicEntry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		var e publicEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return out, fmt.Errorf("journal line %d: %w", n, err)
+		}
+		out = append(out, e)
+	}
+	return out, sc.Err()
+}
+
+// --- helpers ---
+
+const stamp = "Mon 2006-01-02 15:04 UTC"
+
+func fmtTime(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.UTC().Format(stamp)
+}
+
+func eventName(ev contract.Event) string {
+	if ev.Key != "" {
+		return ev.Name + " (" + ev.Key + ")"
+	}
+	return ev.Name
+}
+
+// left writes a duration as players count it: "2d 5h", "3h 10m", "due".
+func left(d time.Duration) string {
+	if d <= 0 {
+		return "due"
+	}
+	days := int(d / (24 * time.Hour))
+	h := int(d % (24 * time.Hour) / time.Hour)
+	m := int(d % time.Hour / time.Minute)
+	switch {
+	case days > 0:
+		return strconv.Itoa(days) + "d " + strconv.Itoa(h) + "h"
+	case h > 0:
+		return strconv.Itoa(h) + "h " + strconv.Itoa(m) + "m"
+	default:
+		return strconv.Itoa(max(m, 1)) + "m"
+	}
+}
+
+func (s *Server) gameIDs() []string {
+	var ids []string
+	for _, g := range s.o.Engine.Games() {
+		ids = append(ids, g.ID())
+	}
+	return ids
+}
+
+// page is what every page's frame shows.
+type page struct {
+	Title   string
+	Game    string // the game whose feed the page links, "" for all
+	Nav     []navLink
+	Referee string
+}
+
+type navLink struct{ Href, Text string }
+
+func (s *Server) page(title, game string) page {
+	p := page{Title: title, Game: game, Referee: s.o.Referee}
+	p.Nav = append(p.Nav, navLink{"/", "Games"})
+	for _, g := range s.o.Engine.Games() {
+		p.Nav = append(p.Nav, navLink{"/game/" + g.ID(), g.Title()})
+	}
+	p.Nav = append(p.Nav, navLink{"/archive", "Archive"}, navLink{"/journal", "Journal"})
+	return p
+}
+
+func (s *Server) render(w http.ResponseWriter, name string, data any) {
+	var b strings.Builder
+	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
+		http.Error(w, "render "+name+": "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write([]byte(b.String()))
+}
