@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -78,9 +79,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	defer d.close()
 	if cfg.Embedded() {
+		// Every player the state knows reads the lists, mailbox or not.
+		users := []string{cfg.Address, cfg.Contestmaster}
+		for _, p := range d.s.Players {
+			users = append(users, p.Addresses...)
+		}
 		hub, err := mailhub.Start(mailhub.Options{
 			IMAPAddr: cfg.Hub.IMAPAddr, SMTPAddr: cfg.Hub.SMTPAddr, Lists: hubLists(cfg),
-			Users: []string{cfg.Address, cfg.Contestmaster}, Now: clk.now, Logger: log,
+			Users: users, Dir: filepath.Join(filepath.Dir(cfg.State), "hub"), Now: clk.now, Logger: log,
 		})
 		if err != nil {
 			return fmt.Errorf("start the embedded mail hub: %w", err)
@@ -89,10 +95,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "embedded mail hub: IMAP %s, SMTP %s (any user and password; lists %s)\n",
 			hub.IMAPAddr(), hub.SMTPAddr(), strings.Join(append(append([]string{}, cfg.Lists.Public...), cfg.Lists.Official), ", "))
 		d.hub = true
+		d.hubIMAP = d.s.IMAP // the hub keeps its mail: the saved checkpoint holds
 		d.imap = &mailin.IMAPConfig{Addr: hub.IMAPAddr(), TLS: "none", User: cfg.Address, Password: "hub", Mailbox: "INBOX", Logger: log}
 		d.sender = mailout.NewSender(mailout.SMTPConfig{Addr: hub.SMTPAddr(), TLS: "none", HELO: "referee"}, log)
-		// The hub's mailboxes are new at each start: so is the checkpoint.
-		d.s.IMAP = contract.Checkpoint{}
 	}
 	return d.run(ctx)
 }

@@ -1,0 +1,566 @@
+package mailhub
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+)
+
+// The hub's files, under Options.Dir:
+//
+//	seq                       the last UID given out; one counter for the hub
+//	uidvalidity               the last UIDVALIDITY given out
+//	mail/<n>                  each message once, as submitted (a list post
+//	                          once for all its readers, with its List-Id)
+//	mail/tmp/                 messages being written; emptied at start
+//	lists.log                 one line per list post
+//	users/u-<addr>/m-<mailbox>.log
+//	                          one log per mailbox: a header line, then one
+//	                          line per append, flag change, expunge or
+//	                          subscription
+//
+// Every INBOX holds the list posts made since it was created (the header's
+// "join") besides its own appends: a list post is written once, however
+// many players there are. The trace fields a delivering MTA prepends
+// (Return-Path, Delivered-To, Received) are not stored; they are rebuilt
+// from the log line on every read, so each copy reads the same each time.
+//
+// A message becomes visible only when its log line is written, after its
+// file is complete (written under mail/tmp/, then renamed). A log line cut
+// by a crash is not a line: it is ignored, and cut off before the next
+// append. Files are not fsynced: mail survives the hub's process being
+// killed, not the machine losing power (the hub is for local use).
+
+// logRec is one line of a mailbox log or of lists.log.
+type logRec struct {
+	// Header (first line of a mailbox log).
+	UIDValidity uint32 `json:"uidvalidity,omitempty"`
+	Join        uint32 `json:"join,omitempty"` // INBOX: list posts with a higher UID are in it
+
+	Op    string      `json:"op,omitempty"` // "a" append, "f" flags, "x" expunge, "s" subscription
+	UID   uint32      `json:"uid,omitempty"`
+	Blob  uint32      `json:"blob,omitempty"`  // mail/<blob>
+	Size  int64       `json:"size,omitempty"`  // of the file
+	Time  time.Time   `json:"t,omitzero"`      // INTERNALDATE
+	RP    string      `json:"rp,omitempty"`    // Return-Path; "" with To "": nothing prepended
+	To    string      `json:"to,omitempty"`    // Delivered-To
+	Flags []imap.Flag `json:"flags,omitempty"` // "a", "f"
+	Sub   bool        `json:"sub,omitempty"`   // "s"
+	List  string      `json:"list,omitempty"`  // lists.log: the list address
+}
+
+// msg is a message of a loaded mailbox.
+type msg struct {
+	uid, blob uint32
+	size      int64 // of the file; the trace fields come on top
+	t         time.Time
+	rp, to    string
+	flags     []imap.Flag
+}
+
+// box is a mailbox loaded in memory because a session selected it. It is
+// dropped when the last session leaves it.
+type box struct {
+	user, name  string
+	uidValidity uint32
+	join        uint32 // 0: no list posts (not an INBOX)
+	subscribed  bool
+	msgs        []*msg // in UID order
+	uidNext     uint32
+	tracker     *imapserver.MailboxTracker
+	refs        int
+	gone        bool // deleted or renamed away while selected
+}
+
+// store is the hub's mail on disk. Every method takes mu: one lock for the
+// hub, as mail comes one message at a time.
+type store struct {
+	dir   string
+	mu    sync.Mutex
+	last  uint32 // the last UID given out
+	seq   *os.File
+	lists []logRec           // every list post: UID, list, size, time
+	users map[string]bool    // known mailbox owners
+	open  map[[2]string]*box // user, mailbox -> loaded box
+	// bounces is each list's bounce address, made once.
+	bounces map[string]string
+}
+
+const mailboxDelim = '/'
+
+func openStore(dir string) (*store, error) {
+	s := &store{dir: dir, users: map[string]bool{}, open: map[[2]string]*box{}, bounces: map[string]string{}}
+	for _, d := range []string{"mail/tmp", "users"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
+			return nil, err
+		}
+	}
+	// What a crash left half written was never visible: drop it.
+	tmp, err := os.ReadDir(filepath.Join(dir, "mail/tmp"))
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range tmp {
+		os.Remove(filepath.Join(dir, "mail/tmp", e.Name()))
+	}
+	if s.seq, err = os.OpenFile(filepath.Join(dir, "seq"), os.O_RDWR|os.O_CREATE, 0o600); err != nil {
+		return nil, err
+	}
+	if b, err := io.ReadAll(s.seq); err == nil {
+		n, _ := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 32)
+		s.last = uint32(n)
+	}
+	// The counter is written before each UID is used, but a file written
+	// last may be ahead of it if the counter's write was lost.
+	mail, err := os.ReadDir(filepath.Join(dir, "mail"))
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range mail {
+		if n, err := strconv.ParseUint(e.Name(), 10, 32); err == nil && uint32(n) > s.last {
+			s.last = uint32(n)
+		}
+	}
+	if err := readLog(filepath.Join(dir, "lists.log"), func(r logRec) { s.lists = append(s.lists, r) }); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	users, err := os.ReadDir(filepath.Join(dir, "users"))
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range users {
+		if u, ok := strings.CutPrefix(e.Name(), "u-"); ok && e.IsDir() {
+			if addr, err := url.QueryUnescape(u); err == nil {
+				s.users[addr] = true
+			}
+		}
+	}
+	return s, nil
+}
+
+func (s *store) close() error { return s.seq.Close() }
+
+// nextUID gives out a UID, recording it first.
+func (s *store) nextUID() (uint32, error) {
+	if s.last == ^uint32(0) {
+		return 0, errors.New("mail hub: UIDs exhausted")
+	}
+	n := s.last + 1
+	if _, err := s.seq.WriteAt(fmt.Appendf(nil, "%010d\n", n), 0); err != nil {
+		return 0, fmt.Errorf("mail hub: record UID: %w", err)
+	}
+	s.last = n
+	return n, nil
+}
+
+func (s *store) userDir(user string) string {
+	return filepath.Join(s.dir, "users", "u-"+url.QueryEscape(user))
+}
+
+func (s *store) boxPath(user, name string) string {
+	return filepath.Join(s.userDir(user), "m-"+url.QueryEscape(name)+".log")
+}
+
+func (s *store) blobPath(n uint32) string {
+	return filepath.Join(s.dir, "mail", strconv.FormatUint(uint64(n), 10))
+}
+
+// writeBlob stores a message under a new UID, which it returns.
+func (s *store) writeBlob(b []byte) (uint32, error) {
+	n, err := s.nextUID()
+	if err != nil {
+		return 0, err
+	}
+	tmp := filepath.Join(s.dir, "mail/tmp", strconv.FormatUint(uint64(n), 10))
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		os.Remove(tmp)
+		return 0, fmt.Errorf("mail hub: write message: %w", err)
+	}
+	if err := os.Rename(tmp, s.blobPath(n)); err != nil {
+		return 0, fmt.Errorf("mail hub: write message: %w", err)
+	}
+	return n, nil
+}
+
+// appendLog appends one line to the log at path, first cutting off a line a
+// crash left unfinished.
+func appendLog(path string, r logRec) error {
+	line, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := cutTornLine(f); err != nil {
+		return fmt.Errorf("mail hub: %s: %w", path, err)
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("mail hub: %s: %w", path, err)
+	}
+	return nil
+}
+
+// cutTornLine truncates f after its last newline.
+func cutTornLine(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := fi.Size()
+	if size == 0 {
+		return nil
+	}
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], size-1); err != nil {
+		return err
+	}
+	if last[0] == '\n' {
+		return nil
+	}
+	buf := make([]byte, min(size, 1<<20))
+	for end := size; end > 0; {
+		start := max(0, end-int64(len(buf)))
+		chunk := buf[:end-start]
+		if _, err := f.ReadAt(chunk, start); err != nil {
+			return err
+		}
+		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
+			return f.Truncate(start + int64(i) + 1)
+		}
+		end = start
+	}
+	return f.Truncate(0)
+}
+
+// readLog calls fn for each whole line of the log at path. A line that
+// does not decode is skipped: only a crash writes one, and only last.
+func readLog(path string, fn func(logRec)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	for {
+		line, err := br.ReadBytes('\n')
+		if err == io.EOF {
+			return nil // a line without its newline is unfinished
+		}
+		if err != nil {
+			return err
+		}
+		var r logRec
+		if json.Unmarshal(line, &r) == nil {
+			fn(r)
+		}
+	}
+}
+
+// createUser makes user's directory and INBOX if they do not exist.
+func (s *store) createUser(user string) (bool, error) {
+	if s.users[user] {
+		return false, nil
+	}
+	if err := os.MkdirAll(s.userDir(user), 0o700); err != nil {
+		return false, err
+	}
+	if err := s.createBox(user, "INBOX"); err != nil && !isAlreadyExists(err) {
+		return false, err
+	}
+	s.users[user] = true
+	return true, nil
+}
+
+var errAlreadyExists = &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAlreadyExists, Text: "Mailbox already exists"}
+
+func isAlreadyExists(err error) bool { return errors.Is(err, errAlreadyExists) }
+
+func errNoMailbox(code imap.ResponseCode) error {
+	return &imap.Error{Type: imap.StatusResponseTypeNo, Code: code, Text: "No such mailbox"}
+}
+
+// createBox writes a new mailbox's header: its UIDVALIDITY (never given
+// out before, so a re-created mailbox does not pass for the old one) and,
+// for an INBOX, the UID after which list posts belong to it.
+func (s *store) createBox(user, name string) error {
+	path := s.boxPath(user, name)
+	if _, err := os.Stat(path); err == nil {
+		return errAlreadyExists
+	}
+	uv, err := s.nextUIDValidity()
+	if err != nil {
+		return err
+	}
+	hdr := logRec{UIDValidity: uv}
+	if name == "INBOX" {
+		hdr.Join = s.last
+	}
+	line, _ := json.Marshal(hdr)
+	tmp := filepath.Join(s.userDir(user), ".new-"+filepath.Base(path))
+	if err := os.WriteFile(tmp, append(line, '\n'), 0o600); err != nil {
+		return fmt.Errorf("mail hub: create %s %s: %w", user, name, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("mail hub: create %s %s: %w", user, name, err)
+	}
+	return nil
+}
+
+// nextUIDValidity is the clock in seconds, or one more than the last one
+// given out if that is later (RFC 3501 2.3.1.1: a new mailbox must not
+// reuse the value of one that existed under its name).
+func (s *store) nextUIDValidity() (uint32, error) {
+	path := filepath.Join(s.dir, "uidvalidity")
+	var last uint32
+	if b, err := os.ReadFile(path); err == nil {
+		n, _ := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 32)
+		last = uint32(n)
+	}
+	uv := max(last+1, uint32(time.Now().Unix()))
+	if err := os.WriteFile(path, fmt.Appendf(nil, "%d\n", uv), 0o600); err != nil {
+		return 0, fmt.Errorf("mail hub: record UIDVALIDITY: %w", err)
+	}
+	return uv, nil
+}
+
+// load reads a mailbox from disk.
+func (s *store) load(user, name string) (*box, error) {
+	b := &box{user: user, name: name}
+	type state struct {
+		m       *msg
+		flags   []imap.Flag
+		flagged bool
+		gone    bool
+	}
+	byUID := map[uint32]*state{}
+	first := true
+	err := readLog(s.boxPath(user, name), func(r logRec) {
+		if first {
+			first = false
+			b.uidValidity, b.join = r.UIDValidity, r.Join
+			return
+		}
+		st := byUID[r.UID]
+		if st == nil && r.Op != "s" {
+			st = &state{}
+			byUID[r.UID] = st
+		}
+		switch r.Op {
+		case "a":
+			st.m = &msg{uid: r.UID, blob: r.Blob, size: r.Size, t: r.Time, rp: r.RP, to: r.To, flags: r.Flags}
+		case "f":
+			st.flags, st.flagged = r.Flags, true
+		case "x":
+			st.gone = true
+		case "s":
+			b.subscribed = r.Sub
+		}
+		b.uidNext = max(b.uidNext, r.UID+1)
+	})
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, errNoMailbox(imap.ResponseCodeNonExistent)
+		}
+		return nil, err
+	}
+	if first {
+		return nil, fmt.Errorf("mail hub: %s %s: no header", user, name)
+	}
+	if name == "INBOX" {
+		for _, p := range s.lists {
+			if p.UID > b.join {
+				if byUID[p.UID] == nil {
+					byUID[p.UID] = &state{}
+				}
+				byUID[p.UID].m = s.listMsg(p, user)
+			}
+		}
+		b.uidNext = max(b.uidNext, s.last+1)
+	}
+	for _, st := range byUID {
+		if st.m == nil || st.gone {
+			continue
+		}
+		if st.flagged {
+			st.m.flags = st.flags
+		}
+		b.msgs = append(b.msgs, st.m)
+	}
+	sort.Slice(b.msgs, func(i, j int) bool { return b.msgs[i].uid < b.msgs[j].uid })
+	if b.uidNext == 0 {
+		b.uidNext = 1
+	}
+	b.tracker = imapserver.NewMailboxTracker(uint32(len(b.msgs)))
+	return b, nil
+}
+
+// listMsg is user's copy of a list post.
+func (s *store) listMsg(p logRec, user string) *msg {
+	rp, ok := s.bounces[p.List]
+	if !ok {
+		// A list server resends with its own bounce address.
+		local, domain, _ := strings.Cut(p.List, "@")
+		rp = local + "-bounces@" + domain
+		s.bounces[p.List] = rp
+	}
+	return &msg{uid: p.UID, blob: p.UID, size: p.Size, t: p.Time, rp: rp, to: user}
+}
+
+// acquire returns the loaded mailbox, loading it if need be, for a new
+// session; release gives it back.
+func (s *store) acquire(user, name string) (*box, error) {
+	k := [2]string{user, name}
+	b := s.open[k]
+	if b == nil {
+		var err error
+		if b, err = s.load(user, name); err != nil {
+			return nil, err
+		}
+		s.open[k] = b
+	}
+	b.refs++
+	return b, nil
+}
+
+func (s *store) release(b *box) {
+	b.refs--
+	if b.refs == 0 && !b.gone {
+		delete(s.open, [2]string{b.user, b.name})
+	}
+}
+
+// forget drops a mailbox deleted or renamed: sessions that have it
+// selected keep what they see, and the next SELECT reads the disk.
+func (s *store) forget(user, name string) {
+	k := [2]string{user, name}
+	if b := s.open[k]; b != nil {
+		b.gone = true
+		delete(s.open, k)
+	}
+}
+
+// peek returns the mailbox, loaded or read for the moment.
+func (s *store) peek(user, name string) (*box, error) {
+	if b := s.open[[2]string{user, name}]; b != nil {
+		return b, nil
+	}
+	return s.load(user, name)
+}
+
+// add appends a message to a mailbox's log and, if it is loaded, to its
+// sessions' view.
+func (s *store) add(user, name string, m *msg) error {
+	err := appendLog(s.boxPath(user, name), logRec{Op: "a", UID: m.uid, Blob: m.blob, Size: m.size, Time: m.t, RP: m.rp, To: m.to, Flags: m.flags})
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return errNoMailbox(imap.ResponseCodeTryCreate)
+		}
+		return err
+	}
+	if b := s.open[[2]string{user, name}]; b != nil {
+		b.push(m)
+	}
+	return nil
+}
+
+func (b *box) push(m *msg) {
+	b.msgs = append(b.msgs, m)
+	b.uidNext = max(b.uidNext, m.uid+1)
+	b.tracker.QueueNumMessages(uint32(len(b.msgs)))
+}
+
+// post records a list post (its file already written under uid) and shows
+// it in every loaded INBOX. It returns the users to signal.
+func (s *store) post(uid uint32, list string, size int64, t time.Time) ([]string, error) {
+	r := logRec{UID: uid, List: list, Size: size, Time: t}
+	path := filepath.Join(s.dir, "lists.log")
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if err := os.WriteFile(path, nil, 0o600); err != nil {
+			return nil, err
+		}
+	}
+	if err := appendLog(path, r); err != nil {
+		return nil, err
+	}
+	s.lists = append(s.lists, r)
+	var users []string
+	for k, b := range s.open {
+		if k[1] == "INBOX" && uid > b.join {
+			b.push(s.listMsg(r, b.user))
+			users = append(users, b.user)
+		}
+	}
+	return users, nil
+}
+
+// prefix is the trace fields a delivering MTA adds (RFC 5321 4.4:
+// Return-Path, Received; Delivered-To as Postfix and Dovecot write it).
+func (m *msg) prefix() []byte {
+	if m.to == "" {
+		return nil
+	}
+	return fmt.Appendf(nil, "Return-Path: <%s>\r\nDelivered-To: %s\r\nReceived: by %s (referee mail hub) for <%s>;\r\n %s\r\n",
+		m.rp, m.to, Hostname, m.to, m.t.UTC().Format(time.RFC1123Z)) // date-time, RFC 5322 3.3
+}
+
+func (m *msg) fullSize() int64 { return int64(len(m.prefix())) + m.size }
+
+// read returns the whole message as a client sees it.
+func (s *store) read(m *msg) ([]byte, error) {
+	p := m.prefix()
+	b := make([]byte, len(p), len(p)+int(m.size))
+	copy(b, p)
+	f, err := os.Open(s.blobPath(m.blob))
+	if err != nil {
+		return nil, fmt.Errorf("mail hub: read message %d: %w", m.blob, err)
+	}
+	defer f.Close()
+	b = b[:len(p)+int(m.size)]
+	if _, err := io.ReadFull(f, b[len(p):]); err != nil {
+		return nil, fmt.Errorf("mail hub: read message %d: %w", m.blob, err)
+	}
+	return b, nil
+}
+
+// boxes lists user's mailbox names.
+func (s *store) boxes(user string) ([]string, error) {
+	ents, err := os.ReadDir(s.userDir(user))
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range ents {
+		n, ok := strings.CutPrefix(e.Name(), "m-")
+		if !ok {
+			continue
+		}
+		n, ok = strings.CutSuffix(n, ".log")
+		if !ok {
+			continue
+		}
+		if name, err := url.QueryUnescape(n); err == nil {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
