@@ -21,7 +21,7 @@ import (
 type Options struct {
 	IMAPAddr, SMTPAddr string            // "" = 127.0.0.1:0
 	Lists              map[string]string // list address -> List-Id value ("Agora Business <agora-business.example.test>")
-	Users              []string          // mailboxes made at start if missing (the referee, the contestmasters, the players)
+	Users              []string          // mailboxes made at start if missing (the referee, the contestmasters)
 	Now                func() time.Time  // nil = time.Now; INTERNALDATE and Received dates
 	Logger             *slog.Logger      // nil = discard
 	MaxMessageBytes    int64             // 0 = 10 MiB
@@ -30,6 +30,10 @@ type Options struct {
 	// directory finds it as it was. "" = a temporary directory removed by
 	// Close.
 	Dir string
+	// Players are the addresses the game knows: each gets a mailbox at
+	// start if it has none, so that the lists reach it before the player
+	// logs in. An address the hub cannot use is logged and skipped.
+	Players []string
 }
 
 // Hostname is the name the hub gives itself in SMTP and Received headers.
@@ -104,6 +108,11 @@ func Start(opts Options) (*Hub, error) {
 		if err := h.mailbox(u); err != nil {
 			h.cleanup()
 			return nil, fmt.Errorf("start mail hub: %w", err)
+		}
+	}
+	for _, p := range opts.Players {
+		if err := h.mailbox(p); err != nil {
+			h.log.Warn("mail hub: no mailbox for a player", "addr", p, "err", err)
 		}
 	}
 

@@ -145,8 +145,14 @@ func openStore(dir string) (*store, error) {
 		return nil, err
 	}
 	for _, e := range users {
-		if u, ok := strings.CutPrefix(e.Name(), "u-"); ok && e.IsDir() {
-			if addr, err := url.QueryUnescape(u); err == nil {
+		u, ok := strings.CutPrefix(e.Name(), "u-")
+		if !ok || !e.IsDir() {
+			continue
+		}
+		// A user whose INBOX a crash kept from being made gets it at the
+		// next login or mail.
+		if addr, err := url.QueryUnescape(u); err == nil {
+			if _, err := os.Stat(s.boxPath(addr, "INBOX")); err == nil {
 				s.users[addr] = true
 			}
 		}
@@ -359,6 +365,9 @@ func (s *store) load(user, name string) (*box, error) {
 			b.uidValidity, b.join = r.UIDValidity, r.Join
 			return
 		}
+		if r.Op != "s" && (r.UID == 0 || r.UID == ^uint32(0)) {
+			return // not a UID the hub gives out
+		}
 		st := byUID[r.UID]
 		if st == nil && r.Op != "s" {
 			st = &state{}
@@ -392,9 +401,12 @@ func (s *store) load(user, name string) (*box, error) {
 					byUID[p.UID] = &state{}
 				}
 				byUID[p.UID].m = s.listMsg(p, user)
+				b.uidNext = max(b.uidNext, p.UID+1)
 			}
 		}
-		b.uidNext = max(b.uidNext, s.last+1)
+		// UIDNEXT changes only when mail comes (RFC 3501 2.3.1.1); the
+		// next UID given out may be higher.
+		b.uidNext = max(b.uidNext, b.join+1)
 	}
 	for _, st := range byUID {
 		if st.m == nil || st.gone {

@@ -80,13 +80,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	defer d.close()
 	if cfg.Embedded() {
 		// Every player the state knows reads the lists, mailbox or not.
-		users := []string{cfg.Address, cfg.Contestmaster}
+		var players []string
 		for _, p := range d.s.Players {
-			users = append(users, p.Addresses...)
+			players = append(players, p.Addresses...)
 		}
 		hub, err := mailhub.Start(mailhub.Options{
 			IMAPAddr: cfg.Hub.IMAPAddr, SMTPAddr: cfg.Hub.SMTPAddr, Lists: hubLists(cfg),
-			Users: users, Dir: filepath.Join(filepath.Dir(cfg.State), "hub"), Now: clk.now, Logger: log,
+			Users: []string{cfg.Address, cfg.Contestmaster}, Now: clk.now, Logger: log,
+			Dir: filepath.Join(filepath.Dir(cfg.State), "hub"), Players: players,
 		})
 		if err != nil {
 			return fmt.Errorf("start the embedded mail hub: %w", err)
