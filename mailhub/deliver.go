@@ -53,11 +53,11 @@ func (h *Hub) Deliver(from string, rcpts []string, raw []byte) error {
 	st := h.store
 	st.mu.Lock()
 	if len(direct) > 0 {
-		if uid, err := st.writeBlob(body); err != nil {
+		if uid, off, err := st.writeText(body); err != nil {
 			errs = append(errs, fmt.Errorf("deliver: %w", err))
 		} else {
 			for _, to := range direct {
-				m := &msg{uid: uid, blob: uid, size: int64(len(body)), t: now, rp: sender, to: to}
+				m := &msg{uid: uid, off: off, size: int64(len(body)), t: now, rp: sender, to: to}
 				if err := st.add(to, "INBOX", m); err != nil {
 					errs = append(errs, fmt.Errorf("deliver to %s: %w", to, err))
 					continue
@@ -68,10 +68,10 @@ func (h *Hub) Deliver(from string, rcpts []string, raw []byte) error {
 	}
 	for _, l := range lists {
 		b := h.listCopy(l, body)
-		uid, err := st.writeBlob(b)
+		uid, off, err := st.writeText(b)
 		var users []string
 		if err == nil {
-			users, err = st.post(uid, l, int64(len(b)), now)
+			users, err = st.post(uid, l, off, int64(len(b)), now)
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("deliver to %s: %w", l, err))

@@ -174,10 +174,7 @@ func (s *imapSession) subscribe(name string, sub bool) error {
 	st := s.hub.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if err := appendLog(st.boxPath(s.user, name), logRec{Op: "s", Sub: sub}); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return errNoMailbox(imap.ResponseCodeNonExistent)
-		}
+	if err := st.appendBox(s.user, name, logRec{Op: "s", Sub: sub}); err != nil {
 		return err
 	}
 	if b := st.open[[2]string{s.user, name}]; b != nil {
@@ -308,9 +305,9 @@ func (s *imapSession) Append(name string, r imap.LiteralReader, options *imap.Ap
 	if t.IsZero() {
 		t = s.hub.now()
 	}
-	var uid uint32
-	if uid, err = st.writeBlob(buf.Bytes()); err == nil {
-		err = st.add(s.user, name, &msg{uid: uid, blob: uid, size: int64(buf.Len()), t: t, flags: addFlags(nil, options.Flags)})
+	uid, off, err := st.writeText(buf.Bytes())
+	if err == nil {
+		err = st.add(s.user, name, &msg{uid: uid, off: off, size: int64(buf.Len()), t: t, flags: addFlags(nil, options.Flags)})
 	}
 	st.mu.Unlock()
 	if err != nil {
@@ -498,13 +495,21 @@ func writeLiteral(wc io.WriteCloser, b []byte) error {
 // setFlags records a message's new flags and tells the mailbox's other
 // sessions (source excepted, when not nil). The store's lock is held.
 func (s *imapSession) setFlags(i int, m *msg, flags []imap.Flag, source *imapserver.SessionTracker) error {
-	st := s.hub.store
-	if err := appendLog(st.boxPath(s.user, s.sel.b.name), logRec{Op: "f", UID: m.uid, Flags: flags}); err != nil {
+	if err := s.logSelected(logRec{Op: "f", UID: m.uid, Flags: flags}); err != nil {
 		return err
 	}
 	m.flags = flags
 	s.sel.b.tracker.QueueMessageFlags(uint32(i)+1, imap.UID(m.uid), slices.Clone(flags), source)
 	return nil
+}
+
+// logSelected appends a line to the selected mailbox's log. The store's
+// lock is held.
+func (s *imapSession) logSelected(r logRec) error {
+	if l := s.sel.b.log; l != nil {
+		return writeLog(l, r)
+	}
+	return appendLog(s.hub.store.boxPath(s.user, s.sel.b.name), r)
 }
 
 func (s *imapSession) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *imap.StoreFlags, options *imap.StoreOptions) error {
@@ -562,7 +567,7 @@ func (s *imapSession) expunge(drop func(*msg) bool) error {
 		if !drop(m) {
 			continue
 		}
-		if err := appendLog(s.hub.store.boxPath(s.user, b.name), logRec{Op: "x", UID: m.uid}); err != nil {
+		if err := s.logSelected(logRec{Op: "x", UID: m.uid}); err != nil {
 			return err
 		}
 		b.msgs = slices.Delete(b.msgs, i, i+1)

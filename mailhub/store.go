@@ -26,9 +26,9 @@ import (
 //
 //	seq                       the last UID given out; one counter for the hub
 //	uidvalidity               the last UIDVALIDITY given out
-//	mail/<n>                  each message once, as submitted (a list post
-//	                          once for all its readers, with its List-Id)
-//	mail/tmp/                 messages being written; emptied at start
+//	mail.dat                  each message once, as submitted (a list post
+//	                          once for all its readers, with its List-Id),
+//	                          one after the other
 //	lists.log                 one line per list post
 //	users/u-<addr>/m-<mailbox>.log
 //	                          one log per mailbox: a header line, then one
@@ -42,10 +42,13 @@ import (
 // from the log line on every read, so each copy reads the same each time.
 //
 // A message becomes visible only when its log line is written, after its
-// file is complete (written under mail/tmp/, then renamed). A log line cut
-// by a crash is not a line: it is ignored, and cut off before the next
-// append. Files are not fsynced: mail survives the hub's process being
-// killed, not the machine losing power (the hub is for local use).
+// text is complete in mail.dat: text a crash cut short is never shown, and
+// the next message is written after it. A log line cut by a crash is not a
+// line: it is ignored, and cut off before the next append. Files are not
+// fsynced: mail survives the hub's process being killed, not the machine
+// losing power (the hub is for local use). Each delivery writes three
+// times to files the hub keeps open (the UID counter, mail.dat, a log) and
+// creates none.
 
 // logRec is one line of a mailbox log or of lists.log.
 type logRec struct {
@@ -55,8 +58,8 @@ type logRec struct {
 
 	Op    string      `json:"op,omitempty"` // "a" append, "f" flags, "x" expunge, "s" subscription
 	UID   uint32      `json:"uid,omitempty"`
-	Blob  uint32      `json:"blob,omitempty"`  // mail/<blob>
-	Size  int64       `json:"size,omitempty"`  // of the file
+	Off   int64       `json:"off,omitempty"`   // where the text starts in mail.dat
+	Size  int64       `json:"size,omitempty"`  // of the text
 	Time  time.Time   `json:"t,omitzero"`      // INTERNALDATE
 	RP    string      `json:"rp,omitempty"`    // Return-Path; "" with To "": nothing prepended
 	To    string      `json:"to,omitempty"`    // Delivered-To
@@ -67,8 +70,8 @@ type logRec struct {
 
 // msg is a message of a loaded mailbox.
 type msg struct {
-	uid, blob uint32
-	size      int64 // of the file; the trace fields come on top
+	uid       uint32
+	off, size int64 // of the text in mail.dat; the trace fields come on top
 	t         time.Time
 	rp, to    string
 	flags     []imap.Flag
@@ -85,19 +88,23 @@ type box struct {
 	uidNext     uint32
 	tracker     *imapserver.MailboxTracker
 	refs        int
-	gone        bool // deleted or renamed away while selected
+	log         *os.File // open while selected
+	gone        bool     // deleted or renamed away while selected
 }
 
 // store is the hub's mail on disk. Every method takes mu: one lock for the
 // hub, as mail comes one message at a time.
 type store struct {
-	dir   string
-	mu    sync.Mutex
-	last  uint32 // the last UID given out
-	seq   *os.File
-	lists []logRec           // every list post: UID, list, size, time
-	users map[string]bool    // known mailbox owners
-	open  map[[2]string]*box // user, mailbox -> loaded box
+	dir     string
+	mu      sync.Mutex
+	last    uint32 // the last UID given out
+	seq     *os.File
+	data    *os.File // mail.dat
+	dataEnd int64
+	listLog *os.File
+	lists   []logRec           // every list post: UID, list, size, time
+	users   map[string]bool    // known mailbox owners
+	open    map[[2]string]*box // user, mailbox -> loaded box
 	// bounces is each list's bounce address, made once.
 	bounces map[string]string
 }
@@ -106,19 +113,10 @@ const mailboxDelim = '/'
 
 func openStore(dir string) (*store, error) {
 	s := &store{dir: dir, users: map[string]bool{}, open: map[[2]string]*box{}, bounces: map[string]string{}}
-	for _, d := range []string{"mail/tmp", "users"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
-			return nil, err
-		}
-	}
-	// What a crash left half written was never visible: drop it.
-	tmp, err := os.ReadDir(filepath.Join(dir, "mail/tmp"))
-	if err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "users"), 0o700); err != nil {
 		return nil, err
 	}
-	for _, e := range tmp {
-		os.Remove(filepath.Join(dir, "mail/tmp", e.Name()))
-	}
+	var err error
 	if s.seq, err = os.OpenFile(filepath.Join(dir, "seq"), os.O_RDWR|os.O_CREATE, 0o600); err != nil {
 		return nil, err
 	}
@@ -126,22 +124,30 @@ func openStore(dir string) (*store, error) {
 		n, _ := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 32)
 		s.last = uint32(n)
 	}
-	// The counter is written before each UID is used, but a file written
-	// last may be ahead of it if the counter's write was lost.
-	mail, err := os.ReadDir(filepath.Join(dir, "mail"))
-	if err != nil {
+	if s.data, err = os.OpenFile(filepath.Join(dir, "mail.dat"), os.O_RDWR|os.O_CREATE, 0o600); err != nil {
+		s.close()
 		return nil, err
 	}
-	for _, e := range mail {
-		if n, err := strconv.ParseUint(e.Name(), 10, 32); err == nil && uint32(n) > s.last {
-			s.last = uint32(n)
-		}
+	fi, err := s.data.Stat()
+	if err != nil {
+		s.close()
+		return nil, err
 	}
-	if err := readLog(filepath.Join(dir, "lists.log"), func(r logRec) { s.lists = append(s.lists, r) }); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	s.dataEnd = fi.Size()
+	if s.listLog, err = openLog(filepath.Join(dir, "lists.log"), true); err != nil {
+		s.close()
+		return nil, err
+	}
+	if err := readLog(filepath.Join(dir, "lists.log"), func(r logRec) {
+		s.lists = append(s.lists, r)
+		s.last = max(s.last, r.UID)
+	}); err != nil {
+		s.close()
 		return nil, err
 	}
 	users, err := os.ReadDir(filepath.Join(dir, "users"))
 	if err != nil {
+		s.close()
 		return nil, err
 	}
 	for _, e := range users {
@@ -160,7 +166,24 @@ func openStore(dir string) (*store, error) {
 	return s, nil
 }
 
-func (s *store) close() error { return s.seq.Close() }
+func (s *store) close() error {
+	// Connections may still be closing their sessions.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs []error
+	for _, f := range []*os.File{s.seq, s.data, s.listLog} {
+		if f != nil {
+			errs = append(errs, f.Close())
+		}
+	}
+	for _, b := range s.open {
+		if b.log != nil {
+			errs = append(errs, b.log.Close())
+			b.log = nil
+		}
+	}
+	return errors.Join(errs...)
+}
 
 // nextUID gives out a UID, recording it first.
 func (s *store) nextUID() (uint32, error) {
@@ -183,46 +206,75 @@ func (s *store) boxPath(user, name string) string {
 	return filepath.Join(s.userDir(user), "m-"+url.QueryEscape(name)+".log")
 }
 
-func (s *store) blobPath(n uint32) string {
-	return filepath.Join(s.dir, "mail", strconv.FormatUint(uint64(n), 10))
-}
-
-// writeBlob stores a message under a new UID, which it returns.
-func (s *store) writeBlob(b []byte) (uint32, error) {
+// writeText stores a message's text under a new UID; it returns the UID
+// and where the text starts.
+func (s *store) writeText(b []byte) (uint32, int64, error) {
 	n, err := s.nextUID()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	tmp := filepath.Join(s.dir, "mail/tmp", strconv.FormatUint(uint64(n), 10))
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		os.Remove(tmp)
-		return 0, fmt.Errorf("mail hub: write message: %w", err)
+	off := s.dataEnd
+	// Whatever happens, the next text goes after what this write reached.
+	w, err := s.data.WriteAt(b, off)
+	s.dataEnd += int64(w)
+	if err != nil {
+		return 0, 0, fmt.Errorf("mail hub: write message: %w", err)
 	}
-	if err := os.Rename(tmp, s.blobPath(n)); err != nil {
-		return 0, fmt.Errorf("mail hub: write message: %w", err)
-	}
-	return n, nil
+	return n, off, nil
 }
 
-// appendLog appends one line to the log at path, first cutting off a line a
-// crash left unfinished.
-func appendLog(path string, r logRec) error {
+// openLog opens the log at path for appending, cutting off a line a crash
+// left unfinished.
+func openLog(path string, create bool) (*os.File, error) {
+	flags := os.O_RDWR | os.O_APPEND
+	if create {
+		flags |= os.O_CREATE
+	}
+	f, err := os.OpenFile(path, flags, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := cutTornLine(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("mail hub: %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// writeLog appends one line to an open log.
+func writeLog(f *os.File, r logRec) error {
 	line, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		// A part of the line may be written: cut it before the next.
+		return errors.Join(fmt.Errorf("mail hub: %s: %w", f.Name(), err), cutTornLine(f))
+	}
+	return nil
+}
+
+// appendLog appends one line to the log at path.
+func appendLog(path string, r logRec) error {
+	f, err := openLog(path, false)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if err := cutTornLine(f); err != nil {
-		return fmt.Errorf("mail hub: %s: %w", path, err)
+	return writeLog(f, r)
+}
+
+// appendBox appends one line to a mailbox's log, through the file kept
+// open while it is selected if it is.
+func (s *store) appendBox(user, name string, r logRec) error {
+	if b := s.open[[2]string{user, name}]; b != nil && b.log != nil {
+		return writeLog(b.log, r)
 	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		return fmt.Errorf("mail hub: %s: %w", path, err)
+	err := appendLog(s.boxPath(user, name), r)
+	if errors.Is(err, fs.ErrNotExist) {
+		return errNoMailbox(imap.ResponseCodeTryCreate)
 	}
-	return nil
+	return err
 }
 
 // cutTornLine truncates f after its last newline.
@@ -375,7 +427,7 @@ func (s *store) load(user, name string) (*box, error) {
 		}
 		switch r.Op {
 		case "a":
-			st.m = &msg{uid: r.UID, blob: r.Blob, size: r.Size, t: r.Time, rp: r.RP, to: r.To, flags: r.Flags}
+			st.m = &msg{uid: r.UID, off: r.Off, size: r.Size, t: r.Time, rp: r.RP, to: r.To, flags: r.Flags}
 		case "f":
 			st.flags, st.flagged = r.Flags, true
 		case "x":
@@ -434,7 +486,7 @@ func (s *store) listMsg(p logRec, user string) *msg {
 		rp = local + "-bounces@" + domain
 		s.bounces[p.List] = rp
 	}
-	return &msg{uid: p.UID, blob: p.UID, size: p.Size, t: p.Time, rp: rp, to: user}
+	return &msg{uid: p.UID, off: p.Off, size: p.Size, t: p.Time, rp: rp, to: user}
 }
 
 // acquire returns the loaded mailbox, loading it if need be, for a new
@@ -447,6 +499,9 @@ func (s *store) acquire(user, name string) (*box, error) {
 		if b, err = s.load(user, name); err != nil {
 			return nil, err
 		}
+		if b.log, err = openLog(s.boxPath(user, name), false); err != nil {
+			return nil, err
+		}
 		s.open[k] = b
 	}
 	b.refs++
@@ -455,8 +510,15 @@ func (s *store) acquire(user, name string) (*box, error) {
 
 func (s *store) release(b *box) {
 	b.refs--
-	if b.refs == 0 && !b.gone {
+	if b.refs > 0 {
+		return
+	}
+	if !b.gone {
 		delete(s.open, [2]string{b.user, b.name})
+	}
+	if b.log != nil {
+		b.log.Close()
+		b.log = nil
 	}
 }
 
@@ -481,11 +543,7 @@ func (s *store) peek(user, name string) (*box, error) {
 // add appends a message to a mailbox's log and, if it is loaded, to its
 // sessions' view.
 func (s *store) add(user, name string, m *msg) error {
-	err := appendLog(s.boxPath(user, name), logRec{Op: "a", UID: m.uid, Blob: m.blob, Size: m.size, Time: m.t, RP: m.rp, To: m.to, Flags: m.flags})
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return errNoMailbox(imap.ResponseCodeTryCreate)
-		}
+	if err := s.appendBox(user, name, logRec{Op: "a", UID: m.uid, Off: m.off, Size: m.size, Time: m.t, RP: m.rp, To: m.to, Flags: m.flags}); err != nil {
 		return err
 	}
 	if b := s.open[[2]string{user, name}]; b != nil {
@@ -500,17 +558,11 @@ func (b *box) push(m *msg) {
 	b.tracker.QueueNumMessages(uint32(len(b.msgs)))
 }
 
-// post records a list post (its file already written under uid) and shows
+// post records a list post (its text already written) and shows
 // it in every loaded INBOX. It returns the users to signal.
-func (s *store) post(uid uint32, list string, size int64, t time.Time) ([]string, error) {
-	r := logRec{UID: uid, List: list, Size: size, Time: t}
-	path := filepath.Join(s.dir, "lists.log")
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		if err := os.WriteFile(path, nil, 0o600); err != nil {
-			return nil, err
-		}
-	}
-	if err := appendLog(path, r); err != nil {
+func (s *store) post(uid uint32, list string, off, size int64, t time.Time) ([]string, error) {
+	r := logRec{UID: uid, List: list, Off: off, Size: size, Time: t}
+	if err := writeLog(s.listLog, r); err != nil {
 		return nil, err
 	}
 	s.lists = append(s.lists, r)
@@ -539,16 +591,10 @@ func (m *msg) fullSize() int64 { return int64(len(m.prefix())) + m.size }
 // read returns the whole message as a client sees it.
 func (s *store) read(m *msg) ([]byte, error) {
 	p := m.prefix()
-	b := make([]byte, len(p), len(p)+int(m.size))
+	b := make([]byte, len(p)+int(m.size))
 	copy(b, p)
-	f, err := os.Open(s.blobPath(m.blob))
-	if err != nil {
-		return nil, fmt.Errorf("mail hub: read message %d: %w", m.blob, err)
-	}
-	defer f.Close()
-	b = b[:len(p)+int(m.size)]
-	if _, err := io.ReadFull(f, b[len(p):]); err != nil {
-		return nil, fmt.Errorf("mail hub: read message %d: %w", m.blob, err)
+	if _, err := s.data.ReadAt(b[len(p):], m.off); err != nil {
+		return nil, fmt.Errorf("mail hub: read message %d: %w", m.uid, err)
 	}
 	return b, nil
 }
