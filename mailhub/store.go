@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -119,6 +120,12 @@ func openStore(dir string) (*store, error) {
 	var err error
 	if s.seq, err = os.OpenFile(filepath.Join(dir, "seq"), os.O_RDWR|os.O_CREATE, 0o600); err != nil {
 		return nil, err
+	}
+	// Two hubs on one directory would write over each other's mail. The
+	// lock goes with the file, or with the process.
+	if err := syscall.Flock(int(s.seq.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		s.seq.Close()
+		return nil, fmt.Errorf("another mail hub is using this directory (%w)", err)
 	}
 	if b, err := io.ReadAll(s.seq); err == nil {
 		n, _ := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 32)
