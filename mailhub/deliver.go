@@ -4,18 +4,18 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
-	"time"
-
-	"github.com/emersion/go-imap/v2"
 )
 
 // Deliver puts raw into the INBOX of every recipient, as SMTP DATA does. An
-// unknown address gets a new mailbox; a configured list address fans out
-// to every known mailbox, the sender's included (created if need be), each
-// copy with the list's List-Id. A mailbox reached twice by the same route
-// gets one copy; reached directly and through a list, it gets both, as
-// from a real list server. The INTERNALDATE is the hub's clock.
+// unknown address gets a new mailbox, and so does the sender: a player who
+// wrote reads the lists from then on. A post to a configured list address
+// is stored once with the list's List-Id and shows in every INBOX, the
+// sender's included (Mailman's default "receive your own posts"). A
+// mailbox reached twice by the same route gets one copy; reached directly
+// and through a list, it gets both, as from a real list server. The
+// INTERNALDATE is the hub's clock.
 func (h *Hub) Deliver(from string, rcpts []string, raw []byte) error {
 	if int64(len(raw)) > h.maxBytes {
 		return fmt.Errorf("deliver: message of %d bytes exceeds %d", len(raw), h.maxBytes)
@@ -23,86 +23,78 @@ func (h *Hub) Deliver(from string, rcpts []string, raw []byte) error {
 	if len(rcpts) == 0 {
 		return errors.New("deliver: no recipients")
 	}
-	type target struct{ addr, list string }
-	var targets []target
-	seen := map[target]bool{}
-	add := func(t target) {
-		if !seen[t] {
-			seen[t] = true
-			targets = append(targets, t)
-		}
-	}
+	var direct, lists []string
 	var errs []error
 	for _, r := range rcpts {
 		key := normAddr(r)
-		if key == "" {
+		switch _, isList := h.lists[key]; {
+		case key == "":
 			errs = append(errs, fmt.Errorf("deliver to %q: bad address", r))
-			continue
-		}
-		if _, isList := h.lists[key]; isList {
-			// Mailman delivers a post to the poster too (its default
-			// "receive your own posts").
-			if sender := normAddr(from); sender != "" {
-				if _, err := h.mailbox(sender, true); err != nil {
-					errs = append(errs, err)
-				}
+		case isList && !slices.Contains(lists, key):
+			lists = append(lists, key)
+		case !isList && !slices.Contains(direct, key):
+			if err := h.mailbox(key); err != nil {
+				errs = append(errs, err)
+				continue
 			}
-			for _, m := range h.members() {
-				add(target{m, key})
-			}
-			continue
+			direct = append(direct, key)
 		}
-		if _, err := h.mailbox(key, true); err != nil {
+	}
+	sender := normAddr(from)
+	if sender != "" {
+		if err := h.mailbox(sender); err != nil {
 			errs = append(errs, err)
-			continue
 		}
-		add(target{key, ""})
 	}
 
-	msg := toCRLF(raw)
+	body := toCRLF(raw)
 	now := h.now()
-	for _, t := range targets {
-		u, err := h.mailbox(t.addr, false)
-		if err != nil || u == nil {
-			errs = append(errs, fmt.Errorf("deliver to %s: mailbox vanished", t.addr))
-			continue
+	var notify []string
+	st := h.store
+	st.mu.Lock()
+	if len(direct) > 0 {
+		if uid, off, err := st.writeText(body); err != nil {
+			errs = append(errs, fmt.Errorf("deliver: %w", err))
+		} else {
+			for _, to := range direct {
+				m := &msg{uid: uid, off: off, size: int64(len(body)), t: now, rp: sender, to: to}
+				if err := st.add(to, "INBOX", m); err != nil {
+					errs = append(errs, fmt.Errorf("deliver to %s: %w", to, err))
+					continue
+				}
+				notify = append(notify, to)
+			}
 		}
-		b := h.envelope(from, t.addr, t.list, msg, now)
-		// *bytes.Reader has Size(), so it is an imap.LiteralReader; the
-		// memserver's tracker sends "* n EXISTS" to every IDLE session.
-		if _, err := u.Append("INBOX", bytes.NewReader(b), &imap.AppendOptions{Time: now}); err != nil {
-			errs = append(errs, fmt.Errorf("deliver to %s: %w", t.addr, err))
-			continue
-		}
-		h.changed(t.addr)
-		h.log.Debug("mail hub delivered", "from", from, "to", t.addr, "list", t.list, "bytes", len(b))
 	}
+	for _, l := range lists {
+		b := h.listCopy(l, body)
+		uid, off, err := st.writeText(b)
+		var users []string
+		if err == nil {
+			users, err = st.post(uid, l, off, int64(len(b)), now)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("deliver to %s: %w", l, err))
+			continue
+		}
+		notify = append(notify, users...)
+	}
+	st.mu.Unlock()
+	for _, u := range notify {
+		h.changed(u)
+	}
+	h.log.Debug("mail hub delivered", "from", from, "to", direct, "lists", lists, "bytes", len(body))
 	return errors.Join(errs...)
 }
 
-// envelope prepends the trace fields a delivering MTA adds (RFC 5321 4.4:
-// Return-Path, Received; Delivered-To as Postfix and Dovecot write it) and,
-// for a list copy, replaces List-Id and List-Post (RFC 2919, RFC 2369) as a
-// list server does.
-func (h *Hub) envelope(from, to, list string, msg []byte, now time.Time) []byte {
+// listCopy is a post as a list server resends it, with its List-Id and
+// List-Post replaced (RFC 2919, RFC 2369).
+func (h *Hub) listCopy(list string, msg []byte) []byte {
 	var b bytes.Buffer
-	b.Grow(len(msg) + 512)
-	returnPath := normAddr(from)
-	if list != "" {
-		// A list server resends with its own bounce address.
-		local, domain, _ := strings.Cut(list, "@")
-		returnPath = local + "-bounces@" + domain
-	}
-	fmt.Fprintf(&b, "Return-Path: <%s>\r\n", returnPath)
-	fmt.Fprintf(&b, "Delivered-To: %s\r\n", to)
-	fmt.Fprintf(&b, "Received: by %s (referee mail hub) for <%s>;\r\n %s\r\n",
-		Hostname, to, now.UTC().Format(time.RFC1123Z)) // date-time, RFC 5322 3.3
-	if list != "" {
-		fmt.Fprintf(&b, "List-Id: %s\r\n", h.lists[list])
-		fmt.Fprintf(&b, "List-Post: <mailto:%s>\r\n", list)
-		msg = dropFields(msg, "List-Id", "List-Post")
-	}
-	b.Write(msg)
+	b.Grow(len(msg) + 256)
+	fmt.Fprintf(&b, "List-Id: %s\r\n", h.lists[list])
+	fmt.Fprintf(&b, "List-Post: <mailto:%s>\r\n", list)
+	b.Write(dropFields(msg, "List-Id", "List-Post"))
 	return b.Bytes()
 }
 

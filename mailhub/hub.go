@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-smtp"
 )
 
@@ -20,10 +21,19 @@ import (
 type Options struct {
 	IMAPAddr, SMTPAddr string            // "" = 127.0.0.1:0
 	Lists              map[string]string // list address -> List-Id value ("Agora Business <agora-business.example.test>")
-	Users              []string          // pre-created mailboxes (the referee, the contestmasters)
+	Users              []string          // mailboxes made at start if missing (the referee, the contestmasters)
 	Now                func() time.Time  // nil = time.Now; INTERNALDATE and Received dates
 	Logger             *slog.Logger      // nil = discard
 	MaxMessageBytes    int64             // 0 = 10 MiB
+
+	// Dir holds the mail (see store.go); a later Start on the same
+	// directory finds it as it was. "" = a temporary directory removed by
+	// Close.
+	Dir string
+	// Players are the addresses the game knows: each gets a mailbox at
+	// start if it has none, so that the lists reach it before the player
+	// logs in. An address the hub cannot use is logged and skipped.
+	Players []string
 }
 
 // Hostname is the name the hub gives itself in SMTP and Received headers.
@@ -36,10 +46,9 @@ type Hub struct {
 	maxBytes int64
 	lists    map[string]string // lower-case list address -> List-Id
 
-	mu    sync.Mutex
-	users map[string]*imapmemserver.User // lower-case address -> mailbox owner
-	order []string                       // addresses in creation order: fan-out order
-	watch watchers
+	store   *store
+	tempDir string // removed by Close
+	watch   watchers
 
 	imapSrv        *imapserver.Server
 	smtpSrv        *smtp.Server
@@ -49,15 +58,15 @@ type Hub struct {
 	closeErr       error
 }
 
-// Start creates the pre-configured mailboxes and starts serving IMAP and
-// SMTP. The caller prints IMAPAddr and SMTPAddr.
+// Start opens the mail in opts.Dir, creates the pre-configured mailboxes
+// that are missing and starts serving IMAP and SMTP. The caller prints
+// IMAPAddr and SMTPAddr.
 func Start(opts Options) (*Hub, error) {
 	h := &Hub{
 		log:      opts.Logger,
 		now:      opts.Now,
 		maxBytes: opts.MaxMessageBytes,
 		lists:    map[string]string{},
-		users:    map[string]*imapmemserver.User{},
 	}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
@@ -79,21 +88,41 @@ func Start(opts Options) (*Hub, error) {
 		}
 		h.lists[key] = id
 	}
+	dir := opts.Dir
+	if dir == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "mailhub-"); err != nil {
+			return nil, fmt.Errorf("start mail hub: %w", err)
+		}
+		h.tempDir = dir
+	}
+	var err error
+	if h.store, err = openStore(dir); err != nil {
+		h.cleanup()
+		return nil, fmt.Errorf("start mail hub: %s: %w", dir, err)
+	}
 	for _, u := range opts.Users {
 		if strings.TrimSpace(u) == "" {
 			continue
 		}
-		if _, err := h.mailbox(u, true); err != nil {
+		if err := h.mailbox(u); err != nil {
+			h.cleanup()
 			return nil, fmt.Errorf("start mail hub: %w", err)
 		}
 	}
+	for _, p := range opts.Players {
+		if err := h.mailbox(p); err != nil {
+			h.log.Warn("mail hub: no mailbox for a player", "addr", p, "err", err)
+		}
+	}
 
-	var err error
 	if h.imapLn, err = net.Listen("tcp", orLoopback(opts.IMAPAddr)); err != nil {
+		h.cleanup()
 		return nil, fmt.Errorf("start mail hub: imap listen: %w", err)
 	}
 	if h.smtpLn, err = net.Listen("tcp", orLoopback(opts.SMTPAddr)); err != nil {
 		h.imapLn.Close()
+		h.cleanup()
 		return nil, fmt.Errorf("start mail hub: smtp listen: %w", err)
 	}
 	errLog := slog.NewLogLogger(h.log.Handler(), slog.LevelDebug)
@@ -132,7 +161,7 @@ func (h *Hub) IMAPAddr() string { return h.imapLn.Addr().String() }
 func (h *Hub) SMTPAddr() string { return h.smtpLn.Addr().String() }
 
 // Close stops both servers, drops every connection and waits for them.
-// Mail in the hub is lost.
+// The mail stays in Options.Dir (a temporary directory is removed).
 func (h *Hub) Close() error {
 	h.closeOnce.Do(func() {
 		errS := h.smtpSrv.Close()
@@ -144,41 +173,54 @@ func (h *Hub) Close() error {
 		if errors.Is(errS, smtp.ErrServerClosed) {
 			errS = nil
 		}
-		if errS != nil || errI != nil {
-			h.closeErr = fmt.Errorf("close mail hub: %w", errors.Join(errS, errI))
+		errD := h.cleanup()
+		if errS != nil || errI != nil || errD != nil {
+			h.closeErr = fmt.Errorf("close mail hub: %w", errors.Join(errS, errI, errD))
 		}
 	})
 	return h.closeErr
 }
 
-// mailbox returns the owner of addr's mailboxes, creating it (with an
-// INBOX) when create is set.
-func (h *Hub) mailbox(addr string, create bool) (*imapmemserver.User, error) {
-	key := normAddr(addr)
-	if key == "" {
-		return nil, fmt.Errorf("mailbox %q: empty address", addr)
+// cleanup closes the store and removes a temporary directory.
+func (h *Hub) cleanup() error {
+	var err error
+	if h.store != nil {
+		err = h.store.close()
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if u := h.users[key]; u != nil || !create {
-		return u, nil
+	if h.tempDir != "" {
+		err = errors.Join(err, os.RemoveAll(h.tempDir))
 	}
-	// The memserver password is never checked: imapSession.Login skips it.
-	u := imapmemserver.NewUser(key, "")
-	if err := u.Create("INBOX", nil); err != nil {
-		return nil, fmt.Errorf("mailbox %s: create inbox: %w", key, err)
-	}
-	h.users[key] = u
-	h.order = append(h.order, key)
-	h.log.Info("mail hub created mailbox", "addr", key)
-	return u, nil
+	return err
 }
 
-// members returns every known mailbox, in creation order.
+// mailbox creates addr's INBOX if it has none.
+func (h *Hub) mailbox(addr string) error {
+	key := normAddr(addr)
+	if key == "" {
+		return fmt.Errorf("mailbox %q: empty address", addr)
+	}
+	h.store.mu.Lock()
+	created, err := h.store.createUser(key)
+	h.store.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("mailbox %s: %w", key, err)
+	}
+	if created {
+		h.log.Info("mail hub created mailbox", "addr", key)
+	}
+	return nil
+}
+
+// members returns every known mailbox owner, sorted.
 func (h *Hub) members() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]string(nil), h.order...)
+	h.store.mu.Lock()
+	defer h.store.mu.Unlock()
+	var out []string
+	for u := range h.store.users {
+		out = append(out, u)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // normAddr is the key of an address: the part inside <> if any, trimmed,

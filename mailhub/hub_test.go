@@ -347,6 +347,19 @@ func TestStartErrors(t *testing.T) {
 	if _, err := Start(Options{SMTPAddr: h.SMTPAddr()}); err == nil {
 		t.Error("Start on a busy SMTP port succeeded")
 	}
+	dir := t.TempDir()
+	h1 := startHub(t, Options{Dir: dir})
+	if _, err := Start(Options{Dir: dir}); err == nil || !strings.Contains(err.Error(), "another mail hub is using this directory") {
+		t.Errorf("a second hub on %s: %v, want refused", dir, err)
+	}
+	if err := h1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h3, err := Start(Options{Dir: dir})
+	if err != nil {
+		t.Fatalf("a hub on a directory closed by another: %v", err)
+	}
+	h3.Close()
 	if _, err := Start(Options{Lists: map[string]string{"l@example.test": "x\r\nBcc: y"}}); err == nil {
 		t.Error("Start with a List-Id holding CRLF succeeded")
 	}

@@ -14,7 +14,10 @@ import (
 // unknown address gives nil and creates nothing. For tests and for
 // inspecting a demo; failures are logged and give nil.
 func (h *Hub) Mailbox(addr string) [][]byte {
-	if u, err := h.mailbox(addr, false); err != nil || u == nil {
+	h.store.mu.Lock()
+	known := h.store.users[normAddr(addr)]
+	h.store.mu.Unlock()
+	if !known {
 		return nil
 	}
 	msgs, err := h.fetchInbox(normAddr(addr))

@@ -81,8 +81,13 @@ var hubLine = regexp.MustCompile(`embedded mail hub: IMAP (\S+), SMTP (\S+) `)
 
 func startHubDaemon(t testing.TB, extraConfig string, args ...string) *hubDaemon {
 	t.Helper()
+	return startHubDaemonIn(t, t.TempDir(), extraConfig, args...)
+}
+
+// startHubDaemonIn is startHubDaemon on a directory of the caller's.
+func startHubDaemonIn(t testing.TB, dir, extraConfig string, args ...string) *hubDaemon {
+	t.Helper()
 	bin := refereeBinary(t)
-	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("hub:\n  imap_addr: 127.0.0.1:0\n  smtp_addr: 127.0.0.1:0\ncontestmaster: cm@example.test\n"+extraConfig), 0o600)
 	cmd := exec.Command(bin, append([]string{"run"}, args...)...)
 	cmd.Dir = dir

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -91,9 +92,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if cfg.Embedded() {
+		// Every player the state knows reads the lists, mailbox or not.
+		var players []string
+		for _, p := range opts.State.Players {
+			players = append(players, p.Addresses...)
+		}
+		// The hub keeps its mail beside the state, so the saved IMAP
+		// checkpoint holds across restarts.
 		hub, err := mailhub.Start(mailhub.Options{
 			IMAPAddr: cfg.Hub.IMAPAddr, SMTPAddr: cfg.Hub.SMTPAddr, Lists: hubLists(cfg),
 			Users: []string{cfg.Address, cfg.Contestmaster}, Now: clk.Now, Logger: log,
+			Dir: filepath.Join(filepath.Dir(cfg.State), "hub"), Players: players,
 		})
 		if err != nil {
 			return fmt.Errorf("start the embedded mail hub: %w", err)

@@ -45,8 +45,8 @@ type Options struct {
 	Addresses bridge.Addresses
 	IMAP      *mailin.IMAPConfig
 	Sender    *mailout.Sender
-	// Hub says the mail is the embedded hub's: its mailboxes are new at
-	// each start (so is the IMAP checkpoint) and it dates mail on Clock.
+	// Hub says the mail is the embedded hub's: it dates mail on Clock, so
+	// arrival times need no conversion from the wall clock.
 	Hub bool
 	// RetryBase is the first retry delay of a temporary send failure; it
 	// doubles each attempt, capped at ten minutes. Zero means a second.
@@ -92,7 +92,7 @@ type Daemon struct {
 	// openJournal opens the journal again after a failed save (reload).
 	openJournal func(keep int64) (*store.Journal, error)
 
-	mu sync.Mutex // guards s, j, unsaved, tidyAt, inflight, hubIMAP
+	mu sync.Mutex // guards s, j, unsaved, tidyAt, inflight
 	s  *contract.State
 	j  *store.Journal
 	// unsaved: sent mail has left the outbox (or a failure was recorded)
@@ -105,12 +105,8 @@ type Daemon struct {
 	// saved (see prepare); the sender loop leaves it alone.
 	inflight  map[string]bool
 	preparing sync.WaitGroup
-	// hubIMAP is the checkpoint in the embedded hub's mailbox last saved in
-	// this run (the file's may be an earlier run's).
-	hubIMAP contract.Checkpoint
-
-	wake chan struct{} // the scheduler: the state changed
-	kick chan struct{} // the sender: the outbox changed
+	wake      chan struct{} // the scheduler: the state changed
+	kick      chan struct{} // the sender: the outbox changed
 }
 
 // New opens the journal beside the state, saves the state with the entries
@@ -139,10 +135,6 @@ func New(o Options) (*Daemon, error) {
 		return nil, err
 	}
 	log.Info("state loaded", "state", o.StatePath, "clock", s.Clock.Format(time.RFC3339), "outbox", len(s.Outbox), "journal_seq", s.JournalSeq)
-	if o.Hub {
-		// The hub's mailboxes are new at each start: so is the checkpoint.
-		s.IMAP = contract.Checkpoint{}
-	}
 	return &Daemon{
 		e: o.Engine, statePath: o.StatePath, log: log, clk: o.Clock,
 		pipe:  &bridge.Pipeline{Engine: o.Engine, Mail: o.Mail},

@@ -64,7 +64,6 @@ func (d *Daemon) write(ctx context.Context, apply change, overlap bool) ([]contr
 		}
 		return entries, err
 	}
-	d.hubIMAP = d.s.IMAP
 	d.unsaved = false
 	d.logEntries(entries)
 	signal1(d.kick)
@@ -84,9 +83,6 @@ func (d *Daemon) reload() error {
 		return err
 	}
 	d.j.Close()
-	if d.hub {
-		s.IMAP = d.hubIMAP // the hub's mailboxes are this run's
-	}
 	d.s, d.j = s, j
 	return nil
 }
