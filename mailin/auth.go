@@ -14,7 +14,7 @@ import (
 // domain of the From header (the header as received: for a list's DMARC
 // rewrite that is the list's domain, which is what the list signs).
 func authenticate(raw []byte, h header, cfg *Config) (bool, string) {
-	from := parseAddressList(h.get("From"))
+	from := addressList(h, "From")
 	fromDomain := ""
 	if len(from) > 0 {
 		_, fromDomain, _ = strings.Cut(from[0].addr, "@")
@@ -76,7 +76,7 @@ func checkAuthRes(h header, servID, fromDomain string) (bool, string) {
 	if servID == "" {
 		return false, "authres policy without an authserv-id"
 	}
-	for _, v := range h.values("Authentication-Results") {
+	for _, v := range h.Values("Authentication-Results") {
 		id, results, err := authres.Parse(stripComments(v))
 		if !strings.EqualFold(strings.TrimSpace(id), servID) {
 			continue
