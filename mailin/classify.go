@@ -166,8 +166,7 @@ func classify(h header, m *Message, cfg *Config, w *bodyWalker) {
 // list address and the message came through that list (List-Id, or the list
 // among To/Cc: to and cc are the message's recipients). Reply-To is never
 // used: anyone can set it.
-func sender(h header, cfg *Config, to, cc []string) address {
-	from := addressList(h, "From")
+func sender(h header, from []address, cfg *Config, to, cc []string) address {
 	if len(from) == 0 {
 		if s := addressList(h, "Sender"); len(s) > 0 {
 			return s[0]

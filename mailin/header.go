@@ -7,6 +7,7 @@ import (
 	"mime"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -36,13 +37,21 @@ func init() {
 // header, malformedHeaderLine reads what it can and says so in the notes.
 func readHeader(raw []byte) (h header, body []byte, notes []string) {
 	r := bytes.NewReader(raw)
-	br := bufio.NewReader(r)
+	br := headerReaders.Get().(*bufio.Reader)
+	br.Reset(r)
 	th, err := textproto.ReadHeader(br)
+	rest := r.Len() + br.Buffered()
+	br.Reset(nil)
+	headerReaders.Put(br)
 	if err != nil {
 		return malformedHeaderLine(raw)
 	}
-	return header{Header: message.Header{Header: th}}, raw[len(raw)-r.Len()-br.Buffered():], nil
+	return header{Header: message.Header{Header: th}}, raw[len(raw)-rest:], nil
 }
+
+// headerReaders saves a 4 KiB buffer per message (textproto copies what it
+// reads).
+var headerReaders = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
 
 // malformedHeaderLine reads a header that textproto refuses, as real mail
 // has it (corpus: malformed-headers, thunderbird-mbox-from-line): a leading

@@ -44,7 +44,8 @@ func Parse(raw []byte, arrived time.Time, cfg *Config) (*Message, error) {
 	m.References = msgIDs(h, "References")
 	m.To = addrs(addressList(h, "To"))
 	m.Cc = addrs(addressList(h, "Cc"))
-	s := sender(h, cfg, m.To, m.Cc)
+	from := addressList(h, "From")
+	s := sender(h, from, cfg, m.To, m.Cc)
 	m.From, m.FromName = s.addr, s.name
 	if m.From == "" {
 		m.Notes = append(m.Notes, "no sender address")
@@ -66,7 +67,7 @@ func Parse(raw []byte, arrived time.Time, cfg *Config) (*Message, error) {
 	}
 
 	classify(h, m, cfg, w)
-	m.Authenticated, m.AuthNote = authenticate(raw, h, cfg)
+	m.Authenticated, m.AuthNote = authenticate(raw, h, from, cfg)
 
 	if len(text) > limit {
 		m.TooLarge = true
