@@ -236,22 +236,13 @@ func (w *bodyWalker) multipart(sub string, params map[string]string, body io.Rea
 	case err != io.EOF: // textproto returns io.EOF itself only at the close delimiter
 		w.note("multipart in %s not closed; kept what could be read", partName(path))
 	}
-	if sub == "alternative" && !done {
-		switch {
-		case hasHTML:
-			return html, kindHTML
-		case empPl:
-			return empty, kindPlain
-		}
-		return "", kindNone
+	switch {
+	case sub == "alternative" && !done && hasHTML:
+		return html, kindHTML
+	case sub == "alternative" && !done && empPl:
+		return empty, kindPlain
 	}
-	if sub == "signed" || sub == "report" || sub == "alternative" {
-		if len(texts) == 0 {
-			return "", kindNone
-		}
-		return texts[0], kind
-	}
-	return strings.Join(texts, "\n\n"), kind
+	return strings.Join(texts, "\n\n"), kind // a single text but for mixed and the like
 }
 
 func subPath(path string, i int) string {
