@@ -94,5 +94,10 @@ func parseDate(v string) (time.Time, error) {
 	if v == "" {
 		return time.Time{}, errors.New("no date")
 	}
+	// Nearly every client writes this form; net/mail tries its many
+	// layouts in turn, each failure allocating an error.
+	if t, err := time.Parse(time.RFC1123Z, v); err == nil {
+		return t, nil
+	}
 	return mail.ParseDate(v)
 }
