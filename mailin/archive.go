@@ -77,7 +77,7 @@ func (a *emlArchive) Next() (*Raw, error) {
 // time when it is missing or unreadable.
 func headerDate(raw []byte) time.Time {
 	h, _, _ := readHeader(raw)
-	d, _ := parseDate(h.get("Date"))
+	d, _ := parseDate(h.Get("Date"))
 	return d
 }
 

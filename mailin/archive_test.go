@@ -124,7 +124,7 @@ func TestMaildir(t *testing.T) {
 	var times []time.Time
 	for _, r := range readAll(t, a) {
 		h, _, _ := readHeader(r.Data)
-		subjects = append(subjects, h.get("Subject"))
+		subjects = append(subjects, h.Get("Subject"))
 		times = append(times, r.Arrived)
 	}
 	if diff := cmp.Diff([]string{"first", "second", "third", "fourth"}, subjects); diff != "" {

@@ -12,9 +12,9 @@ import (
 
 // authenticate applies the configured sender-authentication policy to the
 // domain of the From header (the header as received: for a list's DMARC
-// rewrite that is the list's domain, which is what the list signs).
-func authenticate(raw []byte, h header, cfg *Config) (bool, string) {
-	from := parseAddressList(h.get("From"))
+// rewrite that is the list's domain, which is what the list signs); from is
+// that header's address list.
+func authenticate(raw []byte, h header, from []address, cfg *Config) (bool, string) {
 	fromDomain := ""
 	if len(from) > 0 {
 		_, fromDomain, _ = strings.Cut(from[0].addr, "@")
@@ -76,7 +76,7 @@ func checkAuthRes(h header, servID, fromDomain string) (bool, string) {
 	if servID == "" {
 		return false, "authres policy without an authserv-id"
 	}
-	for _, v := range h.values("Authentication-Results") {
+	for _, v := range h.Values("Authentication-Results") {
 		id, results, err := authres.Parse(stripComments(v))
 		if !strings.EqualFold(strings.TrimSpace(id), servID) {
 			continue

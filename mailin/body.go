@@ -1,9 +1,17 @@
 package mailin
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
-	"mime"
+	"io"
+	"regexp"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/emersion/go-message"
+	"github.com/emersion/go-message/charset"
+	"github.com/emersion/go-message/textproto"
 )
 
 const maxDepth = 30 // nesting limit for multiparts
@@ -19,6 +27,8 @@ const (
 )
 
 // bodyWalker collects the readable text of a MIME tree (RFC 2045/2046).
+// go-message splits the multiparts and undoes transfer encodings and
+// charsets; the walker chooses which parts count.
 type bodyWalker struct {
 	notes  []string
 	limit  int  // stop decoding once this much text is collected
@@ -32,27 +42,56 @@ func (w *bodyWalker) note(format string, args ...any) {
 	}
 }
 
+// contentType reads h's Content-Type with go-message; ok is false when it
+// does not parse and brokenContentType had to read it.
+func contentType(h message.Header) (typ string, params map[string]string, ok bool) {
+	typ, params, err := h.ContentType()
+	if err != nil {
+		typ, params = brokenContentType(h.Get("Content-Type"))
+		return typ, params, false
+	}
+	return typ, params, true
+}
+
+var paramRE = regexp.MustCompile(`(?i);\s*(charset|boundary|format|delsp|report-type)\s*=\s*("[^;]*|[^;\s]+)`)
+
+// brokenContentType reads a Content-Type that mime.ParseMediaType refuses,
+// such as an unterminated quote (corpus: malformed-headers): the type is the
+// part before ';', and the parameters the walker needs are picked out one by
+// one, so that the part is still decoded in its charset.
+func brokenContentType(v string) (string, map[string]string) {
+	t, _, _ := strings.Cut(v, ";")
+	p := map[string]string{}
+	for _, m := range paramRE.FindAllStringSubmatch(v, -1) {
+		val, _, _ := strings.Cut(strings.TrimPrefix(m[2], `"`), `"`)
+		p[strings.ToLower(m[1])] = strings.TrimSpace(val)
+	}
+	return strings.ToLower(strings.TrimSpace(t)), p
+}
+
 // entity returns the text of one entity (a message or a body part) and its
 // kind. defType is the type implied when Content-Type is absent (text/plain,
 // or message/rfc822 inside a digest: RFC 2046 §5.1.5).
-func (w *bodyWalker) entity(h header, body []byte, depth int, path string, defType string) (string, textKind) {
+func (w *bodyWalker) entity(h message.Header, body io.Reader, depth int, path string, defType string) (string, textKind) {
 	if depth > maxDepth {
 		w.note("%s nested too deep; skipped", partName(path))
 		return "", kindNone
 	}
-	ctRaw := h.get("Content-Type")
-	typ, params, ok := mediaType(ctRaw)
-	if !ok {
+	typ, params, ok := contentType(h)
+	switch {
+	case !h.Has("Content-Type"):
+		typ = defType
+	case !ok:
 		w.note("malformed Content-Type in %s", partName(path))
+		h = h.Copy()
+		h.SetContentType(typ, params) // so that go-message decodes it
 	}
-	if typ == "" || !strings.Contains(typ, "/") {
-		if typ != "" {
-			w.note("invalid media type %q in %s; %s assumed", cleanLine(typ), partName(path), defType)
-		}
-		typ, params = defType, map[string]string{}
+	if !strings.Contains(typ, "/") {
+		w.note("invalid media type %q in %s; %s assumed", cleanLine(typ), partName(path), defType)
+		typ, params = defType, nil
 	}
 	// RFC 2183 §2.2: an attachment is not part of the message's text.
-	disp, dparams, _ := mime.ParseMediaType(h.get("Content-Disposition"))
+	disp, dparams, _ := h.ContentDisposition()
 	if disp == "attachment" {
 		return "", kindNone
 	}
@@ -67,19 +106,7 @@ func (w *bodyWalker) entity(h header, body []byte, depth int, path string, defTy
 		if dparams["filename"] != "" && depth > 0 && path != "1" {
 			return "", kindNone // a named text file sent inline (Apple Mail)
 		}
-		data, n := decodeTransfer(h.get("Content-Transfer-Encoding"), body)
-		if n != "" {
-			w.note("%s in %s", n, partName(path))
-		}
-		if w.limit > 0 && len(data) > w.limit*4 {
-			data = data[:w.limit*4]
-			w.note("%s cut at %d bytes", partName(path), len(data))
-		}
-		s, n := toUTF8(params["charset"], data)
-		if n != "" {
-			w.note("%s in %s", n, partName(path))
-		}
-		s = cleanText(s)
+		s := w.text(h, params["charset"], body, path)
 		if sub == "html" {
 			return htmlToText(s), kindHTML
 		}
@@ -93,59 +120,56 @@ func (w *bodyWalker) entity(h header, body []byte, depth int, path string, defTy
 	return "", kindNone
 }
 
-func (w *bodyWalker) multipart(sub string, params map[string]string, body []byte, depth int, path string) (string, textKind) {
+// text reads a text part through go-message, which undoes the transfer
+// encoding and converts the declared charset to UTF-8; what it cannot
+// decode is used as it is, with a note.
+func (w *bodyWalker) text(h message.Header, label string, body io.Reader, path string) string {
+	e, err := message.New(h, body)
+	switch {
+	case message.IsUnknownCharset(err):
+		w.note("unknown charset %s; raw bytes used in %s", cleanLine(strings.ToLower(label)), partName(path))
+	case message.IsUnknownEncoding(err):
+		w.note("unknown transfer encoding %q; raw bytes used in %s", cleanLine(h.Get("Content-Transfer-Encoding")), partName(path))
+	}
+	max := int64(w.limit) * 4
+	data, err := io.ReadAll(io.LimitReader(e.Body, max+1))
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) { // an unclosed multipart is noted by its walker
+		w.note("%s undecodable in %s; decoded what could be read", strings.ToLower(h.Get("Content-Transfer-Encoding")), partName(path))
+	}
+	if int64(len(data)) > max {
+		data = data[:max]
+		w.note("%s cut at %d bytes", partName(path), len(data))
+	}
+	if !utf8.Valid(data) {
+		switch strings.ToLower(label) {
+		case "", "us-ascii":
+			data = undeclared8bit(data)
+			w.note("undeclared 8-bit charset; read as windows-1252 in %s", partName(path))
+		case "utf-8":
+			w.note("invalid UTF-8 replaced in %s", partName(path))
+		}
+	}
+	return cleanText(string(data))
+}
+
+// undeclared8bit reads 8-bit text sent without a charset as windows-1252,
+// the commonest such charset (corpus: mailx-8bit-undeclared).
+func undeclared8bit(b []byte) []byte {
+	r, err := charset.Reader("windows-1252", bytes.NewReader(b))
+	if err != nil {
+		return b
+	}
+	out, _ := io.ReadAll(r)
+	return out
+}
+
+func (w *bodyWalker) multipart(sub string, params map[string]string, body io.Reader, depth int, path string) (string, textKind) {
 	boundary := params["boundary"]
 	if boundary == "" {
-		w.note("multipart without boundary in %s; read as text", partName(path))
-		s, _ := toUTF8(params["charset"], body)
-		return cleanText(s), kindPlain
-	}
-	parts, closed := splitMultipart(body, boundary)
-	if !closed {
-		w.note("multipart in %s not closed; kept what could be read", partName(path))
-	}
-	if len(parts) == 0 {
-		w.note("multipart in %s has no parts", partName(path))
+		w.note("multipart without boundary in %s; skipped", partName(path))
 		return "", kindNone
-	}
-	child := func(i int, def string) (string, textKind) {
-		h, b, notes := readHeader(parts[i])
-		for _, n := range notes {
-			w.note("%s in %s", n, partName(subPath(path, i)))
-		}
-		return w.entity(h, b, depth+1, subPath(path, i), def)
 	}
 	switch sub {
-	case "alternative":
-		// RFC 2046 §5.1.4: the parts are the same content; take the
-		// first that yields plain text, else the first HTML-derived one.
-		// An empty text/plain beside a real HTML part (some webmails)
-		// loses to the HTML.
-		var html, emptyPlain string
-		foundHTML, foundPlain := false, false
-		for i := range parts {
-			s, k := child(i, "text/plain")
-			if k == kindPlain {
-				if strings.TrimSpace(s) != "" {
-					return s, kindPlain
-				}
-				emptyPlain, foundPlain = s, true
-			}
-			if k == kindHTML && !foundHTML && strings.TrimSpace(s) != "" {
-				html, foundHTML = s, true
-			}
-		}
-		switch {
-		case foundHTML:
-			return html, kindHTML
-		case foundPlain:
-			return emptyPlain, kindPlain
-		}
-		return "", kindNone
-	case "signed":
-		// RFC 1847 §2.1 / RFC 3156 §5: the first part is the signed
-		// content; the second is the signature.
-		return child(0, "text/plain")
 	case "encrypted":
 		w.note("encrypted %s cannot be read", partName(path))
 		return "", kindNone
@@ -158,25 +182,67 @@ func (w *bodyWalker) multipart(sub string, params map[string]string, body []byte
 		if w.report == "" {
 			w.report = "unknown"
 		}
-		return child(0, "text/plain")
 	}
-	// mixed, related, parallel and unknown subtypes (RFC 2046 §5.1.7):
-	// concatenate the inline text of the parts in order.
-	var texts []string
-	kind := kindNone
-	for i := range parts {
-		s, k := child(i, "text/plain")
-		if k == kindNone {
-			continue
+	mr := textproto.NewMultipartReader(body, boundary)
+	var (
+		texts          []string
+		kind           = kindNone
+		html, empty    string
+		hasHTML, empPl bool
+		done           bool
+		n              int
+		err            error
+		p              *textproto.Part
+	)
+	for ; ; n++ {
+		if p, err = mr.NextPart(); err != nil {
+			break
 		}
-		if strings.TrimSpace(s) != "" {
-			texts = append(texts, strings.TrimRight(s, "\n"))
+		if done {
+			continue // read on only to see whether the multipart is closed
 		}
-		if k > kind {
-			kind = k
+		s, k := w.entity(message.Header{Header: p.Header}, p, depth+1, subPath(path, n), "text/plain")
+		switch sub {
+		case "alternative":
+			// RFC 2046 §5.1.4: the parts are the same content; take the
+			// first that yields plain text, else the first HTML-derived
+			// one. An empty text/plain beside a real HTML part (some
+			// webmails) loses to the HTML.
+			switch {
+			case k == kindPlain && strings.TrimSpace(s) != "":
+				texts, kind, done = []string{s}, kindPlain, true
+			case k == kindPlain && !empPl:
+				empty, empPl = s, true
+			case k == kindHTML && !hasHTML && strings.TrimSpace(s) != "":
+				html, hasHTML = s, true
+			}
+		case "signed", "report":
+			// RFC 1847 §2.1 / RFC 3156 §5: the first part is the signed
+			// content, the second the signature; RFC 6522: the first
+			// part of a report is its human-readable explanation.
+			texts, kind, done = []string{s}, k, true
+		default:
+			// mixed, related, parallel and unknown subtypes (RFC 2046
+			// §5.1.7): the inline text of the parts, in order.
+			if k != kindNone && strings.TrimSpace(s) != "" {
+				texts = append(texts, strings.TrimRight(s, "\n"))
+			}
+			kind = max(kind, k)
 		}
 	}
-	return strings.Join(texts, "\n\n"), kind
+	switch {
+	case n == 0:
+		w.note("multipart in %s has no parts", partName(path))
+	case err != io.EOF: // textproto returns io.EOF itself only at the close delimiter
+		w.note("multipart in %s not closed; kept what could be read", partName(path))
+	}
+	switch {
+	case sub == "alternative" && !done && hasHTML:
+		return html, kindHTML
+	case sub == "alternative" && !done && empPl:
+		return empty, kindPlain
+	}
+	return strings.Join(texts, "\n\n"), kind // a single text but for mixed and the like
 }
 
 func subPath(path string, i int) string {

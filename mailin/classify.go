@@ -76,10 +76,10 @@ var (
 // ignoreReason returns why a message performs nothing (ruling G4: bounces,
 // auto-replies and the referee's own mail), or "".
 func ignoreReason(h header, m *Message, cfg *Config, w *bodyWalker) string {
-	if ref := strings.ToLower(strings.TrimSpace(cfg.Referee)); (ref != "" && m.From == ref) || h.has("X-Referee-Notice") {
+	if ref := strings.ToLower(strings.TrimSpace(cfg.Referee)); (ref != "" && m.From == ref) || h.Has("X-Referee-Notice") {
 		return ReasonOwnMail
 	}
-	ct, params, _ := mediaType(h.get("Content-Type"))
+	ct, params, _ := contentType(h.Header)
 	local, _, _ := strings.Cut(m.From, "@")
 	if local == "mailer-daemon" || local == "postmaster" {
 		return ReasonBounce
@@ -95,16 +95,16 @@ func ignoreReason(h header, m *Message, cfg *Config, w *bodyWalker) string {
 		return ReasonBounce // RFC 3464 delivery status, or an unknown report
 	}
 	// RFC 3834 §5: Auto-Submitted other than "no" marks automatic mail.
-	if as := strings.ToLower(strings.TrimSpace(h.get("Auto-Submitted"))); as != "" {
+	if as := strings.ToLower(strings.TrimSpace(h.Get("Auto-Submitted"))); as != "" {
 		tok, _, _ := strings.Cut(as, ";")
 		if strings.TrimSpace(tok) != "no" {
 			return ReasonAutoReply
 		}
 	}
-	if h.has("X-Autoreply") || h.has("X-Autorespond") || h.has("X-Autoresponder") {
+	if h.Has("X-Autoreply") || h.Has("X-Autorespond") || h.Has("X-Autoresponder") {
 		return ReasonAutoReply
 	}
-	prec := strings.ToLower(strings.TrimSpace(h.get("Precedence")))
+	prec := strings.ToLower(strings.TrimSpace(h.Get("Precedence")))
 	if prec == "auto_reply" {
 		return ReasonAutoReply
 	}
@@ -112,10 +112,10 @@ func ignoreReason(h header, m *Message, cfg *Config, w *bodyWalker) string {
 		return ReasonAutoReply
 	}
 	// A null reverse-path (RFC 5321 §4.5.5) is what bounces are sent with.
-	if rp := strings.Join(strings.Fields(h.get("Return-Path")), ""); rp == "<>" {
+	if rp := strings.Join(strings.Fields(h.Get("Return-Path")), ""); rp == "<>" {
 		return ReasonBounce
 	}
-	if w.digest || (digestRE.MatchString(m.Subject) && (h.has("List-Id") || strings.Contains(local, "-request"))) {
+	if w.digest || (digestRE.MatchString(m.Subject) && (h.Has("List-Id") || strings.Contains(local, "-request"))) {
 		return ReasonDigest
 	}
 	return ""
@@ -124,7 +124,7 @@ func ignoreReason(h header, m *Message, cfg *Config, w *bodyWalker) string {
 // classify sets Lists and Class (ruling G4; AGORA "Lists": route by the list
 // the message came through, List-Id then To/Cc, never by a subject tag).
 func classify(h header, m *Message, cfg *Config, w *bodyWalker) {
-	id := listID(h.get("List-Id"))
+	id := listID(h.Get("List-Id"))
 	var official, public, discussion bool
 	for _, l := range cfg.lists() {
 		if !through(id, l.addr, m.To, m.Cc) {
@@ -166,20 +166,19 @@ func classify(h header, m *Message, cfg *Config, w *bodyWalker) {
 // list address and the message came through that list (List-Id, or the list
 // among To/Cc: to and cc are the message's recipients). Reply-To is never
 // used: anyone can set it.
-func sender(h header, cfg *Config, to, cc []string) address {
-	from := parseAddressList(h.get("From"))
+func sender(h header, from []address, cfg *Config, to, cc []string) address {
 	if len(from) == 0 {
-		if s := parseAddressList(h.get("Sender")); len(s) > 0 {
+		if s := addressList(h, "Sender"); len(s) > 0 {
 			return s[0]
 		}
 		return address{}
 	}
 	f := from[0]
-	xof := h.get("X-Original-From")
+	xof := h.Get("X-Original-From")
 	if xof == "" {
 		return f
 	}
-	id := listID(h.get("List-Id"))
+	id := listID(h.Get("List-Id"))
 	for _, l := range cfg.lists() {
 		if l.addr == f.addr && through(id, l.addr, to, cc) {
 			if orig := parseAddressList(xof); len(orig) > 0 {

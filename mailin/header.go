@@ -1,50 +1,100 @@
 package mailin
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"mime"
-	"net/mail"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/emersion/go-message"
 	"github.com/emersion/go-message/charset"
+	gomail "github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
+	"golang.org/x/text/encoding/charmap"
 )
 
-// field is one header field: the name as written and the unfolded value.
-type field struct{ key, value string }
+// header is a message's header as go-message reads it: fields in the order
+// they appear, topmost first, which matters for Authentication-Results (only
+// the topmost one from our own server counts).
+type header = gomail.Header
 
-// header keeps fields in the order they appear, topmost first, which matters
-// for Authentication-Results (only the topmost one from our own server counts).
-type header []field
-
-func (h header) get(key string) string {
-	for _, f := range h {
-		if strings.EqualFold(f.key, key) {
-			return f.value
-		}
+func init() {
+	// The WHATWG Encoding Standard (§4.2, labels) decodes these as
+	// windows-1252, which is what Outlook and others really send when they
+	// declare Latin-1 (corpus: outlook-original-message).
+	for _, l := range []string{"iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1", "cp819", "ibm819"} {
+		charset.RegisterEncoding(l, charmap.Windows1252)
 	}
-	return ""
 }
 
-func (h header) has(key string) bool {
-	for _, f := range h {
-		if strings.EqualFold(f.key, key) {
-			return true
-		}
+// readHeader splits a message into its header, read by go-message's
+// textproto, and its body. It never fails; when textproto refuses the
+// header, malformedHeaderLine reads what it can and says so in the notes.
+func readHeader(raw []byte) (h header, body []byte, notes []string) {
+	r := bytes.NewReader(raw)
+	br := headerReaders.Get().(*bufio.Reader)
+	br.Reset(r)
+	th, err := textproto.ReadHeader(br)
+	rest := r.Len() + br.Buffered()
+	br.Reset(nil)
+	headerReaders.Put(br)
+	if err != nil {
+		return malformedHeaderLine(raw)
 	}
-	return false
+	return header{Header: message.Header{Header: th}}, raw[len(raw)-rest:], nil
 }
 
-func (h header) values(key string) []string {
-	var vs []string
-	for _, f := range h {
-		if strings.EqualFold(f.key, key) {
-			vs = append(vs, f.value)
-		}
+// headerReaders saves a 4 KiB buffer per message (textproto copies what it
+// reads).
+var headerReaders = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
+
+// malformedHeaderLine reads a header that textproto refuses, as real mail
+// has it (corpus: malformed-headers, thunderbird-mbox-from-line): a leading
+// mbox "From " separator is dropped; a line that is not a field is skipped
+// when a field follows it, else the body is taken to start there (a missing
+// blank line); a header that is no header at all makes the whole message the
+// body. The fields kept are then read by textproto.
+func malformedHeaderLine(raw []byte) (h header, body []byte, notes []string) {
+	var kept []byte
+	i := 0
+	if bytes.HasPrefix(raw, []byte("From ")) {
+		_, i = nextLine(raw, 0)
 	}
-	return vs
+	body = raw[len(raw):]
+scan:
+	for i < len(raw) {
+		line, next := nextLine(raw, i)
+		switch {
+		case len(bytes.TrimSpace(line)) == 0:
+			body = raw[next:]
+			break scan
+		case line[0] == ' ' || line[0] == '\t':
+			if len(kept) == 0 {
+				return h, raw[i:], []string{"header starts with a continuation line; whole message taken as body"}
+			}
+		case isHeaderLine(line):
+		case len(kept) == 0:
+			return h, raw[i:], append(notes, "no header found; whole message taken as body")
+		default:
+			if nl, _ := nextLine(raw, next); next < len(raw) && isHeaderLine(nl) {
+				notes = append(notes, "malformed header line skipped")
+				i = next
+				continue
+			}
+			notes = append(notes, "malformed header line; body assumed to start there")
+			body = raw[i:]
+			break scan
+		}
+		kept = append(append(kept, line...), '\r', '\n')
+		i = next
+	}
+	th, _ := textproto.ReadHeader(bufio.NewReader(io.MultiReader(bytes.NewReader(kept), strings.NewReader("\r\n"))))
+	return header{Header: message.Header{Header: th}}, body, notes
 }
 
 // nextLine returns the line starting at b[i:] without its line ending, and
@@ -59,12 +109,13 @@ func nextLine(b []byte, i int) (line []byte, next int) {
 	return bytes.TrimSuffix(line, []byte("\r")), next
 }
 
+// isHeaderLine reports whether textproto would take line as a field.
 func isHeaderLine(line []byte) bool {
 	colon := bytes.IndexByte(line, ':')
 	if colon <= 0 {
 		return false
 	}
-	name := bytes.TrimRight(line[:colon], " \t") // tolerate "Subject :"
+	name := bytes.TrimRight(line[:colon], " \t") // "Subject :" is read
 	if len(name) == 0 {
 		return false
 	}
@@ -76,168 +127,72 @@ func isHeaderLine(line []byte) bool {
 	return true
 }
 
-// readHeader splits a message or body part into its header and body,
-// tolerating what strict parsers refuse (RFC 5322 §2.2, §3.2.2 unfolding):
-// LF-only line endings, a leading mbox "From " line, a header line without a
-// colon (skipped when more header lines follow, else taken as the start of the
-// body) and a missing blank line. It never fails; problems are returned as notes.
-func readHeader(raw []byte) (h header, body []byte, notes []string) {
-	i := 0
-	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
-	if bytes.HasPrefix(raw, []byte("From ")) {
-		_, i = nextLine(raw, 0)
-	}
-	// The current field's value is built in cur: appending continuation
-	// lines to a string would be quadratic in a long folded header.
-	var cur bytes.Buffer
-	open := false
-	finish := func() {
-		if open {
-			h[len(h)-1].value = strings.TrimSpace(cur.String())
-			cur.Reset()
-			open = false
-		}
-	}
-	for i < len(raw) {
-		line, next := nextLine(raw, i)
-		if len(bytes.TrimSpace(line)) == 0 {
-			finish()
-			return h, raw[next:], notes
-		}
-		switch {
-		case line[0] == ' ' || line[0] == '\t':
-			if !open {
-				notes = append(notes, "header starts with a continuation line; whole message taken as body")
-				return h, raw[i:], notes
-			}
-			cur.Write(line)
-		case isHeaderLine(line):
-			finish()
-			colon := bytes.IndexByte(line, ':')
-			h = append(h, field{key: string(bytes.TrimRight(line[:colon], " \t"))})
-			cur.Write(line[colon+1:])
-			open = true
-		default:
-			if len(h) == 0 {
-				notes = append(notes, "no header found; whole message taken as body")
-				return h, raw[i:], notes
-			}
-			if next < len(raw) {
-				if nl, _ := nextLine(raw, next); isHeaderLine(nl) {
-					notes = append(notes, "malformed header line skipped")
-					i = next
-					continue
-				}
-			}
-			finish()
-			notes = append(notes, "malformed header line; body assumed to start there")
-			return h, raw[i:], notes
-		}
-		i = next
-	}
-	finish()
-	return h, nil, notes
-}
-
-var wordDecoder = &mime.WordDecoder{CharsetReader: charset.Reader}
-
-// decodeText decodes RFC 2047 encoded words; undecodable words stay as written.
-func decodeText(s string) string {
-	s = strings.TrimSpace(s)
-	if !strings.Contains(s, "=?") {
-		return s
-	}
-	if d, err := wordDecoder.DecodeHeader(s); err == nil {
-		return d
-	}
-	return s
-}
-
-var addressParser = &mail.AddressParser{WordDecoder: wordDecoder}
-
-var addrSpecRE = regexp.MustCompile(`[A-Za-z0-9.!#$%&'*+/=?^_` + "`" + `{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?`)
-
 // address is a parsed mailbox: lower-case address, decoded and cleaned name.
 type address struct{ addr, name string }
 
-// parseAddressList parses an address-list header value (RFC 5322 §3.4). When
-// the strict parser refuses the whole list, each comma-separated piece is
-// tried on its own, and a piece that still fails is searched for an addr-spec.
-func parseAddressList(v string) []address {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return nil
-	}
-	if l, err := addressParser.ParseList(v); err == nil {
-		out := make([]address, 0, len(l))
-		for _, a := range l {
-			out = append(out, address{strings.ToLower(a.Address), displayName(a.Name)})
-		}
-		return out
-	}
+// addressList parses every key field of h as an address list (RFC 5322
+// §3.4) with go-message's parser.
+func addressList(h header, key string) []address {
 	var out []address
-	for _, piece := range splitOutsideQuotes(v, ',') {
-		piece = strings.TrimSpace(piece)
-		if piece == "" {
-			continue
-		}
-		if a, err := addressParser.Parse(piece); err == nil {
-			out = append(out, address{strings.ToLower(a.Address), displayName(a.Name)})
-			continue
-		}
-		// Prefer the angle-addr: an addr-spec-like text may also sit
-		// inside the display name.
-		lt := strings.LastIndexByte(piece, '<')
-		addr := ""
-		if lt >= 0 {
-			addr = addrSpecRE.FindString(piece[lt:])
-		}
-		if addr == "" {
-			lt = -1
-			addr = addrSpecRE.FindString(piece)
-		}
-		if addr == "" {
-			continue
-		}
-		name := ""
-		if lt > 0 {
-			first := strings.IndexByte(piece, '<')
-			name = displayName(strings.Trim(strings.TrimSpace(piece[:first]), `"`))
-		}
-		out = append(out, address{strings.ToLower(addr), name})
+	for _, v := range h.Values(key) {
+		out = append(out, parseAddressList(v)...)
 	}
 	return out
 }
 
-// displayName cleans a parsed display name. Encoded words inside a quoted
-// string are not decoded by net/mail (RFC 2047 §5 forbids them there) but
-// clients send them ("=?utf-8?q?Jos=C3=A9?=" <j@example.org>), so decode.
-func displayName(n string) string {
+func parseAddressList(v string) []address {
+	l, err := gomail.ParseAddressList(v)
+	if err != nil {
+		return unparsableAddressList(v)
+	}
+	out := make([]address, 0, len(l))
+	for _, a := range l {
+		out = append(out, address{strings.ToLower(a.Address), encodedWordsInName(a.Name)})
+	}
+	return out
+}
+
+var wordDecoder = &mime.WordDecoder{CharsetReader: charset.Reader}
+
+// encodedWordsInName decodes the RFC 2047 encoded words that net/mail leaves
+// in a display name: RFC 2047 §5 forbids them inside a quoted string, but
+// mailers put them there ("=?utf-8?q?Jos=C3=A9?=" <jose@example.org>; corpus:
+// quoted-encoded-name).
+func encodedWordsInName(n string) string {
 	if strings.Contains(n, "=?") {
-		n = decodeText(n)
+		if d, err := wordDecoder.DecodeHeader(n); err == nil {
+			n = d
+		}
 	}
 	return cleanLine(n)
 }
 
-func splitOutsideQuotes(s string, sep byte) []string {
-	var parts []string
-	inQuote, depth, start := false, 0, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\\' && inQuote:
-			i++
-		case c == '"':
-			inQuote = !inQuote
-		case c == '(' && !inQuote:
-			depth++
-		case c == ')' && !inQuote && depth > 0:
-			depth--
-		case c == sep && !inQuote && depth == 0:
-			parts = append(parts, s[start:i])
-			start = i + 1
+var addrSpecRE = regexp.MustCompile(`[A-Za-z0-9.!#$%&'*+/=?^_` + "`" + `{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?`)
+
+// unparsableAddressList reads an address list that net/mail refuses, such as
+// an unquoted address used as display name (corpus: unquoted-address-as-name):
+// each comma-separated piece is tried on its own, and a piece that still
+// fails is searched for an addr-spec, preferring the one in <>.
+func unparsableAddressList(v string) []address {
+	var out []address
+	for _, piece := range strings.Split(v, ",") {
+		piece = strings.TrimSpace(piece)
+		if a, err := gomail.ParseAddress(piece); err == nil {
+			out = append(out, address{strings.ToLower(a.Address), encodedWordsInName(a.Name)})
+			continue
+		}
+		name, addr := "", ""
+		if lt := strings.IndexByte(piece, '<'); lt >= 0 {
+			name, addr = strings.Trim(strings.TrimSpace(piece[:lt]), `"`), addrSpecRE.FindString(piece[lt:])
+		}
+		if addr == "" {
+			name, addr = "", addrSpecRE.FindString(piece)
+		}
+		if addr != "" {
+			out = append(out, address{strings.ToLower(addr), encodedWordsInName(name)})
 		}
 	}
-	return append(parts, s[start:])
+	return out
 }
 
 func addrs(l []address) []string {
@@ -248,11 +203,22 @@ func addrs(l []address) []string {
 	return out
 }
 
+// msgIDs reads a list of message ids (RFC 5322 §3.6.4) with go-message.
+func msgIDs(h header, key string) []string {
+	ids, err := h.MsgIDList(key)
+	if err != nil {
+		return commaSeparatedMsgIDs(h.Get(key))
+	}
+	return ids
+}
+
 var msgIDRE = regexp.MustCompile(`<([^<>\s]+)>`)
 
-// parseMsgIDs extracts message ids (RFC 5322 §3.6.4) tolerantly: every
-// <...>, or failing that the whitespace- or comma-separated words.
-func parseMsgIDs(v string) []string {
+// commaSeparatedMsgIDs reads a list of message ids that go-message refuses,
+// such as the comma-separated References that go-mail writes (corpus:
+// gomail-references-commas): every <...>, or failing that the words that
+// contain an "@".
+func commaSeparatedMsgIDs(v string) []string {
 	var ids []string
 	for _, m := range msgIDRE.FindAllStringSubmatch(v, -1) {
 		ids = append(ids, cleanID(m[1]))

@@ -1,111 +1,46 @@
 package mailin
 
 import (
-	"html"
 	"strings"
+
+	"golang.org/x/net/html"
 )
 
-// htmlToText is a small, tolerant tag stripper for HTML-only mail: block
-// elements become line breaks, <br> a line break, entities are decoded,
-// whitespace collapsed outside <pre>, script/style/head content dropped, and
-// text inside <blockquote> comes out as "> " quoted lines (one "> " per
-// level) so that quote stripping treats it as the quote it is. Unclosed tags,
-// stray "<" and unknown elements are text or ignored, never errors.
+// htmlToText renders HTML-only mail as text. golang.org/x/net/html tokenizes
+// it the way browsers do (unclosed tags, stray "<", unquoted attributes,
+// entities); htmlText lays the text out: block elements become line breaks,
+// <br> a line break, whitespace is collapsed outside <pre>, the content of
+// script, style, title and template is dropped, and text inside <blockquote>
+// comes out as "> " quoted lines (one "> " per level) so that quote
+// stripping treats it as the quote it is.
 func htmlToText(s string) string {
 	t := &htmlText{}
-	unclosed := map[string]bool{} // elements known to have no close tag further on
-	i := 0
-	for i < len(s) {
-		lt := strings.IndexByte(s[i:], '<')
-		if lt < 0 {
-			t.text(s[i:])
-			break
-		}
-		t.text(s[i : i+lt])
-		i += lt
-		if strings.HasPrefix(s[i:], "<!--") {
-			end := strings.Index(s[i+4:], "-->")
-			if end < 0 {
-				break
+	z := html.NewTokenizer(strings.NewReader(s))
+	skip := 0 // depth inside elements whose text is not shown
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return t.result()
+		case html.TextToken:
+			if skip == 0 {
+				t.text(string(z.Text()))
 			}
-			i += 4 + end + 3
-			continue
-		}
-		end := tagEnd(s, i+1)
-		if end < 0 || i+1 >= len(s) || !(isLetter(s[i+1]) || s[i+1] == '/' || s[i+1] == '!' || s[i+1] == '?') {
-			t.text("<")
-			i++
-			continue
-		}
-		name, closing := tagName(s[i+1 : end])
-		i = end + 1
-		if !closing && !unclosed[name] && (name == "script" || name == "style" || name == "head" || name == "title" || name == "template") {
-			// Skip to the matching close tag (case-insensitive).
-			j := indexFold(s[i:], "</"+name)
-			if j < 0 {
-				unclosed[name] = true
-				continue // never closed: ignore the tag, keep the text
+		case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
+			name, _ := z.TagName()
+			closing := tt == html.EndTagToken
+			switch string(name) {
+			case "script", "style", "title", "template":
+				if tt == html.StartTagToken {
+					skip++
+				} else if closing && skip > 0 {
+					skip--
+				}
+				continue
 			}
-			i += j
-			if e := strings.IndexByte(s[i:], '>'); e >= 0 {
-				i += e + 1
-			} else {
-				break
-			}
-			continue
-		}
-		t.tag(name, closing)
-	}
-	return t.result()
-}
-
-// maxTagLen bounds the search for a tag's end, so that many unterminated
-// tags cost linear, not quadratic, time; a longer "tag" is taken as text.
-const maxTagLen = 16 << 10
-
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
-// tagEnd finds the '>' closing a tag that starts at s[i], skipping quoted
-// attribute values.
-func tagEnd(s string, i int) int {
-	var quote byte
-	limit := min(len(s), i+maxTagLen)
-	for ; i < limit; i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '>':
-			return i
-		case c == '<' && quote == 0:
-			return -1 // "a < b" followed by a real tag: the first '<' was text
+			t.tag(string(name), closing)
 		}
 	}
-	return -1
-}
-
-func tagName(s string) (string, bool) {
-	closing := strings.HasPrefix(s, "/")
-	s = strings.TrimPrefix(s, "/")
-	end := 0
-	for end < len(s) && (isLetter(s[end]) || s[end] >= '0' && s[end] <= '9' || s[end] == ':' || s[end] == '-') {
-		end++
-	}
-	return strings.ToLower(s[:end]), closing
-}
-
-func indexFold(s, sub string) int {
-	n := len(sub)
-	for i := 0; i+n <= len(s); i++ {
-		if strings.EqualFold(s[i:i+n], sub) {
-			return i
-		}
-	}
-	return -1
 }
 
 type htmlText struct {
@@ -120,9 +55,6 @@ type htmlText struct {
 func (t *htmlText) text(s string) {
 	if s == "" {
 		return
-	}
-	if strings.IndexByte(s, '&') >= 0 {
-		s = html.UnescapeString(s)
 	}
 	for _, r := range s {
 		if t.pre > 0 {

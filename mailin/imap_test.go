@@ -334,7 +334,7 @@ func (c *collector) subjects() []string {
 	var s []string
 	for _, r := range c.raws {
 		h, _, _ := readHeader(r.Data)
-		s = append(s, h.get("Subject"))
+		s = append(s, h.Get("Subject"))
 	}
 	return s
 }
@@ -748,8 +748,8 @@ func TestOpenIMAPArchive(t *testing.T) {
 	}
 	for i, r := range raws {
 		h, _, _ := readHeader(r.Data)
-		if r.UID != uint32(i+1) || h.get("Subject") != fmt.Sprintf("r%d", i+1) || r.Arrived.IsZero() {
-			t.Errorf("message %d: UID %d Subject %q Arrived %v", i, r.UID, h.get("Subject"), r.Arrived)
+		if r.UID != uint32(i+1) || h.Get("Subject") != fmt.Sprintf("r%d", i+1) || r.Arrived.IsZero() {
+			t.Errorf("message %d: UID %d Subject %q Arrived %v", i, r.UID, h.Get("Subject"), r.Arrived)
 		}
 	}
 	for uid, flags := range fetchFlags(t, s, "INBOX") {

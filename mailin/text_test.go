@@ -3,6 +3,7 @@ package mailin
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestStripQuoted(t *testing.T) {
@@ -82,51 +83,6 @@ func TestHTMLToText(t *testing.T) {
 	}
 }
 
-func TestDecodeQP(t *testing.T) {
-	for in, want := range map[string]string{
-		"a=3Db":            "a=b",
-		"soft=\nbreak":     "softbreak",
-		"soft= \t\nbreak":  "softbreak",
-		"x = 3 and =ZZ":    "x = 3 and =ZZ",
-		"trailing   \nend": "trailing\nend",
-		"=C3=A9t=C3=A9":    "été",
-		"end=":             "end",
-		"crlf\r\nline":     "crlf\nline",
-	} {
-		if got := string(decodeQP([]byte(in))); got != want {
-			t.Errorf("decodeQP(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestDecodeBase64Lenient(t *testing.T) {
-	for in, want := range map[string]string{
-		"SSBiaWQ=":           "I bid",
-		"SSBi\r\naWQ":        "I bid",
-		"SSBi aWQ=\n!!garb@": "I bid",
-	} {
-		got, _ := decodeBase64([]byte(in))
-		if !strings.HasPrefix(string(got), want) {
-			t.Errorf("decodeBase64(%q) = %q, want prefix %q", in, got, want)
-		}
-	}
-}
-
-func TestSplitMultipart(t *testing.T) {
-	body := "preamble\n--b\nContent-Type: text/plain\n\none\n--bb\nnot a delimiter\n--b \n\ntwo\n--b--\nepilogue\n"
-	parts, closed := splitMultipart([]byte(body), "b")
-	if !closed || len(parts) != 2 {
-		t.Fatalf("parts = %q, closed = %v", parts, closed)
-	}
-	if string(parts[0]) != "Content-Type: text/plain\n\none\n--bb\nnot a delimiter" || string(parts[1]) != "\ntwo" {
-		t.Errorf("parts = %q", parts)
-	}
-	parts, closed = splitMultipart([]byte("--b\n\nonly\n"), "b")
-	if closed || len(parts) != 1 || string(parts[0]) != "\nonly\n" {
-		t.Errorf("unclosed: parts = %q, closed = %v", parts, closed)
-	}
-}
-
 func TestInlinePGP(t *testing.T) {
 	in := "before\n-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nI pass.\n- -- \nsig\n-----BEGIN PGP SIGNATURE-----\nabc\n-----END PGP SIGNATURE-----\nafter"
 	got, _ := inlinePGP(in)
@@ -139,33 +95,58 @@ func TestInlinePGP(t *testing.T) {
 	}
 }
 
-func TestMediaTypeLenient(t *testing.T) {
-	typ, p, ok := mediaType(`text/plain; charset="iso-8859-1`)
-	if ok || typ != "text/plain" || p["charset"] != "iso-8859-1" {
-		t.Errorf("mediaType = %q %v %v", typ, p, ok)
-	}
-	typ, p, ok = mediaType(`multipart/mixed; boundary="a b"; foo=bar`)
-	if !ok || typ != "multipart/mixed" || p["boundary"] != "a b" {
-		t.Errorf("mediaType = %q %v %v", typ, p, ok)
+// TestBodyDecoding: what a part's transfer encoding and charset make of its
+// text, as go-message decodes it, with a note where bytes could not be read.
+func TestBodyDecoding(t *testing.T) {
+	for _, tc := range []struct {
+		name, ct, cte, body, want string
+		note                      bool
+	}{
+		{"qp escapes and soft breaks", "text/plain; charset=utf-8", "quoted-printable", "=C3=A9t=C3=A9 a=3Db soft=\nbreak", "été a=b softbreak", false},
+		{"qp invalid escape kept", "text/plain", "quoted-printable", "x = 3 and =ZZ", "x = 3 and =ZZ", false},
+		{"base64 over CRLF lines", "text/plain", "base64", "SSBiaWQgMyBv\r\nbiBGbGlnaHQu\r\n", "I bid 3 on Flight.", false},
+		{"base64 with garbage", "text/plain", "base64", "SSBiaWQg\n!!garb@", "I bid", true},
+		{"latin1 read as windows-1252", "text/plain; charset=iso-8859-1", "8bit", "caf\xe9 \x96 ok", "café – ok", false},
+		{"koi8-r", "text/plain; charset=koi8-r", "8bit", "\xf0\xd2\xc9\xd7\xc5\xd4", "Привет", false},
+		{"undeclared 8-bit", "text/plain", "", "caf\xe9", "café", true},
+		{"unknown charset", "text/plain; charset=x-unknown", "", "abc", "abc", true},
+		{"invalid utf-8", "text/plain; charset=utf-8", "", "a\xff", "a\uFFFD", true},
+		{"unknown encoding", "text/plain", "x-uuencode", "abc", "abc", true},
+		{"broken content type", `text/plain; charset="koi8-r`, "", "\xf0\xd2\xc9\xd7\xc5\xd4", "Привет", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			raw := "From: a@example.org\nContent-Type: " + tc.ct + "\n"
+			if tc.cte != "" {
+				raw += "Content-Transfer-Encoding: " + tc.cte + "\n"
+			}
+			m, err := Parse([]byte(raw+"\n"+tc.body), time.Time{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(m.Text, tc.want) || (len(m.Notes) > 0) != tc.note {
+				t.Errorf("Text = %q, Notes = %q; want %q, a note: %v", m.Text, m.Notes, tc.want, tc.note)
+			}
+		})
 	}
 }
 
-func TestToUTF8(t *testing.T) {
-	for _, tc := range []struct {
-		label string
-		in    []byte
-		want  string
-		note  bool
-	}{
-		{"iso-8859-1", []byte{'c', 'a', 'f', 0xe9, ' ', 0x96}, "café –", false},
-		{"koi8-r", []byte{0xf0, 0xd2, 0xc9, 0xd7, 0xc5, 0xd4}, "Привет", false},
-		{"", []byte{'c', 'a', 'f', 0xe9}, "café", true},
-		{"x-unknown", []byte("abc"), "abc", true},
-		{"utf-8", []byte{'a', 0xff}, "a\uFFFD", true},
-	} {
-		got, note := toUTF8(tc.label, tc.in)
-		if got != tc.want || (note != "") != tc.note {
-			t.Errorf("toUTF8(%q, %q) = %q, %q", tc.label, tc.in, got, note)
-		}
+// TestMultipartDelimiters: a line that only starts with the boundary does
+// not split, a delimiter may carry trailing white space, the preamble and
+// the epilogue are not text, and an unclosed multipart keeps its last part.
+func TestMultipartDelimiters(t *testing.T) {
+	head := "From: a@example.org\nContent-Type: multipart/mixed; boundary=b\n\n"
+	m, err := Parse([]byte(head+"preamble\n--b\nContent-Type: text/plain\n\none\n--bb\nnot a delimiter\n--b \n\ntwo\n--b--\nepilogue\n"), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Text != "one\n--bb\nnot a delimiter\n\ntwo" || len(m.Notes) != 0 {
+		t.Errorf("Text = %q, Notes = %q", m.Text, m.Notes)
+	}
+	m, err = Parse([]byte(head+"--b\n\nonly\n"), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Text != "only" || len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "not closed") {
+		t.Errorf("unclosed: Text = %q, Notes = %q", m.Text, m.Notes)
 	}
 }
