@@ -6,7 +6,9 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -310,21 +312,48 @@ func TestAlternativeEmptyPlainLosesToHTML(t *testing.T) {
 // Each takes milliseconds; the bound is generous so that only a quadratic
 // regression (minutes) fails it.
 func TestParseWorstCases(t *testing.T) {
-	for name, raw := range map[string]string{
-		"folded header":    "Subject: a\n" + strings.Repeat(" x\n", 200000) + "\nbody\n",
-		"unclosed scripts": "Content-Type: text/html\n\n" + strings.Repeat("<script>x", 200000),
-		"unclosed quotes":  "Content-Type: text/html\n\n" + strings.Repeat("<a href=\"x", 200000),
-		"from lines":       "\n" + strings.Repeat("From: x\n\n\n\n\n\n\n\n", 100000),
-		"colon lines":      "\n" + strings.Repeat("a@b:\n\n\n\n", 100000),
-		"boundaries":       "Content-Type: multipart/mixed; boundary=a\n\n" + strings.Repeat("--a\n", 200000),
-		"nesting":          strings.Repeat("Content-Type: multipart/mixed; boundary=a\n\n--a\n", 5000),
+	// Each case at n and 8n repetitions: linear work costs 8 times as much
+	// CPU, quadratic 64 times. CPU time of this process, not the wall clock,
+	// so that a loaded machine does not fail the test; the smaller size is
+	// large enough that fixed costs do not hide a quadratic growth.
+	for name, make := range map[string]func(n int) string{
+		"folded header":    func(n int) string { return "Subject: a\n" + strings.Repeat(" x\n", 8*n) + "\nbody\n" },
+		"unclosed scripts": func(n int) string { return "Content-Type: text/html\n\n" + strings.Repeat("<script>x", 8*n) },
+		"unclosed quotes":  func(n int) string { return "Content-Type: text/html\n\n" + strings.Repeat("<a href=\"x", 8*n) },
+		"from lines":       func(n int) string { return "\n" + strings.Repeat("From: x\n\n\n\n\n\n\n\n", 4*n) },
+		"colon lines":      func(n int) string { return "\n" + strings.Repeat("a@b:\n\n\n\n", 4*n) },
+		"boundaries": func(n int) string {
+			return "Content-Type: multipart/mixed; boundary=a\n\n" + strings.Repeat("--a\n", 8*n)
+		},
+		"nesting": func(n int) string {
+			return strings.Repeat("Content-Type: multipart/mixed; boundary=a\n\n--a\n", n)
+		},
 	} {
-		start := time.Now()
-		if _, err := Parse([]byte(raw), time.Time{}, nil); err != nil {
-			t.Errorf("%s: %v", name, err)
+		cost := func(raw string) time.Duration { // the least of three runs
+			least := time.Duration(math.MaxInt64)
+			for range 3 {
+				start := cpuTime(t)
+				if _, err := Parse([]byte(raw), time.Time{}, nil); err != nil {
+					t.Errorf("%s: %v", name, err)
+				}
+				least = min(least, cpuTime(t)-start)
+			}
+			return least
 		}
-		if d := time.Since(start); d > 20*time.Second {
-			t.Errorf("%s: %d bytes took %v", name, len(raw), d)
+		small, large := make(3125), make(25000)
+		c1, c8 := cost(small), cost(large)
+		if c8 > 24*max(c1, time.Millisecond) {
+			t.Errorf("%s: %d bytes cost %v of CPU, %d bytes %v: %.0f times as much for 8 times the input (quadratic?)",
+				name, len(small), c1, len(large), c8, float64(c8)/float64(max(c1, time.Millisecond)))
 		}
 	}
+}
+
+// cpuTime is the CPU time this process has used, user and system.
+func cpuTime(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
