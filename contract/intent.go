@@ -203,6 +203,13 @@ func (c *Ctx) findIntent(id string, filter func(*Intent) bool) (*Intent, error) 
 	if id != "" {
 		n, _ := strconv.Atoi(id)
 		if in := s.intent(n); in != nil {
+			if filter != nil && !filter(in) {
+				who := ""
+				if in.Method == "support" {
+					who = " or a supporter of it"
+				}
+				return nil, Reject("G7", "only %s, who tabled intent #%d,%s can resolve it", in.Sponsor, in.ID, who)
+			}
 			return in, nil
 		}
 		return nil, Reject("G7", "there is no open intent #%s", id)

@@ -131,6 +131,12 @@ func (g *toy) Verbs() []*contract.Verb {
 				c.Did("the Toy rounds are reset")
 				return nil
 			}},
+		{Name: "crown", Pattern: `crown (?P<who>\w+)`, Syntax: "I crown <player> in Toy", Rule: "T12",
+			Dependent: &contract.Method{Kind: "support", N: 2},
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				c.Did("%s is crowned", a.Arg("who"))
+				return nil
+			}},
 		{Name: "end", Pattern: `end the (?:current )?game`, Syntax: "I end the game of Toy", Rule: "T8",
 			Dependent: &contract.Method{Kind: "objection", N: 1, Who: "players",
 				Eligible: func(c *contract.Ctx, p *contract.Player) bool { return p.In("toy") }},
