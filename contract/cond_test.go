@@ -28,3 +28,22 @@ func TestConditionBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionAnd: "A and B" holds only when both parts do (G3), whichever
+// of them fails.
+func TestConditionAnd(t *testing.T) {
+	for cond, want := range map[string]bool{
+		"I own at least 5 coins and I am a player of Toy":     true,
+		"I own at least 6 coins and I am a player of Toy":     false,
+		"I own at least 5 coins and I am not a player of Toy": false,
+		"I own at least 5 coins and I own at most 4 coins":    false,
+	} {
+		h := newToy(t)
+		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+		h.Public("2026-12-01T10:05:00Z", bob, "I join the Toy game.")
+		r := h.Public("2026-12-01T10:06:00Z", alice, "If "+cond+", I transfer 1 coin to Bob.")
+		if got := h.S.Ledger.Balance("toy/coin", "Bob") == 6; got != want {
+			t.Errorf("owning 5, %q decided %v, want %v:\n%s", cond, got, want, r.Body)
+		}
+	}
+}
