@@ -66,6 +66,10 @@ func TestAgoranConsent(t *testing.T) {
 	}
 	h.Public("2026-12-01T11:00:00Z", bob, "I support intent #1.")
 	h.Public("2026-12-01T11:01:00Z", carol, "I object to intent #1.")
+	r = h.Public("2026-12-03T10:00:00Z", alice, "I do so.")
+	if !strings.Contains(flat(r.Body), "intent #1 can be resolved from 2026-12-05 10:10 (4 days after it)") {
+		t.Errorf("resolved before 4 days:\n%s", r.Body)
+	}
 	r = h.Public("2026-12-05T10:11:00Z", alice, "I do so.")
 	if !strings.Contains(flat(r.Body), "intent #1 has 1 supporters and 1 objectors; consent needs more supporters") {
 		t.Errorf("a tie passed:\n%s", r.Body)
