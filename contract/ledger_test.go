@@ -20,3 +20,38 @@ func TestLedgerShortfallCaught(t *testing.T) {
 		t.Fatalf("a coin vanished and the ledger check said: %v", err)
 	}
 }
+
+// TestLedgerRefusesNegative: minting, destroying or moving a negative amount,
+// or more than the owner holds, is refused and changes nothing; zero is a
+// no-op that leaves no empty balance behind.
+func TestLedgerRefusesNegative(t *testing.T) {
+	var l contract.Ledger
+	if err := l.Mint("toy/coin", "Alice", 5); err != nil {
+		t.Fatal(err)
+	}
+	for name, err := range map[string]error{
+		"mint -1":         l.Mint("toy/coin", "Alice", -1),
+		"destroy -1":      l.Destroy("toy/coin", "Alice", -1),
+		"destroy 6":       l.Destroy("toy/coin", "Alice", 6),
+		"move -1":         l.Move("toy/coin", "Alice", "Bob", -1),
+		"move 6":          l.Move("toy/coin", "Alice", "Bob", 6),
+		"move from Carol": l.Move("toy/coin", "Carol", "Bob", 1),
+	} {
+		if err == nil {
+			t.Errorf("%s was allowed", name)
+		}
+	}
+	for name, err := range map[string]error{
+		"mint 0":    l.Mint("toy/coin", "Bob", 0),
+		"destroy 0": l.Destroy("toy/coin", "Bob", 0),
+		"move 0":    l.Move("toy/coin", "Alice", "Bob", 0),
+		"destroy 5": l.Destroy("toy/coin", "Alice", 5),
+	} {
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if len(l.Balances["toy/coin"]) != 0 || l.Supply["toy/coin"] != 0 {
+		t.Errorf("after minting 5 and destroying 5: balances %v, supply %d", l.Balances["toy/coin"], l.Supply["toy/coin"])
+	}
+}
