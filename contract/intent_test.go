@@ -159,3 +159,16 @@ func TestReplyFindsIntent(t *testing.T) {
 		t.Errorf("an objection naming no intent was applied:\n%s", r.Body)
 	}
 }
+
+// TestStricterMethodKept: an intent that asks for more support than the
+// game needs is judged by what it asked for (G7).
+func TestStricterMethodKept(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, with 3 support, to crown Dan.")
+	h.Public("2026-12-01T10:11:00Z", bob, "I support intent #1.")
+	h.Public("2026-12-01T10:12:00Z", carol, "I support intent #1.")
+	r := h.Public("2026-12-01T10:13:00Z", alice, "I do so.")
+	if !strings.Contains(flat(r.Body), "intent #1 has 2 of the 3 supporters it needs") {
+		t.Errorf("an intent asking for 3 supporters resolved with 2:\n%s", r.Body)
+	}
+}
