@@ -95,11 +95,10 @@ func (in *Intent) ripeFrom() time.Time {
 	return in.Created.Add(d)
 }
 
-// Ripe says whether the intent can be resolved at t, and if not, why.
+// Ripe says whether the intent can be resolved at t, and if not, why. An
+// expired intent is not here to ask: its expiry event (coreEvents) drops it
+// before any message at or after Expires is performed.
 func (in *Intent) Ripe(t time.Time) (bool, string) {
-	if t.After(in.Expires()) {
-		return false, fmt.Sprintf("intent #%d expired on %s (14 days)", in.ID, Stamp(in.Expires()))
-	}
 	if from := in.ripeFrom(); t.Before(from) {
 		why := "4 days after it"
 		if in.Method != "objection" && in.Method != "consent" {
@@ -206,6 +205,13 @@ func (c *Ctx) findIntent(id string, filter func(*Intent) bool) (*Intent, error) 
 	if id != "" {
 		n, _ := strconv.Atoi(id)
 		if in := s.intent(n); in != nil {
+			if filter != nil && !filter(in) {
+				who := ""
+				if in.Method == "support" {
+					who = " or a supporter of it"
+				}
+				return nil, Reject("G7", "only %s, who tabled intent #%d,%s can resolve it", in.Sponsor, in.ID, who)
+			}
 			return in, nil
 		}
 		return nil, Reject("G7", "there is no open intent #%s", id)

@@ -130,6 +130,25 @@ func (g *toy) Verbs() []*contract.Verb {
 			}},
 		{Name: "seal", Pattern: `seal (?P<n>\d+)`, Syntax: "I seal N", Rule: "T7", Scope: contract.PrivateOnly,
 			Do: func(c *contract.Ctx, a *contract.Action) error { c.Did("sealed"); return nil }},
+		{Name: "shred", Pattern: `shred a coin`, Syntax: "I shred a coin in Toy", Rule: "T10",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				// A bug: a coin vanishes without the supply knowing.
+				c.State().Ledger.Balances["toy/coin"][c.Actor().Name]--
+				return nil
+			}},
+		{Name: "reset", Pattern: `reset the (?:toy )?rounds`, Syntax: "I reset the Toy rounds", Rule: "T11",
+			Dependent: &contract.Method{Kind: "consent"},
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				c.Data().(*toyState).Rounds = 0
+				c.Did("the Toy rounds are reset")
+				return nil
+			}},
+		{Name: "crown", Pattern: `crown (?P<who>\w+)`, Syntax: "I crown <player> in Toy", Rule: "T12",
+			Dependent: &contract.Method{Kind: "support", N: 2},
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				c.Did("%s is crowned", a.Arg("who"))
+				return nil
+			}},
 		{Name: "end", Pattern: `end the (?:current )?game`, Syntax: "I end the game of Toy", Rule: "T8",
 			Dependent: &contract.Method{Kind: "objection", N: 1, Who: "players",
 				Eligible: func(c *contract.Ctx, p *contract.Player) bool { return p.In("toy") }},

@@ -357,3 +357,37 @@ func cpuTime(t *testing.T) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestAuthResResults: under the authres policy, what our own server's
+// Authentication-Results must say for a message From a@example.org to
+// count as authenticated: dkim=pass with an aligned header.d (or i=), or
+// dmarc=pass for the From domain; a failed or foreign result, or one from
+// another server, does not count.
+func TestAuthResResults(t *testing.T) {
+	cfg := &Config{AuthPolicy: "authres", AuthServID: "mx.example.test"}
+	for _, tc := range []struct {
+		res  string
+		want bool
+	}{
+		{"mx.example.test; dmarc=pass header.from=example.org", true},
+		{"mx.example.test; dmarc=pass header.from=mail.example.org", true},
+		{"mx.example.test; dmarc=pass", true},
+		{"mx.example.test; dmarc=pass header.from=example.net", false},
+		{"mx.example.test; dmarc=fail header.from=example.org", false},
+		{"mx.example.test; dkim=pass header.d=example.net", false},
+		{"mx.example.test; dkim=fail header.d=example.org", false},
+		{"mx.example.test; dkim=pass header.i=@example.org", true},
+		{"mx.example.test; dkim=pass header.i=@example.net", false},
+		{"mx.example.test; spf=pass smtp.mailfrom=example.org", false},
+		{"other.example.test; dmarc=pass header.from=example.org", false},
+	} {
+		raw := "Authentication-Results: " + tc.res + "\nFrom: a@example.org\n\nx\n"
+		m, err := Parse([]byte(raw), time.Time{}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Authenticated != tc.want || m.AuthNote == "" {
+			t.Errorf("%s: Authenticated = %v (%s), want %v", tc.res, m.Authenticated, m.AuthNote, tc.want)
+		}
+	}
+}

@@ -319,3 +319,52 @@ func FuzzCompose(f *testing.F) {
 		checkWellFormed(t, raw, m)
 	})
 }
+
+// TestComposeNeutralisesControls: every control character and line
+// separator in caller text (C0, DEL, C1 such as NEL, U+2028, U+2029), and in
+// a display name that only decoding reveals, reaches the recipient as one
+// space: never a line break or a control inside a header.
+func TestComposeNeutralisesControls(t *testing.T) {
+	m := baseMail()
+	m.Subject = "Receipt\x00for\x1b\x1bAlice\u0085x\u2028y\u2029z\x7fend\tok\r\nBcc: evil@example.test"
+	m.To = []string{
+		"=?utf-8?q?Alice=0D=0ABcc=3A_evil=40example.test?= <alice@example.test>",
+		"=?utf-8?q?Bob=C2=85Smith=E2=80=A8Jr?= <bob@example.test>",
+	}
+	m.ListID = "Agora\u2029business <business.agora.example.test>"
+	raw, err := Compose(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mr, err := gomessage.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := must(mr.Header.Subject()), "Receipt for Alice x y z end ok Bcc: evil@example.test"; got != want {
+		t.Errorf("subject as read: %q, want %q", got, want)
+	}
+	to, err := mr.Header.AddressList("To")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, a := range to {
+		names = append(names, a.Name+" <"+a.Address+">")
+	}
+	if got, want := strings.Join(names, ", "), "Alice Bcc: evil@example.test <alice@example.test>, Bob Smith Jr <bob@example.test>"; got != want {
+		t.Errorf("To as read: %q, want %q", got, want)
+	}
+	if got, want := mr.Header.Get("List-Id"), "Agora business <business.agora.example.test>"; got != want {
+		t.Errorf("List-Id as read: %q, want %q", got, want)
+	}
+	if mr.Header.Get("Bcc") != "" {
+		t.Error("caller text started a Bcc header")
+	}
+}
+
+func must(s string, err error) string {
+	if err != nil {
+		panic(err)
+	}
+	return s
+}

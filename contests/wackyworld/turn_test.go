@@ -103,3 +103,30 @@ func TestPollinationNoChains(t *testing.T) {
 		t.Errorf("%d Fertile tiles from one, want at most 2", n)
 	}
 }
+
+// TestPollinationSparesWalls: pollination makes only a Fallow target
+// Fertile (Wacky 4): a Fertile tile walled in on every side leaves its walls
+// standing, and the turn notice says the target was already a Wall.
+func TestPollinationSparesWalls(t *testing.T) {
+	h := world(t)
+	h.terrain(`8,8="`, `8,7=#`, `9,8=#`, `8,9=#`, `7,8=#`)
+	ns := h.advance("2026-12-07T00:00:00Z")
+	st := h.data()
+	for _, p := range []Pos{{8, 7}, {9, 8}, {8, 9}, {7, 8}} {
+		if got := st.at(p); got != Wall {
+			t.Errorf("pollination made the Wall at %s %q", p, terrainName(got))
+		}
+	}
+	if n := strings.Count(strings.Join(st.Terrain, ""), string(Fertile)); n != 1 {
+		t.Errorf("%d Fertile tiles after pollinating from a walled-in one, want 1", n)
+	}
+	var body string
+	for _, n := range ns {
+		if n.ID == ID+"/turn/2" {
+			body = n.Body
+		}
+	}
+	if !strings.Contains(body, "already Wall") {
+		t.Errorf("the turn notice does not say the target was a Wall:\n%s", body)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -474,5 +475,80 @@ func TestCommitFailureCutsJournal(t *testing.T) {
 	}
 	if got := journalLines(t, store.JournalPath(path)); got != "1:one 2:two" {
 		t.Errorf("journal after a failed commit: %v, want 1:one 2:two", got)
+	}
+}
+
+// fileLimit is the largest file TestWriteFailureChild may write: more than
+// version 1 of the state and its journal, less than version 36.
+const fileLimit = 1024
+
+// TestWriteFailureChild is the child process of TestWriteFailureKeepsState:
+// it commits version 1, then, with files limited to fileLimit bytes (so
+// writing version 36 fails part-way, as on a full disk), tries to commit and
+// to save version 36, and prints each error.
+func TestWriteFailureChild(t *testing.T) {
+	path := os.Getenv("REFEREE_WRITE_FAIL")
+	if path == "" {
+		t.Skip("child process of TestWriteFailureKeepsState only")
+	}
+	j, err := store.OpenJournal(store.JournalPath(path), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Commit(j, path, version(1), []contract.Entry{{Seq: 1, Verb: "one"}}); err != nil {
+		t.Fatal(err)
+	}
+	signal.Ignore(syscall.SIGXFSZ) // a write past the limit fails with EFBIG instead
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	limited := lim
+	limited.Cur = fileLimit
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &limited); err != nil {
+		t.Fatal(err)
+	}
+	cerr := store.Commit(j, path, version(36), []contract.Entry{{Seq: 36, Verb: "lost"}})
+	serr := store.Save(path, version(36))
+	// Lifted again for what the test binary writes as it ends (a coverage
+	// profile).
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("commit:", cerr)
+	fmt.Println("save:", serr)
+}
+
+// TestWriteFailureKeepsState: when writing the new state fails part-way (a
+// full disk, here a file size limit), the state file is still the old one,
+// whole, and the journal holds only its lines: the new state was written
+// beside the file, not over it, and its journal lines were cut back.
+func TestWriteFailureKeepsState(t *testing.T) {
+	if b, _ := contract.Encode(version(36)); len(b) <= fileLimit {
+		t.Fatalf("version 36 is %d bytes, not over the limit", len(b))
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.yaml")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestWriteFailureChild$", "-test.v")
+	cmd.Env = append(os.Environ(), "REFEREE_WRITE_FAIL="+path)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	for _, want := range []string{"commit: save " + path, "save: save " + path, "file too large"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the child's output lacks %q:\n%s", want, out)
+		}
+	}
+	s, err := store.Load(engine(t), path)
+	if err != nil {
+		t.Fatalf("after a failed write the state does not load: %v", err)
+	}
+	got, _ := contract.Encode(s)
+	if want, _ := contract.Encode(version(1)); !bytes.Equal(got, want) {
+		t.Errorf("after a failed write the state is not version 1:\n%s", got)
+	}
+	if got := journalLines(t, store.JournalPath(path)); got != "1:one" {
+		t.Errorf("journal after a failed write: %v, want 1:one", got)
 	}
 }

@@ -1,0 +1,174 @@
+package contract_test
+
+import (
+	"strings"
+	"testing"
+
+	"referee/contract"
+	"referee/contract/contracttest"
+)
+
+// joined is a toy harness where Alice, Bob, Carol and Dan have joined.
+func joined(t *testing.T) *contracttest.Harness {
+	t.Helper()
+	h := newToy(t)
+	for _, p := range []string{alice, bob, carol, dan} {
+		h.Public("2026-12-01T10:05:00Z", p, "I join the Toy game.")
+	}
+	return h
+}
+
+const dan = "Dan <dan@example.test>"
+
+// TestIntentExpires: an intent can be resolved until 14 days after it is
+// tabled (G7); at the 14th day it is dropped from the state, with a journal
+// line, and "I do so" then finds nothing to resolve.
+func TestIntentExpires(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	h.Advance("2026-12-15T10:09:00Z")
+	if len(h.S.Intents) != 1 {
+		t.Fatalf("the intent is gone before its 14 days: %+v", h.S.Intents)
+	}
+	h.Advance("2026-12-15T10:10:00Z")
+	if len(h.S.Intents) != 0 {
+		t.Errorf("the state still holds the intent after 14 days: %+v", h.S.Intents)
+	}
+	expired := false
+	for _, en := range h.Entries {
+		expired = expired || en.Verb == "intent expired" && en.Detail["intent"] == 1
+	}
+	if !expired {
+		t.Error("the journal has no line for the expired intent")
+	}
+	r := h.Public("2026-12-15T10:11:00Z", alice, "I do so.")
+	if !strings.Contains(r.Body, "0 done, 1 not done") || h.Data("toy").(*toyState).Ended {
+		t.Errorf("an intent resolved after 14 days:\n%s", r.Body)
+	}
+
+	// A minute before the 14 days end it still resolves.
+	h = joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	r = h.Public("2026-12-15T10:09:00Z", alice, "I do so.")
+	if !strings.Contains(r.Body, "Done: the game of Toy is over") {
+		t.Errorf("an intent did not resolve on its 14th day:\n%s", r.Body)
+	}
+}
+
+// TestAgoranConsent: with Agoran consent, the action passes only with more
+// supporters than objectors; a tie does not pass (G7, AGORA "Dependent
+// actions").
+func TestAgoranConsent(t *testing.T) {
+	h := joined(t)
+	r := h.Public("2026-12-01T10:10:00Z", alice, "I intend, with Agoran consent, to reset the Toy rounds.")
+	if !strings.Contains(flat(r.Body), "intent #1 tabled: reset the Toy rounds, with Agoran consent") {
+		t.Fatalf("receipt:\n%s", r.Body)
+	}
+	h.Public("2026-12-01T11:00:00Z", bob, "I support intent #1.")
+	h.Public("2026-12-01T11:01:00Z", carol, "I object to intent #1.")
+	r = h.Public("2026-12-03T10:00:00Z", alice, "I do so.")
+	if !strings.Contains(flat(r.Body), "intent #1 can be resolved from 2026-12-05 10:10 (4 days after it)") {
+		t.Errorf("resolved before 4 days:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-05T10:11:00Z", alice, "I do so.")
+	if !strings.Contains(flat(r.Body), "intent #1 has 1 supporters and 1 objectors; consent needs more supporters") {
+		t.Errorf("a tie passed:\n%s", r.Body)
+	}
+	h.Public("2026-12-05T11:00:00Z", dan, "I support intent #1.")
+	r = h.Public("2026-12-05T11:01:00Z", alice, "I do so.")
+	if !strings.Contains(r.Body, "Done: the Toy rounds are reset") {
+		t.Errorf("two supporters against one objector did not pass:\n%s", r.Body)
+	}
+}
+
+// TestSupportMethod: "with N support" must name at least the game's N (G7);
+// the intent resolves once N players support it, by its sponsor or one of
+// its supporters, and not by anyone else.
+func TestSupportMethod(t *testing.T) {
+	h := joined(t)
+	r := h.Public("2026-12-01T10:10:00Z", alice, "I intend, with 1 support, to crown Dan.")
+	if !strings.Contains(flat(r.Body), "this action needs with 2 support (G7)") || len(h.S.Intents) != 0 {
+		t.Fatalf("a weaker support method was tabled:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T10:11:00Z", alice, "I intend, with 2 support, to crown Dan.")
+	if !strings.Contains(flat(r.Body), "intent #1 tabled") || !strings.Contains(flat(r.Body), "once 2 supporters have supported it") {
+		t.Fatalf("receipt:\n%s", r.Body)
+	}
+	h.Public("2026-12-01T10:12:00Z", bob, "I support intent #1.")
+	r = h.Public("2026-12-01T10:13:00Z", alice, "I do so.")
+	if !strings.Contains(flat(r.Body), "intent #1 has 1 of the 2 supporters it needs") {
+		t.Errorf("resolved with 1 of 2 supporters:\n%s", r.Body)
+	}
+	h.Public("2026-12-01T10:14:00Z", carol, "I support intent #1.")
+	r = h.Public("2026-12-01T10:15:00Z", dan, "I do so (intent #1).")
+	if !strings.Contains(r.Body, "0 done, 1 not done") || len(h.S.Intents) != 1 {
+		t.Errorf("a player who neither tabled nor supported the intent resolved it:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T10:16:00Z", carol, "With 2 support, I crown Dan in Toy.")
+	if !strings.Contains(r.Body, "Done: Dan is crowned") || len(h.S.Intents) != 0 {
+		t.Errorf("a supporter could not resolve the supported intent:\n%s", r.Body)
+	}
+}
+
+// TestObjectionMethod: an intent may ask for fewer objections to stop it
+// than the game allows, never more (G7).
+func TestObjectionMethod(t *testing.T) {
+	h := joined(t)
+	r := h.Public("2026-12-01T10:10:00Z", alice, "I intend, without 2 objections, to end the game of Toy.")
+	if !strings.Contains(flat(r.Body), "this action is performed without objection; 2 objections would be a weaker requirement") || len(h.S.Intents) != 0 {
+		t.Errorf("a weaker objection method was tabled:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T10:11:00Z", alice, "I intend, with 2 support, to end the game of Toy.")
+	if !strings.Contains(flat(r.Body), "this action is performed without objection, not by this method") || len(h.S.Intents) != 0 {
+		t.Errorf("another method was tabled:\n%s", r.Body)
+	}
+}
+
+// TestOnlySponsorResolves: with objections, only the sponsor resolves the
+// intent, by reply, by number or by performing the action (G7).
+func TestOnlySponsorResolves(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	r := h.Public("2026-12-06T10:00:00Z", bob, "I do so (intent #1).")
+	if !strings.Contains(flat(r.Body), "Not done: only Alice, who tabled intent #1, can resolve it (G7)") {
+		t.Errorf("Bob resolving Alice's intent by number:\n%s", r.Body)
+	}
+	for _, text := range []string{"I do so (intent #1).", "I do so.", "Without objection, I end the game of Toy."} {
+		r := h.Public("2026-12-06T10:00:00Z", bob, text)
+		if !strings.Contains(r.Body, "0 done, 1 not done") || h.Data("toy").(*toyState).Ended {
+			t.Errorf("%q from Bob resolved Alice's intent:\n%s", text, r.Body)
+		}
+	}
+}
+
+// TestReplyFindsIntent: with several intents open, a stance in a reply to
+// one of them applies to that one.
+func TestReplyFindsIntent(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	h.Send(&contract.Message{ID: "second@example.test", From: "carol@example.test", Arrived: contracttest.At(t, "2026-12-01T10:11:00Z"),
+		Channel: contract.ChanPublic, Text: "I intend, with Agoran consent, to reset the Toy rounds."})
+	h.Public("2026-12-01T10:12:00Z", alice, "I intend, with 2 support, to crown Dan.")
+	r := contracttest.Receipt(h.Send(&contract.Message{From: "bob@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"), Channel: contract.ChanPublic,
+		InReplyTo: []string{"second@example.test"}, Text: "I object."}))
+	if !strings.Contains(r.Body, "Done: you object to intent #2 (reset the Toy rounds)") {
+		t.Errorf("the reply did not find intent #2:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T11:01:00Z", dan, "I object.")
+	if !strings.Contains(flat(r.Body), "several intents are open: #1 (end the game of Toy), #2 (reset the Toy rounds), #3 (crown Dan)") {
+		t.Errorf("an objection naming no intent was applied:\n%s", r.Body)
+	}
+}
+
+// TestStricterMethodKept: an intent that asks for more support than the
+// game needs is judged by what it asked for (G7).
+func TestStricterMethodKept(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, with 3 support, to crown Dan.")
+	h.Public("2026-12-01T10:11:00Z", bob, "I support intent #1.")
+	h.Public("2026-12-01T10:12:00Z", carol, "I support intent #1.")
+	r := h.Public("2026-12-01T10:13:00Z", alice, "I do so.")
+	if !strings.Contains(flat(r.Body), "intent #1 has 2 of the 3 supporters it needs") {
+		t.Errorf("an intent asking for 3 supporters resolved with 2:\n%s", r.Body)
+	}
+}

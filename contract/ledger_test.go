@@ -1,0 +1,57 @@
+package contract_test
+
+import (
+	"strings"
+	"testing"
+
+	"referee/contract"
+	"referee/contract/contracttest"
+)
+
+// TestLedgerShortfallCaught: coins that vanish without the supply knowing
+// break conservation as surely as coins that appear; the message is a fault
+// and not acknowledged.
+func TestLedgerShortfallCaught(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	_, err := h.E.Apply(h.S, &contract.Message{ID: "x3", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
+		Channel: contract.ChanPublic, Text: "I shred a coin in Toy."})
+	if err == nil || !strings.Contains(err.Error(), "balances add up to 4 but the supply is 5") || !contract.IsFault(err) {
+		t.Fatalf("a coin vanished and the ledger check said: %v", err)
+	}
+}
+
+// TestLedgerRefusesNegative: minting, destroying or moving a negative amount,
+// or more than the owner holds, is refused and changes nothing; zero is a
+// no-op that leaves no empty balance behind.
+func TestLedgerRefusesNegative(t *testing.T) {
+	var l contract.Ledger
+	if err := l.Mint("toy/coin", "Alice", 5); err != nil {
+		t.Fatal(err)
+	}
+	for name, err := range map[string]error{
+		"mint -1":         l.Mint("toy/coin", "Alice", -1),
+		"destroy -1":      l.Destroy("toy/coin", "Alice", -1),
+		"destroy 6":       l.Destroy("toy/coin", "Alice", 6),
+		"move -1":         l.Move("toy/coin", "Alice", "Bob", -1),
+		"move 6":          l.Move("toy/coin", "Alice", "Bob", 6),
+		"move from Carol": l.Move("toy/coin", "Carol", "Bob", 1),
+	} {
+		if err == nil {
+			t.Errorf("%s was allowed", name)
+		}
+	}
+	for name, err := range map[string]error{
+		"mint 0":    l.Mint("toy/coin", "Bob", 0),
+		"destroy 0": l.Destroy("toy/coin", "Bob", 0),
+		"move 0":    l.Move("toy/coin", "Alice", "Bob", 0),
+		"destroy 5": l.Destroy("toy/coin", "Alice", 5),
+	} {
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if len(l.Balances["toy/coin"]) != 0 || l.Supply["toy/coin"] != 0 {
+		t.Errorf("after minting 5 and destroying 5: balances %v, supply %d", l.Balances["toy/coin"], l.Supply["toy/coin"])
+	}
+}
