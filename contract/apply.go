@@ -63,7 +63,20 @@ func (e *Engine) Apply(s *State, m *Message) ([]Entry, error) {
 			}
 			break
 		}
+		// The receipt keeps the order written: a sentence not understood comes
+		// where it stood among the actions.
+		unread := func(before int) {
+			for len(notUnderstood) > 0 && notUnderstood[0].Offset < before {
+				r := notUnderstood[0].Result
+				notUnderstood = notUnderstood[1:]
+				ent := e.journalMessage(s, m, at, r.Game, "rejected", r.Reason)
+				ent.Detail = map[string]any{"line": r.Line}
+				entries = append(entries, ent)
+				results = append(results, r)
+			}
+		}
 		for _, a := range acts {
+			unread(a.Offset)
 			r, ent, err := e.perform(s, m, a, at)
 			if err != nil {
 				return entries, fmt.Errorf("message %s, action %q: %w", m.ID, a.Line, err)
@@ -71,12 +84,7 @@ func (e *Engine) Apply(s *State, m *Message) ([]Entry, error) {
 			results = append(results, r)
 			entries = append(entries, ent)
 		}
-		for _, r := range notUnderstood {
-			ent := e.journalMessage(s, m, at, r.Game, "rejected", r.Reason)
-			ent.Detail = map[string]any{"line": r.Line}
-			entries = append(entries, ent)
-		}
-		results = append(results, notUnderstood...)
+		unread(len(m.Text) + 1)
 	}
 	if len(results) > 0 {
 		e.receipt(s, m, at, results, events)
@@ -113,13 +121,19 @@ func (s *State) seen(m *Message, horizon time.Duration) bool {
 	return false
 }
 
+// unreadResult is a sentence not understood, with its offset in the text.
+type unreadResult struct {
+	Result
+	Offset int
+}
+
 // extract finds the actions of a message in the order written: "I ..." sentences
 // matched against every verb table, and the actions of games with their own
 // notation. Sentences that name a game but match none of its verbs come back as
 // "not understood" results with the nearest syntax.
-func (e *Engine) extract(s *State, m *Message) ([]*Action, []Result) {
+func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	var acts []*Action
-	var notUnderstood []Result
+	var notUnderstood []unreadResult
 	for _, g := range e.list {
 		if x, ok := g.(Extractor); ok {
 			c := e.ctx(s, g.ID(), s.Clock, m)
@@ -143,7 +157,7 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []Result) {
 		if a != nil {
 			acts = append(acts, a)
 		} else if nu != nil {
-			notUnderstood = append(notUnderstood, *nu)
+			notUnderstood = append(notUnderstood, unreadResult{*nu, sen.Offset})
 		}
 	}
 	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Offset < acts[j].Offset })

@@ -11,7 +11,7 @@ import (
 func (e *Engine) coreVerbs() []*Verb {
 	return []*Verb{
 		{Name: "stance", Scope: PublicOnly, Rule: "G7",
-			Pattern: `(?P<what>support|object|object to|withdraw my objection|withdraw my objection to|withdraw my support|withdraw my support of|withdraw(?: my| the)? intent)(?:\s+(?:the\s+)?(?:intent(?:ion)?)?\s*(?:#\s*(?P<id>\d+)|to\s+.+|this|it|that)?)?`,
+			Pattern: `(?P<what>support|object|withdraw my objection|withdraw my support|withdraw(?: my| the)? intent(?:ion)?)(?:\s+(?:to|of)\b)?(?:\s+(?:the\s+)?(?:intent(?:ion)?)?\s*(?:(?:#|no\.?|number)\s*(?P<id>\d+)|to\s+.+|this|it|that)?)?`,
 			Syntax:  "I support intent #N / I object to intent #N / I withdraw my objection to intent #N",
 			Help:    "support or object to a tabled intent (by number, or in a reply to it)", Do: doStance},
 		{Name: "do so", Scope: PublicOnly, Rule: "G7",

@@ -445,7 +445,8 @@ func TestRejectionsJournaled(t *testing.T) {
 			got = append(got, e.Game+": "+e.Reason)
 		}
 	}
-	want := []string{`toy: no player is known as "Zed" (players)`, `toy: not understood; the nearest form is: I join the Toy game (send "help toy" for all)`}
+	// In the order written, as the receipt.
+	want := []string{`toy: not understood; the nearest form is: I join the Toy game (send "help toy" for all)`, `toy: no player is known as "Zed" (players)`}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("journal rejections (-want +got):\n%s", d)
 	}
@@ -485,5 +486,55 @@ func TestReportSentKeepsSincePrevious(t *testing.T) {
 	}
 	if !strings.Contains(below, "2026-12-15 10:05") || !strings.Contains(below, "round 3") {
 		t.Errorf("this week's events are not below the marker:\n%s", body)
+	}
+}
+
+// TestStanceNamesTheIntent: the number written is the intent acted on; an
+// unknown number is refused, whether one intent or several are open.
+func TestStanceNamesTheIntent(t *testing.T) {
+	h := newToy(t)
+	for _, p := range []string{alice, bob, carol} {
+		h.Public("2026-12-01T10:05:00Z", p, "I join the Toy game.")
+	}
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	r := h.Public("2026-12-01T11:00:00Z", bob, "I object to intent #7.")
+	if !strings.Contains(flat(r.Body), "Not done: there is no open intent #7") {
+		t.Errorf("objection to an unknown intent:\n%s", r.Body)
+	}
+	if len(h.S.Intents[0].Objectors) != 0 {
+		t.Errorf("intent #1 got objectors %v from an objection to #7", h.S.Intents[0].Objectors)
+	}
+	h.Public("2026-12-01T11:05:00Z", carol, "I intend, without objection, to end the game of Toy.")
+	r = h.Public("2026-12-01T11:10:00Z", bob, "I object to intent #2.")
+	if !strings.Contains(flat(r.Body), "Done: you object to intent #2") {
+		t.Errorf("objection to #2 with two open:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T11:20:00Z", bob, "I withdraw my objection to intent #2.")
+	if !strings.Contains(flat(r.Body), "Done: your objection to intent #2 is withdrawn") {
+		t.Errorf("withdrawal from #2:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T11:30:00Z", bob, "I withdraw my objection to intent #9.")
+	if !strings.Contains(flat(r.Body), "Not done: there is no open intent #9") {
+		t.Errorf("withdrawal from an unknown intent:\n%s", r.Body)
+	}
+}
+
+// TestReceiptKeepsOrderWritten: a sentence not understood is listed where it
+// was written, not after the actions.
+func TestReceiptKeepsOrderWritten(t *testing.T) {
+	h := newToy(t)
+	r := h.Public("2026-12-01T10:05:00Z", alice, "I jion the Toy game.\nI join the Toy game.\nI cheerlead in Toy.\nI poke Alice in Toy.")
+	if r == nil {
+		t.Fatal("no receipt")
+	}
+	var order []string
+	for _, l := range strings.Split(r.Body, "\n") {
+		if strings.HasPrefix(l, "> ") {
+			order = append(order, strings.TrimPrefix(l, "> "))
+		}
+	}
+	want := []string{"I jion the Toy game.", "I join the Toy game.", "I cheerlead in Toy.", "I poke Alice in Toy."}
+	if d := cmp.Diff(want, order); d != "" {
+		t.Errorf("receipt order (-want +got):\n%s\n%s", d, r.Body)
 	}
 }
