@@ -154,6 +154,9 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 			continue
 		}
 		a, nu := e.match(sen, p)
+		if a != nil && readWhole(acts, a, sen.Text) {
+			continue
+		}
 		if a != nil {
 			acts = append(acts, a)
 		} else if nu != nil {
@@ -162,6 +165,18 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	}
 	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Offset < acts[j].Offset })
 	return acts, notUnderstood
+}
+
+// readWhole reports whether a game's Extractor already read the sentence as
+// part of an action it quotes (a Rumble list read whole), so the receipt does
+// not quote it twice.
+func readWhole(extracted []*Action, a *Action, sentence string) bool {
+	for _, x := range extracted {
+		if x.Game != "" && x.Game == a.Game && x.Body != "" && strings.Contains(x.Line, sentence) {
+			return true
+		}
+	}
+	return false
 }
 
 // match finds the verb a performative means. A trailing game reference routes
