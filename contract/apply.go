@@ -295,9 +295,15 @@ func (e *Engine) perform(s *State, m *Message, a *Action, at time.Time) (Result,
 		ent.Detail = map[string]any{"line": a.Line}
 		return res, ent, nil
 	}
-	res.Done = true
+	res.Done = c.ignored == ""
 	res.Changes = c.did
+	if !res.Done {
+		res.Reason, res.Changes = c.ignored, nil
+	}
 	ent := e.flush(s, c)
+	if !res.Done {
+		ent.set("ignored", res.Reason)
+	}
 	ent.Verb = a.Verb.Name
 	ent.Outcome = "applied"
 	if ent.Player == "" {

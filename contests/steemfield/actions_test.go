@@ -28,7 +28,7 @@ func TestBadInput(t *testing.T) {
 		{"vote after the voting period", "2026-12-03T11:00:00Z", 0, "{NO}", p1, []string{"Not done", "voting period"}, false},
 		{"outside the map", "2026-12-01T12:00:00Z", 0, "{PLACE: L(0, 4)}", r1, []string{"Not done", "outside the map", "Gameplay 11, S7"}, false},
 		{"outside the map high", "2026-12-01T12:00:00Z", 0, "{PLACE: L(3, 11)}", r1, []string{"Not done", "outside the map"}, false},
-		{"no unplaced LAND", "2026-12-01T12:00:00Z", 1, "{PLACE: L(2, 2)}", r1, []string{"Done: ignored", "without unplaced LAND", "S10"}, true},
+		{"no unplaced LAND", "2026-12-01T12:00:00Z", 1, "{PLACE: L(2, 2)}", r1, []string{"Not done: A placement at (2,2) without unplaced LAND is a rules violation, so it is ignored", "0 done, 1 not done", "S10"}, true},
 		{"gift too much", "2026-12-01T12:00:00Z", 0, `{GIFT_9_LAND_TO:"Bob"}`, r1, []string{"Not done", "you own 3 LAND, fewer than 9", "Gameplay 6"}, false},
 		{"gift to self", "2026-12-01T12:00:00Z", 0, `{GIFT_1_LAND_TO:"Alice"}`, r1, []string{"Not done", "another player"}, false},
 		{"burn too much", "2026-12-01T12:00:00Z", 0, "{BURN:4}", r1, []string{"Not done", "only unplaced LAND can be burnt", "3 unplaced"}, false},
@@ -105,15 +105,15 @@ func TestSecondActions(t *testing.T) {
 	give(t, h, "Alice", 2)
 	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
 	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
-	mustContain(t, reply(t, h, "2026-12-01T11:05:00Z", players[0], prop, r1), "Done: ignored: a second proposal", "S10")
+	mustContain(t, reply(t, h, "2026-12-01T11:05:00Z", players[0], prop, r1), "Not done: A second proposal in one proposal period is a rules violation", "0 done, 1 not done", "S10")
 	mustContain(t, reply(t, h, "2026-12-01T11:10:00Z", players[0], "{PLACE: L(2, 2)}\n{UNPLACE: L(2, 2)}", r1),
-		"Done: your LAND is placed at (2,2)", "Done: ignored: a second placement action")
+		"Done: your LAND is placed at (2,2)", "Not done: A second placement action in one proposal period (unplace at (2,2)) is a rules violation", "1 done, 1 not done")
 	if n := len(data0(h).Proposals); n != 1 {
 		t.Errorf("%d proposals, want 1", n)
 	}
 	h.Advance("2026-12-02T10:30:00Z")
 	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[1], "{YES}", p1), "Done: your vote YES")
-	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[1], "{NO}", p1), "Done: ignored: a second vote")
+	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[1], "{NO}", p1), "Not done: A second vote in one voting period is a rules violation", "0 done, 1 not done")
 	if diff := cmp.Diff([]Vote{{Player: "Bob", Yes: true, Weight: 1000000}}, data0(h).Votes); diff != "" {
 		t.Errorf("votes (-want +got):\n%s", diff)
 	}
