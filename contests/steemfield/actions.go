@@ -473,7 +473,7 @@ func doRoll(c *contract.Ctx, a *contract.Action) error {
 		return err
 	}
 	if m.OwnRoll != 0 {
-		c.Did("ignored: you already rolled %d this round and the oldest roll counts (ruling S8)", m.OwnRoll)
+		c.Ignored("you already rolled %d this round, and the oldest roll counts (ruling S8)", m.OwnRoll)
 		return nil
 	}
 	m.OwnRoll = c.Intn(fmt.Sprintf("round/%d/roll/%s/own", st.Round, m.Name), 6) + 1
