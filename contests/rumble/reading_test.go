@@ -84,3 +84,42 @@ func TestPublicPowerWarned(t *testing.T) {
 		t.Errorf("talk got a receipt:\n%s", r.Body)
 	}
 }
+
+// The weekly report shows the powers as they are held: a discarded power has
+// no holder (Rumble 6), and the game's own number of powers is the one shown
+// (Rumble 1), not the default for games that name none.
+func TestReportAfterDiscard(t *testing.T) {
+	h := atBids(t)
+	privately(t, h, "2026-12-02T10:00:00Z",
+		alice, "Iron Skin: 30",
+		bob, "Flight: 20",
+		carol, "Fire Breath: 10",
+		dave, "no bids")
+	privately(t, h, "2026-12-02T11:00:00Z",
+		alice, "Discard: Iron Skin",
+		bob, "No discard.",
+		carol, "No discard.")
+	n, err := h.E.Report(h.S, "rumble", contracttest.At(t, "2026-12-02T12:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ironSkin, powers string
+	for _, l := range strings.Split(n.Body, "\n") {
+		f := strings.Fields(l)
+		switch {
+		case len(f) > 2 && f[1] == "Iron" && f[2] == "Skin":
+			ironSkin = l
+		case len(f) > 0 && f[0] == "Powers":
+			powers = l
+		}
+	}
+	if strings.Contains(ironSkin, "Alice") || !strings.Contains(ironSkin, "(discarded)") {
+		t.Errorf("the discarded power's row: %q\n%s", ironSkin, n.Body)
+	}
+	if !strings.Contains(norm(n.Body), "with 4 contestants, 1 power each and 0 for the contestmaster") {
+		t.Errorf("the report does not say the game's powers:\n%s", n.Body)
+	}
+	if !strings.Contains(powers, "1 in game 1 (default 2)") {
+		t.Errorf("the Powers parameter row: %q", powers)
+	}
+}
