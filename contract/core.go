@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"referee/contract/text"
 )
 
 // The interpreter's own verbs: intents and their resolution (G7), transfers of any
@@ -67,7 +69,7 @@ func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 		return nil
 	}
 	if have := c.s.Ledger.Balance(cur.ID, from.Name); have < n {
-		return Reject(cur.Rule, "you own %d %s, fewer than %d", have, cur.Plural, n)
+		return Reject(cur.Rule, "you own %s, fewer than %d", text.Count(int(have), cur.Singular, cur.Plural), n)
 	}
 	if err := c.s.Ledger.Move(cur.ID, from.Name, to, n); err != nil {
 		return err

@@ -223,7 +223,7 @@ func TestDependentAction(t *testing.T) {
 	h.Send(&contract.Message{From: "bob@example.test", Arrived: contracttest.At(t, "2026-12-03T12:00:00Z"), Channel: contract.ChanPublic,
 		InReplyTo: []string{"intent1@example.test"}, Text: "I object."})
 	r = h.Public("2026-12-06T10:00:00Z", alice, "I do so.")
-	if !strings.Contains(r.Body, "has 1 objection(s): Bob") {
+	if !strings.Contains(r.Body, "has 1 objection: Bob") {
 		t.Errorf("objected intent resolved: %s", r.Body)
 	}
 	h.Public("2026-12-06T11:00:00Z", bob, "I withdraw my objection to intent #1.")
@@ -536,5 +536,18 @@ func TestReceiptKeepsOrderWritten(t *testing.T) {
 	want := []string{"I jion the Toy game.", "I join the Toy game.", "I cheerlead in Toy.", "I poke Alice in Toy."}
 	if d := cmp.Diff(want, order); d != "" {
 		t.Errorf("receipt order (-want +got):\n%s\n%s", d, r.Body)
+	}
+}
+
+// TestOneIsSingular: a count of one is written with the singular ("1 coin",
+// "1 objection"), not "1 coins" or "1 objection(s)".
+func TestOneIsSingular(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	h.Public("2026-12-01T10:07:00Z", alice, "I transfer 4 coins to Bob.")
+	r := h.Public("2026-12-01T10:08:00Z", alice, "I transfer 2 coins to Bob.")
+	if !strings.Contains(flat(r.Body), "you own 1 coin, fewer than 2") {
+		t.Errorf("receipt:\n%s", r.Body)
 	}
 }

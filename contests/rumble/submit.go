@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"referee/contract"
+	"referee/contract/text"
 )
 
 // Extract implements contract.Extractor. A private message from a contestant
@@ -281,7 +282,7 @@ func (s *State) checkPowers(c *contract.Ctx, who string, cm bool, defs []PowerDe
 			return contract.Reject("Rumble 3", "send 1 to %d contestmaster powers (the rest are drawn from the pool)", s.Q)
 		}
 	} else if len(defs) != s.P {
-		return contract.Reject("Rumble 2", "send exactly %d power(s), as announced; this message has %d", s.P, len(defs))
+		return contract.Reject("Rumble 2", "send exactly %s, as announced; this message has %d", text.Count(s.P, "power", "powers"), len(defs))
 	}
 	for _, d := range defs {
 		for _, x := range s.Subs {

@@ -28,7 +28,7 @@ func TestBadInput(t *testing.T) {
 		{"vote after the voting period", "2026-12-03T11:00:00Z", 0, "{NO}", p1, []string{"Not done", "voting period"}, false},
 		{"outside the map", "2026-12-01T12:00:00Z", 0, "{PLACE: L(0, 4)}", r1, []string{"Not done", "outside the map", "Gameplay 11, S7"}, false},
 		{"outside the map high", "2026-12-01T12:00:00Z", 0, "{PLACE: L(3, 11)}", r1, []string{"Not done", "outside the map"}, false},
-		{"no unplaced LAND", "2026-12-01T12:00:00Z", 1, "{PLACE: L(2, 2)}", r1, []string{"Not done: A placement at (2,2) without unplaced LAND is a rules violation, so it is ignored", "0 done, 1 not done", "S10"}, true},
+		{"no unplaced LAND", "2026-12-01T12:00:00Z", 1, "{PLACE: L(2, 2)}", r1, []string{"Not done: A placement at (2, 2) without unplaced LAND is a rules violation, so it is ignored", "0 done, 1 not done", "S10"}, true},
 		{"gift too much", "2026-12-01T12:00:00Z", 0, `{GIFT_9_LAND_TO:"Bob"}`, r1, []string{"Not done", "you own 3 LAND, fewer than 9", "Gameplay 6"}, false},
 		{"gift to self", "2026-12-01T12:00:00Z", 0, `{GIFT_1_LAND_TO:"Alice"}`, r1, []string{"Not done", "another player"}, false},
 		{"burn too much", "2026-12-01T12:00:00Z", 0, "{BURN:4}", r1, []string{"Not done", "only unplaced LAND can be burnt", "3 unplaced"}, false},
@@ -107,7 +107,7 @@ func TestSecondActions(t *testing.T) {
 	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
 	mustContain(t, reply(t, h, "2026-12-01T11:05:00Z", players[0], prop, r1), "Not done: A second proposal in one proposal period is a rules violation", "0 done, 1 not done", "S10")
 	mustContain(t, reply(t, h, "2026-12-01T11:10:00Z", players[0], "{PLACE: L(2, 2)}\n{UNPLACE: L(2, 2)}", r1),
-		"Done: your LAND is placed at (2,2)", "Not done: A second placement action in one proposal period (unplace at (2,2)) is a rules violation", "1 done, 1 not done")
+		"Done: your LAND is placed at (2, 2)", "Not done: A second placement action in one proposal period (unplace at (2, 2)) is a rules violation", "1 done, 1 not done")
 	if n := len(data0(h).Proposals); n != 1 {
 		t.Errorf("%d proposals, want 1", n)
 	}
@@ -151,9 +151,9 @@ func TestPlacementConflict(t *testing.T) {
 	joinAll(t, h, 5)
 	give(t, h, "Alice", 1)
 	give(t, h, "Bob", 1)
-	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[1], "{PLACE: L(3, 4)}", r1), "Done: your LAND is placed at (3,4)")
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[1], "{PLACE: L(3, 4)}", r1), "Done: your LAND is placed at (3, 4)")
 	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], "{PLACE: L(3, 4)}", r1), "Not done", "already taken by Bob")
-	mustContain(t, reply(t, h, "2026-12-01T11:01:00Z", players[0], "{PLACE: L(4, 4)}", r1), "Done: your LAND is placed at (4,4)")
+	mustContain(t, reply(t, h, "2026-12-01T11:01:00Z", players[0], "{PLACE: L(4, 4)}", r1), "Done: your LAND is placed at (4, 4)")
 	want := []Cell{{X: 3, Y: 4, Owner: "Bob", Seq: 1}, {X: 4, Y: 4, Owner: "Alice", Seq: 2}}
 	if diff := cmp.Diff(want, data0(h).Cells); diff != "" {
 		t.Errorf("cells (-want +got):\n%s", diff)
@@ -176,7 +176,7 @@ func TestGiftAndLeave(t *testing.T) {
 	give(t, h, "Alice", 4)
 	st.Cells = []Cell{{X: 1, Y: 1, Owner: "Alice", Seq: 1}, {X: 5, Y: 5, Owner: "Alice", Seq: 2}}
 	st.NextSeq = 2
-	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], `{GIFT_3_LAND_TO:"Bob"}`, r1), "you gave 3 LAND to Bob, with the cells (5,5)")
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], `{GIFT_3_LAND_TO:"Bob"}`, r1), "you gave 3 LAND to Bob, with the cells (5, 5)")
 	st = data0(h)
 	if diff := cmp.Diff([]Cell{{X: 1, Y: 1, Owner: "Alice", Seq: 1}, {X: 5, Y: 5, Owner: "Bob", Seq: 2}}, st.Cells); diff != "" {
 		t.Errorf("cells after the gift (-want +got):\n%s", diff)
