@@ -143,7 +143,22 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 			}
 		}
 	}
-	for _, sen := range Sentences(m.Text) {
+	sentences, notUnderstood := e.read(m.Text)
+	for _, a := range sentences {
+		if !readWhole(acts, a, a.Line) {
+			acts = append(acts, a)
+		}
+	}
+	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Offset < acts[j].Offset })
+	return acts, notUnderstood
+}
+
+// read finds the "I ..." actions of a text in the order written, and the
+// sentences that name a game but match none of its verbs.
+func (e *Engine) read(text string) ([]*Action, []unreadResult) {
+	var acts []*Action
+	var notUnderstood []unreadResult
+	for _, sen := range Sentences(text) {
 		p, ok := ReadPerformative(sen.Text)
 		if !ok || p.Kind == "not" {
 			continue
@@ -154,8 +169,11 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 			continue
 		}
 		a, nu := e.match(sen, p)
-		if a != nil && readWhole(acts, a, sen.Text) {
-			continue
+		if a == nil || a.Reject != nil {
+			if parts := e.matchJoined(sen, p); parts != nil {
+				acts = append(acts, parts...)
+				continue
+			}
 		}
 		if a != nil {
 			acts = append(acts, a)
@@ -163,8 +181,86 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 			notUnderstood = append(notUnderstood, unreadResult{*nu, sen.Offset})
 		}
 	}
-	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Offset < acts[j].Offset })
 	return acts, notUnderstood
+}
+
+// Reading is how the referee reads one action of a text, for tests and
+// tools: the game ("" for the interpreter's own verbs), the verb and its
+// arguments; Verb is "not understood" for a sentence that names a game but
+// matches none of its verbs.
+type Reading struct {
+	Game, Verb string
+	Args       map[string]string
+}
+
+// Read reads a text's "I ..." sentences as the interpreter does, without a
+// state: the games' own notations (Extractors) are not read.
+func (e *Engine) Read(text string) []Reading {
+	acts, nu := e.read(text)
+	var out []Reading
+	for _, a := range acts {
+		r := Reading{Game: a.Game, Verb: a.Verb.Name, Args: map[string]string{}}
+		if a.Reject != nil {
+			r.Verb = "ambiguous"
+		}
+		for k, v := range a.Args {
+			if v != "" && !strings.HasPrefix(k, "_") {
+				r.Args[k] = v
+			}
+		}
+		if a.Cond != "" {
+			r.Args["if"] = a.Cond
+		}
+		out = append(out, r)
+	}
+	for _, r := range nu {
+		out = append(out, Reading{Game: r.Game, Verb: "not understood"})
+	}
+	return out
+}
+
+// andSplit is where "I join Life and claim cell (1, 2)" joins two actions.
+var andSplit = regexp.MustCompile(`(?i)\s*(?:,\s*)?\band\s+(?:then\s+|also\s+)?`)
+
+// matchJoined reads several actions joined by "and" with a shared subject
+// ("I join the Life contest and claim cell (1, 2)"): each part must be an
+// action by itself; a part that names no game takes the game another part
+// names. Nil when the sentence is not such a list.
+func (e *Engine) matchJoined(sen Sentence, p Performative) []*Action {
+	locs := andSplit.FindAllStringIndex(p.Action, -1)
+	if len(locs) == 0 || len(locs) > 4 {
+		return nil
+	}
+	var parts []string
+	start := 0
+	for _, l := range locs {
+		parts = append(parts, strings.TrimSpace(p.Action[start:l[0]]))
+		start = l[1]
+	}
+	parts = append(parts, strings.TrimSpace(p.Action[start:]))
+	_, game := e.gameRef(p.Action)
+	var out []*Action
+	for i, part := range parts {
+		if part == "" {
+			return nil
+		}
+		if r, g := e.gameRef(part); g == "" && game != "" {
+			part = r + " in " + e.games[game].Aliases()[0]
+		}
+		q := p
+		q.Action = part
+		line := "I " + part
+		if i > 0 {
+			line = "... and " + part
+		}
+		a, _ := e.match(Sentence{Text: line, Offset: sen.Offset + i}, q)
+		if a == nil || a.Reject != nil {
+			return nil
+		}
+		a.Line = line
+		out = append(out, a)
+	}
+	return out
 }
 
 // readWhole reports whether a game's Extractor already read the sentence as
@@ -200,6 +296,11 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 	try(rest)
 	if len(hits) == 0 && rest != p.Action {
 		try(p.Action)
+	}
+	for _, t := range []string{rest, p.Action} {
+		if d := numberDigits(t); len(hits) == 0 && d != t {
+			try(d)
+		}
 	}
 	if len(hits) == 0 {
 		if game == "" {
@@ -245,6 +346,21 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 }
 
 var wordRE = regexp.MustCompile(`[a-z]+`)
+
+// spelled is a number written as a word before what it counts ("two
+// Vials", "three cells").
+var spelled = regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)\s+([a-z])`)
+
+var spelledValue = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+	"eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "hundred": "100"}
+
+// numberDigits writes spelled numbers as digits: "two Vials" is "2 Vials".
+func numberDigits(s string) string {
+	return spelled.ReplaceAllStringFunc(s, func(m string) string {
+		sp := strings.IndexAny(m, " \t")
+		return spelledValue[strings.ToLower(m[:sp])] + m[sp:]
+	})
+}
 
 // nearest names the verb of the game whose syntax shares most words with what
 // the player wrote.

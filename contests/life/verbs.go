@@ -18,7 +18,7 @@ func (g *Game) Verbs() []*contract.Verb {
 			Help:    "stop being a contestant; your Cells die and your Vials self-destruct",
 			Do:      doLeave},
 		{Name: "claim", Rule: "Life R16",
-			Pattern: `(?:(?:transfer|pay|give|spend)\s+(?:a|one|1)\s+vials?(?:\s+of\s+(?:primordial\s+)?ooze)?\s+(?:to\s+(?:the\s+)?life(?:\s+contest)?\s+)?(?:(?:in\s+order\s+)?to\s+|and\s+|for\s+)(?:take\s+control\s+of|become\s+the\s+controller\s+of|claim|control)|claim|take\s+control\s+of|become\s+the\s+controller\s+of)\s+(?:(?:the\s+)?cells?\s*)?(?:at\s+)?(?P<cells>[-\d(].*)`,
+			Pattern: `(?:(?:transfer|pay|give|spend)\s+(?:a|one|1)\s+vials?(?:\s+of\s+(?:primordial\s+)?ooze)?\s+(?:to\s+(?:the\s+)?life(?:\s+contest)?\s+)?(?:(?:(?:in\s+order\s+)?to\s+|and\s+)(?:take\s+control\s+of|become\s+the\s+controller\s+of|claim|control)|for)|claim|take\s+control\s+of|become\s+the\s+controller\s+of|take|grab)\s+(?:(?:the\s+)?cells?\s*)?(?:at\s+)?(?P<cells>[-\d(][^a-z]*(?:and[^a-z]*)*|\([^)]*\)?)`,
 			Syntax:  "I transfer a Vial of Primordial Ooze to the Life contest to take control of Cell (12, 34). / I claim cell (12, 34) in Life.",
 			Help:    "pay one Vial to the contest per Dead Cell to Control it",
 			Do:      doClaim},
