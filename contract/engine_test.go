@@ -345,13 +345,33 @@ func playerDraw(seed []byte, label string, n int) int {
 func TestRateLimit(t *testing.T) {
 	h := newToy(t)
 	n := 0
+	var paused []*contract.Notice
 	for i := 0; i < 40; i++ {
-		if h.Public("2026-12-01T10:05:00Z", alice, "I jion Toy.") != nil {
+		text := "I jion Toy."
+		if i == 35 {
+			text = "I join the Toy game."
+		}
+		r := h.Public("2026-12-01T10:05:00Z", alice, text)
+		switch {
+		case r == nil:
+		case strings.HasPrefix(r.Subject, "Receipts paused"):
+			paused = append(paused, r)
+		default:
 			n++
 		}
 	}
 	if n != 30 {
 		t.Errorf("%d receipts in an hour, want the limit of 30", n)
+	}
+	// The pause is announced once, with its end, and actions still count.
+	if len(paused) != 1 {
+		t.Fatalf("the pause was announced %d times, want once", len(paused))
+	}
+	if !strings.Contains(paused[0].Subject, "until 2026-12-01 11:05 UTC") || !strings.Contains(flat(paused[0].Body), "receipts are paused until 2026-12-01 11:05 UTC. Your actions are still applied") {
+		t.Errorf("pause notice: %s\n%s", paused[0].Subject, paused[0].Body)
+	}
+	if len(h.S.Members("toy")) != 1 {
+		t.Error("an action sent while receipts were paused was not applied")
 	}
 	if h.Public("2026-12-01T11:06:00Z", alice, "I jion Toy.") == nil {
 		t.Error("no receipt an hour later")
