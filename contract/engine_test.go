@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -569,5 +570,39 @@ func TestOneIsSingular(t *testing.T) {
 	r := h.Public("2026-12-01T10:08:00Z", alice, "I transfer 2 coins to Bob.")
 	if !strings.Contains(flat(r.Body), "you own 1 coin, fewer than 2") {
 		t.Errorf("receipt:\n%s", r.Body)
+	}
+}
+
+// TestNamesSafeAndWhole: a display name is cut on a character boundary, and
+// an RFC 2047 encoded-word in it is decoded (or dropped when its charset is
+// unknown), never kept raw for a Subject; the state keeps plain text.
+func TestNamesSafeAndWhole(t *testing.T) {
+	h := newToy(t)
+	long := "Z" + strings.Repeat("ë", 30) // an "ë" straddles byte 40
+	cases := []struct{ addr, display, want string }{
+		{"zoe@example.test", long, "Z" + strings.Repeat("ë", 19)},
+		{"mallory@example.test", "=?utf-8?q?Mall=C3=B6ry?=", "Mallöry"},
+		{"eve@example.test", "=?utf-8?q?Eve=0D=0ABcc=3A_x=40evil=2Etest?=", "EveBcc: x@evil.test"},
+		{"odd@example.test", "=?x-unknown?q?abc?=", "odd"},
+		{"raw@example.test", "Raw \xff\xfe Name", "Raw Name"},
+	}
+	for i, c := range cases {
+		h.Send(&contract.Message{ID: fmt.Sprintf("name%d@example.test", i), From: c.addr, Name: c.display,
+			Arrived: contracttest.At(t, "2026-12-01T10:05:00Z"), Channel: contract.ChanPublic, Text: "I join the Toy game."})
+		p := h.S.PlayerByAddress(c.addr)
+		if p == nil || p.Name != c.want {
+			t.Errorf("display name %q became %+v, want %q", c.display, p, c.want)
+			continue
+		}
+		if !utf8.ValidString(p.Name) || strings.Contains(p.Name, "=?") || strings.ContainsAny(p.Name, "\r\n\ufffd") {
+			t.Errorf("name %q is not plain text", p.Name)
+		}
+	}
+	b, err := contract.Encode(h.S)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "!!binary") {
+		t.Errorf("the state holds a binary name:\n%s", b)
 	}
 }
