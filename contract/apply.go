@@ -45,9 +45,17 @@ func (e *Engine) Apply(s *State, m *Message) ([]Entry, error) {
 		}
 	}
 	var results []Result
+	if len(m.Unreadable) > 0 && !m.TooLarge && m.Channel != ChanDiscussion {
+		r := Result{Line: "(parts of the message)", Reason: "could not be read: " + strings.Join(m.Unreadable, "; ") +
+			"; any action there was not performed. Send the actions again as plain text (text/plain, UTF-8), in the body, not in an attachment or a forwarded message"}
+		results = append(results, r)
+		ent := e.journalMessage(s, m, at, "", "rejected", "unreadable: "+strings.Join(m.Unreadable, "; "))
+		entries = append(entries, ent)
+	}
 	switch {
 	case m.TooLarge:
 		results = append(results, Result{Line: "(the whole message)", Reason: "the message is too large to be read for actions; send the actions alone, in plain text"})
+		entries = append(entries, e.journalMessage(s, m, at, "", "rejected", "too large"))
 	case e.isHelp(m):
 		e.helpReply(s, m, at)
 		return entries, nil
