@@ -223,3 +223,26 @@ func TestDiscussionActsOnNothing(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRead feeds arbitrary text to the sentence reader with the four games:
+// it never panics, and what it reads names a verb of a known game.
+func FuzzRead(f *testing.F) {
+	e := corpusEngine(f)
+	for _, s := range []string{"For the record, I join the Life contest and claim (1, 2).", "- I give two Vials to Bob, please.",
+		"1. I, Quux, hereby support intent #3 too.", "Last year I joined Life.", "So: I claim cell (5,5,5) in Life.",
+		"When Bob joins, I join Rumble.", "I join Wacky World and move north and reap north and search my location and push (1, 2)."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, r := range e.Read(text) {
+			if r.Verb == "" || r.Game != "" && e.Game(r.Game) == nil {
+				t.Fatalf("%q read as %+v", text, r)
+			}
+		}
+		for _, s := range contract.Sentences(text) {
+			if p, ok := contract.ReadPerformative(s.Text); ok && p.Kind == "" {
+				t.Fatalf("%q read with no kind", s.Text)
+			}
+		}
+	})
+}
