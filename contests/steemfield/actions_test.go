@@ -198,3 +198,24 @@ func TestGiftAndLeave(t *testing.T) {
 		t.Errorf("cells after leaving (-want +got):\n%s", diff)
 	}
 }
+
+// TestRoundLANDToOne: the end-of-round LAND for a single player reads "to
+// Carol", not "to each of Carol".
+func TestRoundLANDToOne(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	mustContain(t, reply(t, h, "2026-12-01T11:05:00Z", players[0], prop, r1), "Not done")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[1], "{YES}", p1), "Done: your vote YES")
+	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[1], "{NO}", p1), "Not done")
+	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	body := strings.Join(strings.Fields(post.Body), " ")
+	if !strings.Contains(body, "1 LAND from the totem to Carol (") || strings.Contains(body, "to each of Carol") {
+		t.Errorf("results post:\n%s", post.Body)
+	}
+}
