@@ -235,6 +235,9 @@ var andSplit = regexp.MustCompile(`(?i)\s*(?:,\s*)?\band\s+(?:then\s+|also\s+)?`
 // action by itself; a part that names no game takes the game another part
 // names. Nil when the sentence is not such a list.
 func (e *Engine) matchJoined(sen Sentence, p Performative) []*Action {
+	if len(p.Action) > 400 {
+		return nil // not a list of a few actions
+	}
 	locs := andSplit.FindAllStringIndex(p.Action, -1)
 	if len(locs) == 0 || len(locs) > 4 {
 		return nil

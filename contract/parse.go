@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Sentence is one candidate action found in a message's text.
@@ -186,14 +187,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		}
 		return p, false
 	}
-	rest := trailingStop.ReplaceAllString(strings.TrimSpace(m[1]), "")
-	for {
-		r := trailingStop.ReplaceAllString(trailingAdverb.ReplaceAllString(rest, ""), "")
-		if r == rest || r == "" {
-			break
-		}
-		rest = r
-	}
+	rest := dropTrailing(trailingStop.ReplaceAllString(strings.TrimSpace(m[1]), ""))
 	if strings.HasPrefix(strings.ToLower(m[0]), "i'") || notAction.MatchString(rest) ||
 		pastTense.MatchString(rest) && !presentEd.MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
@@ -224,6 +218,24 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
 	return Performative{Kind: "act", Action: rest}, true
+}
+
+// dropTrailing removes up to three trailing adverbs ("too", "as well",
+// "please"), looking only at the end of the action so that a long sentence
+// costs no more than a short one.
+func dropTrailing(rest string) string {
+	for range 3 {
+		cut := max(0, len(rest)-64)
+		for cut > 0 && !utf8.RuneStart(rest[cut]) {
+			cut--
+		}
+		tail := trailingStop.ReplaceAllString(trailingAdverb.ReplaceAllString(rest[cut:], ""), "")
+		if tail == rest[cut:] || cut == 0 && tail == "" {
+			break
+		}
+		rest = rest[:cut] + tail
+	}
+	return rest
 }
 
 // gameRef removes a trailing reference to a game ("in Life", "for the Life
