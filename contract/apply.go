@@ -57,9 +57,17 @@ func (e *Engine) apply(s *State, m *Message) ([]Entry, error) {
 		}
 	}
 	var results []Result
+	if len(m.Unreadable) > 0 && !m.TooLarge && m.Channel != ChanDiscussion {
+		r := Result{Line: "(parts of the message)", Reason: "could not be read: " + strings.Join(m.Unreadable, "; ") +
+			"; any action there was not performed. Send the actions again as plain text (text/plain, UTF-8), in the body, not in an attachment or a forwarded message"}
+		results = append(results, r)
+		ent := e.journalMessage(s, m, at, "", "rejected", "unreadable: "+strings.Join(m.Unreadable, "; "))
+		entries = append(entries, ent)
+	}
 	switch {
 	case m.TooLarge:
 		results = append(results, Result{Line: "(the whole message)", Reason: "the message is too large to be read for actions; send the actions alone, in plain text"})
+		entries = append(entries, e.journalMessage(s, m, at, "", "rejected", "too large"))
 	case e.isHelp(m):
 		e.helpReply(s, m, at)
 		return entries, nil
@@ -75,7 +83,20 @@ func (e *Engine) apply(s *State, m *Message) ([]Entry, error) {
 			}
 			break
 		}
+		// The receipt keeps the order written: a sentence not understood comes
+		// where it stood among the actions.
+		unread := func(before int) {
+			for len(notUnderstood) > 0 && notUnderstood[0].Offset < before {
+				r := notUnderstood[0].Result
+				notUnderstood = notUnderstood[1:]
+				ent := e.journalMessage(s, m, at, r.Game, "rejected", r.Reason)
+				ent.Detail = map[string]any{"line": r.Line}
+				entries = append(entries, ent)
+				results = append(results, r)
+			}
+		}
 		for _, a := range acts {
+			unread(a.Offset)
 			r, ent, err := e.perform(s, m, a, at)
 			if err != nil {
 				return entries, fmt.Errorf("message %s, action %q: %w", m.ID, a.Line, err)
@@ -83,12 +104,7 @@ func (e *Engine) apply(s *State, m *Message) ([]Entry, error) {
 			results = append(results, r)
 			entries = append(entries, ent)
 		}
-		for _, r := range notUnderstood {
-			ent := e.journalMessage(s, m, at, r.Game, "rejected", r.Reason)
-			ent.Detail = map[string]any{"line": r.Line}
-			entries = append(entries, ent)
-		}
-		results = append(results, notUnderstood...)
+		unread(len(m.Text) + 1)
 	}
 	if len(results) > 0 {
 		e.receipt(s, m, at, results, events)
@@ -147,13 +163,19 @@ func (s *State) seen(m *Message, horizon time.Duration) bool {
 	return false
 }
 
+// unreadResult is a sentence not understood, with its offset in the text.
+type unreadResult struct {
+	Result
+	Offset int
+}
+
 // extract finds the actions of a message in the order written: "I ..." sentences
 // matched against every verb table, and the actions of games with their own
 // notation. Sentences that name a game but match none of its verbs come back as
 // "not understood" results with the nearest syntax.
-func (e *Engine) extract(s *State, m *Message) ([]*Action, []Result) {
+func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	var acts []*Action
-	var notUnderstood []Result
+	var notUnderstood []unreadResult
 	for _, g := range e.list {
 		if x, ok := g.(Extractor); ok {
 			c := e.ctx(s, g.ID(), s.Clock, m)
@@ -164,7 +186,22 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []Result) {
 			}
 		}
 	}
-	for _, sen := range Sentences(m.Text) {
+	sentences, notUnderstood := e.read(m.Text)
+	for _, a := range sentences {
+		if !readWhole(acts, a, a.Line) {
+			acts = append(acts, a)
+		}
+	}
+	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Offset < acts[j].Offset })
+	return acts, notUnderstood
+}
+
+// read finds the "I ..." actions of a text in the order written, and the
+// sentences that name a game but match none of its verbs.
+func (e *Engine) read(text string) ([]*Action, []unreadResult) {
+	var acts []*Action
+	var notUnderstood []unreadResult
+	for _, sen := range Sentences(text) {
 		p, ok := ReadPerformative(sen.Text)
 		if !ok || p.Kind == "not" {
 			continue
@@ -175,14 +212,113 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []Result) {
 			continue
 		}
 		a, nu := e.match(sen, p)
+		if a == nil || a.Reject != nil {
+			if parts := e.matchJoined(sen, p); parts != nil {
+				acts = append(acts, parts...)
+				continue
+			}
+		}
 		if a != nil {
 			acts = append(acts, a)
 		} else if nu != nil {
-			notUnderstood = append(notUnderstood, *nu)
+			notUnderstood = append(notUnderstood, unreadResult{*nu, sen.Offset})
 		}
 	}
-	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Offset < acts[j].Offset })
 	return acts, notUnderstood
+}
+
+// Reading is how the referee reads one action of a text, for tests and
+// tools: the game ("" for the interpreter's own verbs), the verb and its
+// arguments; Verb is "not understood" for a sentence that names a game but
+// matches none of its verbs.
+type Reading struct {
+	Game, Verb string
+	Args       map[string]string
+}
+
+// Read reads a text's "I ..." sentences as the interpreter does, without a
+// state: the games' own notations (Extractors) are not read.
+func (e *Engine) Read(text string) []Reading {
+	acts, nu := e.read(text)
+	var out []Reading
+	for _, a := range acts {
+		r := Reading{Game: a.Game, Verb: a.Verb.Name, Args: map[string]string{}}
+		if a.Reject != nil {
+			r.Verb = "ambiguous"
+		}
+		for k, v := range a.Args {
+			if v != "" && !strings.HasPrefix(k, "_") {
+				r.Args[k] = v
+			}
+		}
+		if a.Cond != "" {
+			r.Args["if"] = a.Cond
+		}
+		out = append(out, r)
+	}
+	for _, r := range nu {
+		out = append(out, Reading{Game: r.Game, Verb: "not understood"})
+	}
+	return out
+}
+
+// andSplit is where "I join Life and claim cell (1, 2)" joins two actions.
+var andSplit = regexp.MustCompile(`(?i)\s*(?:,\s*)?\band\s+(?:then\s+|also\s+)?`)
+
+// matchJoined reads several actions joined by "and" with a shared subject
+// ("I join the Life contest and claim cell (1, 2)"): each part must be an
+// action by itself; a part that names no game takes the game another part
+// names. Nil when the sentence is not such a list.
+func (e *Engine) matchJoined(sen Sentence, p Performative) []*Action {
+	if len(p.Action) > 400 {
+		return nil // not a list of a few actions
+	}
+	locs := andSplit.FindAllStringIndex(p.Action, -1)
+	if len(locs) == 0 || len(locs) > 4 {
+		return nil
+	}
+	var parts []string
+	start := 0
+	for _, l := range locs {
+		parts = append(parts, strings.TrimSpace(p.Action[start:l[0]]))
+		start = l[1]
+	}
+	parts = append(parts, strings.TrimSpace(p.Action[start:]))
+	_, game := e.gameRef(p.Action)
+	var out []*Action
+	for i, part := range parts {
+		if part == "" {
+			return nil
+		}
+		if r, g := e.gameRef(part); g == "" && game != "" {
+			part = r + " in " + e.games[game].Aliases()[0]
+		}
+		q := p
+		q.Action = part
+		line := "I " + part
+		if i > 0 {
+			line = "... and " + part
+		}
+		a, _ := e.match(Sentence{Text: line, Offset: sen.Offset + i}, q)
+		if a == nil || a.Reject != nil {
+			return nil
+		}
+		a.Line = line
+		out = append(out, a)
+	}
+	return out
+}
+
+// readWhole reports whether a game's Extractor already read the sentence as
+// part of an action it quotes (a Rumble list read whole), so the receipt does
+// not quote it twice.
+func readWhole(extracted []*Action, a *Action, sentence string) bool {
+	for _, x := range extracted {
+		if x.Game != "" && x.Game == a.Game && x.Body != "" && strings.Contains(x.Line, sentence) {
+			return true
+		}
+	}
+	return false
 }
 
 // match finds the verb a performative means. A trailing game reference routes
@@ -206,6 +342,11 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 	try(rest)
 	if len(hits) == 0 && rest != p.Action {
 		try(p.Action)
+	}
+	for _, t := range []string{rest, p.Action} {
+		if d := numberDigits(t); len(hits) == 0 && d != t {
+			try(d)
+		}
 	}
 	if len(hits) == 0 {
 		if game == "" {
@@ -251,6 +392,21 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 }
 
 var wordRE = regexp.MustCompile(`[a-z]+`)
+
+// spelled is a number written as a word before what it counts ("two
+// Vials", "three cells").
+var spelled = regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)\s+([a-z])`)
+
+var spelledValue = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+	"eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "hundred": "100"}
+
+// numberDigits writes spelled numbers as digits: "two Vials" is "2 Vials".
+func numberDigits(s string) string {
+	return spelled.ReplaceAllStringFunc(s, func(m string) string {
+		sp := strings.IndexAny(m, " \t")
+		return spelledValue[strings.ToLower(m[:sp])] + m[sp:]
+	})
+}
 
 // nearest names the verb of the game whose syntax shares most words with what
 // the player wrote.
@@ -302,9 +458,15 @@ func (e *Engine) perform(s *State, m *Message, a *Action, at time.Time) (Result,
 		ent.Detail = map[string]any{"line": a.Line}
 		return res, ent, nil
 	}
-	res.Done = true
+	res.Done = c.ignored == ""
 	res.Changes = c.did
+	if !res.Done {
+		res.Reason, res.Changes = c.ignored, nil
+	}
 	ent := e.flush(s, c)
+	if !res.Done {
+		ent.set("ignored", res.Reason)
+	}
 	ent.Verb = a.Verb.Name
 	ent.Outcome = "applied"
 	if ent.Player == "" {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"referee/contract/text"
 )
 
 // The interpreter's own verbs: intents and their resolution (G7), transfers of any
@@ -12,7 +14,7 @@ import (
 func (e *Engine) coreVerbs() []*Verb {
 	return []*Verb{
 		{Name: "stance", Scope: PublicOnly, Rule: "G7",
-			Pattern: `(?P<what>support|object|object to|withdraw my objection|withdraw my objection to|withdraw my support|withdraw my support of|withdraw(?: my| the)? intent)(?:\s+(?:the\s+)?(?:intent(?:ion)?)?\s*(?:#\s*(?P<id>\d+)|to\s+.+|this|it|that)?)?`,
+			Pattern: `(?P<what>support|object|withdraw my objection|withdraw my support|withdraw(?: my| the)? intent(?:ion)?)(?:\s+(?:to|of)\b)?(?:\s+(?:the\s+)?(?:intent(?:ion)?)?\s*(?:(?:#|no\.?|number)\s*(?P<id>\d+)|to\s+.+|this|it|that)?)?`,
 			Syntax:  "I support intent #N / I object to intent #N / I withdraw my objection to intent #N",
 			Help:    "support or object to a tabled intent (by number, or in a reply to it)", Do: doStance},
 		{Name: "do so", Scope: PublicOnly, Rule: "G7",
@@ -20,8 +22,8 @@ func (e *Engine) coreVerbs() []*Verb {
 			Syntax:  "I do so (in a reply to the intent) / I do so (intent #N)",
 			Help:    "perform a ripe intent you tabled", Do: doDoSo},
 		{Name: "transfer", Scope: PublicOnly, Rule: "assets",
-			Pattern: `transfer\s+(?P<n>\d+|a|an|one)\s+(?P<cur>[a-z][a-z ]*?)\s+to\s+(?P<to>.+)`,
-			Syntax:  "I transfer N <currency> to <player>",
+			Pattern: `(?:transfer|give|send|hand(?:\s+over)?|pay)\s+(?P<n>\d+|a|an|one)\s+(?P<cur>[a-z][a-z -]*?)\s+to\s+(?P<to>.+)`,
+			Syntax:  "I transfer N <currency> to <player> (or give, send, hand, pay)",
 			Help:    "transfer a currency a game lets players transfer", Do: e.doTransfer},
 		{Name: "rule", Scope: PrivateOnly, Rule: "G8",
 			Pattern: `rule\s+(?:on\s+)?(?:request\s+)?#\s*(?P<id>\d+)\s*[:,.-]?\s*(?P<answer>.+)`,
@@ -68,7 +70,7 @@ func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 		return nil
 	}
 	if have := c.s.Ledger.Balance(cur.ID, from.Name); have < n {
-		return Reject(cur.Rule, "you own %d %s, fewer than %d", have, cur.Plural, n)
+		return Reject(cur.Rule, "you own %s, fewer than %d", text.Count(int(have), cur.Singular, cur.Plural), n)
 	}
 	if err := c.s.Ledger.Move(cur.ID, from.Name, to, n); err != nil {
 		return err

@@ -23,6 +23,9 @@ type Ctx struct {
 	detail map[string]any
 	draws  []Draw
 	notes  []*Notice
+	// ignored is why an action that changed the state is still not done (a
+	// rules violation the game must remember); "" when it is done.
+	ignored string
 }
 
 // Now is the time of the action (its message's arrival) or of the event.
@@ -86,6 +89,13 @@ func (c *Ctx) FromContestmaster() bool {
 // Did adds a line to the receipt saying what the action changed.
 func (c *Ctx) Did(format string, args ...any) {
 	c.did = append(c.did, fmt.Sprintf(format, args...))
+}
+
+// Ignored marks the action not done although what the game changed stays: a
+// rules violation that must be remembered (Steemfield ruling S10) is not an
+// action performed. The receipt says "Not done" with the reason.
+func (c *Ctx) Ignored(format string, args ...any) {
+	c.ignored = fmt.Sprintf(format, args...)
 }
 
 // Detail records a value in the journal entry of this action or event. The

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -252,7 +253,7 @@ func TestDependentAction(t *testing.T) {
 	h.Send(&contract.Message{From: "bob@example.test", Arrived: contracttest.At(t, "2026-12-03T12:00:00Z"), Channel: contract.ChanPublic,
 		InReplyTo: []string{"intent1@example.test"}, Text: "I object."})
 	r = h.Public("2026-12-06T10:00:00Z", alice, "I do so.")
-	if !strings.Contains(r.Body, "has 1 objection(s): Bob") {
+	if !strings.Contains(r.Body, "has 1 objection: Bob") {
 		t.Errorf("objected intent resolved: %s", r.Body)
 	}
 	h.Public("2026-12-06T11:00:00Z", bob, "I withdraw my objection to intent #1.")
@@ -374,13 +375,33 @@ func playerDraw(seed []byte, label string, n int) int {
 func TestRateLimit(t *testing.T) {
 	h := newToy(t)
 	n := 0
+	var paused []*contract.Notice
 	for i := 0; i < 40; i++ {
-		if h.Public("2026-12-01T10:05:00Z", alice, "I jion Toy.") != nil {
+		text := "I jion Toy."
+		if i == 35 {
+			text = "I join the Toy game."
+		}
+		r := h.Public("2026-12-01T10:05:00Z", alice, text)
+		switch {
+		case r == nil:
+		case strings.HasPrefix(r.Subject, "Receipts paused"):
+			paused = append(paused, r)
+		default:
 			n++
 		}
 	}
 	if n != 30 {
 		t.Errorf("%d receipts in an hour, want the limit of 30", n)
+	}
+	// The pause is announced once, with its end, and actions still count.
+	if len(paused) != 1 {
+		t.Fatalf("the pause was announced %d times, want once", len(paused))
+	}
+	if !strings.Contains(paused[0].Subject, "until 2026-12-01 11:05 UTC") || !strings.Contains(flat(paused[0].Body), "receipts are paused until 2026-12-01 11:05 UTC. Your actions are still applied") {
+		t.Errorf("pause notice: %s\n%s", paused[0].Subject, paused[0].Body)
+	}
+	if len(h.S.Members("toy")) != 1 {
+		t.Error("an action sent while receipts were paused was not applied")
 	}
 	if h.Public("2026-12-01T11:06:00Z", alice, "I jion Toy.") == nil {
 		t.Error("no receipt an hour later")
@@ -474,7 +495,8 @@ func TestRejectionsJournaled(t *testing.T) {
 			got = append(got, e.Game+": "+e.Reason)
 		}
 	}
-	want := []string{`toy: no player is known as "Zed" (players)`, `toy: not understood; the nearest form is: I join the Toy game (send "help toy" for all)`}
+	// In the order written, as the receipt.
+	want := []string{`toy: not understood; the nearest form is: I join the Toy game (send "help toy" for all)`, `toy: no player is known as "Zed" (players)`}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("journal rejections (-want +got):\n%s", d)
 	}
@@ -514,5 +536,102 @@ func TestReportSentKeepsSincePrevious(t *testing.T) {
 	}
 	if !strings.Contains(below, "2026-12-15 10:05") || !strings.Contains(below, "round 3") {
 		t.Errorf("this week's events are not below the marker:\n%s", body)
+	}
+}
+
+// TestStanceNamesTheIntent: the number written is the intent acted on; an
+// unknown number is refused, whether one intent or several are open.
+func TestStanceNamesTheIntent(t *testing.T) {
+	h := newToy(t)
+	for _, p := range []string{alice, bob, carol} {
+		h.Public("2026-12-01T10:05:00Z", p, "I join the Toy game.")
+	}
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	r := h.Public("2026-12-01T11:00:00Z", bob, "I object to intent #7.")
+	if !strings.Contains(flat(r.Body), "Not done: there is no open intent #7") {
+		t.Errorf("objection to an unknown intent:\n%s", r.Body)
+	}
+	if len(h.S.Intents[0].Objectors) != 0 {
+		t.Errorf("intent #1 got objectors %v from an objection to #7", h.S.Intents[0].Objectors)
+	}
+	h.Public("2026-12-01T11:05:00Z", carol, "I intend, without objection, to end the game of Toy.")
+	r = h.Public("2026-12-01T11:10:00Z", bob, "I object to intent #2.")
+	if !strings.Contains(flat(r.Body), "Done: you object to intent #2") {
+		t.Errorf("objection to #2 with two open:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T11:20:00Z", bob, "I withdraw my objection to intent #2.")
+	if !strings.Contains(flat(r.Body), "Done: your objection to intent #2 is withdrawn") {
+		t.Errorf("withdrawal from #2:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T11:30:00Z", bob, "I withdraw my objection to intent #9.")
+	if !strings.Contains(flat(r.Body), "Not done: there is no open intent #9") {
+		t.Errorf("withdrawal from an unknown intent:\n%s", r.Body)
+	}
+}
+
+// TestReceiptKeepsOrderWritten: a sentence not understood is listed where it
+// was written, not after the actions.
+func TestReceiptKeepsOrderWritten(t *testing.T) {
+	h := newToy(t)
+	r := h.Public("2026-12-01T10:05:00Z", alice, "I jion the Toy game.\nI join the Toy game.\nI cheerlead in Toy.\nI poke Alice in Toy.")
+	if r == nil {
+		t.Fatal("no receipt")
+	}
+	var order []string
+	for _, l := range strings.Split(r.Body, "\n") {
+		if strings.HasPrefix(l, "> ") {
+			order = append(order, strings.TrimPrefix(l, "> "))
+		}
+	}
+	want := []string{"I jion the Toy game.", "I join the Toy game.", "I cheerlead in Toy.", "I poke Alice in Toy."}
+	if d := cmp.Diff(want, order); d != "" {
+		t.Errorf("receipt order (-want +got):\n%s\n%s", d, r.Body)
+	}
+}
+
+// TestOneIsSingular: a count of one is written with the singular ("1 coin",
+// "1 objection"), not "1 coins" or "1 objection(s)".
+func TestOneIsSingular(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	h.Public("2026-12-01T10:07:00Z", alice, "I transfer 4 coins to Bob.")
+	r := h.Public("2026-12-01T10:08:00Z", alice, "I transfer 2 coins to Bob.")
+	if !strings.Contains(flat(r.Body), "you own 1 coin, fewer than 2") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+}
+
+// TestNamesSafeAndWhole: a display name is cut on a character boundary, and
+// an RFC 2047 encoded-word in it is decoded (or dropped when its charset is
+// unknown), never kept raw for a Subject; the state keeps plain text.
+func TestNamesSafeAndWhole(t *testing.T) {
+	h := newToy(t)
+	long := "Z" + strings.Repeat("ë", 30) // an "ë" straddles byte 40
+	cases := []struct{ addr, display, want string }{
+		{"zoe@example.test", long, "Z" + strings.Repeat("ë", 19)},
+		{"mallory@example.test", "=?utf-8?q?Mall=C3=B6ry?=", "Mallöry"},
+		{"eve@example.test", "=?utf-8?q?Eve=0D=0ABcc=3A_x=40evil=2Etest?=", "EveBcc: x@evil.test"},
+		{"odd@example.test", "=?x-unknown?q?abc?=", "odd"},
+		{"raw@example.test", "Raw \xff\xfe Name", "Raw Name"},
+	}
+	for i, c := range cases {
+		h.Send(&contract.Message{ID: fmt.Sprintf("name%d@example.test", i), From: c.addr, Name: c.display,
+			Arrived: contracttest.At(t, "2026-12-01T10:05:00Z"), Channel: contract.ChanPublic, Text: "I join the Toy game."})
+		p := h.S.PlayerByAddress(c.addr)
+		if p == nil || p.Name != c.want {
+			t.Errorf("display name %q became %+v, want %q", c.display, p, c.want)
+			continue
+		}
+		if !utf8.ValidString(p.Name) || strings.Contains(p.Name, "=?") || strings.ContainsAny(p.Name, "\r\n\ufffd") {
+			t.Errorf("name %q is not plain text", p.Name)
+		}
+	}
+	b, err := contract.Encode(h.S)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "!!binary") {
+		t.Errorf("the state holds a binary name:\n%s", b)
 	}
 }

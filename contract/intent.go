@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"referee/contract/text"
 )
 
 // Dependent actions (ruling G7, AGORA "Dependent actions").
@@ -113,7 +115,7 @@ func (in *Intent) Ripe(t time.Time) (bool, string) {
 		}
 	case "objection":
 		if len(in.Objectors) >= in.N {
-			return false, fmt.Sprintf("intent #%d has %d objection(s): %s", in.ID, len(in.Objectors), strings.Join(in.Objectors, ", "))
+			return false, fmt.Sprintf("intent #%d has %s: %s", in.ID, text.Count(len(in.Objectors), "objection", "objections"), strings.Join(in.Objectors, ", "))
 		}
 	case "consent":
 		if len(in.Supporters) <= len(in.Objectors) {

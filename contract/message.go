@@ -33,6 +33,10 @@ type Message struct {
 	AuthNote      string
 	Text          string // the unquoted text that counts
 	TooLarge      bool
+	// Unreadable says what of the message could not be read ("part 2
+	// nested too deep; skipped", "unknown charset utf-7; raw bytes used"):
+	// the sender is told, with what to send instead.
+	Unreadable []string
 }
 
 // RepliesTo reports whether the message replies to (or references) the message id.

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Sentence is one candidate action found in a message's text.
@@ -16,7 +17,9 @@ var (
 	// A sentence ends at . ! ? or ; followed by white space, or at the end.
 	sentenceEnd = regexp.MustCompile(`[.!?;]+(\s+|$)`)
 	// Lines that start a new sentence even when the previous line did not end one.
-	startsAction = regexp.MustCompile(`(?i)^(i|we|if|having|with|without)\b`)
+	startsAction = regexp.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(i|we|if|having|with|without)\b`)
+	// A list item ("- ", "* ", "1. ", "2) ") always starts a new sentence.
+	listItem = regexp.MustCompile(`^(?:[-*•]|\d{1,2}[.)])\s+\S`)
 )
 
 // Sentences splits unquoted text into sentences: paragraphs are separated by blank
@@ -42,7 +45,7 @@ func Sentences(text string) []Sentence {
 		}
 		lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
 		prevEnded := cur == nil || strings.ContainsAny(lastRune(cur.b.String()), ".!?;:")
-		if cur == nil || startsAction.MatchString(t) || prevEnded {
+		if cur == nil || startsAction.MatchString(t) || listItem.MatchString(t) || prevEnded {
 			cur = &chunk{off: lineOff + lead}
 			chunks = append(chunks, cur)
 		} else {
@@ -55,8 +58,9 @@ func Sentences(text string) []Sentence {
 		s := c.b.String()
 		start := 0
 		for _, m := range sentenceEnd.FindAllStringIndex(s, -1) {
-			// Do not split "No. 3" style abbreviations before a digit.
-			if m[1] < len(s) && !startsNewSentence(s[m[1]:]) {
+			// Do not split "No. 3" style abbreviations before a digit, nor a
+			// list number ("1. I join") from its item.
+			if m[1] < len(s) && !startsNewSentence(s[m[1]:]) || listNumber.MatchString(s[start:m[1]]) {
 				continue
 			}
 			if t := strings.TrimSpace(s[start:m[1]]); t != "" {
@@ -70,6 +74,8 @@ func Sentences(text string) []Sentence {
 	}
 	return out
 }
+
+var listNumber = regexp.MustCompile(`^\s*\d{1,2}\.\s+$`)
 
 func lastRune(s string) string {
 	if s == "" {
@@ -103,10 +109,25 @@ type Performative struct {
 var (
 	condForm     = regexp.MustCompile(`(?i)^if\s+(.+?),\s*(?:then\s+)?(i\b.*)$`)
 	resolveForm  = regexp.MustCompile(`(?i)^(?:having\s+received\s+[^,]+|having\s+given\s+[^,]+|with\s+(?:\d+\s+)?support|without\s+(?:\d+\s+)?objections?|with\s+agoran\s+consent|with\s+notice)\s*,\s*(i\b.*)$`)
-	performative = regexp.MustCompile(`(?i)^(?:i|we)\s*(?:,\s*[^,]{1,40},)?\s+(?:hereby\s+|now\s+|do\s+hereby\s+)?(.+)$`)
-	notAction    = regexp.MustCompile(`(?i)^(will|shall|would|could|should|might|may|must|can|cannot|can't|won't|wouldn't|don't|do not|didn't|did|'ll|'d|think|guess|wonder|hope|want|wish|plan|believe|suppose|feel|am|was|were|have been|had|'m|'ve|agree|disagree|like|love|see|know|mean|suggest that|propose that|was going)\b`)
-	intentForm   = regexp.MustCompile(`(?i)^intend\s*,?\s*(without\s+(?:(\d+|one|two|three|four|five)\s+)?objections?|with\s+(?:(\d+|one|two|three|four|five)\s+)?support(?:ers?)?|with\s+agoran\s+consent|with\s+(?:(\d+)\s+days?'?\s+)?notice)\s*,?\s*to\s+(.+)$`)
-	trailingStop = regexp.MustCompile(`[\s.!;:]+$`)
+	performative = regexp.MustCompile(`(?i)^(?:i|we)\s*(?:,\s*[^,]{1,40},)?\s+(?:(?:hereby|now|also|too|therefore|then|thus|hence|additionally|officially|formally|simply|just|do\s+hereby)\s+)*(.+)$`)
+	notAction    = regexp.MustCompile(`(?i)^(will|shall|would|could|should|might|may|must|can|cannot|can't|won't|wouldn't|don't|do not|didn't|did|does|doesn't|never|not|no longer|refuse|decline|'ll|'d|think|guess|wonder|hope|want|wish|plan|believe|suppose|feel|am|was|were|have|has|had|'m|'ve|agree|disagree|like|love|see|know|mean|suggest that|propose that|was going|expect|intended|need|needed|forgot|remember|recall|tried|try|meant|prefer|imagine|assume|doubt|regret|used to|keep meaning|'s|is|are|be|being|been|say|said|wrote|write|read|thought|heard|reckon|figure|gather|understand|agreed|asked|ask\s+(?:whether|if|why|how|what)|wonder(?:ed)?|get|got|am going|was going|'re)\b`)
+	// pastTense is an action written in the past: "I joined", "I gave".
+	pastTense = regexp.MustCompile(`(?i)^(?:[a-z]+ed|took|gave|sent|paid|made|left|won|lost|went|spent|sold|bought|held|chose|came|told|began|drew|ran|threw|grabbed|handed|became)\b`)
+	presentEd = regexp.MustCompile(`(?i)^(?:need|proceed|exceed|succeed|feed|seed|heed|speed|breed|bleed|shred|embed|shed)\b`)
+	// preface is what people write before the performative: "For the
+	// record, I ...", "So: I ...", "In satisfaction of my pledge, I ...".
+	preface = regexp.MustCompile(`(?i)^([^.!?;:,]{1,60}?)\s*[,:;]\s*(?:[-–—]\s*)?(?:(?:and|so|also|then|but)\s+)?((?:i|we)\b.*)$`)
+	// prefaceNot marks a preface after which the "I" sentence is not an
+	// action: time clauses the referee cannot decide ("When Bob joins, I
+	// ..."), reported speech ("Alice said: I ..."), and the past.
+	prefaceNot = regexp.MustCompile(`(?i)(?:^(?:when|whenever|once|unless|until|after\s+(?:\w+\s+)?(?:join|leave|send|post|answer|reply|does|do|has|have|is|are)\w*|before|as\s+soon\s+as|in\s+case|provided|assuming|suppose|supposing|if|what\s+if|maybe|perhaps|hypothetically|in\s+theory|imagine|say|otherwise|or|but\s+if|and\s+if|ideally)\b|\b(?:said|says|wrote|writes|asked|asks|replied|quote|quoting|told|last\s+(?:week|year|month|night|time|round|game|turn)|ago|yesterday|previously|back\s+then|in\s+\d{4})\b)`)
+	// listMarker is a list item's mark before the sentence.
+	listMarker = regexp.MustCompile(`^(?:[-*•]|\(?\d{1,2}[.)]|\(?[a-z][.)])\s+`)
+	// trailingAdverb is a word people put after the action: "too", "as
+	// well", "also", "now", "please".
+	trailingAdverb = regexp.MustCompile(`(?i)(?:\s*,)?\s+(?:too|as\s+well|also|now|please|then|again|hereby|thanks|thank\s+you|for\s+now|at\s+once|right\s+away|immediately)$`)
+	intentForm     = regexp.MustCompile(`(?i)^intend\s*,?\s*(without\s+(?:(\d+|one|two|three|four|five)\s+)?objections?|with\s+(?:(\d+|one|two|three|four|five)\s+)?support(?:ers?)?|with\s+agoran\s+consent|with\s+(?:(\d+)\s+days?'?\s+)?notice)\s*,?\s*to\s+(.+)$`)
+	trailingStop   = regexp.MustCompile(`[\s.!;:]+$`)
 )
 
 var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -129,6 +150,7 @@ func atoiWord(s string) int {
 // ok is false when the sentence is not an "I ..." sentence at all.
 func ReadPerformative(s string) (p Performative, ok bool) {
 	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(listMarker.ReplaceAllString(s, ""))
 	if strings.HasSuffix(s, "?") {
 		if performative.MatchString(s) {
 			return Performative{Kind: "not", Action: s}, true
@@ -156,10 +178,18 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	}
 	m := performative.FindStringSubmatch(s)
 	if m == nil {
+		if pm := preface.FindStringSubmatch(s); pm != nil && !resolveForm.MatchString(s) {
+			inner, ok := ReadPerformative(pm[2])
+			if ok && prefaceNot.MatchString(pm[1]) {
+				inner = Performative{Kind: "not", Action: inner.Action}
+			}
+			return inner, ok
+		}
 		return p, false
 	}
-	rest := trailingStop.ReplaceAllString(strings.TrimSpace(m[1]), "")
-	if strings.HasPrefix(strings.ToLower(m[0]), "i'") || notAction.MatchString(rest) {
+	rest := dropTrailing(trailingStop.ReplaceAllString(strings.TrimSpace(m[1]), ""))
+	if strings.HasPrefix(strings.ToLower(m[0]), "i'") || notAction.MatchString(rest) ||
+		pastTense.MatchString(rest) && !presentEd.MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
 	if im := intentForm.FindStringSubmatch(rest); im != nil {
@@ -188,6 +218,24 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
 	return Performative{Kind: "act", Action: rest}, true
+}
+
+// dropTrailing removes up to three trailing adverbs ("too", "as well",
+// "please"), looking only at the end of the action so that a long sentence
+// costs no more than a short one.
+func dropTrailing(rest string) string {
+	for range 3 {
+		cut := max(0, len(rest)-64)
+		for cut > 0 && !utf8.RuneStart(rest[cut]) {
+			cut--
+		}
+		tail := trailingStop.ReplaceAllString(trailingAdverb.ReplaceAllString(rest[cut:], ""), "")
+		if tail == rest[cut:] || cut == 0 && tail == "" {
+			break
+		}
+		rest = rest[:cut] + tail
+	}
+	return rest
 }
 
 // gameRef removes a trailing reference to a game ("in Life", "for the Life

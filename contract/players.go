@@ -2,9 +2,13 @@ package contract
 
 import (
 	"fmt"
+	"mime"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Player is a person known to the referee.
@@ -227,10 +231,28 @@ func (s *State) Register(addr, display string) *Player {
 	return p
 }
 
-// cleanName keeps a display name fit to print in a report and a header.
+// maxName is the longest name kept, in bytes.
+const maxName = 40
+
+// encodedWord is an RFC 2047 encoded-word ("=?utf-8?q?Mall=C3=B6ry?=").
+var encodedWord = regexp.MustCompile(`=\?[^?\s]*\?[^?\s]*\?[^?\s]*\?=`)
+
+// cleanName keeps a display name fit to print in a report and a header:
+// RFC 2047 encoded-words decoded, or dropped when their charset is unknown
+// (never copied raw, where a mail client would decode them into a header
+// line); control characters and address punctuation removed; at most
+// maxName bytes, cut on a character boundary.
 func cleanName(s string) string {
+	if encodedWord.MatchString(s) {
+		var d mime.WordDecoder
+		if dec, err := d.DecodeHeader(s); err == nil {
+			s = dec
+		}
+		s = encodedWord.ReplaceAllString(s, "")
+	}
+	s = strings.ToValidUTF8(s, "")
 	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == '"' || r == '<' || r == '>' || r == ',' || r == ';' {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '"' || r == '<' || r == '>' || r == ',' || r == ';' {
 			return -1
 		}
 		return r
@@ -239,8 +261,12 @@ func cleanName(s string) string {
 	if i := strings.Index(strings.ToLower(s), " via "); i > 0 {
 		s = s[:i]
 	}
-	if len(s) > 40 {
-		s = s[:40]
+	if len(s) > maxName {
+		n := maxName
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = strings.TrimSpace(s[:n])
 	}
 	return s
 }

@@ -157,14 +157,50 @@ func (e *Engine) receipt(s *State, m *Message, at time.Time, results []Result, e
 }
 
 // reply queues a private answer to the sender of m, within the per-sender
-// receipt limit.
+// receipt limit. The first answer the limit withholds is replaced by one
+// notice saying until when receipts are paused; the rest are withheld
+// silently.
 func (e *Engine) reply(s *State, m *Message, id, body string, at time.Time) {
 	if !e.allowReceipt(s, m.From, at) {
+		e.announcePause(s, m, at)
 		return
 	}
 	s.Outbox = append(s.Outbox, &Outgoing{Notice: Notice{
 		ID: id, Kind: "receipt", Channel: ChanPrivate, To: []string{m.From},
 		Subject: replySubject(m.Subject), Body: body, InReplyTo: m.ID, References: refs(m), Time: at,
+	}})
+}
+
+// announcePause tells a sender, once per pause, that the hourly receipt limit
+// withholds eir receipts and until when; eir actions are still applied.
+func (e *Engine) announcePause(s *State, m *Message, at time.Time) {
+	for a, t := range s.Paused {
+		if at.Sub(t) >= time.Hour {
+			logKey(s.undoLog(), s.Paused, a)
+			delete(s.Paused, a)
+		}
+	}
+	if _, told := s.Paused[m.From]; told {
+		return
+	}
+	sent := s.Receipts[m.From]
+	if len(sent) == 0 {
+		return
+	}
+	until := sent[0].Add(time.Hour)
+	if s.Paused == nil {
+		s.Paused = map[string]time.Time{}
+	}
+	logKey(s.undoLog(), s.Paused, m.From)
+	s.Paused[m.From] = at
+	var b strings.Builder
+	b.WriteString(text.Wrap(fmt.Sprintf("You have had %d receipts from the referee in the last hour, the most it sends one address, so receipts are paused until %s UTC. Your actions are still applied; the weekly reports show them, and receipts resume by themselves.",
+		len(sent), Stamp(until)), 0))
+	b.WriteString("\n")
+	b.WriteString(text.Signature("The referee"))
+	s.Outbox = append(s.Outbox, &Outgoing{Notice: Notice{
+		ID: "receipts-paused/" + m.ID, Kind: "receipt", Channel: ChanPrivate, To: []string{m.From},
+		Subject: "Receipts paused until " + Stamp(until) + " UTC", Body: b.String(), InReplyTo: m.ID, References: refs(m), Time: at,
 	}})
 }
 

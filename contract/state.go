@@ -40,7 +40,10 @@ type State struct {
 	Receipts   map[string][]time.Time    `yaml:"receipts"` // sender -> receipt times in the last hour
 	Outbox     []*Outgoing               `yaml:"outbox"`
 	Failed     []*Outgoing               `yaml:"failed"`
-	IMAP       Checkpoint                `yaml:"imap"`
+	// Paused is when each sender was told that eir receipts are paused by
+	// the hourly limit, so that it is said once per pause.
+	Paused map[string]time.Time `yaml:"receipts_paused,omitempty"`
+	IMAP   Checkpoint           `yaml:"imap"`
 	// Games are written by Encode itself, reusing the text of sections
 	// that did not change.
 	Games map[string]*GameState `yaml:"games"`

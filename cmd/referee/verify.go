@@ -10,6 +10,7 @@ import (
 	"referee/contests/rumble"
 	"referee/contract"
 	"referee/contract/store"
+	"referee/contract/text"
 )
 
 const verifyUsage = `Usage: referee verify [--state F] [--config F]
@@ -38,8 +39,8 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	for _, m := range r.mismatches {
 		fmt.Fprintln(stdout, "MISMATCH:", m)
 	}
-	fmt.Fprintf(stdout, "%d seeds checked against their commitments, %d draws recomputed, %d draws pending (seed not yet revealed), %d commitments recomputed, %d mismatches\n",
-		r.seeds, r.draws, r.pending, r.commitments, len(r.mismatches))
+	fmt.Fprintf(stdout, "%s checked against their commitments, %s recomputed, %s pending (seed not yet revealed), %s recomputed, %s\n",
+		text.Count(r.seeds, "seed", "seeds"), text.Count(r.draws, "draw", "draws"), text.Count(r.pending, "draw", "draws"), text.Count(r.commitments, "commitment", "commitments"), text.Count(len(r.mismatches), "mismatch", "mismatches"))
 	if len(r.mismatches) > 0 {
 		return errMismatch
 	}

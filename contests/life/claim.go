@@ -8,19 +8,39 @@ import (
 	"referee/contract"
 )
 
-var coordRE = regexp.MustCompile(`\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?`)
+var (
+	cellRE    = regexp.MustCompile(`^\s*(?:\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)|(-?\d+)\s*,\s*(-?\d+)\b)`)
+	cellSepRE = regexp.MustCompile(`^\s*(?:,\s*and\b|,|and\b|&)?\s*`)
+)
 
-// parseCells reads "(12, 34)", "(1,2) and (3, 4)", "12,34".
-func parseCells(s string) []Pt {
-	var out []Pt
-	for _, m := range coordRE.FindAllStringSubmatch(s, -1) {
-		x, err1 := strconv.Atoi(m[1])
-		y, err2 := strconv.Atoi(m[2])
-		if err1 == nil && err2 == nil {
-			out = append(out, Pt{x, y})
+// parseCells reads "(12, 34)", "(1,2) and (3, 4)", "12,34": Cells written as
+// (X, Y) and nothing else. ok is false when any part is not a Cell ("(5,5,5)",
+// "(1, 2" or "(x, 3)"), so a malformed coordinate is never read as another.
+func parseCells(s string) (pts []Pt, ok bool) {
+	rest := strings.TrimSpace(s)
+	for rest != "" {
+		m := cellRE.FindStringSubmatch(rest)
+		if m == nil {
+			return nil, false
+		}
+		xs, ys := m[1], m[2]
+		if xs == "" {
+			xs, ys = m[3], m[4]
+		}
+		x, err1 := strconv.Atoi(xs)
+		y, err2 := strconv.Atoi(ys)
+		if err1 != nil || err2 != nil {
+			return nil, false
+		}
+		pts = append(pts, Pt{x, y})
+		rest = rest[len(m[0]):]
+		if sep := cellSepRE.FindString(rest); sep != "" {
+			rest = rest[len(sep):]
+		} else if rest != "" {
+			return nil, false
 		}
 	}
-	return out
+	return pts, len(pts) > 0
 }
 
 // doClaim: Life R16 (a contestant becomes the Controller of a Cell Controlled
@@ -33,9 +53,9 @@ func doClaim(c *contract.Ctx, a *contract.Action) error {
 	if !p.In(ID) {
 		return contract.Reject("Life R16", "only contestants may take control of Cells; join first (\"I join the Life contest.\")")
 	}
-	pts := parseCells(a.Arg("cells"))
-	if len(pts) == 0 {
-		return contract.Reject("syntax", "name the Cell as (X, Y), for example \"I claim cell (12, 34) in Life\"")
+	pts, ok := parseCells(a.Arg("cells"))
+	if !ok {
+		return contract.Reject("syntax", "%q is not a Cell; name each Cell as (X, Y), for example \"I claim cell (12, 34) in Life\"", strings.TrimSpace(a.Arg("cells")))
 	}
 	st := data(c)
 	cells, err := st.cellMap()

@@ -11,7 +11,8 @@ func FuzzParseCells(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, p := range parseCells(s) {
+		pts, _ := parseCells(s)
+		for _, p := range pts {
 			if !strings.Contains(s, ",") {
 				t.Errorf("parseCells(%q) found %v without a comma", s, p)
 			}

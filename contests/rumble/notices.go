@@ -20,15 +20,15 @@ func sectionHead(title string) string { return text.Banner(title, '=') + "\n" }
 func startBody(c *contract.Ctx, s *State) string {
 	var b strings.Builder
 	b.WriteString(sectionHead(fmt.Sprintf("Rumble game %d begins", s.Game)))
-	b.WriteString(wrapPara(fmt.Sprintf("The contestmaster has announced game %d of Rumble (Rumble 1). Each contestant submits %d power(s); the contestmaster submits %d.", s.Game, s.P, s.Q)))
+	b.WriteString(wrapPara(fmt.Sprintf("The contestmaster has announced game %d of Rumble (Rumble 1). Each contestant submits %s; the contestmaster submits %d.", s.Game, text.Count(s.P, "power", "powers"), s.Q)))
 	b.WriteString("\n")
 	b.WriteString(text.Heading("Contestants"))
 	for _, f := range s.Fighters {
 		b.WriteString("  " + f.Name + "\n")
 	}
 	b.WriteString("\n")
-	b.WriteString(wrapPara(fmt.Sprintf("Send your %d power(s) privately to %s before %s UTC, one per line as \"Name: what it does\" (Rumble 2). A power already submitted by someone else this game is rejected. The referee publishes a SHA-256 commitment to each submission at once and reveals it, with its nonce, when the powers are announced. Without a submission by the deadline, your powers are drawn from the referee's built-in pool (U3).",
-		s.P, c.Referee(), contract.Stamp(s.Deadline))))
+	b.WriteString(wrapPara(fmt.Sprintf("Send your %s privately to %s before %s UTC, one per line as \"Name: what it does\" (Rumble 2). A power already submitted by someone else this game is rejected. The referee publishes a SHA-256 commitment to each submission at once and reveals it, with its nonce, when the powers are announced. Without a submission by the deadline, your powers are drawn from the referee's built-in pool (U3).",
+		text.Count(s.P, "power", "powers"), c.Referee(), contract.Stamp(s.Deadline))))
 	b.WriteString("\n")
 	b.WriteString(signature())
 	return b.String()

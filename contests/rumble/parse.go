@@ -36,13 +36,16 @@ func lines(text string) []string {
 	return out
 }
 
-var sentenceBreak = regexp.MustCompile(`[.!]\s+(I|We)\s`)
+// sentenceBreak ends an item at ". " or "! " before a new one: an "I ..."
+// sentence, a "#3" power reference, a number or a list keyword ("I bid 35 on
+// Rage. #4: 20" is two bids). A name with a dot ("J. Random") stays whole.
+var sentenceBreak = regexp.MustCompile(`[.!]\s+((?:I|We)\s|#|\d|(?i:attack|defen[cs]e|defend|spend|burn|bids?\b|discard|no\s))`)
 
-// segments splits text into items: lines (and "I ..." sentences), then " / "
-// and ";".
+// segments splits text into items: lines (and sentences, as sentenceBreak
+// says), then " / " and ";".
 func segments(text string) []string {
 	var out []string
-	text = sentenceBreak.ReplaceAllString(text, "\n$1 ")
+	text = sentenceBreak.ReplaceAllString(text, "\n$1")
 	for _, l := range lines(text) {
 		for _, a := range strings.Split(l, " / ") {
 			for _, b := range strings.Split(a, ";") {

@@ -91,7 +91,7 @@ func (s *State) remind(c *contract.Ctx) {
 			Subject: fmt.Sprintf("Rumble game %d: your %d powers are due %s", s.Game, s.Q, contract.Stamp(s.Deadline)),
 			Body:    wrapBody(fmt.Sprintf("As contestmaster, send up to %d powers privately before %s UTC, one per line as \"Name: what it does\". The powers you do not send are drawn from the built-in pool (U2).", s.Q, contract.Stamp(s.Deadline))) + "\n" + signature()})
 	}
-	c.Record("referee", "reminds %d contestant(s) of the %s deadline", len(s.missing()), phaseWhat(s.Phase))
+	c.Record("referee", "reminds %s of the %s deadline", text.Count(len(s.missing()), "contestant", "contestants"), phaseWhat(s.Phase))
 }
 
 func silence(s *State) string {
@@ -334,10 +334,10 @@ func (s *State) closeRound(c *contract.Ctx) error {
 	s.CloseAt = zeroTime
 	if len(s.Pending) > 0 {
 		s.Phase = PhaseRulings
-		c.Record("referee", "reveals the actions of round %d; results wait for %d ruling(s)", s.Round, len(s.Pending))
+		c.Record("referee", "reveals the actions of round %d; results wait for %s", s.Round, text.Count(len(s.Pending), "ruling", "rulings"))
 		c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/round/%d/actions", s.Game, s.Round), Channel: contract.ChanPublic,
 			Subject: fmt.Sprintf("Rumble game %d: round %d actions", s.Game, s.Round),
-			Body:    actionsBody(c, s, revealed) + "\n" + wrapPara(fmt.Sprintf("The results wait for the contestmaster's ruling on %d use(s) of powers that the referee does not implement; without a ruling by %s UTC such a power has no effect this round (U5).", len(s.Pending), contract.Stamp(s.rulingDeadline(c)))) + "\n" + signature()})
+			Body:    actionsBody(c, s, revealed) + "\n" + wrapPara(fmt.Sprintf("The results wait for the contestmaster's ruling on %s of powers that the referee does not implement; without a ruling by %s UTC such a power has no effect this round (U5).", text.Count(len(s.Pending), "use", "uses"), contract.Stamp(s.rulingDeadline(c)))) + "\n" + signature()})
 		return nil
 	}
 	return s.resolveRound(c, actionsBody(c, s, revealed))

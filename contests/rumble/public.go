@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"referee/contract"
+	"referee/contract/text"
 )
 
 func doJoin(c *contract.Ctx, a *contract.Action) error {
@@ -102,9 +103,9 @@ func doStart(c *contract.Ctx, a *contract.Action) error {
 	}
 	st.NextReport = contract.NextWeekStart(c.Now())
 	st.open(c, PhasePowers)
-	c.Did("game %d of Rumble begins with %s; %d power(s) per contestant, %d for the contestmaster; powers are due by %s UTC",
-		st.Game, strings.Join(names, ", "), p, q, contract.Stamp(st.Deadline))
-	c.Record(c.Actor().Name, "announces game %d: %d power(s) per contestant, %d for the contestmaster", st.Game, p, q)
+	c.Did("game %d of Rumble begins with %s; %s per contestant, %d for the contestmaster; powers are due by %s UTC",
+		st.Game, strings.Join(names, ", "), text.Count(p, "power", "powers"), q, contract.Stamp(st.Deadline))
+	c.Record(c.Actor().Name, "announces game %d: %s per contestant, %d for the contestmaster", st.Game, text.Count(p, "power", "powers"), q)
 	c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/start", st.Game), Channel: contract.ChanPublic,
 		Subject: fmt.Sprintf("Rumble game %d begins", st.Game), Body: startBody(c, st)})
 	return nil

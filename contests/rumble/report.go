@@ -24,7 +24,8 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 			b.WriteString(wrapPara(s.Last))
 		}
 	} else {
-		b.WriteString(wrapPara(fmt.Sprintf("Game %d, started %s with %d contestants, is in its %s phase.", s.Game, contract.Date(s.Started), s.StartCount, phaseName(s))))
+		b.WriteString(wrapPara(fmt.Sprintf("Game %d, started %s with %s, %s each and %d for the contestmaster, is in its %s phase.",
+			s.Game, contract.Date(s.Started), text.Count(s.StartCount, "contestant", "contestants"), text.Count(s.P, "power", "powers"), s.Q, phaseName(s))))
 		if s.Phase != PhaseRulings {
 			b.WriteString(wrapPara(fmt.Sprintf("Deadline for the %s: %s UTC.", phaseWhat(s.Phase), contract.Stamp(s.Deadline))))
 		}
@@ -58,9 +59,9 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 				}
 				str, hold := "", ""
 				if s.Phase != PhaseBids {
-					str, hold = itoa(p.Strength), strings.Join(p.Holders, ", ")
-					if p.Discarded {
-						hold = "(discarded)"
+					str, hold = itoa(p.Strength), strings.Join(s.holding(p), ", ")
+					if p.Discarded || hold == "" && len(p.Holders) > 0 {
+						hold = "(discarded)" // Rumble 5 (no bid) or Rumble 6
 					}
 				}
 				pt.Add(itoa(i+1), p.Name, eff, str, hold)
@@ -99,7 +100,17 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	b.WriteString(text.Heading("Parameters"))
 	pt := &text.Table{Header: []string{"Name", "Value", "Rule"}}
 	for _, p := range g.Params() {
-		pt.Add(p.Name, c.Param(p.Name), p.Rule)
+		v := c.Param(p.Name)
+		// Rumble 1: a game announced with its own numbers keeps them; the
+		// parameter is the default for games that name none.
+		switch {
+		case s.Phase == PhaseNone:
+		case p.Name == "Powers":
+			v = fmt.Sprintf("%d in game %d (default %s)", s.P, s.Game, v)
+		case p.Name == "ContestmasterPowers":
+			v = fmt.Sprintf("%d in game %d (default %s)", s.Q, s.Game, v)
+		}
+		pt.Add(p.Name, v, p.Rule)
 	}
 	b.WriteString(pt.String())
 	if len(s.Amendments) > 0 {
@@ -128,4 +139,16 @@ func (g *Game) sendReport(c *contract.Ctx) error {
 	c.Notify(n)
 	c.ReportSent()
 	return nil
+}
+
+// holding is who still holds a power: its winning bidders less those who
+// discarded it (Rumble 6).
+func (s *State) holding(p *Power) []string {
+	var out []string
+	for _, h := range p.Holders {
+		if f := s.fighter(h); f != nil && holds(f, p.Name) {
+			out = append(out, h)
+		}
+	}
+	return out
 }

@@ -95,7 +95,7 @@ func (g *Game) Verbs() []*contract.Verb {
 			Syntax: "I consent to <player> becoming the Rumble contestmaster", Help: "the contestmaster consents to eir replacement", Do: doConsent},
 		{Name: "replace", Pattern: `replace\s+the\s+(?:rumble\s+)?contestmaster(?:\s+of\s+rumble)?\s+with\s+(?P<who>.+)`, Rule: "Rumble 16",
 			Syntax: "I replace the Rumble contestmaster with <player>", Help: "any player, with the contestmaster's consent", Do: doReplace},
-		{Name: "sealed", Pattern: `(?:bid\s+\d|attack\s|defend\s|spend\s+\d+\s+(?:energy\s+)?on\s|burn\s+\d+\s+(?:energy\s+)?on\s|discard\s).*`, Rule: "G4", Scope: contract.PrivateOnly,
+		{Name: "sealed", Pattern: `(?:bid\s+\d|submit\s+(?:the\s+|a\s+)?power\b|attack\s|defend\s|spend\s+\d+\s+(?:energy\s+)?on\s|burn\s+\d+\s+(?:energy\s+)?on\s|discard\s).*`, Rule: "G4", Scope: contract.PrivateOnly,
 			Syntax: "I bid 30 on <power> / I attack <player> with 30 / I discard <power> (privately)",
 			Help:   "sentence forms of the private lists; the whole message is read as one list", Do: doSealedSentence},
 		{Name: "submit", Extracted: true, Rule: "Rumble 2, 5, 6, 8", Scope: contract.PrivateOnly,

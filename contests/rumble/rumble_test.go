@@ -26,9 +26,9 @@ const (
 
 // atBids returns a harness whose game 1 is in its bidding phase: four
 // contestants, one power each, none for the contestmaster.
-func atBids(t *testing.T) *contracttest.Harness {
+func atBids(t *testing.T, others ...contract.Game) *contracttest.Harness {
 	t.Helper()
-	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", append([]contract.Game{New()}, others...)...)
 	for _, p := range []string{alice, bob, carol, dave} {
 		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
 	}
@@ -46,9 +46,9 @@ func atBids(t *testing.T) *contracttest.Harness {
 
 // atRound continues atBids to round 1: Alice holds Iron Skin (30), Bob
 // Flight (20), Carol Fire Breath (10); Dave holds nothing.
-func atRound(t *testing.T) *contracttest.Harness {
+func atRound(t *testing.T, others ...contract.Game) *contracttest.Harness {
 	t.Helper()
-	h := atBids(t)
+	h := atBids(t, others...)
 	privately(t, h, "2026-12-02T10:00:00Z",
 		alice, "Iron Skin: 30",
 		bob, "Flight: 20",

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"referee/contract"
+	"referee/contract/text"
 )
 
 // Extract implements contract.Extractor. A private message from a contestant
@@ -46,6 +47,7 @@ func (g *Game) Extract(c *contract.Ctx, m *contract.Message) []*contract.Action 
 		if cm && st.Phase != PhasePowers {
 			return nil // the contestmaster's other private mail: rulings
 		}
+		text = dropForeign(text)
 		if strings.TrimSpace(stripRulings(text)) == "" {
 			return nil
 		}
@@ -60,6 +62,32 @@ func submitVerb(g *Game) *contract.Verb {
 		}
 	}
 	panic("rumble: no submit verb")
+}
+
+// rumbleSentence is what an "I ..." sentence of a private list starts with,
+// once "I" is removed: a sealed sentence, a power, or "no bids" and the like.
+var rumbleSentence = regexp.MustCompile(`(?i)^(?:bids?|place|attack|defen[cs]e|defend|spend|burn|discard|drop|keep|submit|rule|power|no\b|do\s+not|don't|pass|rest|none|nothing)\b`)
+
+// dropForeign removes from a private message the "I ..." sentences that are
+// not Rumble's ("I claim cell (3, 4) in Life."): another game's private action
+// is that game's to read, not an item of a Rumble list. A message without one
+// comes back as it was.
+func dropForeign(text string) string {
+	pieces := strings.Split(sentenceBreak.ReplaceAllString(text, "\n$1"), "\n")
+	var keep []string
+	dropped := false
+	for _, l := range pieces {
+		t := strings.TrimSpace(bullet.ReplaceAllString(l, ""))
+		if iPrefix.MatchString(t) && !rumbleSentence.MatchString(iPrefix.ReplaceAllString(t, "")) {
+			dropped = true
+			continue
+		}
+		keep = append(keep, l)
+	}
+	if !dropped {
+		return text
+	}
+	return strings.Join(keep, "\n")
 }
 
 // stripRulings drops "I rule on #N" lines, which the interpreter reads.
@@ -88,6 +116,16 @@ func leaked(st *State, text string) bool {
 		}
 		if m := discardLead.FindStringSubmatch(seg); m != nil && st.lookupPower(m[1]) != nil {
 			return true
+		}
+		// Rumble 2: a power ("Power: Teleport: I vanish", or one whose text
+		// carries an effect tag) while powers are being submitted.
+		if st.Phase == PhasePowers && powerLead.MatchString(seg) {
+			return true
+		}
+		if st.Phase == PhasePowers {
+			if defs, err := parsePowers(seg); err == nil && len(defs) == 1 && defs[0].Effect != "" {
+				return true
+			}
 		}
 	}
 	return false
@@ -244,7 +282,7 @@ func (s *State) checkPowers(c *contract.Ctx, who string, cm bool, defs []PowerDe
 			return contract.Reject("Rumble 3", "send 1 to %d contestmaster powers (the rest are drawn from the pool)", s.Q)
 		}
 	} else if len(defs) != s.P {
-		return contract.Reject("Rumble 2", "send exactly %d power(s), as announced; this message has %d", s.P, len(defs))
+		return contract.Reject("Rumble 2", "send exactly %s, as announced; this message has %d", text.Count(s.P, "power", "powers"), len(defs))
 	}
 	for _, d := range defs {
 		for _, x := range s.Subs {

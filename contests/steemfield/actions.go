@@ -80,9 +80,17 @@ func amount(a *contract.Action, syn string) (int, error) {
 // the violation itself must be remembered.
 func violation(c *contract.Ctx, m *Member, what string) error {
 	m.Violations = append(m.Violations, what)
-	c.Did("ignored: %s; this is a rules violation (ruling S10, Gameplay 7): you will not receive the end-of-round LAND", what)
+	c.Ignored("%s is a rules violation, so it is ignored, and you will not receive the end-of-round LAND (ruling S10, Gameplay 7)", capitalFirst(what))
 	c.Record(m.Name, "commits a rules violation: %s", what)
 	return nil
+}
+
+// capitalFirst writes s with its first letter upper-case.
+func capitalFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // postID is the notice ID of the totem's post opening (results) or closing
@@ -465,7 +473,7 @@ func doRoll(c *contract.Ctx, a *contract.Action) error {
 		return err
 	}
 	if m.OwnRoll != 0 {
-		c.Did("ignored: you already rolled %d this round and the oldest roll counts (ruling S8)", m.OwnRoll)
+		c.Ignored("you already rolled %d this round, and the oldest roll counts (ruling S8)", m.OwnRoll)
 		return nil
 	}
 	m.OwnRoll = c.Intn(fmt.Sprintf("round/%d/roll/%s/own", st.Round, m.Name), 6) + 1

@@ -28,7 +28,7 @@ func TestBadInput(t *testing.T) {
 		{"vote after the voting period", "2026-12-03T11:00:00Z", 0, "{NO}", p1, []string{"Not done", "voting period"}, false},
 		{"outside the map", "2026-12-01T12:00:00Z", 0, "{PLACE: L(0, 4)}", r1, []string{"Not done", "outside the map", "Gameplay 11, S7"}, false},
 		{"outside the map high", "2026-12-01T12:00:00Z", 0, "{PLACE: L(3, 11)}", r1, []string{"Not done", "outside the map"}, false},
-		{"no unplaced LAND", "2026-12-01T12:00:00Z", 1, "{PLACE: L(2, 2)}", r1, []string{"Done: ignored", "without unplaced LAND", "S10"}, true},
+		{"no unplaced LAND", "2026-12-01T12:00:00Z", 1, "{PLACE: L(2, 2)}", r1, []string{"Not done: A placement at (2, 2) without unplaced LAND is a rules violation, so it is ignored", "0 done, 1 not done", "S10"}, true},
 		{"gift too much", "2026-12-01T12:00:00Z", 0, `{GIFT_9_LAND_TO:"Bob"}`, r1, []string{"Not done", "you own 3 LAND, fewer than 9", "Gameplay 6"}, false},
 		{"gift to self", "2026-12-01T12:00:00Z", 0, `{GIFT_1_LAND_TO:"Alice"}`, r1, []string{"Not done", "another player"}, false},
 		{"burn too much", "2026-12-01T12:00:00Z", 0, "{BURN:4}", r1, []string{"Not done", "only unplaced LAND can be burnt", "3 unplaced"}, false},
@@ -105,15 +105,15 @@ func TestSecondActions(t *testing.T) {
 	give(t, h, "Alice", 2)
 	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
 	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
-	mustContain(t, reply(t, h, "2026-12-01T11:05:00Z", players[0], prop, r1), "Done: ignored: a second proposal", "S10")
+	mustContain(t, reply(t, h, "2026-12-01T11:05:00Z", players[0], prop, r1), "Not done: A second proposal in one proposal period is a rules violation", "0 done, 1 not done", "S10")
 	mustContain(t, reply(t, h, "2026-12-01T11:10:00Z", players[0], "{PLACE: L(2, 2)}\n{UNPLACE: L(2, 2)}", r1),
-		"Done: your LAND is placed at (2,2)", "Done: ignored: a second placement action")
+		"Done: your LAND is placed at (2, 2)", "Not done: A second placement action in one proposal period (unplace at (2, 2)) is a rules violation", "1 done, 1 not done")
 	if n := len(data0(h).Proposals); n != 1 {
 		t.Errorf("%d proposals, want 1", n)
 	}
 	h.Advance("2026-12-02T10:30:00Z")
 	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[1], "{YES}", p1), "Done: your vote YES")
-	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[1], "{NO}", p1), "Done: ignored: a second vote")
+	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[1], "{NO}", p1), "Not done: A second vote in one voting period is a rules violation", "0 done, 1 not done")
 	if diff := cmp.Diff([]Vote{{Player: "Bob", Yes: true, Weight: 1000000}}, data0(h).Votes); diff != "" {
 		t.Errorf("votes (-want +got):\n%s", diff)
 	}
@@ -151,9 +151,9 @@ func TestPlacementConflict(t *testing.T) {
 	joinAll(t, h, 5)
 	give(t, h, "Alice", 1)
 	give(t, h, "Bob", 1)
-	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[1], "{PLACE: L(3, 4)}", r1), "Done: your LAND is placed at (3,4)")
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[1], "{PLACE: L(3, 4)}", r1), "Done: your LAND is placed at (3, 4)")
 	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], "{PLACE: L(3, 4)}", r1), "Not done", "already taken by Bob")
-	mustContain(t, reply(t, h, "2026-12-01T11:01:00Z", players[0], "{PLACE: L(4, 4)}", r1), "Done: your LAND is placed at (4,4)")
+	mustContain(t, reply(t, h, "2026-12-01T11:01:00Z", players[0], "{PLACE: L(4, 4)}", r1), "Done: your LAND is placed at (4, 4)")
 	want := []Cell{{X: 3, Y: 4, Owner: "Bob", Seq: 1}, {X: 4, Y: 4, Owner: "Alice", Seq: 2}}
 	if diff := cmp.Diff(want, data0(h).Cells); diff != "" {
 		t.Errorf("cells (-want +got):\n%s", diff)
@@ -176,7 +176,7 @@ func TestGiftAndLeave(t *testing.T) {
 	give(t, h, "Alice", 4)
 	st.Cells = []Cell{{X: 1, Y: 1, Owner: "Alice", Seq: 1}, {X: 5, Y: 5, Owner: "Alice", Seq: 2}}
 	st.NextSeq = 2
-	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], `{GIFT_3_LAND_TO:"Bob"}`, r1), "you gave 3 LAND to Bob, with the cells (5,5)")
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], `{GIFT_3_LAND_TO:"Bob"}`, r1), "you gave 3 LAND to Bob, with the cells (5, 5)")
 	st = data0(h)
 	if diff := cmp.Diff([]Cell{{X: 1, Y: 1, Owner: "Alice", Seq: 1}, {X: 5, Y: 5, Owner: "Bob", Seq: 2}}, st.Cells); diff != "" {
 		t.Errorf("cells after the gift (-want +got):\n%s", diff)
@@ -196,5 +196,26 @@ func TestGiftAndLeave(t *testing.T) {
 	// Her last cell went to Bob, the fourth youngest, and stays on the map.
 	if diff := cmp.Diff([]Cell{{X: 1, Y: 1, Owner: "Bob", Seq: 1}, {X: 5, Y: 5, Owner: "Bob", Seq: 2}}, st.Cells); diff != "" {
 		t.Errorf("cells after leaving (-want +got):\n%s", diff)
+	}
+}
+
+// TestRoundLANDToOne: the end-of-round LAND for a single player reads "to
+// Carol", not "to each of Carol".
+func TestRoundLANDToOne(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	mustContain(t, reply(t, h, "2026-12-01T11:05:00Z", players[0], prop, r1), "Not done")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[1], "{YES}", p1), "Done: your vote YES")
+	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[1], "{NO}", p1), "Not done")
+	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	body := strings.Join(strings.Fields(post.Body), " ")
+	if !strings.Contains(body, "1 LAND from the totem to Carol (") || strings.Contains(body, "to each of Carol") {
+		t.Errorf("results post:\n%s", post.Body)
 	}
 }

@@ -8,7 +8,7 @@ import (
 
 var errNoLand = errors.New("move land: the player holds none")
 
-func cellName(x, y int) string { return fmt.Sprintf("(%d,%d)", x, y) }
+func cellName(x, y int) string { return fmt.Sprintf("(%d, %d)", x, y) }
 
 // Point is a map location.
 type Point struct{ X, Y int }

@@ -73,12 +73,20 @@ func TestReferral(t *testing.T) {
 }
 
 // TestCapChange: a passed replacement of Gameplay 4 sets the cap and the
-// totem's pool follows (S11, G9); the rule set shows the new text.
+// totem's pool is filled up to it, burnt LAND included (S11, G9); the rule
+// set shows the new text.
 func TestCapChange(t *testing.T) {
 	h := newHarness(t)
 	joinAll(t, h, 3)
 	prop := "---\n{PROPOSAL:REPLACEMENT}\nReplacement: Gameplay, Rule 4\nThe cap on total land is 500.\n---"
 	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	// Burnt LAND leaves existence; the raised cap brings it back to the pool,
+	// as the guide says.
+	give(t, h, "Bob", 3)
+	mustContain(t, reply(t, h, "2026-12-01T11:05:00Z", players[1], "{BURN:1}", r1), "Done: you burnt 1 LAND")
+	if !strings.Contains(strings.Join(strings.Fields(New().Guide()), " "), "the totem gets the new cap less all LAND that exists (its own and the players'), so LAND burnt earlier comes back to the pool") {
+		t.Errorf("the guide does not say what a raised cap gives the totem")
+	}
 	h.Advance("2026-12-02T10:30:00Z")
 	reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1)
 	ns := h.Advance("2026-12-04T10:30:00Z")
@@ -87,7 +95,7 @@ func TestCapChange(t *testing.T) {
 		t.Fatal("no results post")
 	}
 	body := strings.Join(strings.Fields(post.Body), " ")
-	for _, w := range []string{"in favor: 1.000 against: 0.000", "sets LANDCap from 100 to 500", "The totem's pool grows by 400 LAND", "Gameplay 4. The cap on total land is 500."} {
+	for _, w := range []string{"in favor: 1.000 against: 0.000", "sets LANDCap from 100 to 500", "The totem's pool grows by 401 LAND", "Gameplay 4. The cap on total land is 500."} {
 		if !strings.Contains(body, w) {
 			t.Errorf("results post lacks %q", w)
 		}

@@ -221,7 +221,11 @@ func roundLand(c *contract.Ctx, st *State, res *roundResult) error {
 		}
 	}
 	if len(got) > 0 {
-		res.add("1 LAND from the totem to each of %s (%s)", strings.Join(got, ", "), st.cite("roundland"))
+		to := "to " + got[0]
+		if len(got) > 1 {
+			to = "to each of " + strings.Join(got, ", ")
+		}
+		res.add("1 LAND from the totem %s (%s)", to, st.cite("roundland"))
 	}
 	if len(denied) > 0 {
 		res.add("no end-of-round LAND for %s, for breaking the rules (%s)", strings.Join(denied, ", "), st.cite("denial"))

@@ -36,7 +36,7 @@ func adjacentTarget(st *State, p *Party, a *contract.Action, rule string) (Pos, 
 		return t, err
 	}
 	if !st.on(t) {
-		return t, contract.Reject(rule+", 3", "%s is off the map (the World is %d by %d, from (0,0) to (%d,%d))", t, st.width(), st.height(), st.width()-1, st.height()-1)
+		return t, contract.Reject(rule+", 3", "%s is off the map (the World is %d by %d, from (0, 0) to (%d, %d))", t, st.width(), st.height(), st.width()-1, st.height()-1)
 	}
 	if !adjacent(t, *p.At) {
 		return t, contract.Reject(rule+", 3", "%s is not adjacent to your location %s (no diagonals)", t, *p.At)
@@ -232,7 +232,7 @@ func doReap(c *contract.Ctx, a *contract.Action) error {
 	}
 	c.Award(me, n, fmt.Sprintf("x-point for reaping %s", t))
 	p.XEarned += n
-	c.Did("you reaped %s, which is now Fallow; you are awarded %d x-point(s) and hold %d (Wacky 6d)", t, n, c.State().Ledger.Balance(XPoint, me))
+	c.Did("you reaped %s, which is now Fallow; you are awarded %s and hold %d (Wacky 6d)", t, text.Count(int(n), "x-point", "x-points"), c.State().Ledger.Balance(XPoint, me))
 	c.Record(me, "reaps %s (+%d %s)", t, n, plural(n, "x-point"))
 	return nil
 }
@@ -257,7 +257,7 @@ func doBuild(c *contract.Ctx, a *contract.Action) error {
 	me := c.Actor().Name
 	cost := c.IntParam(ParamBuild)
 	if have := c.State().Ledger.Balance(XPoint, me); have < int64(cost) {
-		return contract.Reject("Wacky 6e, W3", "building costs %d x-point(s) and you hold %d", cost, have)
+		return contract.Reject("Wacky 6e, W3", "building costs %s and you hold %d", text.Count(int(cost), "x-point", "x-points"), have)
 	}
 	if err := c.State().Ledger.Destroy(XPoint, me, int64(cost)); err != nil {
 		return fmt.Errorf("build: %w", err)
@@ -265,7 +265,7 @@ func doBuild(c *contract.Ctx, a *contract.Action) error {
 	c.Award(me, -cost, fmt.Sprintf("x-point revoked for building a wall on %s", t))
 	st.set(t, Wall)
 	p.Acted = st.Turn
-	c.Did("%s is now Wall; %d x-point(s) revoked, you hold %d (Wacky 6e, W3)", t, cost, c.State().Ledger.Balance(XPoint, me))
+	c.Did("%s is now Wall; %s revoked, you hold %d (Wacky 6e, W3)", t, text.Count(int(cost), "x-point", "x-points"), c.State().Ledger.Balance(XPoint, me))
 	c.Record(me, "builds a wall on %s (-%d %s)", t, cost, plural(cost, "x-point"))
 	return nil
 }
@@ -363,7 +363,7 @@ func doSearch(c *contract.Ctx, a *contract.Action) error {
 	b.WriteString(text.Signature("Atlas (referee)"))
 	c.Notify(&contract.Notice{ID: fmt.Sprintf("%s/search/%s", ID, msgKey(c)), Channel: contract.ChanPrivate,
 		To: []string{c.Actor().Address()}, Subject: "[Wacky World] Search result", Body: b.String()})
-	c.Did("you searched %s; %d entities found, listed in a private message to you (ruling W5)", here, len(t.Rows))
+	c.Did("you searched %s; %s found, listed in a private message to you (ruling W5)", here, text.Count(len(t.Rows), "entity", "entities"))
 	c.Record(c.Actor().Name, "searches %s", here)
 	return nil
 }

@@ -61,7 +61,7 @@ func TestAmendStricterIntent(t *testing.T) {
 		t.Fatalf("intent receipt:\n%s", r.Body)
 	}
 	h.public("2026-12-02T12:00:00Z", bob, "I object to intent #1.")
-	if r := h.public("2026-12-05T12:00:00Z", alice, "I do so."); done(r) || !strings.Contains(r.Body, "1 objection(s): Bob") {
+	if r := h.public("2026-12-05T12:00:00Z", alice, "I do so."); done(r) || !strings.Contains(r.Body, "1 objection: Bob") {
 		t.Fatalf("one objection did not stop it:\n%s", r.Body)
 	}
 	if got := h.s.Games[ID].Params[ParamDonor]; got != "2" {

@@ -57,7 +57,7 @@ func TestReport(t *testing.T) {
 	if rep.Subject != "[Atlas] Weekly Report" || rep.Channel != contract.ChanOfficial || rep.Kind != "report" {
 		t.Errorf("report notice %q on %s (%s)", rep.Subject, rep.Channel, rep.Kind)
 	}
-	for _, want := range []string{"The World is 16 by 16", " 5 .....*", "lantern (#1)  Bob", "1 more asset(s)"} {
+	for _, want := range []string{"The World is 16 by 16", " 5 .....*", "lantern (#1)  Bob", "1 more asset lies"} {
 		if !strings.Contains(rep.Body, want) {
 			t.Errorf("report lacks %q", want)
 		}

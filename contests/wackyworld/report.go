@@ -81,7 +81,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 		b.WriteString(t.String())
 	}
 	if hidden > 0 {
-		b.WriteString(text.Wrap(fmt.Sprintf("%d more asset(s) lie at locations that are not public (Wacky 3, W5).", hidden), 0))
+		b.WriteString(text.Wrap(fmt.Sprintf("%s at locations that are not public (Wacky 3, W5).", text.Count(int(hidden), "more asset lies", "more assets lie")), 0))
 	}
 	b.WriteString("\n")
 

@@ -47,7 +47,7 @@ type Pos struct {
 }
 
 // String writes a tile as the contract does, "(X,Y)", which never wraps.
-func (p Pos) String() string { return fmt.Sprintf("(%d,%d)", p.X, p.Y) }
+func (p Pos) String() string { return fmt.Sprintf("(%d, %d)", p.X, p.Y) }
 
 // Party is a person who is or was a party (keyed by address, which a change of
 // name does not touch).

@@ -108,7 +108,7 @@ func beginTurn(c *contract.Ctx) error {
 			n++
 		}
 	}
-	c.Record("Atlas", "begins turn %d; pollination makes %d tile(s) Fertile", st.Turn, n)
+	c.Record("Atlas", "begins turn %d; pollination makes %s Fertile", st.Turn, text.Count(int(n), "tile", "tiles"))
 	return nil
 }
 

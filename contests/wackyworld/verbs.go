@@ -21,11 +21,11 @@ const word = `(?:[^t\s]\S*|t[^o\s]\S*|to\S+|t)`
 func (g *Game) Verbs() []*contract.Verb {
 	return []*contract.Verb{
 		{Name: "join", Rule: "Wacky 1, 5",
-			Pattern: `(?:join|become\s+a\s+party\s+to)(?:\s+(?:this|the)\s+(?:contract|contest))?`,
+			Pattern: `(?:join|become\s+a\s+party(?:\s+to)?)(?:\s+(?:this|the)\s+(?:contract|contest))?`,
 			Syntax:  "I join Wacky World",
 			Help:    "become a party; you are placed at your last location or a random tile", Do: doJoin},
 		{Name: "leave", Rule: "Wacky 1, 5",
-			Pattern: `(?:leave|cease\s+to\s+be\s+a\s+party\s+to)(?:\s+(?:this|the)\s+(?:contract|contest))?`,
+			Pattern: `(?:leave|cease\s+to\s+be\s+a\s+party(?:\s+to)?)(?:\s+(?:this|the)\s+(?:contract|contest))?`,
 			Syntax:  "I leave Wacky World",
 			Help:    "cease to be a party; your location becomes Null", Do: doLeave},
 		{Name: "move", Rule: "Wacky 6a",

@@ -131,3 +131,11 @@ func pad(s string, n int) string {
 func ReportHead(title string, last, this time.Time) string {
 	return Banner(title, '=') + "\n" + DateBlock(last, this) + "\n"
 }
+
+// Count writes a number with its noun: "1 Vial", "2 Vials", "0 Vials".
+func Count(n int, singular, plural string) string {
+	if n == 1 {
+		return "1 " + singular
+	}
+	return fmt.Sprintf("%d %s", n, plural)
+}

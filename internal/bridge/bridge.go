@@ -29,8 +29,28 @@ func Message(m *mailin.Message) *contract.Message {
 		ID: m.MessageID, From: m.From, Name: m.FromName, Date: m.Date, Arrived: m.Arrived,
 		Subject: m.Subject, InReplyTo: m.InReplyTo, References: m.References, Channel: ch,
 		IgnoreReason: m.IgnoreReason, Authenticated: m.Authenticated, AuthNote: m.AuthNote,
-		Text: m.Text, TooLarge: m.TooLarge,
+		Text: m.Text, TooLarge: m.TooLarge, Unreadable: Unreadable(m.Notes),
 	}
+}
+
+// unreadableNote marks mailin's notes about text that could not be read, as
+// against those about text read another way ("read as windows-1252").
+var unreadableNote = []string{"nested too deep", "unknown charset", "no readable text part", "cannot be read",
+	"unknown transfer encoding", "invalid UTF-8", "cut at"}
+
+// Unreadable picks from mailin's notes those that say some text could not be
+// read, for the reply that tells the sender.
+func Unreadable(notes []string) []string {
+	var out []string
+	for _, n := range notes {
+		for _, k := range unreadableNote {
+			if strings.Contains(n, k) {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Addresses is what the mail layer needs to address notices.

@@ -1,0 +1,125 @@
+package rumble
+
+import (
+	"strings"
+	"testing"
+
+	"referee/contests/life"
+	"referee/contract/contracttest"
+)
+
+// quoted lists the lines a receipt quotes, in order.
+func quoted(body string) []string {
+	var out []string
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(l, "> ") {
+			out = append(out, strings.TrimPrefix(l, "> "))
+		}
+	}
+	return out
+}
+
+// A bid sentence followed by a "#k: amount" item is two bids (Rumble 5), read
+// once and quoted once.
+func TestMixedBidForms(t *testing.T) {
+	h := atBids(t)
+	r := h.Private("2026-12-02T12:00:00Z", alice, "I bid 35 on Flight. #4: 20")
+	mustDone(t, r)
+	if q := quoted(r.Body); len(q) != 1 {
+		t.Errorf("the receipt quotes %d lines, want the list once:\n%s", len(q), r.Body)
+	}
+	if !strings.Contains(norm(r.Body), "bid: Flight: 35 / bid: Lucky Star: 20") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+	x := data2(h).sub("Alice")
+	if x == nil || len(x.Bids) != 2 || x.Bids[0] != (Bid{Power: "Flight", N: 35}) || x.Bids[1] != (Bid{Power: "Lucky Star", N: 20}) {
+		t.Errorf("Alice's sealed bids = %+v", x)
+	}
+}
+
+// A private Life action in a message sent while a Rumble round is open is
+// Life's to answer: no Rumble error about it, and the Rumble list in the same
+// message still counts.
+func TestOtherGamesPrivateSentence(t *testing.T) {
+	h := atRound(t, life.New())
+	r := h.Private("2026-12-02T12:00:00Z", alice, "I claim cell (3, 4) in Life.")
+	if r == nil {
+		t.Fatal("no receipt")
+	}
+	if strings.Contains(r.Body, "Rumble") || strings.Contains(r.Body, "Attack") {
+		t.Errorf("a Life action got a Rumble error:\n%s", r.Body)
+	}
+	if !strings.Contains(norm(r.Body), "this is a public action: announce it on the public list") {
+		t.Errorf("the Life action is not refused as public-only:\n%s", r.Body)
+	}
+	r = h.Private("2026-12-02T12:05:00Z", alice, "Attack: 30 to Bob\nI claim cell (3, 4) in Life.")
+	if q := quoted(r.Body); len(q) != 2 || q[0] != "Attack: 30 to Bob" || q[1] != "I claim cell (3, 4) in Life." {
+		t.Errorf("receipt quotes %q:\n%s", q, r.Body)
+	}
+	if !strings.Contains(norm(r.Body), "attack: Bob: 30") || !strings.Contains(norm(r.Body), "1 done, 1 not done") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+}
+
+// Rumble 2, G4: a power mailed to the public list does not count and is
+// answered with the warning the guide promises.
+func TestPublicPowerWarned(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
+	for _, text := range []string{"Power: Teleport: I vanish and reappear", "Iron Skin: my skin turns to iron (ward)", "I submit the power Teleport: I vanish."} {
+		r := h.Public("2026-12-01T12:00:00Z", alice, "Hello all,\n\n"+text+"\n")
+		if r == nil || !failed(r) || !strings.Contains(norm(r.Body), "the list has now seen it") {
+			t.Errorf("%q on the public list: receipt %v", text, r)
+			continue
+		}
+		if x := data2(h).sub("Alice"); x != nil {
+			t.Errorf("%q on the public list was sealed: %+v", text, x)
+		}
+	}
+	// Talk about powers is not a power.
+	if r := h.Public("2026-12-01T12:30:00Z", bob, "Note: powers are due on Friday.\nI think Teleport would be fun."); r != nil {
+		t.Errorf("talk got a receipt:\n%s", r.Body)
+	}
+}
+
+// The weekly report shows the powers as they are held: a discarded power has
+// no holder (Rumble 6), and the game's own number of powers is the one shown
+// (Rumble 1), not the default for games that name none.
+func TestReportAfterDiscard(t *testing.T) {
+	h := atBids(t)
+	privately(t, h, "2026-12-02T10:00:00Z",
+		alice, "Iron Skin: 30",
+		bob, "Flight: 20",
+		carol, "Fire Breath: 10",
+		dave, "no bids")
+	privately(t, h, "2026-12-02T11:00:00Z",
+		alice, "Discard: Iron Skin",
+		bob, "No discard.",
+		carol, "No discard.")
+	n, err := h.E.Report(h.S, "rumble", contracttest.At(t, "2026-12-02T12:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ironSkin, powers string
+	for _, l := range strings.Split(n.Body, "\n") {
+		f := strings.Fields(l)
+		switch {
+		case len(f) > 2 && f[1] == "Iron" && f[2] == "Skin":
+			ironSkin = l
+		case len(f) > 0 && f[0] == "Powers":
+			powers = l
+		}
+	}
+	if strings.Contains(ironSkin, "Alice") || !strings.Contains(ironSkin, "(discarded)") {
+		t.Errorf("the discarded power's row: %q\n%s", ironSkin, n.Body)
+	}
+	if !strings.Contains(norm(n.Body), "with 4 contestants, 1 power each and 0 for the contestmaster") {
+		t.Errorf("the report does not say the game's powers:\n%s", n.Body)
+	}
+	if !strings.Contains(powers, "1 in game 1 (default 2)") {
+		t.Errorf("the Powers parameter row: %q", powers)
+	}
+}
