@@ -195,6 +195,11 @@ func openMailbox(t testing.TB, addr, user string) *mailbox {
 	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
 		t.Fatal(err)
 	}
+	// go-imap's client (beta.8) returns from Wait before it records the
+	// selected mailbox; a NOOP's answer is read after that is done.
+	if err := c.Noop().Wait(); err != nil {
+		t.Fatal(err)
+	}
 	mb.c = c
 	return mb
 }
@@ -202,7 +207,11 @@ func openMailbox(t testing.TB, addr, user string) *mailbox {
 // all fetches every message's raw bytes.
 func (mb *mailbox) all(t testing.TB) []string {
 	t.Helper()
-	n := mb.c.Mailbox().NumMessages
+	sel := mb.c.Mailbox()
+	if sel == nil {
+		t.Fatalf("the IMAP connection is no longer in its mailbox (state %v)", mb.c.State())
+	}
+	n := sel.NumMessages
 	if n == 0 {
 		return nil
 	}
