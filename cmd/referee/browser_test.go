@@ -11,7 +11,6 @@ package main
 // The screenshots are saved in the test's artifact directory.
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -68,37 +67,21 @@ func TestBrowser(t *testing.T) {
 	for monday.Weekday() != time.Monday || !monday.After(s0.Clock) {
 		monday = monday.Add(24 * time.Hour)
 	}
-	cmd := exec.Command(bin, "run", "--state", state, "--clock-start", monday.Add(-2*time.Second).Format(time.RFC3339))
-	cmd.Dir = dir
-	stdout, _ := cmd.StdoutPipe()
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-exited
-		if t.Failed() {
-			t.Logf("referee run's log:\n%s", stderr.String())
-		}
-	})
-	urlc := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if m := regexp.MustCompile(`^web page: (http://\S+)`).FindStringSubmatch(sc.Text()); m != nil {
-				urlc <- strings.TrimSuffix(m[1], "/")
-			}
-		}
-	}()
+	run := startReferee(t, dir, "--state", state, "--clock-start", monday.Add(-2*time.Second).Format(time.RFC3339))
 	var base string
-	select {
-	case base = <-urlc:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("referee run printed no web address:\n%s", stderr.String())
+	timeout := time.After(30 * time.Second)
+	for base == "" {
+		select {
+		case l, ok := <-run.lines:
+			if !ok {
+				t.Fatalf("referee run ended its output without a web address:\n%s", run.stderr.String())
+			}
+			if m := regexp.MustCompile(`^web page: (http://\S+)`).FindStringSubmatch(l); m != nil {
+				base = strings.TrimSuffix(m[1], "/")
+			}
+		case <-timeout:
+			t.Fatalf("referee run printed no web address:\n%s", run.stderr.String())
+		}
 	}
 
 	// Wait for the Life report to be sent and the outbox to drain.
@@ -120,7 +103,7 @@ func TestBrowser(t *testing.T) {
 			t.Fatalf("no Life report sent, or the outbox never drained, in 90 s (outbox %d)", len(s.Outbox))
 		}
 		select {
-		case err := <-exited:
+		case err := <-run.exited:
 			t.Fatalf("referee run exited: %v", err)
 		case <-time.After(200 * time.Millisecond):
 		}

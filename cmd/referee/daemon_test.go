@@ -52,12 +52,52 @@ func refereeBinary(t testing.TB) string {
 
 // hubDaemon is `referee run` over its embedded hub, as a separate process.
 type hubDaemon struct {
-	cmd      *exec.Cmd
+	*runningReferee
 	imapAddr string
 	smtpAddr string
 	dir      string
-	stderr   *syncBuffer
-	exited   chan error
+}
+
+// runningReferee is `referee run` started by a test in a directory: its
+// stdout lines (the banner; the channel is closed when stdout ends), its log
+// and its exit. The test's cleanup kills it, and prints its log when the test
+// failed.
+type runningReferee struct {
+	cmd    *exec.Cmd
+	lines  chan string
+	stderr *syncBuffer
+	exited chan error
+}
+
+func startReferee(t testing.TB, dir string, args ...string) *runningReferee {
+	t.Helper()
+	cmd := exec.Command(refereeBinary(t), append([]string{"run"}, args...)...)
+	cmd.Dir = dir
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runningReferee{cmd: cmd, lines: make(chan string, 64), stderr: &syncBuffer{}, exited: make(chan error, 1)}
+	cmd.Stderr = r.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { r.exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-r.exited
+		if t.Failed() {
+			t.Logf("referee run's log:\n%s", r.stderr.String())
+		}
+	})
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			r.lines <- sc.Text()
+		}
+		close(r.lines)
+	}()
+	return r
 }
 
 type syncBuffer struct {
@@ -87,37 +127,10 @@ func startHubDaemon(t testing.TB, extraConfig string, args ...string) *hubDaemon
 // startHubDaemonIn is startHubDaemon on a directory of the caller's.
 func startHubDaemonIn(t testing.TB, dir, extraConfig string, args ...string) *hubDaemon {
 	t.Helper()
-	bin := refereeBinary(t)
 	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("hub:\n  imap_addr: 127.0.0.1:0\n  smtp_addr: 127.0.0.1:0\ncontestmaster: cm@example.test\n"+extraConfig), 0o600)
-	cmd := exec.Command(bin, append([]string{"run"}, args...)...)
-	cmd.Dir = dir
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := &hubDaemon{cmd: cmd, dir: dir, stderr: &syncBuffer{}, exited: make(chan error, 1)}
-	cmd.Stderr = d.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { d.exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-d.exited
-		if t.Failed() {
-			t.Logf("referee run's log:\n%s", d.stderr.String())
-		}
-	})
-	lines := make(chan string, 10)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	d := &hubDaemon{runningReferee: startReferee(t, dir, args...), dir: dir}
 	select {
-	case l := <-lines:
+	case l := <-d.lines:
 		m := hubLine.FindStringSubmatch(l)
 		if m == nil {
 			t.Fatalf("unexpected first line %q", l)

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -19,34 +17,10 @@ import (
 // what to do; the page's metrics count the mail the daemon reads and the
 // actions it applies.
 func TestRunBannerAndMetrics(t *testing.T) {
-	bin := refereeBinary(t)
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("hub:\n  imap_addr: 127.0.0.1:0\n  smtp_addr: 127.0.0.1:0\nweb:\n  addr: 127.0.0.1:0\n"), 0o600)
-	cmd := exec.Command(bin, "run")
-	cmd.Dir = dir
-	stdout, _ := cmd.StdoutPipe()
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-exited
-		if t.Failed() {
-			t.Logf("referee run's log:\n%s", stderr.String())
-		}
-	})
-	lines := make(chan string, 10)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	run := startReferee(t, dir)
+	lines, stderr, exited := run.lines, run.stderr, run.exited
 	var banner []string
 	for len(banner) < 5 {
 		select {
