@@ -24,7 +24,7 @@ state without --force. --template writes the committed starting state instead
 func cmdInit(args []string, stdout, stderr io.Writer) error {
 	fs, c := newFlags("init", initUsage, stderr)
 	force := fs.Bool("force", false, "overwrite an existing state")
-	secretFile := fs.String("secret-file", "", "read the 32-byte master secret from this file (tests)")
+	secretFile := fs.String("secret-file", "", "the master secret: 64 hex digits, as the state writes it, or 32 raw bytes")
 	start := fs.String("start", "", "the state's creation time, RFC 3339 (default now)")
 	tmpl := fs.Bool("template", false, "write the committed starting state (no secret)")
 	if err := parse(fs, args); err != nil {

@@ -262,3 +262,45 @@ func TestReplayFromIMAPFolder(t *testing.T) {
 		t.Errorf("the folder changed")
 	}
 }
+
+// TestSecretFileForms: --secret-file takes the secret as the state writes it
+// (64 hex digits, a newline after them allowed) or as raw bytes, and a state
+// made from the one form can be made again from the other; too short a file
+// is refused naming both forms.
+func TestSecretFileForms(t *testing.T) {
+	secretLine := func(dir string) string {
+		b, err := os.ReadFile(filepath.Join(dir, "data/state.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "secret: ") {
+				return l
+			}
+		}
+		t.Fatalf("no secret line in the state:\n%s", b)
+		return ""
+	}
+	raw := t.TempDir()
+	os.WriteFile(filepath.Join(raw, "secret"), bytes.Repeat([]byte{0xab}, 32), 0o600)
+	if code, _, errs := runCmd(t, raw, "init", "--secret-file", "secret"); code != 0 {
+		t.Fatalf("init with raw bytes: %d %s", code, errs)
+	}
+	want := secretLine(raw)
+	if want != "secret: "+strings.Repeat("ab", 32) {
+		t.Fatalf("raw bytes gave %q", want)
+	}
+	hexDir := t.TempDir()
+	os.WriteFile(filepath.Join(hexDir, "secret"), []byte(strings.TrimPrefix(want, "secret: ")+"\n"), 0o600)
+	if code, _, errs := runCmd(t, hexDir, "init", "--secret-file", "secret"); code != 0 {
+		t.Fatalf("init with the state's hex: %d %s", code, errs)
+	}
+	if got := secretLine(hexDir); got != want {
+		t.Errorf("the state's hex as --secret-file gave %q, want %q", got, want)
+	}
+	short := t.TempDir()
+	os.WriteFile(filepath.Join(short, "secret"), []byte("abcd\n"), 0o600)
+	if code, _, errs := runCmd(t, short, "init", "--secret-file", "secret"); code == 0 || !strings.Contains(errs, "64 hex digits") {
+		t.Errorf("a 5-byte secret file: exit %d, %q", code, errs)
+	}
+}

@@ -38,7 +38,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	fs, c := newFlags("replay", replayUsage, stderr)
 	until := fs.String("until", "", "run scheduled events up to this time, RFC 3339")
 	out := fs.String("out", "", "write outgoing mail here as numbered .eml files")
-	secretFile := fs.String("secret-file", "", "master secret for a state created by this replay (tests)")
+	secretFile := fs.String("secret-file", "", "the master secret of a state this replay creates: 64 hex digits, as the state writes it, or 32 raw bytes")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

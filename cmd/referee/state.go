@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -45,8 +47,15 @@ func newSecret(file string) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read secret file: %w", err)
 		}
+		// The secret as the state writes it: 64 hex digits (a newline
+		// after them is allowed).
+		if t := bytes.TrimSpace(b); len(t) == 64 {
+			if h, err := hex.DecodeString(string(t)); err == nil {
+				return h, nil
+			}
+		}
 		if len(b) < 32 {
-			return nil, fmt.Errorf("secret file %s: needs at least 32 bytes", file)
+			return nil, fmt.Errorf("secret file %s: needs 64 hex digits (as the state writes the secret) or at least 32 bytes", file)
 		}
 		return b[:32], nil
 	}
