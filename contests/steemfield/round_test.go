@@ -219,7 +219,8 @@ func TestController(t *testing.T) {
 // TestCitations: every "Meta <n>", "Participation <n>", "Voting and
 // Proposals <n>", "Totem Behavior <n>", "Gameplay <n>" and "Rewards
 // Allocation <n>" in the package names a rule of rules.txt, the rules of a
-// section numbered from 1 in their order.
+// section numbered from 1 in their order, and every ruling it cites is one of
+// docs/RULINGS.md.
 func TestCitations(t *testing.T) {
 	b, err := os.ReadFile("rules.txt")
 	if err != nil {
