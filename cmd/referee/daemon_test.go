@@ -195,6 +195,12 @@ func openMailbox(t testing.TB, addr, user string) *mailbox {
 	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
 		t.Fatal(err)
 	}
+	// The client records the selected mailbox only after Select's Wait has
+	// returned; a NOOP's reply is read after that, so once it is back
+	// c.Mailbox() is set.
+	if err := c.Noop().Wait(); err != nil {
+		t.Fatal(err)
+	}
 	mb.c = c
 	return mb
 }
