@@ -178,10 +178,10 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	var notUnderstood []unreadResult
 	for _, g := range e.list {
 		if x, ok := g.(Extractor); ok {
-			c := e.ctx(s, g.ID(), s.Clock, m)
+			c := e.ctx(s, g.Spec().ID, s.Clock, m)
 			c.ro = true
 			for _, a := range x.Extract(c, m) {
-				a.Game = g.ID()
+				a.Game = g.Spec().ID
 				acts = append(acts, a)
 			}
 		}
@@ -291,7 +291,7 @@ func (e *Engine) matchJoined(sen Sentence, p Performative) []*Action {
 			return nil
 		}
 		if r, g := e.gameRef(part); g == "" && game != "" {
-			part = r + " in " + e.games[game].Aliases()[0]
+			part = r + " in " + e.games[game].Spec().Aliases[0]
 		}
 		q := p
 		q.Action = part
@@ -368,7 +368,7 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 	if len(games) > 1 {
 		var names []string
 		for g := range games {
-			names = append(names, e.games[g].Title())
+			names = append(names, e.games[g].Spec().Title)
 		}
 		sort.Strings(names)
 		a := &Action{Line: sen.Text, Offset: sen.Offset, Verb: hits[0].verb, Game: hits[0].game,

@@ -31,26 +31,43 @@ import (
 // Those parts are spliced in where the YAML encoder wrote them empty, each
 // found as its own top-level key, so a field added to State anywhere, before,
 // between or after them, is saved like any other.
-func Encode(s *State) ([]byte, error) {
+//
+// Encode keeps no text from one call to the next; an Encoder does.
+func Encode(s *State) ([]byte, error) { return new(Encoder).Encode(s) }
+
+// Encoder encodes states as Encode does, keeping the text of what it encoded
+// last (each remembered Message-ID's line, each game's section), so that the
+// next encoding of a state that changed a little pays only for what changed.
+// What it keeps is checked against the state at every encoding, never
+// trusted stale, so any state may be encoded with any Encoder, and the state
+// itself holds nothing of the encoding. The zero value is ready to use; one
+// Encoder may be used by several goroutines.
+type Encoder struct {
+	mu       sync.Mutex
+	seen     seenCache
+	sections map[string]*sectionText // by game ID
+}
+
+// Encode writes the state as the package's Encode does.
+func (enc *Encoder) Encode(s *State) ([]byte, error) {
 	top := *s
 	top.Games = nil
 	top.Seen = Seen{}
 	top.Receipts = nil
-	return encodeTop(&top, s)
+	return enc.encodeTop(&top, s)
 }
 
 // encodeTop encodes top, a struct with the state's Seen, Receipts and Games
 // keys left empty, with the text of s's in their places.
-func encodeTop(top any, s *State) ([]byte, error) {
+func (enc *Encoder) encodeTop(top any, s *State) ([]byte, error) {
 	b, err := encodeYAML(top)
 	if err != nil {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
-	if s.seenText == nil {
-		s.seenText = &seenCache{}
-	}
-	seen := s.seenText.render(make([]byte, 0, s.seenText.size+64), &s.Seen)
-	games, err := encodeGames(s.Games)
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	seen := enc.seen.render(make([]byte, 0, enc.seen.size+64), &s.Seen)
+	games, err := enc.encodeGames(s.Games)
 	if err != nil {
 		return nil, err
 	}
@@ -103,13 +120,18 @@ func splice(b []byte, parts []part) ([]byte, error) {
 
 // encodeGames is the "games:" key with every section, in the order of their
 // IDs.
-func encodeGames(games map[string]*GameState) ([]byte, error) {
+func (enc *Encoder) encodeGames(games map[string]*GameState) ([]byte, error) {
+	for id := range enc.sections {
+		if _, ok := games[id]; !ok {
+			delete(enc.sections, id)
+		}
+	}
 	if len(games) == 0 {
 		return []byte("games: {}\n"), nil
 	}
 	out := []byte("games:\n")
 	for _, id := range slices.Sorted(maps.Keys(games)) {
-		text, err := games[id].encoded(id)
+		text, err := enc.section(id, games[id])
 		if err != nil {
 			return nil, fmt.Errorf("encode state: games.%s: %w", id, err)
 		}
@@ -143,10 +165,9 @@ func renderReceipts(b []byte, r map[string][]time.Time) []byte {
 
 // seenCache keeps the text of each remembered Message-ID and their order. It
 // is checked against the map at every encoding, so it is never trusted
-// stale: a snapshot that shares it, or a change made behind its back, costs
-// a re-encoding of what differs, nothing more.
+// stale: another state, or a change made behind its back, costs a
+// re-encoding of what differs, nothing more.
 type seenCache struct {
-	mu    sync.Mutex
 	lines map[string]seenLine // exactly the IDs of order
 	order []string            // byte order
 	size  int                 // bytes of the last rendering
@@ -158,8 +179,6 @@ type seenLine struct {
 }
 
 func (c *seenCache) render(b []byte, s *Seen) []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.lines == nil {
 		c.lines = map[string]seenLine{}
 	}
@@ -333,20 +352,27 @@ func encodeYAML(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// encoded is the section's text under "games:", from the cache when the
-// section is unchanged.
-func (g *GameState) encoded(id string) ([]byte, error) {
-	if g.text != nil && g.text.id == id && sameSection(g, g.text.of) {
-		return g.text.yaml, nil
+// sectionText is a game section's text with a copy of what it encoded.
+type sectionText struct {
+	of   *GameState // a deep copy of the section as encoded
+	yaml []byte     // the section under "games:", indented
+}
+
+// section is the text of game id's section g under "games:", the kept one
+// when the section is unchanged.
+func (enc *Encoder) section(id string, g *GameState) ([]byte, error) {
+	if t := enc.sections[id]; t != nil && sameSection(g, t.of) {
+		return t.yaml, nil
 	}
 	b, err := encodeYAML(g)
 	if err != nil {
 		return nil, err
 	}
 	text := append([]byte("  "+id+":\n"), indent(b, "    ")...)
-	cp := deepCopy(reflect.ValueOf(g)).Interface().(*GameState)
-	cp.text = nil
-	g.text = &sectionText{id: id, of: cp, yaml: text}
+	if enc.sections == nil {
+		enc.sections = map[string]*sectionText{}
+	}
+	enc.sections[id] = &sectionText{of: deepCopy(reflect.ValueOf(g)).Interface().(*GameState), yaml: text}
 	return text, nil
 }
 

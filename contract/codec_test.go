@@ -108,7 +108,11 @@ func TestSeenEncoding(t *testing.T) {
 	}
 
 	// Behind the kept text's back: a time changed, an ID gone, one added, in
-	// the state and in a snapshot that shares the kept text.
+	// the state and in a snapshot encoded by the same Encoder.
+	var enc contract.Encoder
+	if _, err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
 	snap := contract.Snapshot(s)
 	s.Seen.IDs["12345"] = at.Add(time.Hour)
 	delete(s.Seen.IDs, "null")
@@ -118,6 +122,7 @@ func TestSeenEncoding(t *testing.T) {
 		if !sameSeen(back.Seen.IDs, st.Seen.IDs) {
 			t.Errorf("after changes, seen read back as %v, want %v", back.Seen.IDs, st.Seen.IDs)
 		}
+		sameEncoding(t, &enc, st)
 	}
 	// Emptied.
 	clear(s.Seen.IDs)
@@ -152,4 +157,45 @@ func FuzzSeenID(f *testing.F) {
 			t.Fatalf("receipts of %q read back as %q", id, back.Receipts)
 		}
 	})
+}
+
+// sameEncoding: what an Encoder writes from its kept text is what a fresh
+// encoding writes.
+func sameEncoding(t *testing.T, enc *contract.Encoder, s *contract.State) {
+	t.Helper()
+	got, err := enc.Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := contract.Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the Encoder's kept text is stale:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestEncoderSections: an Encoder's kept text of a game's section follows
+// the game's every change, a section gone and another state encoded
+// between two encodings of the first.
+func TestEncoderSections(t *testing.T) {
+	h := newToy(t)
+	var enc contract.Encoder
+	sameEncoding(t, &enc, h.S)
+	h.Public("2026-12-01T10:00:00Z", "Alice <alice@example.test>", "I join the toy game.")
+	sameEncoding(t, &enc, h.S)
+	other := newToy(t)
+	sameEncoding(t, &enc, other.S)
+	sameEncoding(t, &enc, h.S)
+	h.S.Games["toy"].Data.(*toyState).Rounds++
+	sameEncoding(t, &enc, h.S)
+	h.S.Games["toy"].Params["START"] = "7"
+	sameEncoding(t, &enc, h.S)
+	h.S.Games["toy"].Contestmaster = "new@example.test"
+	sameEncoding(t, &enc, h.S)
+	snap := contract.Snapshot(h.S)
+	delete(snap.Games, "toy")
+	sameEncoding(t, &enc, snap)
+	sameEncoding(t, &enc, h.S)
 }

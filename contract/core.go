@@ -93,8 +93,8 @@ func (e *Engine) entity(s *State, ref string) (string, error) {
 	ref = strings.TrimSpace(ref)
 	if m := contestRef.FindStringSubmatch(ref); m != nil {
 		for _, g := range e.list {
-			if strings.EqualFold(g.Title(), m[1]) || strings.EqualFold(g.ID(), m[1]) {
-				return ContestEntity(g.ID()), nil
+			if strings.EqualFold(g.Spec().Title, m[1]) || strings.EqualFold(g.Spec().ID, m[1]) {
+				return ContestEntity(g.Spec().ID), nil
 			}
 		}
 	}

@@ -38,7 +38,7 @@ func (c *Ctx) State() *State { return c.s }
 func (c *Ctx) Game() string { return c.game }
 
 // Title is the game's title.
-func (c *Ctx) Title() string { return c.e.games[c.game].Title() }
+func (c *Ctx) Title() string { return c.e.games[c.game].Spec().Title }
 
 // Data is the game's own state, the value its NewState returned.
 func (c *Ctx) Data() any {

@@ -58,12 +58,12 @@ func NewEngine(cfg Config, games ...Game) (*Engine, error) {
 	cfg.Contestmaster = strings.ToLower(cfg.Contestmaster)
 	e := &Engine{cfg: cfg, list: games, games: map[string]Game{}, aliases: map[string][]alias{}}
 	for _, g := range games {
-		if _, dup := e.games[g.ID()]; dup {
-			return nil, fmt.Errorf("engine: game %s listed twice", g.ID())
+		if _, dup := e.games[g.Spec().ID]; dup {
+			return nil, fmt.Errorf("engine: game %s listed twice", g.Spec().ID)
 		}
-		e.games[g.ID()] = g
-		for _, a := range g.Aliases() {
-			e.aliases[g.ID()] = append(e.aliases[g.ID()], compileAlias(a))
+		e.games[g.Spec().ID] = g
+		for _, a := range g.Spec().Aliases {
+			e.aliases[g.Spec().ID] = append(e.aliases[g.Spec().ID], compileAlias(a))
 		}
 		for _, v := range g.Verbs() {
 			if v.Extracted {
@@ -71,9 +71,9 @@ func NewEngine(cfg Config, games ...Game) (*Engine, error) {
 			}
 			re, err := regexp.Compile(`(?i)^(?:` + v.Pattern + `)$`)
 			if err != nil {
-				return nil, fmt.Errorf("engine: game %s verb %s: %w", g.ID(), v.Name, err)
+				return nil, fmt.Errorf("engine: game %s verb %s: %w", g.Spec().ID, v.Name, err)
 			}
-			e.verbs = append(e.verbs, compiledVerb{game: g.ID(), verb: v, re: re})
+			e.verbs = append(e.verbs, compiledVerb{game: g.Spec().ID, verb: v, re: re})
 		}
 	}
 	for _, v := range e.coreVerbs() {
@@ -111,13 +111,13 @@ func (e *Engine) NewState(secret []byte, now time.Time) (*State, []Entry, error)
 	s := &State{Version: Version, Games: map[string]*GameState{}}
 	for _, g := range e.list {
 		gs := &GameState{Contestmaster: e.cfg.Contestmaster, Params: map[string]string{}, Data: g.NewState()}
-		for _, p := range g.Params() {
+		for _, p := range g.Spec().Params {
 			gs.Params[p.Name] = p.Default
 		}
-		s.Games[g.ID()] = gs
-		c := e.ctx(s, g.ID(), now, nil)
+		s.Games[g.Spec().ID] = gs
+		c := e.ctx(s, g.Spec().ID, now, nil)
 		if err := g.Init(c); err != nil {
-			return nil, nil, fmt.Errorf("init %s: %w", g.ID(), err)
+			return nil, nil, fmt.Errorf("init %s: %w", g.Spec().ID, err)
 		}
 	}
 	if secret == nil {
@@ -175,14 +175,14 @@ func (e *Engine) bind(s *State) []yamlerr.Problem {
 		}
 	}
 	for _, g := range e.list {
-		gs := s.Games[g.ID()]
+		gs := s.Games[g.Spec().ID]
 		if gs == nil {
-			p = append(p, yamlerr.Problem{Key: "games." + g.ID(), Msg: "missing from the state"})
+			p = append(p, yamlerr.Problem{Key: "games." + g.Spec().ID, Msg: "missing from the state"})
 			continue
 		}
 		for _, name := range slices.Sorted(maps.Keys(gs.Params)) {
-			if _, ok := e.param(g.ID(), name); !ok {
-				p = append(p, yamlerr.Problem{Key: "games." + g.ID() + ".params." + name, Msg: "no such parameter"})
+			if _, ok := e.param(g.Spec().ID, name); !ok {
+				p = append(p, yamlerr.Problem{Key: "games." + g.Spec().ID + ".params." + name, Msg: "no such parameter"})
 			}
 		}
 		if gs.Data != nil {
@@ -193,7 +193,7 @@ func (e *Engine) bind(s *State) []yamlerr.Problem {
 			if err := decodeStrict(gs.raw, d); err != nil {
 				// decodeStrict decodes the section on its own: its lines
 				// count from the section's first.
-				p = append(p, yamlerr.Explain(err, gs.raw, gs.raw.Line-1, "games."+g.ID()+".state")...)
+				p = append(p, yamlerr.Explain(err, gs.raw, gs.raw.Line-1, "games."+g.Spec().ID+".state")...)
 				continue
 			}
 		}
@@ -313,7 +313,7 @@ func (e *Engine) earliest(s *State) (game string, ev Event, ok bool, err error) 
 			return "", Event{}, false, err
 		}
 		if due && (!ok || gev.At.Before(ev.At)) {
-			game, ev, ok = g.ID(), gev, true
+			game, ev, ok = g.Spec().ID, gev, true
 		}
 	}
 	return game, ev, ok, nil
@@ -321,10 +321,10 @@ func (e *Engine) earliest(s *State) (game string, ev Event, ok bool, err error) 
 
 // gameNext asks a game for its next event, a panic being a fault.
 func (e *Engine) gameNext(s *State, g Game) (ev Event, ok bool, err error) {
-	c := e.ctx(s, g.ID(), nextNow(s), nil)
+	c := e.ctx(s, g.Spec().ID, nextNow(s), nil)
 	c.ro = true
 	if err := run(func() error { ev, ok = g.Next(c); return nil }); err != nil {
-		return Event{}, false, fmt.Errorf("next event of %s: %w", g.ID(), err)
+		return Event{}, false, fmt.Errorf("next event of %s: %w", g.Spec().ID, err)
 	}
 	return ev, ok, nil
 }
@@ -420,7 +420,7 @@ func (s *State) hasOutgoing(id string) bool {
 func (e *Engine) currencies() []Currency {
 	var out []Currency
 	for _, g := range e.list {
-		out = append(out, g.Currencies()...)
+		out = append(out, g.Spec().Currencies...)
 	}
 	return out
 }
@@ -428,11 +428,11 @@ func (e *Engine) currencies() []Currency {
 func (e *Engine) currency(word string) (Currency, string, bool) {
 	w := strings.ToLower(strings.TrimSpace(word))
 	for _, g := range e.list {
-		for _, c := range g.Currencies() {
+		for _, c := range g.Spec().Currencies {
 			names := append([]string{strings.ToLower(c.Singular), strings.ToLower(c.Plural)}, c.Aliases...)
 			for _, n := range names {
 				if w == n {
-					return c, g.ID(), true
+					return c, g.Spec().ID, true
 				}
 			}
 		}
@@ -465,7 +465,7 @@ func (e *Engine) Report(s *State, game string, now time.Time) (*Notice, error) {
 	if g == nil {
 		var ids []string
 		for _, g := range e.list {
-			ids = append(ids, g.ID())
+			ids = append(ids, g.Spec().ID)
 		}
 		sort.Strings(ids)
 		return nil, fmt.Errorf("report: no game %q (the games are %s)", game, strings.Join(ids, ", "))
@@ -523,8 +523,8 @@ func (e *Engine) checkGames(s *State) []string {
 		return p // not started: reports would draw from no seed
 	}
 	for _, g := range e.list {
-		if _, err := e.Report(Snapshot(s), g.ID(), s.Clock); err != nil {
-			p = append(p, fmt.Sprintf("games.%s: its report cannot be made: %v", g.ID(), err))
+		if _, err := e.Report(Snapshot(s), g.Spec().ID, s.Clock); err != nil {
+			p = append(p, fmt.Sprintf("games.%s: its report cannot be made: %v", g.Spec().ID, err))
 		}
 	}
 	return p

@@ -1,4 +1,4 @@
 package contract
 
 // EncodeTop lets the tests encode a state through a struct other than State.
-var EncodeTop = encodeTop
+var EncodeTop = new(Encoder).encodeTop

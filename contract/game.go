@@ -2,19 +2,28 @@ package contract
 
 import "time"
 
-// Game is what a contest implements. The games are listed explicitly in cmd/referee.
-type Game interface {
+// Spec is a game's static description: what never changes while the referee
+// runs. Callers read it and never change it.
+type Spec struct {
 	// ID is the game's key in the state and in draw labels: "life".
-	ID() string
+	ID string
 	// Title is the name players read: "Life".
-	Title() string
+	Title string
 	// Aliases are the words that name the game in a sentence, lower case:
 	// "life", "the life contest".
-	Aliases() []string
+	Aliases []string
 	// Params are the game's declared parameters (Life R6, ...).
-	Params() []Param
+	Params []Param
 	// Currencies are the assets the game keeps in the ledger (Vials, LAND, ...).
-	Currencies() []Currency
+	Currencies []Currency
+	// Guide is the players' guide, plain text (Markdown), also the HELP reply.
+	Guide string
+}
+
+// Game is what a contest implements. The games are listed explicitly in cmd/referee.
+type Game interface {
+	// Spec is the game's static description.
+	Spec() Spec
 	// NewState returns a pointer to the zero value of the game's own state, into
 	// which the store decodes the game's section.
 	NewState() any
@@ -30,8 +39,6 @@ type Game interface {
 	Run(c *Ctx, e Event) error
 	// Report is the game's current report (the weekly one), as a notice.
 	Report(c *Ctx) (*Notice, error)
-	// Guide is the players' guide, plain text (Markdown), also the HELP reply.
-	Guide() string
 }
 
 // The optional interfaces below are found by a type assertion at run time;

@@ -23,7 +23,8 @@ func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 // other is a second game with a "join" verb, to test routing.
 type other struct{ toy }
 
-func (g *other) ID() string                      { return "other" }
-func (g *other) Title() string                   { return "Other" }
-func (g *other) Aliases() []string               { return []string{"other"} }
-func (g *other) Currencies() []contract.Currency { return nil }
+func (g *other) Spec() contract.Spec {
+	s := g.toy.Spec()
+	s.ID, s.Title, s.Aliases, s.Currencies = "other", "Other", []string{"other"}, nil
+	return s
+}

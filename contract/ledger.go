@@ -38,7 +38,7 @@ func (e *Engine) EntityName(owner string) string {
 			game := strings.TrimPrefix(owner, p.prefix)
 			title := game
 			if g := e.games[game]; g != nil {
-				title = g.Title()
+				title = g.Spec().Title
 			}
 			return fmt.Sprintf(p.format, title)
 		}

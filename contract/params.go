@@ -63,7 +63,7 @@ func (e *Engine) param(game, name string) (Param, bool) {
 	if g == nil {
 		return Param{}, false
 	}
-	for _, p := range g.Params() {
+	for _, p := range g.Spec().Params {
 		if strings.EqualFold(p.Name, name) {
 			return p, true
 		}
@@ -107,7 +107,7 @@ func (c *Ctx) DurationParam(name string) time.Duration {
 func (c *Ctx) SetParam(name, value string) error {
 	p, ok := c.e.param(c.game, name)
 	if !ok {
-		return Reject("G9", "%s has no parameter %q", c.e.games[c.game].Title(), name)
+		return Reject("G9", "%s has no parameter %q", c.e.games[c.game].Spec().Title, name)
 	}
 	v, err := p.Validate(value)
 	if err != nil {

@@ -244,16 +244,16 @@ func (e *Engine) gameRef(action string) (rest string, game string) {
 	rest = action
 	lower := strings.ToLower(action)
 	for _, g := range e.list {
-		for _, a := range e.aliases[g.ID()] {
+		for _, a := range e.aliases[g.Spec().ID] {
 			if m := a.trailing.FindStringIndex(rest); m != nil {
-				return strings.TrimSpace(rest[:m[0]]), g.ID()
+				return strings.TrimSpace(rest[:m[0]]), g.Spec().ID
 			}
 		}
 	}
 	for _, g := range e.list {
-		for _, a := range e.aliases[g.ID()] {
+		for _, a := range e.aliases[g.Spec().ID] {
 			if a.anywhere.MatchString(lower) {
-				return rest, g.ID()
+				return rest, g.Spec().ID
 			}
 		}
 	}

@@ -206,7 +206,7 @@ func (e *Engine) announcePause(s *State, m *Message, at time.Time) {
 
 func (e *Engine) title(game string) string {
 	if g := e.games[game]; g != nil {
-		return g.Title()
+		return g.Spec().Title
 	}
 	return "referee"
 }
@@ -221,7 +221,7 @@ func (e *Engine) helpReply(s *State, m *Message, at time.Time) {
 	var body string
 	if want != "" {
 		if g := e.games[e.gameNamed(want)]; g != nil {
-			body = g.Guide()
+			body = g.Spec().Guide
 		}
 	}
 	if body == "" {
@@ -240,7 +240,7 @@ func (e *Engine) Overview() string {
 	b.WriteString(text.Wrap("Send \"help <game>\" for a game's full guide. The actions of each game:", 0))
 	for _, g := range e.list {
 		b.WriteString("\n")
-		b.WriteString(text.Heading(g.Title() + " (help " + g.ID() + ")"))
+		b.WriteString(text.Heading(g.Spec().Title + " (help " + g.Spec().ID + ")"))
 		for _, v := range g.Verbs() {
 			if v.Syntax == "" {
 				continue

@@ -44,11 +44,9 @@ type State struct {
 	// the hourly limit, so that it is said once per pause.
 	Paused map[string]time.Time `yaml:"receipts_paused,omitempty"`
 	IMAP   Checkpoint           `yaml:"imap"`
-	// Games are written by Encode itself, reusing the text of sections
-	// that did not change.
+	// Games are written by Encode itself (an Encoder reuses the text of
+	// sections that did not change).
 	Games map[string]*GameState `yaml:"games"`
-
-	seenText *seenCache // Encode's text of Seen
 }
 
 // Checkpoint is the IMAP position: the mailbox's UIDVALIDITY and the last UID
@@ -70,14 +68,6 @@ type GameState struct {
 	// Data is the game's own state (its NewState type).
 	Data any `yaml:"-"`
 	raw  *yaml.Node
-	// text caches the section's encoding with a copy of what it encoded.
-	text *sectionText
-}
-
-type sectionText struct {
-	id   string
-	of   *GameState // a deep copy of the section as encoded
-	yaml []byte     // the section under "games:", indented
 }
 
 // Happening is one line of a report's "Recent events".

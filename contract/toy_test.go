@@ -20,25 +20,21 @@ type toyState struct {
 	Ended     bool      `yaml:"ended,omitempty"`
 }
 
-func (g *toy) ID() string        { return "toy" }
-func (g *toy) Title() string     { return "Toy" }
-func (g *toy) Aliases() []string { return []string{"toy"} }
-func (g *toy) Params() []contract.Param {
-	return []contract.Param{{Name: "START", Type: "int", Default: "5", Min: 0, Max: 100, Rule: "T1"}}
-}
-func (g *toy) Currencies() []contract.Currency {
-	return []contract.Currency{{ID: "toy/coin", Singular: "coin", Plural: "coins", Transferable: true, Rule: "T2",
-		CanOwn: func(s *contract.State, owner string) bool {
-			if owner == contract.ContestEntity("toy") {
-				return true
-			}
-			p := s.PlayerByName(owner)
-			return p != nil && p.In("toy")
-		}}}
+func (g *toy) Spec() contract.Spec {
+	return contract.Spec{ID: "toy", Title: "Toy", Aliases: []string{"toy"},
+		Params: []contract.Param{{Name: "START", Type: "int", Default: "5", Min: 0, Max: 100, Rule: "T1"}},
+		Currencies: []contract.Currency{{ID: "toy/coin", Singular: "coin", Plural: "coins", Transferable: true, Rule: "T2",
+			CanOwn: func(s *contract.State, owner string) bool {
+				if owner == contract.ContestEntity("toy") {
+					return true
+				}
+				p := s.PlayerByName(owner)
+				return p != nil && p.In("toy")
+			}}},
+		Guide: "The toy game.\n"}
 }
 func (g *toy) NewState() any              { return &toyState{} }
 func (g *toy) Init(c *contract.Ctx) error { return nil }
-func (g *toy) Guide() string              { return "The toy game.\n" }
 func (g *toy) Report(c *contract.Ctx) (*contract.Notice, error) {
 	st := c.Data().(*toyState)
 	return &contract.Notice{ID: "toy/report/" + c.Week(), Kind: "report", Channel: contract.ChanOfficial,

@@ -35,22 +35,18 @@ type chaosItem struct {
 
 const chaosCoin = "chaos/coin"
 
-func (g *chaos) ID() string        { return "chaos" }
-func (g *chaos) Title() string     { return "Chaos" }
-func (g *chaos) Aliases() []string { return []string{"chaos"} }
-func (g *chaos) Params() []contract.Param {
-	return []contract.Param{{Name: "START", Type: "int", Default: "5", Min: 0, Max: 100, Rule: "C1"}}
-}
-func (g *chaos) Currencies() []contract.Currency {
-	return []contract.Currency{{ID: chaosCoin, Singular: "chip", Plural: "chips", Transferable: true, Rule: "C2",
-		CanOwn: func(s *contract.State, owner string) bool {
-			p := s.PlayerByName(owner)
-			return owner == contract.ContestEntity("chaos") || p != nil && p.In("chaos")
-		}}}
+func (g *chaos) Spec() contract.Spec {
+	return contract.Spec{ID: "chaos", Title: "Chaos", Aliases: []string{"chaos"},
+		Params: []contract.Param{{Name: "START", Type: "int", Default: "5", Min: 0, Max: 100, Rule: "C1"}},
+		Currencies: []contract.Currency{{ID: chaosCoin, Singular: "chip", Plural: "chips", Transferable: true, Rule: "C2",
+			CanOwn: func(s *contract.State, owner string) bool {
+				p := s.PlayerByName(owner)
+				return owner == contract.ContestEntity("chaos") || p != nil && p.In("chaos")
+			}}},
+		Guide: "Chaos.\n"}
 }
 func (g *chaos) NewState() any              { return &chaosState{} }
 func (g *chaos) Init(c *contract.Ctx) error { return nil }
-func (g *chaos) Guide() string              { return "Chaos.\n" }
 func (g *chaos) Report(c *contract.Ctx) (*contract.Notice, error) {
 	st := c.Data().(*chaosState)
 	return &contract.Notice{ID: "chaos/report/" + c.Week(), Kind: "report", Channel: contract.ChanOfficial,

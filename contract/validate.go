@@ -60,12 +60,12 @@ func (e *Engine) validate(s *State) []yamlerr.Problem {
 		}
 	}
 	for _, g := range e.list {
-		gs := s.Games[g.ID()]
+		gs := s.Games[g.Spec().ID]
 		if gs == nil {
 			continue
 		}
 		for name, v := range gs.Params {
-			par, ok := e.param(g.ID(), name)
+			par, ok := e.param(g.Spec().ID, name)
 			if !ok {
 				continue // bind names it
 			}
@@ -74,7 +74,7 @@ func (e *Engine) validate(s *State) []yamlerr.Problem {
 				if r, ok := AsRejection(err); ok {
 					msg = r.Reason
 				}
-				p = append(p, yamlerr.Problem{Key: "games." + g.ID() + ".params." + name, Msg: msg})
+				p = append(p, yamlerr.Problem{Key: "games." + g.Spec().ID + ".params." + name, Msg: msg})
 			}
 		}
 	}

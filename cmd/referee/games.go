@@ -18,7 +18,7 @@ func games() []contract.Game {
 func gameIDs() []string {
 	var ids []string
 	for _, g := range games() {
-		ids = append(ids, g.ID())
+		ids = append(ids, g.Spec().ID)
 	}
 	sort.Strings(ids)
 	return ids
@@ -51,7 +51,7 @@ func applyGameParams(e *contract.Engine, s *contract.State, cfg *Config) error {
 		}
 		for name, v := range gc.Params {
 			var decl *contract.Param
-			for _, p := range g.Params() {
+			for _, p := range g.Spec().Params {
 				if p.Name == name {
 					p := p
 					decl = &p

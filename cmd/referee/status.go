@@ -62,7 +62,7 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintln(tw, "GAME\tPHASE\tCONTESTANTS\tNEXT EVENT\tIN")
 	for _, g := range e.Games() {
 		next, in := "nothing scheduled", ""
-		if ev, ok, err := e.GameNext(s, g.ID()); err != nil {
+		if ev, ok, err := e.GameNext(s, g.Spec().ID); err != nil {
 			next = err.Error()
 		} else if ok {
 			next = ev.Name
@@ -73,14 +73,14 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 			in = until(ev.At.Sub(s.Clock))
 		}
 		var names []string
-		for _, p := range s.Members(g.ID()) {
+		for _, p := range s.Members(g.Spec().ID) {
 			names = append(names, p.Name)
 		}
 		who := fmt.Sprint(len(names))
 		if len(names) > 0 {
 			who += ": " + strings.Join(names, ", ")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", g.ID(), phase(s.Games[g.ID()]), who, next, in)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", g.Spec().ID, phase(s.Games[g.Spec().ID]), who, next, in)
 	}
 	tw.Flush()
 	fmt.Fprintln(stdout)

@@ -33,17 +33,19 @@ var (
 	_ contract.RulingHandler = (*Game)(nil)
 )
 
-// ID implements contract.Game.
-func (g *Game) ID() string { return ID }
+// spec is Life's static description; the players' guide is also the HELP
+// reply.
+var spec = contract.Spec{
+	ID:         ID,
+	Title:      "Life",
+	Aliases:    []string{"life", "the life contest", "life contest"},
+	Params:     params(),
+	Currencies: currencies(),
+	Guide:      guide,
+}
 
-// Title implements contract.Game.
-func (g *Game) Title() string { return "Life" }
-
-// Aliases implements contract.Game.
-func (g *Game) Aliases() []string { return []string{"life", "the life contest", "life contest"} }
-
-// Guide implements contract.Game: the players' guide, also the HELP reply.
-func (g *Game) Guide() string { return guide }
+// Spec implements contract.Game.
+func (g *Game) Spec() contract.Spec { return spec }
 
 // Variants of Life R21 and R23 (ruling L5): the text before Suggestion #3 and
 // the amended text after it, which a new contest starts with.
@@ -52,9 +54,9 @@ const (
 	Original = "original"
 )
 
-// Params implements contract.Game: Life R6 (ruling L1), the award's PWIN and
+// params are the game's parameters: Life R6 (ruling L1), the award's PWIN and
 // PPP (ruling L7) and the variants of R21 and R23 (ruling L5).
-func (g *Game) Params() []contract.Param {
+func params() []contract.Param {
 	coord := func(name, def, help string) contract.Param {
 		return contract.Param{Name: name, Type: "int", Default: def, Min: -4096, Max: 4096, Rule: "Life R6", Help: help}
 	}
@@ -73,8 +75,8 @@ func (g *Game) Params() []contract.Param {
 	}
 }
 
-// Currencies implements contract.Game: Vials of Primordial Ooze (Life R13).
-func (g *Game) Currencies() []contract.Currency {
+// currencies are the game's assets: Vials of Primordial Ooze (Life R13).
+func currencies() []contract.Currency {
 	return []contract.Currency{{
 		ID: Vial, Singular: "Vial", Plural: "Vials",
 		Aliases:      []string{"vial of primordial ooze", "vials of primordial ooze", "vial of ooze", "vials of ooze", "vop", "vops"},

@@ -52,7 +52,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 
 	b.WriteString(text.Heading("Parameters and variants"))
 	pt := &text.Table{Header: []string{"Name", "Value", "Rule"}}
-	for _, p := range g.Params() {
+	for _, p := range spec.Params {
 		pt.Add(p.Name, c.Param(p.Name), p.Rule)
 	}
 	b.WriteString(pt.String())

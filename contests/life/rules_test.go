@@ -194,8 +194,10 @@ func TestR13Owners(t *testing.T) {
 	}
 }
 
-// TestCitations: every "Life R<n>" in the package names a regulation of
-// regulations.txt (either version of an amended one, ruling L5).
+// TestCitations: every "Life R<n>" in the package, and every further "R<n>"
+// of a list ("Life R2, R9, R13"), names a regulation of regulations.txt
+// (either version of an amended one, ruling L5), and every ruling it cites is
+// one of docs/RULINGS.md.
 func TestCitations(t *testing.T) {
 	b, err := os.ReadFile("regulations.txt")
 	if err != nil {
@@ -205,5 +207,5 @@ func TestCitations(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^## (\d+)(?: amended| original)?$`).FindAllStringSubmatch(string(b), -1) {
 		known[m[1]] = true
 	}
-	contracttest.CheckCitations(t, regexp.MustCompile(`\bLife R(\d+)\b`), known)
+	contracttest.CheckCitations(t, regexp.MustCompile(`\bLife R(\d+)((?:,? (?:and )?R\d+)*)\b`), known)
 }

@@ -133,7 +133,7 @@ func parseChanges(g *Game, txt string) ([]Change, error) {
 }
 
 func findParam(g *Game, name string) (contract.Param, bool) {
-	for _, p := range g.Params() {
+	for _, p := range spec.Params {
 		if strings.EqualFold(p.Name, name) {
 			return p, true
 		}
@@ -143,7 +143,7 @@ func findParam(g *Game, name string) (contract.Param, bool) {
 
 func paramNames(g *Game) string {
 	var n []string
-	for _, p := range g.Params() {
+	for _, p := range spec.Params {
 		n = append(n, p.Name)
 	}
 	return strings.Join(n, ", ")
@@ -328,7 +328,7 @@ func doWithdraw(c *contract.Ctx, a *contract.Action) error {
 // Regulations notice with the old and new texts and the votes (ruling L9).
 func adopt(c *contract.Ctx, s *Suggestion) error {
 	before := map[string]string{}
-	for _, p := range New().Params() {
+	for _, p := range spec.Params {
 		before[p.Name] = c.Param(p.Name)
 	}
 	if err := applyChanges(c, s.Change); err != nil {

@@ -239,7 +239,7 @@ func TestPool(t *testing.T) {
 // TestGuide: the guide lists every verb and every effect, and fits in mail.
 func TestGuide(t *testing.T) {
 	contracttest.CheckGuide(t, New(), nil)
-	g := New().Guide()
+	g := New().Spec().Guide
 	for _, e := range effects {
 		if !strings.Contains(norm(g), e.Help) {
 			t.Errorf("the guide does not document %s: %q", e.Name, e.Help)

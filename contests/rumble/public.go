@@ -160,7 +160,7 @@ func applyChange(c *contract.Ctx, am *Amendment, text string) error {
 
 func paramNames() string {
 	var out []string
-	for _, p := range New().Params() {
+	for _, p := range spec.Params {
 		out = append(out, p.Name)
 	}
 	return strings.Join(out, ", ")

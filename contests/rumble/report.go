@@ -99,7 +99,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	b.WriteString("\n")
 	b.WriteString(text.Heading("Parameters"))
 	pt := &text.Table{Header: []string{"Name", "Value", "Rule"}}
-	for _, p := range g.Params() {
+	for _, p := range spec.Params {
 		v := c.Param(p.Name)
 		// Rumble 1: a game announced with its own numbers keeps them; the
 		// parameter is the default for games that name none.

@@ -36,18 +36,21 @@ var (
 	_ contract.RulingHandler = (*Game)(nil)
 )
 
-// ID implements contract.Game.
-func (g *Game) ID() string { return "rumble" }
+// spec is Rumble's static description. Rumble keeps no assets.
+var spec = contract.Spec{
+	ID:      "rumble",
+	Title:   "Rumble",
+	Aliases: []string{"rumble", "the rumble contest"},
+	Params:  params(),
+	Guide:   guide,
+}
 
-// Title implements contract.Game.
-func (g *Game) Title() string { return "Rumble" }
+// Spec implements contract.Game.
+func (g *Game) Spec() contract.Spec { return spec }
 
-// Aliases implements contract.Game.
-func (g *Game) Aliases() []string { return []string{"rumble", "the rumble contest"} }
-
-// Params implements contract.Game: every number the contract fixes, so that an
+// params are the game's parameters: every number the contract fixes, so that an
 // amendment (Rumble 15, G9) can change it with "SET <name> = <value>".
-func (g *Game) Params() []contract.Param {
+func params() []contract.Param {
 	return []contract.Param{
 		{Name: "Deadline", Type: "duration", Default: "72h", Rule: "U3", Help: "time allowed for each private phase"},
 		{Name: "Reminder", Type: "duration", Default: "24h", Rule: "U3", Help: "private reminders go this long before a deadline"},
@@ -61,17 +64,11 @@ func (g *Game) Params() []contract.Param {
 	}
 }
 
-// Currencies implements contract.Game: Rumble keeps no assets.
-func (g *Game) Currencies() []contract.Currency { return nil }
-
 // NewState implements contract.Game.
 func (g *Game) NewState() any { return &State{} }
 
 // Init implements contract.Game.
 func (g *Game) Init(c *contract.Ctx) error { return nil }
-
-// Guide implements contract.Game.
-func (g *Game) Guide() string { return guide }
 
 func data(c *contract.Ctx) *State { return c.Data().(*State) }
 

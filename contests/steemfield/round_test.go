@@ -84,7 +84,7 @@ func TestCapChange(t *testing.T) {
 	// as the guide says.
 	give(t, h, "Bob", 3)
 	mustContain(t, reply(t, h, "2026-12-01T11:05:00Z", players[1], "{BURN:1}", r1), "Done: you burnt 1 LAND")
-	if !strings.Contains(strings.Join(strings.Fields(New().Guide()), " "), "the totem gets the new cap less all LAND that exists (its own and the players'), so LAND burnt earlier comes back to the pool") {
+	if !strings.Contains(strings.Join(strings.Fields(New().Spec().Guide), " "), "the totem gets the new cap less all LAND that exists (its own and the players'), so LAND burnt earlier comes back to the pool") {
 		t.Errorf("the guide does not say what a raised cap gives the totem")
 	}
 	h.Advance("2026-12-02T10:30:00Z")
@@ -185,7 +185,7 @@ func TestProposalOrder(t *testing.T) {
 // TestGuide: the guide lists every verb's syntax and maps the rulings.
 func TestGuide(t *testing.T) {
 	contracttest.CheckGuide(t, New(), nil)
-	g := New().Guide()
+	g := New().Spec().Guide
 	for _, r := range []string{"S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "S11", "S12", "G9"} {
 		if !strings.Contains(g, r) {
 			t.Errorf("the guide does not cite %s", r)
@@ -219,7 +219,8 @@ func TestController(t *testing.T) {
 // TestCitations: every "Meta <n>", "Participation <n>", "Voting and
 // Proposals <n>", "Totem Behavior <n>", "Gameplay <n>" and "Rewards
 // Allocation <n>" in the package names a rule of rules.txt, the rules of a
-// section numbered from 1 in their order.
+// section numbered from 1 in their order, and every ruling it cites is one of
+// docs/RULINGS.md.
 func TestCitations(t *testing.T) {
 	b, err := os.ReadFile("rules.txt")
 	if err != nil {

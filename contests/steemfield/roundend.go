@@ -360,7 +360,7 @@ func (g *Game) askRuling(c *contract.Ctx, st *State, ref string, p *Proposal) {
 
 func paramNames(g *Game) string {
 	var n []string
-	for _, p := range g.Params() {
+	for _, p := range spec.Params {
 		n = append(n, p.Name)
 	}
 	return strings.Join(n, ", ")

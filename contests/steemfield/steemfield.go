@@ -43,11 +43,21 @@ var (
 	_ contract.RulingHandler = (*Game)(nil)
 )
 
-func (g *Game) ID() string        { return ID }
-func (g *Game) Title() string     { return "Steemfield" }
-func (g *Game) Guide() string     { return guide }
-func (g *Game) NewState() any     { return &State{} }
-func (g *Game) Aliases() []string { return []string{"steemfield"} }
+// spec is Steemfield's static description.
+var spec = contract.Spec{
+	ID:         ID,
+	Title:      "Steemfield",
+	Aliases:    []string{"steemfield"},
+	Params:     params(),
+	Currencies: currencies(),
+	Guide:      guide,
+}
+
+// Spec implements contract.Game.
+func (g *Game) Spec() contract.Spec { return spec }
+
+// NewState implements contract.Game.
+func (g *Game) NewState() any { return &State{} }
 
 // Parameter names (ruling S11: the parameters a passed proposal may set).
 const (
@@ -60,7 +70,8 @@ const (
 	PMinPlayers     = "MinPlayers"
 )
 
-func (g *Game) Params() []contract.Param {
+// params are the game's parameters.
+func params() []contract.Param {
 	return []contract.Param{
 		{Name: PLandCap, Type: "int", Default: "100", Min: 1, Max: 100000, Rule: "Gameplay 4", Help: "the cap on total LAND"},
 		{Name: PWin, Type: "int", Default: "51", Min: 1, Max: 100000, Rule: "Gameplay 5", Help: "LAND a player needs to win"},
@@ -72,7 +83,8 @@ func (g *Game) Params() []contract.Param {
 	}
 }
 
-func (g *Game) Currencies() []contract.Currency {
+// currencies are the game's assets: LAND.
+func currencies() []contract.Currency {
 	return []contract.Currency{{
 		ID: LAND, Singular: "LAND", Plural: "LAND", Aliases: []string{"land"},
 		Rule: "Gameplay 6",

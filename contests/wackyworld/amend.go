@@ -53,7 +53,7 @@ func applyChange(c *contract.Ctx, g *Game, ch *Change) error {
 		return contract.Reject("G9", "Wacky World has no variants to SELECT; its parameters are %s", paramNames(g))
 	case ok:
 		var decl *contract.Param
-		for _, p := range g.Params() {
+		for _, p := range spec.Params {
 			if strings.EqualFold(p.Name, pname) {
 				decl = &p
 			}
@@ -108,7 +108,7 @@ func resizeWorld(c *contract.Ctx, st *State) error {
 
 func paramNames(g *Game) string {
 	var n []string
-	for _, p := range g.Params() {
+	for _, p := range spec.Params {
 		n = append(n, p.Name)
 	}
 	return strings.Join(n, ", ")

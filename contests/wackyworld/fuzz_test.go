@@ -10,7 +10,7 @@ import (
 // FuzzActions feeds arbitrary text to the game's verbs through the
 // interpreter: nothing may be a fault of ours, and the World keeps its shape.
 func FuzzActions(f *testing.F) {
-	for _, l := range strings.Split(New().Guide(), "\n") {
+	for _, l := range strings.Split(New().Spec().Guide, "\n") {
 		if m := exampleRE.FindStringSubmatch(l); m != nil {
 			f.Add("I " + m[1])
 		}

@@ -68,8 +68,10 @@ func TestReport(t *testing.T) {
 	golden(t, "testdata/report.golden", rep.Body)
 }
 
-// TestCitations: every "Wacky <n>" and "Wacky <n><letter>" in the package
-// names a section or a paragraph of contract.txt.
+// TestCitations: every "Wacky <n>" and "Wacky <n><letter>" in the package,
+// and every further one of a list ("Wacky 1, 5"), names a section or a
+// paragraph of contract.txt, and every ruling it cites is one of
+// docs/RULINGS.md.
 func TestCitations(t *testing.T) {
 	b, err := os.ReadFile("contract.txt")
 	if err != nil {
@@ -85,5 +87,5 @@ func TestCitations(t *testing.T) {
 			known[section+m[1]] = true
 		}
 	}
-	contracttest.CheckCitations(t, regexp.MustCompile(`\bWacky (\d+[a-z]?)\b`), known)
+	contracttest.CheckCitations(t, regexp.MustCompile(`\bWacky (\d+[a-z]?)((?:,? (?:and )?\d+[a-z]?)*)\b`), known)
 }

@@ -41,14 +41,18 @@ var (
 	_ contract.RulingHandler = (*Game)(nil)
 )
 
-// ID implements contract.Game.
-func (g *Game) ID() string { return ID }
+// spec is Wacky World's static description.
+var spec = contract.Spec{
+	ID:         ID,
+	Title:      "Wacky World",
+	Aliases:    []string{"wacky world", "wackyworld"},
+	Params:     params(),
+	Currencies: currencies(),
+	Guide:      guide,
+}
 
-// Title implements contract.Game.
-func (g *Game) Title() string { return "Wacky World" }
-
-// Aliases implements contract.Game.
-func (g *Game) Aliases() []string { return []string{"wacky world", "wackyworld"} }
+// Spec implements contract.Game.
+func (g *Game) Spec() contract.Spec { return spec }
 
 // Parameter names (G9: amendments change them with "SET <name> = <value>").
 const (
@@ -59,8 +63,8 @@ const (
 	ParamBuild  = "BuildXCost"
 )
 
-// Params implements contract.Game.
-func (g *Game) Params() []contract.Param {
+// params are the game's parameters.
+func params() []contract.Param {
 	return []contract.Param{
 		{Name: ParamWidth, Type: "int", Default: "16", Min: 2, Max: 64, Rule: "Wacky 3", Help: "width of the World in tiles (ruling W1)"},
 		{Name: ParamHeight, Type: "int", Default: "16", Min: 2, Max: 64, Rule: "Wacky 3", Help: "height of the World in tiles (ruling W1)"},
@@ -70,9 +74,9 @@ func (g *Game) Params() []contract.Param {
 	}
 }
 
-// Currencies implements contract.Game: the spendable x-point balance (W3) is a
+// currencies are the game's assets: the spendable x-point balance (W3) is a
 // ledger currency that only players hold and nobody transfers.
-func (g *Game) Currencies() []contract.Currency {
+func currencies() []contract.Currency {
 	return []contract.Currency{{
 		ID: XPoint, Singular: "x-point", Plural: "x-points",
 		Aliases:      []string{"xpoint", "xpoints", "x point", "x points"},
@@ -94,8 +98,5 @@ func (g *Game) Init(c *contract.Ctx) error {
 	st.resize(c.IntParam(ParamWidth), c.IntParam(ParamHeight))
 	return nil
 }
-
-// Guide implements contract.Game.
-func (g *Game) Guide() string { return guide }
 
 func data(c *contract.Ctx) *State { return c.Data().(*State) }

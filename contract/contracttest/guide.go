@@ -20,30 +20,30 @@ import (
 // syntax (a line of it, or a part between " / ") is in the guide.
 func CheckGuide(t testing.TB, g contract.Game, shown func(v *contract.Verb, guide string) bool) {
 	t.Helper()
-	guide := g.Guide()
+	guide := g.Spec().Guide
 	for i, l := range strings.Split(guide, "\n") {
 		if n := utf8.RuneCountInString(l); n > 72 {
-			t.Errorf("%s guide line %d is %d columns, over 72: %q", g.ID(), i+1, n, l)
+			t.Errorf("%s guide line %d is %d columns, over 72: %q", g.Spec().ID, i+1, n, l)
 		}
 	}
 	flat := flatten(guide)
 	for _, v := range g.Verbs() {
 		if shown != nil {
 			if !shown(v, guide) {
-				t.Errorf("the %s guide does not show verb %s (%s)", g.ID(), v.Name, v.Syntax)
+				t.Errorf("the %s guide does not show verb %s (%s)", g.Spec().ID, v.Name, v.Syntax)
 			}
 			continue
 		}
 		for _, form := range syntaxForms(v.Syntax) {
 			if !strings.Contains(flat, form) {
-				t.Errorf("the %s guide lacks the syntax %q of verb %s", g.ID(), form, v.Name)
+				t.Errorf("the %s guide lacks the syntax %q of verb %s", g.Spec().ID, form, v.Name)
 			}
 		}
 	}
 	tests := testNames()
 	for _, m := range regexp.MustCompile(`\b((?:Test|Benchmark|Fuzz)[A-Z][A-Za-z0-9_]*)`).FindAllString(guide, -1) {
 		if !tests[m] {
-			t.Errorf("the %s guide names %s, which is not a test of its package", g.ID(), m)
+			t.Errorf("the %s guide names %s, which is not a test of its package", g.Spec().ID, m)
 		}
 	}
 }

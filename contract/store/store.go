@@ -55,6 +55,17 @@ func Save(path string, s *contract.State) error {
 	return WriteAtomic(path, b, 0o600)
 }
 
+// Save writes the state as the package's Save does, appending nothing to
+// the journal: it encodes with the text kept from the journal's last
+// commit or save, so it pays only for what changed since.
+func (j *Journal) Save(path string, s *contract.State) error {
+	b, err := j.enc.Encode(s)
+	if err != nil {
+		return err
+	}
+	return WriteAtomic(path, b, 0o600)
+}
+
 // WriteAtomic writes data to path atomically with the given mode.
 func WriteAtomic(path string, data []byte, mode os.FileMode) error {
 	tmp, err := writeTemp(path, data, mode)
@@ -150,6 +161,10 @@ type Journal struct {
 	spare  chan spareFile // at most one, ready for the next Commit
 	making atomic.Bool    // a spare is being made
 	swept  bool           // stale temporary files removed
+
+	// enc keeps the text of the state last committed, so that a commit
+	// re-encodes only the parts of the state that changed.
+	enc contract.Encoder
 }
 
 type spareFile struct {
@@ -353,7 +368,7 @@ func Commit(j *Journal, path string, s *contract.State, entries []contract.Entry
 	size := j.size
 	jerr := make(chan error, 1)
 	go func() { jerr <- j.Append(entries) }()
-	b, err := contract.Encode(s)
+	b, err := j.enc.Encode(s)
 	if err != nil {
 		if <-jerr == nil {
 			j.cut(size)

@@ -552,3 +552,35 @@ func TestWriteFailureKeepsState(t *testing.T) {
 		t.Errorf("journal after a failed write: %v, want 1:one", got)
 	}
 }
+
+// TestJournalSave: a save after a commit writes the state as it is now,
+// changes made since the commit included, and appends nothing to the
+// journal.
+func TestJournalSave(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	j, err := store.OpenJournal(store.JournalPath(path), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	s := version(3)
+	s.Seen.IDs = map[string]time.Time{"a@example.test": at, "b@example.test": at}
+	if err := store.Commit(j, path, s, []contract.Entry{{Seq: 3, Verb: "v"}}); err != nil {
+		t.Fatal(err)
+	}
+	journal, _ := os.ReadFile(store.JournalPath(path))
+	delete(s.Seen.IDs, "a@example.test")
+	s.Seen.IDs["c@example.test"] = at.Add(time.Minute)
+	s.Players = s.Players[:1]
+	if err := j.Save(path, s); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	if want, _ := contract.Encode(s); !bytes.Equal(got, want) {
+		t.Errorf("the saved state is not the state as changed:\n%s\nwant\n%s", got, want)
+	}
+	if after, _ := os.ReadFile(store.JournalPath(path)); !bytes.Equal(after, journal) {
+		t.Errorf("the save changed the journal:\n%s", after)
+	}
+}

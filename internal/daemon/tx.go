@@ -90,7 +90,7 @@ func (d *Daemon) reload() error {
 // saveSent saves the state for the outbox's sake: no entries, nothing to
 // undo (what it records has happened). Call with mu held.
 func (d *Daemon) saveSent() bool {
-	if err := store.Save(d.statePath, d.s); err != nil {
+	if err := d.j.Save(d.statePath, d.s); err != nil {
 		d.log.Error("save after sending", "err", err)
 		return false
 	}

@@ -70,7 +70,7 @@ func (s *Server) feed(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "no game "+id, http.StatusNotFound)
 			return
 		}
-		title = "referee: " + g.Title()
+		title = "referee: " + g.Spec().Title
 		self, alt = "/game/"+id+"/feed.atom", "/game/"+id
 	}
 	all, err := s.o.Archive.All()

@@ -73,7 +73,7 @@ func BenchmarkPages(b *testing.B) {
 	}
 	running := 0
 	for _, g := range h.E.Games() {
-		if len(h.S.Members(g.ID())) > 0 {
+		if len(h.S.Members(g.Spec().ID)) > 0 {
 			running++
 		}
 	}

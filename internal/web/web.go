@@ -145,11 +145,11 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 		p.Clock = fmtTime(st.Clock)
 		p.Outbox, p.Failed = len(st.Outbox), len(st.Failed)
 		for _, g := range s.o.Engine.Games() {
-			row := gameRow{ID: g.ID(), Title: g.Title(), Contestants: len(st.Members(g.ID()))}
-			if gs := st.Games[g.ID()]; gs != nil {
+			row := gameRow{ID: g.Spec().ID, Title: g.Spec().Title, Contestants: len(st.Members(g.Spec().ID))}
+			if gs := st.Games[g.Spec().ID]; gs != nil {
 				row.LastReport = fmtTime(gs.LastReport)
 			}
-			if ev, ok, err := s.o.Engine.GameNext(st, g.ID()); err == nil && ok {
+			if ev, ok, err := s.o.Engine.GameNext(st, g.Spec().ID); err == nil && ok {
 				row.Next = eventName(ev) + " at " + ev.At.UTC().Format(stamp)
 				row.Left = left(ev.At.Sub(st.Clock))
 			}
@@ -209,7 +209,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("no game %q (the games are %s)", id, strings.Join(s.gameIDs(), ", ")), http.StatusNotFound)
 		return
 	}
-	p := gamePage{page: s.page(g.Title(), id), ID: id, Title: g.Title()}
+	p := gamePage{page: s.page(g.Spec().Title, id), ID: id, Title: g.Spec().Title}
 	s.o.View(func(st *contract.State) {
 		gs := st.Games[id]
 		if gs == nil {
@@ -230,7 +230,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 			}
 			return p.Points[i].Name < p.Points[j].Name
 		})
-		for _, d := range g.Params() {
+		for _, d := range g.Spec().Params {
 			p.Params = append(p.Params, paramRow{d.Name, gs.Params[d.Name], d.Default, d.Rule, d.Help})
 		}
 		for _, in := range st.Intents {
@@ -432,7 +432,7 @@ func left(d time.Duration) string {
 func (s *Server) gameIDs() []string {
 	var ids []string
 	for _, g := range s.o.Engine.Games() {
-		ids = append(ids, g.ID())
+		ids = append(ids, g.Spec().ID)
 	}
 	return ids
 }
@@ -451,7 +451,7 @@ func (s *Server) page(title, game string) page {
 	p := page{Title: title, Game: game, Referee: s.o.Referee}
 	p.Nav = append(p.Nav, navLink{"/", "Games"})
 	for _, g := range s.o.Engine.Games() {
-		p.Nav = append(p.Nav, navLink{"/game/" + g.ID(), g.Title()})
+		p.Nav = append(p.Nav, navLink{"/game/" + g.Spec().ID, g.Spec().Title})
 	}
 	p.Nav = append(p.Nav, navLink{"/archive", "Archive"}, navLink{"/journal", "Journal"})
 	return p

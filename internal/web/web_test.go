@@ -109,15 +109,15 @@ func TestPages(t *testing.T) {
 	t.Run("index", func(t *testing.T) {
 		p := get(t, srv, "/", 200)
 		for _, g := range h.E.Games() {
-			if !strings.Contains(p, `<a href="/game/`+g.ID()+`">`+g.Title()+`</a>`) {
-				t.Errorf("the index does not link %s", g.Title())
+			if !strings.Contains(p, `<a href="/game/`+g.Spec().ID+`">`+g.Spec().Title+`</a>`) {
+				t.Errorf("the index does not link %s", g.Spec().Title)
 			}
-			ev, ok, err := h.E.GameNext(h.S, g.ID())
+			ev, ok, err := h.E.GameNext(h.S, g.Spec().ID)
 			if err != nil || !ok {
 				continue
 			}
 			if !strings.Contains(p, ev.At.UTC().Format(stamp)) {
-				t.Errorf("the index does not show %s's next event at %s", g.ID(), ev.At)
+				t.Errorf("the index does not show %s's next event at %s", g.Spec().ID, ev.At)
 			}
 		}
 		if !strings.Contains(p, h.S.Clock.UTC().Format(stamp)) {
