@@ -197,7 +197,7 @@ func TestR13Owners(t *testing.T) {
 // TestCitations: every "Life R<n>" in the package, and every further "R<n>"
 // of a list ("Life R2, R9, R13"), names a regulation of regulations.txt
 // (either version of an amended one, ruling L5), and every ruling it cites is
-// one of docs/RULINGS.md.
+// one of docs/rulings.md.
 func TestCitations(t *testing.T) {
 	b, err := os.ReadFile("regulations.txt")
 	if err != nil {

@@ -220,7 +220,7 @@ func TestController(t *testing.T) {
 // Proposals <n>", "Totem Behavior <n>", "Gameplay <n>" and "Rewards
 // Allocation <n>" in the package names a rule of rules.txt, the rules of a
 // section numbered from 1 in their order, and every ruling it cites is one of
-// docs/RULINGS.md.
+// docs/rulings.md.
 func TestCitations(t *testing.T) {
 	b, err := os.ReadFile("rules.txt")
 	if err != nil {

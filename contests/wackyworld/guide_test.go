@@ -71,7 +71,7 @@ func TestReport(t *testing.T) {
 // TestCitations: every "Wacky <n>" and "Wacky <n><letter>" in the package,
 // and every further one of a list ("Wacky 1, 5"), names a section or a
 // paragraph of contract.txt, and every ruling it cites is one of
-// docs/RULINGS.md.
+// docs/rulings.md.
 func TestCitations(t *testing.T) {
 	b, err := os.ReadFile("contract.txt")
 	if err != nil {

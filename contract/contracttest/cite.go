@@ -8,12 +8,12 @@ import (
 	"testing"
 )
 
-// rulingCite matches a citation of a ruling of docs/RULINGS.md ("G4",
+// rulingCite matches a citation of a ruling of docs/rulings.md ("G4",
 // "ruling L5", "U3"), not a word that merely looks like one: a Life rule
 // "B3/S23" or a week "2026-W50" is preceded or followed by a slash or a dash.
 var rulingCite = regexp.MustCompile(`(?:^|[^\w/-])([GLSUW]\d+)\b`)
 
-// rulingHead matches a ruling's entry in docs/RULINGS.md: "- **G4 Where".
+// rulingHead matches a ruling's entry in docs/rulings.md: "- **G4 Where".
 var rulingHead = regexp.MustCompile(`(?m)^- \*\*([GLSUW]\d+)\b`)
 
 // listRef matches each further reference of a list ("5" and "8" in
@@ -32,7 +32,7 @@ var listRef = regexp.MustCompile(`\d+[a-z]?`)
 // text of its own.
 //
 // A citation of a ruling ("G4", "ruling L5", "S8", "U3", "W6") must name a
-// ruling of docs/RULINGS.md at the module's root.
+// ruling of docs/rulings.md at the module's root.
 func CheckCitations(t testing.TB, cite *regexp.Regexp, known map[string]bool) {
 	t.Helper()
 	rulings := Rulings(t)
@@ -67,7 +67,7 @@ func CheckCitations(t testing.TB, cite *regexp.Regexp, known map[string]bool) {
 				}
 				r++
 				if id := line[m[2]:m[3]]; !rulings[id] {
-					t.Errorf("%s:%d cites ruling %s, which docs/RULINGS.md does not have", f, i+1, id)
+					t.Errorf("%s:%d cites ruling %s, which docs/rulings.md does not have", f, i+1, id)
 				}
 			}
 		}
@@ -80,7 +80,7 @@ func CheckCitations(t testing.TB, cite *regexp.Regexp, known map[string]bool) {
 	}
 }
 
-// Rulings are the rulings of docs/RULINGS.md at the root of the module that
+// Rulings are the rulings of docs/rulings.md at the root of the module that
 // holds the working directory, by number ("G4").
 func Rulings(t testing.TB) map[string]bool {
 	t.Helper()
@@ -94,11 +94,11 @@ func Rulings(t testing.TB) map[string]bool {
 		}
 		up := filepath.Dir(dir)
 		if up == dir {
-			t.Fatal("no go.mod above the working directory: cannot find docs/RULINGS.md")
+			t.Fatal("no go.mod above the working directory: cannot find docs/rulings.md")
 		}
 		dir = up
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "docs", "RULINGS.md"))
+	b, err := os.ReadFile(filepath.Join(dir, "docs", "rulings.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func Rulings(t testing.TB) map[string]bool {
 		out[m[1]] = true
 	}
 	if len(out) == 0 {
-		t.Fatal("docs/RULINGS.md holds no ruling")
+		t.Fatal("docs/rulings.md holds no ruling")
 	}
 	return out
 }
