@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"referee/mailin"
 )
 
 // A replay stopped midway, as an operator meets it: killed (SIGKILL) or
@@ -179,19 +182,80 @@ func TestReplayResumesAfterKill(t *testing.T) {
 
 // TestReplayResumesAfterKillAnywhere: killed once at each point a replay
 // passes (every message, every save, every mail written), then run again,
-// a replay ends as one never killed.
+// a replay ends as one never killed: over an mbox, and over .eml files and
+// a maildir given together.
 func TestReplayResumesAfterKillAnywhere(t *testing.T) {
+	killAnywhere(t, replayArgs(t, true), []string{"message", "saving", "saved", "eml"})
+	// The same messages as .eml files and a maildir.
+	a, err := mailin.OpenArchive("testdata/replay.mbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	arch := t.TempDir()
+	var archives []string
+	os.MkdirAll(filepath.Join(arch, "md/cur"), 0o755)
+	for i := 1; ; i++ {
+		raw, err := a.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 2 || i == 3 {
+			os.WriteFile(filepath.Join(arch, "md/cur", fmt.Sprintf("%d.M%dP1.test:2,S", raw.Arrived.Unix(), i)), raw.Data, 0o644)
+			if i == 2 {
+				archives = append(archives, filepath.Join(arch, "md"))
+			}
+			continue
+		}
+		name := filepath.Join(arch, fmt.Sprintf("%d.eml", i))
+		os.WriteFile(name, raw.Data, 0o644)
+		archives = append(archives, name)
+	}
+	if len(archives) != 4 {
+		t.Fatalf("archives: %v", archives)
+	}
+	args := append([]string{"replay", "--until", "2026-12-15T00:00:00Z", "--out", "out", "--secret-file", "secret"}, archives...)
+	killAnywhere(t, args, []string{"message", "saved"})
+
+	// Killed after the maildir's first message, which is then replaced
+	// by another: the replay run again refuses, naming the message.
+	dir := secretDir(t)
+	if code, errs := replayChild(t, dir, "message:4", syscall.SIGKILL, args); code != -1 {
+		t.Fatalf("exit %d %s", code, errs)
+	}
+	md, _ := filepath.Glob(filepath.Join(arch, "md/cur/*"))
+	x, y := readFile(t, md[0]), readFile(t, md[1])
+	os.WriteFile(md[0], y, 0o644)
+	os.WriteFile(md[1], x, 0o644)
+	code, errs := replayChild(t, dir, "", 0, args)
+	if code != 1 {
+		t.Errorf("replay of a changed archive: exit %d, want 1", code)
+	}
+	wants(t, "replay of a changed archive", errs, filepath.Join(arch, "md")+": message 1 is r3@example.test, the checkpoint's is r2@example.test: the archive changed since; delete data/state.yaml.replay to replay from the first message")
+}
+
+// killAnywhere kills the replay args once at each of its points, for
+// every point named, and checks that the replay run again ends as one
+// never killed.
+func killAnywhere(t *testing.T, args []string, points []string) {
+	t.Helper()
 	base := secretDir(t)
-	if code, errs := replayChild(t, base, "", 0, replayArgs(t, true)); code != 0 {
+	if code, errs := replayChild(t, base, "", 0, args); code != 0 {
 		t.Fatalf("replay: exit %d %s", code, errs)
 	}
 	want := resultOf(t, base)
+	if len(want.mails) < 4 {
+		t.Fatalf("the uninterrupted replay wrote %d mails", len(want.mails))
+	}
 	kills := 0
-	for _, point := range []string{"message", "saving", "saved", "eml"} {
+	for _, point := range points {
 		for k := 1; ; k++ {
 			at := fmt.Sprintf("%s:%d", point, k)
 			dir := secretDir(t)
-			code, errs, paused := replayChildAt(t, dir, at, syscall.SIGKILL, replayArgs(t, true))
+			code, errs, paused := replayChildAt(t, dir, at, syscall.SIGKILL, args)
 			if !paused {
 				if code != 0 || k == 1 {
 					t.Fatalf("%s: exit %d, never paused: %s", at, code, errs)
@@ -200,7 +264,7 @@ func TestReplayResumesAfterKillAnywhere(t *testing.T) {
 				break
 			}
 			kills++
-			if code, errs := replayChild(t, dir, "", 0, replayArgs(t, true)); code != 0 {
+			if code, errs := replayChild(t, dir, "", 0, args); code != 0 {
 				t.Fatalf("%s: the replay run again: exit %d %s", at, code, errs)
 			}
 			sameResult(t, "killed at "+at, resultOf(t, dir), want)
