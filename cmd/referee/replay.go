@@ -288,7 +288,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				a.Close()
 				return err
 			}
-			if !fresh && (pause.active() || time.Since(lastSave) >= checkpointEvery) {
+			if !fresh && (pause.active() || time.Since(lastSave) >= checkpointEvery || len(s.Outbox) >= checkpointNotices) {
 				if err := checkpoint(pos, false); err != nil {
 					a.Close()
 					return err
@@ -367,8 +367,13 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// checkpointEvery is how often a replay saves its checkpoint.
-const checkpointEvery = 3 * time.Second
+// A replay saves its checkpoint every checkpointEvery, and sooner when
+// checkpointNotices notices wait in the outbox (each save encodes them with
+// the state, which takes memory).
+const (
+	checkpointEvery   = 3 * time.Second
+	checkpointNotices = 256
+)
 
 // absArchive is the archive's path made absolute (imap:FOLDER as it is), so
 // that a replay run again from another directory is known as the same.
