@@ -2,7 +2,8 @@
 // IMAP (or from archives), applies their actions to the games, and mails back
 // receipts, notices and weekly reports. Subcommands: run, replay, report, check,
 // status, init, verify, config (DESIGN "Command line"). Exit status: 0 success, 1 runtime
-// failure, 2 bad usage or bad configuration.
+// failure, 2 bad usage or bad configuration, 3 a replay stopped by a signal
+// (it resumes when run again).
 package main
 
 import (
@@ -67,9 +68,12 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	}
 	err := f(args[1:], stdout, stderr)
 	var ue *usageError
+	var ie *interruptedError
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(err, &ie):
+		return 3
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &ue):

@@ -146,7 +146,7 @@ func TestTornLastLine(t *testing.T) {
 	// then a torn one.
 	last := string(journal[bytes.LastIndexByte(journal[:len(journal)-1], '\n')+1:])
 	n := bytes.Count(journal, []byte("\n"))
-	unfinished := strings.Replace(strings.Replace(last, `"seq":`+strconv.Itoa(n)+`,`, `"seq":`+strconv.Itoa(n+1)+`,`, 1), `"base":0}`, `"base":`+strconv.Itoa(n)+`}`, 1)
+	unfinished := strings.Replace(strings.Replace(last, `"seq":`+strconv.Itoa(n)+`,`, `"seq":`+strconv.Itoa(n+1)+`,`, 1), `"base":`+regexp.MustCompile(`"base":(\d+)}`).FindStringSubmatch(last)[1]+`}`, `"base":`+strconv.Itoa(n)+`}`, 1)
 	torn := `{"seq":` + strconv.Itoa(n+2) + `,"time":"2026-12-1`
 	f.WriteString(unfinished + torn)
 	f.Close()

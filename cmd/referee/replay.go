@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/term"
@@ -17,7 +18,6 @@ import (
 	"referee/contract/store"
 	"referee/internal/bridge"
 	"referee/mailin"
-	"referee/mailout"
 )
 
 const replayUsage = `Usage: referee replay [--state F] [--config F] [--until TIME] [--out DIR] ARCHIVE...
@@ -29,9 +29,16 @@ the arrival time) — running every
 scheduled event whose time has passed between messages, then every event up to
 --until. Each outgoing mail is written as DIR/0001.eml, 0002.eml, ... (numbering
 continues after the files already there); without --out the mails are counted
-and dropped. The state is saved at the end. A state that does not exist yet is
-created from the starting state at the first message's arrival time. Replaying
+and dropped. A state that does not exist yet is created from the starting state
+at the first message's arrival time, and saved before anything else. Replaying
 the same archive again changes nothing: every message is remembered.
+
+Every few seconds, and on SIGINT or SIGTERM, the state, its journal and the
+position in the archives are saved (the position in STATE.replay, removed at
+the end); a mail is written only once the state that made it is saved. A
+replay that was stopped, or killed, resumes from there when it is run again
+with the same arguments, and writes no mail twice. Stopped by a signal, it
+exits with status 3.
 `
 
 func cmdReplay(args []string, stdout, stderr io.Writer) error {
@@ -61,24 +68,234 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	archives := make([]string, fs.NArg())
+	for i, a := range fs.Args() {
+		archives[i] = absArchive(a)
+	}
+	outDir := ""
+	if *out != "" {
+		if outDir, err = filepath.Abs(*out); err != nil {
+			return err
+		}
+	}
 	s, err := store.Load(e, cfg.State)
 	fresh := errors.Is(err, os.ErrNotExist)
 	if err != nil && !fresh {
 		return err
 	}
+	var saved []byte // the state file as loaded
+	if !fresh {
+		if saved, err = os.ReadFile(cfg.State); err != nil {
+			return err
+		}
+	}
+	ckPath := checkpointPath(cfg.State)
+	ck, err := loadCheckpoint(ckPath)
+	if err != nil {
+		return err
+	}
+	if ck != nil && !ck.sameRun(archives, *until, outDir) {
+		return fmt.Errorf("%s: a replay of other arguments (%s) was stopped before its end: run it again with the same arguments to finish it, or delete %s to start this one", ckPath, strings.Join(ck.Archives, " "), ckPath)
+	}
+	if ck != nil && fresh {
+		// A point with no state is one before the first save.
+		if ck.Prev != nil && ck.Prev.State != "" {
+			return fmt.Errorf("%s: the replay this checkpoint belongs to saved %s, which is missing now: restore it, or delete %s", ckPath, cfg.State, ckPath)
+		}
+		// Killed during its first save: nothing of it was kept but,
+		// perhaps, the journal lines of that save.
+		if sc, err := store.ScanJournal(store.JournalPath(cfg.State), 0); err == nil && sc.Refusal() != nil && len(sc.Bad) == 0 && sc.OneSave {
+			cut, _, err := store.Repair(store.JournalPath(cfg.State), 0, time.Now())
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "referee replay: the first save of the stopped replay never finished: its journal lines were moved to %s\n", cut)
+		}
+		ck = nil
+	}
 	if err := checkJournal(cfg, keepOf(s)); err != nil {
 		return err
 	}
+	emls, err := newEmlWriter(outDir, addresses(cfg))
+	if err != nil {
+		return err
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	pause := newReplayPause(stderr, sigs)
+
+	var cur replayPoint
+	if ck != nil {
+		p, ok := ck.pointOf(stateHash(saved))
+		if !ok {
+			return fmt.Errorf("%s: %s (journal_seq %d) is not the state this checkpoint saved (journal_seq %d): it changed since; delete %s to replay from the first message", ckPath, cfg.State, s.JournalSeq, ck.Cur.Seq, ckPath)
+		}
+		cur = p
+		where := "the start"
+		if p.Archive < len(archives) {
+			where = fmt.Sprintf("%s, message %d", archives[p.Archive], p.Message+1)
+		}
+		if p.Archive >= len(archives) {
+			where = "the end of the archives"
+		}
+		fmt.Fprintf(stderr, "referee replay: resuming the replay stopped before its end, at %s (%d messages applied before)\n", where, p.Applied)
+	} else {
+		ck = &replayCheckpoint{Archives: archives, Until: *until, Out: outDir, FirstSeq: keepOf(s), FirstEml: emls.first()}
+		cur = replayPoint{Seq: keepOf(s), Next: ck.FirstEml}
+		if s != nil {
+			cur.Outbox, cur.State = len(s.Outbox), stateHash(saved)
+		}
+	}
+	if s != nil {
+		// The notices of the last save, which may not all have been
+		// written: written again under the same numbers.
+		if err := emls.write(s.Outbox, cur.Next, pause.at); err != nil {
+			return err
+		}
+		s.Outbox = nil
+	}
+	ck.Cur, ck.Prev = cur, nil
+
+	// The journal of a state to be created is opened at its first save
+	// (its folder may not exist before).
+	keep := keepOf(s)
+	var j *store.Journal
+	defer func() {
+		if j != nil {
+			j.Close()
+		}
+	}()
+	if s != nil {
+		if j, err = openJournal(cfg, keep, printNote(stderr, "replay")); err != nil {
+			return err
+		}
+	}
+
 	var entries []contract.Entry
+	// save saves the state, its journal lines and the position pos, then
+	// writes the notices of the save; a state that did not change since
+	// the last save is not saved again, only the position.
+	save := func(pos replayPoint) error {
+		b, err := contract.Encode(s)
+		if err != nil {
+			return err
+		}
+		h := stateHash(b)
+		if h == cur.State && len(entries) == 0 {
+			pos.Seq, pos.State, pos.Next, pos.Outbox = cur.Seq, cur.State, cur.Next, cur.Outbox
+			cur, ck.Cur = pos, pos
+			return ck.save(ckPath)
+		}
+		// The files of the last save become durable before the state
+		// that lists them is replaced.
+		if err := emls.sync(); err != nil {
+			return err
+		}
+		pos.Seq, pos.State, pos.Next, pos.Outbox = s.JournalSeq, h, cur.Next+cur.Outbox, len(s.Outbox)
+		prev := cur
+		ck.Prev, ck.Cur = &prev, pos
+		if err := ck.save(ckPath); err != nil {
+			return err
+		}
+		pause.at("saving")
+		if j == nil {
+			if j, err = openJournal(cfg, keep, printNote(stderr, "replay")); err != nil {
+				return err
+			}
+		}
+		if err := store.Commit(j, cfg.State, s, entries); err != nil {
+			return err
+		}
+		entries = nil
+		cur = pos
+		pause.at("saved")
+		if err := emls.write(s.Outbox, pos.Next, pause.at); err != nil {
+			return err
+		}
+		s.Outbox = nil
+		return nil
+	}
+	// checkpoint saves; the last one leaves no notice in the state's
+	// outbox, where `referee run` would send it: the state is saved once
+	// more without them, once their files are durable.
+	checkpoint := func(pos replayPoint, last bool) error {
+		if err := save(pos); err != nil {
+			return err
+		}
+		if !last || cur.Outbox == 0 {
+			return nil
+		}
+		if err := emls.sync(); err != nil {
+			return err
+		}
+		return save(pos)
+	}
+	interrupted := func(pos replayPoint) error {
+		sig := pause.signalled()
+		if sig == nil {
+			return nil
+		}
+		if fresh {
+			fmt.Fprintf(stderr, "referee replay: stopped by %v before the first message; nothing was saved\n", sig)
+			return &interruptedError{sig: sig}
+		}
+		if err := checkpoint(pos, true); err != nil {
+			return err
+		}
+		if err := emls.sync(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "referee replay: stopped by %v after %d messages; the state and the position are saved: run the same command again to resume\n", sig, pos.Applied)
+		return &interruptedError{sig: sig}
+	}
+
 	pipe := &bridge.Pipeline{Engine: e, Mail: mailinConfig(cfg)}
 	progress := newProgress(stderr)
-	n := 0
-	for _, path := range fs.Args() {
+	pos := cur
+	lastSave := time.Now()
+	for ai := cur.Archive; ai < len(archives); ai++ {
+		path := archives[ai]
 		a, err := openArchive(cfg, path)
 		if err != nil {
 			return err
 		}
+		read := 0
+		if ai == cur.Archive {
+			// Skip what the checkpoint says was read, and check that
+			// the archive still holds the same message there.
+			for read < cur.Message {
+				raw, err := a.Next()
+				if err != nil {
+					a.Close()
+					return fmt.Errorf("%s: the checkpoint's position (message %d) is past the archive's end (%v): it changed since; delete %s to replay from the first message", path, cur.Message, err, ckPath)
+				}
+				read++
+				if read == cur.Message && cur.MessageID != "" {
+					if m, err := pipe.Read(raw.Data, raw.Arrived); err == nil && m.ID != cur.MessageID {
+						a.Close()
+						return fmt.Errorf("%s: message %d is %s, the checkpoint's is %s: the archive changed since; delete %s to replay from the first message", path, read, m.ID, cur.MessageID, ckPath)
+					}
+				}
+			}
+		}
+		pos.Archive, pos.Message = ai, read
+		if ai != cur.Archive {
+			pos.MessageID = ""
+		}
 		for {
+			if err := interrupted(pos); err != nil {
+				a.Close()
+				return err
+			}
+			if !fresh && (pause.active() || time.Since(lastSave) >= checkpointEvery || len(s.Outbox) >= checkpointNotices) {
+				if err := checkpoint(pos, false); err != nil {
+					a.Close()
+					return err
+				}
+				lastSave = time.Now()
+			}
+			pause.at("message")
 			raw, err := a.Next()
 			if errors.Is(err, io.EOF) {
 				break
@@ -94,24 +311,34 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 					return err
 				}
 				fresh = false
+				// The master secret is saved before any notice that
+				// depends on it.
+				if err := checkpoint(pos, false); err != nil {
+					a.Close()
+					return err
+				}
+				lastSave = time.Now()
 			}
 			m, ent, err := pipe.Ingest(s, raw.Data, raw.Arrived)
+			pos.Message++
+			pos.MessageID = ""
 			var ue *bridge.UnreadableError
 			if errors.As(err, &ue) {
-				fmt.Fprintf(stderr, "referee replay: %s: message %d unreadable, skipped: %v\n", path, n+1, ue.Err)
+				fmt.Fprintf(stderr, "referee replay: %s: message %d unreadable, skipped: %v\n", path, pos.Message, ue.Err)
 				continue
 			}
 			if err != nil {
 				a.Close()
-				return fmt.Errorf("%s: message %s: %w (the state was not saved)", path, m.ID, err)
+				return fmt.Errorf("%s: message %s: %w (the state is saved up to the last checkpoint, which the same command resumes from)", path, m.ID, err)
 			}
+			pos.MessageID = m.ID
 			entries = append(entries, ent...)
-			n++
-			progress.tick(n)
+			pos.Applied++
+			progress.tick(pos.Applied)
 		}
 		a.Close()
 	}
-	progress.done(n)
+	progress.done(pos.Applied)
 	if fresh {
 		return usagef("the archives hold no message and there is no state to replay onto")
 	}
@@ -122,24 +349,42 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		entries = append(entries, ent...)
 	}
-	written, err := writeOutbox(s, cfg, *out)
-	if err != nil {
+	pos.Archive, pos.Message, pos.MessageID = len(archives), 0, ""
+	if err := checkpoint(pos, true); err != nil {
 		return err
 	}
-	j, err := openJournal(cfg, s.JournalSeq-int64(len(entries)), printNote(stderr, "replay"))
-	if err != nil {
+	if err := emls.sync(); err != nil {
 		return err
 	}
-	defer j.Close()
-	if err := store.Commit(j, cfg.State, s, entries); err != nil {
+	if err := os.Remove(ckPath); err != nil {
 		return err
 	}
 	where := "dropped (no --out)"
 	if *out != "" {
 		where = "written to " + *out
 	}
-	fmt.Fprintf(stdout, "%d messages applied, %d journal entries, %d mails %s\n", n, len(entries), written, where)
+	fmt.Fprintf(stdout, "%d messages applied, %d journal entries, %d mails %s\n", pos.Applied, s.JournalSeq-ck.FirstSeq, cur.Next+cur.Outbox-ck.FirstEml, where)
 	return nil
+}
+
+// A replay saves its checkpoint every checkpointEvery, and sooner when
+// checkpointNotices notices wait in the outbox (each save encodes them with
+// the state, which takes memory).
+const (
+	checkpointEvery   = 3 * time.Second
+	checkpointNotices = 256
+)
+
+// absArchive is the archive's path made absolute (imap:FOLDER as it is), so
+// that a replay run again from another directory is known as the same.
+func absArchive(path string) string {
+	if strings.HasPrefix(path, "imap:") {
+		return path
+	}
+	if a, err := filepath.Abs(path); err == nil {
+		return a
+	}
+	return path
 }
 
 // openArchive opens an mbox file, a maildir, an .eml file, or "imap:FOLDER": a
@@ -164,38 +409,6 @@ func openArchive(cfg *Config, path string) (mailin.Archive, error) {
 	ic.Mailbox = folder
 	// Every IMAP command is bounded by mailin's own time limit.
 	return mailin.OpenIMAPArchive(context.Background(), ic)
-}
-
-// writeOutbox writes every notice of the outbox as a numbered .eml file and
-// empties the outbox.
-func writeOutbox(s *contract.State, cfg *Config, dir string) (int, error) {
-	count := len(s.Outbox)
-	if dir == "" || count == 0 {
-		s.Outbox = nil
-		return count, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return 0, err
-	}
-	next := 1
-	entries, _ := os.ReadDir(dir)
-	for _, en := range entries {
-		if v, err := strconv.Atoi(strings.TrimSuffix(en.Name(), ".eml")); err == nil && strings.HasSuffix(en.Name(), ".eml") && v >= next {
-			next = v + 1
-		}
-	}
-	for _, o := range s.Outbox {
-		raw, err := mailout.Compose(bridge.Mail(&o.Notice, addresses(cfg)))
-		if err != nil {
-			return 0, fmt.Errorf("compose %s: %w", o.ID, err)
-		}
-		if err := store.WriteAtomic(filepath.Join(dir, fmt.Sprintf("%04d.eml", next)), raw, 0o644); err != nil {
-			return 0, err
-		}
-		next++
-	}
-	s.Outbox = nil
-	return count, nil
 }
 
 // progress shows a line on a terminal for long archives.

@@ -1,0 +1,273 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"referee/contract"
+	"referee/contract/store"
+	"referee/internal/bridge"
+	"referee/mailout"
+)
+
+// A replay's checkpoint: the archive position that goes with a saved state,
+// so that a replay killed midway resumes where its state stands instead of
+// starting again from the first message.
+//
+// The checkpoint file (beside the state, named after it with ".replay") is
+// written before each save of the state, and holds two points: Cur, the
+// point of the save under way, and Prev, the point of the save before it,
+// each with the hash of the state file it goes with. A resumed replay takes
+// the one of the state file it finds: Prev when the replay was killed before
+// the save finished. The state that a point
+// describes still holds the notices of its save in its outbox, numbered
+// from Next; they are written as .eml files only after that save, and a
+// resumed replay writes them again under the same numbers (the same bytes,
+// each file renamed into place), so no file is written twice under two
+// numbers and none is missing.
+
+// replayPoint is the replay's position that goes with a saved state.
+type replayPoint struct {
+	Seq       int64  `json:"journal_seq"`  // the state's journal_seq
+	State     string `json:"state_sha256"` // the state file's hash ("": none saved)
+	Archive   int    `json:"archive"`      // index of the archive in the arguments
+	Message   int    `json:"message"`      // messages read from it so far
+	MessageID string `json:"message_id,omitempty"`
+	Next      int    `json:"next_eml"` // number of the first .eml of the state's outbox
+	Outbox    int    `json:"outbox"`   // notices in the state's outbox
+	Applied   int    `json:"applied"`  // messages applied since the replay began
+}
+
+// replayCheckpoint is the checkpoint file.
+type replayCheckpoint struct {
+	Archives []string     `json:"archives"`
+	Until    string       `json:"until,omitempty"`
+	Out      string       `json:"out,omitempty"`
+	FirstSeq int64        `json:"first_seq"` // journal_seq when the replay began
+	FirstEml int          `json:"first_eml"` // number of its first .eml
+	Prev     *replayPoint `json:"prev,omitempty"`
+	Cur      replayPoint  `json:"cur"`
+}
+
+// checkpointPath is the checkpoint file of the state at statePath.
+func checkpointPath(statePath string) string { return statePath + ".replay" }
+
+func loadCheckpoint(path string) (*replayCheckpoint, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var c replayCheckpoint
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("%s: not a replay checkpoint (%v): delete it to replay from the first message", path, err)
+	}
+	return &c, nil
+}
+
+func (c *replayCheckpoint) save(path string) error {
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	return store.WriteAtomic(path, append(b, '\n'), 0o600)
+}
+
+// sameRun reports whether c is the checkpoint of a replay with these
+// arguments.
+func (c *replayCheckpoint) sameRun(archives []string, until, out string) bool {
+	if c.Until != until || c.Out != out || len(c.Archives) != len(archives) {
+		return false
+	}
+	for i := range archives {
+		if c.Archives[i] != archives[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// pointOf is the point of c that goes with the state whose file's hash is
+// state.
+func (c *replayCheckpoint) pointOf(state string) (replayPoint, bool) {
+	if c.Prev != nil && c.Prev.State == state {
+		return *c.Prev, true
+	}
+	if c.Cur.State == state {
+		return c.Cur, true
+	}
+	return replayPoint{}, false
+}
+
+// stateHash identifies a state file's content.
+func stateHash(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// emlWriter writes notices as numbered .eml files in dir (none when dir is
+// ""): each to a temporary file renamed into place, with one sync of the
+// file system for all of them.
+type emlWriter struct {
+	dir     string
+	addr    bridge.Addresses
+	pending bool // files written since the last sync
+}
+
+func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
+	w := &emlWriter{dir: dir, addr: addr}
+	if dir == "" {
+		return w, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	// The temporary files of a replay that was killed while writing.
+	stale, _ := filepath.Glob(filepath.Join(dir, ".eml-*.tmp"))
+	for _, f := range stale {
+		os.Remove(f)
+	}
+	return w, nil
+}
+
+// first is the number of the next file after those already in the folder.
+func (w *emlWriter) first() int {
+	next := 1
+	if w.dir == "" {
+		return next
+	}
+	entries, _ := os.ReadDir(w.dir)
+	for _, en := range entries {
+		if v, err := strconv.Atoi(strings.TrimSuffix(en.Name(), ".eml")); err == nil && strings.HasSuffix(en.Name(), ".eml") && v >= next {
+			next = v + 1
+		}
+	}
+	return next
+}
+
+// write writes the outbox's notices as files from number next on.
+func (w *emlWriter) write(outbox []*contract.Outgoing, next int, pause func(string)) error {
+	if w.dir == "" {
+		return nil
+	}
+	for i, o := range outbox {
+		raw, err := mailout.Compose(bridge.Mail(&o.Notice, w.addr))
+		if err != nil {
+			return fmt.Errorf("compose %s: %w", o.ID, err)
+		}
+		f, err := os.CreateTemp(w.dir, ".eml-*.tmp")
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(raw)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Chmod(f.Name(), 0o644)
+		}
+		if err == nil {
+			err = os.Rename(f.Name(), filepath.Join(w.dir, fmt.Sprintf("%04d.eml", next+i)))
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			return fmt.Errorf("write %s: %w", w.dir, err)
+		}
+		w.pending = true
+		pause("eml")
+	}
+	return nil
+}
+
+// sync makes the files written so far durable: one sync of the folder's
+// file system, however many files.
+func (w *emlWriter) sync() error {
+	if !w.pending {
+		return nil
+	}
+	d, err := os.Open(w.dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := unix.Syncfs(int(d.Fd())); err != nil {
+		return fmt.Errorf("sync %s: %w", w.dir, err)
+	}
+	w.pending = false
+	return nil
+}
+
+// interruptedError is a replay stopped by SIGINT or SIGTERM after saving
+// its checkpoint: exit status 3.
+type interruptedError struct{ sig os.Signal }
+
+func (e *interruptedError) Error() string { return fmt.Sprintf("stopped by %v", e.sig) }
+
+// replayPause is a test hook: REFEREE_REPLAY_PAUSE=POINT:K stops the replay
+// the K-th time it reaches POINT ("message": before reading a message;
+// "saving": the checkpoint file written, the state not yet saved; "saved":
+// the state saved, its files not yet written; "eml": after each file), says
+// so on stderr, and waits there (at most a minute) for a signal. It also
+// saves a checkpoint after every message instead of every few seconds.
+type replayPause struct {
+	point string
+	k     int
+	seen  map[string]int
+	w     io.Writer
+	sigs  chan os.Signal
+	got   os.Signal
+}
+
+func newReplayPause(w io.Writer, sigs chan os.Signal) *replayPause {
+	p := &replayPause{w: w, sigs: sigs, seen: map[string]int{}}
+	v := os.Getenv("REFEREE_REPLAY_PAUSE")
+	if point, k, ok := strings.Cut(v, ":"); ok {
+		p.point = point
+		p.k, _ = strconv.Atoi(k)
+	}
+	return p
+}
+
+func (p *replayPause) active() bool { return p.point != "" }
+
+func (p *replayPause) at(point string) {
+	if point != p.point {
+		return
+	}
+	p.seen[point]++
+	if p.seen[point] != p.k {
+		return
+	}
+	fmt.Fprintf(p.w, "referee replay: paused at %s %d\n", point, p.k)
+	select {
+	case s := <-p.sigs:
+		p.got = s
+	case <-time.After(time.Minute):
+	}
+}
+
+// signalled returns the signal received, if any, without waiting.
+func (p *replayPause) signalled() os.Signal {
+	if p.got != nil {
+		return p.got
+	}
+	select {
+	case s := <-p.sigs:
+		p.got = s
+	default:
+	}
+	return p.got
+}

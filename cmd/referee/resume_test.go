@@ -1,0 +1,353 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"referee/mailin"
+)
+
+// A replay stopped midway, as an operator meets it: killed (SIGKILL) or
+// interrupted (SIGINT) at a given point, then run again with the same
+// arguments, it ends with what an uninterrupted replay gives.
+
+// replayArgs are the arguments of every replay in these tests.
+func replayArgs(t *testing.T, secret bool) []string {
+	args := []string{"replay", "--until", "2026-12-15T00:00:00Z", "--out", "out"}
+	if secret {
+		args = append(args, "--secret-file", "secret")
+	}
+	return append(args, replayArchive(t))
+}
+
+// replayChild runs `referee replay` in dir as a separate process. With
+// pause ("POINT:K", see replayPause) it waits for the replay to stop there
+// and sends it sig; it returns the exit status and stderr.
+func replayChild(t *testing.T, dir, pause string, sig syscall.Signal, args []string) (int, string) {
+	t.Helper()
+	code, log, paused := replayChildAt(t, dir, pause, sig, args)
+	if pause != "" && !paused {
+		t.Fatalf("the replay never reached %s:\n%s", pause, log)
+	}
+	return code, log
+}
+
+// replayChildAt is replayChild that also reports whether the replay reached
+// the pause (it ran to its end if not).
+func replayChildAt(t *testing.T, dir, pause string, sig syscall.Signal, args []string) (int, string, bool) {
+	t.Helper()
+	cmd := exec.Command(refereeBinary(t), args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "REFEREE_REPLAY_PAUSE="+pause)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	sc := bufio.NewScanner(stderr)
+	paused := false
+	for sc.Scan() {
+		log.WriteString(sc.Text() + "\n")
+		if pause != "" && !paused && strings.HasPrefix(sc.Text(), "referee replay: paused at ") {
+			paused = true
+			cmd.Process.Signal(sig)
+		}
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), log.String(), paused
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0, log.String(), paused
+}
+
+// replayResult is what a replay leaves: the state, the journal's entries
+// (without "base", which says how they were grouped into saves) and the
+// mails by file name.
+type replayResult struct {
+	state   string
+	journal []string
+	mails   map[string]string
+}
+
+func resultOf(t *testing.T, dir string) replayResult {
+	t.Helper()
+	r := replayResult{state: string(readFile(t, filepath.Join(dir, "data/state.yaml"))), mails: map[string]string{}}
+	for _, line := range strings.Split(strings.TrimSpace(string(readFile(t, filepath.Join(dir, "data/journal.jsonl")))), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("journal line %q: %v", line, err)
+		}
+		delete(m, "base")
+		b, _ := json.Marshal(m)
+		r.journal = append(r.journal, string(b))
+	}
+	ents, _ := os.ReadDir(filepath.Join(dir, "out"))
+	for _, e := range ents {
+		r.mails[e.Name()] = string(readFile(t, filepath.Join(dir, "out", e.Name())))
+	}
+	return r
+}
+
+func sameResult(t *testing.T, what string, got, want replayResult) {
+	t.Helper()
+	if got.state != want.state {
+		t.Errorf("%s: the state differs from an uninterrupted replay's", what)
+	}
+	if strings.Join(got.journal, "\n") != strings.Join(want.journal, "\n") {
+		t.Errorf("%s: the journal differs from an uninterrupted replay's:\n%s\nwant\n%s", what, strings.Join(got.journal, "\n"), strings.Join(want.journal, "\n"))
+	}
+	for name, body := range want.mails {
+		if g, ok := got.mails[name]; !ok {
+			t.Errorf("%s: %s is missing", what, name)
+		} else if g != body {
+			t.Errorf("%s: %s differs from an uninterrupted replay's", what, name)
+		}
+	}
+	for name := range got.mails {
+		if _, ok := want.mails[name]; !ok {
+			t.Errorf("%s: %s is one file too many", what, name)
+		}
+	}
+}
+
+func secretDir(t *testing.T) string {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{9}, 32), 0o600)
+	return dir
+}
+
+// TestReplayResumesAfterKill: a replay killed at several points (while
+// reading, between writing the checkpoint and saving the state, between
+// saving and writing its mails, between two mails), then run again, leaves
+// the same state, journal and mails as one never killed, and says that it
+// resumed.
+func TestReplayResumesAfterKill(t *testing.T) {
+	base := secretDir(t)
+	if code, errs := replayChild(t, base, "", 0, replayArgs(t, true)); code != 0 {
+		t.Fatalf("replay: exit %d %s", code, errs)
+	}
+	want := resultOf(t, base)
+	if len(want.mails) < 4 {
+		t.Fatalf("the uninterrupted replay wrote %d mails", len(want.mails))
+	}
+	for _, kills := range [][]string{
+		{"saving:1"},
+		{"saved:1"},
+		{"message:3"},
+		{"saving:3", "saved:2", "eml:1", "message:1"},
+		{"eml:2"},
+		{"eml:5", "saving:1", "eml:1"},
+	} {
+		name := strings.Join(kills, ",")
+		dir := secretDir(t)
+		for _, k := range kills {
+			if code, errs := replayChild(t, dir, k, syscall.SIGKILL, replayArgs(t, true)); code != -1 {
+				t.Fatalf("%s: killed at %s: exit %d %s", name, k, code, errs)
+			}
+		}
+		code, errs := replayChild(t, dir, "", 0, replayArgs(t, true))
+		if code != 0 {
+			t.Fatalf("%s: the replay run again: exit %d %s", name, code, errs)
+		}
+		if kills[len(kills)-1] != "saving:1" {
+			wants(t, name+": the replay run again", errs, "referee replay: resuming the replay stopped before its end")
+		}
+		sameResult(t, name, resultOf(t, dir), want)
+		if _, err := os.Stat(filepath.Join(dir, "data/state.yaml.replay")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: the checkpoint is still there after the end: %v", name, err)
+		}
+		if tmp, _ := filepath.Glob(filepath.Join(dir, "out/.*")); len(tmp) > 0 {
+			t.Errorf("%s: temporary files left: %v", name, tmp)
+		}
+	}
+}
+
+// TestReplayResumesAfterKillAnywhere: killed once at each point a replay
+// passes (every message, every save, every mail written), then run again,
+// a replay ends as one never killed: over an mbox, and over .eml files and
+// a maildir given together.
+func TestReplayResumesAfterKillAnywhere(t *testing.T) {
+	killAnywhere(t, replayArgs(t, true), []string{"message", "saving", "saved", "eml"})
+	// The same messages as .eml files and a maildir.
+	a, err := mailin.OpenArchive("testdata/replay.mbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	arch := t.TempDir()
+	var archives []string
+	os.MkdirAll(filepath.Join(arch, "md/cur"), 0o755)
+	for i := 1; ; i++ {
+		raw, err := a.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 2 || i == 3 {
+			os.WriteFile(filepath.Join(arch, "md/cur", fmt.Sprintf("%d.M%dP1.test:2,S", raw.Arrived.Unix(), i)), raw.Data, 0o644)
+			if i == 2 {
+				archives = append(archives, filepath.Join(arch, "md"))
+			}
+			continue
+		}
+		name := filepath.Join(arch, fmt.Sprintf("%d.eml", i))
+		os.WriteFile(name, raw.Data, 0o644)
+		archives = append(archives, name)
+	}
+	if len(archives) != 4 {
+		t.Fatalf("archives: %v", archives)
+	}
+	args := append([]string{"replay", "--until", "2026-12-15T00:00:00Z", "--out", "out", "--secret-file", "secret"}, archives...)
+	killAnywhere(t, args, []string{"message", "saved"})
+
+	// Killed after the maildir's first message, which is then replaced
+	// by another: the replay run again refuses, naming the message.
+	dir := secretDir(t)
+	if code, errs := replayChild(t, dir, "message:4", syscall.SIGKILL, args); code != -1 {
+		t.Fatalf("exit %d %s", code, errs)
+	}
+	md, _ := filepath.Glob(filepath.Join(arch, "md/cur/*"))
+	x, y := readFile(t, md[0]), readFile(t, md[1])
+	os.WriteFile(md[0], y, 0o644)
+	os.WriteFile(md[1], x, 0o644)
+	code, errs := replayChild(t, dir, "", 0, args)
+	if code != 1 {
+		t.Errorf("replay of a changed archive: exit %d, want 1", code)
+	}
+	wants(t, "replay of a changed archive", errs, filepath.Join(arch, "md")+": message 1 is r3@example.test, the checkpoint's is r2@example.test: the archive changed since; delete data/state.yaml.replay to replay from the first message")
+}
+
+// killAnywhere kills the replay args once at each of its points, for
+// every point named, and checks that the replay run again ends as one
+// never killed.
+func killAnywhere(t *testing.T, args []string, points []string) {
+	t.Helper()
+	base := secretDir(t)
+	if code, errs := replayChild(t, base, "", 0, args); code != 0 {
+		t.Fatalf("replay: exit %d %s", code, errs)
+	}
+	want := resultOf(t, base)
+	if len(want.mails) < 4 {
+		t.Fatalf("the uninterrupted replay wrote %d mails", len(want.mails))
+	}
+	kills := 0
+	for _, point := range points {
+		for k := 1; ; k++ {
+			at := fmt.Sprintf("%s:%d", point, k)
+			dir := secretDir(t)
+			code, errs, paused := replayChildAt(t, dir, at, syscall.SIGKILL, args)
+			if !paused {
+				if code != 0 || k == 1 {
+					t.Fatalf("%s: exit %d, never paused: %s", at, code, errs)
+				}
+				sameResult(t, "never killed at "+at, resultOf(t, dir), want)
+				break
+			}
+			kills++
+			if code, errs := replayChild(t, dir, "", 0, args); code != 0 {
+				t.Fatalf("%s: the replay run again: exit %d %s", at, code, errs)
+			}
+			sameResult(t, "killed at "+at, resultOf(t, dir), want)
+		}
+	}
+	t.Logf("%d kills, each followed by a resumed replay equal to the uninterrupted one", kills)
+}
+
+// TestKilledFreshReplayKeepsOneSecret: a fresh replay without
+// --secret-file, killed and run again, draws one master secret: what it
+// writes is what a replay given that secret writes, Randomness notices
+// included.
+func TestKilledFreshReplayKeepsOneSecret(t *testing.T) {
+	dir := t.TempDir()
+	// Killed during its first save: nothing was kept, no mail written.
+	if code, errs := replayChild(t, dir, "saving:1", syscall.SIGKILL, replayArgs(t, false)); code != -1 {
+		t.Fatalf("exit %d %s", code, errs)
+	}
+	if mails, _ := filepath.Glob(filepath.Join(dir, "out/*.eml")); len(mails) > 0 {
+		t.Fatalf("mail written before the secret was saved: %v", mails)
+	}
+	// Killed after it: the secret is saved.
+	if code, errs := replayChild(t, dir, "saved:1", syscall.SIGKILL, replayArgs(t, false)); code != -1 {
+		t.Fatalf("exit %d %s", code, errs)
+	}
+	secret := regexp.MustCompile(`(?m)^secret: "?([0-9a-f]{64})"?$`).FindStringSubmatch(string(readFile(t, filepath.Join(dir, "data/state.yaml"))))
+	if secret == nil {
+		t.Fatalf("no secret in the saved state:\n%s", readFile(t, filepath.Join(dir, "data/state.yaml")))
+	}
+	for _, k := range []string{"eml:2", "saved:2"} {
+		if code, errs := replayChild(t, dir, k, syscall.SIGKILL, replayArgs(t, false)); code != -1 {
+			t.Fatalf("killed at %s: exit %d %s", k, code, errs)
+		}
+	}
+	if code, errs := replayChild(t, dir, "", 0, replayArgs(t, false)); code != 0 {
+		t.Fatalf("exit %d %s", code, errs)
+	}
+	got := resultOf(t, dir)
+
+	// An uninterrupted replay given the secret the first save kept.
+	base := t.TempDir()
+	os.WriteFile(filepath.Join(base, "secret"), []byte(secret[1]+"\n"), 0o600)
+	if code, errs := replayChild(t, base, "", 0, replayArgs(t, true)); code != 0 {
+		t.Fatalf("exit %d %s", code, errs)
+	}
+	want := resultOf(t, base)
+	sameResult(t, "killed fresh replay", got, want)
+	random := 0
+	for _, body := range got.mails {
+		if strings.Contains(body, "Randomness") {
+			random++
+		}
+	}
+	if random == 0 {
+		t.Errorf("no Randomness notice among %d mails", len(got.mails))
+	}
+}
+
+// TestReplayInterrupted: SIGINT stops a replay with exit status 3 after
+// saving its checkpoint, leaving no notice in the state's outbox for `run`
+// to send; run again, it finishes as an uninterrupted replay.
+func TestReplayInterrupted(t *testing.T) {
+	base := secretDir(t)
+	if code, errs := replayChild(t, base, "", 0, replayArgs(t, true)); code != 0 {
+		t.Fatalf("replay: exit %d %s", code, errs)
+	}
+	want := resultOf(t, base)
+	dir := secretDir(t)
+	code, errs := replayChild(t, dir, "message:3", syscall.SIGINT, replayArgs(t, true))
+	if code != 3 {
+		t.Fatalf("interrupted replay: exit %d, want 3: %s", code, errs)
+	}
+	wants(t, "interrupted replay", errs, "referee replay: stopped by interrupt after 3 messages; the state and the position are saved: run the same command again to resume")
+	if _, err := os.Stat(filepath.Join(dir, "data/state.yaml.replay")); err != nil {
+		t.Errorf("no checkpoint: %v", err)
+	}
+	if _, out, _ := runCmd(t, dir, "check"); strings.Contains(out, "waiting in the outbox") {
+		t.Errorf("the interrupted replay left notices in the outbox:\n%s", out)
+	}
+	code, errs = replayChild(t, dir, "", 0, replayArgs(t, true))
+	if code != 0 {
+		t.Fatalf("resumed replay: exit %d %s", code, errs)
+	}
+	wants(t, "resumed replay", errs, "referee replay: resuming the replay stopped before its end, at "+replayArchive(t)+", message 4 (3 messages applied before)")
+	sameResult(t, "interrupted replay", resultOf(t, dir), want)
+}
