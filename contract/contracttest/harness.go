@@ -50,7 +50,13 @@ var Secret = sha256.Sum256([]byte("referee test secret"))
 // New makes a fresh state at start (RFC 3339) for the games.
 func New(t testing.TB, start string, games ...contract.Game) *Harness {
 	t.Helper()
-	e, err := contract.NewEngine(contract.Config{Referee: Referee, Contestmaster: Contestmaster}, games...)
+	return NewConfig(t, contract.Config{Referee: Referee, Contestmaster: Contestmaster}, start, games...)
+}
+
+// NewConfig is New with the engine's configuration given.
+func NewConfig(t testing.TB, cfg contract.Config, start string, games ...contract.Game) *Harness {
+	t.Helper()
+	e, err := contract.NewEngine(cfg, games...)
 	if err != nil {
 		t.Fatal(err)
 	}
