@@ -12,8 +12,10 @@ import (
 // list's copy arrives, which is then applied as any message and makes the
 // held copy a duplicate; if none arrives within Config.ListWait, a core event
 // drops it and tells the sender that the list never carried it and nothing
-// was performed. A held copy gets no receipt while it waits: the receipt is
-// the list copy's, or the reply saying it never came.
+// was performed. A list copy that comes later still is the list carrying
+// the post: it counts at its arrival, like any other. A held copy gets no
+// receipt while it waits: the receipt is the list copy's, or the reply
+// saying it never came.
 
 // Held is a direct copy of a public message waiting for the list's copy.
 type Held struct {
@@ -77,7 +79,7 @@ func (e *Engine) listCopyMissing(s *State, id string, at time.Time) []Entry {
 	m := h.Message
 	body := fmt.Sprintf("Your message of %s named a public list, but the list's copy of it did not reach the referee within %s, "+
 		"so the list never carried it and nothing in it was performed: public actions count from the list's copy (G4). "+
-		"Send it to the list again if it should count.\n", m.Arrived.UTC().Format("2006-01-02 15:04 MST"), waitText(e.cfg.ListWait))
+		"If the list delivers it later, it counts from then; otherwise send it to the list again.\n", m.Arrived.UTC().Format("2006-01-02 15:04 MST"), waitText(e.cfg.ListWait))
 	e.reply(s, m, "unlisted/"+m.ID, body, at)
 	return []Entry{e.journalMessage(s, m, at, "", "rejected", "the list never carried it (G4)")}
 }

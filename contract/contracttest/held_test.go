@@ -160,6 +160,11 @@ func TestDirectCopyWithoutListCopyPerformsNothing(t *testing.T) {
 			if len(w.h.S.Held) != 0 {
 				t.Errorf("still held: %v", w.h.S.Held)
 			}
+			// The list carries it after all, late: it counts then.
+			w.ingest(post("p2@example.test", listHeaders), "2026-12-01T12:00:00Z")
+			if got := w.joined(); len(got) != 1 || got[0] != "2026-12-01T12:00:00Z" {
+				t.Errorf("the late list copy: joined at %v, want once at 12:00", got)
+			}
 		})
 	}
 }
