@@ -40,13 +40,17 @@ func (e *Engine) apply(s *State, m *Message) ([]Entry, error) {
 	if err != nil {
 		return entries, err
 	}
-	if s.seen(m, e.cfg.SeenHorizon) {
-		return entries, nil
-	}
 	at := m.Arrived
 	if at.Before(s.Clock) {
 		at = s.Clock // G2: nothing enters a phase that has closed
 	}
+	if e.holds(m) {
+		return append(entries, e.hold(s, m, at)...), nil
+	}
+	if s.seen(m, e.cfg.SeenHorizon) {
+		return entries, nil
+	}
+	s.release(m.ID) // the list's copy arrived: it is the one that counts
 	if m.Channel == ChanIgnore {
 		return entries, nil
 	}

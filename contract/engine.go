@@ -25,6 +25,12 @@ type Config struct {
 	Contestmaster string
 	// RulingWait is how long a game waits for its contestmaster's ruling; 0 = 48h.
 	RulingWait time.Duration
+	// ListWait is how long a direct copy of a public message waits for the
+	// list's copy, which is the one that counts (G4); after it the sender is
+	// told that the list never carried it and nothing was performed. 0: a
+	// direct copy counts at once, the older and weaker reading, for a referee
+	// that does not receive the list.
+	ListWait time.Duration
 }
 
 // Engine is the interpreter: the games and the compiled verb tables.
@@ -99,7 +105,7 @@ type Entry struct {
 	Game    string         `json:"game"`
 	Player  string         `json:"player"`
 	Verb    string         `json:"verb"`
-	Outcome string         `json:"outcome"` // applied, rejected, event
+	Outcome string         `json:"outcome"` // applied, rejected, event, held (G4)
 	Reason  string         `json:"reason,omitempty"`
 	Detail  map[string]any `json:"detail,omitempty"`
 }

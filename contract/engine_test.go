@@ -89,7 +89,7 @@ func TestLedgerInvariantCaught(t *testing.T) {
 	h := newToy(t)
 	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
 	_, err := h.E.Apply(h.S, &contract.Message{ID: "x1", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
-		Channel: contract.ChanPublic, Text: "I cheat in Toy."})
+		Channel: contract.ChanPublic, ListCopy: true, Text: "I cheat in Toy."})
 	if err == nil || !strings.Contains(err.Error(), "toy/coin: contestmaster:toy may not own it") {
 		t.Fatalf("a broken ledger was not caught: %v", err)
 	}
@@ -110,7 +110,7 @@ func TestUndoCatchesWriteBehindLog(t *testing.T) {
 		}
 	}()
 	h.E.Apply(h.S, &contract.Message{ID: "x1", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
-		Channel: contract.ChanPublic, Text: "I smuggle in Toy."})
+		Channel: contract.ChanPublic, ListCopy: true, Text: "I smuggle in Toy."})
 }
 
 // A refused action whose change the undo log missed is caught when it is
@@ -130,7 +130,7 @@ func TestUndoCatchesMissedChange(t *testing.T) {
 func TestPanicRecovered(t *testing.T) {
 	h := newToy(t)
 	_, err := h.E.Apply(h.S, &contract.Message{ID: "x2", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
-		Channel: contract.ChanPublic, Text: "I crash Toy."})
+		Channel: contract.ChanPublic, ListCopy: true, Text: "I crash Toy."})
 	var pe *contract.PanicError
 	if err == nil || !strings.Contains(err.Error(), "panic") || !errors.As(err, &pe) || !strings.Contains(pe.Stack, "toy_test.go") {
 		t.Fatalf("the panic was not recovered with its stack: %v", err)

@@ -123,6 +123,7 @@ func (e *Engine) coreEvents(s *State) []Event {
 		}
 		out = append(out, Event{At: r.Deadline, Name: "ruling deadline", Key: strconv.Itoa(r.ID)})
 	}
+	out = append(out, heldEvents(s)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
 	return out
 }
@@ -145,6 +146,8 @@ func (e *Engine) runCoreEvent(s *State, ev Event, at time.Time) ([]Entry, error)
 			ent.Game = in.Game
 		}
 		return []Entry{ent}, nil
+	case "list copy missing":
+		return e.listCopyMissing(s, ev.Key, at), nil
 	case "ruling reminder", "ruling deadline":
 		id, _ := strconv.Atoi(ev.Key)
 		r := s.ruling(id)

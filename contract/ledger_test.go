@@ -24,7 +24,7 @@ func TestLedgerShortfallCaught(t *testing.T) {
 		}
 	}()
 	h.E.Apply(h.S, &contract.Message{ID: "x3", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
-		Channel: contract.ChanPublic, Text: "I shred a coin in Toy."})
+		Channel: contract.ChanPublic, ListCopy: true, Text: "I shred a coin in Toy."})
 }
 
 // TestLedgerRefusesNegative: minting, destroying or moving a negative amount,

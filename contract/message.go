@@ -19,15 +19,19 @@ func (ch Channel) IsPublic() bool { return ch == ChanPublic || ch == ChanOfficia
 // Message is what the interpreter reads: the parts of a mail that matter to the
 // games, already classified and stripped of quotes and signatures (G3).
 type Message struct {
-	ID            string    // Message-ID without <>
-	From          string    // the real sender, lower case
-	Name          string    // the sender's display name
-	Date          time.Time // the Date header, recorded, never moving an action earlier (G2)
-	Arrived       time.Time // arrival time: when the action happens (G2)
-	Subject       string
-	InReplyTo     []string
-	References    []string
-	Channel       Channel
+	ID         string    // Message-ID without <>
+	From       string    // the real sender, lower case
+	Name       string    // the sender's display name
+	Date       time.Time // the Date header, recorded, never moving an action earlier (G2)
+	Arrived    time.Time // arrival time: when the action happens (G2)
+	Subject    string
+	InReplyTo  []string
+	References []string
+	Channel    Channel
+	// ListCopy: a public list distributed this copy (mailin decides how,
+	// by the policy); a public message that is not is a direct copy, held
+	// for the list's (G4) when Config.ListWait is set.
+	ListCopy      bool
 	IgnoreReason  string
 	Authenticated bool
 	AuthNote      string

@@ -43,7 +43,10 @@ type State struct {
 	// Paused is when each sender was told that eir receipts are paused by
 	// the hourly limit, so that it is said once per pause.
 	Paused map[string]time.Time `yaml:"receipts_paused,omitempty"`
-	IMAP   Checkpoint           `yaml:"imap"`
+	// Held are direct copies of public messages waiting for the list's copy
+	// (G4), by Message-ID.
+	Held map[string]*Held `yaml:"held,omitempty"`
+	IMAP Checkpoint       `yaml:"imap"`
 	// Games are written by Encode itself (an Encoder reuses the text of
 	// sections that did not change).
 	Games map[string]*GameState `yaml:"games"`

@@ -72,6 +72,22 @@ func stripComments(s string) string {
 // ours is prepended last, so it is the topmost one). It requires dkim=pass
 // with header.d aligned with the From domain, or dmarc=pass.
 func checkAuthRes(h header, servID, fromDomain string) (bool, string) {
+	return authRes(h, servID, fromDomain, false)
+}
+
+// checkAuthResList is checkAuthRes for a list's own signature (ruling G4):
+// only dkim=pass with header.d the list's domain itself passes, not dmarc=pass
+// (which speaks of the From domain) nor a domain merely aligned with it (a
+// player may write from the list's organizational domain).
+func checkAuthResList(h header, servID, domain string) (bool, string) {
+	return authRes(h, servID, domain, true)
+}
+
+func authRes(h header, servID, fromDomain string, list bool) (bool, string) {
+	match := aligned
+	if list {
+		match = sameDomain
+	}
 	servID = strings.TrimSpace(servID)
 	if servID == "" {
 		return false, "authres policy without an authserv-id"
@@ -92,11 +108,14 @@ func checkAuthRes(h header, servID, fromDomain string) (bool, string) {
 				if d == "" {
 					_, d, _ = strings.Cut(strings.ToLower(r.Identifier), "@")
 				}
-				if r.Value == authres.ResultPass && aligned(d, fromDomain) {
+				if r.Value == authres.ResultPass && match(d, fromDomain) {
 					return true, "dkim=pass header.d=" + d
 				}
 				seen = append(seen, fmt.Sprintf("dkim=%s header.d=%s", r.Value, d))
 			case *authres.DMARCResult:
+				if list {
+					continue
+				}
 				if r.Value == authres.ResultPass && (r.From == "" || aligned(strings.ToLower(r.From), fromDomain)) {
 					return true, "dmarc=pass"
 				}
@@ -114,6 +133,16 @@ func checkAuthRes(h header, servID, fromDomain string) (bool, string) {
 // checkDKIM verifies DKIM signatures (RFC 6376); a valid signature whose d=
 // aligns with the From domain passes.
 func checkDKIM(raw []byte, lookup func(string) ([]string, error), fromDomain string) (bool, string) {
+	return verifyDKIM(raw, lookup, fromDomain, aligned)
+}
+
+// checkDKIMList is checkDKIM for a list's own signature (ruling G4): d= must
+// be the list's domain itself.
+func checkDKIMList(raw []byte, lookup func(string) ([]string, error), domain string) (bool, string) {
+	return verifyDKIM(raw, lookup, domain, sameDomain)
+}
+
+func verifyDKIM(raw []byte, lookup func(string) ([]string, error), fromDomain string, match func(a, b string) bool) (bool, string) {
 	if lookup == nil {
 		lookup = net.LookupTXT
 	}
@@ -128,7 +157,7 @@ func checkDKIM(raw []byte, lookup func(string) ([]string, error), fromDomain str
 	for _, v := range verifs {
 		d := strings.ToLower(v.Domain)
 		if v.Err == nil {
-			if aligned(d, fromDomain) {
+			if match(d, fromDomain) {
 				return true, "dkim=pass header.d=" + d
 			}
 			why = append(why, fmt.Sprintf("dkim=pass header.d=%s not aligned with %s", d, fromDomain))
@@ -152,6 +181,12 @@ func aligned(a, b string) bool {
 	}
 	oa, ob := orgDomain(a), orgDomain(b)
 	return oa != "" && oa == ob
+}
+
+// sameDomain reports whether two domains are the same.
+func sameDomain(a, b string) bool {
+	a, b = strings.Trim(strings.ToLower(a), "."), strings.Trim(strings.ToLower(b), ".")
+	return a != "" && a == b
 }
 
 // secondLevel are labels that commonly form public suffixes under a

@@ -123,7 +123,7 @@ func ignoreReason(h header, m *Message, cfg *Config, w *bodyWalker) string {
 
 // classify sets Lists and Class (ruling G4; AGORA "Lists": route by the list
 // the message came through, List-Id then To/Cc, never by a subject tag).
-func classify(h header, m *Message, cfg *Config, w *bodyWalker) {
+func classify(raw []byte, h header, from []address, m *Message, cfg *Config, w *bodyWalker) {
 	id := listID(h.Get("List-Id"))
 	var official, public, discussion bool
 	for _, l := range cfg.lists() {
@@ -144,6 +144,15 @@ func classify(h header, m *Message, cfg *Config, w *bodyWalker) {
 	}
 	if r := ignoreReason(h, m, cfg, w); r != "" {
 		m.Class, m.IgnoreReason = Ignorable, r
+		return
+	}
+	if official || public {
+		m.ListCopy, m.ListNote = listCopy(raw, h, m, cfg, id)
+	}
+	// A list writes its own address in From only in the copies it
+	// distributes (the DMARC rewrite); any other mail saying so is forged.
+	if len(from) > 0 && !m.ListCopy && slices.ContainsFunc(cfg.lists(), func(l configuredList) bool { return l.role != roleDiscussion && l.addr == from[0].addr }) {
+		m.Class, m.IgnoreReason = Ignorable, ReasonNotFromList
 		return
 	}
 	switch {
@@ -187,4 +196,41 @@ func sender(h header, from []address, cfg *Config, to, cc []string) address {
 		}
 	}
 	return f
+}
+
+// listCopy reports whether a configured public or official list distributed
+// this copy, and how that was established (see Message.ListCopy). id is the
+// message's List-Id identifier.
+func listCopy(raw []byte, h header, m *Message, cfg *Config, id string) (bool, string) {
+	policy := strings.ToLower(strings.TrimSpace(cfg.AuthPolicy))
+	var why []string
+	for _, l := range cfg.lists() {
+		if l.role == roleDiscussion {
+			continue
+		}
+		addressed := slices.Contains(m.To, l.addr) || slices.Contains(m.Cc, l.addr)
+		_, domain, _ := strings.Cut(l.addr, "@")
+		switch policy {
+		case "", AuthNone:
+			if listIDMatches(id, l.addr) && addressed {
+				return true, "List-Id " + id + " and " + l.addr + " in To/Cc (policy none: not authenticated)"
+			}
+		case AuthAuthRes:
+			ok, note := checkAuthResList(h, cfg.AuthServID, domain)
+			if ok {
+				return true, note
+			}
+			why = append(why, note)
+		case AuthDKIM:
+			ok, note := checkDKIMList(raw, cfg.LookupTXT, domain)
+			if ok {
+				return true, note
+			}
+			why = append(why, note)
+		}
+	}
+	if len(why) == 0 {
+		return false, "no List-Id of a public list with its address in To/Cc"
+	}
+	return false, "no signature of the list's domain: " + strings.Join(why, "; ")
 }

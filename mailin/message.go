@@ -29,6 +29,9 @@ const (
 	ReasonOwnMail     = "own mail"
 	ReasonDigest      = "digest"       // a list digest repeats messages already received one by one
 	ReasonUnknownList = "unknown list" // came through a list that is not configured
+	// ReasonNotFromList: From is a public list's address, but the list did
+	// not distribute this copy (Message.ListCopy): a forgery.
+	ReasonNotFromList = "not from the list"
 )
 
 // Authentication policies for Config.AuthPolicy.
@@ -56,18 +59,27 @@ type Config struct {
 
 // Message is one parsed, classified message.
 type Message struct {
-	MessageID     string    // without <>, as in the header; if absent, "sha256-<hex of raw>@referee.invalid"
-	From          string    // real sender address, lower-case
-	FromName      string    // decoded display name (may be empty)
-	Date          time.Time // Date header (zero if missing/bad)
-	Arrived       time.Time // arrival time (INTERNALDATE, From_ line, ...), UTC
-	Subject       string    // decoded, control chars removed
-	InReplyTo     []string  // ids without <>
-	References    []string
-	To, Cc        []string // lower-case addresses
-	Lists         []string // configured lists it came through
-	Class         Class
-	IgnoreReason  string   // for Ignorable: "bounce", "auto-reply", "own mail", "digest", "unknown list"
+	MessageID  string    // without <>, as in the header; if absent, "sha256-<hex of raw>@referee.invalid"
+	From       string    // real sender address, lower-case
+	FromName   string    // decoded display name (may be empty)
+	Date       time.Time // Date header (zero if missing/bad)
+	Arrived    time.Time // arrival time (INTERNALDATE, From_ line, ...), UTC
+	Subject    string    // decoded, control chars removed
+	InReplyTo  []string  // ids without <>
+	References []string
+	To, Cc     []string // lower-case addresses
+	Lists      []string // configured lists it came through
+	Class      Class
+	// ListCopy: a configured public or official list distributed this copy
+	// (ruling G4: the list's copy is the one that counts), as the policy can
+	// tell: under "authres" and "dkim" by the list domain's authenticated
+	// DKIM signature (Mailman re-signs what it distributes); under "none" by
+	// a List-Id naming the list together with the list's address in To/Cc,
+	// which anyone can write. A Public or Official message that is not the
+	// list's copy is a direct copy.
+	ListCopy      bool
+	ListNote      string   // how ListCopy was decided, e.g. "dkim=pass header.d=example.test"
+	IgnoreReason  string   // for Ignorable: one of the Reason constants
 	Authenticated bool     // the policy's verdict; true under policy "none" (nothing checked)
 	AuthNote      string   // e.g. "dkim=pass header.d=example.org" or why not
 	Text          string   // the unquoted text that counts (G3), "\n" line endings

@@ -66,7 +66,7 @@ func Parse(raw []byte, arrived time.Time, cfg *Config) (*Message, error) {
 		m.Notes = append(m.Notes, n)
 	}
 
-	classify(h, m, cfg, w)
+	classify(raw, h, from, m, cfg, w)
 	m.Authenticated, m.AuthNote = authenticate(raw, h, from, cfg)
 
 	if len(text) > limit {

@@ -113,8 +113,10 @@ func TestForgedXOriginalFromChangesNothing(t *testing.T) {
 	if got.From != "mallory@example.org" {
 		t.Errorf("From = %q, want mallory@example.org", got.From)
 	}
-	// The same header on the list's own copy is believed.
-	viaList := "From: Alice via agora-business <agora-business@example.test>\nTo: agora-business@example.test\n" +
+	// The same header on the list's own copy (signed by the list's domain)
+	// is believed.
+	viaList := "Authentication-Results: mx.example.test; dkim=pass header.d=example.test\n" +
+		"From: Alice via agora-business <agora-business@example.test>\nTo: agora-business@example.test\n" +
 		"List-Id: <agora-business.example.test>\nX-Original-From: Alice <alice@example.org>\n\nI bid 3 on Flight.\n"
 	m, _ := Parse([]byte(viaList), time.Time{}, cfg)
 	if m.From != "alice@example.org" || m.FromName != "Alice" || m.Class != Public {
@@ -388,6 +390,57 @@ func TestAuthResResults(t *testing.T) {
 		}
 		if m.Authenticated != tc.want || m.AuthNote == "" {
 			t.Errorf("%s: Authenticated = %v (%s), want %v", tc.res, m.Authenticated, m.AuthNote, tc.want)
+		}
+	}
+}
+
+// Which copy of a public post is the list's (ruling G4): under policy none a
+// List-Id naming the list with the list's address in To/Cc; under authres
+// only the list domain's own DKIM signature. Mail that puts the list's
+// address in From without being its copy is forged and performs nothing.
+func TestListCopy(t *testing.T) {
+	none := corpusConfig()
+	none.AuthPolicy = AuthNone
+	authres := corpusConfig()
+	const (
+		direct   = "From: Alice <alice@example.org>\nTo: agora-business@example.test\nCc: referee@example.test\nMessage-ID: <p1@example.org>\n"
+		listHdrs = "List-Id: Agora Business <agora-business.example.test>\n"
+		signed   = "Authentication-Results: mx.example.test; dkim=pass header.d=example.test\n"
+		alignedS = "Authentication-Results: mx.example.test; dkim=pass header.d=mail.example.test; dmarc=pass\n"
+		forged   = "From: Alice via agora-business <agora-business@example.test>\nTo: referee@example.test\n" +
+			"X-Original-From: Alice <alice@example.org>\nMessage-ID: <p2@example.org>\n" + listHdrs
+		forgedTo = "From: Alice via agora-business <agora-business@example.test>\nTo: agora-business@example.test\n" +
+			"X-Original-From: Alice <alice@example.org>\nMessage-ID: <p3@example.org>\n" + listHdrs
+	)
+	for _, c := range []struct {
+		name, head string
+		cfg        *Config
+		class      Class
+		listCopy   bool
+		from       string
+	}{
+		{"none: direct copy", direct, none, Public, false, "alice@example.org"},
+		{"none: list copy", listHdrs + direct, none, Public, true, "alice@example.org"},
+		{"none: forged List-Id, list in From", forged, none, Ignorable, false, "agora-business@example.test"},
+		{"none: List-Id with the list in To passes (weaker)", forgedTo, none, Public, true, "alice@example.org"},
+		{"authres: List-Id alone", listHdrs + direct, authres, Public, false, "alice@example.org"},
+		{"authres: list domain's signature", signed + listHdrs + direct, authres, Public, true, "alice@example.org"},
+		{"authres: aligned signature and dmarc are not the list's", alignedS + listHdrs + direct, authres, Public, false, "alice@example.org"},
+		{"authres: forged List-Id, list in From", forged, authres, Ignorable, false, "agora-business@example.test"},
+		{"authres: forged with the list in To", forgedTo, authres, Ignorable, false, "agora-business@example.test"},
+	} {
+		m, err := Parse([]byte(c.head+"Subject: x\n\nI join Rumble.\n"), time.Time{}, c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Class != c.class || m.ListCopy != c.listCopy {
+			t.Errorf("%s: class %s, list copy %v (%s); want %s, %v", c.name, m.Class, m.ListCopy, m.ListNote, c.class, c.listCopy)
+		}
+		if m.Class == Ignorable && m.IgnoreReason != ReasonNotFromList {
+			t.Errorf("%s: reason %q", c.name, m.IgnoreReason)
+		}
+		if c.class != Ignorable && m.From != c.from {
+			t.Errorf("%s: from %s, want %s", c.name, m.From, c.from)
 		}
 	}
 }

@@ -61,6 +61,12 @@ type ListsConfig struct {
 	Discussion  []string `yaml:"discussion" env:"REFEREE_DISCUSSION_LISTS" default:"agora-discussion@example.test" empty:"ok" doc:"never an action channel"`
 	PublicTag   string   `yaml:"public_tag" default:"BUS:" doc:"subject tag of public notices"`
 	OfficialTag string   `yaml:"official_tag" default:"OFF:" doc:"subject tag of reports"`
+	// Public actions count from the list's copy (G4); a direct copy waits
+	// for it. An operator whose referee does not receive the list turns
+	// DirectCopies on: a direct copy then counts at once (weaker: the list
+	// may never carry it).
+	ListWait     time.Duration `yaml:"list_wait" env:"REFEREE_LIST_WAIT" default:"1h" doc:"how long a direct copy of a public post waits for the list's copy"`
+	DirectCopies bool          `yaml:"direct_copies" env:"REFEREE_DIRECT_COPIES" default:"false" doc:"true: a direct copy counts at once, without the list's (weaker; for a referee that does not receive the list)"`
 }
 
 // TLSMode is how a mail connection is secured.
@@ -272,6 +278,12 @@ func setValue(v reflect.Value, s string) error {
 			return fmt.Errorf("%q is not a whole number", s)
 		}
 		v.SetInt(int64(n))
+	case v.Kind() == reflect.Bool:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return fmt.Errorf("%q is not true or false", s)
+		}
+		v.SetBool(b)
 	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.String:
 		var l []string
 		for _, a := range strings.Split(s, ",") {
@@ -444,6 +456,7 @@ func (c *Config) validate(games []string) []string {
 	}
 	duration("limits.seen_horizon", c.Limits.SeenHorizon)
 	duration("limits.ruling_wait", c.Limits.RulingWait)
+	duration("lists.list_wait", c.Lists.ListWait)
 	known := map[string]bool{}
 	for _, g := range games {
 		known[g] = true

@@ -193,3 +193,28 @@ func TestREADMEConfigTable(t *testing.T) {
 		}
 	}
 }
+
+// A direct copy of a public post waits an hour for the list's copy (G4),
+// unless the operator says direct copies count.
+func TestConfigListWait(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "referee.yaml")
+	os.WriteFile(p, []byte("address: a@example.org\n"), 0o600)
+	cfg, err := loadConfig(p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := listWait(cfg); got != time.Hour {
+		t.Errorf("default wait %v, want 1h", got)
+	}
+	t.Setenv("REFEREE_DIRECT_COPIES", "true")
+	if cfg, err = loadConfig(p, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := listWait(cfg); got != 0 {
+		t.Errorf("direct copies count, yet a direct copy waits %v", got)
+	}
+	t.Setenv("REFEREE_DIRECT_COPIES", "yes please")
+	if _, err := loadConfig(p, true); err == nil || !strings.Contains(err.Error(), "REFEREE_DIRECT_COPIES") {
+		t.Errorf("a bad switch: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"sort"
+	"time"
 
 	"referee/contests/life"
 	"referee/contests/rumble"
@@ -33,7 +34,17 @@ func newEngine(cfg *Config) (*contract.Engine, error) {
 		SeenHorizon:   cfg.Limits.SeenHorizon,
 		Contestmaster: cfg.Contestmaster,
 		RulingWait:    cfg.Limits.RulingWait,
+		ListWait:      listWait(cfg),
 	}, games()...)
+}
+
+// listWait is how long a direct copy of a public post waits for the list's
+// copy; 0 when direct copies count at once.
+func listWait(cfg *Config) time.Duration {
+	if cfg.Lists.DirectCopies {
+		return 0
+	}
+	return cfg.Lists.ListWait
 }
 
 // templateEngine builds the interpreter for the committed starting state, which

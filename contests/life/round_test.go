@@ -362,7 +362,7 @@ func manyControllers(t testing.TB, n int) (*harness, map[string]string) {
 	defer contract.SetVerifyUndo(true)
 	for i := 0; i < n; i++ {
 		m := &contract.Message{ID: fmt.Sprintf("join%d@example.test", i), From: addr(i), Name: fmt.Sprintf("P%04d", i+1),
-			Arrived: at, Date: at, Subject: "join", Channel: contract.ChanPublic, Authenticated: true, Text: "I join the Life contest."}
+			Arrived: at, Date: at, Subject: "join", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: "I join the Life contest."}
 		if _, err := h.E.Apply(h.S, m); err != nil {
 			t.Fatal(err)
 		}

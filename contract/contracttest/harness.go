@@ -47,10 +47,19 @@ type Harness struct {
 // Secret is the fixed master secret of harness states.
 var Secret = sha256.Sum256([]byte("referee test secret"))
 
-// New makes a fresh state at start (RFC 3339) for the games.
+// New makes a fresh state at start (RFC 3339) for the games. Its public
+// messages are the list's copies (G4): Public sends them so, and the archives
+// Mbox replays hold them as the list distributed them, with its List-Id; a
+// direct copy waits an hour for the list's.
 func New(t testing.TB, start string, games ...contract.Game) *Harness {
 	t.Helper()
-	e, err := contract.NewEngine(contract.Config{Referee: Referee, Contestmaster: Contestmaster}, games...)
+	return NewConfig(t, contract.Config{Referee: Referee, Contestmaster: Contestmaster, ListWait: time.Hour}, start, games...)
+}
+
+// NewConfig is New with the engine's configuration given.
+func NewConfig(t testing.TB, cfg contract.Config, start string, games ...contract.Game) *Harness {
+	t.Helper()
+	e, err := contract.NewEngine(cfg, games...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,9 +93,13 @@ func (h *Harness) drain() []*contract.Notice {
 	return out
 }
 
-// Send applies a message and returns the notices it caused (the receipt among them).
+// Send applies a message and returns the notices it caused (the receipt among
+// them). A public message is sent as the list's copy (G4).
 func (h *Harness) Send(m *contract.Message) []*contract.Notice {
 	h.T.Helper()
+	if m.Channel.IsPublic() {
+		m.ListCopy = true
+	}
 	if m.ID == "" {
 		h.n++
 		m.ID = fmt.Sprintf("m%d@example.test", h.n)

@@ -27,7 +27,7 @@ func Message(m *mailin.Message) *contract.Message {
 	}
 	return &contract.Message{
 		ID: m.MessageID, From: m.From, Name: m.FromName, Date: m.Date, Arrived: m.Arrived,
-		Subject: m.Subject, InReplyTo: m.InReplyTo, References: m.References, Channel: ch,
+		Subject: m.Subject, InReplyTo: m.InReplyTo, References: m.References, Channel: ch, ListCopy: m.ListCopy,
 		IgnoreReason: m.IgnoreReason, Authenticated: m.Authenticated, AuthNote: m.AuthNote,
 		Text: m.Text, TooLarge: m.TooLarge, Unreadable: Unreadable(m.Notes),
 	}

@@ -14,9 +14,11 @@ import (
 // (Engine.Apply). Read and Apply are its two halves, for a caller that parses
 // outside its lock; Ingest is both.
 //
-// Later steps of reading mail belong here, so that every caller has them: a
-// reply to unreadable mail, or a private copy of a public post held until the
-// list's copy arrives.
+// Later steps of reading mail belong here, so that every caller has them.
+// Where a public post counts (G4) is decided in both halves: mailin says
+// whether a copy is the list's (Message.ListCopy, by the policy), and the
+// engine holds a direct copy in the state until the list's copy arrives
+// (contract.Config.ListWait).
 type Pipeline struct {
 	Engine *contract.Engine
 	Mail   *mailin.Config

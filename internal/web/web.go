@@ -336,7 +336,7 @@ const journalLimit = 500
 
 func (s *Server) journal(w http.ResponseWriter, r *http.Request) {
 	p := journalPage{page: s.page("Journal", ""), Game: r.FormValue("game"), Player: strings.TrimSpace(r.FormValue("player")),
-		Outcome: r.FormValue("outcome"), Games: s.gameIDs(), Outcomes: []string{"applied", "rejected", "event"}}
+		Outcome: r.FormValue("outcome"), Games: s.gameIDs(), Outcomes: []string{"applied", "rejected", "event", "held"}}
 	entries, err := readJournal(s.o.Journal)
 	if err != nil {
 		p.Error = err.Error()

@@ -1,0 +1,98 @@
+package contract
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Where a public message counts (G4): a public list's copy is the one that
+// counts, at its arrival. A direct copy (a message naming the list in To/Cc
+// that reached the referee without the list) is held in the state until the
+// list's copy arrives, which is then applied as any message and makes the
+// held copy a duplicate; if none arrives within Config.ListWait, a core event
+// drops it and tells the sender that the list never carried it and nothing
+// was performed. A list copy that comes later still is the list carrying
+// the post: it counts at its arrival, like any other. A held copy gets no
+// receipt while it waits: the receipt is the list copy's, or the reply
+// saying it never came.
+
+// Held is a direct copy of a public message waiting for the list's copy.
+type Held struct {
+	Message *Message  `yaml:"message"`
+	Until   time.Time `yaml:"until"` // when the wait ends
+}
+
+// holds reports whether m is a direct copy that must wait for the list's.
+func (e *Engine) holds(m *Message) bool {
+	return e.cfg.ListWait > 0 && m.Channel.IsPublic() && !m.ListCopy
+}
+
+// hold keeps a direct copy until the list's copy arrives, unless a copy of it
+// was already applied or is already held.
+func (e *Engine) hold(s *State, m *Message, at time.Time) []Entry {
+	if _, ok := s.Held[m.ID]; ok {
+		return nil
+	}
+	if _, ok := s.Seen.IDs[m.ID]; ok || (!s.Seen.Horizon.IsZero() && m.Arrived.Before(s.Seen.Horizon)) {
+		return nil
+	}
+	if s.Held == nil {
+		s.Held = map[string]*Held{}
+	}
+	cp := *m
+	logKey(s.undoLog(), s.Held, m.ID)
+	s.Held[m.ID] = &Held{Message: &cp, Until: at.Add(e.cfg.ListWait)}
+	return []Entry{e.journalMessage(s, m, at, "", "held", "a direct copy: waiting for the list's copy (G4)")}
+}
+
+// release drops the held direct copy of a message whose list copy arrived.
+func (s *State) release(id string) {
+	if _, ok := s.Held[id]; ok {
+		logKey(s.undoLog(), s.Held, id)
+		delete(s.Held, id)
+	}
+}
+
+// heldEvents are the ends of the waits, in a stable order.
+func heldEvents(s *State) []Event {
+	ids := make([]string, 0, len(s.Held))
+	for id := range s.Held {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	out := make([]Event, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, Event{At: s.Held[id].Until, Name: "list copy missing", Key: id})
+	}
+	return out
+}
+
+// listCopyMissing ends a wait: nothing of the direct copy is performed and
+// its sender is told why.
+func (e *Engine) listCopyMissing(s *State, id string, at time.Time) []Entry {
+	h := s.Held[id]
+	if h == nil {
+		return nil
+	}
+	s.release(id)
+	m := h.Message
+	body := fmt.Sprintf("Your message of %s named a public list, but the list's copy of it did not reach the referee within %s, "+
+		"so the list never carried it and nothing in it was performed: public actions count from the list's copy (G4). "+
+		"If the list delivers it later, it counts from then; otherwise send it to the list again.\n", m.Arrived.UTC().Format("2006-01-02 15:04 MST"), waitText(e.cfg.ListWait))
+	e.reply(s, m, "unlisted/"+m.ID, body, at)
+	return []Entry{e.journalMessage(s, m, at, "", "rejected", "the list never carried it (G4)")}
+}
+
+// waitText writes a wait as people say it: "1 hour", "90 minutes".
+func waitText(d time.Duration) string {
+	switch {
+	case d == time.Hour:
+		return "1 hour"
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%d hours", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	}
+	return d.String()
+}
