@@ -158,7 +158,8 @@ func (c *common) load(adjust ...func(*Config)) (*Config, error) {
 }
 
 // loadState reads the configuration, builds the interpreter and loads the
-// existing state.
+// existing state. When only the state fails to load, the configuration and
+// the interpreter come back with the error (a caller may say what is missing).
 func (c *common) loadState() (*Config, *contract.Engine, *contract.State, error) {
 	cfg, err := c.load()
 	if err != nil {
@@ -170,7 +171,7 @@ func (c *common) loadState() (*Config, *contract.Engine, *contract.State, error)
 	}
 	s, err := store.Load(e, cfg.State)
 	if err != nil {
-		return nil, nil, nil, err
+		return cfg, e, nil, err
 	}
 	return cfg, e, s, nil
 }

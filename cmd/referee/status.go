@@ -31,15 +31,7 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := c.load()
-	if err != nil {
-		return err
-	}
-	e, err := newEngine(cfg)
-	if err != nil {
-		return err
-	}
-	s, err := store.Load(e, cfg.State)
+	cfg, e, s, err := c.loadState()
 	if errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(stdout, "%s: no state yet; \"referee run\" creates it and starts refereeing.\n", cfg.State)
 		return errProblems
