@@ -1,0 +1,132 @@
+package contract
+
+import (
+	"fmt"
+	"time"
+)
+
+// InputKind names what an Input did to the state.
+type InputKind string
+
+const (
+	// InMessage: a message was applied (Engine.Apply), and the mailbox
+	// position it came with, when there is one, saved with it.
+	InMessage InputKind = "message"
+	// InAdvance: the clock was brought to At (Engine.Advance).
+	InAdvance InputKind = "advance"
+	// InPosition: only the mailbox position moved (unreadable mail skipped,
+	// an empty batch's last UID).
+	InPosition InputKind = "position"
+	// InSent: the mail server accepted notice Notice: it leaves the outbox.
+	InSent InputKind = "sent"
+	// InFailed: sending notice Notice failed with Error; it is tried again
+	// at NextTry, or, when Permanent, moved to the failed notices.
+	InFailed InputKind = "failed"
+)
+
+// Input is one step of the state's history, as the journal keeps it (the
+// write-ahead log, DESIGN "State"): everything that changes a state is an
+// Input, and Redo of a state's inputs, in order, on the state they started
+// from gives the same state byte for byte, with the same entries and notices
+// (invariant 1). Start-up re-does the inputs after the last snapshot; a
+// correction re-runs them from an earlier point with one message changed.
+//
+// An Input holds the message as Apply received it (parsed, the list's copy
+// decided, its arrival time set), never the raw mail: re-doing it needs no
+// parser and no configuration of the mail side.
+type Input struct {
+	Kind InputKind `json:"kind"`
+	// At: for InAdvance, the time the clock was brought to; for the
+	// others, when it happened on the referee's clock (recorded only).
+	At time.Time `json:"at"`
+	// Msg is the message of an InMessage.
+	Msg *Message `json:"msg,omitempty"`
+	// IMAP is the mailbox position saved with an InMessage or InPosition.
+	IMAP *Checkpoint `json:"imap,omitempty"`
+	// Notice is the outgoing notice's ID, for InSent and InFailed.
+	Notice string `json:"notice,omitempty"`
+	// Error, Permanent and NextTry say how an InFailed send failed.
+	Error     string    `json:"error,omitempty"`
+	Permanent bool      `json:"permanent,omitempty"`
+	NextTry   time.Time `json:"next_try,omitzero"`
+}
+
+// Redo performs one input on the state and returns the journal entries it
+// made, as the first time. A message's Channel, ListCopy and Arrived are
+// taken as recorded.
+func (e *Engine) Redo(s *State, in *Input) ([]Entry, error) {
+	switch in.Kind {
+	case InMessage:
+		if in.Msg == nil {
+			return nil, fmt.Errorf("redo: a message input without its message")
+		}
+		m := *in.Msg
+		entries, err := e.Apply(s, &m)
+		if err != nil {
+			return entries, err
+		}
+		if in.IMAP != nil {
+			s.SetIMAP(*in.IMAP)
+		}
+		return entries, nil
+	case InAdvance:
+		return e.Advance(s, in.At)
+	case InPosition:
+		if in.IMAP == nil {
+			return nil, fmt.Errorf("redo: a position input without its position")
+		}
+		s.SetIMAP(*in.IMAP)
+		return nil, nil
+	case InSent:
+		s.Sent(in.Notice)
+		return nil, nil
+	case InFailed:
+		s.SendFailed(in.Notice, in.Error, in.Permanent, in.NextTry)
+		return nil, nil
+	}
+	return nil, fmt.Errorf("redo: unknown input kind %q", in.Kind)
+}
+
+// SetIMAP records the mailbox position.
+func (s *State) SetIMAP(cp Checkpoint) { s.IMAP = cp }
+
+// Sent removes notice id from the outbox: the mail server accepted it. It
+// returns the notice, or nil when it was not there. Like every change to
+// the state's top level, it replaces the slice rather than writing into it,
+// so an open transaction can undo it.
+func (s *State) Sent(id string) *Outgoing {
+	for i, o := range s.Outbox {
+		if o.ID == id {
+			s.Outbox = append(s.Outbox[:i:i], s.Outbox[i+1:]...)
+			return o
+		}
+	}
+	return nil
+}
+
+// SendFailed records a failed attempt to send notice id: with permanent,
+// it moves to the failed notices (shown by referee check); otherwise it
+// stays in its place, to be tried again at next. It returns the notice as
+// it now is, or nil when it was not in the outbox.
+func (s *State) SendFailed(id, msg string, permanent bool, next time.Time) *Outgoing {
+	for i, o := range s.Outbox {
+		if o.ID != id {
+			continue
+		}
+		c := *o
+		c.Attempts++
+		c.LastError = msg
+		if permanent {
+			s.Outbox = append(s.Outbox[:i:i], s.Outbox[i+1:]...)
+			s.Failed = append(s.Failed[:len(s.Failed):len(s.Failed)], &c)
+			return &c
+		}
+		c.NextTry = next
+		out := make([]*Outgoing, len(s.Outbox))
+		copy(out, s.Outbox)
+		out[i] = &c
+		s.Outbox = out
+		return &c
+	}
+	return nil
+}
