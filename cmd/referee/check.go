@@ -126,6 +126,9 @@ func checkData(cfg *Config, repair bool, out io.Writer) []string {
 	if err := canSave(cfg.State); err != nil {
 		p = append(p, err.Error())
 	}
+	if cp := leftoverReplay(cfg.State); cp != "" {
+		p = append(p, cp)
+	}
 	jpath := store.JournalPath(cfg.State)
 	if s == nil && !missing {
 		// No journal_seq to hold the journal against: its lines alone.
@@ -206,7 +209,42 @@ func checkState(e *contract.Engine, s *contract.State, cfg *Config, out io.Write
 	if len(s.Outbox) > 0 {
 		fmt.Fprintf(out, "%s: %d notice(s) waiting in the outbox\n", cfg.State, len(s.Outbox))
 	}
+	for i, o := range s.Outbox {
+		if o.Attempts > 0 && o.LastError != "" {
+			p = append(p, at("outbox", fmt.Sprintf("outbox[%d]: notice %s (%s) to %s not sent after %d attempt(s), the next at %s; the mail server said: %s",
+				i, o.ID, o.Subject, strings.Join(o.To, ", "), o.Attempts, o.NextTry.UTC().Format(time.RFC3339), o.LastError)))
+		}
+	}
 	return p
+}
+
+// leftoverReplay describes the checkpoint a replay stopped before its end
+// left beside the state ("" when there is none): the state is that
+// replay's as far as it got, and referee run would take it as it is.
+func leftoverReplay(state string) string {
+	path := checkpointPath(state)
+	c, err := loadCheckpoint(path)
+	switch {
+	case err != nil:
+		return err.Error()
+	case c == nil:
+		return ""
+	}
+	where := "before its first message"
+	if a := c.Cur.Archive; a >= 0 && a < len(c.Archives) && c.Cur.Message > 0 {
+		where = fmt.Sprintf("after message %d of %s", c.Cur.Message, c.Archives[a])
+	}
+	args := []string{"referee replay"}
+	if c.Until != "" {
+		args = append(args, "--until", c.Until)
+	}
+	if c.Out != "" {
+		args = append(args, "--out", c.Out)
+	}
+	args = append(args, c.Archives...)
+	return fmt.Sprintf("%s: the checkpoint of a referee replay stopped %s (%d message(s) applied): the state holds that replay only as far as it got. "+
+		"Run the same command again to resume it (%s, with the same --state and --secret-file if it had them), or delete %s to keep the state as it is",
+		path, where, c.Cur.Applied, strings.Join(args, " "), path)
 }
 
 // lineList writes line numbers compactly: "3, 6-11".

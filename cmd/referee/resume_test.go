@@ -341,12 +341,25 @@ func TestReplayInterrupted(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "data/state.yaml.replay")); err != nil {
 		t.Errorf("no checkpoint: %v", err)
 	}
-	if _, out, _ := runCmd(t, dir, "check"); strings.Contains(out, "waiting in the outbox") {
+	code, out, _ := runCmd(t, dir, "check")
+	if strings.Contains(out, "waiting in the outbox") {
 		t.Errorf("the interrupted replay left notices in the outbox:\n%s", out)
 	}
+	// check names the leftover checkpoint, what it means and both ways out.
+	if code != 1 {
+		t.Errorf("check beside a replay's checkpoint: exit %d, want 1", code)
+	}
+	wants(t, "check beside a replay's checkpoint", out,
+		"data/state.yaml.replay: the checkpoint of a referee replay stopped after message 3 of "+replayArchive(t)+" (3 message(s) applied)",
+		"the state holds that replay only as far as it got",
+		"Run the same command again to resume it (referee replay --until 2026-12-15T00:00:00Z --out "+filepath.Join(dir, "out")+" "+replayArchive(t)+", with the same --state and --secret-file",
+		"or delete data/state.yaml.replay to keep the state as it is")
 	code, errs = replayChild(t, dir, "", 0, replayArgs(t, true))
 	if code != 0 {
 		t.Fatalf("resumed replay: exit %d %s", code, errs)
+	}
+	if code, out, _ := runCmd(t, dir, "check"); code != 0 || strings.Contains(out, ".replay") {
+		t.Errorf("check after the resumed replay: exit %d\n%s", code, out)
 	}
 	wants(t, "resumed replay", errs, "referee replay: resuming the replay stopped before its end, at "+replayArchive(t)+", message 4 (3 messages applied before)")
 	sameResult(t, "interrupted replay", resultOf(t, dir), want)
