@@ -101,14 +101,52 @@ func startReferee(t testing.TB, dir string, args ...string) *runningReferee {
 }
 
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	changed chan struct{} // closed by the next Write (waitFor)
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
 	return s.b.Write(p)
+}
+
+// waitFor waits, woken by each write, until the text from offset on
+// matches, and returns that text.
+func (s *syncBuffer) waitFor(t testing.TB, within time.Duration, from int, what string, match func(string) bool) string {
+	t.Helper()
+	deadline := time.NewTimer(within)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		text := s.b.String()[min(from, s.b.Len()):]
+		if match(text) {
+			s.mu.Unlock()
+			return text
+		}
+		if s.changed == nil {
+			s.changed = make(chan struct{})
+		}
+		ch := s.changed
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-deadline.C:
+			t.Fatalf("the log does not show %s within %v:\n%s", what, within, text)
+		}
+	}
+}
+
+// Len is how much has been written so far.
+func (s *syncBuffer) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Len()
 }
 
 func (s *syncBuffer) String() string {
