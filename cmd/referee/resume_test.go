@@ -14,7 +14,11 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
+
+	"referee/mailhub"
 	"referee/mailin"
 )
 
@@ -242,6 +246,17 @@ func TestReplayResumesAfterKillAnywhere(t *testing.T) {
 // never killed.
 func killAnywhere(t *testing.T, args []string, points []string) {
 	t.Helper()
+	killAnywhereIn(t, args, points, func(string) {})
+}
+
+// killAnywhereIn is killAnywhere with setup run on each new directory.
+func killAnywhereIn(t *testing.T, args []string, points []string, setup func(dir string)) {
+	t.Helper()
+	secretDir := func(t *testing.T) string {
+		dir := secretDir(t)
+		setup(dir)
+		return dir
+	}
 	base := secretDir(t)
 	if code, errs := replayChild(t, base, "", 0, args); code != 0 {
 		t.Fatalf("replay: exit %d %s", code, errs)
@@ -363,4 +378,45 @@ func TestReplayInterrupted(t *testing.T) {
 	}
 	wants(t, "resumed replay", errs, "referee replay: resuming the replay stopped before its end, at "+replayArchive(t)+", message 4 (3 messages applied before)")
 	sameResult(t, "interrupted replay", resultOf(t, dir), want)
+}
+
+// TestReplayFromIMAPResumesAfterKill: a replay of a folder on an IMAP
+// server (imap:FOLDER), killed once at each point it passes and run again,
+// ends as one never killed, and leaves the folder as it was.
+func TestReplayFromIMAPResumesAfterKill(t *testing.T) {
+	a, err := mailin.OpenArchive("testdata/replay.mbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raws []*mailin.Raw
+	for {
+		r, err := a.Next()
+		if err != nil {
+			break
+		}
+		raws = append(raws, r)
+	}
+	a.Close()
+	i := 0
+	hub, err := mailhub.Start(mailhub.Options{Users: []string{"store@example.test"}, Now: func() time.Time { return raws[min(i, len(raws)-1)].Arrived }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	for i = range raws {
+		if err := hub.Deliver("x@example.test", []string{"store@example.test"}, raws[i].Data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := hub.Mailbox("store@example.test")
+	conf := []byte("imap: {addr: '" + hub.IMAPAddr() + "', tls: none, user: store@example.test, password: x}\nsmtp: {addr: '" + hub.SMTPAddr() + "', tls: none}\n")
+	args := []string{"replay", "--until", "2026-12-15T00:00:00Z", "--out", "out", "--secret-file", "secret", "imap:INBOX"}
+	killAnywhereIn(t, args, []string{"message", "saving"}, func(dir string) {
+		if err := os.WriteFile(filepath.Join(dir, "referee.yaml"), conf, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if diff := cmp.Diff(before, hub.Mailbox("store@example.test")); diff != "" {
+		t.Errorf("the folder changed (-before +after):\n%s", diff)
+	}
 }
