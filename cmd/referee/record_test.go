@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // The record's guards as an operator meets them: what check, run and
@@ -390,5 +392,46 @@ func fillDisk(t *testing.T, path string) {
 		if _, err := f.Write(make([]byte, 4096)); err != nil {
 			return
 		}
+	}
+}
+
+// TestRunKilledInItsFirstSave: `referee run` killed between the journal
+// lines of a fresh state's first save and the state file (its mark still
+// beside them) starts again: it says it cut those lines, keeps them in a
+// cut file, and makes a fresh state. Nothing of that save was sent, since
+// mail goes only after its save.
+func TestRunKilledInItsFirstSave(t *testing.T) {
+	dir := t.TempDir()
+	d := startHubDaemonIn(t, dir, "")
+	stopReferee(t, d.runningReferee)
+	state := filepath.Join(dir, "data/state.yaml")
+	jpath := filepath.Join(dir, "data/journal.jsonl")
+	// What the kill leaves: the first save's lines, no state, the mark.
+	var first []byte
+	for _, l := range bytes.SplitAfter(readFile(t, jpath), []byte("\n")) {
+		if bytes.Contains(l, []byte(`"base":0}`)) {
+			first = append(first, l...)
+		}
+	}
+	if len(first) == 0 {
+		t.Fatalf("no line of the first save in the journal:\n%s", readFile(t, jpath))
+	}
+	os.Remove(state)
+	os.WriteFile(jpath, first, 0o600)
+	os.WriteFile(state+".first-save", []byte("x\n"), 0o600)
+
+	d = startHubDaemonIn(t, dir, "")
+	log := d.stderr.waitFor(t, 20*time.Second, 0, "the fresh state saved", func(s string) bool { return strings.Contains(s, `msg="state loaded"`) })
+	wants(t, "the log", log, `msg="the first save of a fresh state never finished: its journal lines are cut (nothing of it was sent); a fresh state is made"`)
+	stopReferee(t, d.runningReferee)
+	cut, _ := filepath.Glob(jpath + ".cut-*")
+	if len(cut) != 1 || !bytes.Equal(readFile(t, cut[0]), first) {
+		t.Errorf("the cut lines are not kept whole in one cut file: %v", cut)
+	}
+	if _, err := os.Stat(state + ".first-save"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the mark is still there: %v", err)
+	}
+	if code, out, _ := runCmd(t, dir, "check"); code != 0 {
+		t.Errorf("check after the restart: exit %d\n%s", code, out)
 	}
 }

@@ -88,8 +88,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			User: cfg.SMTP.User, Password: smtpPass, HELO: cfg.SMTP.HELO}, log)
 	}
 	_, statErr := os.Stat(cfg.State)
+	if err := cutUnfinishedFirstSave(cfg, log.Warn); err != nil {
+		return err
+	}
 	if opts.State, opts.Started, err = openState(e, cfg, clk.Now(), ""); err != nil {
 		return err
+	}
+	if len(opts.Started) > 0 {
+		if err := markFirstSave(cfg.State); err != nil {
+			return err
+		}
 	}
 	if cfg.Embedded() {
 		// Every player the state knows reads the lists, mailbox or not.
@@ -118,6 +126,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	os.Remove(firstSaveMark(cfg.State)) // the state is saved
 	defer d.Close()
 	served := page.serve(e, d)
 	defer served.Close()

@@ -163,3 +163,50 @@ func keepOf(s *contract.State) int64 {
 	}
 	return s.JournalSeq
 }
+
+// A fresh state's first save writes its journal lines (the Randomness
+// commitments of its start), then the state file. Killed between the two,
+// `referee run` leaves lines beside no state, which the journal guards
+// refuse, since a state lost after its first save would leave the same
+// lines with its notices perhaps published. The mark, written before the
+// first save and removed after it, tells the two apart: with the mark,
+// the save never finished, so nothing of it was sent (mail goes only after
+// its save) and its lines can be cut, a copy kept, as replay does with its
+// checkpoint.
+
+// firstSaveMark is the mark beside the state at path.
+func firstSaveMark(path string) string { return path + ".first-save" }
+
+// markFirstSave writes the mark, synced, before a fresh state's first save.
+func markFirstSave(path string) error {
+	if err := store.WriteAtomic(firstSaveMark(path), []byte("referee run is saving a fresh state here for the first time\n"), 0o600); err != nil {
+		return fmt.Errorf("mark the first save: %w", err)
+	}
+	return nil
+}
+
+// cutUnfinishedFirstSave moves aside the journal lines of a first save
+// that never finished (the mark, no state, lines all of one save from
+// seq 0), telling note; a mark beside a saved state is removed.
+func cutUnfinishedFirstSave(cfg *Config, note func(msg string, args ...any)) error {
+	mark := firstSaveMark(cfg.State)
+	if _, err := os.Stat(mark); err != nil {
+		return nil
+	}
+	if _, err := os.Stat(cfg.State); !errors.Is(err, os.ErrNotExist) {
+		return os.Remove(mark)
+	}
+	jpath := store.JournalPath(cfg.State)
+	sc, err := store.ScanJournal(jpath, 0)
+	if err != nil {
+		return err
+	}
+	if r := sc.Refusal(); r != nil && len(sc.Bad) == 0 && sc.OneSave {
+		name, _, err := store.Repair(jpath, 0, time.Now())
+		if err != nil {
+			return err
+		}
+		note("the first save of a fresh state never finished: its journal lines are cut (nothing of it was sent); a fresh state is made", "journal", jpath, "copied_to", name)
+	}
+	return os.Remove(mark)
+}
