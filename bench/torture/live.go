@@ -33,6 +33,9 @@ type mailSetup interface {
 	mailboxes(dir string) (map[string][][]byte, error)
 	// settled says whether the mail the referee sent has all arrived.
 	settled(dir string, want map[string]string) bool
+	// inProcess says the players' SMTP server dies with the referee (the
+	// embedded hub); else it takes mail while the referee is down.
+	inProcess() bool
 }
 
 // clockRate is how many times faster than real time the referee's clock
@@ -157,12 +160,15 @@ func liveSeries(bin, dir string, ms mailSetup, kills int, maxUp time.Duration, r
 		cmd, done := start()
 		select {
 		case err := <-done:
-			fail(fmt.Errorf("referee run exited by itself (%v); see %s", err, logf.Name()))
+			b, _ := os.ReadFile(logf.Name())
+			fail(fmt.Errorf("after %d kills, referee run exited by itself (%v); the end of its log:\n%s", f.kills, err, tail(string(b), 10)))
 		case <-time.After(uniform(rng, maxUp)):
 		}
 		cmd.Process.Signal(syscall.SIGKILL)
 		<-done
-		u.set("")
+		if ms.inProcess() {
+			u.set("")
+		}
 		f.kills++
 		if s := secretOf(state); s != "" {
 			secrets[s] = true
@@ -321,4 +327,10 @@ func submit(addr, from, to, raw string) error {
 	}
 	c.Quit()
 	return nil
+}
+
+// tail is the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

@@ -70,26 +70,24 @@ func main() {
 		fail(err)
 	}
 	rng := rand.New(rand.NewPCG(*seed, 0x70727475))
-	var results []*figures
+	ok, total := true, 0
+	report := func(f *figures) {
+		f.print(os.Stdout)
+		ok = ok && f.met()
+		total += f.kills
+	}
 	if *replayKills > 0 {
-		results = append(results, replaySeries(bin, filepath.Join(work, "replay"), *replayKills, *messages, rng))
+		report(replaySeries(bin, filepath.Join(work, "replay"), *replayKills, *messages, rng))
 	}
 	if *hubKills > 0 {
-		results = append(results, liveSeries(bin, filepath.Join(work, "hub"), hubMail(*players), *hubKills, *maxUp, rng))
+		report(liveSeries(bin, filepath.Join(work, "hub"), hubMail(*players), *hubKills, *maxUp, rng))
 	}
 	if *stackKills > 0 {
 		st, err := stackMail()
 		if err != nil {
 			fail(err)
 		}
-		results = append(results, liveSeries(bin, filepath.Join(work, "stack"), st, *stackKills, *maxUp, rng))
-	}
-	ok := true
-	total := 0
-	for _, f := range results {
-		f.print(os.Stdout)
-		ok = ok && f.met()
-		total += f.kills
+		report(liveSeries(bin, filepath.Join(work, "stack"), st, *stackKills, *maxUp, rng))
 	}
 	fmt.Printf("%d kills in all; targets %s\n", total, map[bool]string{true: "met", false: "MISSED"}[ok])
 	if !ok {

@@ -37,6 +37,7 @@ func (h *hubSetup) name() string                           { return "the embedde
 func (h *hubSetup) players() []string                      { return h.ps }
 func (h *hubSetup) list() string                           { return "agora-business@example.test" }
 func (h *hubSetup) settled(string, map[string]string) bool { return true }
+func (h *hubSetup) inProcess() bool                        { return true }
 
 func (h *hubSetup) command(bin, dir string, at time.Time, rate float64) *exec.Cmd {
 	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte(liveConfig+"hub:\n  imap_addr: 127.0.0.1:0\n  smtp_addr: 127.0.0.1:0\n"), 0o600)
@@ -103,6 +104,7 @@ func stackMail() (*stackSetup, error) {
 func (s *stackSetup) name() string      { return "Postfix + Dovecot" }
 func (s *stackSetup) players() []string { return s.ps }
 func (s *stackSetup) list() string      { return s.env["MS_BUSINESS_LIST"] }
+func (s *stackSetup) inProcess() bool   { return false }
 
 func (s *stackSetup) command(bin, dir string, at time.Time, rate float64) *exec.Cmd {
 	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte(liveConfig), 0o600)
