@@ -133,7 +133,7 @@ func liveSeries(bin, dir string, ms mailSetup, kills int, maxUp time.Duration, r
 		}()
 	}
 	secrets := map[string]bool{}
-	start := func() (*exec.Cmd, chan error) {
+	start := func() (*exec.Cmd, chan error, chan struct{}) {
 		at := clockStart.Add(time.Duration(float64(time.Since(real0)) * clockRate))
 		cmd := ms.command(bin, dir, at, clockRate)
 		cmd.Stderr = logf
@@ -144,24 +144,47 @@ func liveSeries(bin, dir string, ms mailSetup, kills int, maxUp time.Duration, r
 		if err := cmd.Start(); err != nil {
 			fail(err)
 		}
-		done := make(chan error, 1)
+		done, ready := make(chan error, 1), make(chan struct{})
 		go func() {
 			sc := bufio.NewScanner(out)
 			if addr := ms.smtpAddr(sc); addr != "" {
 				u.set(addr)
 			}
+			// The banner's last line comes once the state is loaded
+			// and saved.
+			for sc.Scan() {
+				if strings.HasPrefix(sc.Text(), `mail "help" to `) {
+					close(ready)
+					break
+				}
+			}
 			io.Copy(io.Discard, out)
 			done <- cmd.Wait()
 		}()
-		return cmd, done
+		return cmd, done, ready
+	}
+	exited := func(err error) {
+		b, _ := os.ReadFile(logf.Name())
+		fail(fmt.Errorf("after %d kills, referee run exited by itself (%v); the end of its log:\n%s", f.kills, err, tail(string(b), 10)))
 	}
 	t0 := time.Now()
 	for f.kills < kills {
-		cmd, done := start()
+		cmd, done, ready := start()
+		// One kill in four falls at a random instant of the start
+		// (loading, the hub opening, the first save); the others at a
+		// random instant of the work after it, while mail comes in.
+		if rng.IntN(4) != 0 {
+			select {
+			case err := <-done:
+				exited(err)
+			case <-ready:
+			case <-time.After(2 * time.Minute):
+				fail(fmt.Errorf("referee run was not ready within 2 minutes; see %s", logf.Name()))
+			}
+		}
 		select {
 		case err := <-done:
-			b, _ := os.ReadFile(logf.Name())
-			fail(fmt.Errorf("after %d kills, referee run exited by itself (%v); the end of its log:\n%s", f.kills, err, tail(string(b), 10)))
+			exited(err)
 		case <-time.After(uniform(rng, maxUp)):
 		}
 		cmd.Process.Signal(syscall.SIGKILL)
@@ -180,7 +203,7 @@ func liveSeries(bin, dir string, ms mailSetup, kills int, maxUp time.Duration, r
 		}
 	}
 	// The last run: the players stop, the referee answers everything.
-	cmd, done := start()
+	cmd, done, _ := start()
 	u.mu.Lock()
 	u.stop = true
 	u.mu.Unlock()
