@@ -33,6 +33,9 @@ type mailSetup interface {
 	mailboxes(dir string) (map[string][][]byte, error)
 	// settled says whether the mail the referee sent has all arrived.
 	settled(dir string, want map[string]string) bool
+	// pace is the shortest and longest wait of a player between two
+	// mails.
+	pace() (time.Duration, time.Duration)
 	// inProcess says the players' SMTP server dies with the referee (the
 	// embedded hub); else it takes mail while the referee is down.
 	inProcess() bool
@@ -100,6 +103,7 @@ func liveSeries(bin, dir string, ms mailSetup, kills int, maxUp time.Duration, r
 		accepted = map[string]string{} // Message-ID -> its sender
 	)
 	real0 := time.Now()
+	lo, hi := ms.pace()
 	var wg sync.WaitGroup
 	for i, p := range ms.players() {
 		prng := rand.New(rand.NewPCG(rng.Uint64(), uint64(i)))
@@ -128,7 +132,7 @@ func liveSeries(bin, dir string, ms mailSetup, kills int, maxUp time.Duration, r
 					}
 					gen = g + 1 // wait for the next start
 				}
-				time.Sleep(time.Duration(20+prng.IntN(180)) * time.Millisecond) // a player's pace
+				time.Sleep(lo + time.Duration(prng.Int64N(int64(hi-lo)))) // a player's pace
 			}
 		}()
 	}
@@ -210,10 +214,10 @@ func liveSeries(bin, dir string, ms mailSetup, kills int, maxUp time.Duration, r
 	u.cond.Broadcast()
 	wg.Wait()
 	f.notes = append(f.notes, fmt.Sprintf("%v of kills, the clock at %g times real time", time.Since(t0).Round(time.Second), float64(clockRate)))
-	deadline := time.Now().Add(5 * time.Minute)
+	deadline := time.Now().Add(15 * time.Minute)
 	for !finished(dir, accepted, ms) {
 		if time.Now().After(deadline) {
-			f.notes = append(f.notes, "the last run had not answered everything after 5 minutes")
+			f.notes = append(f.notes, "the last run had not answered everything after 15 minutes")
 			break
 		}
 		time.Sleep(200 * time.Millisecond)

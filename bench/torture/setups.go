@@ -106,6 +106,11 @@ func (s *stackSetup) players() []string { return s.ps }
 func (s *stackSetup) list() string      { return s.env["MS_BUSINESS_LIST"] }
 func (s *stackSetup) inProcess() bool   { return false }
 
+// pace: Postfix fans each list post out to eight mailboxes over LMTP, a
+// few dozen deliveries a second on a busy machine; faster players fill its
+// queue and the referee reads their mail minutes late.
+func (s *stackSetup) pace() (time.Duration, time.Duration) { return time.Second, 4 * time.Second }
+
 func (s *stackSetup) command(bin, dir string, at time.Time, rate float64) *exec.Cmd {
 	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte(liveConfig), 0o600)
 	cmd := exec.Command(bin, "run", "--clock-start", at.Format(time.RFC3339Nano), "--clock-rate", fmt.Sprint(rate))
@@ -191,4 +196,10 @@ func (s *stackSetup) fetch(user string) ([][]byte, error) {
 		out = append(out, m.FindBodySection(body))
 	}
 	return out, nil
+}
+
+// pace: the hub delivers a list post to every mailbox in well under a
+// millisecond.
+func (h *hubSetup) pace() (time.Duration, time.Duration) {
+	return 20 * time.Millisecond, 200 * time.Millisecond
 }
