@@ -323,14 +323,7 @@ func TestStateIsADirectory(t *testing.T) {
 // one, init says so, leaves no state and no temporary file, and works once
 // the fault is gone.
 func TestInitOnFullOrReadOnlyDisk(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a small tmpfs needs root; this test shows a real full or read-only disk")
-	}
-	disk := t.TempDir()
-	if err := syscall.Mount("tmpfs", disk, "tmpfs", 0, "size=64k,mode=0700"); err != nil {
-		t.Skipf("cannot mount a tmpfs here: %v", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(disk, 0) })
+	disk := mountTmpfs(t, "64k")
 	dir := t.TempDir()
 	state := filepath.Join(disk, "state.yaml")
 	filler := filepath.Join(disk, "filler")
