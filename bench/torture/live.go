@@ -280,14 +280,17 @@ func liveFigures(f *figures, dir string, ms mailSetup, accepted map[string]strin
 	receipts := map[string]int{} // Message-ID of the action -> copies of its receipt
 	rnd := randomness{}
 	contra := map[string]bool{}
+	var dupReceipt, dupOther, most int
 	for _, raws := range boxes {
 		byID := map[string]int{}
+		receipt := map[string]bool{}
 		for _, raw := range raws {
 			m, err := parseMail(raw)
 			if err != nil || m.from != referee {
 				continue
 			}
 			byID[m.id]++
+			receipt[m.id] = m.inReplyTo != "" && accepted[m.inReplyTo] != ""
 			if m.inReplyTo != "" {
 				receipts[m.inReplyTo]++
 			}
@@ -295,12 +298,21 @@ func liveFigures(f *figures, dir string, ms mailSetup, accepted map[string]strin
 				contra[m.id] = true
 			}
 		}
-		for _, n := range byID {
+		for id, n := range byID {
 			f.notices++
 			if n > 1 {
 				f.dupID += n - 1
+				most = max(most, n)
+				if receipt[id] {
+					dupReceipt += n - 1
+				} else {
+					dupOther += n - 1
+				}
 			}
 		}
+	}
+	if f.dupID > 0 {
+		f.notes = append(f.notes, fmt.Sprintf("copies delivered again: %d of receipts, %d of other notices (list posts reach every player); at most %d copies of one", dupReceipt, dupOther, most))
 	}
 	f.contra = len(contra)
 	for id := range accepted {
