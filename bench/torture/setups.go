@@ -74,10 +74,9 @@ func (h *hubSetup) mailboxes(dir string) (map[string][][]byte, error) {
 // stackSetup: `referee run` over the real Postfix + Dovecot that
 // scripts/mailstack.sh started (its MS_* variables).
 type stackSetup struct {
-	env         map[string]string
-	ps          []string
-	tls         *tls.Config
-	imapAddr, _ string
+	env map[string]string
+	ps  []string
+	tls *tls.Config
 }
 
 func stackMail() (*stackSetup, error) {

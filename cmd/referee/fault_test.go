@@ -362,7 +362,6 @@ func TestRunWithoutSMTPForAnHour(t *testing.T) {
 		t.Errorf("the claim at %v, the next try at %q: not an hour apart (%v)", claimed, m[3], err)
 	}
 
-	from = r.stderr.Len()
 	rig.startRelay(t)
 	alice.waitFor(t, 60*time.Second, func(m string) bool { return strings.Contains(m, "In-Reply-To: <claim-1@example.test>") })
 	stopReferee(t, r)
