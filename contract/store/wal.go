@@ -378,3 +378,17 @@ func differing(a, b []byte) string {
 func LoadSnapshot(e *contract.Engine, path string) (*contract.State, error) {
 	return loadFile(e, path)
 }
+
+// Encoded is the state file CommitSteps(j, path, s, steps) would write:
+// s with the inputs of steps counted.
+func Encoded(s *contract.State, steps []Step) ([]byte, error) {
+	n := s.JournalInputs
+	for _, st := range steps {
+		if st.Input != nil {
+			s.JournalInputs++
+		}
+	}
+	b, err := contract.Encode(s)
+	s.JournalInputs = n
+	return b, err
+}
