@@ -190,7 +190,9 @@ type RedoError struct {
 	Problem string
 }
 
-func (e *RedoError) Error() string { return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Problem) }
+func (e *RedoError) Error() string {
+	return fmt.Sprintf("%s:%d: %s\nNothing was changed. If another build of the referee wrote these lines, start that build and stop it (SIGINT or SIGTERM): it writes a snapshot that includes them, which this build loads without re-doing them", e.Path, e.Line, e.Problem)
+}
 
 // journalReader reads the saves of a journal after a position.
 type journalReader struct {
