@@ -140,6 +140,7 @@ func liveSeries(bin, dir string, ms mailSetup, kills int, maxUp time.Duration, r
 	start := func() (*exec.Cmd, chan error, chan struct{}) {
 		at := clockStart.Add(time.Duration(float64(time.Since(real0)) * clockRate))
 		cmd := ms.command(bin, dir, at, clockRate)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlives the series
 		cmd.Stderr = logf
 		out, err := cmd.StdoutPipe()
 		if err != nil {

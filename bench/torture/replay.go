@@ -70,6 +70,7 @@ func replayOnce(bin, dir string, args []string, kill time.Duration) (bool, error
 	os.MkdirAll(dir, 0o755)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlives the series
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
