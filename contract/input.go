@@ -22,6 +22,8 @@ const (
 	// InFailed: sending notice Notice failed with Error; it is tried again
 	// at NextTry, or, when Permanent, moved to the failed notices.
 	InFailed InputKind = "failed"
+	// InAdjust: a correction's explicit adjustment (Adjust), at At.
+	InAdjust InputKind = "adjust"
 )
 
 // Input is one step of the state's history, as the journal keeps it (the
@@ -49,6 +51,8 @@ type Input struct {
 	Error     string    `json:"error,omitempty"`
 	Permanent bool      `json:"permanent,omitempty"`
 	NextTry   time.Time `json:"next_try,omitzero"`
+	// Adjust is the change of an InAdjust.
+	Adjust *Adjustment `json:"adjust,omitempty"`
 }
 
 // Redo performs one input on the state and returns the journal entries it
@@ -83,6 +87,8 @@ func (e *Engine) Redo(s *State, in *Input) ([]Entry, error) {
 	case InFailed:
 		s.SendFailed(in.Notice, in.Error, in.Permanent, in.NextTry)
 		return nil, nil
+	case InAdjust:
+		return e.adjust(s, in)
 	}
 	return nil, fmt.Errorf("redo: unknown input kind %q", in.Kind)
 }
