@@ -25,6 +25,9 @@ type State struct {
 	Clock time.Time `yaml:"clock,omitempty"`
 	// JournalSeq is the number of the last journal line this state includes.
 	JournalSeq int64 `yaml:"journal_seq"`
+	// JournalInputs is the number of the last input (Input) of the journal
+	// this state includes: start-up re-does the inputs after it.
+	JournalInputs int64 `yaml:"journal_inputs,omitempty"`
 	// ax is the undo log of open transactions and the memory's indexes.
 	ax *aux
 

@@ -129,7 +129,7 @@ func checkData(cfg *Config, repair bool, out io.Writer) []string {
 	jpath := store.JournalPath(cfg.State)
 	if s == nil && !missing {
 		// No journal_seq to hold the journal against: its lines alone.
-		sc, err := store.ScanJournal(jpath, math.MaxInt64)
+		sc, err := store.ScanJournal(jpath, store.Position{Seq: math.MaxInt64, Inputs: math.MaxInt64})
 		if err != nil {
 			return append(p, err.Error())
 		}
@@ -141,7 +141,7 @@ func checkData(cfg *Config, repair bool, out io.Writer) []string {
 		}
 		return p
 	}
-	keep := keepOf(s)
+	keep := store.At(s)
 	if repair {
 		name, lines, err := store.Repair(jpath, keep, time.Now())
 		switch {
@@ -228,7 +228,7 @@ func lineList(lines []int) string {
 }
 
 // journalEnd is the last seq of the journal (0 when empty).
-func journalEnd(path string, keep int64) int64 {
+func journalEnd(path string, keep store.Position) int64 {
 	sc, err := store.ScanJournal(path, keep)
 	if err != nil {
 		return 0

@@ -91,7 +91,7 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	for _, k := range kept {
 		fmt.Fprintf(stdout, "kept the old %s as %s\n", k[0], k[1])
 	}
-	j, err := store.OpenJournal(store.JournalPath(cfg.State), 0)
+	j, err := store.OpenJournal(store.JournalPath(cfg.State), store.Position{})
 	if err != nil {
 		return err
 	}

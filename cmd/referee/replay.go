@@ -104,8 +104,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		// Killed during its first save: nothing of it was kept but,
 		// perhaps, the journal lines of that save.
-		if sc, err := store.ScanJournal(store.JournalPath(cfg.State), 0); err == nil && sc.Refusal() != nil && len(sc.Bad) == 0 && sc.OneSave {
-			cut, _, err := store.Repair(store.JournalPath(cfg.State), 0, time.Now())
+		if sc, err := store.ScanJournal(store.JournalPath(cfg.State), store.Position{}); err == nil && sc.Refusal() != nil && len(sc.Bad) == 0 && sc.OneSave {
+			cut, _, err := store.Repair(store.JournalPath(cfg.State), store.Position{}, time.Now())
 			if err != nil {
 				return err
 			}
@@ -113,7 +113,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		ck = nil
 	}
-	if err := checkJournal(cfg, keepOf(s)); err != nil {
+	if err := checkJournal(cfg, store.At(s)); err != nil {
 		return err
 	}
 	emls, err := newEmlWriter(outDir, addresses(cfg))
@@ -159,7 +159,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 
 	// The journal of a state to be created is opened at its first save
 	// (its folder may not exist before).
-	keep := keepOf(s)
+	keep := store.At(s)
 	var j *store.Journal
 	defer func() {
 		if j != nil {

@@ -72,7 +72,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	page := newStatusPage(cfg, clk, log)
 	opts := daemon.Options{Engine: e, StatePath: cfg.State, Clock: clk, Log: log, Mail: mailinConfig(cfg), Addresses: addresses(cfg),
-		OpenJournal: func(keep int64) (*store.Journal, error) { return openJournal(cfg, keep, log.Warn) },
+		OpenJournal: func(keep store.Position) (*store.Journal, error) { return openJournal(cfg, keep, log.Warn) },
 		Hooks:       page.hooks()}
 	// The mail settings first, so that their errors leave no journal open.
 	if !cfg.Embedded() {

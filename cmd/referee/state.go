@@ -101,11 +101,11 @@ func startState(e *contract.Engine, cfg *Config, s *contract.State, now time.Tim
 	return s, ent, nil
 }
 
-// openJournal opens the journal beside the state, which includes up to seq
-// keep (0: no saved state yet). What the store cuts by itself (a torn last
+// openJournal opens the journal beside the state, which includes up to
+// position keep (zero: no saved state yet). What the store cuts by itself (a torn last
 // line, the lines of a save that never finished) is told through note, a
 // log function; a journal it refuses stops the command with the way out.
-func openJournal(cfg *Config, keep int64, note func(msg string, args ...any)) (*store.Journal, error) {
+func openJournal(cfg *Config, keep store.Position, note func(msg string, args ...any)) (*store.Journal, error) {
 	path := store.JournalPath(cfg.State)
 	j, err := store.OpenJournal(path, keep)
 	if err != nil {
@@ -121,7 +121,7 @@ func openJournal(cfg *Config, keep int64, note func(msg string, args ...any)) (*
 
 // checkJournal refuses, before any work, a journal that openJournal would
 // refuse.
-func checkJournal(cfg *Config, keep int64) error {
+func checkJournal(cfg *Config, keep store.Position) error {
 	sc, err := store.ScanJournal(store.JournalPath(cfg.State), keep)
 	if err != nil {
 		return err

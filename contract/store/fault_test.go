@@ -58,7 +58,7 @@ func fill(t *testing.T, dir string) string {
 // version 1 with its line "1:one".
 func firstSave(t *testing.T, path string) *store.Journal {
 	t.Helper()
-	j, err := store.OpenJournal(store.JournalPath(path), 0)
+	j, err := store.OpenJournal(store.JournalPath(path), store.Position{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestCommitDiskFull(t *testing.T) {
 func TestCommitReadOnly(t *testing.T) {
 	dir := smallDisk(t, "1m")
 	path := filepath.Join(dir, "state.yaml")
-	j, err := store.OpenJournal(store.JournalPath(path), 0)
+	j, err := store.OpenJournal(store.JournalPath(path), store.Position{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestCommitReadOnly(t *testing.T) {
 		}
 	}
 	remount(syscall.MS_RDONLY)
-	_, err = store.OpenJournal(store.JournalPath(path), 1)
+	_, err = store.OpenJournal(store.JournalPath(path), store.Position{Seq: 1})
 	if err == nil || !strings.Contains(err.Error(), "read-only file system") {
 		t.Errorf("opening the journal read-only: %v", err)
 	}
@@ -144,7 +144,7 @@ func TestCommitReadOnly(t *testing.T) {
 		t.Errorf("on the read-only disk: journal_seq %d, journal %q", seq, lines)
 	}
 	remount(0)
-	j, err = store.OpenJournal(store.JournalPath(path), 1)
+	j, err = store.OpenJournal(store.JournalPath(path), store.Position{Seq: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestJournalNotCutStopsAppending(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.yaml")
 	jpath := store.JournalPath(path)
-	j, err := store.OpenJournal(jpath, 0)
+	j, err := store.OpenJournal(jpath, store.Position{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestJournalNotCutStopsAppending(t *testing.T) {
 	if got := journalLines(t, jpath); got != "1:one 2:lost" && got != "1:one" {
 		t.Errorf("journal: %q", got)
 	}
-	j2, err := store.OpenJournal(jpath, 1)
+	j2, err := store.OpenJournal(jpath, store.Position{Seq: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

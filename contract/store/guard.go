@@ -66,7 +66,11 @@ func (o Opened) Cut() bool { return o.Lines > 0 || o.Torn > 0 }
 func (o Opened) String() string {
 	var parts []string
 	if o.Lines > 0 {
-		parts = append(parts, fmt.Sprintf("%s (%s) of a save that never finished, copied to %s", span("line", int64(o.FileLine), int64(o.FileLine+o.Lines-1)), span("seq", o.From, o.To), filepath.Base(o.CopiedTo)))
+		seq := "inputs with no entry"
+		if o.From > 0 {
+			seq = span("seq", o.From, o.To)
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s) of a save that never finished, copied to %s", span("line", int64(o.FileLine), int64(o.FileLine+o.Lines-1)), seq, filepath.Base(o.CopiedTo)))
 	}
 	if o.Torn > 0 {
 		parts = append(parts, fmt.Sprintf("a torn last line (%d bytes)", o.Torn))
@@ -83,11 +87,14 @@ type LineProblem struct {
 
 // Scan is a journal read against the state that should include it.
 type Scan struct {
-	Path  string
-	Keep  int64 // the state's journal_seq (0: no state includes any line)
-	Lines int   // complete lines
-	// LastSeq is the seq of the last line that decodes.
-	LastSeq int64
+	Path string
+	Keep int64 // the state's journal_seq (0: no state includes any line)
+	// KeepInputs is the last input the state includes.
+	KeepInputs int64
+	Lines      int // complete lines
+	// LastSeq is the seq of the last line that decodes; LastInput the
+	// number of the last input line.
+	LastSeq, LastInput int64
 	// Bad are the lines that do not decode; Gaps the seq that do not follow
 	// the line before.
 	Bad, Gaps []LineProblem
@@ -115,10 +122,10 @@ type journalLine struct {
 
 // ScanJournal reads the journal at path against keep, the journal_seq of the
 // state beside it (0 when there is none). A missing journal is an empty one.
-func ScanJournal(path string, keep int64) (*Scan, error) {
+func ScanJournal(path string, keep Position) (*Scan, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return &Scan{Path: path, Keep: keep}, nil
+		return &Scan{Path: path, Keep: keep.Seq, KeepInputs: keep.Inputs}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read journal: %w", err)
@@ -127,8 +134,9 @@ func ScanJournal(path string, keep int64) (*Scan, error) {
 	return scan(path, f, keep)
 }
 
-func scan(path string, f io.Reader, keep int64) (*Scan, error) {
-	sc := &Scan{Path: path, Keep: keep, OneSave: true}
+func scan(path string, f io.Reader, pos Position) (*Scan, error) {
+	keep := pos.Seq
+	sc := &Scan{Path: path, Keep: keep, KeepInputs: pos.Inputs, OneSave: true}
 	r := bufio.NewReaderSize(f, 1<<16)
 	var off int64
 	var prev int64
@@ -146,6 +154,10 @@ func scan(path string, f io.Reader, keep int64) (*Scan, error) {
 		}
 		sc.Lines++
 		off += int64(len(line))
+		if input, _, ok := lineKind(line); ok && input {
+			sc.input(n, line, off)
+			continue
+		}
 		var e journalLine
 		if derr := json.Unmarshal(line, &e); derr != nil || e.Seq == nil || *e.Seq <= 0 {
 			why := "no seq"
@@ -174,7 +186,10 @@ func scan(path string, f io.Reader, keep int64) (*Scan, error) {
 			continue
 		}
 		if sc.Past == 0 {
-			sc.Past, sc.PastFrom = n, seq
+			sc.Past = n
+		}
+		if sc.PastFrom == 0 {
+			sc.PastFrom = seq
 		}
 		sc.PastLines++
 		sc.PastTo = seq
@@ -188,6 +203,41 @@ func scan(path string, f io.Reader, keep int64) (*Scan, error) {
 		sc.OneSave = false
 	}
 	return sc, nil
+}
+
+// input reads the input line n, ending at off.
+func (sc *Scan) input(n int, line []byte, off int64) {
+	var r struct {
+		In      int64            `json:"in"`
+		Base    *int64           `json:"base"`
+		Entries int              `json:"entries"`
+		Input   *json.RawMessage `json:"input"`
+	}
+	if err := json.Unmarshal(line, &r); err != nil || r.In <= 0 || r.Base == nil || r.Input == nil || r.Entries < 0 {
+		why := "no input"
+		if err != nil {
+			why = err.Error()
+		}
+		sc.Bad = append(sc.Bad, LineProblem{n, fmt.Sprintf("does not decode as a journal input (%s): %s", why, excerpt(line))})
+		sc.cut = append(sc.cut, n)
+		return
+	}
+	if sc.LastInput != 0 && r.In != sc.LastInput+1 {
+		sc.Gaps = append(sc.Gaps, LineProblem{n, fmt.Sprintf("input %d after input %d: out of order", r.In, sc.LastInput)})
+	}
+	sc.LastInput = r.In
+	if r.In <= sc.KeepInputs && sc.Past == 0 {
+		sc.keepEnd = off
+		return
+	}
+	if sc.Past == 0 {
+		sc.Past = n
+	}
+	sc.PastLines++
+	sc.cut = append(sc.cut, n)
+	if *r.Base != sc.Keep {
+		sc.OneSave = false
+	}
 }
 
 // span is "line 4" or "lines 4-9".
@@ -232,11 +282,20 @@ func (sc *Scan) Refusal() *JournalError {
 	if sc.Past == 0 || (sc.Keep > 0 && sc.OneSave) {
 		return nil
 	}
-	what := fmt.Sprintf("%s (%s)", span("line", int64(sc.Past), int64(sc.Past+sc.PastLines-1)), span("seq", sc.PastFrom, sc.PastTo))
+	what := sc.pastLines()
 	if sc.Keep == 0 {
 		return &JournalError{Path: sc.Path, Line: sc.Past, Problem: what + " are history no saved state includes: the state file is missing or new"}
 	}
 	return &JournalError{Path: sc.Path, Line: sc.Past, Problem: fmt.Sprintf("%s go past the state, which includes up to seq %d, and were not all written by the one save that never finished: the state is older than its journal", what, sc.Keep)}
+}
+
+// pastLines names the lines past the state: "lines 4-9 (seq 3-8)".
+func (sc *Scan) pastLines() string {
+	lines := span("line", int64(sc.Past), int64(sc.Past+sc.PastLines-1))
+	if sc.PastFrom == 0 {
+		return lines + " (inputs with no entry)"
+	}
+	return fmt.Sprintf("%s (%s)", lines, span("seq", sc.PastFrom, sc.PastTo))
 }
 
 // Problems lists everything wrong with the journal against its state, for
@@ -249,7 +308,7 @@ func (sc *Scan) Problems() []LineProblem {
 		if r := sc.Refusal(); r != nil && r.Line == sc.Past {
 			p = append(p, LineProblem{r.Line, r.Problem})
 		} else if sc.Keep > 0 && sc.OneSave {
-			p = append(p, LineProblem{sc.Past, fmt.Sprintf("%s written by a save that never finished; the next start cuts it, keeping a copy", span("seq", sc.PastFrom, sc.PastTo))})
+			p = append(p, LineProblem{sc.Past, fmt.Sprintf("%s written by a save that never finished; the next start cuts it, keeping a copy", sc.pastLines())})
 		}
 	}
 	if sc.Torn > 0 {
@@ -271,7 +330,7 @@ func CutName(path string, now time.Time) string {
 // before the journal is rewritten without them, both atomically. It returns
 // the cut file ("" when there was nothing to cut) and the numbers of the
 // lines moved (the torn line counted as the line after the last).
-func Repair(path string, keep int64, now time.Time) (string, []int, error) {
+func Repair(path string, keep Position, now time.Time) (string, []int, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil, nil

@@ -21,10 +21,25 @@ import (
 	"referee/contract"
 )
 
-// Load reads and strictly decodes the state at path. A missing file is
+// Load reads and strictly decodes the state at path, the last snapshot, and
+// re-does on it the inputs its journal holds after it (wal.go), so that it
+// returns the state as the last save left it. A missing file is
 // os.ErrNotExist (wrapped); a corrupt or future-version one is an error naming
-// the file, and is never overwritten by this package.
+// the file, and is never overwritten by this package; a journal whose inputs
+// do not re-do as journaled is a *RedoError naming the journal's line.
 func Load(e *contract.Engine, path string) (*contract.State, error) {
+	s, err := loadFile(e, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := redoJournal(e, s, path); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// loadFile reads and decodes the state file at path.
+func loadFile(e *contract.Engine, path string) (*contract.State, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if isDir(path) {
@@ -151,6 +166,9 @@ type Journal struct {
 	path string
 	f    *os.File
 	size int64 // bytes of whole lines written
+	// dirty: lines were written since the last sync (Log without sync).
+	dirty bool
+	keep  time.Duration // how far back snapshots are all kept (0: SnapshotKeep)
 
 	opened Opened // what OpenJournal cut
 	// broken: a failed save's lines could not be cut; appending after them
@@ -173,12 +191,12 @@ type spareFile struct {
 }
 
 // OpenJournal opens (creating) the journal beside a state that includes up
-// to seq keep (0: no saved state includes any line). It cuts only what is
+// to position keep (zero: no saved state includes any line). It cuts only what is
 // provably redundant (see guard.go): a torn last line, and the lines of the
 // one save that never finished; j.Opened says what. A journal holding
 // anything else it would have to cut is refused with a *JournalError, and
 // left as it is.
-func OpenJournal(path string, keep int64) (*Journal, error) {
+func OpenJournal(path string, keep Position) (*Journal, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open journal: %w", err)
@@ -192,7 +210,7 @@ func OpenJournal(path string, keep int64) (*Journal, error) {
 		f.Close()
 		return nil, r
 	}
-	op := Opened{Torn: sc.Torn, Behind: sc.LastSeq < keep, Keep: keep, LastSeq: min(sc.LastSeq, keep)}
+	op := Opened{Torn: sc.Torn, Behind: sc.LastSeq < keep.Seq, Keep: keep.Seq, LastSeq: min(sc.LastSeq, keep.Seq)}
 	off := sc.keepEnd
 	if sc.Past > 0 {
 		op.Lines, op.From, op.To, op.FileLine = sc.PastLines, sc.PastFrom, sc.PastTo, sc.Past
@@ -333,7 +351,8 @@ func (j *Journal) makeSpare(path string) {
 	}()
 }
 
-// ReadJournal reads every entry of a journal file.
+// ReadJournal reads every entry of a journal file; the input lines are
+// skipped (History reads them).
 func ReadJournal(path string) ([]contract.Entry, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -344,6 +363,9 @@ func ReadJournal(path string) ([]contract.Entry, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for n := 1; sc.Scan(); n++ {
+		if input, _, _ := lineKind(sc.Bytes()); input {
+			continue
+		}
 		var e contract.Entry
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			return out, fmt.Errorf("%s:%d: %w", path, n, err)
@@ -354,7 +376,19 @@ func ReadJournal(path string) ([]contract.Entry, error) {
 }
 
 // Commit is one durable step: the journal entries first (appended and synced),
-// then the state that includes them (DESIGN "State").
+// then the state that includes them (DESIGN "State"); entries made by no
+// input (the start of a fresh state). CommitSteps journals inputs.
+func Commit(j *Journal, path string, s *contract.State, entries []contract.Entry) error {
+	if len(entries) == 0 {
+		return CommitSteps(j, path, s, nil)
+	}
+	return CommitSteps(j, path, s, []Step{{Entries: entries}})
+}
+
+// CommitSteps is one durable step that also writes a snapshot: the lines
+// of steps (one save, performed on s) first, appended and synced with any
+// line written before without a sync, then the state that includes them,
+// kept also as a snapshot (snapshots/, see Snapshots).
 //
 // The journal's write and sync run while the new state is encoded and written
 // to its temporary file (the spare the journal keeps, mode 0600, when there
@@ -364,16 +398,26 @@ func ReadJournal(path string) ([]contract.Entry, error) {
 // When the state cannot be written, the journal is cut back to where it
 // was, so the two still agree; after any error the caller should read the
 // state file again (a failed sync of the directory comes after the rename).
-func Commit(j *Journal, path string, s *contract.State, entries []contract.Entry) error {
+func CommitSteps(j *Journal, path string, s *contract.State, steps []Step) error {
 	size := j.size
+	var lines bytes.Buffer
+	nin, err := encodeSave(&lines, s, steps)
+	if err != nil {
+		return err
+	}
+	s.JournalInputs += nin
+	fail := func(err error) error {
+		s.JournalInputs -= nin
+		return err
+	}
 	jerr := make(chan error, 1)
-	go func() { jerr <- j.Append(entries) }()
+	go func() { jerr <- j.appendSync(lines.Bytes()) }()
 	b, err := j.enc.Encode(s)
 	if err != nil {
 		if <-jerr == nil {
 			j.cut(size)
 		}
-		return err
+		return fail(err)
 	}
 	var tmp string
 	if f := j.takeSpare(path); f != nil {
@@ -385,25 +429,66 @@ func Commit(j *Journal, path string, s *contract.State, entries []contract.Entry
 		if <-jerr == nil {
 			j.cut(size)
 		}
-		return err
+		return fail(err)
 	}
 	if err := <-jerr; err != nil {
 		os.Remove(tmp)
-		return err
+		return fail(err)
 	}
+	// The snapshot's copy before the state: a state that is in place has
+	// its copy (a copy whose state never replaced the file is a point
+	// whose journal lines are on disk, as good as any other).
+	snap := keepSnapshot(tmp, path, s)
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		j.cut(size)
-		if isDir(path) {
-			return fmt.Errorf("save %s: it is a directory, not a state file: move it away", path)
+		if snap != "" {
+			os.Remove(snap)
 		}
-		return fmt.Errorf("save %s: %w", path, err)
+		if isDir(path) {
+			return fail(fmt.Errorf("save %s: it is a directory, not a state file: move it away", path))
+		}
+		return fail(fmt.Errorf("save %s: %w", path, err))
 	}
 	// Renamed: the file holds the new state and the journal its lines,
 	// whether or not the directory's sync below succeeds.
 	if err := syncDir(filepath.Dir(path)); err != nil {
 		return err
 	}
+	if snap != "" {
+		syncDir(filepath.Dir(snap))
+		pruneSnapshots(path, j.keepFor())
+	}
 	j.makeSpare(path)
+	return nil
+}
+
+// Snapshot writes the state s, which includes every line journaled so far,
+// as the state file at path (and its copy in snapshots/), syncing first the
+// lines written without a sync.
+func (j *Journal) Snapshot(path string, s *contract.State) error {
+	return CommitSteps(j, path, s, nil)
+}
+
+// appendSync writes lines, syncs the journal (with what was written before
+// without a sync) and counts them.
+func (j *Journal) appendSync(lines []byte) error {
+	if j.broken != nil {
+		return j.broken
+	}
+	if len(lines) > 0 {
+		if _, err := j.f.Write(lines); err != nil {
+			j.cut(j.size)
+			return fmt.Errorf("append journal: %w", err)
+		}
+	} else if !j.dirty {
+		return nil
+	}
+	if err := j.f.Sync(); err != nil {
+		j.cut(j.size)
+		return fmt.Errorf("sync journal: %w", err)
+	}
+	j.dirty = false
+	j.size += int64(len(lines))
 	return nil
 }

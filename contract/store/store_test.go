@@ -49,7 +49,7 @@ func TestSaveLoop(t *testing.T) {
 	if s, err := store.Load(engine(t), path); err == nil {
 		from = int(s.JournalSeq)
 	}
-	j, err := store.OpenJournal(store.JournalPath(path), int64(from))
+	j, err := store.OpenJournal(store.JournalPath(path), store.Position{Seq: int64(from)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(3)
@@ -125,7 +125,7 @@ func TestKillDuringSave(t *testing.T) {
 		}
 		if round%3 != 2 {
 			// What the next start does: cut the journal back to the state.
-			j, err := store.OpenJournal(store.JournalPath(path), int64(n))
+			j, err := store.OpenJournal(store.JournalPath(path), store.Position{Seq: int64(n)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +153,7 @@ func TestKillDuringSave(t *testing.T) {
 			}
 			continue
 		}
-		if !strings.HasPrefix(en.Name(), ".state.yaml.tmp-") && en.Name() != "state.yaml" && en.Name() != "state.yaml.n" && en.Name() != "journal.jsonl" {
+		if !strings.HasPrefix(en.Name(), ".state.yaml.tmp-") && en.Name() != "state.yaml" && en.Name() != "snapshots" && en.Name() != "state.yaml.n" && en.Name() != "journal.jsonl" {
 			t.Errorf("unexpected file %s", en.Name())
 		}
 	}
@@ -166,7 +166,7 @@ func TestSpareTempFile(t *testing.T) {
 	path := filepath.Join(dir, "state.yaml")
 	stale := filepath.Join(dir, ".state.yaml.tmp-12345")
 	os.WriteFile(stale, []byte("half a state"), 0o600)
-	j, err := store.OpenJournal(store.JournalPath(path), 0)
+	j, err := store.OpenJournal(store.JournalPath(path), store.Position{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestSpareTempFile(t *testing.T) {
 func TestJournalCutBack(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "journal.jsonl")
-	j, err := store.OpenJournal(path, 0)
+	j, err := store.OpenJournal(path, store.Position{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestJournalCutBack(t *testing.T) {
 	f.WriteString(`{"seq":6,"outc`)
 	f.Close()
 	// The saved state includes only up to 3: lines 4 and 5 and the torn one go.
-	j, err = store.OpenJournal(path, 3)
+	j, err = store.OpenJournal(path, store.Position{Seq: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestJournalCutBack(t *testing.T) {
 		t.Errorf("journal after cut-back: %v", got)
 	}
 	// Opened again at 4: nothing to cut.
-	j, err = store.OpenJournal(path, 4)
+	j, err = store.OpenJournal(path, store.Position{Seq: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func entries(a, b int64, verb string) []contract.Entry {
 func journalOf(t *testing.T, saves ...[2]int64) (string, []byte) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "journal.jsonl")
-	j, err := store.OpenJournal(path, 0)
+	j, err := store.OpenJournal(path, store.Position{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestJournalRefusals(t *testing.T) {
 				insertLine(t, path, c.bad, text)
 			}
 			before, _ := os.ReadFile(path)
-			j, err := store.OpenJournal(path, c.keep)
+			j, err := store.OpenJournal(path, store.Position{Seq: c.keep})
 			if err == nil {
 				j.Close()
 				t.Fatal("opened")
@@ -336,7 +336,7 @@ func TestJournalScanProblems(t *testing.T) {
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"seq":7`)
 	f.Close()
-	sc, err := store.ScanJournal(path, 9)
+	sc, err := store.ScanJournal(path, store.Position{Seq: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func TestJournalScanProblems(t *testing.T) {
 	// A journal that is behind its state is opened (nothing to cut), and
 	// says so.
 	path, _ = journalOf(t, [2]int64{1, 3})
-	j, err := store.OpenJournal(path, 5)
+	j, err := store.OpenJournal(path, store.Position{Seq: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +364,7 @@ func TestJournalScanProblems(t *testing.T) {
 	if o := j.Opened(); !o.Behind || o.Cut() {
 		t.Errorf("a journal behind its state: Opened %+v", o)
 	}
-	if sc, _ := store.ScanJournal(filepath.Join(t.TempDir(), "none.jsonl"), 0); len(sc.Problems()) != 0 {
+	if sc, _ := store.ScanJournal(filepath.Join(t.TempDir(), "none.jsonl"), store.Position{}); len(sc.Problems()) != 0 {
 		t.Errorf("a missing journal beside no state: %v", sc.Problems())
 	}
 }
@@ -381,7 +381,7 @@ func TestRepair(t *testing.T) {
 	lines := strings.SplitAfter(string(orig), "\n")
 	now := time.Date(2026, 12, 1, 20, 30, 0, 0, time.UTC)
 	// The state includes up to 4: lines 3 (garbage), 6-10 (seq 5-9) and the torn one go.
-	name, cut, err := store.Repair(path, 4, now)
+	name, cut, err := store.Repair(path, store.Position{Seq: 4}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,13 +401,13 @@ func TestRepair(t *testing.T) {
 	if fi, _ := os.Stat(name); fi.Mode().Perm() != 0o600 {
 		t.Errorf("cut file mode %v, want 0600 (it holds private values)", fi.Mode().Perm())
 	}
-	j, err := store.OpenJournal(path, 4)
+	j, err := store.OpenJournal(path, store.Position{Seq: 4})
 	if err != nil {
 		t.Fatalf("after repair: %v", err)
 	}
 	j.Close()
 	// A second repair in the same second cuts nothing and writes nothing.
-	if name, cut, err := store.Repair(path, 4, now); name != "" || cut != nil || err != nil {
+	if name, cut, err := store.Repair(path, store.Position{Seq: 4}, now); name != "" || cut != nil || err != nil {
 		t.Errorf("second repair: %q %v %v", name, cut, err)
 	}
 }
@@ -456,7 +456,7 @@ func TestLoadRefusesBadState(t *testing.T) {
 func TestCommitFailureCutsJournal(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.yaml")
-	j, err := store.OpenJournal(store.JournalPath(path), 0)
+	j, err := store.OpenJournal(store.JournalPath(path), store.Position{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +491,7 @@ func TestWriteFailureChild(t *testing.T) {
 	if path == "" {
 		t.Skip("child process of TestWriteFailureKeepsState only")
 	}
-	j, err := store.OpenJournal(store.JournalPath(path), 0)
+	j, err := store.OpenJournal(store.JournalPath(path), store.Position{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -558,7 +558,7 @@ func TestWriteFailureKeepsState(t *testing.T) {
 // journal.
 func TestJournalSave(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.yaml")
-	j, err := store.OpenJournal(store.JournalPath(path), 0)
+	j, err := store.OpenJournal(store.JournalPath(path), store.Position{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,12 +51,23 @@ type Options struct {
 	// RetryBase is the first retry delay of a temporary send failure; it
 	// doubles each attempt, capped at ten minutes. Zero means a second.
 	RetryBase time.Duration
+	// SnapshotEvery and SnapshotInterval: the whole state is written as a
+	// snapshot (the state file, and its copy under snapshots/) after
+	// SnapshotEvery inputs or SnapshotInterval, whichever comes first, as
+	// well as before a report is sent and on the way out; between
+	// snapshots each change costs one journal append and sync. Zero means
+	// DefaultSnapshotEvery, DefaultSnapshotInterval. SnapshotKeep is how far
+	// back, on the state's clock, every snapshot is kept (zero:
+	// store.SnapshotKeep).
+	SnapshotEvery    int
+	SnapshotInterval time.Duration
+	SnapshotKeep     time.Duration
 	// Hooks, when set, are told of what the daemon does (counters).
 	Hooks Hooks
 	// OpenJournal opens the journal beside the state, keeping the lines up
 	// to keep (the journal guards: it refuses what it cannot prove
 	// redundant). Nil means store.OpenJournal on StatePath's journal.
-	OpenJournal func(keep int64) (*store.Journal, error)
+	OpenJournal func(keep store.Position) (*store.Journal, error)
 }
 
 // Hooks are the points where counters go. Each is called with the daemon's
@@ -76,6 +87,14 @@ type Hooks struct {
 	Sent func(o *contract.Outgoing, err error, permanent bool)
 }
 
+// The snapshot defaults: start-up re-does at most about this many inputs
+// (well under a second), and a snapshot's whole encode and write is paid
+// once in so many messages, off the p99 of a message's save.
+const (
+	DefaultSnapshotEvery    = 1000
+	DefaultSnapshotInterval = 10 * time.Minute
+)
+
 // Daemon ties mailin, contract and mailout together.
 type Daemon struct {
 	e         *contract.Engine
@@ -90,17 +109,19 @@ type Daemon struct {
 	retryBase time.Duration
 	hooks     Hooks
 	// openJournal opens the journal again after a failed save (reload).
-	openJournal func(keep int64) (*store.Journal, error)
+	openJournal func(keep store.Position) (*store.Journal, error)
 
-	mu sync.Mutex // guards s, j, unsaved, tidyAt, inflight
+	snapEvery    int
+	snapInterval time.Duration
+	snapKeep     time.Duration
+
+	mu sync.Mutex // guards s, j, sinceSnap, lastSnap, inflight
 	s  *contract.State
 	j  *store.Journal
-	// unsaved: sent mail has left the outbox (or a failure was recorded)
-	// since the last save. The next commit saves it; failing that, the sender
-	// does at tidyAt (tidyDelay after the first such change), and on the way
-	// out.
-	unsaved bool
-	tidyAt  time.Time
+	// sinceSnap inputs were journaled since the last snapshot, written at
+	// lastSnap.
+	sinceSnap int
+	lastSnap  time.Time
 	// inflight is the notice being sent while the commit that adds it is
 	// saved (see prepare); the sender loop leaves it alone.
 	inflight  map[string]bool
@@ -122,14 +143,17 @@ func New(o Options) (*Daemon, error) {
 	s := o.State
 	openJournal := o.OpenJournal
 	if openJournal == nil {
-		openJournal = func(keep int64) (*store.Journal, error) {
+		openJournal = func(keep store.Position) (*store.Journal, error) {
 			return store.OpenJournal(store.JournalPath(o.StatePath), keep)
 		}
 	}
-	j, err := openJournal(s.JournalSeq - int64(len(o.Started)))
+	j, err := openJournal(store.Position{Seq: s.JournalSeq - int64(len(o.Started)), Inputs: s.JournalInputs})
 	if err != nil {
 		return nil, err
 	}
+	j.SetSnapshotKeep(o.SnapshotKeep)
+	// A snapshot at every start: the inputs Load re-did are not re-done
+	// at the next.
 	if err := store.Commit(j, o.StatePath, s, o.Started); err != nil {
 		j.Close()
 		return nil, err
@@ -140,6 +164,8 @@ func New(o Options) (*Daemon, error) {
 		pipe:  &bridge.Pipeline{Engine: o.Engine, Mail: o.Mail},
 		addrs: o.Addresses, imap: o.IMAP, sender: o.Sender, hub: o.Hub,
 		retryBase: cmp.Or(o.RetryBase, time.Second), hooks: o.Hooks, openJournal: openJournal,
+		snapEvery: cmp.Or(o.SnapshotEvery, DefaultSnapshotEvery), snapInterval: cmp.Or(o.SnapshotInterval, DefaultSnapshotInterval),
+		snapKeep: o.SnapshotKeep, lastSnap: time.Now(),
 		s: s, j: j, wake: make(chan struct{}, 1), kick: make(chan struct{}, 1),
 	}, nil
 }
@@ -184,8 +210,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	wg.Wait()
 	d.preparing.Wait()
 	d.mu.Lock()
-	if d.unsaved {
-		d.saveSent()
+	if err := d.snapshot(); err != nil {
+		d.log.Error("the snapshot on the way out failed; the journal holds everything", "err", err)
 	}
 	d.mu.Unlock()
 	if cerr := d.sender.Close(); cerr != nil {

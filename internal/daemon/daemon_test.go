@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -140,6 +141,10 @@ func TestOutboxRetries(t *testing.T) {
 	}
 	d.s.Outbox = append(d.s.Outbox, &contract.Outgoing{Notice: contract.Notice{ID: "test/bad", Kind: "notice",
 		Channel: contract.ChanPrivate, To: []string{"nobody@example.test"}, Subject: "n", Body: "body\n", Time: clk.Now()}})
+	// Put in the outbox by hand, not by an input: a snapshot saves them.
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
 	d.mu.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -170,10 +175,11 @@ func TestOutboxRetries(t *testing.T) {
 	if len(d.s.Failed) != 1 || d.s.Failed[0].ID != "test/bad" || !strings.Contains(d.s.Failed[0].LastError, "550") {
 		t.Errorf("the permanent failure is not kept: %+v", d.s.Failed)
 	}
-	// And it survives in the saved state, for referee check.
+	// And it survives in the saved state (the snapshot and the journal's
+	// inputs after it, each send's outcome), for referee check.
 	s, err := store.Load(d.e, d.statePath)
-	if err != nil || len(s.Failed) != 1 {
-		t.Errorf("saved state: %v, %d failed", err, len(s.Failed))
+	if err != nil || len(s.Failed) != 1 || len(s.Outbox) != 0 {
+		t.Errorf("saved state: %v, %d failed, %d in the outbox", err, len(s.Failed), len(s.Outbox))
 	}
 }
 
@@ -210,9 +216,9 @@ func (r *replySMTP) replies() []string {
 }
 
 // TestFailedSaveSendsNothing: the receipt of a message is sent while its
-// state is saved, but delivered only once the save succeeds; when the save
-// fails nothing is delivered, the change is undone, and the same message,
-// read again, is applied and answered once.
+// input is journaled, but delivered only once the journal is synced; when
+// the journal cannot be written nothing is delivered, the change is undone,
+// and the same message, read again, is applied and answered once.
 func TestFailedSaveSendsNothing(t *testing.T) {
 	rs := &replySMTP{}
 	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: rs} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 1)
@@ -231,9 +237,11 @@ func TestFailedSaveSendsNothing(t *testing.T) {
 		t.Fatalf("after a good save, receipts for %v", got)
 	}
 
-	// A directory takes the state file's place: the save fails.
-	os.Remove(d.statePath)
-	os.MkdirAll(filepath.Join(d.statePath, "x"), 0o700)
+	// The journal's file fails under it (closed): the append fails, and
+	// the daemon reads the state and the journal again.
+	d.mu.Lock()
+	d.j.Close()
+	d.mu.Unlock()
 	if err := d.apply(ctx, mail(2, "two@example.test"), cp(2)); err == nil {
 		t.Fatal("apply succeeded though the state could not be saved")
 	}
@@ -252,8 +260,7 @@ func TestFailedSaveSendsNothing(t *testing.T) {
 	}
 	d.mu.Unlock()
 
-	// The place is free again: the message, read again, goes through once.
-	os.RemoveAll(d.statePath)
+	// The message, read again, goes through once.
 	if err := d.apply(ctx, mail(2, "two@example.test"), cp(2)); err != nil {
 		t.Fatal(err)
 	}
@@ -306,4 +313,74 @@ func TestViewAndHooks(t *testing.T) {
 	if commits != 1 || messages != 1 || len(journaled) == 0 {
 		t.Errorf("hooks counted %d commits, %d messages, %d entries; want 1, 1 and some", commits, messages, len(journaled))
 	}
+}
+
+// TestStartRedoesTheJournal: between snapshots each message is only
+// journaled; the state loaded from the files (the last snapshot and the
+// journal's inputs re-done) is the daemon's byte for byte, and a journal
+// line that does not re-do as written stops the load naming the line.
+func TestStartRedoesTheJournal(t *testing.T) {
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 1)
+	d.snapEvery, d.snapInterval = 1<<30, time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the receipts stay in the outbox
+	for i, body := range []string{"I join the Life contest.", "I join the Rumble contest.", "hello"} {
+		raw := fmt.Sprintf("From: Alice <alice@example.test>\r\nTo: referee@example.test\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: Tue, 01 Dec 2026 10:00:00 +0000\r\n\r\n%s\r\n", i, body)
+		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: time.Now(), UID: uint32(i + 1)}, contract.Checkpoint{UIDValidity: 1, LastUID: uint32(i + 1)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.mu.Lock()
+	d.settle(d.s.Outbox[0].ID, nil)
+	want, _ := contract.Encode(d.s)
+	d.mu.Unlock()
+	snap, err := store.LoadSnapshot(d.e, d.statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.JournalInputs != 0 {
+		t.Fatalf("a snapshot was written after %d inputs; none was due", snap.JournalInputs)
+	}
+	s, err := store.Load(d.e, d.statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := contract.Encode(s); !bytes.Equal(got, want) {
+		t.Fatalf("the state re-done from the journal differs from the daemon's:\n%s", firstDiff(got, want))
+	}
+	if s.JournalInputs != 4 {
+		t.Errorf("journal_inputs %d, want 4 (three messages, one send)", s.JournalInputs)
+	}
+
+	// An entry changed in the journal: the load says where.
+	jpath := store.JournalPath(d.statePath)
+	b, _ := os.ReadFile(jpath)
+	lines := strings.SplitAfter(string(b), "\n")
+	bad := -1
+	for i, l := range lines {
+		if strings.Contains(l, `"outcome":"rejected"`) {
+			lines[i] = strings.Replace(l, `"outcome":"rejected"`, `"outcome":"applied"`, 1)
+			bad = i + 1
+			break
+		}
+	}
+	if bad < 0 {
+		t.Fatalf("no rejected entry in the journal:\n%s", b)
+	}
+	os.WriteFile(jpath, []byte(strings.Join(lines, "")), 0o600)
+	_, err = store.Load(d.e, d.statePath)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("journal.jsonl:%d:", bad)) || !strings.Contains(err.Error(), "outcome") {
+		t.Fatalf("a changed entry on line %d loaded with: %v", bad, err)
+	}
+}
+
+// firstDiff shows the first line where a and b differ.
+func firstDiff(a, b []byte) string {
+	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d: %q, want %q", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("%d lines, want %d", len(al), len(bl))
 }

@@ -51,16 +51,13 @@ func (d *Daemon) batch(ctx context.Context, b mailin.Batch) error {
 	if d.s.IMAP == cp {
 		return nil // each message's save already holds it
 	}
-	_, err := d.write(ctx, checkpoint(cp), false)
+	_, err := d.write(ctx, d.position(cp), false)
 	return err
 }
 
-// checkpoint is the change that records how far the mailbox is read.
-func checkpoint(cp contract.Checkpoint) change {
-	return func(s *contract.State) ([]contract.Entry, error) {
-		s.IMAP = cp
-		return nil, nil
-	}
+// position is the input that records how far the mailbox is read.
+func (d *Daemon) position(cp contract.Checkpoint) *contract.Input {
+	return &contract.Input{Kind: contract.InPosition, At: d.clk.Now(), IMAP: &cp}
 }
 
 // apply performs one raw message through the pipeline and saves the state
@@ -84,26 +81,13 @@ func (d *Daemon) apply(ctx context.Context, raw *mailin.Raw, cp contract.Checkpo
 		if d.hooks.Message != nil {
 			d.hooks.Message(nil, true)
 		}
-		_, err := d.write(ctx, checkpoint(cp), false)
+		_, err := d.write(ctx, d.position(cp), false)
 		return err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	applied := false
-	entries, err := d.write(ctx, func(s *contract.State) ([]contract.Entry, error) {
-		applyStart := time.Now()
-		ent, err := d.pipe.Apply(s, m)
-		if d.hooks.Applied != nil {
-			d.hooks.Applied(time.Since(applyStart))
-		}
-		if err != nil {
-			return nil, err
-		}
-		applied = true
-		s.IMAP = cp
-		return ent, nil
-	}, true)
-	if !applied {
+	entries, err := d.write(ctx, &contract.Input{Kind: contract.InMessage, At: d.clk.Now(), Msg: m, IMAP: &cp}, true)
+	if errors.As(err, new(*notPerformed)) {
 		attrs := []any{"msgid", m.ID, "from", m.From, "err", err}
 		var pe *contract.PanicError
 		if errors.As(err, &pe) {

@@ -14,9 +14,7 @@ func (d *Daemon) schedulerLoop(ctx context.Context) error {
 		d.mu.Lock()
 		due, ok, err := d.e.NextDue(d.s)
 		if err == nil && ok && !due.After(d.clk.Now()) {
-			_, err = d.write(ctx, func(s *contract.State) ([]contract.Entry, error) {
-				return d.e.Advance(s, d.clk.Now())
-			}, false)
+			_, err = d.write(ctx, &contract.Input{Kind: contract.InAdvance, At: d.clk.Now()}, false)
 		}
 		d.mu.Unlock()
 		if err != nil {

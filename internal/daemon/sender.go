@@ -6,22 +6,21 @@ import (
 	"time"
 
 	"referee/contract"
+	"referee/contract/store"
 	"referee/internal/bridge"
 	"referee/mailout"
 )
-
-// tidyDelay is how long the sender waits, once the outbox is drained, before
-// saving the removal of what it sent; a commit in the meantime saves it too.
-const tidyDelay = time.Second
 
 // senderLoop drains the outbox: each notice is composed with its deterministic
 // Message-ID and sent; temporary failures are retried with capped exponential
 // backoff, permanent ones kept in the state and shown by referee check.
 //
-// Sent mail leaves the outbox in a later save (DESIGN invariant 3: a crash
-// before it resends with the same Message-ID): the next commit's, or the
-// sender's own after tidyDelay without one, or on the way out. So a save's
-// fsyncs never stand between a player's next message and its receipt.
+// Sent mail leaves the outbox as soon as the server accepted it: an input
+// (InSent) written to the journal at once without a sync, which a killed
+// process keeps; the next synced save makes it durable against a power cut
+// too (DESIGN invariant 3: a mail lost that way is sent again with the same
+// Message-ID). So a save's fsyncs never stand between a player's next
+// message and its receipt.
 func (d *Daemon) senderLoop(ctx context.Context) error {
 	for {
 		d.mu.Lock()
@@ -41,24 +40,16 @@ func (d *Daemon) senderLoop(ctx context.Context) error {
 				soonest = o.NextTry
 			}
 		}
-		if next == nil && d.unsaved && !time.Now().Before(d.tidyAt) && !d.saveSent() {
-			d.tidyAt = time.Now().Add(time.Minute) // the disk refused: try again later
-		}
-		unsaved, tidyAt := d.unsaved, d.tidyAt
 		d.mu.Unlock()
 		if next == nil {
 			wait := time.Minute
 			if !soonest.IsZero() {
 				wait = min(wait, d.clk.RealDelay(soonest))
 			}
-			if unsaved {
-				wait = min(wait, time.Until(tidyAt))
-			}
 			t := time.NewTimer(wait)
 			select {
 			case <-ctx.Done():
 				t.Stop()
-				d.saveOnExit()
 				return nil
 			case <-d.kick:
 			case <-t.C:
@@ -70,21 +61,11 @@ func (d *Daemon) senderLoop(ctx context.Context) error {
 		if ctx.Err() != nil {
 			// Stopping mid-send: the notice stays; it goes again, with the
 			// same Message-ID, at the next start.
-			d.saveOnExit()
 			return nil
 		}
 		d.mu.Lock()
 		d.settle(next.ID, err)
 		d.mu.Unlock()
-	}
-}
-
-// saveOnExit saves what the sender recorded since the last save.
-func (d *Daemon) saveOnExit() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.unsaved {
-		d.saveSent()
 	}
 }
 
@@ -162,39 +143,67 @@ func (d *Daemon) send(ctx context.Context, o *contract.Outgoing) error {
 	return d.sender.Send(sctx, d.addrs.Referee, bridge.Recipients(m), raw)
 }
 
-// settle records a send's outcome in the state, to be saved by the next
-// commit or by the sender at tidyAt. Call with mu held.
+// settle records a send's outcome: an input (InSent, InFailed) performed on
+// the state and written to the journal at once, without a sync (Log). A
+// journal that cannot be written leaves the outcome in memory only: the
+// notice is sent again after a restart, with the same Message-ID. Call with
+// mu held.
 func (d *Daemon) settle(id string, err error) {
-	if !d.unsaved {
-		d.unsaved = true
-		d.tidyAt = time.Now().Add(tidyDelay)
+	var o *contract.Outgoing
+	for _, c := range d.s.Outbox {
+		if c.ID == id {
+			o = c
+			break
+		}
 	}
-	for i, o := range d.s.Outbox {
-		if o.ID != id {
-			continue
-		}
-		permanent := err != nil && mailout.IsPermanent(err)
-		switch {
-		case err == nil:
-			d.s.Outbox = append(d.s.Outbox[:i], d.s.Outbox[i+1:]...)
-			d.log.Info("sent", "notice", id, "kind", o.Kind, "game", o.Game)
-		case permanent:
-			o.LastError = err.Error()
-			o.Attempts++
-			d.s.Outbox = append(d.s.Outbox[:i], d.s.Outbox[i+1:]...)
-			d.s.Failed = append(d.s.Failed, o)
-			d.log.Error("notice failed for good; kept in the state", "notice", id, "err", err)
-		default:
-			o.Attempts++
-			o.LastError = err.Error()
-			delay := d.retryBase << min(o.Attempts-1, 10)
-			delay = min(delay, 10*time.Minute)
-			o.NextTry = d.clk.Now().Add(time.Duration(float64(delay) * d.clk.Rate))
-			d.log.Warn("send failed; will retry", "notice", id, "attempt", o.Attempts, "err", err)
-		}
-		if d.hooks.Sent != nil {
-			d.hooks.Sent(o, err, permanent)
-		}
+	if o == nil {
 		return
 	}
+	permanent := err != nil && mailout.IsPermanent(err)
+	in := &contract.Input{Kind: contract.InSent, At: d.clk.Now(), Notice: id}
+	if err != nil {
+		in.Kind, in.Error, in.Permanent = contract.InFailed, err.Error(), permanent
+		if !permanent {
+			delay := d.retryBase << min(o.Attempts, 10)
+			delay = min(delay, 10*time.Minute)
+			in.NextTry = d.clk.Now().Add(time.Duration(float64(delay) * d.clk.Rate))
+		}
+	}
+	if _, rerr := d.e.Redo(d.s, in); rerr != nil {
+		d.log.Error("recording a send failed", "notice", id, "err", rerr)
+		return
+	}
+	if lerr := d.j.Log(d.s, []store.Step{{Input: in}}, false); lerr != nil {
+		d.log.Error("journaling a send failed; the notice may be sent again after a restart", "notice", id, "err", lerr)
+	} else {
+		d.sinceSnap++
+	}
+	switch {
+	case err == nil:
+		d.log.Info("sent", "notice", id, "kind", o.Kind, "game", o.Game)
+	case permanent:
+		d.log.Error("notice failed for good; kept in the state", "notice", id, "err", err)
+	default:
+		d.log.Warn("send failed; will retry", "notice", id, "attempt", o.Attempts+1, "err", err)
+	}
+	if d.hooks.Sent != nil {
+		now := o
+		if err != nil {
+			now = d.failedCopy(id, o)
+		}
+		d.hooks.Sent(now, err, permanent)
+	}
+}
+
+// failedCopy is notice id as the state now holds it after a failed attempt
+// (in the outbox, or among the failed), or o.
+func (d *Daemon) failedCopy(id string, o *contract.Outgoing) *contract.Outgoing {
+	for _, l := range [][]*contract.Outgoing{d.s.Outbox, d.s.Failed} {
+		for _, c := range l {
+			if c.ID == id {
+				return c
+			}
+		}
+	}
+	return o
 }

@@ -9,25 +9,23 @@ import (
 	"referee/contract/store"
 )
 
-// change is the work of one transaction: it changes s and returns the
-// journal entries it made. An error leaves nothing changed.
-type change func(s *contract.State) ([]contract.Entry, error)
-
 // write is the one transaction every change to the state goes through (as
-// mox's DB.Write): begin, apply the change, journal its entries and save the
-// state (DESIGN invariant 3), undo on any failure, then wake the scheduler
-// and the sender. When the save fails, the change is undone, so its outbox is
-// never sent and the message that made it is read again later: the state is
-// read again from the file, as at a start, or if that fails too, the undo
-// puts back the state from before the change.
+// mox's DB.Write): begin, perform the input (Engine.Redo: the code that
+// re-does it at start-up), journal it with its entries and sync (DESIGN
+// invariant 3: the journal is the write-ahead log), undo on any failure,
+// write a snapshot when one is due, then wake the scheduler and the
+// sender. When the journal cannot be written, the change is undone, so its
+// outbox is never sent and the message that made it is read again later:
+// the state is read again from the files, as at a start, or if that fails
+// too, the undo puts back the state from before the change.
 //
-// It returns the change's entries, saved or not (err says).
+// It returns the input's entries, saved or not (err says).
 //
-// With overlap, the first notice the change adds is sent while the state is
-// saved, and delivered only once it is on disk (prepare).
+// With overlap, the first notice the change adds is sent while the journal
+// is synced, and delivered only once it is on disk (prepare).
 //
 // Call with mu held.
-func (d *Daemon) write(ctx context.Context, apply change, overlap bool) ([]contract.Entry, error) {
+func (d *Daemon) write(ctx context.Context, in *contract.Input, overlap bool) ([]contract.Entry, error) {
 	var old map[string]bool
 	if overlap {
 		old = make(map[string]bool, len(d.s.Outbox))
@@ -35,21 +33,36 @@ func (d *Daemon) write(ctx context.Context, apply change, overlap bool) ([]contr
 			old[o.ID] = true
 		}
 	}
+	reports := countReports(d.s.Outbox)
 	// The one place an undo is taken: the state's undo log records what the
 	// change touches, so a rejection costs what it changed.
 	tx := d.s.Begin()
 	defer tx.End()
-	entries, err := apply(d.s)
+	applyStart := time.Now()
+	entries, err := d.e.Redo(d.s, in)
+	if in.Kind == contract.InMessage && d.hooks.Applied != nil {
+		d.hooks.Applied(time.Since(applyStart))
+	}
 	if err != nil {
 		tx.Undo()
-		return nil, err
+		return nil, &notPerformed{err}
 	}
 	var verdict chan<- bool
 	if overlap {
 		verdict = d.prepare(ctx, old)
 	}
 	saveStart := time.Now()
-	err = store.Commit(d.j, d.statePath, d.s, entries)
+	err = d.j.Log(d.s, []store.Step{{Input: in, Entries: entries}}, true)
+	if err == nil {
+		d.sinceSnap++
+		if d.snapshotDue(reports) {
+			// A failed snapshot loses nothing (the journal holds the
+			// input): it is said, and tried again at the next input.
+			if serr := d.snapshot(); serr != nil {
+				d.log.Error("writing a snapshot of the state failed; the journal holds everything, trying again later", "err", serr)
+			}
+		}
+	}
 	if verdict != nil {
 		verdict <- err == nil
 	}
@@ -57,45 +70,76 @@ func (d *Daemon) write(ctx context.Context, apply change, overlap bool) ([]contr
 		d.hooks.Committed(entries, time.Since(saveStart), err)
 	}
 	if err != nil {
-		d.log.Error("saving the state failed; reading it again", "err", err)
+		d.log.Error("journaling the change failed; reading the state again", "err", err)
 		if rerr := d.reload(); rerr != nil {
 			tx.Undo()
 			return entries, fmt.Errorf("%w; and reading it again: %w", err, rerr)
 		}
 		return entries, err
 	}
-	d.unsaved = false
 	d.logEntries(entries)
 	signal1(d.kick)
 	signal1(d.wake)
 	return entries, nil
 }
 
-// reload replaces the state in memory with the file's and cuts the journal
-// back to it. Call with mu held.
+// notPerformed is the error of an input the engine refused to perform (a
+// fault: a panic, a state it cannot handle), as opposed to one performed
+// whose journal could not be written.
+type notPerformed struct{ err error }
+
+func (e *notPerformed) Error() string { return e.err.Error() }
+func (e *notPerformed) Unwrap() error { return e.err }
+
+// snapshotDue reports whether the state should be written whole now:
+// SnapshotEvery inputs or SnapshotInterval since the last snapshot, or a
+// report among the notices the change added (the outbox held reports
+// before it), so that every report goes out from a state on disk whole.
+// Call with mu held.
+func (d *Daemon) snapshotDue(reports int) bool {
+	return d.sinceSnap >= d.snapEvery || time.Since(d.lastSnap) >= d.snapInterval ||
+		countReports(d.s.Outbox) > reports
+}
+
+// countReports counts the reports in an outbox.
+func countReports(outbox []*contract.Outgoing) int {
+	n := 0
+	for _, o := range outbox {
+		if o.Kind == "report" {
+			n++
+		}
+	}
+	return n
+}
+
+// snapshot writes the whole state as the state file (and its kept copy).
+// Call with mu held.
+func (d *Daemon) snapshot() error {
+	err := d.j.Snapshot(d.statePath, d.s)
+	d.lastSnap = time.Now()
+	if err == nil {
+		d.sinceSnap = 0
+		d.log.Debug("snapshot", "journal_seq", d.s.JournalSeq, "journal_inputs", d.s.JournalInputs)
+	}
+	return err
+}
+
+// reload replaces the state in memory with the files' (the snapshot and the
+// journal's inputs after it) and cuts the journal back to it. Call with mu
+// held.
 func (d *Daemon) reload() error {
 	s, err := store.Load(d.e, d.statePath)
 	if err != nil {
 		return err
 	}
-	j, err := d.openJournal(s.JournalSeq)
+	j, err := d.openJournal(store.At(s))
 	if err != nil {
 		return err
 	}
+	j.SetSnapshotKeep(d.snapKeep)
 	d.j.Close()
 	d.s, d.j = s, j
 	return nil
-}
-
-// saveSent saves the state for the outbox's sake: no entries, nothing to
-// undo (what it records has happened). Call with mu held.
-func (d *Daemon) saveSent() bool {
-	if err := d.j.Save(d.statePath, d.s); err != nil {
-		d.log.Error("save after sending", "err", err)
-		return false
-	}
-	d.unsaved = false
-	return true
 }
 
 func (d *Daemon) logEntries(entries []contract.Entry) {

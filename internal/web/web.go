@@ -388,6 +388,9 @@ func readJournal(path string) ([]publicEntry, error) {
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			return out, fmt.Errorf("journal line %d: %w", n, err)
 		}
+		if e.Seq == 0 {
+			continue // an input line (it holds private text): never shown
+		}
 		out = append(out, e)
 	}
 	return out, sc.Err()

@@ -1,0 +1,188 @@
+package store
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"referee/contract"
+)
+
+// Snapshots: every whole save of the state (Commit, Snapshot) is also kept
+// as snapshots/<journal_inputs>-<clock>.yaml beside the state file (a hard
+// link to the file written, so it costs no second write). A correction
+// re-runs the journal's inputs from a snapshot at or before the point it
+// corrects (History), so the snapshots a correction may need are kept:
+//
+//   - the first snapshot (the start of the game's history),
+//   - every snapshot whose clock is within SnapshotKeep of the newest's
+//     (a report self-ratifies long before: every point still open to a
+//     correction lies in that window),
+//   - and the newest one older than that window, the start for a point at
+//     the window's edge.
+//
+// The others are removed after each save. The journal itself is never cut
+// by this: any point can be re-run from the first snapshot.
+
+// SnapshotKeep is how far back, on the state's clock, the snapshots are
+// all kept, unless the journal is told otherwise (SetSnapshotKeep).
+const SnapshotKeep = 30 * 24 * time.Hour
+
+// SnapshotDir is the folder of the snapshots of the state at path.
+func SnapshotDir(path string) string { return filepath.Join(filepath.Dir(path), "snapshots") }
+
+// SetSnapshotKeep sets how far back the snapshots are all kept (0: the
+// default, SnapshotKeep).
+func (j *Journal) SetSnapshotKeep(d time.Duration) { j.keep = d }
+
+func (j *Journal) keepFor() time.Duration {
+	if j.keep > 0 {
+		return j.keep
+	}
+	return SnapshotKeep
+}
+
+const clockName = "20060102T150405Z"
+
+// snapshotName is the file name of the snapshot of s.
+func snapshotName(s *contract.State) string {
+	return fmt.Sprintf("%012d-%s.yaml", s.JournalInputs, s.Clock.UTC().Format(clockName))
+}
+
+// keepSnapshot links the synced temporary file tmp, the state s about to
+// replace path, into the snapshots folder, and returns the link ("" when
+// it could not be made: a snapshot is a copy, never a reason to fail a
+// save).
+func keepSnapshot(tmp, path string, s *contract.State) string {
+	dir := SnapshotDir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return ""
+	}
+	name := filepath.Join(dir, snapshotName(s))
+	os.Remove(name) // the same point saved again (a replay's last save)
+	if err := os.Link(tmp, name); err != nil {
+		return ""
+	}
+	return name
+}
+
+// Snapshot is a kept snapshot: its file, the last input it includes and its
+// clock.
+type Snapshot struct {
+	Path   string
+	Inputs int64
+	Clock  time.Time
+}
+
+// Snapshots lists the snapshots kept beside the state at path, oldest
+// (fewest inputs) first.
+func Snapshots(path string) ([]Snapshot, error) {
+	dir := SnapshotDir(path)
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Snapshot
+	for _, en := range ents {
+		num, clock, ok := strings.Cut(strings.TrimSuffix(en.Name(), ".yaml"), "-")
+		if !ok || !strings.HasSuffix(en.Name(), ".yaml") {
+			continue
+		}
+		n, err := strconv.ParseInt(num, 10, 64)
+		if err != nil {
+			continue
+		}
+		t, err := time.Parse(clockName, clock)
+		if err != nil {
+			continue
+		}
+		out = append(out, Snapshot{Path: filepath.Join(dir, en.Name()), Inputs: n, Clock: t})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Inputs < out[b].Inputs })
+	return out, nil
+}
+
+// pruneSnapshots removes the snapshots of the state at path that the rule
+// above does not keep.
+func pruneSnapshots(path string, keep time.Duration) {
+	snaps, err := Snapshots(path)
+	if err != nil || len(snaps) < 3 {
+		return
+	}
+	cutoff := snaps[len(snaps)-1].Clock.Add(-keep)
+	edge := -1 // the newest older than the window
+	for i, sn := range snaps {
+		if sn.Clock.Before(cutoff) {
+			edge = i
+		}
+	}
+	for i, sn := range snaps[1:] {
+		if i+1 < edge && sn.Clock.Before(cutoff) {
+			os.Remove(sn.Path)
+		}
+	}
+}
+
+// History is what a correction re-runs from: the snapshot to start from,
+// the newest kept at or before input at (loaded as it is), and every input
+// of the journal after it, in order, each with the entries it made, its
+// number and its line. The inputs up to at re-do the state at that point;
+// the ones after it are the history to re-run. The journal's last save, if
+// unfinished, is not among them.
+func History(e *contract.Engine, path string, at int64) (*contract.State, []Step, error) {
+	snaps, err := Snapshots(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var from *Snapshot
+	for i := range snaps {
+		if snaps[i].Inputs <= at {
+			from = &snaps[i]
+		}
+	}
+	if from == nil {
+		return nil, nil, fmt.Errorf("%s: no snapshot at or before input %d", SnapshotDir(path), at)
+	}
+	s, err := loadFile(e, from.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	jpath := JournalPath(path)
+	f, err := os.Open(jpath)
+	if errors.Is(err, os.ErrNotExist) {
+		return s, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read journal: %w", err)
+	}
+	defer f.Close()
+	jr := &journalReader{path: jpath, r: bufio.NewReaderSize(f, 1<<16)}
+	var steps []Step
+	pos := At(s)
+	for !jr.done {
+		save, _, err := jr.save(pos)
+		if err != nil {
+			return nil, nil, err
+		}
+		if save == nil {
+			break
+		}
+		for _, st := range save {
+			pos.Inputs = st.N
+			if n := len(st.Entries); n > 0 {
+				pos.Seq = st.Entries[n-1].Seq
+			}
+		}
+		steps = append(steps, save...)
+	}
+	return s, steps, nil
+}

@@ -1,0 +1,380 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+
+	"referee/contract"
+)
+
+// The journal is the write-ahead log of the state (DESIGN "State"). Every
+// change to the state is an input (contract.Input) written as one line,
+// followed by the lines of the entries it made:
+//
+//	{"in":7,"base":41,"entries":2,"input":{"kind":"message",...}}
+//	{"seq":42,...,"base":41}
+//	{"seq":43,...,"base":41}
+//
+// "in" numbers the inputs (1, 2, ...), "entries" is how many entry lines
+// follow, "base" is, as on an entry line, the journal_seq of the state the
+// save that wrote the line started from. An input with "more" is followed by
+// another input of the same save (a replay's checkpoint saves many inputs at
+// once); the last input of a save has none. An entry line is byte for byte
+// what it was before inputs were journaled: readers of entries skip the
+// input lines (they have no "seq").
+//
+// The state file is a snapshot: it records the last entry (journal_seq) and
+// the last input (journal_inputs) it includes. Load reads it and re-does
+// every whole save of the journal after it with Engine.Redo, checking that
+// each re-done entry is the journaled one byte for byte.
+
+// Step is one input and the entries it made. An Input of nil stands for
+// entries made by no input (the start of a fresh state), which only a whole
+// save of the state (Commit) writes.
+type Step struct {
+	Input   *contract.Input
+	Entries []contract.Entry
+	// N is the input's number, and Line its line in the journal (1-based),
+	// when read from a journal (History).
+	N    int64
+	Line int
+}
+
+// Position is a point of the journal: the last entry (Seq) and the last
+// input (Inputs) a state includes.
+type Position struct{ Seq, Inputs int64 }
+
+// At is the position of the journal a state includes.
+func At(s *contract.State) Position {
+	if s == nil {
+		return Position{}
+	}
+	return Position{Seq: s.JournalSeq, Inputs: s.JournalInputs}
+}
+
+// inputRecord is an input's journal line.
+type inputRecord struct {
+	In      int64           `json:"in"`
+	Base    int64           `json:"base"`
+	Entries int             `json:"entries"`
+	More    bool            `json:"more,omitempty"`
+	Input   *contract.Input `json:"input"`
+}
+
+// encodeSave writes the lines of one save of steps, made on s (after them):
+// the inputs are numbered after s.JournalInputs-count, the entries' base is
+// the seq before the first of them. It returns the number of inputs.
+func encodeSave(b *bytes.Buffer, s *contract.State, steps []Step) (int64, error) {
+	var nent, nin int64
+	for _, st := range steps {
+		nent += int64(len(st.Entries))
+		if st.Input != nil {
+			nin++
+		}
+	}
+	base := s.JournalSeq - nent
+	n := s.JournalInputs
+	last := -1
+	for i, st := range steps {
+		if st.Input != nil {
+			last = i
+		}
+	}
+	for i, st := range steps {
+		if st.Input != nil {
+			n++
+			line, err := json.Marshal(inputRecord{In: n, Base: base, Entries: len(st.Entries), More: i < last, Input: st.Input})
+			if err != nil {
+				return 0, fmt.Errorf("journal input %d: %w", n, err)
+			}
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+		for _, e := range st.Entries {
+			line, err := json.Marshal(record{e, base})
+			if err != nil {
+				return 0, fmt.Errorf("journal entry %d: %w", e.Seq, err)
+			}
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+	}
+	return nin, nil
+}
+
+// Log journals one save of steps, already performed on s, and numbers
+// their inputs in s (journal_inputs). With sync, the lines are synced to
+// disk before Log returns (a message, an advance: the save a receipt or an
+// IMAP flag waits for); without, they are written only, which a killed
+// process does not undo, and the next synced save or snapshot makes them
+// durable (a send accepted: losing it to a power cut sends the mail again,
+// with the same Message-ID). On an error nothing of the save stays in the
+// journal and s is as before Log.
+func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
+	if len(steps) == 0 {
+		return nil
+	}
+	if j.broken != nil {
+		return j.broken
+	}
+	var b bytes.Buffer
+	nin, err := encodeSave(&b, s, steps)
+	if err != nil {
+		return err
+	}
+	if _, err := j.f.Write(b.Bytes()); err != nil {
+		j.cut(j.size)
+		return fmt.Errorf("append journal: %w", err)
+	}
+	if sync {
+		if err := j.f.Sync(); err != nil {
+			j.cut(j.size)
+			return fmt.Errorf("sync journal: %w", err)
+		}
+		j.dirty = false
+	} else {
+		j.dirty = true
+	}
+	j.size += int64(b.Len())
+	s.JournalInputs += nin
+	return nil
+}
+
+// Sync makes every line written durable.
+func (j *Journal) Sync() error {
+	if !j.dirty {
+		return nil
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("sync journal: %w", err)
+	}
+	j.dirty = false
+	return nil
+}
+
+// lineKind reads what a journal line is from its first key, as this
+// package writes it: an input ("in"), an entry ("seq"), or neither.
+func lineKind(line []byte) (input bool, n int64, ok bool) {
+	var rest []byte
+	switch {
+	case bytes.HasPrefix(line, []byte(`{"in":`)):
+		input, rest = true, line[len(`{"in":`):]
+	case bytes.HasPrefix(line, []byte(`{"seq":`)):
+		rest = line[len(`{"seq":`):]
+	default:
+		return false, 0, false
+	}
+	i := bytes.IndexByte(rest, ',')
+	if i < 0 {
+		return false, 0, false
+	}
+	v, err := strconv.ParseInt(string(rest[:i]), 10, 64)
+	if err != nil {
+		return false, 0, false
+	}
+	return input, v, true
+}
+
+// RedoError is a journal whose inputs do not re-do as journaled: Line is
+// the journal line at fault.
+type RedoError struct {
+	Path    string
+	Line    int
+	Problem string
+}
+
+func (e *RedoError) Error() string { return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Problem) }
+
+// journalReader reads the saves of a journal after a position.
+type journalReader struct {
+	path string
+	r    *bufio.Reader
+	line int
+	held []byte // a line read ahead
+	// done: the end, a torn line, or a line that is not an input's save
+	// (an entry no input made, a line that does not decode): what follows
+	// is the journal guards' (OpenJournal), not the re-doing's.
+	done bool
+}
+
+func (jr *journalReader) next() ([]byte, bool) {
+	if jr.held != nil {
+		l := jr.held
+		jr.held = nil
+		return l, true
+	}
+	l, err := jr.r.ReadBytes('\n')
+	if len(l) == 0 || l[len(l)-1] != '\n' || (err != nil && !errors.Is(err, io.EOF)) {
+		return nil, false
+	}
+	jr.line++
+	return l, true
+}
+
+// save reads the next whole save of inputs numbered after after (skipping
+// the lines up to it), or returns nil when there is none: the journal ends,
+// or what follows is not a whole save of inputs.
+func (jr *journalReader) save(after Position) ([]Step, [][][]byte, error) {
+	var steps []Step
+	var lines [][][]byte
+	for {
+		l, ok := jr.next()
+		if !ok {
+			return nil, nil, nil // the end, or a torn last line: an unfinished save
+		}
+		input, n, ok := lineKind(l)
+		if !ok {
+			jr.done = true
+			return nil, nil, nil
+		}
+		if !input {
+			if n <= after.Seq && len(steps) == 0 {
+				continue // an entry the position includes
+			}
+			jr.done = true // an entry no input made, past the position
+			return nil, nil, nil
+		}
+		if n <= after.Inputs && len(steps) == 0 {
+			var rec struct {
+				Entries int `json:"entries"`
+			}
+			if err := json.Unmarshal(l, &rec); err != nil {
+				jr.done = true
+				return nil, nil, nil
+			}
+			for range rec.Entries {
+				if _, ok := jr.next(); !ok {
+					return nil, nil, nil
+				}
+			}
+			continue
+		}
+		want := after.Inputs + int64(len(steps)) + 1
+		if n != want {
+			return nil, nil, &RedoError{jr.path, jr.line, fmt.Sprintf("input %d where input %d should be: the journal's inputs do not follow its state", n, want)}
+		}
+		var rec inputRecord
+		if err := json.Unmarshal(l, &rec); err != nil || rec.Input == nil {
+			jr.done = true
+			return nil, nil, nil
+		}
+		st := Step{Input: rec.Input, N: n, Line: jr.line}
+		ls := [][]byte{l}
+		for range rec.Entries {
+			el, ok := jr.next()
+			if !ok {
+				return nil, nil, nil
+			}
+			if in, _, ok := lineKind(el); !ok || in {
+				return nil, nil, &RedoError{jr.path, jr.line, fmt.Sprintf("input %d (line %d) made %d entries, but this line is not one of them", n, st.Line, rec.Entries)}
+			}
+			var e contract.Entry
+			if err := json.Unmarshal(el, &e); err != nil {
+				return nil, nil, &RedoError{jr.path, jr.line, fmt.Sprintf("entry does not decode: %v", err)}
+			}
+			st.Entries = append(st.Entries, e)
+			ls = append(ls, el)
+		}
+		steps = append(steps, st)
+		lines = append(lines, ls)
+		if !rec.More {
+			return steps, lines, nil
+		}
+	}
+}
+
+// redoJournal re-does on s, the state file at path, the whole saves of
+// its journal after the position s includes, and checks that each re-done
+// entry is the journaled line byte for byte. What follows the last whole
+// save (an unfinished one, a torn line, a line that does not decode) is
+// left to OpenJournal's guards.
+func redoJournal(e *contract.Engine, s *contract.State, path string) error {
+	jpath := JournalPath(path)
+	f, err := os.Open(jpath)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read journal: %w", err)
+	}
+	defer f.Close()
+	jr := &journalReader{path: jpath, r: bufio.NewReaderSize(f, 1<<16)}
+	for !jr.done {
+		steps, lines, err := jr.save(At(s))
+		if err != nil {
+			return err
+		}
+		if steps == nil {
+			return nil
+		}
+		if err := redoSave(e, s, jpath, steps, lines); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// redoSave re-does one save's steps on s and checks their entries against
+// the journal's lines.
+func redoSave(e *contract.Engine, s *contract.State, jpath string, steps []Step, lines [][][]byte) error {
+	base := s.JournalSeq
+	for i, st := range steps {
+		got, err := e.Redo(s, st.Input)
+		if err != nil {
+			return &RedoError{jpath, st.Line, fmt.Sprintf("input %d (%s) fails when re-done: %v", st.N, st.Input.Kind, err)}
+		}
+		if len(got) != len(st.Entries) {
+			return &RedoError{jpath, st.Line, fmt.Sprintf("input %d (%s) made %d entries when re-done, the journal has %d: the journal and this build disagree", st.N, st.Input.Kind, len(got), len(st.Entries))}
+		}
+		for k, en := range got {
+			want := bytes.TrimSuffix(lines[i][k+1], []byte("\n"))
+			b, err := json.Marshal(record{en, base})
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(b, want) {
+				return &RedoError{jpath, st.Line + k + 1, fmt.Sprintf("entry seq %d of input %d differs when re-done (%s): the journal and this build disagree", st.Entries[k].Seq, st.N, differing(b, want))}
+			}
+		}
+		s.JournalInputs = st.N
+	}
+	return nil
+}
+
+// differing names the keys of two JSON objects whose values differ (never
+// the values: an entry's reason can quote a sealed bid).
+func differing(a, b []byte) string {
+	var ma, mb map[string]json.RawMessage
+	if json.Unmarshal(a, &ma) != nil || json.Unmarshal(b, &mb) != nil {
+		return "the line does not decode"
+	}
+	var keys []string
+	for k, v := range ma {
+		if !bytes.Equal(v, mb[k]) {
+			keys = append(keys, k)
+		}
+	}
+	for k := range mb {
+		if _, ok := ma[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	if len(keys) == 0 {
+		return "the same fields, written differently"
+	}
+	return "fields " + fmt.Sprint(keys)
+}
+
+// LoadSnapshot reads the state file at path as it is, without re-doing
+// the journal after it (Load does).
+func LoadSnapshot(e *contract.Engine, path string) (*contract.State, error) {
+	return loadFile(e, path)
+}
