@@ -190,7 +190,9 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 			}
 		}
 	}
-	sentences, notUnderstood := e.read(m.Text)
+	fixes, text := e.extractCorrections(m.Text)
+	acts = append(acts, fixes...)
+	sentences, notUnderstood := e.read(text)
 	for _, a := range sentences {
 		if !readWhole(acts, a, a.Line) {
 			acts = append(acts, a)

@@ -24,6 +24,12 @@ const (
 	InFailed InputKind = "failed"
 	// InAdjust: a correction's explicit adjustment (Adjust), at At.
 	InAdjust InputKind = "adjust"
+	// InCorrect: the correction Fix was applied by a re-run (Engine.Rerun).
+	// The state after it is saved whole, so it is never re-done from the
+	// state before it; in a later re-run's history its effect is the edit
+	// of the inputs before it (EffectiveInputs) and, re-done, it closes
+	// the claim it answered.
+	InCorrect InputKind = "correct"
 )
 
 // Input is one step of the state's history, as the journal keeps it (the
@@ -53,6 +59,8 @@ type Input struct {
 	NextTry   time.Time `json:"next_try,omitzero"`
 	// Adjust is the change of an InAdjust.
 	Adjust *Adjustment `json:"adjust,omitempty"`
+	// Fix is the correction of an InCorrect.
+	Fix *Correction `json:"fix,omitempty"`
 }
 
 // Redo performs one input on the state and returns the journal entries it
@@ -89,6 +97,12 @@ func (e *Engine) Redo(s *State, in *Input) ([]Entry, error) {
 		return nil, nil
 	case InAdjust:
 		return e.adjust(s, in)
+	case InCorrect:
+		if in.Fix == nil {
+			return nil, fmt.Errorf("redo: a correction input without its correction")
+		}
+		s.corrected(in.Fix.CoE)
+		return nil, nil
 	}
 	return nil, fmt.Errorf("redo: unknown input kind %q", in.Kind)
 }

@@ -139,6 +139,24 @@ func EditInputs(inputs []Input, f *Correction) ([]Input, time.Time, error) {
 	return out, orig, nil
 }
 
+// EffectiveInputs is the history inputs stand for once the corrections
+// among them are applied: each InCorrect edits the inputs before it (from
+// the first given), and stays, to close its claim when re-done.
+func EffectiveInputs(inputs []Input) ([]Input, error) {
+	out := make([]Input, 0, len(inputs))
+	for _, in := range inputs {
+		if in.Kind == InCorrect && in.Fix != nil {
+			edited, _, err := EditInputs(out, in.Fix)
+			if err != nil {
+				return nil, fmt.Errorf("the earlier correction of CoE #%d: %w", in.Fix.CoE, err)
+			}
+			out = edited
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
+
 // insertByTime inserts in after the last input of its time or earlier.
 func insertByTime(inputs []Input, in Input) []Input {
 	t := in.at()
@@ -222,14 +240,18 @@ func (r *RefusedError) Error() string {
 // which Revision.Entries holds numbered after Current's. The revision notice
 // and the corrected receipts are not queued yet: PublishRevision does that.
 func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
-	edited, from, err := EditInputs(r.Inputs, &r.Fix)
+	recorded, err := EffectiveInputs(r.Inputs)
+	if err != nil {
+		return nil, nil, err
+	}
+	edited, from, err := EditInputs(recorded, &r.Fix)
 	if err != nil {
 		return nil, nil, err
 	}
 	if from.Before(r.Base.Clock) {
 		return nil, nil, fmt.Errorf("correction: it touches %s UTC, before the starting state's clock %s UTC; start from an earlier state", Stamp(from), Stamp(r.Base.Clock))
 	}
-	old, err := e.replay(r.Base, r.Inputs)
+	old, err := e.replay(r.Base, recorded)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the recorded history: %w", err)
 	}
@@ -267,14 +289,15 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 		entries = append(entries, en)
 	}
 	s.JournalSeq = seq
+	s.JournalInputs = r.Current.JournalInputs
 
 	rev, err := e.compare(old, cur, r, from)
 	if err != nil {
 		return nil, nil, err
 	}
 	rev.Entries = entries
-	rev.OldHash = StateHash(r.Current)
-	rev.NewHash = StateHash(s)
+	rev.OldHash = StateDigest(r.Current)
+	rev.NewHash = StateDigest(s)
 	return s, rev, nil
 }
 
@@ -283,14 +306,14 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 // the games a history leads to.
 func deliveryless(s *State) *State {
 	c := *s
-	c.Outbox, c.Failed, c.JournalSeq, c.ax = nil, nil, 0, nil
+	c.Outbox, c.Failed, c.JournalSeq, c.JournalInputs, c.ax = nil, nil, 0, 0, nil
 	return &c
 }
 
-// StateHash is the SHA-256 of the encoded state without its outbox, failed
+// StateDigest is the SHA-256 of the encoded state without its outbox, failed
 // notices and journal number, hex: the state of the games, which a replay of
 // the same mail reproduces.
-func StateHash(s *State) string {
+func StateDigest(s *State) string {
 	b, err := Encode(deliveryless(s))
 	if err != nil {
 		return "unencodable: " + err.Error()

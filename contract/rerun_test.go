@@ -126,7 +126,7 @@ func TestCorrectionProperties(t *testing.T) {
 				if rev.Changed() {
 					t.Fatalf("correcting %s to its own text changed something:\n%s", m.ID, rev.Text())
 				}
-				if contract.StateHash(s) != contract.StateHash(h.current) {
+				if contract.StateDigest(s) != contract.StateDigest(h.current) {
 					t.Fatal("the state's hash changed")
 				}
 				if got, want := outboxView(s), outboxView(h.current); fmt.Sprint(got) != fmt.Sprint(want) {
@@ -148,10 +148,10 @@ func TestCorrectionProperties(t *testing.T) {
 				em.Text = other
 				edited[k].Msg = &em
 				want := h.fresh(t, edited)
-				if got, w := contract.StateHash(s), contract.StateHash(want); got != w {
+				if got, w := contract.StateDigest(s), contract.StateDigest(want); got != w {
 					t.Fatalf("the corrected state differs from a fresh replay of the edited archive")
 				}
-				if rev.NewHash != contract.StateHash(want) || rev.OldHash != contract.StateHash(h.current) {
+				if rev.NewHash != contract.StateDigest(want) || rev.OldHash != contract.StateDigest(h.current) {
 					t.Fatal("the revision's hashes are not the states'")
 				}
 				if rev.Changed() {
@@ -211,7 +211,7 @@ func TestCorrectionArrivedMovesTheMessage(t *testing.T) {
 			edited = append(edited, in)
 		}
 		want := h.fresh(t, edited)
-		if contract.StateHash(s) != contract.StateHash(want) {
+		if contract.StateDigest(s) != contract.StateDigest(want) {
 			t.Fatalf("seed %d: the corrected state differs from a fresh replay with the message moved", seed)
 		}
 		if s.IMAP != h.current.IMAP {

@@ -58,9 +58,9 @@ type State struct {
 	// LastMsgID is the Message-ID of the last message applied.
 	LastMsgID string `yaml:"last_msgid,omitempty"`
 	// Claims are the open Claims of Error.
-	Claims    []*Claim `yaml:"claims,omitempty"`
-	NextClaim int      `yaml:"next_claim,omitempty"`
-	IMAP Checkpoint       `yaml:"imap"`
+	Claims    []*Claim   `yaml:"claims,omitempty"`
+	NextClaim int        `yaml:"next_claim,omitempty"`
+	IMAP      Checkpoint `yaml:"imap"`
 	// Games are written by Encode itself (an Encoder reuses the text of
 	// sections that did not change).
 	Games map[string]*GameState `yaml:"games"`
