@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"referee/contract/text"
 )
 
 // The contestmaster's correction, by private mail (issue: corrections):
@@ -218,4 +220,30 @@ func (s *State) corrected(n int) {
 			return
 		}
 	}
+}
+
+// correctionRefused performs a refused InCorrect: the contestmaster who
+// asked for it is told why (a correction that would change a ratified report
+// without overriding ratification, a message not in the record, a history
+// that fails), and the journal says so.
+func (e *Engine) correctionRefused(s *State, in *Input) []Entry {
+	f := in.Fix
+	to := e.cfg.Contestmaster
+	game := ""
+	for _, cl := range s.Claims {
+		if cl.ID == f.CoE {
+			game = cl.Game
+			if gs := s.Games[cl.Game]; gs != nil && gs.Contestmaster != "" {
+				to = gs.Contestmaster
+			}
+		}
+	}
+	at := in.At.UTC()
+	body := text.Wrap(fmt.Sprintf("Your correction of CoE #%d (%s) was not made: %s. Nothing was changed; the claim stays open.", f.CoE, f.Describe(), in.Error), 0) +
+		"\n" + text.Signature("The referee")
+	e.enqueue(s, &Notice{ID: fmt.Sprintf("correction/%d/refused/%s", f.CoE, at.Format("20060102T150405Z")), Kind: "ruling", Game: game,
+		Channel: ChanPrivate, To: []string{to}, Subject: fmt.Sprintf("Correction of CoE #%d refused", f.CoE), Body: body, Time: at})
+	s.JournalSeq++
+	return []Entry{{Seq: s.JournalSeq, Time: at, Game: game, Verb: "correction", Outcome: "rejected", Reason: in.Error,
+		Detail: map[string]any{"coe": f.CoE, "correction": f.Describe()}}}
 }

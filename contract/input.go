@@ -53,7 +53,8 @@ type Input struct {
 	IMAP *Checkpoint `json:"imap,omitempty"`
 	// Notice is the outgoing notice's ID, for InSent and InFailed.
 	Notice string `json:"notice,omitempty"`
-	// Error, Permanent and NextTry say how an InFailed send failed.
+	// Error, Permanent and NextTry say how an InFailed send failed; Error
+	// is also why an InCorrect was refused.
 	Error     string    `json:"error,omitempty"`
 	Permanent bool      `json:"permanent,omitempty"`
 	NextTry   time.Time `json:"next_try,omitzero"`
@@ -100,6 +101,9 @@ func (e *Engine) Redo(s *State, in *Input) ([]Entry, error) {
 	case InCorrect:
 		if in.Fix == nil {
 			return nil, fmt.Errorf("redo: a correction input without its correction")
+		}
+		if in.Error != "" {
+			return e.correctionRefused(s, in), nil
 		}
 		s.corrected(in.Fix.CoE)
 		return nil, nil

@@ -19,7 +19,9 @@ Recomputes, from the state and its journal, every revealed random draw (from the
 seeds revealed in Randomness notices, checked against their published
 commitments) and every published sealed-submission commitment (from the revealed
 submissions and nonces), and reports any mismatch. Draws of weeks whose seed is
-not revealed yet are counted as pending. Exit status 1 on a mismatch.
+not revealed yet are counted as pending. Every revision a correction made is
+re-computed from the kept snapshots and the journal's inputs, and compared
+with the journaled one. Exit status 1 on a mismatch.
 `
 
 func cmdVerify(args []string, stdout, stderr io.Writer) error {
@@ -27,7 +29,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, _, s, err := c.loadState()
+	cfg, e, s, err := c.loadState()
 	if err != nil {
 		return err
 	}
@@ -36,11 +38,19 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	r := verify(s, entries)
+	revisions, bad, err := store.VerifyRevisions(e, cfg.State)
+	if err != nil {
+		return err
+	}
+	r.mismatches = append(r.mismatches, bad...)
 	for _, m := range r.mismatches {
 		fmt.Fprintln(stdout, "MISMATCH:", m)
 	}
 	fmt.Fprintf(stdout, "%s checked against their commitments, %s recomputed, %s pending (seed not yet revealed), %s recomputed, %s\n",
 		text.Count(r.seeds, "seed", "seeds"), text.Count(r.draws, "draw", "draws"), text.Count(r.pending, "draw", "draws"), text.Count(r.commitments, "commitment", "commitments"), text.Count(len(r.mismatches), "mismatch", "mismatches"))
+	if revisions > 0 {
+		fmt.Fprintf(stdout, "%s re-computed from the journal\n", text.Count(revisions, "revision", "revisions"))
+	}
 	if len(r.mismatches) > 0 {
 		return errMismatch
 	}
