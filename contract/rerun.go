@@ -272,6 +272,7 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 		return nil, nil, fmt.Errorf("the corrected history: %w", err)
 	}
 	s := cur.s
+	s.corrected(r.Fix.CoE) // the claim is answered, as the InCorrect re-done
 	// The outbox: what was waiting, in its re-run version.
 	made := map[string]*Outgoing{}
 	for _, o := range s.Outbox {

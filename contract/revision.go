@@ -36,9 +36,10 @@ type Revision struct {
 	Entries []Entry `json:"-"`
 }
 
-// Changed reports whether the correction changed anything.
+// Changed reports whether the correction changed anything a revision lists
+// (the hashes differ also when it only closed its claim).
 func (r *Revision) Changed() bool {
-	return len(r.Outcomes)+len(r.State)+len(r.Draws)+len(r.Receipts)+len(r.Notices) > 0 || r.OldHash != r.NewHash
+	return len(r.Outcomes)+len(r.State)+len(r.Draws)+len(r.Receipts)+len(r.Notices) > 0
 }
 
 // Outcome is what a revision says of one journal entry.

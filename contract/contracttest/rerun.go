@@ -1,0 +1,48 @@
+package contracttest
+
+import (
+	"referee/contract"
+)
+
+// record is what a harness keeps for corrections: the state when recording
+// began and every input since (the journal's inputs).
+type record struct {
+	base   *contract.State
+	inputs []contract.Input
+}
+
+// Record starts keeping the harness's inputs (messages, clock advances,
+// and every notice drained counted as sent), so that Correct can re-run
+// them as the daemon re-runs the journal's.
+func (h *Harness) Record() {
+	h.rec = &record{base: contract.Snapshot(h.S)}
+}
+
+func (h *Harness) input(in contract.Input) {
+	if h.rec != nil {
+		h.rec.inputs = append(h.rec.inputs, in)
+	}
+}
+
+// Correct re-runs the recorded history with a correction, as the daemon
+// does when the contestmaster's correction is accepted: the new state
+// replaces the harness's, the revision and the corrected receipts are
+// published (and returned among the notices), and the correction is
+// recorded. A refused correction returns its error and changes nothing.
+func (h *Harness) Correct(at string, fix contract.Correction, ratified func(id string) bool) (*contract.Revision, []*contract.Notice, error) {
+	h.T.Helper()
+	if h.rec == nil {
+		h.T.Fatal("Correct needs Record first")
+	}
+	s, rev, err := h.E.Rerun(&contract.Rerun{Base: h.rec.base, Inputs: h.rec.inputs, Current: h.S, Fix: fix, Ratified: ratified})
+	if err != nil {
+		return nil, nil, err
+	}
+	t := At(h.T, at)
+	h.Entries = append(h.Entries, rev.Entries...)
+	h.Entries = append(h.Entries, h.E.PublishRevision(s, rev, t))
+	h.S = s
+	h.input(contract.Input{Kind: contract.InCorrect, At: t, Fix: &fix})
+	h.checkRoundTrip()
+	return rev, h.drain(), nil
+}
