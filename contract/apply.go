@@ -51,6 +51,7 @@ func (e *Engine) apply(s *State, m *Message) ([]Entry, error) {
 		return entries, nil
 	}
 	s.release(m.ID) // the list's copy arrived: it is the one that counts
+	s.LastMsgID = m.ID
 	if m.Channel == ChanIgnore {
 		return entries, nil
 	}

@@ -124,6 +124,7 @@ func (e *Engine) coreEvents(s *State) []Event {
 		out = append(out, Event{At: r.Deadline, Name: "ruling deadline", Key: strconv.Itoa(r.ID)})
 	}
 	out = append(out, heldEvents(s)...)
+	out = append(out, ratificationEvents(s)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
 	return out
 }
@@ -146,6 +147,8 @@ func (e *Engine) runCoreEvent(s *State, ev Event, at time.Time) ([]Entry, error)
 			ent.Game = in.Game
 		}
 		return []Entry{ent}, nil
+	case "ratification":
+		return e.ratify(s, ev.Key, at), nil
 	case "list copy missing":
 		return e.listCopyMissing(s, ev.Key, at), nil
 	case "ruling reminder", "ruling deadline":
