@@ -129,6 +129,14 @@ func (e *Engine) receipt(s *State, m *Message, at time.Time, results []Result, e
 		}
 		b.WriteString(text.Wrap("It arrived after these scheduled events, so it was applied after them (ruling G2): "+strings.Join(names, "; ")+".", 0))
 	}
+	writeResults(&b, results)
+	b.WriteString(text.Signature("The referee"))
+	e.reply(s, m, "receipt/"+m.ID, b.String(), at)
+}
+
+// writeResults writes each action as read, with "Done" and what changed or
+// "Not done" and why, and the count.
+func writeResults(b *strings.Builder, results []Result) {
 	done, failed := 0, 0
 	for _, r := range results {
 		b.WriteString("\n")
@@ -151,9 +159,7 @@ func (e *Engine) receipt(s *State, m *Message, at time.Time, results []Result, e
 		}
 	}
 	b.WriteString("\n")
-	b.WriteString(fmt.Sprintf("%d done, %d not done.\n\n", done, failed))
-	b.WriteString(text.Signature("The referee"))
-	e.reply(s, m, "receipt/"+m.ID, b.String(), at)
+	fmt.Fprintf(b, "%d done, %d not done.\n\n", done, failed)
 }
 
 // reply queues a private answer to the sender of m, within the per-sender
