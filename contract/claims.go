@@ -162,7 +162,7 @@ func claimActions(text string) (acts []*Action, spans [][2]int) {
 				end += len(l)
 			}
 			whole := strings.Join(rest, " ")
-			a := &Action{Line: t, Offset: lead, Verb: verb, Args: map[string]string{}, Body: whole}
+			a := &Action{Line: whole, Offset: lead, Verb: verb, Args: map[string]string{}, Body: whole}
 			if m := form.FindStringSubmatch(whole); m != nil {
 				for k, name := range form.SubexpNames() {
 					if name != "" {
@@ -282,7 +282,11 @@ func doClaim(c *Ctx, a *Action) error {
 		how = "publicly"
 	}
 	q := fmt.Sprintf("Claim of Error #%d, made %s by %s <%s> at %s UTC, on %s: %s", cl.ID, how, cl.Claimant, cl.From, Stamp(cl.Filed), id, what)
-	r := c.AskRuling(fmt.Sprintf("coe/%d", cl.ID), q, fmt.Sprintf("the claim stays open and %s does not self-ratify", id))
+	dflt := "the claim stays open"
+	if x != nil {
+		dflt += fmt.Sprintf(" and %s does not self-ratify", id)
+	}
+	r := c.AskRuling(fmt.Sprintf("coe/%d", cl.ID), q, dflt)
 	cl.Ruling = r.ID
 	stop := ""
 	if x != nil {
@@ -333,13 +337,17 @@ func doDeny(c *Ctx, a *Action) error {
 	var b strings.Builder
 	b.WriteString(text.Banner(c.Title()+": Claim of Error #"+strconv.Itoa(cl.ID)+" denied", '='))
 	b.WriteString("\n")
-	claimed := "made privately"
+	how := "privately"
 	if cl.Public {
-		claimed = fmt.Sprintf("which reads: %q", cl.What)
+		how = "publicly"
 	}
-	b.WriteString(text.Wrap(fmt.Sprintf("The contestmaster of %s denies Claim of Error #%d, made by %s at %s UTC on %s, %s.", c.Title(), cl.ID, cl.Claimant, Stamp(cl.Filed), cl.Report, claimed), 0))
+	b.WriteString(text.Wrap(fmt.Sprintf("The contestmaster of %s denies Claim of Error #%d, made %s by %s at %s UTC on %s.", c.Title(), cl.ID, how, cl.Claimant, Stamp(cl.Filed), cl.Report), 0))
+	if cl.Public {
+		b.WriteString("\n")
+		b.WriteString(text.WrapIndent(cl.What, 0, "> ", "> "))
+	}
 	b.WriteString("\n")
-	b.WriteString(text.WrapIndent("Reason: "+reason, 0, "", "  "))
+	b.WriteString(text.WrapIndent(reason, 0, "Reason: ", "        "))
 	if restart != "" {
 		b.WriteString("\n")
 		b.WriteString(text.Wrap(restart, 0))
