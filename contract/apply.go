@@ -273,6 +273,9 @@ func (e *Engine) Read(text string) []Reading {
 		r := Reading{Game: a.Game, Verb: a.Verb.Name, Args: map[string]string{}}
 		if a.Reject != nil {
 			r.Verb = "ambiguous"
+			if a.Verb == coeVerb || a.Verb == denyVerb {
+				r.Verb = "not understood" // a claim or denial not in its form
+			}
 		}
 		for k, v := range a.Args {
 			if v != "" && !strings.HasPrefix(k, "_") {
