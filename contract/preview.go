@@ -14,6 +14,8 @@ import (
 // what it would do. Nothing changes, and nothing is said that the receipt of
 // the same message would not say to em.
 
+const previewSyntax = `preview (as the Subject or the first line: the rest is performed on a copy, and you are told what it would do)`
+
 var previewRE = regexp.MustCompile(`(?i)^\s*preview\s*[.!:]?\s*$`)
 
 func (e *Engine) isPreview(m *Message) bool {

@@ -256,15 +256,26 @@ func (e *Engine) Overview() string {
 	}
 	b.WriteString("\n")
 	b.WriteString(text.Heading("For every game"))
-	var core []string
+	var core, masters []string
 	for _, v := range e.coreVerbs() {
+		if v.Scope == PrivateOnly && v.Rule == "G8" {
+			masters = append(masters, v.Syntax)
+			continue
+		}
 		core = append(core, v.Syntax)
 	}
-	core = append(core, intentVerb.Syntax)
+	core = append(core, intentVerb.Syntax, coeVerb.Syntax, previewSyntax)
 	sort.Strings(core)
 	for _, c := range core {
 		b.WriteString(text.WrapIndent(c, 0, "  ", "    "))
 	}
+	b.WriteString("\n")
+	b.WriteString(text.Heading("For contestmasters"))
+	masters = append(masters, denyVerb.Syntax)
+	for _, c := range masters {
+		b.WriteString(text.WrapIndent(c, 0, "  ", "    "))
+	}
+	b.WriteString(text.WrapIndent("A Claim of Error stops the claimed report's self-ratification until you answer it; silence leaves it open. Set a game's ratification period with its parameter \"ratification\" (7 days by default).", 0, "  ", "  "))
 	b.WriteString("\n")
 	b.WriteString(text.Signature("The referee"))
 	return b.String()
