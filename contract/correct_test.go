@@ -9,7 +9,7 @@ import (
 	"referee/contract/contracttest"
 )
 
-const cm = "The Contestmaster <" + contracttest.Contestmaster + ">"
+const cmAddr = "The Contestmaster <" + contracttest.Contestmaster + ">"
 
 // claimed is a toy game with Alice and Bob and an open claim of error #1
 // about it, as a player's "CoE: ..." leaves it.
@@ -80,11 +80,11 @@ func TestCorrectionRefusals(t *testing.T) {
 		public           bool
 	}{
 		{alice, "I correct CoE #1: message <m1@example.test> is void.", "only the contestmaster", false},
-		{cm, "I correct CoE #7: message <m1@example.test> is void.", "no open claim of error #7", false},
-		{cm, "I correct CoE #1: message <m1@example.test> is void.", "private action", true},
-		{cm, "I correct CoE #1: the round was wrong.", "a correction is written as", false},
-		{cm, "I correct CoE #1: message <m1@example.test> arrived at 2027-01-01 00:00.", "cannot have arrived after", false},
-		{cm, "I correct CoE #1: message <m1@example.test> arrived at 2026-13-01 00:00.", "is not a time", false},
+		{cmAddr, "I correct CoE #7: message <m1@example.test> is void.", "no open claim of error #7", false},
+		{cmAddr, "I correct CoE #1: message <m1@example.test> is void.", "private action", true},
+		{cmAddr, "I correct CoE #1: the round was wrong.", "a correction is written as", false},
+		{cmAddr, "I correct CoE #1: message <m1@example.test> arrived at 2027-01-01 00:00.", "cannot have arrived after", false},
+		{cmAddr, "I correct CoE #1: message <m1@example.test> arrived at 2026-13-01 00:00.", "is not a time", false},
 	} {
 		h := claimed(t)
 		var r *contract.Notice

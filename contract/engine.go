@@ -381,11 +381,11 @@ func (en *Entry) set(key string, v any) {
 
 // flush moves a context's notices to the outbox and builds its journal entry.
 func (e *Engine) flush(s *State, c *Ctx) Entry {
+	s.JournalSeq++
 	for _, n := range c.notes {
 		e.enqueue(s, n)
 	}
 	c.notes = nil
-	s.JournalSeq++
 	ent := Entry{Seq: s.JournalSeq, Time: c.now, Game: c.game, Detail: c.detail}
 	if c.msg != nil {
 		ent.MsgID = c.msg.ID
@@ -411,6 +411,11 @@ func (e *Engine) enqueue(s *State, n *Notice) {
 	}
 	n.ID = id
 	n.Time = n.Time.UTC()
+	if citable(n) {
+		if err := e.cite(s, n); err != nil {
+			panic(err) // the secret is present whenever anything is sent
+		}
+	}
 	s.Outbox = append(s.Outbox, &Outgoing{Notice: *n})
 }
 
