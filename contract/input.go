@@ -60,8 +60,12 @@ type Input struct {
 	NextTry   time.Time `json:"next_try,omitzero"`
 	// Adjust is the change of an InAdjust.
 	Adjust *Adjustment `json:"adjust,omitempty"`
-	// Fix is the correction of an InCorrect.
+	// Fix is the correction of an InCorrect, and Seq the journal number
+	// the corrected state went on from (after the correction's entries),
+	// which a re-done InCorrect sets, so that what the state records of
+	// journal numbers (citations) is the same in a later re-run.
 	Fix *Correction `json:"fix,omitempty"`
+	Seq int64       `json:"seq,omitempty"`
 }
 
 // Redo performs one input on the state and returns the journal entries it
@@ -106,6 +110,9 @@ func (e *Engine) Redo(s *State, in *Input) ([]Entry, error) {
 			return e.correctionRefused(s, in), nil
 		}
 		s.corrected(in.Fix.CoE)
+		if in.Seq > s.JournalSeq {
+			s.JournalSeq = in.Seq
+		}
 		return nil, nil
 	}
 	return nil, fmt.Errorf("redo: unknown input kind %q", in.Kind)

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"referee/contract/text"
 )
 
 // Corrections: a contestmaster's answer to a claim of error that changes the
@@ -60,7 +62,7 @@ type Correction struct {
 func (f *Correction) Describe() string {
 	switch f.Kind {
 	case FixReads:
-		return fmt.Sprintf("message %s reads %q", f.MsgID, f.Text)
+		return fmt.Sprintf("message %s reads `%s`", f.MsgID, strings.Join(strings.Fields(f.Text), " "))
 	case FixVoid:
 		return fmt.Sprintf("message %s is void", f.MsgID)
 	case FixArrived:
@@ -375,7 +377,7 @@ func (e *Engine) compare(old, cur *history, r *Rerun, from time.Time) (*Revision
 	var ratified []string
 	for _, id := range ids {
 		o, n := old.notices[id], cur.notices[id]
-		if o != nil && n != nil && o.Subject == n.Subject && o.Body == n.Body && slices.Equal(o.To, n.To) {
+		if o != nil && n != nil && o.Subject == n.Subject && reported(o.Body) == reported(n.Body) && slices.Equal(o.To, n.To) {
 			continue
 		}
 		ch := NoticeChange{ID: id, Old: o, New: n}
@@ -396,6 +398,22 @@ func (e *Engine) compare(old, cur *history, r *Rerun, from time.Time) (*Revision
 		rev.Overrides = ratified
 	}
 	return rev, nil
+}
+
+// reported is what a notice reports: its body without its citation (the
+// journal lines it covers and the state's hash change with any change of the
+// record before it; the revision gives the new hashes).
+func reported(body string) string {
+	head := "\n" + text.Heading("Citation")
+	i := strings.Index(body, head)
+	if i < 0 {
+		return body
+	}
+	j := strings.Index(body[i+len(head):], "\n-- \n")
+	if j < 0 {
+		return body[:i]
+	}
+	return body[:i] + body[i+len(head)+j:]
 }
 
 // outcomeChanges compares the journal entries of two histories by what they

@@ -27,7 +27,7 @@ func (d *Daemon) correct(ctx context.Context, fix contract.Correction) error {
 		return werr
 	}
 	entries := append(rev.Entries, d.e.PublishRevision(s, rev, now))
-	in := &contract.Input{Kind: contract.InCorrect, At: now, Fix: &fix}
+	in := &contract.Input{Kind: contract.InCorrect, At: now, Fix: &fix, Seq: s.JournalSeq}
 	if err := store.CommitSteps(d.j, d.statePath, s, []store.Step{{Input: in, Entries: entries}}); err != nil {
 		d.log.Error("saving the corrected state failed; reading the state again", "coe", fix.CoE, "err", err)
 		if rerr := d.reload(); rerr != nil {
