@@ -3,6 +3,7 @@ package contract
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -211,14 +212,24 @@ func Corrections(entries []Entry) []Correction {
 	return out
 }
 
-// corrected is the re-done InCorrect of an effective history: the claim it
-// answered is closed.
-func (s *State) corrected(n int) {
-	for i, cl := range s.Claims {
-		if cl.ID == n {
-			s.Claims = append(s.Claims[:i:i], s.Claims[i+1:]...)
-			return
-		}
+// corrected answers claim n by a correction, as a denial answers it: the
+// claim leaves the state with its ruling request, and the report it was
+// about, when no other claim holds it, self-ratifies again a period after
+// the state's clock. Rerun does it to the corrected state; a re-done
+// InCorrect of a later re-run's history does the same.
+func (e *Engine) corrected(s *State, n int) {
+	i := slices.IndexFunc(s.Claims, func(x *Claim) bool { return x.ID == n })
+	if i < 0 {
+		return
+	}
+	cl := s.Claims[i]
+	s.Claims = slices.Delete(slices.Clone(s.Claims), i, i+1)
+	if s.ruling(cl.Ruling) != nil {
+		s.Rulings = slices.DeleteFunc(slices.Clone(s.Rulings), func(r *Ruling) bool { return r.ID == cl.Ruling })
+	}
+	if x := s.cited(cl.Report); x != nil && x.Status == "claimed" && !slices.ContainsFunc(s.Claims, func(o *Claim) bool { return o.Report == x.ID }) {
+		s.touchCited(x)
+		x.Status, x.Ratifies = "pending", s.Clock.Add(e.ratification(s, x.Game))
 	}
 }
 

@@ -109,7 +109,7 @@ func (e *Engine) Redo(s *State, in *Input) ([]Entry, error) {
 		if in.Error != "" {
 			return e.correctionRefused(s, in), nil
 		}
-		s.corrected(in.Fix.CoE)
+		e.corrected(s, in.Fix.CoE)
 		if in.Seq > s.JournalSeq {
 			s.JournalSeq = in.Seq
 		}

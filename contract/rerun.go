@@ -234,7 +234,7 @@ type RefusedError struct {
 }
 
 func (r *RefusedError) Error() string {
-	return fmt.Sprintf("the correction of CoE #%d would change what a ratified report reported (%s); a correction that overrides ratification must say so", r.CoE, joinAnd(r.Notices))
+	return fmt.Sprintf("the correction of CoE #%d would change what a ratified report reported (%s); to make it anyway, send it again ending with \"overriding ratification\"", r.CoE, joinAnd(r.Notices))
 }
 
 // Rerun re-runs the history with the correction and returns the new state
@@ -274,7 +274,7 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 		return nil, nil, fmt.Errorf("the corrected history: %w", err)
 	}
 	s := cur.s
-	s.corrected(r.Fix.CoE) // the claim is answered, as the InCorrect re-done
+	e.corrected(s, r.Fix.CoE) // the claim is answered, as the InCorrect re-done
 	// The outbox: what was waiting, in its re-run version.
 	made := map[string]*Outgoing{}
 	for _, o := range s.Outbox {

@@ -311,7 +311,7 @@ func TestCorrectionRefusedAfterRatification(t *testing.T) {
 			}
 			continue
 		}
-		if !strings.Contains(err.Error(), "chaos/report/") || !strings.Contains(err.Error(), "overrides ratification") {
+		if !strings.Contains(err.Error(), "chaos/report/") || !strings.Contains(err.Error(), "overriding ratification") {
 			t.Fatalf("the refusal does not name the report or the way out: %v", err)
 		}
 		fix.Override = true

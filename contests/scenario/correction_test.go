@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"referee/contests/life"
 	"referee/contests/rumble"
@@ -20,42 +19,38 @@ import (
 //     corrects its arrival to Sunday 22 November, so the Round of the 23rd
 //     comes out otherwise (the revision lists the Cells and Vials that
 //     changed, and the draws);
-//   - CoE #2, a misread claim: Carol's message of 18 November is re-read as
+//   - CoE #2, denied: Bob doubts a report that is right;
+//   - CoE #3, a misread claim: Carol's message of 18 November is re-read as
 //     claiming Cell (12, 10); the correction is refused, since the Round
 //     reports it changes have self-ratified, until the contestmaster states
 //     that it overrides ratification.
 //
-// The claims of error are in the starting state, as their filing leaves
-// them (filing and denying claims are the claims' own tests); ratification
-// is by the self-ratification period, 7 days after a report.
+// The claims are filed by the players' mail and answered by the
+// contestmaster's; what has ratified is the referee's own record of
+// citations.
 func TestScenarioCorrections(t *testing.T) {
 	h := contracttest.New(t, "2026-11-16T12:00:00Z", life.New(), rumble.New())
-	h.S.Claims = []*contract.Claim{
-		{ID: 1, Game: life.ID, Report: "receipt/life5.alice@example.test", Claimant: "Alice", From: "alice@example.test", What: "my claims were sent on Sunday", Public: true, Status: "open"},
-		{ID: 2, Game: life.ID, Report: "receipt/life3.carol@example.test", Claimant: "Carol", From: "carol@example.test", What: "I claimed (12, 10)", Public: true, Status: "open"},
-	}
-	h.S.NextClaim = 3
 	h.Record()
 	h.Mbox("testdata/weeks1.mbox")
-	h.Advance("2026-11-25T10:00:00Z")
-	var reports []*contract.Outgoing
-	ratifiedAt := func(now time.Time) func(string) bool {
-		return func(id string) bool {
-			for _, o := range h.Sent {
-				if o.ID == id && (o.Kind == "report" || o.Kind == "notice") && o.Channel != contract.ChanPrivate && !o.Time.Add(contract.DefaultRatification).After(now) {
-					return true
-				}
+	h.Advance("2026-11-25T09:00:00Z")
+	// Ratified: what the referee's own record of citations says.
+	ratified := func(id string) bool {
+		for _, c := range h.S.Cited {
+			if c.ID == id {
+				return c.Status == "ratified"
 			}
-			return false
 		}
+		return false
 	}
+	var reports []*contract.Outgoing
 	life5 := "life5.alice@example.test"
 	cells := func() map[string]string { return h.Data(life.ID).(*life.State).Cells }
 	before := cells()["alice@example.test"]
 
-	// CoE #1: the late message, by mail.
+	// CoE #1: the late message, claimed by Alice, corrected by mail.
+	claim(t, h, "2026-11-25T09:30:00Z", "alice@example.test", "life5.alice@example.test", "CoE: I sent these claims on Sunday evening; they were held up on the way.", 1)
 	fixes := correctByMail(t, h, "2026-11-25T10:00:00Z", "I correct CoE #1: message <"+life5+"> arrived at 2026-11-22 23:00.")
-	rev, out, err := h.Correct("2026-11-25T10:00:00Z", fixes[0], ratifiedAt(contracttest.At(t, "2026-11-25T10:00:00Z")))
+	rev, out, err := h.Correct("2026-11-25T10:00:00Z", fixes[0], ratified)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,20 +83,31 @@ func TestScenarioCorrections(t *testing.T) {
 		t.Fatal("no report was sent")
 	}
 
-	// CoE #2: the misread claim; the reports it changes have ratified.
-	now := contracttest.At(t, "2026-12-15T10:00:00Z")
-	fixes = correctByMail(t, h, "2026-12-15T10:00:00Z", "I correct CoE #2: message <life3.carol@example.test> reads `Me too. I join the Life contest.\nI claim cell (12, 10) in Life.\nI claim cells (40, 40), (41, 40), (42, 40), (40, 41) and (41, 42) in Life.`")
-	_, _, err = h.Correct("2026-12-15T10:00:00Z", fixes[0], ratifiedAt(now))
+	// CoE #2, denied: Bob doubts a report that is right.
+	claim(t, h, "2026-12-15T08:00:00Z", "bob@example.test", "", "I CoE on life/report/2026-W51: my Cells are missing.", 2)
+	deny := contracttest.Receipt(h.Send(&contract.Message{From: contracttest.Contestmaster, Name: "The Contestmaster",
+		Date: contracttest.At(t, "2026-12-15T08:30:00Z"), Arrived: contracttest.At(t, "2026-12-15T08:30:00Z"), Subject: "CoE #2",
+		Channel: contract.ChanPrivate, Authenticated: true, Text: "I deny CoE #2: Bob has no living Cells since the Round of 7 December."}))
+	if deny == nil || !strings.Contains(deny.Body, "1 done") {
+		t.Fatalf("the denial was not done: %v", deny)
+	}
+	// CoE #3: the misread claim; the reports it changes have ratified.
+	claim(t, h, "2026-12-15T09:00:00Z", "carol@example.test", "life3.carol@example.test", "CoE: I claimed Cell (12, 10), not (10, 10), in Life.", 3)
+	fixes = correctByMail(t, h, "2026-12-15T10:00:00Z", "I correct CoE #3: message <life3.carol@example.test> reads `Me too. I join the Life contest.\nI claim cell (12, 10) in Life.\nI claim cells (40, 40), (41, 40), (42, 40), (40, 41) and (41, 42) in Life.`")
+	_, out, err = h.Correct("2026-12-15T10:00:00Z", fixes[0], ratified)
 	var refused *contract.RefusedError
 	if !errors.As(err, &refused) {
 		t.Fatalf("a correction changing ratified reports was not refused: %v", err)
 	}
-	fixes = correctByMail(t, h, "2026-12-15T11:00:00Z", "I correct CoE #2: message <life3.carol@example.test> reads `Me too. I join the Life contest.\nI claim cell (12, 10) in Life.\nI claim cells (40, 40), (41, 40), (42, 40), (40, 41) and (41, 42) in Life.`, overriding ratification.")
-	rev, out, err = h.Correct("2026-12-15T11:00:00Z", fixes[0], ratifiedAt(now))
+	if len(out) != 1 || out[0].To[0] != contracttest.Contestmaster || !strings.Contains(out[0].Body, "\"overriding") {
+		t.Fatalf("the contestmaster is not told why the correction was refused: %v", out)
+	}
+	fixes = correctByMail(t, h, "2026-12-15T11:00:00Z", "I correct CoE #3: message <life3.carol@example.test> reads `Me too. I join the Life contest.\nI claim cell (12, 10) in Life.\nI claim cells (40, 40), (41, 40), (42, 40), (40, 41) and (41, 42) in Life.`, overriding ratification.")
+	rev, out, err = h.Correct("2026-12-15T11:00:00Z", fixes[0], ratified)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rev.Overrides) == 0 || !strings.Contains(find(out, "revision/2").Body, "overrides ratification") {
+	if len(rev.Overrides) == 0 || !strings.Contains(find(out, "revision/3").Body, "overrides ratification") {
 		t.Fatalf("the override is not said in the revision:\n%s", rev.Text())
 	}
 	if got := cells()["carol@example.test"]; got == "" {
@@ -113,6 +119,25 @@ func TestScenarioCorrections(t *testing.T) {
 		}
 	}
 	h.Golden("testdata/corrections.golden")
+}
+
+// claim files a claim of error by private mail, in reply to the receipt of
+// message about when there is one, and checks its number.
+func claim(t *testing.T, h *contracttest.Harness, at, from, about, text string, want int) {
+	t.Helper()
+	m := &contract.Message{From: from, Date: contracttest.At(t, at), Arrived: contracttest.At(t, at), Subject: "CoE",
+		Channel: contract.ChanPrivate, Authenticated: true, Text: text}
+	if about != "" {
+		receipt := contract.MessageID("receipt/"+about, contract.Domain(contracttest.Referee))
+		m.InReplyTo, m.References = []string{receipt}, []string{about, receipt}
+	}
+	r := contracttest.Receipt(h.Send(m))
+	for _, c := range h.S.Claims {
+		if c.ID == want {
+			return
+		}
+	}
+	t.Fatalf("the claim %q was not filed as #%d: %v", text, want, r)
 }
 
 // correctByMail sends the contestmaster's correction privately and returns
