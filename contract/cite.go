@@ -212,14 +212,6 @@ func (s *State) touchCited(x *Cited) {
 	})
 }
 
-// touchClaim saves a claim before it changes.
-func (s *State) touchClaim(c *Claim) {
-	s.undoLog().once(c, func() func() {
-		cp := *c
-		return func() { *c = cp }
-	})
-}
-
 // ratificationEvents are the clocks of the records not yet ratified.
 func ratificationEvents(s *State) []Event {
 	var out []Event
