@@ -91,14 +91,14 @@ func citable(n *Notice) bool { return n.Channel.IsPublic() }
 // (identifier, range, state hash, ratification date, open claims, what
 // ratified since) before its signature. The journal line of the change that
 // sent it is s.JournalSeq.
-func (e *Engine) cite(s *State, n *Notice) error {
+func (e *Engine) cite(s *State, n *Notice) (*Cited, error) {
 	if s.Secret == "" {
-		return nil
+		return nil, nil
 	}
 	seq := s.JournalSeq
 	hash, err := StateHash(s, n.Game, seq, n.Time)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	from := s.Covered[n.Game] + 1
 	if from > seq {
@@ -151,7 +151,7 @@ func (e *Engine) cite(s *State, n *Notice) error {
 	}
 	logKey(s.undoLog(), s.Covered, n.Game)
 	s.Covered[n.Game] = seq
-	return nil
+	return r, nil
 }
 
 // insertBeforeSignature puts block before the body's signature ("-- \n"), or
@@ -209,14 +209,6 @@ func (s *State) touchCited(x *Cited) {
 	s.undoLog().once(x, func() func() {
 		cp := *x
 		return func() { *x = cp }
-	})
-}
-
-// touchClaim saves a claim before it changes.
-func (s *State) touchClaim(c *Claim) {
-	s.undoLog().once(c, func() func() {
-		cp := *c
-		return func() { *c = cp }
 	})
 }
 

@@ -205,19 +205,23 @@ func (c *Ctx) claimTarget(ref string) (string, *Cited, error) {
 		return "", nil, Reject("CoE", "there is no report or notice %q that can still be claimed against; %s", ref, claimable(s))
 	}
 	if m != nil {
+		var refs []string
 		refsSet := map[string]bool{}
 		for _, r := range append(slices.Clone(m.InReplyTo), m.References...) {
-			refsSet[strings.Trim(r, "<>")] = true
+			r = strings.Trim(r, "<>")
+			refs = append(refs, r)
+			refsSet[r] = true
 		}
 		for _, x := range s.Cited {
 			if refsSet[MessageID(x.ID, domain)] {
 				return x.ID, x, nil
 			}
 		}
-		// A receipt's References end with the message it answers.
-		for r := range refsSet {
-			if refsSet[MessageID("receipt/"+r, domain)] {
-				return "receipt/" + r, nil, nil
+		// A receipt's References end with the message it answers; the
+		// latest receipt replied to counts.
+		for i := len(refs) - 1; i >= 0; i-- {
+			if refsSet[MessageID("receipt/"+refs[i], domain)] {
+				return "receipt/" + refs[i], nil, nil
 			}
 		}
 	}

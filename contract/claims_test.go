@@ -228,3 +228,31 @@ func stripMemory(b []byte) string {
 	}
 	return strings.Join(keep, "\n")
 }
+
+// TestPreviewForms: "preview" alone as the Subject or the first line (any
+// case, a final stop or colon) makes a preview; a reply to one ("Re:
+// preview") or the word in a sentence does not.
+func TestPreviewForms(t *testing.T) {
+	for _, c := range []struct {
+		subject, text string
+		preview       bool
+	}{
+		{"preview", "I join the Toy game.", true},
+		{"  Preview. ", "I join the Toy game.", true},
+		{"actions", "PREVIEW:\nI join the Toy game.", true},
+		{"actions", "\n\npreview\nI join the Toy game.", true},
+		{"Re: preview", "I join the Toy game.", false},
+		{"actions", "preview of my move: I join the Toy game.", false},
+		{"actions", "I join the Toy game.\npreview", false},
+	} {
+		h := newToy(t)
+		m := &contract.Message{From: "alice@example.test", Name: "Alice", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
+			Subject: c.subject, Channel: contract.ChanPublic, Text: c.text}
+		ns := h.Send(m)
+		joined := h.S.PlayerByAddress("alice@example.test") != nil && h.S.PlayerByAddress("alice@example.test").In("toy")
+		isPreview := len(ns) == 1 && strings.HasPrefix(ns[0].ID, "preview/")
+		if isPreview != c.preview || joined == c.preview {
+			t.Errorf("subject %q, text %q: preview %v, joined %v; want preview %v", c.subject, c.text, isPreview, joined, c.preview)
+		}
+	}
+}

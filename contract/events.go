@@ -264,6 +264,8 @@ func (e *Engine) randomnessNotice(s *State, at time.Time) (Entry, error) {
 		Subject: "Randomness: seed commitment for " + next, Body: b.String()})
 	ent := e.flush(s, c)
 	ent.Verb, ent.Outcome = "randomness", "event"
-	ent.Detail = detail
+	for k, v := range detail {
+		ent.set(k, v)
+	}
 	return ent, nil
 }
