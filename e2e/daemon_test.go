@@ -257,8 +257,9 @@ type journalLine struct {
 	Detail  json.RawMessage `json:"detail"`
 }
 
-// journal reads journal.jsonl beside the state file. A last line without
-// its newline is being written by a running daemon and is left out.
+// journal reads the entries of journal.jsonl beside the state file (its
+// input lines, which have no seq, are left out). A last line without its
+// newline is being written by a running daemon and is left out.
 func (r *referee) journal() []journalLine {
 	r.t.Helper()
 	b, err := os.ReadFile(filepath.Join(r.dir, "journal.jsonl"))
@@ -275,6 +276,9 @@ func (r *referee) journal() []journalLine {
 		var l journalLine
 		if err := json.Unmarshal(row, &l); err != nil {
 			r.t.Fatalf("journal line %d: %v: %s", n+1, err, row)
+		}
+		if l.Seq == 0 {
+			continue // an input
 		}
 		lines = append(lines, l)
 	}

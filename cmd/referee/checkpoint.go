@@ -271,3 +271,17 @@ func (p *replayPause) signalled() os.Signal {
 	}
 	return p.got
 }
+
+// loadReplayState loads the state a replay starts from: as Load does (the
+// state file and the journal's inputs after it), but for a replay stopped
+// before its end (its checkpoint file is there), the state file alone: the
+// lines past it are those of the save the stop interrupted, which the
+// replay makes again (the journal's guards cut them, keeping a copy). A
+// replay's mails leave its outbox without an input: they were written to
+// files, never sent, and the next save holds the outbox without them.
+func loadReplayState(e *contract.Engine, path string) (*contract.State, error) {
+	if _, err := os.Stat(checkpointPath(path)); err == nil {
+		return store.LoadSnapshot(e, path)
+	}
+	return store.Load(e, path)
+}

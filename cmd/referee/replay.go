@@ -78,14 +78,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	s, err := store.Load(e, cfg.State)
+	s, err := loadReplayState(e, cfg.State)
 	fresh := errors.Is(err, os.ErrNotExist)
 	if err != nil && !fresh {
 		return err
 	}
-	var saved []byte // the state file as loaded
+	var saved []byte // the state as loaded
 	if !fresh {
-		if saved, err = os.ReadFile(cfg.State); err != nil {
+		if saved, err = contract.Encode(s); err != nil {
 			return err
 		}
 	}
@@ -155,6 +155,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		s.Outbox = nil
 	}
+	var steps []store.Step // the inputs since the last save
 	ck.Cur, ck.Prev = cur, nil
 
 	// The journal of a state to be created is opened at its first save
@@ -172,17 +173,16 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	var entries []contract.Entry
 	// save saves the state, its journal lines and the position pos, then
 	// writes the notices of the save; a state that did not change since
 	// the last save is not saved again, only the position.
 	save := func(pos replayPoint) error {
-		b, err := contract.Encode(s)
+		b, err := store.Encoded(s, steps)
 		if err != nil {
 			return err
 		}
 		h := stateHash(b)
-		if h == cur.State && len(entries) == 0 {
+		if h == cur.State && len(steps) == 0 {
 			pos.Seq, pos.State, pos.Next, pos.Outbox = cur.Seq, cur.State, cur.Next, cur.Outbox
 			cur, ck.Cur = pos, pos
 			return ck.save(ckPath)
@@ -204,15 +204,15 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		if err := store.Commit(j, cfg.State, s, entries); err != nil {
+		if err := store.CommitSteps(j, cfg.State, s, steps); err != nil {
 			return err
 		}
-		entries = nil
 		cur = pos
 		pause.at("saved")
 		if err := emls.write(s.Outbox, pos.Next, pause.at); err != nil {
 			return err
 		}
+		steps = nil
 		s.Outbox = nil
 		return nil
 	}
@@ -305,7 +305,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				return fmt.Errorf("read %s: %w", path, err)
 			}
 			if fresh {
-				s, entries, err = openState(e, cfg, raw.Arrived, *secretFile)
+				var started []contract.Entry
+				s, started, err = openState(e, cfg, raw.Arrived, *secretFile)
+				steps = []store.Step{{Entries: started}}
 				if err != nil {
 					a.Close()
 					return err
@@ -332,7 +334,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				return fmt.Errorf("%s: message %s: %w (the state is saved up to the last checkpoint, which the same command resumes from)", path, m.ID, err)
 			}
 			pos.MessageID = m.ID
-			entries = append(entries, ent...)
+			steps = append(steps, store.Step{Input: &contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m}, Entries: ent})
 			pos.Applied++
 			progress.tick(pos.Applied)
 		}
@@ -342,12 +344,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if fresh {
 		return usagef("the archives hold no message and there is no state to replay onto")
 	}
-	if !untilT.IsZero() {
-		ent, err := e.Advance(s, untilT)
+	// Not again when resumed after it: the input would be journaled twice.
+	if !untilT.IsZero() && s.Clock.Before(untilT) {
+		in := &contract.Input{Kind: contract.InAdvance, At: untilT}
+		ent, err := e.Redo(s, in)
 		if err != nil {
 			return err
 		}
-		entries = append(entries, ent...)
+		steps = append(steps, store.Step{Input: in, Entries: ent})
 	}
 	pos.Archive, pos.Message, pos.MessageID = len(archives), 0, ""
 	if err := checkpoint(pos, true); err != nil {

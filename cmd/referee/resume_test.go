@@ -78,9 +78,9 @@ func replayChildAt(t *testing.T, dir, pause string, sig syscall.Signal, args []s
 	return 0, log.String(), paused
 }
 
-// replayResult is what a replay leaves: the state, the journal's entries
-// (without "base", which says how they were grouped into saves) and the
-// mails by file name.
+// replayResult is what a replay leaves: the state, the journal's inputs and
+// entries (without "base" and "more", which say how they were grouped into
+// saves) and the mails by file name.
 type replayResult struct {
 	state   string
 	journal []string
@@ -96,6 +96,7 @@ func resultOf(t *testing.T, dir string) replayResult {
 			t.Fatalf("journal line %q: %v", line, err)
 		}
 		delete(m, "base")
+		delete(m, "more")
 		b, _ := json.Marshal(m)
 		r.journal = append(r.journal, string(b))
 	}

@@ -190,7 +190,9 @@ type RedoError struct {
 	Problem string
 }
 
-func (e *RedoError) Error() string { return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Problem) }
+func (e *RedoError) Error() string {
+	return fmt.Sprintf("%s:%d: %s\nNothing was changed. If another build of the referee wrote these lines, start that build and stop it (SIGINT or SIGTERM): it writes a snapshot that includes them, which this build loads without re-doing them", e.Path, e.Line, e.Problem)
+}
 
 // journalReader reads the saves of a journal after a position.
 type journalReader struct {
@@ -377,4 +379,18 @@ func differing(a, b []byte) string {
 // the journal after it (Load does).
 func LoadSnapshot(e *contract.Engine, path string) (*contract.State, error) {
 	return loadFile(e, path)
+}
+
+// Encoded is the state file CommitSteps(j, path, s, steps) would write:
+// s with the inputs of steps counted.
+func Encoded(s *contract.State, steps []Step) ([]byte, error) {
+	n := s.JournalInputs
+	for _, st := range steps {
+		if st.Input != nil {
+			s.JournalInputs++
+		}
+	}
+	b, err := contract.Encode(s)
+	s.JournalInputs = n
+	return b, err
 }

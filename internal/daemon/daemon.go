@@ -3,8 +3,12 @@
 // over SMTP with retries (DESIGN "Command line", `referee run`).
 //
 // Input: an interpreter, the state (loaded or fresh), the mail settings and a
-// clock, given once to New. Output: the state file and its journal, saved by
-// one transaction (write, tx.go) after every change, and the mail it sends.
+// clock, given once to New. Output: the journal, the state's write-ahead
+// log, to which one transaction (write, tx.go) appends and syncs every
+// change as an input and its entries; the state file, a snapshot written
+// whole from time to time (Options.SnapshotEvery, SnapshotInterval, before a
+// report, at the start and on the way out); and the mail it sends, each
+// recorded as sent in the journal once the server accepted it.
 // It does not parse configuration, start the embedded hub or draw secrets:
 // cmd/referee does, and hands New what it built.
 //

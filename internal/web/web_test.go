@@ -42,18 +42,25 @@ func scenario(t testing.TB) *contracttest.Harness {
 }
 
 // Serve starts the server over a harness: its state, its journal written to
-// a file, and its public notices in a sent-mail store, as the daemon keeps
-// them.
+// a file (each entry after an input line, which holds a private message's
+// text, inputSecret), and its public notices in a sent-mail store, as the
+// daemon keeps them.
 func serve(t testing.TB, h *contracttest.Harness, m *Metrics) *httptest.Server {
 	t.Helper()
 	dir := t.TempDir()
 	jpath := filepath.Join(dir, "journal.jsonl")
 	var jb strings.Builder
-	for _, e := range h.Entries {
+	for i, e := range h.Entries {
+		in, err := json.Marshal(map[string]any{"in": i + 1, "base": e.Seq - 1, "entries": 1, "input": contract.Input{Kind: contract.InMessage,
+			At: e.Time, Msg: &contract.Message{ID: e.MsgID, From: "alice@example.test", Channel: contract.ChanPrivate, Text: inputSecret}}})
+		if err != nil {
+			t.Fatal(err)
+		}
 		b, err := json.Marshal(e)
 		if err != nil {
 			t.Fatal(err)
 		}
+		jb.Write(append(in, '\n'))
 		jb.Write(append(b, '\n'))
 	}
 	if err := os.WriteFile(jpath, []byte(jb.String()), 0o600); err != nil {
@@ -70,6 +77,10 @@ func serve(t testing.TB, h *contracttest.Harness, m *Metrics) *httptest.Server {
 	t.Cleanup(srv.Close)
 	return srv
 }
+
+// inputSecret is the text of the private messages in the journal's input
+// lines: never on a page.
+const inputSecret = "I bid 17 Vials (sealed)"
 
 func get(t testing.TB, srv *httptest.Server, path string, want int) string {
 	t.Helper()
@@ -261,6 +272,13 @@ func TestPages(t *testing.T) {
 		}
 		if strings.Contains(p, "<td>applied</td>") {
 			t.Error("the filter by outcome shows applied entries")
+		}
+		all := get(t, srv, "/journal", 200)
+		if strings.Contains(all, inputSecret) || strings.Contains(all, "Vials (sealed)") {
+			t.Error("the journal page shows an input line's private text")
+		}
+		if !strings.Contains(all, `<span id="total">`+fmt.Sprint(len(h.Entries))+`</span>`) {
+			t.Errorf("the journal does not count its %d entries alone (input lines counted?)", len(h.Entries))
 		}
 		p = get(t, srv, "/journal?player=Alice", 200)
 		for _, row := range regexp.MustCompile(`<tr><td>#\d+</td><td>[^<]*</td><td>[^<]*</td><td>([^<]*)</td>`).FindAllStringSubmatch(p, -1) {

@@ -1,0 +1,385 @@
+package store_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"referee/contests/life"
+	"referee/contract"
+	"referee/contract/store"
+)
+
+var walStart = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+
+// lifeEngine is an interpreter with a game, so that messages make entries
+// and notices.
+func lifeEngine(t testing.TB) *contract.Engine {
+	e, err := contract.NewEngine(contract.Config{Referee: "referee@example.test", Contestmaster: "cm@example.test",
+		SeenHorizon: 30 * 24 * time.Hour, RulingWait: 48 * time.Hour}, life.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// freshState starts a state for e and saves it at path with the entries
+// of its start; it returns the state and its journal.
+func freshState(t testing.TB, e *contract.Engine, path string) (*contract.State, *store.Journal) {
+	s, _, err := e.NewState(nil, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := sha256.Sum256([]byte("wal"))
+	started, err := e.Start(s, secret[:], walStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := store.OpenJournal(store.JournalPath(path), store.Position{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Commit(j, path, s, started); err != nil {
+		t.Fatal(err)
+	}
+	return s, j
+}
+
+// walInput is input number n of the tests' history: messages from
+// several senders (each a rejected public action: an entry and a receipt),
+// the mailbox position, the receipts sent, a failed send, an advance.
+func walInput(s *contract.State, n int) *contract.Input {
+	at := walStart.Add(time.Duration(n) * time.Minute)
+	switch {
+	case n%7 == 3 && len(s.Outbox) > 0:
+		return &contract.Input{Kind: contract.InSent, At: at, Notice: s.Outbox[0].ID}
+	case n%11 == 5 && len(s.Outbox) > 0:
+		return &contract.Input{Kind: contract.InFailed, At: at, Notice: s.Outbox[0].ID, Error: "451 try later", NextTry: at.Add(time.Minute)}
+	case n%13 == 0:
+		return &contract.Input{Kind: contract.InAdvance, At: at}
+	case n%5 == 2:
+		return &contract.Input{Kind: contract.InPosition, At: at, IMAP: &contract.Checkpoint{UIDValidity: 1, LastUID: uint32(n)}}
+	}
+	m := &contract.Message{ID: fmt.Sprintf("m%d@example.test", n), From: fmt.Sprintf("p%d@example.test", n%17), Arrived: at, Date: at,
+		Subject: "hi", Channel: contract.ChanPrivate, Authenticated: true, Text: "I join the Life contest."}
+	return &contract.Input{Kind: contract.InMessage, At: at, Msg: m, IMAP: &contract.Checkpoint{UIDValidity: 1, LastUID: uint32(n)}}
+}
+
+// perform performs input n on s as the daemon does and journals it.
+func perform(t testing.TB, e *contract.Engine, j *store.Journal, s *contract.State, n int, sync bool) {
+	in := walInput(s, n)
+	ent, err := e.Redo(s, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Log(s, []store.Step{{Input: in, Entries: ent}}, sync); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func encoded(t testing.TB, s *contract.State) []byte {
+	b, err := contract.Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestLoadRedoesInputs: between snapshots only the journal is written;
+// Load re-does it to the same state byte for byte, the readers of entries
+// see the entries alone, and History gives a snapshot and the inputs after.
+func TestLoadRedoesInputs(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	s, j := freshState(t, e, path)
+	defer j.Close()
+	var snapAt int64
+	for n := 1; n <= 60; n++ {
+		perform(t, e, j, s, n, n%3 != 0)
+		if n == 25 {
+			if err := j.Snapshot(path, s); err != nil {
+				t.Fatal(err)
+			}
+			snapAt = s.JournalInputs
+		}
+	}
+	got, err := store.Load(e, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(encoded(t, got), encoded(t, s)) {
+		t.Fatal("the state re-done from the snapshot and the journal differs from the one performed")
+	}
+	if got.JournalInputs != 60 {
+		t.Errorf("journal_inputs %d, want 60", got.JournalInputs)
+	}
+	file, err := store.LoadSnapshot(e, path)
+	if err != nil || file.JournalInputs != snapAt {
+		t.Fatalf("the state file is at input %d (%v), want the snapshot's %d", file.JournalInputs, err, snapAt)
+	}
+	entries, err := store.ReadJournal(store.JournalPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, en := range entries {
+		if en.Seq != int64(i+1) {
+			t.Fatalf("entry %d has seq %d: the readers of entries see the input lines", i, en.Seq)
+		}
+	}
+	if int64(len(entries)) != s.JournalSeq {
+		t.Errorf("%d entries, the state's journal_seq is %d", len(entries), s.JournalSeq)
+	}
+	sc, err := store.ScanJournal(store.JournalPath(path), store.At(got))
+	if err != nil || len(sc.Problems()) != 0 {
+		t.Errorf("the journal has problems: %v %v", err, sc.Problems())
+	}
+
+	// History from a point after the snapshot starts at the snapshot;
+	// from before it, at the start.
+	for _, c := range []struct{ at, from int64 }{{40, snapAt}, {25, snapAt}, {10, 0}} {
+		hs, steps, err := store.History(e, path, c.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hs.JournalInputs != c.from || len(steps) != int(60-c.from) || steps[0].N != c.from+1 {
+			t.Fatalf("History(%d): from input %d with %d inputs, want from %d", c.at, hs.JournalInputs, len(steps), c.from)
+		}
+		for _, st := range steps {
+			if _, err := e.Redo(hs, st.Input); err != nil {
+				t.Fatal(err)
+			}
+			hs.JournalInputs = st.N
+		}
+		if !bytes.Equal(encoded(t, hs), encoded(t, s)) {
+			t.Fatalf("History(%d) re-done differs from the state", c.at)
+		}
+	}
+}
+
+// TestRedoMismatchNamesTheLine: a journal whose entries this build does
+// not make again stops the load at the line, and says which fields
+// differ without quoting them.
+func TestRedoMismatchNamesTheLine(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	s, j := freshState(t, e, path)
+	for n := 1; n <= 8; n++ {
+		perform(t, e, j, s, n, true)
+	}
+	j.Close()
+	jpath := store.JournalPath(path)
+	b, _ := os.ReadFile(jpath)
+	lines := strings.SplitAfter(string(b), "\n")
+	bad := 0
+	for i, l := range lines {
+		if strings.Contains(l, `"verb":"join"`) {
+			lines[i] = strings.Replace(l, `"verb":"join"`, `"verb":"leave"`, 1)
+			bad = i + 1
+			break
+		}
+	}
+	if bad == 0 {
+		t.Fatalf("no join in the journal:\n%s", b)
+	}
+	os.WriteFile(jpath, []byte(strings.Join(lines, "")), 0o600)
+	_, err := store.Load(e, path)
+	if err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("%s:%d: ", jpath, bad)) || !strings.Contains(err.Error(), "[verb]") || strings.Contains(err.Error(), "leave") {
+		t.Fatalf("a changed entry on line %d: %v", bad, err)
+	}
+}
+
+// TestUnfinishedSaveIsCut: a save of several inputs cut short at a line's
+// end (a kill between two lines of one write) is not re-done, and the next
+// open cuts it, keeping a copy; an input line alone, torn, too.
+func TestUnfinishedSaveIsCut(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	s, j := freshState(t, e, path)
+	for n := 1; n <= 5; n++ {
+		perform(t, e, j, s, n, true)
+	}
+	want := encoded(t, s)
+	at := store.At(s)
+	// One save of three inputs, as a replay writes them.
+	var steps []store.Step
+	for n := 6; n <= 8; n++ {
+		in := walInput(s, n)
+		ent, err := e.Redo(s, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, store.Step{Input: in, Entries: ent})
+	}
+	jpath := store.JournalPath(path)
+	before, _ := os.ReadFile(jpath)
+	if err := j.Log(s, steps, true); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	all, _ := os.ReadFile(jpath)
+	added := strings.SplitAfter(string(all[len(before):]), "\n")
+	for keep := 1; keep < len(added)-1; keep++ {
+		os.WriteFile(jpath, []byte(string(before)+strings.Join(added[:keep], "")+`{"in":9,"ba`), 0o600)
+		got, err := store.Load(e, path)
+		if err != nil {
+			t.Fatalf("%d lines of the save: %v", keep, err)
+		}
+		if !bytes.Equal(encoded(t, got), want) {
+			t.Fatalf("%d lines of an unfinished save were re-done", keep)
+		}
+		j, err := store.OpenJournal(jpath, store.At(got))
+		if err != nil {
+			t.Fatalf("%d lines of the save: %v", keep, err)
+		}
+		if o := j.Opened(); o.Lines != keep || o.Torn == 0 || o.CopiedTo == "" {
+			t.Errorf("%d lines of the save: cut %+v", keep, o)
+		}
+		j.Close()
+		if b, _ := os.ReadFile(jpath); !bytes.Equal(b, before) {
+			t.Fatalf("%d lines of the save: the journal is not cut back to the state's", keep)
+		}
+		if store.At(got) != at {
+			t.Fatalf("position %+v, want %+v", store.At(got), at)
+		}
+	}
+	// The whole save is re-done.
+	os.WriteFile(jpath, all, 0o600)
+	got, err := store.Load(e, path)
+	if err != nil || !bytes.Equal(encoded(t, got), encoded(t, s)) {
+		t.Fatalf("the whole save was not re-done: %v", err)
+	}
+}
+
+// TestWALLoop is the child process of TestKillDuringWAL: from the state at
+// REFEREE_WAL_LOOP (loaded as a start does), it performs the history's
+// inputs one by one, syncing most, writing some without a sync as a sent
+// mail is, a snapshot every REFEREE_WAL_SNAP inputs, until it is killed.
+// After each input it writes its number to the file .n.
+func TestWALLoop(t *testing.T) {
+	path := os.Getenv("REFEREE_WAL_LOOP")
+	if path == "" {
+		t.Skip("child process of TestKillDuringWAL only")
+	}
+	every, _ := strconv.Atoi(os.Getenv("REFEREE_WAL_SNAP"))
+	e := lifeEngine(t)
+	s, err := store.Load(e, path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(3)
+	}
+	j, err := store.OpenJournal(store.JournalPath(path), store.At(s))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(3)
+	}
+	for n := int(s.JournalInputs) + 1; ; n++ {
+		in := walInput(s, n)
+		ent, err := e.Redo(s, in)
+		if err == nil {
+			err = j.Log(s, []store.Step{{Input: in, Entries: ent}}, in.Kind != contract.InSent)
+		}
+		if err == nil && n%every == 0 {
+			err = j.Snapshot(path, s)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		os.WriteFile(path+".n", []byte(strconv.Itoa(n)), 0o600)
+	}
+}
+
+// TestKillDuringWAL kills, with SIGKILL at random instants, a process that
+// journals inputs and writes snapshots (so during an append, during a
+// snapshot, between the two), and shows that each start recovers exactly:
+// the state loaded is the one made by performing inputs 1 to N in order on
+// the fresh state, N at least the last input the child finished (nothing
+// lost, nothing twice), the journal's lines past it are cut and its lines up
+// to it all kept.
+func TestKillDuringWAL(t *testing.T) {
+	e := lifeEngine(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.yaml")
+	s0, j0 := freshState(t, e, path)
+	j0.Close()
+	fresh := encoded(t, s0)
+	rng := rand.New(rand.NewPCG(3, 4))
+	kills := 0
+	for round := 0; round < 20; round++ {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestWALLoop$")
+		cmd.Env = append(os.Environ(), "REFEREE_WAL_LOOP="+path, fmt.Sprintf("REFEREE_WAL_SNAP=%d", 3+round%5))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		start, _ := os.ReadFile(path + ".n")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			now, _ := os.ReadFile(path + ".n")
+			if len(now) > 0 && string(now) != string(start) {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("the child performed nothing in 20 s: %s", stderr.String())
+			}
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(time.Duration(rng.IntN(20000)) * time.Microsecond)
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		kills++
+		done, _ := os.ReadFile(path + ".n")
+		finished, _ := strconv.Atoi(string(done))
+
+		s, err := store.Load(e, path)
+		if err != nil {
+			t.Fatalf("after SIGKILL %d the state does not load: %v", kills, err)
+		}
+		n := int(s.JournalInputs)
+		if n < finished {
+			t.Fatalf("after SIGKILL %d the state includes input %d, but the child had finished input %d", kills, n, finished)
+		}
+		// The same inputs performed in order on the fresh state.
+		want, err := e.Decode(fresh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 1; k <= n; k++ {
+			if _, err := e.Redo(want, walInput(want, k)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want.JournalInputs = int64(n)
+		if !bytes.Equal(encoded(t, s), encoded(t, want)) {
+			t.Fatalf("after SIGKILL %d the state is not inputs 1 to %d performed once each", kills, n)
+		}
+		j, err := store.OpenJournal(store.JournalPath(path), store.At(s))
+		if err != nil {
+			t.Fatalf("after SIGKILL %d: %v", kills, err)
+		}
+		j.Close()
+		sc, err := store.ScanJournal(store.JournalPath(path), store.At(s))
+		if err != nil || len(sc.Problems()) != 0 || sc.LastInput != int64(n) || sc.LastSeq != s.JournalSeq {
+			t.Fatalf("after SIGKILL %d the journal does not end at the state (input %d, seq %d): %v %+v", kills, n, s.JournalSeq, err, sc.Problems())
+		}
+	}
+	snaps, err := store.Snapshots(path)
+	if err != nil || len(snaps) < 2 || snaps[0].Inputs != 0 {
+		t.Errorf("snapshots kept: %+v (%v)", snaps, err)
+	}
+	t.Logf("%d kills; the state reached input %d", kills, func() int64 { s, _ := store.LoadSnapshot(e, path); return s.JournalInputs }())
+}
