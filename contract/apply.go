@@ -51,6 +51,7 @@ func (e *Engine) apply(s *State, m *Message) ([]Entry, error) {
 		return entries, nil
 	}
 	s.release(m.ID) // the list's copy arrived: it is the one that counts
+	s.LastMsgID = m.ID
 	if m.Channel == ChanIgnore {
 		return entries, nil
 	}
@@ -60,6 +61,32 @@ func (e *Engine) apply(s *State, m *Message) ([]Entry, error) {
 			events = append(events, en)
 		}
 	}
+	if e.isPreview(m) {
+		return entries, e.preview(s, m, at)
+	}
+	if e.isHelp(m) && !m.TooLarge {
+		if len(m.Unreadable) > 0 && m.Channel != ChanDiscussion {
+			entries = append(entries, e.journalMessage(s, m, at, "", "rejected", "unreadable: "+strings.Join(m.Unreadable, "; ")))
+		}
+		e.helpReply(s, m, at)
+		return entries, nil
+	}
+	results, more, err := e.actions(s, m, at)
+	entries = append(entries, more...)
+	if err != nil {
+		return entries, err
+	}
+	if len(results) > 0 {
+		e.receipt(s, m, at, results, events)
+	}
+	more, err = e.advance(s, at)
+	return append(entries, more...), err
+}
+
+// actions performs a message's actions in the order written and returns the
+// receipt's results and the journal entries.
+func (e *Engine) actions(s *State, m *Message, at time.Time) ([]Result, []Entry, error) {
+	var entries []Entry
 	var results []Result
 	if len(m.Unreadable) > 0 && !m.TooLarge && m.Channel != ChanDiscussion {
 		r := Result{Line: "(parts of the message)", Reason: "could not be read: " + strings.Join(m.Unreadable, "; ") +
@@ -72,9 +99,6 @@ func (e *Engine) apply(s *State, m *Message) ([]Entry, error) {
 	case m.TooLarge:
 		results = append(results, Result{Line: "(the whole message)", Reason: "the message is too large to be read for actions; send the actions alone, in plain text"})
 		entries = append(entries, e.journalMessage(s, m, at, "", "rejected", "too large"))
-	case e.isHelp(m):
-		e.helpReply(s, m, at)
-		return entries, nil
 	default:
 		acts, notUnderstood := e.extract(s, m)
 		if m.Channel == ChanDiscussion {
@@ -103,18 +127,14 @@ func (e *Engine) apply(s *State, m *Message) ([]Entry, error) {
 			unread(a.Offset)
 			r, ent, err := e.perform(s, m, a, at)
 			if err != nil {
-				return entries, fmt.Errorf("message %s, action %q: %w", m.ID, a.Line, err)
+				return results, entries, fmt.Errorf("message %s, action %q: %w", m.ID, a.Line, err)
 			}
 			results = append(results, r)
 			entries = append(entries, ent)
 		}
 		unread(len(m.Text) + 1)
 	}
-	if len(results) > 0 {
-		e.receipt(s, m, at, results, events)
-	}
-	more, err := e.advance(s, at)
-	return append(entries, more...), err
+	return results, entries, nil
 }
 
 // seen reports whether the message was already applied (or is older than the
@@ -190,7 +210,9 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 			}
 		}
 	}
-	sentences, notUnderstood := e.read(m.Text)
+	fixes, text := e.extractCorrections(m.Text)
+	acts = append(acts, fixes...)
+	sentences, notUnderstood := e.read(text)
 	for _, a := range sentences {
 		if !readWhole(acts, a, a.Line) {
 			acts = append(acts, a)
@@ -203,9 +225,12 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 // read finds the "I ..." actions of a text in the order written, and the
 // sentences that name a game but match none of its verbs.
 func (e *Engine) read(text string) ([]*Action, []unreadResult) {
-	var acts []*Action
+	acts, spans := claimActions(text)
 	var notUnderstood []unreadResult
 	for _, sen := range Sentences(text) {
+		if inSpans(spans, sen.Offset) {
+			continue // part of a claim of error or its answer
+		}
 		p, ok := ReadPerformative(sen.Text)
 		if !ok || p.Kind == "not" {
 			continue
@@ -228,6 +253,7 @@ func (e *Engine) read(text string) ([]*Action, []unreadResult) {
 			notUnderstood = append(notUnderstood, unreadResult{*nu, sen.Offset})
 		}
 	}
+	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Offset < acts[j].Offset })
 	return acts, notUnderstood
 }
 
@@ -249,6 +275,9 @@ func (e *Engine) Read(text string) []Reading {
 		r := Reading{Game: a.Game, Verb: a.Verb.Name, Args: map[string]string{}}
 		if a.Reject != nil {
 			r.Verb = "ambiguous"
+			if a.Verb == coeVerb || a.Verb == denyVerb {
+				r.Verb = "not understood" // a claim or denial not in its form
+			}
 		}
 		for k, v := range a.Args {
 			if v != "" && !strings.HasPrefix(k, "_") {
@@ -491,11 +520,11 @@ func (e *Engine) do(c *Ctx, m *Message, a *Action) error {
 	v := a.Verb
 	switch v.Scope {
 	case PublicOnly:
-		if !m.Channel.IsPublic() {
+		if !m.Channel.IsPublic() && !m.preview {
 			return Reject("G4", "this is a public action: announce it on the public list, not in private mail")
 		}
 	case PrivateOnly:
-		if m.Channel != ChanPrivate {
+		if m.Channel != ChanPrivate && !m.preview {
 			return Reject("G4", "this is a private action and does not count from a list; the list has now seen it, so consider changing it; send it privately to %s", e.cfg.Referee)
 		}
 		if e.cfg.RequireAuth && !m.Authenticated {

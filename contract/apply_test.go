@@ -24,7 +24,9 @@ func TestSeenHorizon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(b), "first@example.test") {
+	// The memory is the seen section; the reports' citations name the last
+	// message they cover and keep it while they are remembered.
+	if _, ok := h.S.Seen.IDs["first@example.test"]; ok || strings.Contains(string(b), "  first@example.test:") {
 		t.Errorf("the saved memory still holds a message 35 days old:\n%s", b)
 	}
 	if ns := h.Send(&replay); len(ns) != 0 {

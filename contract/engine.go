@@ -381,12 +381,18 @@ func (en *Entry) set(key string, v any) {
 
 // flush moves a context's notices to the outbox and builds its journal entry.
 func (e *Engine) flush(s *State, c *Ctx) Entry {
+	s.JournalSeq++
+	var cited []map[string]any
 	for _, n := range c.notes {
-		e.enqueue(s, n)
+		if x := e.enqueue(s, n); x != nil {
+			cited = append(cited, map[string]any{"id": x.ID, "hash": x.Hash, "from": x.From, "through": x.Seq})
+		}
 	}
 	c.notes = nil
-	s.JournalSeq++
 	ent := Entry{Seq: s.JournalSeq, Time: c.now, Game: c.game, Detail: c.detail}
+	if len(cited) > 0 {
+		ent.set("cited", cited)
+	}
 	if c.msg != nil {
 		ent.MsgID = c.msg.ID
 	}
@@ -403,15 +409,24 @@ func (e *Engine) flush(s *State, c *Ctx) Entry {
 	return ent
 }
 
-// enqueue adds a notice to the outbox, making its ID unique within the outbox.
-func (e *Engine) enqueue(s *State, n *Notice) {
+// enqueue adds a notice to the outbox, making its ID unique within the outbox;
+// a citable notice gets its citation, which it returns.
+func (e *Engine) enqueue(s *State, n *Notice) *Cited {
 	base, id := n.ID, n.ID
 	for i := 2; s.hasOutgoing(id); i++ {
 		id = fmt.Sprintf("%s/%d", base, i)
 	}
 	n.ID = id
 	n.Time = n.Time.UTC()
+	var x *Cited
+	if citable(n) {
+		var err error
+		if x, err = e.cite(s, n); err != nil {
+			panic(err) // the secret is present whenever anything is sent
+		}
+	}
 	s.Outbox = append(s.Outbox, &Outgoing{Notice: *n})
+	return x
 }
 
 func (s *State) hasOutgoing(id string) bool {

@@ -64,7 +64,11 @@ func rulingBody(title string, r *Ruling, reminder bool) string {
 	b.WriteString("\n")
 	b.WriteString(text.WrapIndent(r.Question, 0, "  ", "  "))
 	b.WriteString("\n")
-	b.WriteString(text.Wrap(fmt.Sprintf("Answer privately to the referee with a line \"I rule on #%d: <your ruling>\" before %s UTC. Without an answer by then: %s (ruling G8).", r.ID, Stamp(r.Deadline), r.Default), 0))
+	answer := fmt.Sprintf("a line \"I rule on #%d: <your ruling>\"", r.ID)
+	if n, ok := claimRuling(r); ok {
+		answer = fmt.Sprintf("\"I deny CoE #%d: <reason>\" (the denial and its reason are published on the official list) or a correction (see \"help\")", n)
+	}
+	b.WriteString(text.Wrap(fmt.Sprintf("Answer privately to the referee with %s before %s UTC. Without an answer by then: %s (ruling G8).", answer, Stamp(r.Deadline), r.Default), 0))
 	b.WriteString("\n")
 	b.WriteString(text.Signature("The referee"))
 	return b.String()
@@ -80,6 +84,9 @@ func doRule(c *Ctx, a *Action) error {
 	if !strings.EqualFold(c.msg.From, gs.Contestmaster) {
 		return Reject("G8", "only the contestmaster of %s can rule on #%d", c.e.title(r.Game), r.ID)
 	}
+	if n, ok := claimRuling(r); ok {
+		return Reject("G8", "ruling request #%d asks about Claim of Error #%d: answer it with \"I deny CoE #%d: <reason>\" or a correction (see \"help\")", r.ID, n, n)
+	}
 	c.s.touchRuling(r)
 	r.Answer = a.Arg("answer")
 	c.game, c.gs = r.Game, gs
@@ -92,6 +99,13 @@ func doRule(c *Ctx, a *Action) error {
 	c.Did("ruling #%d recorded: %s", r.ID, r.Answer)
 	c.Detail("ruling", map[string]any{"id": r.ID, "key": r.Key, "answer": r.Answer})
 	return nil
+}
+
+// claimRuling says whether a ruling request asks about a Claim of Error, and
+// which.
+func claimRuling(r *Ruling) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimPrefix(r.Key, "coe/"))
+	return n, err == nil && strings.HasPrefix(r.Key, "coe/")
 }
 
 func (s *State) ruling(id int) *Ruling {
@@ -124,6 +138,7 @@ func (e *Engine) coreEvents(s *State) []Event {
 		out = append(out, Event{At: r.Deadline, Name: "ruling deadline", Key: strconv.Itoa(r.ID)})
 	}
 	out = append(out, heldEvents(s)...)
+	out = append(out, ratificationEvents(s)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
 	return out
 }
@@ -146,6 +161,8 @@ func (e *Engine) runCoreEvent(s *State, ev Event, at time.Time) ([]Entry, error)
 			ent.Game = in.Game
 		}
 		return []Entry{ent}, nil
+	case "ratification":
+		return e.ratify(s, ev.Key, at), nil
 	case "list copy missing":
 		return e.listCopyMissing(s, ev.Key, at), nil
 	case "ruling reminder", "ruling deadline":
@@ -162,7 +179,10 @@ func (e *Engine) runCoreEvent(s *State, ev Event, at time.Time) ([]Entry, error)
 				To: []string{c.gs.Contestmaster}, Subject: fmt.Sprintf("[%s] Ruling requested (#%d): reminder", c.Title(), r.ID), Body: rulingBody(c.Title(), r, true)})
 		} else {
 			c.dropRuling(r.ID)
-			if h, ok := e.games[r.Game].(RulingHandler); ok {
+			if _, ok := claimRuling(r); ok {
+				// Silence leaves the claim open: the report does not
+				// ratify until the contestmaster answers.
+			} else if h, ok := e.games[r.Game].(RulingHandler); ok {
 				if err := run(func() error { return h.OnRuling(c, r, true) }); err != nil {
 					return nil, fmt.Errorf("ruling #%d deadline: %w", r.ID, err)
 				}
@@ -244,6 +264,8 @@ func (e *Engine) randomnessNotice(s *State, at time.Time) (Entry, error) {
 		Subject: "Randomness: seed commitment for " + next, Body: b.String()})
 	ent := e.flush(s, c)
 	ent.Verb, ent.Outcome = "randomness", "event"
-	ent.Detail = detail
+	for k, v := range detail {
+		ent.set(k, v)
+	}
 	return ent, nil
 }

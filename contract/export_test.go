@@ -2,3 +2,8 @@ package contract
 
 // EncodeTop lets the tests encode a state through a struct other than State.
 var EncodeTop = new(Encoder).encodeTop
+
+// ExtractCorrections is Engine.extractCorrections, for its fuzz test.
+func ExtractCorrections(e *Engine, text string) ([]*Action, string) {
+	return e.extractCorrections(text)
+}

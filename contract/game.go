@@ -18,6 +18,9 @@ type Spec struct {
 	Currencies []Currency
 	// Guide is the players' guide, plain text (Markdown), also the HELP reply.
 	Guide string
+	// NotRatifying names the parts of the game's reports that its text says
+	// do not self-ratify, each with its rule; every report lists them.
+	NotRatifying []string
 }
 
 // Game is what a contest implements. The games are listed explicitly in cmd/referee.

@@ -22,6 +22,14 @@ const (
 	// InFailed: sending notice Notice failed with Error; it is tried again
 	// at NextTry, or, when Permanent, moved to the failed notices.
 	InFailed InputKind = "failed"
+	// InAdjust: a correction's explicit adjustment (Adjust), at At.
+	InAdjust InputKind = "adjust"
+	// InCorrect: the correction Fix was applied by a re-run (Engine.Rerun).
+	// The state after it is saved whole, so it is never re-done from the
+	// state before it; in a later re-run's history its effect is the edit
+	// of the inputs before it (EffectiveInputs) and, re-done, it closes
+	// the claim it answered.
+	InCorrect InputKind = "correct"
 )
 
 // Input is one step of the state's history, as the journal keeps it (the
@@ -45,10 +53,19 @@ type Input struct {
 	IMAP *Checkpoint `json:"imap,omitempty"`
 	// Notice is the outgoing notice's ID, for InSent and InFailed.
 	Notice string `json:"notice,omitempty"`
-	// Error, Permanent and NextTry say how an InFailed send failed.
+	// Error, Permanent and NextTry say how an InFailed send failed; Error
+	// is also why an InCorrect was refused.
 	Error     string    `json:"error,omitempty"`
 	Permanent bool      `json:"permanent,omitempty"`
 	NextTry   time.Time `json:"next_try,omitzero"`
+	// Adjust is the change of an InAdjust.
+	Adjust *Adjustment `json:"adjust,omitempty"`
+	// Fix is the correction of an InCorrect, and Seq the journal number
+	// the corrected state went on from (after the correction's entries),
+	// which a re-done InCorrect sets, so that what the state records of
+	// journal numbers (citations) is the same in a later re-run.
+	Fix *Correction `json:"fix,omitempty"`
+	Seq int64       `json:"seq,omitempty"`
 }
 
 // Redo performs one input on the state and returns the journal entries it
@@ -82,6 +99,20 @@ func (e *Engine) Redo(s *State, in *Input) ([]Entry, error) {
 		return nil, nil
 	case InFailed:
 		s.SendFailed(in.Notice, in.Error, in.Permanent, in.NextTry)
+		return nil, nil
+	case InAdjust:
+		return e.adjust(s, in)
+	case InCorrect:
+		if in.Fix == nil {
+			return nil, fmt.Errorf("redo: a correction input without its correction")
+		}
+		if in.Error != "" {
+			return e.correctionRefused(s, in), nil
+		}
+		e.corrected(s, in.Fix.CoE)
+		if in.Seq > s.JournalSeq {
+			s.JournalSeq = in.Seq
+		}
 		return nil, nil
 	}
 	return nil, fmt.Errorf("redo: unknown input kind %q", in.Kind)

@@ -41,6 +41,9 @@ type Message struct {
 	// nested too deep; skipped", "unknown charset utf-7; raw bytes used"):
 	// the sender is told, with what to send instead.
 	Unreadable []string
+	// preview: the message is being previewed, each action read as if
+	// sent where it counts (preview.go).
+	preview bool
 }
 
 // RepliesTo reports whether the message replies to (or references) the message id.

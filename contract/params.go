@@ -68,6 +68,11 @@ func (e *Engine) param(game, name string) (Param, bool) {
 			return p, true
 		}
 	}
+	for _, p := range coreParams {
+		if strings.EqualFold(p.Name, name) {
+			return p, true
+		}
+	}
 	return Param{}, false
 }
 

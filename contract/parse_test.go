@@ -93,7 +93,8 @@ func FuzzSentences(f *testing.F) {
 
 // FuzzApply feeds arbitrary text to the toy game: it may be rejected, never crash.
 func FuzzApply(f *testing.F) {
-	for _, s := range []string{"I join the Toy game.", "I transfer 3 coins to Bob.", "If I own 2 coins, I poke Bob.", "I support intent #1.", "I do so (#7).", "help toy"} {
+	for _, s := range []string{"I join the Toy game.", "I transfer 3 coins to Bob.", "If I own 2 coins, I poke Bob.", "I support intent #1.", "I do so (#7).", "help toy",
+		"I CoE on toy/report/2026-W49: wrong.", "CoE: my coins.", "I deny CoE #1: no.", "I CoE on x", "preview\nI join the Toy game."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

@@ -129,6 +129,14 @@ func (e *Engine) receipt(s *State, m *Message, at time.Time, results []Result, e
 		}
 		b.WriteString(text.Wrap("It arrived after these scheduled events, so it was applied after them (ruling G2): "+strings.Join(names, "; ")+".", 0))
 	}
+	writeResults(&b, results)
+	b.WriteString(text.Signature("The referee"))
+	e.reply(s, m, "receipt/"+m.ID, b.String(), at)
+}
+
+// writeResults writes each action as read, with "Done" and what changed or
+// "Not done" and why, and the count.
+func writeResults(b *strings.Builder, results []Result) {
 	done, failed := 0, 0
 	for _, r := range results {
 		b.WriteString("\n")
@@ -151,9 +159,7 @@ func (e *Engine) receipt(s *State, m *Message, at time.Time, results []Result, e
 		}
 	}
 	b.WriteString("\n")
-	b.WriteString(fmt.Sprintf("%d done, %d not done.\n\n", done, failed))
-	b.WriteString(text.Signature("The referee"))
-	e.reply(s, m, "receipt/"+m.ID, b.String(), at)
+	fmt.Fprintf(b, "%d done, %d not done.\n\n", done, failed)
 }
 
 // reply queues a private answer to the sender of m, within the per-sender
@@ -250,15 +256,26 @@ func (e *Engine) Overview() string {
 	}
 	b.WriteString("\n")
 	b.WriteString(text.Heading("For every game"))
-	var core []string
+	var core, masters []string
 	for _, v := range e.coreVerbs() {
+		if v.Scope == PrivateOnly && v.Rule == "G8" {
+			masters = append(masters, v.Syntax)
+			continue
+		}
 		core = append(core, v.Syntax)
 	}
-	core = append(core, intentVerb.Syntax)
+	core = append(core, intentVerb.Syntax, coeVerb.Syntax, previewSyntax)
 	sort.Strings(core)
 	for _, c := range core {
 		b.WriteString(text.WrapIndent(c, 0, "  ", "    "))
 	}
+	b.WriteString("\n")
+	b.WriteString(text.Heading("For contestmasters"))
+	masters = append(masters, denyVerb.Syntax)
+	for _, c := range masters {
+		b.WriteString(text.WrapIndent(c, 0, "  ", "    "))
+	}
+	b.WriteString(text.WrapIndent("A Claim of Error stops the claimed report's self-ratification until you answer it; silence leaves it open. Set a game's ratification period with its parameter \"ratification\" (7 days by default).", 0, "  ", "  "))
 	b.WriteString("\n")
 	b.WriteString(text.Signature("The referee"))
 	return b.String()

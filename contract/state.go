@@ -49,7 +49,18 @@ type State struct {
 	// Held are direct copies of public messages waiting for the list's copy
 	// (G4), by Message-ID.
 	Held map[string]*Held `yaml:"held,omitempty"`
-	IMAP Checkpoint       `yaml:"imap"`
+	// Cited are the published reports and notices not yet ratified, and
+	// those ratified within the memory's horizon (claims.go).
+	Cited []*Cited `yaml:"cited,omitempty"`
+	// Covered is, per game ("" for the referee's own notices), the last
+	// journal line a citable notice covered.
+	Covered map[string]int64 `yaml:"covered,omitempty"`
+	// LastMsgID is the Message-ID of the last message applied.
+	LastMsgID string `yaml:"last_msgid,omitempty"`
+	// Claims are the open Claims of Error.
+	Claims    []*Claim   `yaml:"claims,omitempty"`
+	NextClaim int        `yaml:"next_claim,omitempty"`
+	IMAP      Checkpoint `yaml:"imap"`
 	// Games are written by Encode itself (an Encoder reuses the text of
 	// sections that did not change).
 	Games map[string]*GameState `yaml:"games"`

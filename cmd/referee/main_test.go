@@ -156,7 +156,8 @@ func TestReplayDeterministicAndIdempotent(t *testing.T) {
 	// What the players see: receipts for Alice and Bob, a rejection of a claim
 	// off the grid, no effect from the discussion list, the guide for help, and
 	// the weekly reports with the randomness notices.
-	for _, want := range []string{"Subject: Re: BUS: joining Life", "Cell (60, 3) does not exist", "discussion list", "Subject: OFF: [Life] Weekly Report", "Randomness"} {
+	// Each report carries its state hash, which the second replay reproduced.
+	for _, want := range []string{"Subject: Re: BUS: joining Life", "Cell (60, 3) does not exist", "discussion list", "Subject: OFF: [Life] Weekly Report", "Randomness", "State hash (HMAC-SHA256"} {
 		if !bytes.Contains(all, []byte(want)) {
 			t.Errorf("no mail contains %q", want)
 		}
@@ -180,7 +181,7 @@ func TestVerifyAfterReplay(t *testing.T) {
 	dir := t.TempDir()
 	replayInto(t, dir)
 	code, out, errs := runCmd(t, dir, "verify")
-	if code != 0 || !strings.Contains(out, " 0 mismatches") || strings.Contains(out, " 0 draws recomputed") {
+	if code != 0 || !strings.Contains(out, " 0 mismatches") || strings.Contains(out, " 0 draws recomputed") || strings.Contains(out, " 0 state hashes checked") {
 		t.Fatalf("verify: exit %d, %s %s", code, out, errs)
 	}
 	// Tamper with a revealed seed in the journal: verify must notice.
@@ -200,6 +201,29 @@ func TestVerifyAfterReplay(t *testing.T) {
 	code, out, _ = runCmd(t, dir, "verify")
 	if code != 1 || !strings.Contains(out, "MISMATCH") {
 		t.Errorf("verify on a tampered journal: exit %d, %s", code, out)
+	}
+
+	// Tamper with the state hash the journal records for the last report:
+	// it no longer matches the state's record of it.
+	dir = t.TempDir()
+	replayInto(t, dir)
+	p = filepath.Join(dir, "data/journal.jsonl")
+	b, _ = os.ReadFile(p)
+	i = bytes.LastIndex(b, []byte(`"cited":[`))
+	k := bytes.Index(b[max(i, 0):], []byte(`"hash":"`))
+	if i < 0 || k < 0 {
+		t.Fatal("no citation in the journal")
+	}
+	j = i + k + len(`"hash":"`)
+	if b[j] == '0' {
+		b[j] = '1'
+	} else {
+		b[j] = '0'
+	}
+	os.WriteFile(p, b, 0o600)
+	code, out, _ = runCmd(t, dir, "verify")
+	if code != 1 || !strings.Contains(out, "MISMATCH") || !strings.Contains(out, "state hash") {
+		t.Errorf("verify on a tampered state hash: exit %d, %s", code, out)
 	}
 }
 

@@ -19,7 +19,11 @@ Recomputes, from the state and its journal, every revealed random draw (from the
 seeds revealed in Randomness notices, checked against their published
 commitments) and every published sealed-submission commitment (from the revealed
 submissions and nonces), and reports any mismatch. Draws of weeks whose seed is
-not revealed yet are counted as pending. Exit status 1 on a mismatch.
+not revealed yet are counted as pending. It also holds the state hash each
+report or notice published to its ratification and to the state's record of it
+(a replay of the same mail recomputes the hashes themselves). Every revision a
+correction made is re-computed from the kept snapshots and the journal's
+inputs, and compared with the journaled one. Exit status 1 on a mismatch.
 `
 
 func cmdVerify(args []string, stdout, stderr io.Writer) error {
@@ -27,7 +31,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, _, s, err := c.loadState()
+	cfg, e, s, err := c.loadState()
 	if err != nil {
 		return err
 	}
@@ -36,11 +40,20 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	r := verify(s, entries)
+	revisions, bad, err := store.VerifyRevisions(e, cfg.State)
+	if err != nil {
+		return err
+	}
+	r.mismatches = append(r.mismatches, bad...)
 	for _, m := range r.mismatches {
 		fmt.Fprintln(stdout, "MISMATCH:", m)
 	}
-	fmt.Fprintf(stdout, "%s checked against their commitments, %s recomputed, %s pending (seed not yet revealed), %s recomputed, %s\n",
-		text.Count(r.seeds, "seed", "seeds"), text.Count(r.draws, "draw", "draws"), text.Count(r.pending, "draw", "draws"), text.Count(r.commitments, "commitment", "commitments"), text.Count(len(r.mismatches), "mismatch", "mismatches"))
+	fmt.Fprintf(stdout, "%s checked against their commitments, %s recomputed, %s pending (seed not yet revealed), %s recomputed, %s checked, %s\n",
+		text.Count(r.seeds, "seed", "seeds"), text.Count(r.draws, "draw", "draws"), text.Count(r.pending, "draw", "draws"), text.Count(r.commitments, "commitment", "commitments"),
+		text.Count(r.citations, "state hash", "state hashes"), text.Count(len(r.mismatches), "mismatch", "mismatches"))
+	if revisions > 0 {
+		fmt.Fprintf(stdout, "%s re-computed from the journal\n", text.Count(revisions, "revision", "revisions"))
+	}
 	if len(r.mismatches) > 0 {
 		return errMismatch
 	}
@@ -48,8 +61,37 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 }
 
 type verification struct {
-	seeds, draws, pending, commitments int
-	mismatches                         []string
+	seeds, draws, pending, commitments, citations int
+	mismatches                                    []string
+}
+
+// checkCitations holds the state hash each citable notice published (the
+// journal line that sent it) to its ratification's line and to the state's
+// record of it. The hash itself is recomputed by replaying the same mail.
+func (r *verification) checkCitations(s *contract.State, entries []contract.Entry) {
+	cited := map[string]string{}
+	for _, en := range entries {
+		list, _ := en.Detail["cited"].([]any)
+		for _, x := range list {
+			m, _ := x.(map[string]any)
+			id, _ := m["id"].(string)
+			h, _ := m["hash"].(string)
+			cited[id] = h
+			r.citations++
+		}
+		if en.Verb == "ratification" && en.Outcome == "event" {
+			id, _ := en.Detail["report"].(string)
+			h, _ := en.Detail["hash"].(string)
+			if c, ok := cited[id]; ok && c != h {
+				r.mismatches = append(r.mismatches, fmt.Sprintf("journal line %d: %s ratified with state hash %s, published as %s", en.Seq, id, h, c))
+			}
+		}
+	}
+	for _, x := range s.Cites() {
+		if c, ok := cited[x.ID]; ok && c != x.Hash {
+			r.mismatches = append(r.mismatches, fmt.Sprintf("the state's record of %s has state hash %s, published as %s", x.ID, x.Hash, c))
+		}
+	}
 }
 
 // verify checks the journal's draws and commitments against what was published.
@@ -97,6 +139,7 @@ func verify(s *contract.State, entries []contract.Entry) verification {
 			r.mismatches = append(r.mismatches, fmt.Sprintf("the revealed seed of %s does not hash to its commitment %s", w, c))
 		}
 	}
+	r.checkCitations(s, entries)
 	for _, en := range entries {
 		draws, _ := en.Detail["draws"].([]any)
 		for _, x := range draws {

@@ -42,6 +42,7 @@ type Harness struct {
 	Sent    []*contract.Outgoing // every notice, in order
 	Entries []contract.Entry     // every journal entry
 	n       int
+	rec     *record // the inputs since Record, for corrections (rerun.go)
 }
 
 // Secret is the fixed master secret of harness states.
@@ -86,6 +87,7 @@ func (h *Harness) drain() []*contract.Notice {
 	var out []*contract.Notice
 	for _, o := range h.S.Outbox {
 		h.Sent = append(h.Sent, o)
+		h.input(contract.Input{Kind: contract.InSent, At: h.S.Clock, Notice: o.ID})
 		n := o.Notice
 		out = append(out, &n)
 	}
@@ -108,6 +110,7 @@ func (h *Harness) Send(m *contract.Message) []*contract.Notice {
 	if err != nil {
 		h.T.Fatalf("apply %q: %v", m.Text, err)
 	}
+	h.input(contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m})
 	return h.applied(ent)
 }
 
@@ -178,6 +181,7 @@ func (h *Harness) Advance(at string) []*contract.Notice {
 	if err != nil {
 		h.T.Fatalf("advance to %s: %v", at, err)
 	}
+	h.input(contract.Input{Kind: contract.InAdvance, At: At(h.T, at)})
 	h.Entries = append(h.Entries, ent...)
 	h.checkRoundTrip()
 	return h.drain()
@@ -215,9 +219,12 @@ func (h *Harness) Mbox(path string) []*contract.Notice {
 		if err != nil {
 			h.T.Fatalf("read %s: %v", path, err)
 		}
-		_, ent, err := pipe.Ingest(h.S, raw.Data, raw.Arrived)
+		m, ent, err := pipe.Ingest(h.S, raw.Data, raw.Arrived)
 		if err != nil {
 			h.T.Fatalf("a message of %s: %v", path, err)
+		}
+		if m != nil {
+			h.input(contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m})
 		}
 		out = append(out, h.applied(ent)...)
 	}

@@ -1,0 +1,258 @@
+package contract_test
+
+import (
+	"strings"
+	"testing"
+
+	"referee/contract"
+	"referee/contract/contracttest"
+)
+
+const cm = "CM <cm@example.test>"
+
+// TestReadClaims: every form of a claim and of a denial is read with its
+// arguments, the rest of the paragraph being what is wrong (or the reason);
+// a line that starts like one but breaks the form is not understood; and the
+// sentences of a claim are not read again as actions.
+func TestReadClaims(t *testing.T) {
+	e := corpusEngine(t)
+	for _, c := range []struct {
+		text, verb string
+		args       map[string]string
+	}{
+		{"I CoE on life/report/2026-W50: the board is wrong.", "coe", map[string]string{"report": "life/report/2026-W50", "what": "the board is wrong."}},
+		{"I hereby CoE on <life.report.2026-W50.1a2b3c4d5e6f@example.test>: two cells\nare missing.", "coe",
+			map[string]string{"report": "life.report.2026-W50.1a2b3c4d5e6f@example.test", "what": "two cells are missing."}},
+		{"CoE: I own 3 Vials, not 2.", "coe", map[string]string{"what": "I own 3 Vials, not 2."}},
+		{"coe on rumble/report/2026-W49: wrong winner", "coe", map[string]string{"report": "rumble/report/2026-W49", "what": "wrong winner"}},
+		{"Claim of Error: I claim cell (1, 2) in Life was read as (2, 1).", "coe", map[string]string{"what": "I claim cell (1, 2) in Life was read as (2, 1)."}},
+		{"I make a claim of error on randomness/2026-W49/20261130T000000: the seed.", "coe",
+			map[string]string{"report": "randomness/2026-W49/20261130T000000", "what": "the seed."}},
+		{"- I CoE: the points of Bob.", "coe", map[string]string{"what": "the points of Bob."}},
+		{"I deny CoE #3: the report is right (R20).", "deny coe", map[string]string{"id": "3", "reason": "the report is right (R20)."}},
+		{"I deny the Claim of Error no. 12 - the cell died\nin the Round.", "deny coe", map[string]string{"id": "12", "reason": "the cell died in the Round."}},
+		{"I CoE on the report.", "not understood", nil},
+		{"I CoE", "not understood", nil},
+		{"I deny CoE #x: no.", "not understood", nil},
+		{"I deny CoE #4", "not understood", nil},
+	} {
+		got := e.Read(c.text)
+		if len(got) != 1 {
+			t.Errorf("%q: read as %+v, want one %s", c.text, got, c.verb)
+			continue
+		}
+		if got[0].Verb != c.verb || got[0].Game != "" {
+			t.Errorf("%q: read as %+v, want %s", c.text, got[0], c.verb)
+		}
+		for k, v := range c.args {
+			if got[0].Args[k] != v {
+				t.Errorf("%q: %s = %q, want %q", c.text, k, got[0].Args[k], v)
+			}
+		}
+	}
+	// Not claims: the word alone, or in the middle of a sentence.
+	for _, text := range []string{"CoE is how Agora fixes reports.", "I think a CoE would help.", "Bob said: I CoE.", "I coexist peacefully."} {
+		for _, r := range e.Read(text) {
+			if r.Verb == "coe" || r.Verb == "deny coe" {
+				t.Errorf("%q read as %+v", text, r)
+			}
+		}
+	}
+	// A claim and an action in one message: both, in order.
+	got := e.Read("I CoE on life/report/2026-W50: cell (3, 4)\nis mine in Life.\n\nI join the Life contest.")
+	if len(got) != 2 || got[0].Verb != "coe" || got[1].Verb != "join" || got[0].Args["what"] != "cell (3, 4) is mine in Life." {
+		t.Errorf("a claim and a join read as %+v", got)
+	}
+}
+
+// FuzzClaims feeds arbitrary text after claim and denial openings: it never
+// panics, and a claim read has what is wrong, a denial its number and reason.
+func FuzzClaims(f *testing.F) {
+	e := corpusEngine(f)
+	for _, s := range []string{"I CoE on life/report/2026-W50: the board is wrong.", "CoE: I own 3 Vials.", "Claim of Error on x: y",
+		"I deny CoE #3: right.", "I deny CoE one.", "I CoE", "CoE on <a@b>: \n\nI join Life.", "- I make a claim of error: z", "preview\nI CoE: w"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, r := range e.Read(text) {
+			switch r.Verb {
+			case "coe":
+				if strings.TrimSpace(r.Args["what"]) == "" {
+					t.Fatalf("%q: a claim without what is wrong: %+v", text, r)
+				}
+			case "deny coe":
+				if r.Args["id"] == "" || strings.TrimSpace(r.Args["reason"]) == "" {
+					t.Fatalf("%q: a denial without number or reason: %+v", text, r)
+				}
+			}
+		}
+	})
+}
+
+// TestClaimSilenceKeepsItOpen: a claim's ruling request left unanswered keeps
+// the claim open and the report unratified; the game hears nothing of it, and
+// "I rule on" is pointed to the denial's form.
+func TestClaimSilenceKeepsItOpen(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Advance("2026-12-07T00:00:00Z")
+	r := h.Public("2026-12-07T10:00:00Z", alice, "I CoE on toy/report/2026-W50: my coins.")
+	if r == nil || !strings.Contains(r.Body, "Claim of Error #1 recorded on toy/report/2026-W50") {
+		t.Fatalf("claim receipt: %v", r)
+	}
+	r = h.Private("2026-12-07T11:00:00Z", cm, "I rule on #1: denied.")
+	if r == nil || !strings.Contains(strings.Join(strings.Fields(r.Body), " "), "answer it with \"I deny CoE #1: <reason>\"") {
+		t.Errorf("a ruling on a claim's request: %v", r)
+	}
+	h.Advance("2026-12-20T00:00:00Z")
+	st := h.Data("toy").(*toyState)
+	if len(st.Rulings) != 0 {
+		t.Errorf("the game heard a claim's ruling: %v", st.Rulings)
+	}
+	if len(h.S.Claims) != 1 || h.S.Claims[0].Status != "open" {
+		t.Errorf("claims after the deadline: %+v", h.S.Claims)
+	}
+	for _, x := range h.S.Cites() {
+		if x.ID == "toy/report/2026-W50" && x.Status != "claimed" {
+			t.Errorf("the claimed report is %s", x.Status)
+		}
+	}
+	// Once denied, it ratifies a whole period after the denial; a claim on
+	// it after that is refused.
+	h.Private("2026-12-20T10:00:00Z", cm, "I deny CoE #1: no error.")
+	h.Advance("2026-12-28T00:00:00Z")
+	r = h.Public("2026-12-28T10:00:00Z", alice, "I CoE on toy/report/2026-W50: still wrong.")
+	if r == nil || !strings.Contains(strings.Join(strings.Fields(r.Body), " "), "toy/report/2026-W50 self-ratified on 2026-12-27 10:00 UTC") {
+		t.Errorf("a claim on a ratified report: %v", r)
+	}
+}
+
+// ratifyingToy is the toy game whose text says a part of its reports does
+// not self-ratify.
+type ratifyingToy struct{ toy }
+
+func (g *ratifyingToy) Spec() contract.Spec {
+	s := g.toy.Spec()
+	s.NotRatifying = []string{"the list of rounds (T13)"}
+	return s
+}
+
+// TestRatificationPeriodAndExclusions: the game's ratification parameter sets
+// the date a report names, and a report names the parts that do not
+// self-ratify.
+func TestRatificationPeriodAndExclusions(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", &ratifyingToy{})
+	h.S.Games["toy"].Params["ratification"] = "72h"
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	ns := h.Advance("2026-12-07T00:00:00Z")
+	var rep *contract.Notice
+	for _, n := range ns {
+		if n.Kind == "report" {
+			rep = n
+		}
+	}
+	if rep == nil {
+		t.Fatal("no report")
+	}
+	for _, want := range []string{"Cite as: toy/report/2026-W50", "This report self-ratifies on 2026-12-10 00:00 UTC",
+		"These parts do not self-ratify: the list of rounds (T13)."} {
+		if !strings.Contains(strings.Join(strings.Fields(rep.Body), " "), want) {
+			t.Errorf("report lacks %q:\n%s", want, rep.Body)
+		}
+	}
+	h.Advance("2026-12-10T00:00:00Z")
+	for _, x := range h.S.Cites() {
+		if x.ID == "toy/report/2026-W50" && (x.Status != "ratified" || len(x.Excluded) != 1) {
+			t.Errorf("after its period: %+v", x)
+		}
+	}
+}
+
+// TestPreviewChangesNothing: a preview, by Subject or first line, is answered
+// privately with the receipt it would get and what it would send to the
+// lists, and leaves the state as it was but for the memory of the message
+// and the receipt counter.
+func TestPreviewChangesNothing(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	before, err := contract.Encode(h.S)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := h.Private("2026-12-01T11:00:00Z", alice, "Preview\nI transfer 3 coins to Bob.\nI seal 7.\nI CoE on toy/nothing: x.")
+	if r == nil || r.Channel != contract.ChanPrivate || r.ID != "preview/m3@example.test" {
+		t.Fatalf("preview reply: %+v", r)
+	}
+	for _, want := range []string{"Preview: nothing was performed", "> I transfer 3 coins to Bob.", "Done: 3 coins moved from Alice to Bob",
+		"> I seal 7.", "Done: sealed", "Not done: there is no report or notice \"toy/nothing\"", "2 done, 1 not done."} {
+		if !strings.Contains(strings.Join(strings.Fields(r.Body), " "), want) {
+			t.Errorf("preview lacks %q:\n%s", want, r.Body)
+		}
+	}
+	m := &contract.Message{From: "alice@example.test", Name: "Alice", Arrived: contracttest.At(t, "2026-12-01T11:05:00Z"),
+		Subject: "PREVIEW", Channel: contract.ChanPrivate, Authenticated: true, Text: "I transfer 2 coins to Bob."}
+	if ns := h.Send(m); len(ns) != 1 || !strings.Contains(ns[0].Body, "Done: 2 coins moved") {
+		t.Errorf("preview by Subject: %+v", ns)
+	}
+	after, err := contract.Encode(h.S)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := stripMemory(before) != stripMemory(after); d {
+		t.Errorf("a preview changed the state:\n%s\n---\n%s", before, after)
+	}
+	if got := h.S.Ledger.Balance("toy/coin", "Alice"); got != 5 {
+		t.Errorf("Alice owns %d coins after the previews, want 5", got)
+	}
+}
+
+// stripMemory drops what a message changes however it is read: the memory,
+// the receipt counter, the clock, the journal number, the last Message-ID.
+func stripMemory(b []byte) string {
+	var keep []string
+	skip := false
+	for _, l := range strings.Split(string(b), "\n") {
+		for _, k := range []string{"seen:", "receipts:", "clock:", "journal_seq:", "last_msgid:"} {
+			if strings.HasPrefix(l, k) {
+				skip = true
+				goto next
+			}
+		}
+		if skip && strings.HasPrefix(l, " ") {
+			continue
+		}
+		skip = false
+		keep = append(keep, l)
+	next:
+	}
+	return strings.Join(keep, "\n")
+}
+
+// TestPreviewForms: "preview" alone as the Subject or the first line (any
+// case, a final stop or colon) makes a preview; a reply to one ("Re:
+// preview") or the word in a sentence does not.
+func TestPreviewForms(t *testing.T) {
+	for _, c := range []struct {
+		subject, text string
+		preview       bool
+	}{
+		{"preview", "I join the Toy game.", true},
+		{"  Preview. ", "I join the Toy game.", true},
+		{"actions", "PREVIEW:\nI join the Toy game.", true},
+		{"actions", "\n\npreview\nI join the Toy game.", true},
+		{"Re: preview", "I join the Toy game.", false},
+		{"actions", "preview of my move: I join the Toy game.", false},
+		{"actions", "I join the Toy game.\npreview", false},
+	} {
+		h := newToy(t)
+		m := &contract.Message{From: "alice@example.test", Name: "Alice", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
+			Subject: c.subject, Channel: contract.ChanPublic, Text: c.text}
+		ns := h.Send(m)
+		joined := h.S.PlayerByAddress("alice@example.test") != nil && h.S.PlayerByAddress("alice@example.test").In("toy")
+		isPreview := len(ns) == 1 && strings.HasPrefix(ns[0].ID, "preview/")
+		if isPreview != c.preview || joined == c.preview {
+			t.Errorf("subject %q, text %q: preview %v, joined %v; want preview %v", c.subject, c.text, isPreview, joined, c.preview)
+		}
+	}
+}

@@ -1,0 +1,260 @@
+package contract
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"referee/contract/text"
+)
+
+// The contestmaster's correction, by private mail (issue: corrections):
+//
+//	I correct CoE #3: message <abc@example.org> reads `I transfer a Vial to the Life contest to take control of Cell (3, 4).`
+//	I correct CoE #3: message <abc@example.org> is void.
+//	I correct CoE #3: message <abc@example.org> arrived at 2026-12-06 23:50.
+//	I correct CoE #3: at 2026-12-07 12:00, Alice has 5 Vials (Life R15).
+//	I correct CoE #3: at 2026-12-07 12:00, Cell (3, 4) is Controlled by Alice (Life R16).
+//
+// Any of them may end with "overriding ratification": the correction then
+// changes what a ratified report reported, and the revision says so. The
+// sentences between backquotes may hold several sentences and lines; the
+// command is read whole, before the text is split into sentences, so the
+// quoted sentences are never read as the contestmaster's own actions.
+//
+// Applying the command checks it (the claim is open, the sender is the
+// claim's game's contestmaster, the form is one of the above) and journals
+// the correction; the daemon then re-runs the history with it
+// (Engine.Rerun) and publishes the revision, or tells the contestmaster why
+// it was refused.
+
+var (
+	correctHead = regexp.MustCompile("(?i)\\bI\\s+(?:hereby\\s+)?correct\\s+(?:CoE|claim(?:\\s+of\\s+error)?)\\s*(?:#|no\\.?\\s*)?\\s*(\\d+)\\s*[:,.-]?\\s*")
+	fixMessage  = regexp.MustCompile("(?is)^message\\s+<?([^\\s<>`]+?)>?\\s+(?:(reads)\\s*`([^`]*)`|(is\\s+void)|(arrived\\s+at)\\s+(" + timePattern + "))")
+	fixAdjust   = regexp.MustCompile("(?is)^at\\s+(" + timePattern + ")\\s*,\\s*([^()\\n]+?)\\s*\\(([^()\\n]+)\\)")
+	fixOverride = regexp.MustCompile(`(?i)^\s*[,;]?\s*(?:and\s+)?(?:\(?\s*overriding\s+ratification\s*\)?|I\s+override\s+ratification)`)
+	fixEnd      = regexp.MustCompile(`^\s*[.!]?`)
+	ledgerForm  = regexp.MustCompile(`(?i)^(.+?)\s+(?:has|holds|owns)\s+(\d+)\s+(.+)$`)
+)
+
+const timePattern = `\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?\s*(?:Z|UTC)?`
+
+// parseFixTime reads a correction's time: a date, a date and minute or
+// second, RFC 3339; UTC always (G1).
+func parseFixTime(s string) (time.Time, error) {
+	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "UTC"))
+	s = strings.TrimSuffix(s, "Z")
+	s = strings.Replace(strings.TrimSpace(s), "T", " ", 1)
+	for _, layout := range []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a time (write 2026-12-07 12:00, UTC)", s)
+}
+
+// correctVerb is the contestmaster's correction, read only by
+// extractCorrections.
+var correctVerb = &Verb{Name: "correct", Scope: PrivateOnly, Rule: "G8", Extracted: true,
+	Syntax: "I correct CoE #N: message <Message-ID> reads `<sentences>` / is void / arrived at <time>; or: at <time>, <change> (<rule>); optionally \"overriding ratification\"",
+	Help:   "answer a claim of error with a correction (contestmasters, privately)", Do: doCorrect}
+
+// fixSyntax is the expected form, for a command that is not one.
+const fixSyntax = "I correct CoE #N: message <Message-ID> reads `<sentences>` (or: is void; or: arrived at <time>), or: I correct CoE #N: at <time>, <change> (<rule that allows it>)"
+
+// extractCorrections finds the correction commands of a message's text and
+// returns them as actions, with the text they span blanked (offsets kept)
+// so that the sentences they quote are not read again.
+func (e *Engine) extractCorrections(text string) ([]*Action, string) {
+	if !strings.Contains(strings.ToLower(text), "correct") {
+		return nil, text
+	}
+	var acts []*Action
+	b := []byte(text)
+	for _, loc := range correctHead.FindAllStringSubmatchIndex(text, -1) {
+		start, rest := loc[0], loc[1]
+		if b[start] == ' ' { // blanked by an earlier command
+			continue
+		}
+		a := &Action{Offset: start, Verb: correctVerb, Args: map[string]string{"coe": text[loc[2]:loc[3]]}}
+		tail := text[rest:]
+		end := rest
+		if m := fixMessage.FindStringSubmatchIndex(tail); m != nil {
+			sub := func(i int) string {
+				if m[2*i] < 0 {
+					return ""
+				}
+				return tail[m[2*i]:m[2*i+1]]
+			}
+			a.Args["msgid"] = sub(1)
+			switch {
+			case sub(2) != "":
+				a.Args["kind"], a.Args["text"] = string(FixReads), sub(3)
+			case sub(4) != "":
+				a.Args["kind"] = string(FixVoid)
+			default:
+				a.Args["kind"], a.Args["time"] = string(FixArrived), sub(6)
+			}
+			end += m[1]
+		} else if m := fixAdjust.FindStringSubmatchIndex(tail); m != nil {
+			a.Args["kind"] = string(FixAdjust)
+			a.Args["time"], a.Args["change"], a.Args["rule"] = tail[m[2]:m[3]], tail[m[4]:m[5]], tail[m[6]:m[7]]
+			end += m[1]
+		} else {
+			nl := strings.IndexByte(tail, '\n')
+			if nl < 0 {
+				nl = len(tail)
+			}
+			a.Reject = Reject("syntax", "a correction is written as: %s", fixSyntax)
+			end += nl
+		}
+		if m := fixOverride.FindStringIndex(text[end:]); m != nil {
+			a.Args["override"] = "yes"
+			end += m[1]
+		}
+		if m := fixEnd.FindStringIndex(text[end:]); m != nil {
+			end += m[1]
+		}
+		a.Line = strings.Join(strings.Fields(text[start:end]), " ")
+		for i := start; i < end; i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+		acts = append(acts, a)
+	}
+	return acts, string(b)
+}
+
+// Fix reads the correction of an action extractCorrections found.
+func (e *Engine) fix(s *State, a *Action) (*Correction, error) {
+	n, err := strconv.Atoi(a.Arg("coe"))
+	if err != nil {
+		return nil, Reject("syntax", "the claim's number %q is not a number", a.Arg("coe"))
+	}
+	f := &Correction{CoE: n, Kind: FixKind(a.Arg("kind")), MsgID: a.Arg("msgid"), Text: a.Arg("text"), Override: a.Arg("override") != ""}
+	switch f.Kind {
+	case FixArrived:
+		t, err := parseFixTime(a.Arg("time"))
+		if err != nil {
+			return nil, Reject("syntax", "the arrival time: %v", err)
+		}
+		f.Arrived = t
+	case FixAdjust:
+		t, err := parseFixTime(a.Arg("time"))
+		if err != nil {
+			return nil, Reject("syntax", "the adjustment's time: %v", err)
+		}
+		adj := &Adjustment{At: t, Rule: strings.TrimSpace(a.Arg("rule")), CoE: n}
+		change := strings.TrimSpace(a.Arg("change"))
+		if m := ledgerForm.FindStringSubmatch(change); m != nil {
+			if cur, _, ok := e.currency(m[3]); ok {
+				amount, _ := strconv.ParseInt(m[2], 10, 64)
+				adj.Owner, adj.Amount, adj.Currency = strings.TrimSpace(m[1]), amount, cur.ID
+			}
+		}
+		if adj.Currency == "" {
+			adj.Change = change
+		}
+		f.Adjust = adj
+	}
+	return f, nil
+}
+
+// doCorrect checks a correction and journals it; the re-run follows.
+func doCorrect(c *Ctx, a *Action) error {
+	f, err := c.e.fix(c.s, a)
+	if err != nil {
+		return err
+	}
+	var cl *Claim
+	for _, x := range c.s.Claims {
+		if x.ID == f.CoE {
+			cl = x
+		}
+	}
+	if cl == nil {
+		return Reject("G8", "there is no open claim of error #%d to correct", f.CoE)
+	}
+	gs := c.s.Games[cl.Game]
+	if gs == nil || !strings.EqualFold(gs.Contestmaster, c.msg.From) {
+		return Reject("G8", "only the contestmaster of the game claim #%d is about may correct it", f.CoE)
+	}
+	if f.Adjust != nil {
+		f.Adjust.Game = cl.Game
+	}
+	if f.Kind == FixArrived && f.Arrived.After(c.now) {
+		return Reject("G2", "a message cannot have arrived after the correction (%s UTC)", Stamp(c.now))
+	}
+	if f.Kind == FixAdjust && f.Adjust.At.After(c.now) {
+		return Reject("G8", "an adjustment corrects the past: its time %s UTC is after now", Stamp(f.Adjust.At))
+	}
+	c.Detail("correction", f)
+	c.Did("correction of CoE #%d accepted: %s; the record is re-run from there, and the revision (or the reason the correction is refused) follows", f.CoE, f.Describe())
+	return nil
+}
+
+// Corrections lists the corrections a message's entries accepted: the
+// daemon re-runs the history with each.
+func Corrections(entries []Entry) []Correction {
+	var out []Correction
+	for _, en := range entries {
+		if en.Verb != "correct" || en.Outcome != "applied" {
+			continue
+		}
+		if f, ok := en.Detail["correction"].(*Correction); ok {
+			out = append(out, *f)
+		}
+	}
+	return out
+}
+
+// corrected answers claim n by a correction, as a denial answers it: the
+// claim leaves the state with its ruling request, and the report it was
+// about, when no other claim holds it, self-ratifies again a period after
+// the state's clock. Rerun does it to the corrected state; a re-done
+// InCorrect of a later re-run's history does the same.
+func (e *Engine) corrected(s *State, n int) {
+	i := slices.IndexFunc(s.Claims, func(x *Claim) bool { return x.ID == n })
+	if i < 0 {
+		return
+	}
+	cl := s.Claims[i]
+	s.Claims = slices.Delete(slices.Clone(s.Claims), i, i+1)
+	if s.ruling(cl.Ruling) != nil {
+		s.Rulings = slices.DeleteFunc(slices.Clone(s.Rulings), func(r *Ruling) bool { return r.ID == cl.Ruling })
+	}
+	if x := s.cited(cl.Report); x != nil && x.Status == "claimed" && !slices.ContainsFunc(s.Claims, func(o *Claim) bool { return o.Report == x.ID }) {
+		s.touchCited(x)
+		x.Status, x.Ratifies = "pending", s.Clock.Add(e.ratification(s, x.Game))
+	}
+}
+
+// correctionRefused performs a refused InCorrect: the contestmaster who
+// asked for it is told why (a correction that would change a ratified report
+// without overriding ratification, a message not in the record, a history
+// that fails), and the journal says so.
+func (e *Engine) correctionRefused(s *State, in *Input) []Entry {
+	f := in.Fix
+	to := e.cfg.Contestmaster
+	game := ""
+	for _, cl := range s.Claims {
+		if cl.ID == f.CoE {
+			game = cl.Game
+			if gs := s.Games[cl.Game]; gs != nil && gs.Contestmaster != "" {
+				to = gs.Contestmaster
+			}
+		}
+	}
+	at := in.At.UTC()
+	body := text.Wrap(fmt.Sprintf("Your correction of CoE #%d (%s) was not made: %s. Nothing was changed; the claim stays open.", f.CoE, f.Describe(), in.Error), 0) +
+		"\n" + text.Signature("The referee")
+	e.enqueue(s, &Notice{ID: fmt.Sprintf("correction/%d/refused/%s", f.CoE, at.Format("20060102T150405Z")), Kind: "ruling", Game: game,
+		Channel: ChanPrivate, To: []string{to}, Subject: fmt.Sprintf("Correction of CoE #%d refused", f.CoE), Body: body, Time: at})
+	s.JournalSeq++
+	return []Entry{{Seq: s.JournalSeq, Time: at, Game: game, Verb: "correction", Outcome: "rejected", Reason: in.Error,
+		Detail: map[string]any{"coe": f.CoE, "correction": f.Describe()}}}
+}

@@ -1,0 +1,165 @@
+package contract_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"referee/contract"
+	"referee/contract/contracttest"
+)
+
+const cmAddr = "The Contestmaster <" + contracttest.Contestmaster + ">"
+
+// claimed is a toy game with Alice and Bob and an open claim of error #1
+// about it, as a player's "CoE: ..." leaves it.
+func claimed(t *testing.T) *contracttest.Harness {
+	t.Helper()
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	h.S.Claims = append(h.S.Claims, &contract.Claim{ID: 1, Game: "toy", Report: "receipt/m1@example.test",
+		Claimant: "alice", From: "alice@example.test", What: "misread", Status: "open"})
+	return h
+}
+
+// TestCorrectionCommands: each form of the contestmaster's correction is
+// read whole (the quoted sentences are never performed as the
+// contestmaster's), acknowledged, and journaled for the re-run.
+func TestCorrectionCommands(t *testing.T) {
+	at := contracttest.At(t, "2026-12-02T09:00:00Z")
+	for _, tc := range []struct {
+		text string
+		want contract.Correction
+	}{
+		{"I correct CoE #1: message <m1@example.test> reads `I poke Bob in Toy.\nI join the Toy game.`",
+			contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m1@example.test", Text: "I poke Bob in Toy.\nI join the Toy game."}},
+		{"Having looked again:\n\nI correct CoE #1: message m1@example.test is void.",
+			contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m1@example.test"}},
+		{"I correct CoE #1: message <m1@example.test> arrived at 2026-12-01 09:59, overriding ratification.",
+			contract.Correction{CoE: 1, Kind: contract.FixArrived, MsgID: "m1@example.test", Arrived: contracttest.At(t, "2026-12-01T09:59:00Z"), Override: true}},
+		{"I correct CoE #1: at 2026-12-01 11:00, Alice has 9 coins (T1).",
+			contract.Correction{CoE: 1, Kind: contract.FixAdjust, Adjust: &contract.Adjustment{At: contracttest.At(t, "2026-12-01T11:00:00Z"), Game: "toy", Owner: "Alice", Currency: "toy/coin", Amount: 9, Rule: "T1", CoE: 1}}},
+	} {
+		h := claimed(t)
+		m := &contract.Message{From: contracttest.Contestmaster, Name: "The Contestmaster", Date: at, Arrived: at,
+			Subject: "CoE #1", Channel: contract.ChanPrivate, Authenticated: true, Text: tc.text}
+		ent, err := h.E.Apply(h.S, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixes := contract.Corrections(ent)
+		if len(fixes) != 1 {
+			t.Fatalf("%q: %d corrections read, entries %+v", tc.text, len(fixes), ent)
+		}
+		if got, want := fixes[0].Describe(), tc.want.Describe(); got != want || fixes[0].Override != tc.want.Override {
+			t.Errorf("%q read as %s (override %v), want %s (override %v)", tc.text, got, fixes[0].Override, want, tc.want.Override)
+		}
+		for _, en := range ent {
+			if en.Verb != "correct" && en.Outcome == "applied" {
+				t.Errorf("%q: the quoted text was performed: %+v", tc.text, en)
+			}
+		}
+		var ns []*contract.Notice
+		for _, o := range h.S.Outbox {
+			ns = append(ns, &o.Notice)
+		}
+		r := contracttest.Receipt(ns)
+		if r == nil || !strings.Contains(r.Body, "correction of CoE #1 accepted") {
+			t.Errorf("%q: no receipt acknowledging the correction: %v", tc.text, r)
+		}
+	}
+}
+
+// TestCorrectionRefusals: a correction from anyone but the game's
+// contestmaster, of a claim not open, in public, or not in a known form, is
+// refused with the reason and the syntax, and journals nothing to re-run.
+func TestCorrectionRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		from, text, want string
+		public           bool
+	}{
+		{alice, "I correct CoE #1: message <m1@example.test> is void.", "only the contestmaster", false},
+		{cmAddr, "I correct CoE #7: message <m1@example.test> is void.", "no open claim of error #7", false},
+		{cmAddr, "I correct CoE #1: message <m1@example.test> is void.", "private action", true},
+		{cmAddr, "I correct CoE #1: the round was wrong.", "a correction is written as", false},
+		{cmAddr, "I correct CoE #1: message <m1@example.test> arrived at 2027-01-01 00:00.", "cannot have arrived after", false},
+		{cmAddr, "I correct CoE #1: message <m1@example.test> arrived at 2026-13-01 00:00.", "is not a time", false},
+	} {
+		h := claimed(t)
+		var r *contract.Notice
+		if tc.public {
+			r = h.Public("2026-12-02T09:00:00Z", tc.from, tc.text)
+		} else {
+			r = h.Private("2026-12-02T09:00:00Z", tc.from, tc.text)
+		}
+		if r == nil || !strings.Contains(r.Body, "Not done") || !strings.Contains(r.Body, tc.want) {
+			t.Errorf("%q from %s: want a refusal saying %q, got %v", tc.text, tc.from, tc.want, r)
+		}
+		if fixes := contract.Corrections(h.Entries); len(fixes) != 0 {
+			t.Errorf("%q: a refused correction was journaled for a re-run: %v", tc.text, fixes)
+		}
+	}
+}
+
+// TestAdjustmentRerun: an explicit adjustment of a balance re-runs the
+// history with the balance set at its time, and the revision shows it.
+func TestAdjustmentRerun(t *testing.T) {
+	h := newChaosHistory(t, 5, 40)
+	var who string
+	for _, p := range h.current.Members("chaos") {
+		who = p.Name
+		break
+	}
+	if who == "" {
+		t.Fatal("nobody in the game")
+	}
+	at := h.inputs[len(h.inputs)-1].At.Add(-time.Hour)
+	fix := contract.Correction{CoE: 6, Kind: contract.FixAdjust, Adjust: &contract.Adjustment{At: at, Game: "chaos", Owner: who, Currency: chaosCoin, Amount: 77, Rule: "C2", CoE: 6}}
+	_, rev, err := h.e.Rerun(&contract.Rerun{Base: h.base, Inputs: h.inputs, Current: h.current, Fix: fix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range rev.State {
+		if c.What == "chips of "+who && c.New == "77" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("the revision does not show %s's chips set to 77:\n%s", who, rev.Text())
+	}
+	fix.Adjust.Owner = "nobody-at-all"
+	if _, _, err := h.e.Rerun(&contract.Rerun{Base: h.base, Inputs: h.inputs, Current: h.current, Fix: fix}); err == nil || !strings.Contains(err.Error(), "nobody-at-all") {
+		t.Fatalf("an adjustment of an unknown owner was not refused with its name: %v", err)
+	}
+}
+
+// FuzzExtractCorrections: any text is read without a panic, and the text
+// left for the sentences keeps the original's length and lines.
+func FuzzExtractCorrections(f *testing.F) {
+	for _, s := range []string{
+		"I correct CoE #1: message <a@b> reads `I join.`",
+		"I correct CoE #2: message a@b is void. I correct CoE #3: at 2026-12-01, Alice has 3 Vials (Life R15)",
+		"I correct claim of error no. 4: message <x> arrived at 2026-12-01T10:00:00Z (overriding ratification)",
+		"I correct CoE #5: message <x> reads `unterminated",
+		"correct correct I correct CoE #",
+	} {
+		f.Add(s)
+	}
+	e, err := contract.NewEngine(contract.Config{Referee: contracttest.Referee}, &toy{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		acts, rest := contract.ExtractCorrections(e, text)
+		if len(rest) != len(text) || strings.Count(rest, "\n") != strings.Count(text, "\n") {
+			t.Fatalf("the text left changed its length or lines: %q -> %q", text, rest)
+		}
+		for _, a := range acts {
+			if a.Offset < 0 || a.Offset >= len(text) {
+				t.Fatalf("an action at offset %d of %d", a.Offset, len(text))
+			}
+		}
+	})
+}

@@ -1,0 +1,78 @@
+package contract
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"referee/contract/text"
+)
+
+// A preview: a message whose Subject or first line is "preview" is performed
+// inside a transaction that is then undone, and its sender is told privately
+// what it would do. Nothing changes, and nothing is said that the receipt of
+// the same message would not say to em.
+
+const previewSyntax = `preview (as the Subject or the first line: the rest is performed on a copy, and you are told what it would do)`
+
+var previewRE = regexp.MustCompile(`(?i)^\s*preview\s*[.!:]?\s*$`)
+
+func (e *Engine) isPreview(m *Message) bool {
+	if m.TooLarge || m.Channel == ChanDiscussion {
+		return false
+	}
+	return previewRE.MatchString(firstLine(m.Text)) || previewRE.MatchString(m.Subject)
+}
+
+// preview answers a preview: the message's actions, without its "preview"
+// line, read and performed as if each came where it counts (a public action
+// from the public list, a private one in private mail), the results and the
+// notices it would send to the lists taken, and everything undone. Scheduled
+// events are not run inside it: what a phase's close would reveal stays
+// sealed until the phase closes.
+func (e *Engine) preview(s *State, m *Message, at time.Time) error {
+	pm := *m
+	pm.preview = true
+	if previewRE.MatchString(firstLine(m.Text)) {
+		t := strings.TrimLeft(m.Text, " \t\r\n")
+		if i := strings.IndexByte(t, '\n'); i >= 0 {
+			pm.Text = t[i+1:]
+		} else {
+			pm.Text = ""
+		}
+	}
+	tx := s.Begin()
+	n0 := len(s.Outbox)
+	results, _, err := e.actions(s, &pm, at)
+	var lists []string
+	if err == nil {
+		for _, o := range s.Outbox[n0:] {
+			if o.Channel.IsPublic() {
+				lists = append(lists, fmt.Sprintf("%q to the %s list", o.Subject, o.Channel))
+			}
+		}
+	}
+	tx.Undo()
+	if err != nil {
+		return fmt.Errorf("preview of %s: %w", m.ID, err)
+	}
+	var b strings.Builder
+	b.WriteString(text.Wrap(fmt.Sprintf("Preview: nothing was performed and nothing changed. Sent at %s UTC without its \"preview\" line, your message would be read as follows (a public action as if posted to the public list, a private one as if sent privately to the referee).", Stamp(at)), 0))
+	if len(results) == 0 {
+		b.WriteString("\n")
+		b.WriteString(text.Wrap("No action was found in it: send \"help\" for the forms the referee reads.", 0))
+		b.WriteString("\n")
+	} else {
+		writeResults(&b, results)
+	}
+	if len(lists) > 0 {
+		b.WriteString(text.Wrap("It would also send "+strings.Join(lists, "; ")+".", 0))
+		b.WriteString("\n")
+	}
+	b.WriteString(text.Wrap("The outcome can differ if other mail or a scheduled event comes first (ruling G2). To perform the actions, send them again without the \"preview\" line.", 0))
+	b.WriteString("\n")
+	b.WriteString(text.Signature("The referee"))
+	e.reply(s, m, "preview/"+m.ID, b.String(), at)
+	return nil
+}

@@ -1,0 +1,480 @@
+package contract
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"referee/contract/text"
+)
+
+// Revision is what a correction changed, published so that every player can
+// check it (issue: corrections): every outcome that changed, the old and new
+// value of what changed in the state, the draws whose outcome changed, the
+// notices that changed (the receipts among them re-sent as "Corrected: ..."),
+// and the state's hashes before and after.
+type Revision struct {
+	CoE        int        `json:"coe"`
+	Correction string     `json:"correction"`
+	Fix        Correction `json:"fix"`
+	// From is the earliest point of the history the correction touches.
+	From     time.Time       `json:"from"`
+	Outcomes []OutcomeChange `json:"outcomes,omitempty"`
+	State    []StateChange   `json:"state,omitempty"`
+	Draws    []DrawChange    `json:"draws,omitempty"`
+	Receipts []NoticeChange  `json:"receipts,omitempty"`
+	Notices  []NoticeChange  `json:"notices,omitempty"`
+	// Overrides are the ratified notices the correction changes, when it
+	// overrides ratification.
+	Overrides []string `json:"overrides,omitempty"`
+	OldHash   string   `json:"old_hash"`
+	NewHash   string   `json:"new_hash"`
+	// Entries are the journal lines of the correction: its own, then the
+	// re-run's, numbered after the current state's.
+	Entries []Entry `json:"-"`
+}
+
+// Changed reports whether the correction changed anything a revision lists
+// (the hashes differ also when it only closed its claim).
+func (r *Revision) Changed() bool {
+	return len(r.Outcomes)+len(r.State)+len(r.Draws)+len(r.Receipts)+len(r.Notices) > 0
+}
+
+// Outcome is what a revision says of one journal entry.
+type Outcome struct {
+	Time    time.Time `json:"time"`
+	MsgID   string    `json:"msgid,omitempty"`
+	Game    string    `json:"game,omitempty"`
+	Verb    string    `json:"verb"`
+	Player  string    `json:"player,omitempty"`
+	Outcome string    `json:"outcome"`
+	Reason  string    `json:"reason,omitempty"`
+	Changes []string  `json:"changes,omitempty"`
+}
+
+func (o Outcome) equal(p Outcome) bool {
+	return o.Outcome == p.Outcome && o.Reason == p.Reason && slices.Equal(o.Changes, p.Changes)
+}
+
+func (o *Outcome) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s", o.Outcome)
+	if o.Reason != "" {
+		fmt.Fprintf(&b, " (%s)", o.Reason)
+	}
+	if len(o.Changes) > 0 {
+		fmt.Fprintf(&b, ": %s", strings.Join(o.Changes, "; "))
+	}
+	return b.String()
+}
+
+// OutcomeChange is an action, a round or another event that came out
+// otherwise: Old is nil for one the corrected history adds, New for one it
+// no longer has.
+type OutcomeChange struct {
+	Old *Outcome `json:"old,omitempty"`
+	New *Outcome `json:"new,omitempty"`
+}
+
+func (c OutcomeChange) at() time.Time {
+	if c.New != nil {
+		return c.New.Time
+	}
+	return c.Old.Time
+}
+
+// StateChange is one public fact of the state that changed: a balance, a
+// score, a game's fact (a Life cell's Controller); "" is its absence.
+type StateChange struct {
+	What string `json:"what"`
+	Old  string `json:"old"`
+	New  string `json:"new"`
+}
+
+// DrawChange is a draw one history made and the other did not, or made over
+// another range. Values are given once the week's seed is revealed (G5).
+type DrawChange struct {
+	Label    string `json:"label"`
+	Before   bool   `json:"before"` // the recorded history made it
+	Made     bool   `json:"made"`   // the corrected history makes it
+	OldN     int    `json:"old_n,omitempty"`
+	NewN     int    `json:"new_n,omitempty"`
+	OldValue *int   `json:"old_value,omitempty"`
+	NewValue *int   `json:"new_value,omitempty"`
+	Sealed   bool   `json:"sealed,omitempty"` // the week's seed is not revealed yet
+}
+
+// NoticeChange is a notice whose text changed, or that one history made and
+// the other did not.
+type NoticeChange struct {
+	ID       string  `json:"id"`
+	Old      *Notice `json:"-"`
+	New      *Notice `json:"-"`
+	Ratified bool    `json:"ratified,omitempty"`
+}
+
+// MarshalJSON keeps what a reader of the journal may check of a changed
+// notice: its ID, its subject and kind, whether each history made it, and
+// the SHA-256 of each text (bodies of private notices stay in the mail).
+func (c NoticeChange) MarshalJSON() ([]byte, error) {
+	return jsonMarshal(noticeChangeJSON{ID: c.ID, Ratified: c.Ratified, Old: summary(c.Old), New: summary(c.New)})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote (the notices themselves stay
+// nil).
+func (c *NoticeChange) UnmarshalJSON(b []byte) error {
+	var j noticeChangeJSON
+	if err := jsonUnmarshal(b, &j); err != nil {
+		return err
+	}
+	*c = NoticeChange{ID: j.ID, Ratified: j.Ratified}
+	return nil
+}
+
+type noticeChangeJSON struct {
+	ID       string         `json:"id"`
+	Ratified bool           `json:"ratified,omitempty"`
+	Old      *noticeSummary `json:"old,omitempty"`
+	New      *noticeSummary `json:"new,omitempty"`
+}
+
+type noticeSummary struct {
+	Kind    string `json:"kind"`
+	Subject string `json:"subject"`
+	Body    string `json:"body_sha256"`
+}
+
+func summary(n *Notice) *noticeSummary {
+	if n == nil {
+		return nil
+	}
+	return &noticeSummary{Kind: n.Kind, Subject: n.Subject, Body: sha256hex(n.Body)}
+}
+
+// Facter is a game that lists its public facts for revisions: what its
+// reports show, one value per name ("Cell (3, 4)": "Alice"), never a sealed
+// value. A game without it is compared by its report's lines.
+type Facter interface {
+	Facts(c *Ctx) (map[string]string, error)
+}
+
+// stateChanges lists the public facts that differ between two states at the
+// same clock: balances, scores, and each game's facts (or report lines).
+func (e *Engine) stateChanges(old, cur *State) ([]StateChange, error) {
+	var out []StateChange
+	add := func(what, o, n string) {
+		if o != n {
+			out = append(out, StateChange{What: what, Old: o, New: n})
+		}
+	}
+	for _, c := range e.currencies() {
+		owners := map[string]bool{}
+		for o := range old.Ledger.Balances[c.ID] {
+			owners[o] = true
+		}
+		for o := range cur.Ledger.Balances[c.ID] {
+			owners[o] = true
+		}
+		for _, o := range slices.Sorted(maps.Keys(owners)) {
+			a, b := old.Ledger.Balance(c.ID, o), cur.Ledger.Balance(c.ID, o)
+			add(fmt.Sprintf("%s of %s", c.Plural, e.EntityName(o)), fmt.Sprint(a), fmt.Sprint(b))
+		}
+	}
+	players := map[string]bool{}
+	for p := range old.Points {
+		players[p] = true
+	}
+	for p := range cur.Points {
+		players[p] = true
+	}
+	for _, p := range slices.Sorted(maps.Keys(players)) {
+		games := map[string]bool{}
+		for g := range old.Points[p] {
+			games[g] = true
+		}
+		for g := range cur.Points[p] {
+			games[g] = true
+		}
+		for _, g := range slices.Sorted(maps.Keys(games)) {
+			add(fmt.Sprintf("%s points of %s", e.title(g), p), fmt.Sprint(old.Points[p][g]), fmt.Sprint(cur.Points[p][g]))
+		}
+	}
+	for _, g := range e.list {
+		id := g.Spec().ID
+		if f, ok := g.(Facter); ok {
+			var fo, fn map[string]string
+			err := run(func() error {
+				var err error
+				co := e.ctx(old, id, old.Clock, nil)
+				co.ro = true
+				if fo, err = f.Facts(co); err != nil {
+					return err
+				}
+				cn := e.ctx(cur, id, cur.Clock, nil)
+				cn.ro = true
+				fn, err = f.Facts(cn)
+				return err
+			})
+			if err != nil {
+				return nil, fmt.Errorf("revision: the facts of %s: %w", id, err)
+			}
+			keys := map[string]bool{}
+			for k := range fo {
+				keys[k] = true
+			}
+			for k := range fn {
+				keys[k] = true
+			}
+			for _, k := range sortedFacts(keys) {
+				add(g.Spec().Title+": "+k, fo[k], fn[k])
+			}
+			continue
+		}
+		ro, err := e.Report(Snapshot(old), id, old.Clock)
+		if err != nil {
+			return nil, fmt.Errorf("revision: the report of %s: %w", id, err)
+		}
+		rn, err := e.Report(Snapshot(cur), id, cur.Clock)
+		if err != nil {
+			return nil, fmt.Errorf("revision: the report of %s: %w", id, err)
+		}
+		if ro.Body == rn.Body {
+			continue
+		}
+		gone, came := lineSets(ro.Body, rn.Body)
+		for _, l := range gone {
+			add(g.Spec().Title+" report", l, "")
+		}
+		for _, l := range came {
+			add(g.Spec().Title+" report", "", l)
+		}
+	}
+	return out, nil
+}
+
+// sortedFacts sorts fact names by their text with the numbers in them
+// compared as numbers, so "Cell (2, 10)" comes after "Cell (2, 9)".
+func sortedFacts(keys map[string]bool) []string {
+	out := slices.Collect(maps.Keys(keys))
+	slices.SortFunc(out, naturalCompare)
+	return out
+}
+
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digits(a), digits(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(na) != len(nb) {
+				return len(na) - len(nb)
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return int(a[0]) - int(b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) - len(b)
+}
+
+func digits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+// lineSets lists the lines of a that b lacks and those of b that a lacks,
+// each in its order.
+func lineSets(a, b string) (gone, came []string) {
+	count := map[string]int{}
+	for _, l := range strings.Split(b, "\n") {
+		count[l]++
+	}
+	for _, l := range strings.Split(a, "\n") {
+		if count[l] > 0 {
+			count[l]--
+		} else if strings.TrimSpace(l) != "" {
+			gone = append(gone, strings.TrimRight(l, " "))
+		}
+	}
+	count = map[string]int{}
+	for _, l := range strings.Split(a, "\n") {
+		count[l]++
+	}
+	for _, l := range strings.Split(b, "\n") {
+		if count[l] > 0 {
+			count[l]--
+		} else if strings.TrimSpace(l) != "" {
+			came = append(came, strings.TrimRight(l, " "))
+		}
+	}
+	return gone, came
+}
+
+// joinAnd joins items as a sentence: "a", "a and b", "a, b and c".
+func joinAnd(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// PublishRevision queues the revision on the official list and the changed
+// receipts, each to its player as "Corrected: ...", and journals it. It
+// returns the journal entry.
+func (e *Engine) PublishRevision(s *State, rev *Revision, at time.Time) Entry {
+	at = at.UTC()
+	for _, rc := range rev.Receipts {
+		n := rc.New
+		var body string
+		switch {
+		case n == nil:
+			o := rc.Old
+			body = text.Wrap(fmt.Sprintf("This corrects the receipt of %s UTC (CoE #%d: %s). In the corrected record your message performed nothing, so nothing of it was done.",
+				Stamp(o.Time), rev.CoE, rev.Correction), 0) + "\n" + text.Signature("The referee")
+			n = o
+		case rc.Old != nil:
+			body = text.Wrap(fmt.Sprintf("This corrects the receipt of %s UTC (CoE #%d: %s). The corrected receipt follows.", Stamp(rc.Old.Time), rev.CoE, rev.Correction), 0) + "\n" + n.Body
+		default:
+			body = text.Wrap(fmt.Sprintf("In the record corrected by CoE #%d (%s), your message has this receipt.", rev.CoE, rev.Correction), 0) + "\n" + n.Body
+		}
+		s.Outbox = append(s.Outbox, &Outgoing{Notice: Notice{
+			ID: fmt.Sprintf("corrected/%d/%s", rev.CoE, rc.ID), Kind: "receipt", Game: n.Game, Channel: ChanPrivate,
+			To: slices.Clone(n.To), Subject: "Corrected: " + n.Subject, Body: body,
+			InReplyTo: n.InReplyTo, References: slices.Clone(n.References), Time: at,
+		}})
+	}
+	s.Outbox = append(s.Outbox, &Outgoing{Notice: Notice{
+		ID: fmt.Sprintf("revision/%d", rev.CoE), Kind: "revision", Channel: ChanOfficial,
+		Subject: fmt.Sprintf("Revision: the correction of CoE #%d", rev.CoE), Body: rev.Text(), Time: at,
+	}})
+	s.JournalSeq++
+	ent := Entry{Seq: s.JournalSeq, Time: at, Verb: "revision", Outcome: "applied", Detail: map[string]any{"revision": rev}}
+	return ent
+}
+
+// Text renders the revision for the official list.
+func (r *Revision) Text() string {
+	var b strings.Builder
+	b.WriteString(text.Banner(fmt.Sprintf("Revision: CoE #%d", r.CoE), '='))
+	b.WriteString("\n")
+	b.WriteString(text.Wrap(fmt.Sprintf("The contestmaster corrected CoE #%d: %s. The record was re-run from %s UTC with the seeds already committed (ruling G5); the original entries stay in the journal, and this revision says what changed.",
+		r.CoE, r.Correction, Stamp(r.From)), 0))
+	if len(r.Overrides) > 0 {
+		b.WriteString("\n")
+		b.WriteString(text.Wrap("This correction overrides ratification: it changes what these ratified notices reported: "+joinAnd(r.Overrides)+".", 0))
+	}
+	if !r.Changed() {
+		b.WriteString("\nNothing changed.\n")
+	}
+	if len(r.Outcomes) > 0 {
+		b.WriteString("\n" + text.Heading("Outcomes that changed"))
+		for _, c := range r.Outcomes {
+			o := c.New
+			if o == nil {
+				o = c.Old
+			}
+			who := o.Player
+			if who == "" {
+				who = "-"
+			}
+			what := o.Verb
+			if o.Game != "" {
+				what = o.Game + " " + o.Verb
+			}
+			b.WriteString(fmt.Sprintf("%s  %s  %s\n", Stamp(o.Time), who, what))
+			if c.Old != nil {
+				b.WriteString(text.WrapIndent("was: "+c.Old.String(), 0, "    ", "         "))
+			} else {
+				b.WriteString("    was: not in the record\n")
+			}
+			if c.New != nil {
+				b.WriteString(text.WrapIndent("now: "+c.New.String(), 0, "    ", "         "))
+			} else {
+				b.WriteString("    now: no longer happens\n")
+			}
+		}
+	}
+	if len(r.State) > 0 {
+		b.WriteString("\n" + text.Heading("The state"))
+		t := &text.Table{Header: []string{"what", "was", "now"}}
+		for _, c := range r.State {
+			t.Add(c.What, orNone(c.Old), orNone(c.New))
+		}
+		b.WriteString(t.String())
+	}
+	if len(r.Draws) > 0 {
+		b.WriteString("\n" + text.Heading("Draws whose outcome changed"))
+		for _, d := range r.Draws {
+			b.WriteString(d.String() + "\n")
+		}
+	}
+	if len(r.Receipts)+len(r.Notices) > 0 {
+		b.WriteString("\n" + text.Heading("Notices that changed"))
+		for _, c := range append(slices.Clone(r.Receipts), r.Notices...) {
+			b.WriteString(c.line() + "\n")
+		}
+		if len(r.Receipts) > 0 {
+			b.WriteString(text.Wrap("Each changed receipt is sent again to its player, marked \"Corrected:\".", 0))
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(fmt.Sprintf("State hash before: %s\nState hash after:  %s\n", r.OldHash, r.NewHash))
+	b.WriteString("`referee verify` re-computes this revision from the journal.\n\n")
+	b.WriteString(text.Signature("The referee"))
+	return b.String()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func (d DrawChange) String() string {
+	val := func(n int, v *int) string {
+		if d.Sealed || v == nil {
+			return fmt.Sprintf("a draw of %d, its value shown when the week's seed is revealed", n)
+		}
+		return fmt.Sprintf("%d of %d", *v, n)
+	}
+	switch {
+	case d.Before && d.Made:
+		return fmt.Sprintf("%s: was %s, now %s", d.Label, val(d.OldN, d.OldValue), val(d.NewN, d.NewValue))
+	case d.Made:
+		return fmt.Sprintf("%s: now drawn, %s", d.Label, val(d.NewN, d.NewValue))
+	}
+	return fmt.Sprintf("%s: no longer drawn (was %s)", d.Label, val(d.OldN, d.OldValue))
+}
+
+func (c NoticeChange) line() string {
+	n := c.New
+	state := "changed"
+	switch {
+	case c.Old == nil:
+		state = "now made, not sent"
+	case c.New == nil:
+		state, n = "no longer made", c.Old
+	}
+	subj := n.Subject
+	if n.Channel == ChanPrivate {
+		subj = "a private " + n.Kind + " to " + strings.Join(n.To, ", ")
+	}
+	if c.Ratified {
+		state += ", ratified"
+	}
+	return fmt.Sprintf("%s  %s (%s)", Stamp(n.Time), subj, state)
+}

@@ -1,0 +1,189 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"referee/contract"
+)
+
+// VerifyRevisions re-computes every revision the journal holds: for each
+// correction applied, the history before it is re-run with the correction
+// from a kept snapshot before the point it touches (the same seeds, the same
+// labels), and the revision computed is compared with the journaled one:
+// outcomes, facts, draws, notices, overrides and both hashes. It returns
+// how many it checked and the mismatches.
+func VerifyRevisions(e *contract.Engine, path string) (int, []string, error) {
+	snaps, err := Snapshots(path)
+	if err != nil || len(snaps) == 0 {
+		return 0, nil, err
+	}
+	_, steps, err := History(e, path, snaps[0].Inputs)
+	if err != nil {
+		return 0, nil, err
+	}
+	checked := 0
+	var bad []string
+	for _, st := range steps {
+		in := st.Input
+		if in == nil || in.Kind != contract.InCorrect || in.Fix == nil || in.Error != "" {
+			continue
+		}
+		stated := revisionOf(st.Entries)
+		if stated == nil {
+			bad = append(bad, fmt.Sprintf("journal line %d: the correction of CoE #%d has no revision", st.Line, in.Fix.CoE))
+			continue
+		}
+		checked++
+		got, err := recomputeRevision(e, path, st.N, *in.Fix, stated)
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("journal line %d: the revision of CoE #%d cannot be re-computed: %v", st.Line, in.Fix.CoE, err))
+			continue
+		}
+		want, err := canonicalJSON(stated)
+		if err != nil {
+			return checked, bad, err
+		}
+		have, err := canonicalJSON(got)
+		if err != nil {
+			return checked, bad, err
+		}
+		if !bytes.Equal(want, have) {
+			bad = append(bad, fmt.Sprintf("journal line %d: the revision of CoE #%d differs from its re-computation (%s)", st.Line, in.Fix.CoE, differingKeys(want, have)))
+		}
+	}
+	return checked, bad, nil
+}
+
+// revisionOf is the journaled revision among a correction's entries.
+func revisionOf(entries []contract.Entry) map[string]any {
+	for _, en := range entries {
+		if en.Verb == "revision" {
+			r, _ := en.Detail["revision"].(map[string]any)
+			return r
+		}
+	}
+	return nil
+}
+
+// recomputeRevision re-runs the inputs before input n with the correction,
+// from the newest kept snapshot before the point it touches.
+func recomputeRevision(e *contract.Engine, path string, n int64, fix contract.Correction, stated map[string]any) (*contract.Revision, error) {
+	base, inputs, err := CorrectionHistory(e, path, fix, n)
+	if err != nil {
+		return nil, err
+	}
+	// The notices the journal says had ratified are the ones the
+	// correction overrode.
+	ratified := map[string]bool{}
+	if list, ok := stated["overrides"].([]any); ok {
+		for _, x := range list {
+			s, _ := x.(string)
+			id, _, _ := strings.Cut(s, " (")
+			ratified[id] = true
+		}
+	}
+	_, rev, err := e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Fix: fix, Ratified: func(id string) bool { return ratified[id] }})
+	return rev, err
+}
+
+// CorrectionHistory is what a correction re-runs: the newest kept snapshot
+// before the earliest point the correction touches, and the journal's
+// inputs after it, up to input n (excluded; 0: to the end). The earliest
+// point is found in the whole history since the first snapshot, with the
+// earlier corrections applied (contract.EffectiveInputs).
+func CorrectionHistory(e *contract.Engine, path string, fix contract.Correction, n int64) (*contract.State, []contract.Input, error) {
+	snaps, err := Snapshots(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(snaps) == 0 {
+		return nil, nil, fmt.Errorf("%s: no snapshot of the state is kept to re-run from", SnapshotDir(path))
+	}
+	_, steps, err := History(e, path, snaps[0].Inputs)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := contract.EffectiveInputs(Inputs(before(steps, n)))
+	if err != nil {
+		return nil, nil, err
+	}
+	_, from, err := contract.EditInputs(all, &fix)
+	if err != nil {
+		return nil, nil, err
+	}
+	at := snaps[0].Inputs
+	for _, sn := range snaps {
+		if sn.Clock.Before(from) && (n == 0 || sn.Inputs < n) {
+			at = sn.Inputs
+		}
+	}
+	base, steps, err := History(e, path, at)
+	if err != nil {
+		return nil, nil, err
+	}
+	return base, Inputs(before(steps, n)), nil
+}
+
+// before is the steps before input n (all of them for 0).
+func before(steps []Step, n int64) []Step {
+	if n == 0 {
+		return steps
+	}
+	for i, st := range steps {
+		if st.N >= n {
+			return steps[:i]
+		}
+	}
+	return steps
+}
+
+// Inputs lists the inputs of journal steps.
+func Inputs(steps []Step) []contract.Input {
+	out := make([]contract.Input, 0, len(steps))
+	for _, st := range steps {
+		if st.Input != nil {
+			out = append(out, *st.Input)
+		}
+	}
+	return out
+}
+
+// canonicalJSON is v as JSON with its objects' keys sorted.
+func canonicalJSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var x any
+	if err := json.Unmarshal(b, &x); err != nil {
+		return nil, err
+	}
+	return json.Marshal(x)
+}
+
+// differingKeys names the top-level keys of two JSON objects whose values
+// differ.
+func differingKeys(a, b []byte) string {
+	var x, y map[string]json.RawMessage
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return "not objects"
+	}
+	var keys []string
+	for k, v := range x {
+		if !bytes.Equal(v, y[k]) {
+			keys = append(keys, k)
+		}
+	}
+	for k := range y {
+		if _, ok := x[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return "the same keys"
+	}
+	return strings.Join(keys, ", ")
+}
