@@ -41,6 +41,10 @@ type Message struct {
 	// nested too deep; skipped", "unknown charset utf-7; raw bytes used"):
 	// the sender is told, with what to send instead.
 	Unreadable []string
+
+	// ahead is the text's sentences read before Apply (Engine.ReadAhead),
+	// taken by the first Apply that reads them.
+	ahead *readAhead
 }
 
 // RepliesTo reports whether the message replies to (or references) the message id.
