@@ -96,7 +96,9 @@ func main() {
 	perMsg := map[int]map[int]float64{} // procs → size → median ms per message
 	for _, p := range ps {
 		perMsg[p] = map[int]float64{}
-		for _, n := range ns {
+	}
+	for _, n := range ns {
+		for _, p := range ps {
 			var parse, replay, ratio, ms, cpu, rss []float64
 			for r := 0; r < *runs; r++ {
 				pr, err := parseRate(archives[n], p)
