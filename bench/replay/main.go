@@ -58,7 +58,11 @@ func main() {
 		fail("-procs: %v", err)
 	}
 	work := *dir
-	if work == "" {
+	if work != "" {
+		if err := os.MkdirAll(work, 0o755); err != nil {
+			fail("%v", err)
+		}
+	} else {
 		if work, err = os.MkdirTemp("", "replaybench-"); err != nil {
 			fail("%v", err)
 		}
