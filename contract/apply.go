@@ -212,7 +212,7 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	}
 	fixes, text := e.extractCorrections(m.Text)
 	acts = append(acts, fixes...)
-	sentences, notUnderstood := e.read(text)
+	sentences, notUnderstood := e.readOf(m, text)
 	for _, a := range sentences {
 		if !readWhole(acts, a, a.Line) {
 			acts = append(acts, a)
@@ -220,6 +220,37 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	}
 	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Offset < acts[j].Offset })
 	return acts, notUnderstood
+}
+
+// readAhead is a message's sentences as read before Apply.
+type readAhead struct {
+	text   string
+	acts   []*Action
+	unread []unreadResult
+}
+
+// ReadAhead reads m's sentences now, for the Apply that follows: reading
+// depends on the text and the games' verbs alone, not on the state, so a
+// caller that parses mail outside its lock, or ahead of applying it, reads
+// the sentences there too. Safe for concurrent use; m must not be applied
+// meanwhile.
+func (e *Engine) ReadAhead(m *Message) {
+	_, text := e.extractCorrections(m.Text)
+	acts, unread := e.read(text)
+	m.ahead = &readAhead{text: text, acts: acts, unread: unread}
+}
+
+// readOf is the sentences of text, m's text with the contestmaster's
+// corrections blanked: those read ahead, once, if the text is still the
+// one read, or read now.
+func (e *Engine) readOf(m *Message, text string) ([]*Action, []unreadResult) {
+	if r := m.ahead; r != nil {
+		m.ahead = nil
+		if r.text == text {
+			return r.acts, r.unread
+		}
+	}
+	return e.read(text)
 }
 
 // read finds the "I ..." actions of a text in the order written, and the

@@ -41,6 +41,7 @@ func (e *Engine) hold(s *State, m *Message, at time.Time) []Entry {
 		s.Held = map[string]*Held{}
 	}
 	cp := *m
+	cp.ahead = nil // its own reading, if it is ever read
 	logKey(s.undoLog(), s.Held, m.ID)
 	s.Held[m.ID] = &Held{Message: &cp, Until: at.Add(e.cfg.ListWait)}
 	return []Entry{e.journalMessage(s, m, at, "", "held", "a direct copy: waiting for the list's copy (G4)")}

@@ -44,6 +44,10 @@ type Message struct {
 	// preview: the message is being previewed, each action read as if
 	// sent where it counts (preview.go).
 	preview bool
+
+	// ahead is the text's sentences read before Apply (Engine.ReadAhead),
+	// taken by the first Apply that reads them.
+	ahead *readAhead
 }
 
 // RepliesTo reports whether the message replies to (or references) the message id.

@@ -127,8 +127,39 @@ var (
 	// well", "also", "now", "please".
 	trailingAdverb = regexp.MustCompile(`(?i)(?:\s*,)?\s+(?:too|as\s+well|also|now|please|then|again|hereby|thanks|thank\s+you|for\s+now|at\s+once|right\s+away|immediately)$`)
 	intentForm     = regexp.MustCompile(`(?i)^intend\s*,?\s*(without\s+(?:(\d+|one|two|three|four|five)\s+)?objections?|with\s+(?:(\d+|one|two|three|four|five)\s+)?support(?:ers?)?|with\s+agoran\s+consent|with\s+(?:(\d+)\s+days?'?\s+)?notice)\s*,?\s*to\s+(.+)$`)
-	trailingStop   = regexp.MustCompile(`[\s.!;:]+$`)
 )
+
+// trimStop drops the white space and stops at the end of s (the regular
+// expression [\s.!;:]+$, \s being ASCII white space, without its cost on
+// long sentences).
+func trimStop(s string) string { return strings.TrimRight(s, "\t\n\f\r .!;:") }
+
+// namesPerformer reports whether s has the word "I" or "we" (any case, as
+// a whole word by the regular expressions' \b) somewhere: every form of
+// ReadPerformative needs one, so a sentence without is no action, and its
+// regular expressions need not run.
+func namesPerformer(s string) bool {
+	word := func(i int) bool {
+		if i < 0 || i >= len(s) {
+			return false
+		}
+		c := s[i]
+		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	for i := 0; i < len(s); i++ {
+		n := 0
+		switch {
+		case s[i] == 'i' || s[i] == 'I':
+			n = 1
+		case (s[i] == 'w' || s[i] == 'W') && i+1 < len(s) && (s[i+1] == 'e' || s[i+1] == 'E'):
+			n = 2
+		}
+		if n > 0 && !word(i-1) && !word(i+n) {
+			return true
+		}
+	}
+	return false
+}
 
 var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 
@@ -151,6 +182,9 @@ func atoiWord(s string) int {
 func ReadPerformative(s string) (p Performative, ok bool) {
 	s = strings.TrimSpace(s)
 	s = strings.TrimSpace(listMarker.ReplaceAllString(s, ""))
+	if !namesPerformer(s) {
+		return p, false
+	}
 	if strings.HasSuffix(s, "?") {
 		if performative.MatchString(s) {
 			return Performative{Kind: "not", Action: s}, true
@@ -187,13 +221,13 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		}
 		return p, false
 	}
-	rest := dropTrailing(trailingStop.ReplaceAllString(strings.TrimSpace(m[1]), ""))
+	rest := dropTrailing(trimStop(strings.TrimSpace(m[1])))
 	if strings.HasPrefix(strings.ToLower(m[0]), "i'") || notAction.MatchString(rest) ||
 		pastTense.MatchString(rest) && !presentEd.MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
 	if im := intentForm.FindStringSubmatch(rest); im != nil {
-		p = Performative{Kind: "intent", Action: trailingStop.ReplaceAllString(im[5], "")}
+		p = Performative{Kind: "intent", Action: trimStop(im[5])}
 		method := strings.ToLower(im[1])
 		switch {
 		case strings.HasPrefix(method, "without"):
@@ -229,7 +263,7 @@ func dropTrailing(rest string) string {
 		for cut > 0 && !utf8.RuneStart(rest[cut]) {
 			cut--
 		}
-		tail := trailingStop.ReplaceAllString(trailingAdverb.ReplaceAllString(rest[cut:], ""), "")
+		tail := trimStop(trailingAdverb.ReplaceAllString(rest[cut:], ""))
 		if tail == rest[cut:] || cut == 0 && tail == "" {
 			break
 		}

@@ -64,6 +64,14 @@ func TestReadPerformative(t *testing.T) {
 		{"I intend, with Agoran consent, to do X.", contract.Performative{Kind: "intent", Action: "do X", Method: "consent"}, true},
 		{"I intend to do X.", contract.Performative{Kind: "not", Action: "intend to do X"}, true},
 		{"Having received no objections, I end the current game of Rumble.", contract.Performative{Kind: "act", Action: "end the current game of Rumble", Resolves: true}, true},
+		// The word I or we, wherever a form allows it, and nowhere else.
+		{"So,we join Rumble;", contract.Performative{Kind: "act", Action: "join Rumble"}, true},
+		{"If it rains,I transfer 1 Vial to Bob.", contract.Performative{Kind: "act", Action: "transfer 1 Vial to Bob", Cond: "it rains"}, true},
+		{"Tomorrow: i claim cell (1, 2) in Life . .", contract.Performative{Kind: "act", Action: "claim cell (1, 2) in Life"}, true},
+		{"a) I join the Life contest.  ;:!", contract.Performative{Kind: "act", Action: "join the Life contest"}, true},
+		{"Wii join Rumble.", contract.Performative{}, false},
+		{"Hi_I join Rumble.", contract.Performative{}, false},
+		{"I9 join Rumble.", contract.Performative{}, false},
 	}
 	for _, c := range cases {
 		got, ok := contract.ReadPerformative(c.in)

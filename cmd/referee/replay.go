@@ -173,11 +173,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	// enc keeps the text of the last encoding: the next one pays for
+	// what changed.
+	var enc contract.Encoder
 	// save saves the state, its journal lines and the position pos, then
 	// writes the notices of the save; a state that did not change since
 	// the last save is not saved again, only the position.
 	save := func(pos replayPoint) error {
-		b, err := store.Encoded(s, steps)
+		b, err := store.Encoded(&enc, s, steps)
 		if err != nil {
 			return err
 		}
@@ -253,7 +256,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	pipe := &bridge.Pipeline{Engine: e, Mail: mailinConfig(cfg)}
 	progress := newProgress(stderr)
 	pos := cur
-	lastSave := time.Now()
+	lastSave, every := time.Now(), checkpointEvery
 	for ai := cur.Archive; ai < len(archives); ai++ {
 		path := archives[ai]
 		a, err := openArchive(cfg, path)
@@ -283,45 +286,57 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		if ai != cur.Archive {
 			pos.MessageID = ""
 		}
+		// The rest of the archive is read and parsed ahead, on another
+		// core when there is one, while the engine applies in order.
+		ahead := readAhead(a, pipe)
+		stop := func() { ahead.stop(); a.Close() }
 		for {
 			if err := interrupted(pos); err != nil {
-				a.Close()
+				stop()
 				return err
 			}
-			if !fresh && (pause.active() || time.Since(lastSave) >= checkpointEvery || len(s.Outbox) >= checkpointNotices) {
+			if !fresh && (pause.active() || time.Since(lastSave) >= every || len(s.Outbox) >= checkpointNotices) {
+				began := time.Now()
 				if err := checkpoint(pos, false); err != nil {
-					a.Close()
+					stop()
 					return err
 				}
 				lastSave = time.Now()
+				// Checkpoints take at most a twentieth of the time: on a
+				// busy machine, or with a large state, they come less often.
+				every = max(checkpointEvery, 20*lastSave.Sub(began))
 			}
 			pause.at("message")
-			raw, err := a.Next()
-			if errors.Is(err, io.EOF) {
+			r, ok := ahead.next()
+			if !ok {
 				break
 			}
-			if err != nil {
-				a.Close()
-				return fmt.Errorf("read %s: %w", path, err)
+			if r.err != nil {
+				stop()
+				return fmt.Errorf("read %s: %w", path, r.err)
 			}
 			if fresh {
 				var started []contract.Entry
-				s, started, err = openState(e, cfg, raw.Arrived, *secretFile)
+				s, started, err = openState(e, cfg, r.arrived, *secretFile)
 				steps = []store.Step{{Entries: started}}
 				if err != nil {
-					a.Close()
+					stop()
 					return err
 				}
 				fresh = false
 				// The master secret is saved before any notice that
 				// depends on it.
 				if err := checkpoint(pos, false); err != nil {
-					a.Close()
+					stop()
 					return err
 				}
 				lastSave = time.Now()
 			}
-			m, ent, err := pipe.Ingest(s, raw.Data, raw.Arrived)
+			m, err := r.m, r.parseErr
+			var ent []contract.Entry
+			if err == nil {
+				ent, err = pipe.Apply(s, m)
+			}
 			pos.Message++
 			pos.MessageID = ""
 			var ue *bridge.UnreadableError
@@ -330,7 +345,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				continue
 			}
 			if err != nil {
-				a.Close()
+				stop()
 				return fmt.Errorf("%s: message %s: %w (the state is saved up to the last checkpoint, which the same command resumes from)", path, m.ID, err)
 			}
 			pos.MessageID = m.ID
@@ -338,7 +353,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			pos.Applied++
 			progress.tick(pos.Applied)
 		}
-		a.Close()
+		stop()
 	}
 	progress.done(pos.Applied)
 	if fresh {
@@ -371,12 +386,77 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// A replay saves its checkpoint every checkpointEvery, and sooner when
+// readAhead bounds how many messages the reader parses ahead of the one
+// being applied.
+const readAheadMessages = 256
+
+// parsed is one message of an archive as the reader hands it over: its
+// arrival time and what the pipeline read of it, or the archive's read
+// error.
+type parsed struct {
+	arrived  time.Time
+	m        *contract.Message
+	parseErr error // an *bridge.UnreadableError: the message is skipped
+	err      error // the archive could not be read: the replay stops
+}
+
+// reader reads and parses an archive's messages in a goroutine of its own,
+// a bounded number ahead, and hands them over in the archive's order.
+type reader struct {
+	out  chan parsed
+	done chan struct{}
+	quit chan struct{}
+}
+
+func readAhead(a mailin.Archive, pipe *bridge.Pipeline) *reader {
+	r := &reader{out: make(chan parsed, readAheadMessages), done: make(chan struct{}), quit: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		defer close(r.out)
+		for {
+			raw, err := a.Next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			var p parsed
+			if err != nil {
+				p.err = err
+			} else {
+				p.arrived = raw.Arrived
+				p.m, p.parseErr = pipe.Read(raw.Data, raw.Arrived)
+			}
+			select {
+			case r.out <- p:
+			case <-r.quit:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return r
+}
+
+// next is the next message, false at the archive's end.
+func (r *reader) next() (parsed, bool) {
+	p, ok := <-r.out
+	return p, ok
+}
+
+// stop ends the reader and waits for it, so that the archive can be closed.
+func (r *reader) stop() {
+	close(r.quit)
+	<-r.done
+}
+
+// A replay saves its checkpoint every checkpointEvery (or twenty times as
+// long as the last checkpoint took, if that is longer), and sooner when
 // checkpointNotices notices wait in the outbox (each save encodes them with
 // the state, which takes memory).
 const (
 	checkpointEvery   = 3 * time.Second
-	checkpointNotices = 256
+	checkpointNotices = 1024
 )
 
 // absArchive is the archive's path made absolute (imap:FOLDER as it is), so

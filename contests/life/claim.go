@@ -58,20 +58,29 @@ func doClaim(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("syntax", "%q is not a Cell; name each Cell as (X, Y), for example \"I claim cell (12, 34) in Life\"", strings.TrimSpace(a.Arg("cells")))
 	}
 	st := data(c)
-	cells, err := st.cellMap()
+	// Only the claimant's Cells change: the others' are looked up, not
+	// read and written back.
+	mine, err := st.cellsOf(p.Address())
 	if err != nil {
 		return err
 	}
+	claimed := map[Pt]bool{}
 	lim := limits(c)
 	var done []string
 	var failed []*contract.Rejection
 	for _, pt := range pts {
 		var r *contract.Rejection
+		owner := ""
+		if claimed[pt] {
+			owner = p.Address()
+		} else if lim.In(pt.X, pt.Y) {
+			owner = st.controllerOf(pt)
+		}
 		switch {
 		case !lim.In(pt.X, pt.Y):
 			r = contract.Reject("Life R7", "Cell %s does not exist: X runs %d..%d and Y %d..%d", pt, lim.Xmin, lim.Xmax, lim.Ymin, lim.Ymax)
-		case cells[pt] != "":
-			r = contract.Reject("Life R16", "Cell %s is Alive, Controlled by %s; only Cells Controlled by the contest can be claimed", pt, c.State().NameOf(cells[pt]))
+		case owner != "":
+			r = contract.Reject("Life R16", "Cell %s is Alive, Controlled by %s; only Cells Controlled by the contest can be claimed", pt, c.State().NameOf(owner))
 		case vials(c, p.Name) < 1:
 			r = contract.Reject("Life R16", "claiming Cell %s costs one Vial and you own none", pt)
 		}
@@ -82,13 +91,14 @@ func doClaim(c *contract.Ctx, a *contract.Action) error {
 		if err := c.State().Ledger.Move(Vial, p.Name, contest(), 1); err != nil {
 			return err
 		}
-		cells[pt] = p.Address()
+		claimed[pt] = true
+		mine = append(mine, pt)
 		done = append(done, pt.String())
 	}
 	if len(done) == 0 {
 		return failed[0]
 	}
-	st.setCells(cells)
+	st.Cells[p.Address()] = cellList(mine)
 	c.Did("you Control Cell%s %s, paying %s to the contest; you own %s",
 		map[bool]string{true: "s"}[len(done) > 1], strings.Join(done, ", "),
 		plural(int64(len(done)), "Vial", "Vials"), plural(vials(c, p.Name), "Vial", "Vials"))

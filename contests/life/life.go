@@ -197,21 +197,65 @@ func (st *State) setCells(m map[Pt]string) {
 	}
 	st.Cells = map[string]string{}
 	for who, ps := range by {
-		sort.Slice(ps, func(i, j int) bool {
-			if ps[i].Y != ps[j].Y {
-				return ps[i].Y < ps[j].Y
-			}
-			return ps[i].X < ps[j].X
-		})
-		var b strings.Builder
-		for i, p := range ps {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			fmt.Fprintf(&b, "%d,%d", p.X, p.Y)
-		}
-		st.Cells[who] = b.String()
+		st.Cells[who] = cellList(ps)
 	}
+}
+
+// cellList is a Controller's Cells as the state keeps them: in row order,
+// "x,y" each, separated by a space.
+func cellList(ps []Pt) string {
+	sort.Slice(ps, func(i, j int) bool {
+		if ps[i].Y != ps[j].Y {
+			return ps[i].Y < ps[j].Y
+		}
+		return ps[i].X < ps[j].X
+	})
+	b := make([]byte, 0, len(ps)*6)
+	for i, p := range ps {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(p.X), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(p.Y), 10)
+	}
+	return string(b)
+}
+
+// controllerOf is the Controller of the Cell at p ("" for the contest),
+// found without reading every Cell of the state.
+func (st *State) controllerOf(p Pt) string {
+	tok := strconv.Itoa(p.X) + "," + strconv.Itoa(p.Y)
+	for who, list := range st.Cells {
+		for i := 0; ; {
+			k := strings.Index(list[i:], tok)
+			if k < 0 {
+				break
+			}
+			k += i
+			end := k + len(tok)
+			if (k == 0 || list[k-1] == ' ') && (end == len(list) || list[end] == ' ') {
+				return who
+			}
+			i = k + 1
+		}
+	}
+	return ""
+}
+
+// cellsOf reads one Controller's Cells.
+func (st *State) cellsOf(who string) ([]Pt, error) {
+	var out []Pt
+	for _, f := range strings.Fields(st.Cells[who]) {
+		xs, ys, ok := strings.Cut(f, ",")
+		x, err1 := strconv.Atoi(xs)
+		y, err2 := strconv.Atoi(ys)
+		if !ok || err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("life state: bad cell %q of %s", f, who)
+		}
+		out = append(out, Pt{x, y})
+	}
+	return out, nil
 }
 
 // count is the number of Cells a Controller Controls.

@@ -382,15 +382,22 @@ func LoadSnapshot(e *contract.Engine, path string) (*contract.State, error) {
 }
 
 // Encoded is the state file CommitSteps(j, path, s, steps) would write:
-// s with the inputs of steps counted.
-func Encoded(s *contract.State, steps []Step) ([]byte, error) {
+// s with the inputs of steps counted. With enc, the encoding reuses the
+// text of enc's last one, paying for what changed.
+func Encoded(enc *contract.Encoder, s *contract.State, steps []Step) ([]byte, error) {
 	n := s.JournalInputs
 	for _, st := range steps {
 		if st.Input != nil {
 			s.JournalInputs++
 		}
 	}
-	b, err := contract.Encode(s)
+	var b []byte
+	var err error
+	if enc != nil {
+		b, err = enc.Encode(s)
+	} else {
+		b, err = contract.Encode(s)
+	}
 	s.JournalInputs = n
 	return b, err
 }

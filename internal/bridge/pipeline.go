@@ -34,8 +34,10 @@ func (e *UnreadableError) Error() string { return fmt.Sprintf("unreadable mail: 
 
 func (e *UnreadableError) Unwrap() error { return e.Err }
 
-// Read parses and classifies raw mail that arrived at arrived, and converts it
-// for the interpreter. A parse failure is an *UnreadableError.
+// Read parses and classifies raw mail that arrived at arrived, converts it
+// for the interpreter, and reads its sentences (Engine.ReadAhead), which
+// depend on the text alone: all of it outside the caller's lock, on another
+// core for a caller that reads ahead. A parse failure is an *UnreadableError.
 func (p *Pipeline) Read(data []byte, arrived time.Time) (*contract.Message, error) {
 	m, err := mailin.Parse(data, arrived, p.Mail)
 	if err != nil {
@@ -44,6 +46,9 @@ func (p *Pipeline) Read(data []byte, arrived time.Time) (*contract.Message, erro
 	cm := Message(m)
 	if p.Adjust != nil {
 		p.Adjust(cm)
+	}
+	if p.Engine != nil {
+		p.Engine.ReadAhead(cm)
 	}
 	return cm, nil
 }

@@ -1,0 +1,293 @@
+// Command replay measures `referee replay` against go-message's parse of the
+// same list archive.
+//
+// It generates a list archive (mbox, seeded: see gen.go) and its prefixes of
+// each size asked for, builds referee, and for each size, each GOMAXPROCS
+// and each run: parses the archive with go-message in this process (header,
+// every part decoded and read, as mailin's BenchmarkArchive does) and times
+// `referee replay --out` of it into a fresh data directory, with the child's
+// peak RSS from its rusage. It prints messages per second for both, their
+// ratio, milliseconds per message and the peak RSS, as the median of the
+// runs with their range.
+//
+// Run from the repository's root (not in CI: minutes, and noisy):
+//
+//	go run ./bench/replay
+//	go run ./bench/replay -sizes 5000,20000 -runs 1 -procs 2
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/emersion/go-message"
+	gomail "github.com/emersion/go-message/mail"
+
+	"referee/mailin"
+)
+
+func main() {
+	sizes := flag.String("sizes", "5000,20000,50000,200000", "archive sizes in messages, comma-separated (each a prefix of the largest)")
+	runs := flag.Int("runs", 3, "runs of each measure")
+	procs := flag.String("procs", "1,2", "GOMAXPROCS values, comma-separated")
+	players := flag.Int("players", 200, "players writing Life actions")
+	seed := flag.Uint64("seed", 1, "the generator's seed")
+	dir := flag.String("dir", "", "work directory (default: a temporary one, removed at the end)")
+	referee := flag.String("referee", "", "a built referee to time (default: build ./cmd/referee)")
+	genOnly := flag.Bool("generate", false, "only write the archives, list-N.mbox, in -dir")
+	flag.Parse()
+	ns, err := ints(*sizes)
+	if err != nil {
+		fail("-sizes: %v", err)
+	}
+	ps, err := ints(*procs)
+	if err != nil {
+		fail("-procs: %v", err)
+	}
+	work := *dir
+	if work != "" {
+		if err := os.MkdirAll(work, 0o755); err != nil {
+			fail("%v", err)
+		}
+	} else {
+		if work, err = os.MkdirTemp("", "replaybench-"); err != nil {
+			fail("%v", err)
+		}
+		defer os.RemoveAll(work)
+	}
+	if *genOnly {
+		if *dir == "" {
+			fail("-generate needs -dir")
+		}
+		if _, err := writeArchives(work, ns, *seed, *players); err != nil {
+			fail("%v", err)
+		}
+		return
+	}
+	bin := *referee
+	if bin == "" {
+		bin = filepath.Join(work, "referee")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/referee")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fail("go build ./cmd/referee (run from the repository's root): %v", err)
+		}
+	}
+	archives, err := writeArchives(work, ns, *seed, *players)
+	if err != nil {
+		fail("%v", err)
+	}
+	secret := filepath.Join(work, "secret")
+	if err := os.WriteFile(secret, []byte(strings.Repeat("5a", 32)+"\n"), 0o600); err != nil {
+		fail("%v", err)
+	}
+
+	fmt.Printf("referee replay against go-message's parse; %d runs each, median [min-max]\n\n", *runs)
+	fmt.Printf("%8s %5s | %-24s | %-24s | %-20s | %-20s | %-20s | %-14s\n", "messages", "procs", "parse msgs/s", "replay msgs/s", "replay/parse", "replay ms/msg", "replay CPU ms/msg", "peak RSS MB")
+	perMsg := map[int]map[int]float64{} // procs → size → median ms per message
+	for _, p := range ps {
+		perMsg[p] = map[int]float64{}
+	}
+	for _, n := range ns {
+		for _, p := range ps {
+			var parse, replay, ratio, ms, cpu, rss []float64
+			for r := 0; r < *runs; r++ {
+				pr, err := parseRate(archives[n], p)
+				if err != nil {
+					fail("parse %s: %v", archives[n], err)
+				}
+				res, err := replayRun(bin, archives[n], secret, filepath.Join(work, fmt.Sprintf("data-%d-%d-%d", n, p, r)), p)
+				if err != nil {
+					fail("replay %s: %v", archives[n], err)
+				}
+				rate := float64(n) / res.wall.Seconds()
+				parse = append(parse, pr)
+				replay = append(replay, rate)
+				ratio = append(ratio, rate/pr)
+				ms = append(ms, res.wall.Seconds()*1000/float64(n))
+				cpu = append(cpu, res.cpu.Seconds()*1000/float64(n))
+				rss = append(rss, float64(res.maxRSS)/(1<<20))
+			}
+			perMsg[p][n] = median(ms)
+			fmt.Printf("%8d %5d | %-24s | %-24s | %-20s | %-20s | %-20s | %-14s\n", n, p,
+				spread(parse, "%.0f"), spread(replay, "%.0f"), spread(ratio, "%.2f"), spread(ms, "%.3f"), spread(cpu, "%.3f"), spread(rss, "%.0f"))
+		}
+	}
+	fmt.Println()
+	for _, p := range ps {
+		lo, hi := perMsg[p][ns[0]], perMsg[p][ns[0]]
+		for _, n := range ns {
+			lo, hi = min(lo, perMsg[p][n]), max(hi, perMsg[p][n])
+		}
+		fmt.Printf("GOMAXPROCS=%d: ms per message from %.3f to %.3f over the sizes (largest/smallest %.2f)\n", p, lo, hi, hi/lo)
+	}
+}
+
+// writeArchives writes one mbox per size, each the first n messages of the
+// same generated archive.
+func writeArchives(dir string, sizes []int, seed uint64, players int) (map[int]string, error) {
+	paths := map[int]string{}
+	var files []*os.File
+	var ws []*bufio.Writer
+	for _, n := range sizes {
+		paths[n] = filepath.Join(dir, fmt.Sprintf("list-%d.mbox", n))
+		f, err := os.Create(paths[n])
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+		ws = append(ws, bufio.NewWriterSize(f, 1<<20))
+	}
+	g := newGenerator(seed, players)
+	var buf bytes.Buffer
+	one := bufio.NewWriter(&buf)
+	for i := 0; i < slices.Max(sizes); i++ {
+		buf.Reset()
+		g.next(one)
+		one.Flush()
+		for k, n := range sizes {
+			if i < n {
+				ws[k].Write(buf.Bytes())
+			}
+		}
+	}
+	for k, f := range files {
+		if err := ws[k].Flush(); err != nil {
+			return nil, err
+		}
+		if err := f.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return paths, nil
+}
+
+// parseRate parses every message of the archive with go-message, with
+// GOMAXPROCS procs, and returns the messages per second.
+func parseRate(path string, procs int) (float64, error) {
+	old := runtime.GOMAXPROCS(procs)
+	defer runtime.GOMAXPROCS(old)
+	runtime.GC()
+	start := time.Now()
+	a, err := mailin.OpenArchive(path)
+	if err != nil {
+		return 0, err
+	}
+	defer a.Close()
+	n := 0
+	for {
+		r, err := a.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		parseOnly(r.Data)
+		n++
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+// parseOnly is mailin's benchmark baseline: go-message's parse of the
+// header and of every part, bodies decoded and read.
+func parseOnly(data []byte) {
+	mr, err := gomail.CreateReader(bytes.NewReader(data))
+	if err != nil && !message.IsUnknownCharset(err) {
+		return
+	}
+	_, _ = mr.Header.Subject()
+	_, _ = mr.Header.AddressList("From")
+	_, _ = mr.Header.Date()
+	_, _ = mr.Header.MessageID()
+	for {
+		p, err := mr.NextPart()
+		if errors.Is(err, io.EOF) || (err != nil && !message.IsUnknownCharset(err)) {
+			return
+		}
+		_, _ = io.Copy(io.Discard, p.Body)
+	}
+}
+
+type replayResult struct {
+	wall   time.Duration
+	cpu    time.Duration // user + system
+	maxRSS int64         // bytes
+}
+
+// replayRun times `referee replay --out out ARCHIVE` in a fresh data
+// directory with GOMAXPROCS procs.
+func replayRun(bin, archive, secret, data string, procs int) (replayResult, error) {
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		return replayResult{}, err
+	}
+	defer os.RemoveAll(data)
+	cmd := exec.Command(bin, "replay", "--state", "state.yaml", "--secret-file", secret, "--out", "out", archive)
+	cmd.Dir = data
+	cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(procs))
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return replayResult{}, fmt.Errorf("%v: %s", err, errb.String())
+	}
+	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	res := replayResult{wall: wall}
+	if ru != nil {
+		res.maxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+		res.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	if !strings.Contains(out.String(), " messages applied") {
+		return res, fmt.Errorf("unexpected output: %s", out.String())
+	}
+	return res, nil
+}
+
+func ints(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || v <= 0 {
+			return nil, fmt.Errorf("%q is not a positive number", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// spread is "median [min-max]".
+func spread(v []float64, f string) string {
+	if len(v) == 1 {
+		return fmt.Sprintf(f, v[0])
+	}
+	return fmt.Sprintf(f+" ["+f+"-"+f+"]", median(v), slices.Min(v), slices.Max(v))
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "replay bench: "+format+"\n", args...)
+	os.Exit(1)
+}
