@@ -151,3 +151,24 @@ func TestComposeKindDigits(t *testing.T) {
 		t.Errorf("kind %q: header %q", m.Kind, got)
 	}
 }
+
+// TestComposeMessageIDParts: a Message-ID needs text on both sides of its
+// "@": the referee's own is refused without, and a parent's is left out of
+// the reply's References.
+func TestComposeMessageIDParts(t *testing.T) {
+	for _, id := range []string{"@referee.example.test", "notice.1@", "@"} {
+		m := baseMail()
+		m.MessageID = id
+		if _, err := Compose(m); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Message-ID %q: %v, want ErrInvalid", id, err)
+		}
+		m = baseMail()
+		m.InReplyTo, m.References = id, []string{"root@mail.example.test"}
+		if got := header(t, m, "References"); got != "<root@mail.example.test>" {
+			t.Errorf("parent %q: References %q, want only the root", id, got)
+		}
+		if got := header(t, m, "In-Reply-To"); got != "" {
+			t.Errorf("parent %q: In-Reply-To %q, want none", id, got)
+		}
+	}
+}
