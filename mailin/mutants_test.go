@@ -97,8 +97,9 @@ func TestMaildirSameSecond(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "cur"), 0o700)
 	os.MkdirAll(filepath.Join(dir, "new"), 0o700)
-	for _, n := range []string{"1764583200.M2P1.host", "1764583200.M1P1.host", "1764583100.M9P1.host"} {
-		os.WriteFile(filepath.Join(dir, "cur", n), []byte("From: a@example.org\nSubject: "+n+"\n\nx\n"), 0o600)
+	// new/ is listed first: the name, not the listing, orders a tie.
+	for _, n := range []string{"new/1764583200.P2.host", "cur/1764583200.P1.host", "cur/1764583100.M9P1.host", "new/1764583200.M5P1.host"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("From: a@example.org\nSubject: "+filepath.Base(n)+"\n\nx\n"), 0o600)
 	}
 	a, err := OpenArchive(dir)
 	if err != nil {
@@ -114,7 +115,7 @@ func TestMaildirSameSecond(t *testing.T) {
 		m, _ := Parse(r.Data, time.Time{}, nil)
 		got = append(got, m.Subject)
 	}
-	if want := "1764583100.M9P1.host 1764583200.M1P1.host 1764583200.M2P1.host"; strings.Join(got, " ") != want {
+	if want := "1764583100.M9P1.host 1764583200.P1.host 1764583200.P2.host 1764583200.M5P1.host"; strings.Join(got, " ") != want {
 		t.Errorf("order %q, want %q", got, want)
 	}
 }
