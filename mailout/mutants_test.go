@@ -172,3 +172,15 @@ func TestComposeMessageIDParts(t *testing.T) {
 		}
 	}
 }
+
+// TestComposeMessageIDAtext: every atext character of RFC 5322 3.2.3 is
+// allowed in a Message-ID, '!' (the first of the specials list) among them.
+func TestComposeMessageIDAtext(t *testing.T) {
+	for _, id := range []string{"a!b@referee.example.test", "x#$%&'*+-/=?^_`{|}~y@referee.example.test", "AZaz09@referee.example.test"} {
+		m := baseMail()
+		m.MessageID = id
+		if got := header(t, m, "Message-Id"); got != "<"+id+">" {
+			t.Errorf("Message-ID %q reads %q", id, got)
+		}
+	}
+}
