@@ -221,3 +221,25 @@ func TestCheckNotStarted(t *testing.T) {
 		t.Errorf("the starting state as committed: %q", p)
 	}
 }
+
+// TestParseChangeNeedsEquals: a change of G9 is "SET <parameter> = <value>"
+// or "SELECT <variant>"; a SET line without "=" is not one, and the next
+// line that is counts.
+func TestParseChangeNeedsEquals(t *testing.T) {
+	for _, c := range []struct {
+		text              string
+		kind, name, value string
+		ok                bool
+	}{
+		{"SET Width 20", "", "", "", false},
+		{"SET Width 20\nset Width = 21.", "set", "Width", "21", true},
+		{"  SET =5", "set", "", "5", true},
+		{"select Variant B.", "select", "", "Variant B", true},
+		{"I set Width = 3", "", "", "", false},
+	} {
+		kind, name, value, ok := contract.ParseChange(c.text)
+		if kind != c.kind || name != c.name || value != c.value || ok != c.ok {
+			t.Errorf("ParseChange(%q) = %q %q %q %v, want %q %q %q %v", c.text, kind, name, value, ok, c.kind, c.name, c.value, c.ok)
+		}
+	}
+}
