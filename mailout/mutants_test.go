@@ -184,3 +184,22 @@ func TestComposeMessageIDAtext(t *testing.T) {
 		}
 	}
 }
+
+// TestSendHelloName: the name the referee gives in EHLO is the configured
+// one, else the envelope sender's domain.
+func TestSendHelloName(t *testing.T) {
+	for _, c := range []struct {
+		helo, from, want string
+	}{
+		{"", "referee@example.test", "EHLO example.test\r\n"},
+		{"", "The Referee <referee@mail.example.test>", "EHLO mail.example.test\r\n"},
+		{"mx.referee.example.test", "referee@example.test", "EHLO mx.referee.example.test\r\n"},
+	} {
+		r := startRecorder(t, false, nil)
+		NewSender(SMTPConfig{Addr: r.addr, TLS: TLSNone, HELO: c.helo}, nil).Send(context.Background(), c.from,
+			[]string{"a@example.test"}, []byte("Subject: x\r\n\r\nbody\r\n"))
+		if got := r.transcript(); !strings.Contains(got, c.want) {
+			t.Errorf("HELO %q, from %q: the server saw\n%s\nwant %q", c.helo, c.from, got, c.want)
+		}
+	}
+}
