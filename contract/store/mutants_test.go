@@ -1,0 +1,117 @@
+package store_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"referee/contract"
+	"referee/contract/store"
+)
+
+// problems is what `referee check` lists for the journal at path against a
+// state that includes up to keep, a line each.
+func problems(t *testing.T, path string, keep int64) string {
+	t.Helper()
+	sc, err := store.ScanJournal(path, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range sc.Problems() {
+		got = append(got, fmt.Sprintf("%d: %s", p.Line, p.Problem))
+	}
+	return strings.Join(got, "\n")
+}
+
+// TestJournalCheckLists: each kind of problem `referee check` finds, on
+// the line it names, with the words the operator reads.
+func TestJournalCheckLists(t *testing.T) {
+	// A journal whose first lines are gone: the gap is at line 1.
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	os.WriteFile(path, []byte(`{"seq":3,"base":2,"outcome":"applied"}`+"\n"+`{"seq":4,"base":3,"outcome":"applied"}`+"\n"), 0o600)
+	if got, want := problems(t, path, 4), "1: seq 3 is the first line: seq 1-2 are missing"; got != want {
+		t.Errorf("journal starting at seq 3:\n%s\nwant:\n%s", got, want)
+	}
+	os.WriteFile(path, []byte(`{"seq":2,"base":1,"outcome":"applied"}`+"\n"), 0o600)
+	if got, want := problems(t, path, 2), "1: seq 2 is the first line: seq 1 is missing"; got != want {
+		t.Errorf("journal starting at seq 2:\n%s\nwant:\n%s", got, want)
+	}
+
+	// Lines past an older state, written by more than one save: refused,
+	// and listed at the first of them.
+	path, _ = journalOf(t, [2]int64{1, 3}, [2]int64{4, 4}, [2]int64{5, 9})
+	if got, want := problems(t, path, 3), "4: lines 4-9 (seq 4-9) go past the state, which includes up to seq 3, and were not all written by the one save that never finished: the state is older than its journal"; got != want {
+		t.Errorf("lines of two saves past the state:\n%s\nwant:\n%s", got, want)
+	}
+	// Lines of the one save that never finished: listed as what the next
+	// start cuts.
+	path, _ = journalOf(t, [2]int64{1, 3}, [2]int64{4, 6})
+	if got, want := problems(t, path, 3), "4: seq 4-6 written by a save that never finished; the next start cuts it, keeping a copy"; got != want {
+		t.Errorf("lines of the unfinished save:\n%s\nwant:\n%s", got, want)
+	}
+	// A journal that matches its state has nothing to list.
+	if got := problems(t, path, 6); got != "" {
+		t.Errorf("a journal that matches its state:\n%s", got)
+	}
+}
+
+// TestJournalRefusalCountsBadLines: the refusal names the first line that
+// does not decode and how many more there are.
+func TestJournalRefusalCountsBadLines(t *testing.T) {
+	for _, c := range []struct {
+		bad  []int
+		want string
+	}{
+		{[]int{2}, `:2: line does not decode as a journal entry (invalid character 'g' looking for beginning of value): "garbage"`},
+		{[]int{2, 4}, `:2: line does not decode as a journal entry (invalid character 'g' looking for beginning of value): "garbage" (and 1 more such lines)`},
+		{[]int{2, 4, 6}, `"garbage" (and 2 more such lines)`},
+	} {
+		path, _ := journalOf(t, [2]int64{1, 4})
+		for _, n := range c.bad {
+			insertLine(t, path, n, "garbage")
+		}
+		j, err := store.OpenJournal(path, 4)
+		if err == nil {
+			j.Close()
+			t.Fatalf("%d bad lines: opened", len(c.bad))
+		}
+		if !strings.HasSuffix(err.Error(), c.want) {
+			t.Errorf("%d bad lines: %q, want it to end %q", len(c.bad), err, c.want)
+		}
+		if len(c.bad) == 1 && strings.Contains(err.Error(), "more such lines") {
+			t.Errorf("one bad line counted more: %q", err)
+		}
+	}
+}
+
+// unencodable is a game's data that cannot be written.
+type unencodable struct{}
+
+func (unencodable) MarshalYAML() (any, error) { return nil, errors.New("the board cannot be written") }
+
+// TestCommitEncodeFailure: a state that cannot be encoded is not saved and
+// leaves no journal line behind; the next save goes on from the last one.
+func TestCommitEncodeFailure(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	j := firstSave(t, path)
+	defer j.Close()
+	bad := version(2)
+	bad.Games["life"] = &contract.GameState{Contestmaster: "cm@example.test", Data: unencodable{}}
+	err := store.Commit(j, path, bad, entries(2, 2, "lost"))
+	if err == nil || !strings.Contains(err.Error(), "the board cannot be written") {
+		t.Fatalf("Commit of a state that cannot be encoded: %v", err)
+	}
+	if seq, lines := committed(t, path); seq != 1 || lines != "1:one" {
+		t.Errorf("after the failed save: state at seq %d, journal %q; want 1, %q", seq, lines, "1:one")
+	}
+	if err := store.Commit(j, path, version(2), entries(2, 2, "two")); err != nil {
+		t.Fatal(err)
+	}
+	if seq, lines := committed(t, path); seq != 2 || lines != "1:one 2:two" {
+		t.Errorf("the next save: state at seq %d, journal %q; want 2, %q", seq, lines, "1:one 2:two")
+	}
+}
