@@ -211,6 +211,9 @@ func TestController(t *testing.T) {
 	if data0(h).Phase != PhaseOver {
 		t.Errorf("phase %q after dissolving", data0(h).Phase)
 	}
+	if n, err := h.E.Report(h.S, ID, contracttest.At(t, "2026-12-01T12:00:00Z")); err != nil || !strings.Contains(n.Body, "The game is over: the totem was dissolved (Meta 3).") {
+		t.Errorf("the report does not say the totem was dissolved: %v %v", n, err)
+	}
 	if ns := h.Advance("2026-12-10T00:00:00Z"); findNotice(ns, "steemfield/round/1/proposal-post") != nil {
 		t.Errorf("the game went on after the totem was dissolved")
 	}
