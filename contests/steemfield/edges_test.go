@@ -247,3 +247,26 @@ func TestLastPlayerLeaves(t *testing.T) {
 	give(t, h, "Dave", 1)
 	mustContain(t, reply(t, h, "2026-12-04T11:21:00Z", players[3], "{PLACE: L(2, 2)}", "steemfield/round/2/results-post"), "Done: your LAND is placed at (2, 2)")
 }
+
+// TestRoundLANDRunsOut: the end-of-round LAND goes from the oldest player to
+// the newest until the totem runs out (Gameplay 1, S6 (6)).
+func TestRoundLANDRunsOut(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	// The totem keeps 2 LAND; the rest is gone.
+	if err := h.S.Ledger.Destroy(LAND, Totem, land(h, Totem)-2); err != nil {
+		t.Fatal(err)
+	}
+	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	for _, w := range []string{"1 LAND from the totem to each of Alice, Bob (Gameplay 1)", "the totem ran out of LAND before Carol (Gameplay 1)"} {
+		if !strings.Contains(flat(post), w) {
+			t.Errorf("results post lacks %q:\n%s", w, post.Body)
+		}
+	}
+	if land(h, "Carol") != 0 || land(h, Totem) != 0 {
+		t.Errorf("Carol %d LAND, the totem %d", land(h, "Carol"), land(h, Totem))
+	}
+}

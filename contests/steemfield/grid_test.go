@@ -109,6 +109,33 @@ func TestGrow(t *testing.T) {
 			"....."}, 10, nil, []Growth{
 			{At: Point{3, 3}, Owner: "B", FromTotem: true},
 		}},
+		// NW comes before NE, NE before W.
+		{"tie NW before NE", []string{
+			".....",
+			".B.A.",
+			".....",
+			"...C.",
+			"....."}, 10, nil, []Growth{
+			{At: Point{3, 3}, Owner: "B", FromTotem: true},
+		}},
+		{"tie NE before W", []string{
+			".....",
+			"...A.",
+			".B...",
+			"...C.",
+			"....."}, 10, nil, []Growth{
+			{At: Point{3, 3}, Owner: "A", FromTotem: true},
+		}},
+		// The map's last row and column are on the map: (5,5) grows
+		// from three neighbours on them.
+		{"the north-east corner", []string{
+			"...A.",
+			"...AA",
+			".....",
+			".....",
+			"....."}, 10, nil, []Growth{
+			{At: Point{5, 5}, Owner: "A", FromTotem: true},
+		}},
 		// The scan runs rows from y=1 upward: (3,1) is served first and
 		// takes the totem's last LAND; at (2,3) B (two neighbours) has no
 		// unplaced LAND, so A takes it from eir pool; A has none left for

@@ -114,7 +114,7 @@ func TestWeight(t *testing.T) {
 	tests := []struct {
 		power int64
 		want  string
-	}{{1000, "1.000"}, {2500, "1.000"}, {500, "0.250"}, {800, "0.640"}, {1, "0.000"}, {999, "0.998"}}
+	}{{1000, "1.000"}, {1001, "1.000"}, {1500, "1.000"}, {2500, "1.000"}, {500, "0.250"}, {800, "0.640"}, {1, "0.000"}, {999, "0.998"}}
 	for _, tt := range tests {
 		if got := micro(weight(tt.power)); got != tt.want {
 			t.Errorf("weight(%s) = %s, want %s", milli(tt.power), got, tt.want)
