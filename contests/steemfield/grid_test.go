@@ -43,6 +43,13 @@ func TestDeaths(t *testing.T) {
 			"..AB.",
 			".....",
 			"....."}, []Point{{3, 3}, {4, 3}}},
+		// The map's last row and column are scanned too.
+		{"loneliness in the north-east corner", []string{
+			"....A",
+			"....B",
+			".....",
+			".....",
+			"....."}, []Point{{5, 4}, {5, 5}}},
 		// Two neighbours and three live.
 		{"two and three live", []string{
 			".....",
