@@ -34,7 +34,8 @@
 #   message at or after its expiry is performed), so every mutant of it
 #   lived; it was removed, and TestIntentExpires holds the expiry.
 # The equivalent mutants of contract, contract/store, mailin and mailout,
-# and the "UNMAPPED" ones, are in scripts/mutate-notes/core.md; every other
+# and the "UNMAPPED" ones, are in scripts/mutate-notes/core.md; the games'
+# in scripts/mutate-notes/games.md; every other
 # lived mutant is a missing test. Known open: contract/intent.go Intent.Describe for "with N
 # days notice" (no game has a notice method, so no test reaches it).
 set -euo pipefail

@@ -130,6 +130,27 @@ func TestR4Thresholds(t *testing.T) {
 	if !strings.HasPrefix(st(h).Suggestions[1].Status, "adopted") {
 		t.Fatalf("#2 status %q after unanimous consent", st(h).Suggestions[1].Status)
 	}
+	// #3 touches regulation 5, the last that needs unanimity.
+	h.Public("2026-11-10T14:00:00Z", alice, "I suggest: amend regulation 5 to read \"The grid is small.\"\n")
+	for _, p := range []string{cm, alice, bob} {
+		h.Public("2026-11-10T14:01:00Z", p, "I consent to Suggestion #3 in Life.")
+	}
+	if st(h).Suggestions[2].Status != "open" {
+		t.Fatal("#3 (regulation 5) adopted without unanimity")
+	}
+	// #4 touches regulation 6: a simple majority with the contestmaster.
+	// With two contestants, one is not a majority.
+	done(t, h.Public("2026-11-10T14:10:00Z", carol, "I leave the Life contest."), "Done")
+	h.Public("2026-11-10T14:11:00Z", alice, "I suggest: amend regulation 6 to read \"VPP is ten.\"\n")
+	h.Public("2026-11-10T14:12:00Z", cm, "I consent to Suggestion #4 in Life.")
+	h.Public("2026-11-10T14:12:00Z", alice, "I consent to Suggestion #4 in Life.")
+	if st(h).Suggestions[3].Status != "open" {
+		t.Fatal("#4 adopted by one of two contestants")
+	}
+	h.Public("2026-11-10T14:13:00Z", bob, "I consent to Suggestion #4 in Life.")
+	if !strings.HasPrefix(st(h).Suggestions[3].Status, "adopted") {
+		t.Fatalf("#4 status %q after a majority and the contestmaster", st(h).Suggestions[3].Status)
+	}
 }
 
 // Life R5, R6, R7, ruling L1: the default grid is 0..50 both ways; new limits

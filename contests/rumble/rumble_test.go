@@ -298,6 +298,20 @@ func TestEndWithoutObjection(t *testing.T) {
 	if !failed(r) || !strings.Contains(norm(r.Body), "objection") {
 		t.Errorf("ending despite an objection:\n%v", r)
 	}
+
+	// A weaker method than the rule's is refused: ending takes "without
+	// objection" (N = 1), amending "without 2 objections" (G7).
+	h = atRound(t)
+	if r := h.Public("2026-12-03T10:00:00Z", erin, "I intend, without 2 objections, to end the current game of Rumble."); !failed(r) {
+		t.Errorf("an intent to end without 2 objections was tabled:\n%v", r)
+	}
+	if r := h.Public("2026-12-03T10:01:00Z", mars, "I intend, without 3 objections, to amend the Rumble contract: SET Deadline = 48h"); !failed(r) {
+		t.Errorf("an intent to amend without 3 objections was tabled:\n%v", r)
+	}
+	// Leaving is for contestants (Rumble 14).
+	if r := h.Public("2026-12-03T10:02:00Z", "Zed <zed@example.test>", "I leave Rumble."); !failed(r) || !strings.Contains(norm(r.Body), "Rumble 14") {
+		t.Errorf("a non-contestant left:\n%v", r)
+	}
 }
 
 // Rumble 16: replacing the contestmaster needs eir consent.

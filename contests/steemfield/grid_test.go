@@ -43,6 +43,13 @@ func TestDeaths(t *testing.T) {
 			"..AB.",
 			".....",
 			"....."}, []Point{{3, 3}, {4, 3}}},
+		// The map's last row and column are scanned too.
+		{"loneliness in the north-east corner", []string{
+			"....A",
+			"....B",
+			".....",
+			".....",
+			"....."}, []Point{{5, 4}, {5, 5}}},
 		// Two neighbours and three live.
 		{"two and three live", []string{
 			".....",
@@ -108,6 +115,33 @@ func TestGrow(t *testing.T) {
 			"...A.",
 			"....."}, 10, nil, []Growth{
 			{At: Point{3, 3}, Owner: "B", FromTotem: true},
+		}},
+		// NW comes before NE, NE before W.
+		{"tie NW before NE", []string{
+			".....",
+			".B.A.",
+			".....",
+			"...C.",
+			"....."}, 10, nil, []Growth{
+			{At: Point{3, 3}, Owner: "B", FromTotem: true},
+		}},
+		{"tie NE before W", []string{
+			".....",
+			"...A.",
+			".B...",
+			"...C.",
+			"....."}, 10, nil, []Growth{
+			{At: Point{3, 3}, Owner: "A", FromTotem: true},
+		}},
+		// The map's last row and column are on the map: (5,5) grows
+		// from three neighbours on them.
+		{"the north-east corner", []string{
+			"...A.",
+			"...AA",
+			".....",
+			".....",
+			"....."}, 10, nil, []Growth{
+			{At: Point{5, 5}, Owner: "A", FromTotem: true},
 		}},
 		// The scan runs rows from y=1 upward: (3,1) is served first and
 		// takes the totem's last LAND; at (2,3) B (two neighbours) has no

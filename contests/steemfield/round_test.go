@@ -140,9 +140,17 @@ func TestRulingTimeout(t *testing.T) {
 func TestVictory(t *testing.T) {
 	h := newHarness(t)
 	joinAll(t, h, 3)
-	// 57 unplaced LAND: after returning at most 6 (S6 (4)) she still has 51.
-	give(t, h, "Carol", 57)
+	// Carol ends the round with exactly 51 LAND: she returns her roll (S6
+	// (4)), drawn at the proposal post, and gets 1 LAND (S6 (6)).
+	seed := contract.SeedFor(contracttest.Secret[:], "2026-W49")
+	roll := func(who string) int64 {
+		return int64(contract.Intn(seed, ID+"/2026-W49/round/1/roll/"+who, 6) + 1)
+	}
+	give(t, h, "Carol", 51+roll("Carol")-1)
 	ns := h.Advance("2026-12-04T10:30:00Z")
+	if got := land(h, "Carol"); got != 51 {
+		t.Fatalf("Carol has %d LAND, want 51", got)
+	}
 	final := findNotice(ns, ID+"/final-post")
 	if final == nil {
 		t.Fatalf("no final post; Carol has %d LAND", land(h, "Carol"))
@@ -210,6 +218,9 @@ func TestController(t *testing.T) {
 	}
 	if data0(h).Phase != PhaseOver {
 		t.Errorf("phase %q after dissolving", data0(h).Phase)
+	}
+	if n, err := h.E.Report(h.S, ID, contracttest.At(t, "2026-12-01T12:00:00Z")); err != nil || !strings.Contains(n.Body, "The game is over: the totem was dissolved (Meta 3).") {
+		t.Errorf("the report does not say the totem was dissolved: %v %v", n, err)
 	}
 	if ns := h.Advance("2026-12-10T00:00:00Z"); findNotice(ns, "steemfield/round/1/proposal-post") != nil {
 		t.Errorf("the game went on after the totem was dissolved")

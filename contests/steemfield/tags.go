@@ -168,23 +168,19 @@ func firstLine(s string) string {
 // readProposalBody reads "TYPE, AFFECTED RULES IF APPLICABLE" and the rule's
 // text from the block.
 func readProposalBody(a *contract.Action) {
+	// The body is trimmed (Extract), so its first line is the type line if
+	// there is one.
 	lines := strings.Split(a.Body, "\n")
-	i := 0
-	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
-		i++
-	}
-	if i < len(lines) {
-		if m := reKind.FindStringSubmatch(lines[i]); m != nil {
-			a.Args["ref"] = strings.TrimSpace(m[2])
-			if !strings.EqualFold(m[1], a.Args["type"]) {
-				a.Args["kind_mismatch"] = strings.ToUpper(m[1])
-			}
-			i++
+	if m := reKind.FindStringSubmatch(lines[0]); m != nil {
+		a.Args["ref"] = strings.TrimSpace(m[2])
+		if !strings.EqualFold(m[1], a.Args["type"]) {
+			a.Args["kind_mismatch"] = strings.ToUpper(m[1])
 		}
+		lines = lines[1:]
 	}
 	var rest []string
-	for ; i < len(lines); i++ {
-		rest = append(rest, strings.TrimSpace(lines[i]))
+	for _, l := range lines {
+		rest = append(rest, strings.TrimSpace(l))
 	}
 	a.Args["text"] = strings.TrimSpace(strings.Join(strings.Fields(strings.Join(rest, " ")), " "))
 }

@@ -60,6 +60,10 @@ func TestExtract(t *testing.T) {
 		{"proposal to the end", "-----\n{proposal: addition}\nAddition\nPlayers may sing.",
 			[]string{"propose ref= text=Players may sing. type=ADDITION"}},
 		{"proposal outside dashes", "{PROPOSAL:ADDITION}\nAddition\nPlayers may sing.", []string{"propose !"}},
+		{"proposal after discussion", "I propose:\n{PROPOSAL:ADDITION}\nAddition\nPlayers may sing.", []string{"propose !"}},
+		{"proposal after a blank line", "---\n\n{PROPOSAL:ADDITION}\nAddition\nPlayers may sing.\n---", []string{"propose ref= text=Players may sing. type=ADDITION"}},
+		{"blank lines before the type", "---\n{PROPOSAL:REPLACEMENT}\n\n\nReplacement: Gameplay 4\nThe cap on total land is 500.\n---",
+			[]string{"propose ref=Gameplay 4 text=The cap on total land is 500. type=REPLACEMENT"}},
 		{"proposal bad type", "---\n{PROPOSAL:AMENDMENT}\nx\n---", []string{"propose !"}},
 		{"kind mismatch", "---\n{PROPOSAL:ADDITION}\nReplacement: Gameplay 4\nx\n---",
 			[]string{"propose kind_mismatch=REPLACEMENT ref=Gameplay 4 text=x type=ADDITION"}},
@@ -110,7 +114,7 @@ func TestWeight(t *testing.T) {
 	tests := []struct {
 		power int64
 		want  string
-	}{{1000, "1.000"}, {2500, "1.000"}, {500, "0.250"}, {800, "0.640"}, {1, "0.000"}, {999, "0.998"}}
+	}{{1000, "1.000"}, {1001, "1.000"}, {1500, "1.000"}, {2500, "1.000"}, {500, "0.250"}, {800, "0.640"}, {1, "0.000"}, {999, "0.998"}}
 	for _, tt := range tests {
 		if got := micro(weight(tt.power)); got != tt.want {
 			t.Errorf("weight(%s) = %s, want %s", milli(tt.power), got, tt.want)
@@ -176,6 +180,7 @@ func TestReadChange(t *testing.T) {
 		{"The proposal period is 48 hours.", PProposalPeriod, "48h"},
 		{"The voting period for a proposal is 12 hours.", PVotingPeriod, "12h"},
 		{"SET GridSize = 12", "GridSize", "12"},
+		{"Each round is a minimum of 4 days.", PRoundMinimum, "96h"},
 		{"Players may sing.", "", ""},
 	}
 	for _, tt := range tests {

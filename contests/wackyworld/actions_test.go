@@ -81,6 +81,16 @@ func TestJoin(t *testing.T) {
 		t.Errorf("%d Fertile tiles after one first join, want 1", fertile)
 	}
 
+	// Rejoining without having moved: the join's own location is the most
+	// recent one (Wacky 5).
+	first := *p.At
+	if r := h.public("2026-12-01T10:10:00Z", alice, "I leave Wacky World."); !done(r) {
+		t.Fatalf("leave: %v", r)
+	}
+	if r := h.public("2026-12-01T10:20:00Z", alice, "I join Wacky World."); !done(r) || !strings.Contains(strings.Join(strings.Fields(r.Body), " "), fmt.Sprintf("located at %s, your last location", first)) {
+		t.Errorf("rejoin without a move, want %s, your last location: %v", first, r)
+	}
+
 	// Leaving sets the location to Null; rejoining restores it, with no new
 	// Fertile tile (not a first join).
 	h.place(aAddr, 3, 4)
