@@ -16,7 +16,7 @@ import (
 // state that includes up to keep, a line each.
 func problems(t *testing.T, path string, keep int64) string {
 	t.Helper()
-	sc, err := store.ScanJournal(path, keep)
+	sc, err := store.ScanJournal(path, store.Position{Seq: keep})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestJournalCheckLists(t *testing.T) {
 	// Lines of the one save that never finished: listed as what the next
 	// start cuts.
 	path, _ = journalOf(t, [2]int64{1, 3}, [2]int64{4, 6})
-	if got, want := problems(t, path, 3), "4: seq 4-6 written by a save that never finished; the next start cuts it, keeping a copy"; got != want {
+	if got, want := problems(t, path, 3), "4: lines 4-6 (seq 4-6) written by a save that never finished; the next start cuts it, keeping a copy"; got != want {
 		t.Errorf("lines of the unfinished save:\n%s\nwant:\n%s", got, want)
 	}
 	// A journal that matches its state has nothing to list.
@@ -74,7 +74,7 @@ func TestJournalRefusalCountsBadLines(t *testing.T) {
 		for _, n := range c.bad {
 			insertLine(t, path, n, "garbage")
 		}
-		j, err := store.OpenJournal(path, 4)
+		j, err := store.OpenJournal(path, store.Position{Seq: 4})
 		if err == nil {
 			j.Close()
 			t.Fatalf("%d bad lines: opened", len(c.bad))
