@@ -80,6 +80,11 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	for _, a := range cells {
 		if r, ok := letter[a]; ok {
 			legend[r] = c.State().NameOf(a)
+			if r == '#' {
+				// Several contestants share the mark: name none of them
+				// (naming one would depend on the map's order).
+				legend[r] = fmt.Sprintf("any contestant after the first %d to join (the table above gives each one's Cells)", len(letters))
+			}
 		}
 	}
 	b.WriteString(text.Wrap(fmt.Sprintf("%d x %d Cells, X %d..%d, Y %d..%d, wrapping both ways (R12); %s Alive.",

@@ -384,3 +384,28 @@ func manyControllers(t testing.TB, n int) (*harness, map[string]string) {
 	put(h, cells)
 	return h, cells
 }
+
+// TestReportPastTheLetters: with more contestants than marks, those past
+// the letters share '#', and the legend names none of them, so the report
+// is the same each time it is made (invariant 1).
+func TestReportPastTheLetters(t *testing.T) {
+	h, _ := manyControllers(t, 70)
+	at := contracttest.At(t, "2026-11-10T12:00:00Z")
+	var first string
+	for i := range 20 {
+		n, err := h.E.Report(h.S, ID, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = n.Body
+			if !strings.Contains(first, "  #  any contestant after the first 62 to join") {
+				t.Fatalf("the legend of '#' does not say who shares it:\n%s", first)
+			}
+			continue
+		}
+		if n.Body != first {
+			t.Fatalf("the report changed between two makings:\n%s\n----\n%s", first, n.Body)
+		}
+	}
+}
