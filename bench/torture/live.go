@@ -216,7 +216,7 @@ func liveSeries(bin, dir string, ms mailSetup, kills int, maxUp time.Duration, r
 	wg.Wait()
 	f.notes = append(f.notes, fmt.Sprintf("%v of kills, the clock at %g times real time", time.Since(t0).Round(time.Second), float64(clockRate)))
 	deadline := time.Now().Add(15 * time.Minute)
-	for !finished(dir, accepted, ms) {
+	for !finished(bin, dir, accepted, ms) {
 		if time.Now().After(deadline) {
 			f.notes = append(f.notes, "the last run had not answered everything after 15 minutes")
 			break
@@ -236,8 +236,9 @@ func liveSeries(bin, dir string, ms mailSetup, kills int, maxUp time.Duration, r
 }
 
 // finished: every action accepted is in the journal, the outbox is empty
-// and the mail has arrived.
-func finished(dir string, accepted map[string]string, ms mailSetup) bool {
+// (as `referee check` reads the state: the state file may be a snapshot
+// the journal goes past) and the mail has arrived.
+func finished(bin, dir string, accepted map[string]string, ms mailSetup) bool {
 	applied, err := readJournal(filepath.Join(dir, "data/journal.jsonl"))
 	if err != nil {
 		return false
@@ -247,8 +248,11 @@ func finished(dir string, accepted map[string]string, ms mailSetup) bool {
 			return false
 		}
 	}
-	out, failed, err := outbox(filepath.Join(dir, "data/state.yaml"))
-	return err == nil && out == 0 && failed == 0 && ms.settled(dir, accepted)
+	check := ms.command(bin, dir, clockStart, clockRate)
+	check.Args = []string{bin, "check"}
+	out, _ := check.Output()
+	return !strings.Contains(string(out), "waiting in the outbox") && !strings.Contains(string(out), "not sent after") &&
+		ms.settled(dir, accepted)
 }
 
 // outbox counts the notices waiting and failed for good in a state file.
