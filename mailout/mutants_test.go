@@ -203,3 +203,48 @@ func TestSendHelloName(t *testing.T) {
 		}
 	}
 }
+
+// TestSendNoRecipients: with no address to send to, the error names the
+// first address refused, or says there were none; nothing is dialled.
+func TestSendNoRecipients(t *testing.T) {
+	r := startRecorder(t, false, nil)
+	s := NewSender(SMTPConfig{Addr: r.addr, TLS: TLSNone}, nil)
+	msg := []byte("Subject: x\r\n\r\nbody\r\n")
+	err := s.Send(context.Background(), "referee@example.test", []string{"not an address", "nor this"}, msg)
+	if err == nil || !strings.Contains(err.Error(), "smtp address <not an address>: ") || !IsPermanent(err) {
+		t.Errorf("only bad addresses: %v", err)
+	}
+	err = s.Send(context.Background(), "referee@example.test", nil, msg)
+	if err == nil || err.Error() != "smtp address: no recipients" {
+		t.Errorf("no recipients: %v", err)
+	}
+	if got := r.transcript(); got != "" {
+		t.Errorf("the server was dialled:\n%s", got)
+	}
+}
+
+// TestSendUTF8Envelope: SMTPUTF8 is asked for exactly when an envelope
+// address is not ASCII.
+func TestSendUTF8Envelope(t *testing.T) {
+	for _, c := range []struct {
+		from, to string
+		utf8     bool
+	}{
+		{"referee@example.test", "a@example.test", false},
+		{"referee@example.test", "josé@example.test", true},
+		{"arbitre@exemple.fr", "a@example.test", false},
+		{"arbitré@example.test", "a@example.test", true},
+	} {
+		r := startRecorder(t, false, nil)
+		if err := NewSender(SMTPConfig{Addr: r.addr, TLS: TLSNone}, nil).Send(context.Background(), c.from, []string{c.to}, []byte("Subject: x\r\n\r\nbody\r\n")); err != nil {
+			t.Fatalf("%s to %s: %v", c.from, c.to, err)
+		}
+		got := false
+		for _, l := range strings.Split(r.transcript(), "\n") {
+			got = got || strings.HasPrefix(l, "MAIL FROM:") && strings.Contains(l, "SMTPUTF8")
+		}
+		if got != c.utf8 {
+			t.Errorf("%s to %s: SMTPUTF8 %v, want %v:\n%s", c.from, c.to, got, c.utf8, r.transcript())
+		}
+	}
+}

@@ -115,3 +115,50 @@ func TestCommitEncodeFailure(t *testing.T) {
 		t.Errorf("the next save: state at seq %d, journal %q; want 2, %q", seq, lines, "1:one 2:two")
 	}
 }
+
+// TestOpenedSays: what the log says OpenJournal cut, naming only what it
+// cut.
+func TestOpenedSays(t *testing.T) {
+	path, _ := journalOf(t, [2]int64{1, 3})
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"seq":4`)
+	f.Close()
+	j, err := store.OpenJournal(path, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := j.Opened().String(); got != "a torn last line (8 bytes)" {
+		t.Errorf("a torn line cut: %q", got)
+	}
+	j.Close()
+	path, _ = journalOf(t, [2]int64{1, 3}, [2]int64{4, 5})
+	j, err = store.OpenJournal(path, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if got := j.Opened().String(); !strings.HasPrefix(got, "lines 4-5 (seq 4-5) of a save that never finished, copied to journal.jsonl.cut-") || strings.Contains(got, "torn") {
+		t.Errorf("an unfinished save cut: %q", got)
+	}
+}
+
+// TestJournalLineSeqAndExcerpt: a line with seq 0 does not decode; the
+// refusal quotes a line of 60 bytes whole and cuts a longer one.
+func TestJournalLineSeqAndExcerpt(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{`{"seq":0,"outcome":"applied"}`, `(no seq): "{\"seq\":0,\"outcome\":\"applied\"}"`},
+		{strings.Repeat("g", 60), `"` + strings.Repeat("g", 60) + `"`},
+		{strings.Repeat("g", 61), `"` + strings.Repeat("g", 60) + `"...`},
+	} {
+		path, _ := journalOf(t, [2]int64{1, 3})
+		insertLine(t, path, 2, c.line)
+		j, err := store.OpenJournal(path, 3)
+		if err == nil {
+			j.Close()
+			t.Fatalf("%q: opened", c.line)
+		}
+		if !strings.HasSuffix(err.Error(), c.want) {
+			t.Errorf("%q: %v, want it to end %s", c.line, err, c.want)
+		}
+	}
+}
