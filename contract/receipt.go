@@ -271,7 +271,7 @@ func (e *Engine) Overview() string {
 	}
 	b.WriteString("\n")
 	b.WriteString(text.Heading("For contestmasters"))
-	masters = append(masters, denyVerb.Syntax)
+	masters = append(masters, denyVerb.Syntax, correctVerb.Syntax)
 	for _, c := range masters {
 		b.WriteString(text.WrapIndent(c, 0, "  ", "    "))
 	}
