@@ -13,19 +13,19 @@ import (
 // (Owner has Amount of Currency) or a change the game reads (Change, through
 // its Adjuster: a Life cell's Controller).
 type Adjustment struct {
-	At   time.Time `json:"at"`
-	Game string    `json:"game"`
+	At   time.Time `json:"at" yaml:"at"`
+	Game string    `json:"game" yaml:"game"`
 	// Owner, Currency (a ledger ID) and Amount: the balance the adjustment
 	// sets, the owner as written ("Alice", "the Life contest").
-	Owner    string `json:"owner,omitempty"`
-	Currency string `json:"currency,omitempty"`
-	Amount   int64  `json:"amount,omitempty"`
+	Owner    string `json:"owner,omitempty" yaml:"owner,omitempty"`
+	Currency string `json:"currency,omitempty" yaml:"currency,omitempty"`
+	Amount   int64  `json:"amount,omitempty" yaml:"amount,omitempty"`
 	// Change is the game's change, as written.
-	Change string `json:"change,omitempty"`
+	Change string `json:"change,omitempty" yaml:"change,omitempty"`
 	// Rule is the rule that allows it ("Life R15").
-	Rule string `json:"rule"`
+	Rule string `json:"rule" yaml:"rule"`
 	// CoE is the claim it answers.
-	CoE int `json:"coe"`
+	CoE int `json:"coe" yaml:"coe"`
 }
 
 // Describe says what the adjustment does.

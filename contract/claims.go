@@ -69,6 +69,11 @@ type Claim struct {
 	// Status is "open" while it waits; a claim answered leaves the state (the
 	// journal keeps the answer).
 	Status string `yaml:"status"`
+	// Fix is a correction the contestmaster made that is not yet re-run:
+	// the referee re-runs it as soon as the message that made it is saved,
+	// and again at a start if a crash came between the two (the re-run's
+	// journal line, InCorrect, answers the claim or clears Fix).
+	Fix *Correction `yaml:"fix,omitempty"`
 }
 
 // DefaultRatification is a report's self-ratification period when the game's

@@ -193,6 +193,8 @@ func doCorrect(c *Ctx, a *Action) error {
 		return Reject("G8", "an adjustment corrects the past: its time %s UTC is after now", Stamp(f.Adjust.At))
 	}
 	c.Detail("correction", f)
+	// Kept on the claim until the re-run is journaled (PendingCorrections).
+	c.s.setClaimFix(cl.ID, f)
 	c.Did("correction of CoE #%d accepted: %s; the record is re-run from there, and the revision (or the reason the correction is refused) follows", f.CoE, f.Describe())
 	return nil
 }
@@ -239,6 +241,7 @@ func (e *Engine) corrected(s *State, n int) {
 // that fails), and the journal says so.
 func (e *Engine) correctionRefused(s *State, in *Input) []Entry {
 	f := in.Fix
+	s.setClaimFix(f.CoE, nil)
 	to := e.cfg.Contestmaster
 	game := ""
 	for _, cl := range s.Claims {
@@ -257,4 +260,33 @@ func (e *Engine) correctionRefused(s *State, in *Input) []Entry {
 	s.JournalSeq++
 	return []Entry{{Seq: s.JournalSeq, Time: at, Game: game, Verb: "correction", Outcome: "rejected", Reason: in.Error,
 		Detail: map[string]any{"coe": f.CoE, "correction": f.Describe()}}}
+}
+
+// PendingCorrections are the corrections accepted whose re-run is not yet
+// journaled, in the order of their claims: the referee re-runs each once
+// the message that made it is saved, and at a start.
+func (s *State) PendingCorrections() []Correction {
+	var out []Correction
+	for _, cl := range s.Claims {
+		if cl.Fix != nil {
+			out = append(out, *cl.Fix)
+		}
+	}
+	return out
+}
+
+// setClaimFix records (or, with nil, clears) the correction waiting to be
+// re-run on claim n, replacing the claim and the list rather than writing
+// into them, so that an open transaction can undo it.
+func (s *State) setClaimFix(n int, f *Correction) {
+	for i, cl := range s.Claims {
+		if cl.ID != n {
+			continue
+		}
+		c := *cl
+		c.Fix = f
+		s.Claims = slices.Clone(s.Claims)
+		s.Claims[i] = &c
+		return
+	}
 }

@@ -47,15 +47,15 @@ const (
 // Correction is the contestmaster's correction of one step of the history,
 // in answer to claim of error CoE.
 type Correction struct {
-	CoE     int         `json:"coe"`
-	Kind    FixKind     `json:"kind"`
-	MsgID   string      `json:"msgid,omitempty"`
-	Text    string      `json:"text,omitempty"`
-	Arrived time.Time   `json:"arrived,omitzero"`
-	Adjust  *Adjustment `json:"adjust,omitempty"`
+	CoE     int         `json:"coe" yaml:"coe"`
+	Kind    FixKind     `json:"kind" yaml:"kind"`
+	MsgID   string      `json:"msgid,omitempty" yaml:"msgid,omitempty"`
+	Text    string      `json:"text,omitempty" yaml:"text,omitempty"`
+	Arrived time.Time   `json:"arrived,omitzero" yaml:"arrived,omitempty"`
+	Adjust  *Adjustment `json:"adjust,omitempty" yaml:"adjust,omitempty"`
 	// Override: the contestmaster states that the correction overrides
 	// the ratification of the reports it changes.
-	Override bool `json:"override,omitempty"`
+	Override bool `json:"override,omitempty" yaml:"override,omitempty"`
 }
 
 // Describe says what the correction does, for the revision.

@@ -253,6 +253,57 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return &interruptedError{sig: sig}
 	}
 
+	// correctPending re-runs the corrections accepted and not yet re-run
+	// (State.PendingCorrections), as referee run does: the state and the
+	// journal are saved first, for the re-run reads its history from them;
+	// the re-run (or its refusal) is saved at once, so a resumed replay
+	// finds none left, or re-runs one a kill interrupted.
+	correctPending := func(pos replayPoint, at time.Time) error {
+		fixes := s.PendingCorrections()
+		if len(fixes) == 0 {
+			return nil
+		}
+		if err := checkpoint(pos, false); err != nil {
+			return err
+		}
+		for _, fix := range fixes {
+			ratified := map[string]bool{}
+			for _, c := range s.Cited {
+				if c.Status == "ratified" {
+					ratified[c.ID] = true
+				}
+			}
+			var s2 *contract.State
+			var rev *contract.Revision
+			base, inputs, err := store.CorrectionHistory(e, cfg.State, fix, 0)
+			if err == nil {
+				s2, rev, err = e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Current: s, Fix: fix,
+					Ratified: func(id string) bool { return ratified[id] }})
+			}
+			if err != nil {
+				in := &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Error: err.Error()}
+				ent, rerr := e.Redo(s, in)
+				if rerr != nil {
+					return rerr
+				}
+				steps = append(steps, store.Step{Input: in, Entries: ent})
+			} else {
+				entries := append(rev.Entries, e.PublishRevision(s2, rev, at))
+				s = s2
+				steps = append(steps, store.Step{Input: &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Seq: s.JournalSeq}, Entries: entries})
+			}
+			if err := checkpoint(pos, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if s != nil {
+		if err := correctPending(cur, s.Clock); err != nil {
+			return err
+		}
+	}
+
 	pipe := &bridge.Pipeline{Engine: e, Mail: mailinConfig(cfg)}
 	progress := newProgress(stderr)
 	pos := cur
@@ -352,6 +403,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			steps = append(steps, store.Step{Input: &contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m}, Entries: ent})
 			pos.Applied++
 			progress.tick(pos.Applied)
+			if err := correctPending(pos, m.Arrived); err != nil {
+				stop()
+				return err
+			}
 		}
 		stop()
 	}

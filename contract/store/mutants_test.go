@@ -123,7 +123,7 @@ func TestOpenedSays(t *testing.T) {
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"seq":4`)
 	f.Close()
-	j, err := store.OpenJournal(path, 3)
+	j, err := store.OpenJournal(path, store.Position{Seq: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestOpenedSays(t *testing.T) {
 	}
 	j.Close()
 	path, _ = journalOf(t, [2]int64{1, 3}, [2]int64{4, 5})
-	j, err = store.OpenJournal(path, 3)
+	j, err = store.OpenJournal(path, store.Position{Seq: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestJournalLineSeqAndExcerpt(t *testing.T) {
 	} {
 		path, _ := journalOf(t, [2]int64{1, 3})
 		insertLine(t, path, 2, c.line)
-		j, err := store.OpenJournal(path, 3)
+		j, err := store.OpenJournal(path, store.Position{Seq: 3})
 		if err == nil {
 			j.Close()
 			t.Fatalf("%q: opened", c.line)

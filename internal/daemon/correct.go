@@ -44,6 +44,21 @@ func (d *Daemon) correct(ctx context.Context, fix contract.Correction) error {
 	return nil
 }
 
+// correctPending re-runs every correction accepted whose re-run is not
+// yet journaled (State.PendingCorrections): the one the message just
+// applied made, or one a crash interrupted after its message was saved.
+// Each re-run, made or refused, journals an InCorrect that clears it.
+//
+// Call with mu held.
+func (d *Daemon) correctPending(ctx context.Context) error {
+	for _, fix := range d.s.PendingCorrections() {
+		if err := d.correct(ctx, fix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // rerun finds the history the correction needs and re-runs it.
 func (d *Daemon) rerun(fix contract.Correction) (*contract.State, *contract.Revision, error) {
 	base, inputs, err := store.CorrectionHistory(d.e, d.statePath, fix, 0)

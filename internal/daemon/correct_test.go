@@ -113,3 +113,89 @@ func TestCorrectionByMail(t *testing.T) {
 		t.Fatalf("a tampered revision verified: %v, %v", bad, err)
 	}
 }
+
+// TestCorrectionInterruptedIsRerunAtStart: a crash after the correction's
+// message is saved and before its re-run is: the state read from the files
+// keeps the accepted correction on its claim, and the start re-runs it, once.
+func TestCorrectionInterruptedIsRerunAtStart(t *testing.T) {
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	d.mu.Lock()
+	d.s.Claims = append(d.s.Claims, &contract.Claim{ID: 1, Game: "life", Report: "receipt/m2@example.test", Claimant: "Alice",
+		From: "alice@example.test", MsgID: "c@example.test", What: "I wrote (5, 6)", Status: "open"})
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	arrived := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	raw := func(uid uint32, from, to, text string) []byte {
+		arrived = arrived.Add(time.Minute)
+		return []byte(fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
+			from, to, uid, arrived.Format(time.RFC1123Z), text))
+	}
+	const list = "agora-business@example.test"
+	for uid, m := range []struct{ from, text string }{
+		{"Alice <alice@example.test>", "I join the Life contest."},
+		{"Alice <alice@example.test>", "I transfer a Vial of Primordial Ooze to the Life contest to take control of Cell (3, 4)."},
+	} {
+		u := uint32(uid + 1)
+		if err := d.apply(ctx, &mailin.Raw{Data: raw(u, m.from, list, m.text), Arrived: arrived, UID: u}, contract.Checkpoint{UIDValidity: 1, LastUID: u}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The correction's message is saved, and the referee killed before
+	// the re-run: only the message's own transaction happens.
+	m, err := d.pipe.Read(raw(3, "contestmaster@example.test", "referee@example.test",
+		"I correct CoE #1: message <m2@example.test> reads `I transfer a Vial of Primordial Ooze to the Life contest to take control of Cell (5, 6).`"), arrived)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Lock()
+	if _, err := d.write(ctx, &contract.Input{Kind: contract.InMessage, At: arrived, Msg: m, IMAP: &contract.Checkpoint{UIDValidity: 1, LastUID: 3}}, false); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	s, err := store.Load(d.e, d.statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Games["life"].Data.(*life.State).Cells["alice@example.test"]; got != "3,4" {
+		t.Fatalf("before the re-run Alice controls %q", got)
+	}
+	if p := s.PendingCorrections(); len(p) != 1 || p[0].CoE != 1 {
+		t.Fatalf("the state read from the files does not keep the accepted correction: %+v", p)
+	}
+	// The start: what Run does first.
+	d.mu.Lock()
+	d.s = s
+	err = d.correctPending(ctx)
+	d.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = store.Load(d.e, d.statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Games["life"].Data.(*life.State).Cells["alice@example.test"]; got != "5,6" {
+		t.Fatalf("after the start Alice controls %q, want 5,6", got)
+	}
+	if p := s.PendingCorrections(); len(p) != 0 {
+		t.Fatalf("a correction is still pending after its re-run: %+v", p)
+	}
+	if n, bad, err := store.VerifyRevisions(d.e, d.statePath); err != nil || n != 1 || len(bad) > 0 {
+		t.Fatalf("verify: %d revisions, mismatches %v, %v", n, bad, err)
+	}
+	// A second start finds nothing left to re-run.
+	d.mu.Lock()
+	d.s = s
+	err = d.correctPending(ctx)
+	d.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _, _ := store.VerifyRevisions(d.e, d.statePath); n != 1 {
+		t.Fatalf("%d revisions after a second start, want 1", n)
+	}
+}

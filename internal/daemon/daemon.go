@@ -194,6 +194,14 @@ func (d *Daemon) View(f func(*contract.State)) {
 // Run starts the three loops and waits for them after ctx is done. SIGINT
 // or SIGTERM (ctx) finishes the message in hand and saves.
 func (d *Daemon) Run(ctx context.Context) error {
+	// A correction whose message was saved but whose re-run a crash
+	// interrupted is re-run before anything else.
+	d.mu.Lock()
+	err := d.correctPending(ctx)
+	d.mu.Unlock()
+	if err != nil {
+		d.log.Error("re-running a correction left from before the start failed; it is tried again after the next message", "err", err)
+	}
 	var wg sync.WaitGroup
 	errc := make(chan error, 3)
 	for _, f := range []func(context.Context) error{d.inboxLoop, d.schedulerLoop, d.senderLoop} {
@@ -205,7 +213,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 		}(f)
 	}
-	var err error
+	err = nil
 	select {
 	case <-ctx.Done():
 	case err = <-errc:

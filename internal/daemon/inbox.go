@@ -100,10 +100,8 @@ func (d *Daemon) apply(ctx context.Context, raw *mailin.Raw, cp contract.Checkpo
 		d.hooks.Message(m, false)
 	}
 	d.log.Info("message", "msgid", m.ID, "from", m.From, "channel", string(m.Channel), "entries", len(entries), "saved", err == nil)
-	for _, fix := range contract.Corrections(entries) {
-		if err == nil {
-			err = d.correct(ctx, fix)
-		}
+	if err == nil {
+		err = d.correctPending(ctx)
 	}
 	return err
 }
