@@ -88,7 +88,11 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 	if entries, err := store.ReadJournal(store.JournalPath(cfg.State)); err == nil {
 		for i := len(entries) - 1; i >= 0; i-- {
 			if en := entries[i]; en.MsgID != "" {
-				fmt.Fprintf(stdout, "last mail read: <%s> from %s, %s\n", en.MsgID, cmpOr(en.Player, "?"), fmtWhen(en.Time))
+				from := ""
+				if en.Player != "" {
+					from = " from " + en.Player // a player's name; others are not named
+				}
+				fmt.Fprintf(stdout, "last mail read: <%s>%s, %s\n", en.MsgID, from, fmtWhen(en.Time))
 				break
 			}
 		}
@@ -110,13 +114,6 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "  "+p)
 	}
 	return errProblems
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func fmtWhen(t time.Time) string {

@@ -54,3 +54,21 @@ func TestStatus(t *testing.T) {
 		t.Errorf("status with a failed notice: exit %d\n%s", code, out)
 	}
 }
+
+// TestStatusLastMailFromANonPlayer: the last mail read came from someone
+// who is no player (the contestmaster): status names no sender rather than
+// printing a placeholder.
+func TestStatusLastMailFromANonPlayer(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
+	mbox := "From contestmaster@example.test Tue Dec  1 10:00:00 2026\nFrom: Contestmaster <contestmaster@example.test>\nTo: referee@example.test\n" +
+		"Subject: s\nDate: Tue, 1 Dec 2026 10:00:00 +0000\nMessage-ID: <c1@example.test>\n\nI deny CoE #5: no such error.\n\n"
+	os.WriteFile(filepath.Join(dir, "in.mbox"), []byte(mbox), 0o600)
+	if code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", "in.mbox"); code != 0 {
+		t.Fatalf("replay: %d %s %s", code, out, errs)
+	}
+	_, out, _ := runCmd(t, dir, "status")
+	if !strings.Contains(out, "last mail read: <c1@example.test>, Tue 2026-12-01 10:00 UTC") || strings.Contains(out, "from ?") {
+		t.Errorf("status's last mail read:\n%s", out)
+	}
+}
