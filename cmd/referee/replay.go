@@ -267,31 +267,17 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		for _, fix := range fixes {
-			ratified := map[string]bool{}
-			for _, c := range s.Cited {
-				if c.Status == "ratified" {
-					ratified[c.ID] = true
+			s2, step, _ := store.Correct(e, cfg.State, s, fix, at)
+			if s2 == nil { // refused: the contestmaster is told why
+				ent, err := e.Redo(s, step.Input)
+				if err != nil {
+					return err
 				}
-			}
-			var s2 *contract.State
-			var rev *contract.Revision
-			base, inputs, err := store.CorrectionHistory(e, cfg.State, fix, 0)
-			if err == nil {
-				s2, rev, err = e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Current: s, Fix: fix,
-					Ratified: func(id string) bool { return ratified[id] }})
-			}
-			if err != nil {
-				in := &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Error: err.Error()}
-				ent, rerr := e.Redo(s, in)
-				if rerr != nil {
-					return rerr
-				}
-				steps = append(steps, store.Step{Input: in, Entries: ent})
+				step.Entries = ent
 			} else {
-				entries := append(rev.Entries, e.PublishRevision(s2, rev, at))
 				s = s2
-				steps = append(steps, store.Step{Input: &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Seq: s.JournalSeq}, Entries: entries})
 			}
+			steps = append(steps, step)
 			if err := checkpoint(pos, false); err != nil {
 				return err
 			}

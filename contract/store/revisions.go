@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"referee/contract"
 )
@@ -186,4 +187,36 @@ func differingKeys(a, b []byte) string {
 		return "the same keys"
 	}
 	return strings.Join(keys, ", ")
+}
+
+// Correct re-runs correction fix against the current state, whose files
+// are at path (the journal holding every input up to current): the history
+// from CorrectionHistory, the notices current says have ratified refusing
+// a change unless fix overrides them. at is when the re-run happens.
+//
+// Made, it returns the corrected state to go on from and the step to
+// journal after it: a `correct` input and the re-run's entries with the
+// revision published. Refused (a ratified notice it would change, a
+// message not in the record, a record that does not lead to current), it
+// returns a nil state and the refusal input for the caller to perform on
+// current (Engine.Redo tells the contestmaster why).
+func Correct(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time) (*contract.State, Step, *contract.Revision) {
+	ratified := map[string]bool{}
+	for _, c := range current.Cited {
+		if c.Status == "ratified" {
+			ratified[c.ID] = true
+		}
+	}
+	base, inputs, err := CorrectionHistory(e, path, fix, 0)
+	var s *contract.State
+	var rev *contract.Revision
+	if err == nil {
+		s, rev, err = e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Current: current, Fix: fix,
+			Ratified: func(id string) bool { return ratified[id] }})
+	}
+	if err != nil {
+		return nil, Step{Input: &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Error: err.Error()}}, nil
+	}
+	entries := append(rev.Entries, e.PublishRevision(s, rev, at))
+	return s, Step{Input: &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Seq: s.JournalSeq}, Entries: entries}, rev
 }

@@ -19,16 +19,13 @@ import (
 //
 // Call with mu held.
 func (d *Daemon) correct(ctx context.Context, fix contract.Correction) error {
-	now := d.clk.Now()
-	s, rev, err := d.rerun(fix)
-	if err != nil {
-		d.log.Info("correction refused", "coe", fix.CoE, "err", err)
-		_, werr := d.write(ctx, &contract.Input{Kind: contract.InCorrect, At: now, Fix: &fix, Error: err.Error()}, false)
+	s, step, rev := store.Correct(d.e, d.statePath, d.s, fix, d.clk.Now())
+	if s == nil {
+		d.log.Info("correction refused", "coe", fix.CoE, "err", step.Input.Error)
+		_, werr := d.write(ctx, step.Input, false)
 		return werr
 	}
-	entries := append(rev.Entries, d.e.PublishRevision(s, rev, now))
-	in := &contract.Input{Kind: contract.InCorrect, At: now, Fix: &fix, Seq: s.JournalSeq}
-	if err := store.CommitSteps(d.j, d.statePath, s, []store.Step{{Input: in, Entries: entries}}); err != nil {
+	if err := store.CommitSteps(d.j, d.statePath, s, []store.Step{step}); err != nil {
 		d.log.Error("saving the corrected state failed; reading the state again", "coe", fix.CoE, "err", err)
 		if rerr := d.reload(); rerr != nil {
 			return fmt.Errorf("%w; and reading it again: %w", err, rerr)
@@ -37,7 +34,7 @@ func (d *Daemon) correct(ctx context.Context, fix contract.Correction) error {
 	}
 	d.s = s
 	d.sinceSnap = 0
-	d.logEntries(entries)
+	d.logEntries(step.Entries)
 	d.log.Info("correction applied", "coe", fix.CoE, "old_hash", rev.OldHash, "new_hash", rev.NewHash, "changed", rev.Changed())
 	signal1(d.kick)
 	signal1(d.wake)
@@ -57,20 +54,4 @@ func (d *Daemon) correctPending(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// rerun finds the history the correction needs and re-runs it.
-func (d *Daemon) rerun(fix contract.Correction) (*contract.State, *contract.Revision, error) {
-	base, inputs, err := store.CorrectionHistory(d.e, d.statePath, fix, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	ratified := map[string]bool{}
-	for _, c := range d.s.Cited {
-		if c.Status == "ratified" {
-			ratified[c.ID] = true
-		}
-	}
-	return d.e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Current: d.s, Fix: fix,
-		Ratified: func(id string) bool { return ratified[id] }})
 }
