@@ -60,11 +60,16 @@ func snapshotName(s *contract.State) string {
 // it could not be made: a snapshot is a copy, never a reason to fail a
 // save).
 func keepSnapshot(tmp, path string, s *contract.State) string {
+	return keepSnapshotAs(tmp, path, snapshotName(s))
+}
+
+// keepSnapshotAs is keepSnapshot for the snapshot named base.
+func keepSnapshotAs(tmp, path, base string) string {
 	dir := SnapshotDir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return ""
 	}
-	name := filepath.Join(dir, snapshotName(s))
+	name := filepath.Join(dir, base)
 	os.Remove(name) // the same point saved again (a replay's last save)
 	if err := os.Link(tmp, name); err != nil {
 		return ""
@@ -185,4 +190,95 @@ func History(e *contract.Engine, path string, at int64) (*contract.State, []Step
 		steps = append(steps, save...)
 	}
 	return s, steps, nil
+}
+
+// PendingSnapshot is a snapshot of the state encoded by
+// Journal.StartSnapshot and not yet written: Write writes it.
+type PendingSnapshot struct {
+	j    *Journal
+	path string
+	data []byte
+	name string // under snapshots/
+	at   Position
+	// sync: lines it includes were written without a sync.
+	sync bool
+}
+
+// StartSnapshot encodes s, which includes every line journaled so far, as
+// the state file at path, and returns it for Write to write. The encoding
+// is the only part that reads s: once StartSnapshot returns, the caller may
+// change s and journal more lines (Log, LogPending) while Write runs in
+// another goroutine, so a whole-state write never stands between two
+// messages. Write must be called once; until it returns the journal takes
+// no other whole save (CommitSteps, Snapshot, another StartSnapshot), and
+// Close waits for it.
+func (j *Journal) StartSnapshot(path string, s *contract.State) (*PendingSnapshot, error) {
+	if j.broken != nil {
+		return nil, j.broken
+	}
+	b, err := j.enc.Encode(s)
+	if err != nil {
+		return nil, err
+	}
+	j.writing.Add(1)
+	return &PendingSnapshot{j: j, path: path, data: b, name: snapshotName(s), at: At(s), sync: j.dirty}, nil
+}
+
+// At is the position of the journal the snapshot includes.
+func (p *PendingSnapshot) At() Position { return p.at }
+
+// Write writes the snapshot as CommitSteps writes a state: the journal's
+// lines it includes synced (those written without a sync; the sync runs
+// while the state is written), the state written to a temporary file and
+// synced, linked into snapshots/, renamed over the state file, the
+// directory synced, the old snapshots pruned. A crash at any instant leaves
+// the old state file or the new one, each with the journal's lines it
+// includes on disk; on an error the old one stays, and the journal, which
+// holds everything, is untouched.
+func (p *PendingSnapshot) Write() error {
+	j := p.j
+	defer j.writing.Done()
+	jerr := make(chan error, 1)
+	if p.sync {
+		// os.File's Sync may run beside the Write of a Log: it touches
+		// nothing of the Journal's own fields.
+		go func() { jerr <- j.f.Sync() }()
+	} else {
+		jerr <- nil
+	}
+	var tmp string
+	var err error
+	if f := j.takeSpare(p.path); f != nil {
+		tmp, err = fillTemp(p.path, f, p.data)
+	} else {
+		tmp, err = writeTemp(p.path, p.data, 0o600)
+	}
+	if err != nil {
+		<-jerr
+		return err
+	}
+	if err := <-jerr; err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("sync journal: %w", err)
+	}
+	snap := keepSnapshotAs(tmp, p.path, p.name)
+	if err := os.Rename(tmp, p.path); err != nil {
+		os.Remove(tmp)
+		if snap != "" {
+			os.Remove(snap)
+		}
+		if isDir(p.path) {
+			return fmt.Errorf("save %s: it is a directory, not a state file: move it away", p.path)
+		}
+		return fmt.Errorf("save %s: %w", p.path, err)
+	}
+	if err := syncDir(filepath.Dir(p.path)); err != nil {
+		return err
+	}
+	if snap != "" {
+		syncDir(filepath.Dir(snap))
+		pruneSnapshots(p.path, j.keepFor())
+	}
+	j.makeSpare(p.path)
+	return nil
 }

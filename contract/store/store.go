@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -176,9 +177,11 @@ type Journal struct {
 	// journal is opened again (which cuts them, or refuses).
 	broken error
 
-	spare  chan spareFile // at most one, ready for the next Commit
-	making atomic.Bool    // a spare is being made
-	swept  bool           // stale temporary files removed
+	spare chan spareFile // at most one, ready for the next Commit
+	// writing: a snapshot started (StartSnapshot) is being written.
+	writing sync.WaitGroup
+	making  atomic.Bool // a spare is being made
+	swept   bool        // stale temporary files removed
 
 	// enc keeps the text of the state last committed, so that a commit
 	// re-encodes only the parts of the state that changed.
@@ -293,6 +296,7 @@ func (j *Journal) cut(size int64) {
 
 // Close closes the journal and removes the spare temporary file.
 func (j *Journal) Close() error {
+	j.writing.Wait()
 	for j.making.Load() {
 		runtime.Gosched()
 	}

@@ -147,6 +147,41 @@ func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
 	return nil
 }
 
+// PendingSave is one save journaled by LogPending and not yet synced.
+type PendingSave struct {
+	j    *Journal
+	from int64 // the journal's end before its lines
+}
+
+// LogPending journals one save of steps, already performed on s, as Log
+// does without a sync, and returns it to be synced (Sync) or taken back
+// (Cut): so the caller can let go of what guards the journal while the
+// disk syncs, and other saves (a send accepted: Log without a sync) can be
+// written after it meanwhile.
+func (j *Journal) LogPending(s *contract.State, steps []Step) (*PendingSave, error) {
+	from := j.size
+	if err := j.Log(s, steps, false); err != nil {
+		return nil, err
+	}
+	return &PendingSave{j: j, from: from}, nil
+}
+
+// Sync syncs the journal to disk: the save's lines and every line written
+// before them (and any written since). It touches nothing of the Journal's
+// own fields, so it may run beside the journal's other methods.
+func (p *PendingSave) Sync() error {
+	if err := p.j.f.Sync(); err != nil {
+		return fmt.Errorf("sync journal: %w", err)
+	}
+	return nil
+}
+
+// Cut takes the journal back to before the save's lines, with every line
+// written after them: after a failed Sync, none of them is known to be on
+// disk. The state they were performed on must be read again, or undone, by
+// the caller.
+func (p *PendingSave) Cut() { p.j.cut(p.from) }
+
 // Sync makes every line written durable.
 func (j *Journal) Sync() error {
 	if !j.dirty {

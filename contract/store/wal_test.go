@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -263,11 +265,18 @@ func TestUnfinishedSaveIsCut(t *testing.T) {
 // REFEREE_WAL_LOOP (loaded as a start does), it performs the history's
 // inputs one by one, syncing most, writing some without a sync as a sent
 // mail is, a snapshot every REFEREE_WAL_SNAP inputs, until it is killed.
-// After each input it writes its number to the file .n.
+// After each input it writes its number to the file .n. With
+// REFEREE_WAL_BG, as the daemon does: each input is synced by
+// LogPending's Sync, and each snapshot encoded (StartSnapshot) and written
+// in the background (Write) while the next inputs are performed, one at a
+// time; it prints "started N" and "written N" around each write.
 func TestWALLoop(t *testing.T) {
 	path := os.Getenv("REFEREE_WAL_LOOP")
 	if path == "" {
 		t.Skip("child process of TestKillDuringWAL only")
+	}
+	if os.Getenv("REFEREE_WAL_BG") != "" {
+		walLoopBackground(t, path)
 	}
 	every, _ := strconv.Atoi(os.Getenv("REFEREE_WAL_SNAP"))
 	e := lifeEngine(t)
@@ -298,6 +307,63 @@ func TestWALLoop(t *testing.T) {
 	}
 }
 
+// walLoopBackground is TestWALLoop with REFEREE_WAL_BG.
+func walLoopBackground(t *testing.T, path string) {
+	every, _ := strconv.Atoi(os.Getenv("REFEREE_WAL_SNAP"))
+	fail := func(err error) {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(3)
+	}
+	e := lifeEngine(t)
+	s, err := store.Load(e, path)
+	if err != nil {
+		fail(err)
+	}
+	j, err := store.OpenJournal(store.JournalPath(path), store.At(s))
+	if err != nil {
+		fail(err)
+	}
+	var writing chan error // the snapshot being written
+	for n := int(s.JournalInputs) + 1; ; n++ {
+		in := walInput(s, n)
+		ent, err := e.Redo(s, in)
+		if err != nil {
+			fail(err)
+		}
+		steps := []store.Step{{Input: in, Entries: ent}}
+		if in.Kind == contract.InSent {
+			err = j.Log(s, steps, false)
+		} else {
+			var p *store.PendingSave
+			if p, err = j.LogPending(s, steps); err == nil {
+				err = p.Sync()
+			}
+		}
+		if err != nil {
+			fail(err)
+		}
+		if n%every == 0 {
+			if writing != nil {
+				if err := <-writing; err != nil {
+					fail(err)
+				}
+			}
+			p, err := j.StartSnapshot(path, s)
+			if err != nil {
+				fail(err)
+			}
+			fmt.Printf("started %d\n", n)
+			writing = make(chan error, 1)
+			go func() {
+				err := p.Write()
+				fmt.Printf("written %d\n", n)
+				writing <- err
+			}()
+		}
+		os.WriteFile(path+".n", []byte(strconv.Itoa(n)), 0o600)
+	}
+}
+
 // TestKillDuringWAL kills, with SIGKILL at random instants, a process that
 // journals inputs and writes snapshots (so during an append, during a
 // snapshot, between the two), and shows that each start recovers exactly:
@@ -313,10 +379,38 @@ func TestKillDuringWAL(t *testing.T) {
 	j0.Close()
 	fresh := encoded(t, s0)
 	rng := rand.New(rand.NewPCG(3, 4))
-	kills := 0
-	for round := 0; round < 20; round++ {
+	kills, midWrite := 0, 0
+	for round := 0; round < 32; round++ {
+		// Rounds 20 and after: snapshots written in the background,
+		// each kill just after one started.
+		bg := round >= 20
 		cmd := exec.Command(os.Args[0], "-test.run=^TestWALLoop$")
 		cmd.Env = append(os.Environ(), "REFEREE_WAL_LOOP="+path, fmt.Sprintf("REFEREE_WAL_SNAP=%d", 3+round%5))
+		var started chan struct{}
+		var out bytes.Buffer
+		var reading sync.WaitGroup
+		if bg {
+			cmd.Env = append(cmd.Env, "REFEREE_WAL_BG=1")
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			started = make(chan struct{}, 1)
+			reading.Add(1)
+			go func() {
+				defer reading.Done()
+				sc := bufio.NewScanner(stdout)
+				for sc.Scan() {
+					out.WriteString(sc.Text() + "\n")
+					if strings.HasPrefix(sc.Text(), "started ") {
+						select {
+						case started <- struct{}{}:
+						default:
+						}
+					}
+				}
+			}()
+		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		start, _ := os.ReadFile(path + ".n")
@@ -336,12 +430,27 @@ func TestKillDuringWAL(t *testing.T) {
 			}
 			time.Sleep(time.Millisecond)
 		}
-		time.Sleep(time.Duration(rng.IntN(20000)) * time.Microsecond)
+		if bg {
+			select {
+			case <-started:
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("the child started no snapshot in 20 s: %s", stderr.String())
+			}
+			time.Sleep(time.Duration(rng.IntN(300)) * time.Microsecond)
+		} else {
+			time.Sleep(time.Duration(rng.IntN(20000)) * time.Microsecond)
+		}
 		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
+		reading.Wait()
 		cmd.Wait()
 		kills++
+		if bg && strings.Count(out.String(), "started ") > strings.Count(out.String(), "written ") {
+			midWrite++
+		}
 		done, _ := os.ReadFile(path + ".n")
 		finished, _ := strconv.Atoi(string(done))
 
@@ -381,5 +490,81 @@ func TestKillDuringWAL(t *testing.T) {
 	if err != nil || len(snaps) < 2 || snaps[0].Inputs != 0 {
 		t.Errorf("snapshots kept: %+v (%v)", snaps, err)
 	}
-	t.Logf("%d kills; the state reached input %d", kills, func() int64 { s, _ := store.LoadSnapshot(e, path); return s.JournalInputs }())
+	t.Logf("%d kills, %d of them while a snapshot was written in the background; the state reached input %d", kills, midWrite, func() int64 { s, _ := store.LoadSnapshot(e, path); return s.JournalInputs }())
+}
+
+// TestBackgroundSnapshot: a snapshot encoded by StartSnapshot is the state
+// at that point, whatever the journal takes while Write runs; Load re-does
+// the rest; a Write that fails leaves the state file and the journal as
+// they were, and the next one succeeds.
+func TestBackgroundSnapshot(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	s, j := freshState(t, e, path)
+	defer j.Close()
+	for n := 1; n <= 10; n++ {
+		perform(t, e, j, s, n, n%3 != 0)
+	}
+	p, err := j.StartSnapshot(path, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := encoded(t, s)
+	written := make(chan error, 1)
+	go func() { written <- p.Write() }()
+	for n := 11; n <= 20; n++ {
+		perform(t, e, j, s, n, n%3 != 0)
+	}
+	if err := <-written; err != nil {
+		t.Fatal(err)
+	}
+	file, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(file, at) {
+		t.Fatalf("the state file is not the state at StartSnapshot (%v)", err)
+	}
+	snaps, err := store.Snapshots(path)
+	if err != nil || len(snaps) != 2 || snaps[1].Inputs != 10 {
+		t.Fatalf("snapshots kept: %+v (%v), want the start and input 10", snaps, err)
+	}
+	got, err := store.Load(e, path)
+	if err != nil || !bytes.Equal(encoded(t, got), encoded(t, s)) {
+		t.Fatalf("Load does not give the state performed (%v)", err)
+	}
+
+	// The state file's place taken by a directory: Write fails naming it,
+	// the old file's contents and the journal untouched.
+	journal, _ := os.ReadFile(store.JournalPath(path))
+	if err := os.Rename(path, path+".away"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(path, "x"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err = j.StartSnapshot(path, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Write(); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Fatalf("Write over a directory: %v, want an error naming it", err)
+	}
+	if now, _ := os.ReadFile(store.JournalPath(path)); !bytes.Equal(now, journal) {
+		t.Fatal("a failed snapshot changed the journal")
+	}
+	os.RemoveAll(path)
+	if err := os.Rename(path+".away", path); err != nil {
+		t.Fatal(err)
+	}
+	p, err = j.StartSnapshot(path, s)
+	if err == nil {
+		err = p.Write()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if file, err := store.LoadSnapshot(e, path); err != nil || file.JournalInputs != 20 {
+		t.Fatalf("after the failure, the next snapshot: %v", err)
+	}
 }
