@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"referee/contract"
 	"referee/contract/store"
@@ -19,12 +20,18 @@ import (
 //
 // Call with mu held.
 func (d *Daemon) correct(ctx context.Context, fix contract.Correction) error {
+	// A whole save: no change unsynced, no snapshot being written (the
+	// re-run reads the kept snapshots).
+	d.lockWrites()
+	d.waitSnapshot()
 	s, step, rev := store.Correct(d.e, d.statePath, d.s, fix, d.clk.Now())
 	if s == nil {
+		d.wmu.Unlock()
 		d.log.Info("correction refused", "coe", fix.CoE, "err", step.Input.Error)
 		_, werr := d.write(ctx, step.Input, false)
 		return werr
 	}
+	defer d.wmu.Unlock()
 	if err := store.CommitSteps(d.j, d.statePath, s, []store.Step{step}); err != nil {
 		d.log.Error("saving the corrected state failed; reading the state again", "coe", fix.CoE, "err", err)
 		if rerr := d.reload(); rerr != nil {
@@ -33,7 +40,8 @@ func (d *Daemon) correct(ctx context.Context, fix contract.Correction) error {
 		return err
 	}
 	d.s = s
-	d.sinceSnap = 0
+	d.sinceSnap, d.lastSnap = 0, time.Now()
+	d.snapDone.Store(s.JournalInputs)
 	d.logEntries(step.Entries)
 	d.log.Info("correction applied", "coe", fix.CoE, "old_hash", rev.OldHash, "new_hash", rev.NewHash, "changed", rev.Changed())
 	signal1(d.kick)

@@ -7,7 +7,8 @@
 // log, to which one transaction (write, tx.go) appends and syncs every
 // change as an input and its entries; the state file, a snapshot written
 // whole from time to time (Options.SnapshotEvery, SnapshotInterval, before a
-// report, at the start and on the way out); and the mail it sends, each
+// report, at the start and on the way out), encoded under the lock and
+// written in the background; and the mail it sends, each
 // recorded as sent in the journal once the server accepted it.
 // It does not parse configuration, start the embedded hub or draw secrets:
 // cmd/referee does, and hands New what it built.
@@ -23,6 +24,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"referee/contract"
@@ -92,8 +94,9 @@ type Hooks struct {
 }
 
 // The snapshot defaults: start-up re-does at most about this many inputs
-// (well under a second), and a snapshot's whole encode and write is paid
-// once in so many messages, off the p99 of a message's save.
+// (well under a second), and a snapshot's encode (under the lock; its write
+// is in the background) is paid once in so many messages, off the p99 of a
+// message's save.
 const (
 	DefaultSnapshotEvery    = 1000
 	DefaultSnapshotInterval = 10 * time.Minute
@@ -119,16 +122,40 @@ type Daemon struct {
 	snapInterval time.Duration
 	snapKeep     time.Duration
 
-	mu sync.Mutex // guards s, j, sinceSnap, lastSnap, inflight
-	s  *contract.State
-	j  *store.Journal
-	// sinceSnap inputs were journaled since the last snapshot, written at
+	// wmu is held by the change being written (write), from before it is
+	// performed until its journal lines are synced, and by every whole
+	// save: one change is synced at a time, and no snapshot is encoded
+	// while a change's lines are unsynced. Take it before mu (lockWrites).
+	wmu sync.Mutex
+	mu  sync.Mutex // guards s, j, sinceSnap, lastSnap, inflight, unsynced, bg, reportAt
+	s   *contract.State
+	j   *store.Journal
+	// sinceSnap inputs were journaled since the last snapshot, started at
 	// lastSnap.
 	sinceSnap int
 	lastSnap  time.Time
 	// inflight is the notice being sent while the commit that adds it is
-	// saved (see prepare); the sender loop leaves it alone.
-	inflight  map[string]bool
+	// saved (see prepare); unsynced, the other notices of the change whose
+	// lines are being synced. The sender loop leaves both alone.
+	inflight map[string]bool
+	unsynced map[string]bool
+	// bg is the snapshot being written in the background, if any
+	// (startSnapshot).
+	bg *bgSnapshot
+	// reportAt holds each report in the outbox that no snapshot finished
+	// since the change that added it (the input number after that change);
+	// snapDone is the journal_inputs of the last snapshot finished. A
+	// report goes out only from a state on disk whole: the sender holds it
+	// until a snapshot that includes it is written (or has failed: the
+	// journal holds everything).
+	reportAt map[string]int64
+	snapDone atomic.Int64
+	// lastSync is the time the last change's journal sync took.
+	lastSync time.Duration
+	// syncing, in tests, is called while a change's journal is synced
+	// (mu let go, wmu held).
+	syncing func()
+
 	preparing sync.WaitGroup
 	wake      chan struct{} // the scheduler: the state changed
 	kick      chan struct{} // the sender: the outbox changed
@@ -163,7 +190,7 @@ func New(o Options) (*Daemon, error) {
 		return nil, err
 	}
 	log.Info("state loaded", "state", o.StatePath, "clock", s.Clock.Format(time.RFC3339), "outbox", len(s.Outbox), "journal_seq", s.JournalSeq)
-	return &Daemon{
+	d := &Daemon{
 		e: o.Engine, statePath: o.StatePath, log: log, clk: o.Clock,
 		pipe:  &bridge.Pipeline{Engine: o.Engine, Mail: o.Mail},
 		addrs: o.Addresses, imap: o.IMAP, sender: o.Sender, hub: o.Hub,
@@ -171,13 +198,16 @@ func New(o Options) (*Daemon, error) {
 		snapEvery: cmp.Or(o.SnapshotEvery, DefaultSnapshotEvery), snapInterval: cmp.Or(o.SnapshotInterval, DefaultSnapshotInterval),
 		snapKeep: o.SnapshotKeep, lastSnap: time.Now(),
 		s: s, j: j, wake: make(chan struct{}, 1), kick: make(chan struct{}, 1),
-	}, nil
+	}
+	d.snapDone.Store(s.JournalInputs)
+	return d, nil
 }
 
-// Close closes the journal.
+// Close waits for a snapshot being written and closes the journal.
 func (d *Daemon) Close() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.waitSnapshot()
 	if d.j != nil {
 		d.j.Close()
 	}
@@ -222,6 +252,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	wg.Wait()
 	d.preparing.Wait()
 	d.mu.Lock()
+	d.waitSnapshot()
 	if err := d.snapshot(); err != nil {
 		d.log.Error("the snapshot on the way out failed; the journal holds everything", "err", err)
 	}

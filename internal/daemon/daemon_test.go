@@ -384,3 +384,70 @@ func firstDiff(a, b []byte) string {
 	}
 	return fmt.Sprintf("%d lines, want %d", len(al), len(bl))
 }
+
+// TestSendRecordedDuringSync: while a change's journal is synced, the
+// daemon's lock is free, so a mail the server accepted is recorded at once
+// (settle), not after the disk; the change's own notices are not offered
+// to the sender until its sync is done; and the journal, with the send
+// written after the change, loads to the daemon's state byte for byte.
+func TestSendRecordedDuringSync(t *testing.T) {
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 1)
+	d.snapEvery, d.snapInterval = 1<<30, time.Hour
+	ctx := context.Background()
+	msg := func(i int) *contract.Input {
+		at := d.clk.Now()
+		m := &contract.Message{ID: fmt.Sprintf("m%d@example.test", i), From: "alice@example.test", Name: "Alice", Arrived: at, Date: at,
+			Subject: "s", Channel: contract.ChanPrivate, Authenticated: true, Text: "I join the Life contest."}
+		return &contract.Input{Kind: contract.InMessage, At: at, Msg: m, IMAP: &contract.Checkpoint{UIDValidity: 1, LastUID: uint32(i)}}
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, err := d.write(ctx, msg(1), false); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := d.nextToSend()
+	if first == nil {
+		t.Fatal("the first message's receipt is not offered to the sender")
+	}
+	var during *contract.Outgoing
+	recorded := false
+	d.syncing = func() {
+		if !d.mu.TryLock() {
+			t.Error("the daemon's lock is held while the change's journal is synced")
+			return
+		}
+		defer d.mu.Unlock()
+		during, _ = d.nextToSend()
+		d.settle(first.ID, nil)
+		recorded = true
+	}
+	if _, err := d.write(ctx, msg(2), false); err != nil {
+		t.Fatal(err)
+	}
+	d.syncing = nil
+	if !recorded {
+		t.Fatal("no send recorded during the sync")
+	}
+	if during == nil || during.ID != first.ID {
+		t.Fatalf("during the sync the sender was offered %v, want the first receipt only", during)
+	}
+	second, _ := d.nextToSend()
+	if second == nil || second.ID == first.ID {
+		t.Fatalf("after the sync the sender is offered %v, want the second message's notice", second)
+	}
+	want, _ := contract.Encode(d.s)
+	s, err := store.Load(d.e, d.statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := contract.Encode(s); !bytes.Equal(got, want) {
+		t.Fatalf("the state re-done from the journal differs from the daemon's:\n%s", firstDiff(got, want))
+	}
+	hist, err := os.ReadFile(store.JournalPath(d.statePath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i, j := bytes.Index(hist, []byte(`m2@example.test`)), bytes.Index(hist, []byte(`"kind":"sent"`)); i < 0 || j < i {
+		t.Fatalf("the journal does not hold the second message (at %d) before the send (at %d)", i, j)
+	}
+}

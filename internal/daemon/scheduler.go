@@ -12,6 +12,7 @@ import (
 func (d *Daemon) schedulerLoop(ctx context.Context) error {
 	for {
 		d.mu.Lock()
+		d.snapshotIfDue()
 		due, ok, err := d.e.NextDue(d.s)
 		if err == nil && ok && !due.After(d.clk.Now()) {
 			_, err = d.write(ctx, &contract.Input{Kind: contract.InAdvance, At: d.clk.Now()}, false)

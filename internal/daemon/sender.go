@@ -24,22 +24,7 @@ import (
 func (d *Daemon) senderLoop(ctx context.Context) error {
 	for {
 		d.mu.Lock()
-		var next *contract.Outgoing
-		var soonest time.Time
-		now := d.clk.Now()
-		for _, o := range d.s.Outbox {
-			if d.inflight[o.ID] {
-				continue
-			}
-			if !o.NextTry.After(now) {
-				c := *o
-				next = &c
-				break
-			}
-			if soonest.IsZero() || o.NextTry.Before(soonest) {
-				soonest = o.NextTry
-			}
-		}
+		next, soonest := d.nextToSend()
 		d.mu.Unlock()
 		if next == nil {
 			wait := time.Minute
@@ -67,6 +52,33 @@ func (d *Daemon) senderLoop(ctx context.Context) error {
 		d.settle(next.ID, err)
 		d.mu.Unlock()
 	}
+}
+
+// nextToSend is a copy of the first notice of the outbox due now and free
+// to go, or nil and the soonest next try of the others. Not free: a notice
+// being sent with its commit (inflight), one whose change is being synced
+// (unsynced), a report no snapshot includes yet (reportAt). Call with mu
+// held.
+func (d *Daemon) nextToSend() (*contract.Outgoing, time.Time) {
+	var soonest time.Time
+	now := d.clk.Now()
+	snapDone := d.snapDone.Load()
+	for _, o := range d.s.Outbox {
+		if d.inflight[o.ID] || d.unsynced[o.ID] {
+			continue
+		}
+		if at, ok := d.reportAt[o.ID]; ok && at > snapDone {
+			continue // until a snapshot includes it
+		}
+		if !o.NextTry.After(now) {
+			c := *o
+			return &c, time.Time{}
+		}
+		if soonest.IsZero() || o.NextTry.Before(soonest) {
+			soonest = o.NextTry
+		}
+	}
+	return nil, soonest
 }
 
 // prepare starts sending the first notice that the change just applied put

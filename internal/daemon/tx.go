@@ -13,27 +13,34 @@ import (
 // mox's DB.Write): begin, perform the input (Engine.Redo: the code that
 // re-does it at start-up), journal it with its entries and sync (DESIGN
 // invariant 3: the journal is the write-ahead log), undo on any failure,
-// write a snapshot when one is due, then wake the scheduler and the
+// start a snapshot when one is due, then wake the scheduler and the
 // sender. When the journal cannot be written, the change is undone, so its
 // outbox is never sent and the message that made it is read again later:
 // the state is read again from the files, as at a start, or if that fails
 // too, the undo puts back the state from before the change.
+//
+// mu is let go while the journal syncs, so that the sender records a mail
+// the server accepted (settle) at once, not after the disk: the change's
+// notices are held back from the sender until the sync succeeds
+// (unsynced), and wmu keeps the next change, whole saves and snapshots
+// out until then. A send recorded meanwhile is journaled after the
+// change's lines, so a failed sync cuts it too and the undo takes it back
+// with the change: the mail is sent again, with the same Message-ID.
 //
 // It returns the input's entries, saved or not (err says).
 //
 // With overlap, the first notice the change adds is sent while the journal
 // is synced, and delivered only once it is on disk (prepare).
 //
-// Call with mu held.
+// Call with mu held; it returns with mu held.
 func (d *Daemon) write(ctx context.Context, in *contract.Input, overlap bool) ([]contract.Entry, error) {
-	var old map[string]bool
-	if overlap {
-		old = make(map[string]bool, len(d.s.Outbox))
-		for _, o := range d.s.Outbox {
-			old[o.ID] = true
-		}
+	d.lockWrites()
+	defer d.wmu.Unlock()
+	d.reapSnapshot()
+	old := make(map[string]bool, len(d.s.Outbox))
+	for _, o := range d.s.Outbox {
+		old[o.ID] = true
 	}
-	reports := countReports(d.s.Outbox)
 	// The one place an undo is taken: the state's undo log records what the
 	// change touches, so a rejection costs what it changed.
 	tx := d.s.Begin()
@@ -52,15 +59,54 @@ func (d *Daemon) write(ctx context.Context, in *contract.Input, overlap bool) ([
 		verdict = d.prepare(ctx, old)
 	}
 	saveStart := time.Now()
-	err = d.j.Log(d.s, []store.Step{{Input: in, Entries: entries}}, true)
+	ps, err := d.j.LogPending(d.s, []store.Step{{Input: in, Entries: entries}})
+	if err == nil {
+		at := d.s.JournalInputs
+		var added, reports []string
+		for _, o := range d.s.Outbox {
+			if old[o.ID] {
+				continue
+			}
+			if o.Kind == "report" {
+				reports = append(reports, o.ID)
+			}
+			if !d.inflight[o.ID] {
+				added = append(added, o.ID)
+			}
+		}
+		if d.unsynced == nil {
+			d.unsynced = map[string]bool{}
+		}
+		for _, id := range added {
+			d.unsynced[id] = true
+		}
+		d.mu.Unlock()
+		if d.syncing != nil {
+			d.syncing()
+		}
+		syncStart := time.Now()
+		err = ps.Sync()
+		took := time.Since(syncStart)
+		d.mu.Lock()
+		d.lastSync = took
+		for _, id := range added {
+			delete(d.unsynced, id)
+		}
+		if err != nil {
+			ps.Cut()
+		} else if len(reports) > 0 {
+			if d.reportAt == nil {
+				d.reportAt = map[string]int64{}
+			}
+			for _, id := range reports {
+				d.reportAt[id] = at
+			}
+		}
+	}
 	if err == nil {
 		d.sinceSnap++
-		if d.snapshotDue(reports) {
-			// A failed snapshot loses nothing (the journal holds the
-			// input): it is said, and tried again at the next input.
-			if serr := d.snapshot(); serr != nil {
-				d.log.Error("writing a snapshot of the state failed; the journal holds everything, trying again later", "err", serr)
-			}
+		if d.snapshotDue() {
+			d.startSnapshot()
 		}
 	}
 	if verdict != nil {
@@ -83,6 +129,17 @@ func (d *Daemon) write(ctx context.Context, in *contract.Input, overlap bool) ([
 	return entries, nil
 }
 
+// lockWrites takes wmu; mu is let go while it waits (wmu comes first).
+// Call with mu held.
+func (d *Daemon) lockWrites() {
+	if d.wmu.TryLock() {
+		return
+	}
+	d.mu.Unlock()
+	d.wmu.Lock()
+	d.mu.Lock()
+}
+
 // notPerformed is the error of an input the engine refused to perform (a
 // fault: a panic, a state it cannot handle), as opposed to one performed
 // whose journal could not be written.
@@ -93,32 +150,124 @@ func (e *notPerformed) Unwrap() error { return e.err }
 
 // snapshotDue reports whether the state should be written whole now:
 // SnapshotEvery inputs or SnapshotInterval since the last snapshot, or a
-// report among the notices the change added (the outbox held reports
-// before it), so that every report goes out from a state on disk whole.
-// Call with mu held.
-func (d *Daemon) snapshotDue(reports int) bool {
-	return d.sinceSnap >= d.snapEvery || time.Since(d.lastSnap) >= d.snapInterval ||
-		countReports(d.s.Outbox) > reports
-}
-
-// countReports counts the reports in an outbox.
-func countReports(outbox []*contract.Outgoing) int {
-	n := 0
-	for _, o := range outbox {
-		if o.Kind == "report" {
-			n++
+// report in the outbox that no snapshot includes yet, so that every report
+// goes out from a state on disk whole. Call with mu held.
+func (d *Daemon) snapshotDue() bool {
+	if d.sinceSnap > 0 && (d.sinceSnap >= d.snapEvery || time.Since(d.lastSnap) >= d.snapInterval) {
+		return true
+	}
+	done := d.snapDone.Load()
+	for _, at := range d.reportAt {
+		if at > done {
+			return true
 		}
 	}
-	return n
+	return false
 }
 
-// snapshot writes the whole state as the state file (and its kept copy).
-// Call with mu held.
+// bgSnapshot is a snapshot being written in the background: done is
+// closed once it is written (err nil) or has failed.
+type bgSnapshot struct {
+	done  chan struct{}
+	err   error
+	since int // sinceSnap when it started
+}
+
+// startSnapshot encodes the whole state now and writes it as the state
+// file (and its kept copy) in the background: the next change does not
+// wait for the disk. One at a time: when one is being written, a snapshot
+// due waits for it, and is started at the next change or, for a report
+// held, when the scheduler is woken by its end. A failed snapshot loses
+// nothing (the journal holds every input): it is said, and tried again
+// at the next change. Call with mu and wmu held (no change's lines are
+// unsynced).
+func (d *Daemon) startSnapshot() {
+	if d.reapSnapshot(); d.bg != nil {
+		return
+	}
+	p, err := d.j.StartSnapshot(d.statePath, d.s)
+	d.lastSnap = time.Now()
+	if err != nil {
+		d.log.Error("writing a snapshot of the state failed; the journal holds everything, trying again later", "err", err)
+		return
+	}
+	bg := &bgSnapshot{done: make(chan struct{}), since: d.sinceSnap}
+	d.bg, d.sinceSnap = bg, 0
+	at := p.At()
+	go func() {
+		bg.err = p.Write()
+		if bg.err != nil {
+			d.log.Error("writing a snapshot of the state failed; the journal holds everything, trying again later", "err", bg.err)
+		} else {
+			d.log.Debug("snapshot", "journal_seq", at.Seq, "journal_inputs", at.Inputs)
+		}
+		d.snapDone.Store(at.Inputs)
+		close(bg.done)
+		// The reports it held may go; one it does not include needs
+		// the next snapshot (the scheduler starts it).
+		signal1(d.kick)
+		signal1(d.wake)
+	}()
+}
+
+// reapSnapshot takes note of a background snapshot that has ended. Call
+// with mu held.
+func (d *Daemon) reapSnapshot() {
+	if d.bg == nil {
+		return
+	}
+	select {
+	case <-d.bg.done:
+	default:
+		return
+	}
+	if d.bg.err != nil {
+		// Due again at the next change.
+		d.sinceSnap += max(d.bg.since, d.snapEvery)
+	}
+	done := d.snapDone.Load()
+	for id, at := range d.reportAt {
+		if at <= done {
+			delete(d.reportAt, id)
+		}
+	}
+	d.bg = nil
+}
+
+// waitSnapshot waits for the snapshot being written in the background, if
+// any. Call with mu held (the background write never takes it).
+func (d *Daemon) waitSnapshot() {
+	if d.bg != nil {
+		<-d.bg.done
+		d.reapSnapshot()
+	}
+}
+
+// snapshotIfDue starts a snapshot due with no change to start it: a report
+// held while the snapshot before it was written. Call with mu held.
+func (d *Daemon) snapshotIfDue() {
+	if d.reapSnapshot(); d.bg != nil || !d.snapshotDue() {
+		return
+	}
+	d.lockWrites()
+	defer d.wmu.Unlock()
+	if d.reapSnapshot(); d.bg == nil && d.snapshotDue() {
+		d.startSnapshot()
+	}
+}
+
+// snapshot writes the whole state as the state file (and its kept copy)
+// and waits for it: at the end. Call with mu held, no snapshot being
+// written (waitSnapshot).
 func (d *Daemon) snapshot() error {
-	err := d.j.Snapshot(d.statePath, d.s)
+	p, err := d.j.StartSnapshot(d.statePath, d.s)
 	d.lastSnap = time.Now()
 	if err == nil {
+		err = p.Write()
+	}
+	if err == nil {
 		d.sinceSnap = 0
+		d.snapDone.Store(p.At().Inputs)
 		d.log.Debug("snapshot", "journal_seq", d.s.JournalSeq, "journal_inputs", d.s.JournalInputs)
 	}
 	return err
@@ -128,6 +277,7 @@ func (d *Daemon) snapshot() error {
 // journal's inputs after it) and cuts the journal back to it. Call with mu
 // held.
 func (d *Daemon) reload() error {
+	d.waitSnapshot()
 	s, err := store.Load(d.e, d.statePath)
 	if err != nil {
 		return err
