@@ -195,33 +195,30 @@ func History(e *contract.Engine, path string, at int64) (*contract.State, []Step
 // PendingSnapshot is a snapshot of the state encoded by
 // Journal.StartSnapshot and not yet written: Write writes it.
 type PendingSnapshot struct {
-	j    *Journal
-	path string
-	data []byte
-	name string // under snapshots/
-	at   Position
+	j     *Journal
+	path  string
+	state *contract.State // a copy, the caller's own
+	name  string          // under snapshots/
+	at    Position
 	// sync: lines it includes were written without a sync.
 	sync bool
 }
 
-// StartSnapshot encodes s, which includes every line journaled so far, as
-// the state file at path, and returns it for Write to write. The encoding
-// is the only part that reads s: once StartSnapshot returns, the caller may
-// change s and journal more lines (Log, LogPending) while Write runs in
-// another goroutine, so a whole-state write never stands between two
-// messages. Write must be called once; until it returns the journal takes
-// no other whole save (CommitSteps, Snapshot, another StartSnapshot), and
-// Close waits for it.
+// StartSnapshot takes a snapshot of s, which includes every line journaled
+// so far, for the state file at path, and returns it for Write to encode
+// and write. The copy (contract.Snapshot: in memory, about a hundredth of
+// the encoding's cost) is the only part that reads s: once StartSnapshot
+// returns, the caller may change s and journal more lines (Log,
+// LogPending) while Write runs in another goroutine, so a whole-state
+// encode and write never stands between two messages. Write must be called
+// once; until it returns the journal takes no other whole save
+// (CommitSteps, Snapshot, another StartSnapshot), and Close waits for it.
 func (j *Journal) StartSnapshot(path string, s *contract.State) (*PendingSnapshot, error) {
 	if j.broken != nil {
 		return nil, j.broken
 	}
-	b, err := j.enc.Encode(s)
-	if err != nil {
-		return nil, err
-	}
 	j.writing.Add(1)
-	return &PendingSnapshot{j: j, path: path, data: b, name: snapshotName(s), at: At(s), sync: j.dirty}, nil
+	return &PendingSnapshot{j: j, path: path, state: contract.Snapshot(s), name: snapshotName(s), at: At(s), sync: j.dirty}, nil
 }
 
 // At is the position of the journal the snapshot includes.
@@ -229,7 +226,9 @@ func (p *PendingSnapshot) At() Position { return p.at }
 
 // Write writes the snapshot as CommitSteps writes a state: the journal's
 // lines it includes synced (those written without a sync; the sync runs
-// while the state is written), the state written to a temporary file and
+// while the state is encoded and written), the state encoded (with the
+// journal's Encoder, which pays for what changed since its last encoding)
+// and written to a temporary file and
 // synced, linked into snapshots/, renamed over the state file, the
 // directory synced, the old snapshots pruned. A crash at any instant leaves
 // the old state file or the new one, each with the journal's lines it
@@ -246,12 +245,17 @@ func (p *PendingSnapshot) Write() error {
 	} else {
 		jerr <- nil
 	}
+	data, err := j.enc.Encode(p.state)
+	p.state = nil
+	if err != nil {
+		<-jerr
+		return err
+	}
 	var tmp string
-	var err error
 	if f := j.takeSpare(p.path); f != nil {
-		tmp, err = fillTemp(p.path, f, p.data)
+		tmp, err = fillTemp(p.path, f, data)
 	} else {
-		tmp, err = writeTemp(p.path, p.data, 0o600)
+		tmp, err = writeTemp(p.path, data, 0o600)
 	}
 	if err != nil {
 		<-jerr
