@@ -35,6 +35,7 @@ type Config struct {
 	CAFile        string      `yaml:"ca_file" env:"REFEREE_CA_FILE" doc:"extra trusted CA certificates (PEM) for IMAP and SMTP"`
 	Auth          AuthConfig  `yaml:"auth" doc:"sender authentication of private actions"`
 	Limits        Limits      `yaml:"limits" doc:"what one sender or one message can cost"`
+	Snapshots     Snapshots   `yaml:"snapshots" doc:"when the state file is written whole; between, each change is one journal append and sync"`
 	Log           LogConfig   `yaml:"log"`
 	Hub           HubConfig   `yaml:"hub" doc:"the embedded mail hub"`
 	Web           WebConfig   `yaml:"web" doc:"the read-only status page, feeds and /metrics"`
@@ -124,6 +125,16 @@ type Limits struct {
 	ReceiptsPerHour int           `yaml:"receipts_per_hour" default:"30" doc:"per sender"`
 	SeenHorizon     time.Duration `yaml:"seen_horizon" default:"720h" doc:"processed-message memory"`
 	RulingWait      time.Duration `yaml:"ruling_wait" default:"48h" doc:"how long a game waits for its contestmaster"`
+}
+
+// Snapshots is the cadence of the state's snapshots (DESIGN "State"): the
+// state file written whole after so many changes or so long, whichever
+// comes first (and before a report, at every start and stop), each kept
+// under snapshots/ for corrections within keep.
+type Snapshots struct {
+	Every    int           `yaml:"every" default:"1000" doc:"changes journaled between two snapshots; start-up re-does at most about this many"`
+	Interval time.Duration `yaml:"interval" default:"10m" doc:"longest time between two snapshots while changes come in"`
+	Keep     time.Duration `yaml:"keep" default:"720h" doc:"every snapshot this recent (on the game clock) is kept for corrections"`
 }
 
 // LogConfig chooses the log format.
@@ -454,6 +465,11 @@ func (c *Config) validate(games []string) []string {
 	if c.Limits.ReceiptsPerHour < 0 {
 		p = append(p, "limits.receipts_per_hour: must not be negative")
 	}
+	if c.Snapshots.Every <= 0 {
+		p = append(p, fmt.Sprintf("snapshots.every: %d is not a positive number of changes such as 1000", c.Snapshots.Every))
+	}
+	duration("snapshots.interval", c.Snapshots.Interval)
+	duration("snapshots.keep", c.Snapshots.Keep)
 	duration("limits.seen_horizon", c.Limits.SeenHorizon)
 	duration("limits.ruling_wait", c.Limits.RulingWait)
 	duration("lists.list_wait", c.Lists.ListWait)

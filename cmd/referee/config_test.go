@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"referee/contract/store"
+	"referee/internal/daemon"
 )
 
 func TestConfigEnvironmentOverrides(t *testing.T) {
@@ -217,4 +221,52 @@ func TestConfigListWait(t *testing.T) {
 	if _, err := loadConfig(p, true); err == nil || !strings.Contains(err.Error(), "REFEREE_DIRECT_COPIES") {
 		t.Errorf("a bad switch: %v", err)
 	}
+}
+
+// TestConfigSnapshots: the snapshot cadence keys default to the daemon's
+// and the store's defaults, a bad value is refused naming its key, and
+// snapshots.every reaches the daemon: with every: 2, a snapshot is on
+// disk after the second message, while the referee runs (by default none
+// would be before a thousand changes or the stop).
+func TestConfigSnapshots(t *testing.T) {
+	def, err := loadConfig("", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def.Snapshots.Every != daemon.DefaultSnapshotEvery || def.Snapshots.Interval != daemon.DefaultSnapshotInterval || def.Snapshots.Keep != store.SnapshotKeep {
+		t.Errorf("snapshot defaults %+v, want %d, %v, %v", def.Snapshots, daemon.DefaultSnapshotEvery, daemon.DefaultSnapshotInterval, store.SnapshotKeep)
+	}
+	p := filepath.Join(t.TempDir(), "referee.yaml")
+	os.WriteFile(p, []byte("snapshots:\n  every: -5\n  interval: -1m\n  keep: -1h\n"), 0o600)
+	cfg, err := loadConfig(p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probs := strings.Join(cfg.validate(gameIDs()), "\n")
+	for _, want := range []string{"snapshots.every: -5 is not a positive number", "snapshots.interval: -1m0s is not a positive duration", "snapshots.keep: -1h0m0s is not a positive duration"} {
+		if !strings.Contains(probs, want) {
+			t.Errorf("validate lacks %q:\n%s", want, probs)
+		}
+	}
+
+	d := startHubDaemon(t, "snapshots:\n  every: 2\n")
+	alice := openMailbox(t, d.imapAddr, "alice@example.test")
+	for i := 1; i <= 2; i++ {
+		id := fmt.Sprintf("alice-%d@example.test", i)
+		submitTo(t, d.smtpAddr, "alice@example.test", "referee@example.test", []string{"referee@example.test"}, "joining", id, "I join the Life contest.")
+		alice.waitFor(t, 20*time.Second, func(m string) bool { return strings.Contains(m, "In-Reply-To: <"+id+">") })
+	}
+	state := filepath.Join(d.dir, "data/state.yaml")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		snaps, _ := store.Snapshots(state)
+		if len(snaps) > 0 && snaps[len(snaps)-1].Inputs >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no snapshot after the second message with snapshots.every 2: %+v", snaps)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	stopReferee(t, d.runningReferee)
 }

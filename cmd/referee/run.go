@@ -72,8 +72,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	page := newStatusPage(cfg, clk, log)
 	opts := daemon.Options{Engine: e, StatePath: cfg.State, Clock: clk, Log: log, Mail: mailinConfig(cfg), Addresses: addresses(cfg),
-		OpenJournal: func(keep store.Position) (*store.Journal, error) { return openJournal(cfg, keep, log.Warn) },
-		Hooks:       page.hooks()}
+		OpenJournal:   func(keep store.Position) (*store.Journal, error) { return openJournal(cfg, keep, log.Warn) },
+		SnapshotEvery: cfg.Snapshots.Every, SnapshotInterval: cfg.Snapshots.Interval, SnapshotKeep: cfg.Snapshots.Keep,
+		Hooks: page.hooks()}
 	// The mail settings first, so that their errors leave no journal open.
 	if !cfg.Embedded() {
 		if opts.IMAP, err = imapConfig(cfg, log); err != nil {
