@@ -451,3 +451,65 @@ func TestSendRecordedDuringSync(t *testing.T) {
 		t.Fatalf("the journal does not hold the second message (at %d) before the send (at %d)", i, j)
 	}
 }
+
+// TestReportWaitsForItsSnapshot: a report goes out only from a state on
+// disk whole. A change that queues a report while another snapshot is
+// still being written cannot start one (one at a time): the report is held
+// from the sender, the other notices are not; once that snapshot ends, the
+// scheduler's pass starts the next, and when it is written the state file
+// holds the report and the sender is offered it.
+func TestReportWaitsForItsSnapshot(t *testing.T) {
+	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, start, 1)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	// A snapshot being written, as far as the daemon knows.
+	other := &bgSnapshot{done: make(chan struct{})}
+	d.bg = other
+	if _, err := d.write(context.Background(), &contract.Input{Kind: contract.InAdvance, At: start.Add(8 * 24 * time.Hour)}, false); err != nil {
+		t.Fatal(err)
+	}
+	var report string
+	for _, o := range d.s.Outbox {
+		if o.Kind == "report" {
+			report = o.ID
+		}
+	}
+	if report == "" {
+		t.Fatal("a week's advance queued no report")
+	}
+	offered := func() []string {
+		var ids []string
+		held := map[string]bool{}
+		for {
+			o, _ := d.nextToSend()
+			if o == nil {
+				break
+			}
+			ids = append(ids, o.ID)
+			held[o.ID] = true
+			d.inflight = held // as if being sent: the next one is offered
+		}
+		d.inflight = nil
+		return ids
+	}
+	if ids := offered(); len(ids) == 0 || slices.Contains(ids, report) {
+		t.Fatalf("while the snapshot before it is written the sender is offered %v: want the other notices, not %s", ids, report)
+	}
+	close(other.done)
+	d.snapshotIfDue()
+	if d.bg == nil || d.bg == other {
+		t.Fatal("the snapshot the report waits for was not started when the one before ended")
+	}
+	d.waitSnapshot()
+	file, err := store.LoadSnapshot(d.e, d.statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(file.Outbox, func(o *contract.Outgoing) bool { return o.ID == report }) {
+		t.Fatalf("the state file does not hold %s", report)
+	}
+	if ids := offered(); !slices.Contains(ids, report) {
+		t.Fatalf("after its snapshot the sender is offered %v, without %s", ids, report)
+	}
+}
