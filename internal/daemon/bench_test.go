@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -24,9 +25,10 @@ import (
 // (write: the input performed, journaled and synced, a snapshot started
 // when due) and the sender's record of the receipt sent (settle), on a real
 // file system with its fsyncs. Snapshots are due every 100 inputs here (ten
-// times as often as by default: "snaps" counts them), so that their cost,
-// or their absence from the message's path, shows in the p99; the
-// background encode and write compete with the messages for the processors.
+// times as often as by default: "snaps" counts them; REFEREE_BENCH_SNAP=N
+// sets another cadence), so that their cost, or their absence from the
+// message's path, shows in the p99; the background encode and write compete
+// with the messages for the processors.
 //
 // It separates the disk's part from ours: for each message, the time of
 // its own journal sync, and a bare append and fsync of one line to another
@@ -48,6 +50,10 @@ func BenchmarkLiveSave(b *testing.B) {
 	contract.SetVerifyUndo(false)
 	defer contract.SetVerifyUndo(true)
 	whole := os.Getenv("REFEREE_BENCH_WHOLE") != ""
+	every := 100
+	if n, err := strconv.Atoi(os.Getenv("REFEREE_BENCH_SNAP")); err == nil && n > 0 {
+		every = n
+	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	fmt.Printf("ms per message, median / p99 / max\n%8s %22s %22s %22s %22s %22s %6s", "players", "apply+save", "anchor fsync", "own sync", "ours (less own sync)", "ours, CPU", "snaps")
@@ -58,7 +64,7 @@ func BenchmarkLiveSave(b *testing.B) {
 	for _, players := range []int{20, 200, 2000} {
 		const msgs = 1000
 		d, mail := liveSetup(b, players, msgs)
-		d.snapEvery = 100
+		d.snapEvery = every
 		anchor, err := os.Create(filepath.Join(filepath.Dir(d.statePath), "fsync"))
 		if err != nil {
 			b.Fatal(err)
