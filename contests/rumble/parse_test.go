@@ -1,6 +1,8 @@
 package rumble
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -232,6 +234,40 @@ func TestPool(t *testing.T) {
 			if _, ok := effectByName(p.Effect); !ok {
 				t.Errorf("%q has an undocumented effect %q", p.Name, p.Effect)
 			}
+		}
+	}
+}
+
+// TestPoolSkipsUsedNames: U2's duplicate check is case-insensitive for the
+// pool's draws too. Alice and Bob send two of the pool's powers in capitals;
+// the contestmaster sends none, so all 40 of eir powers are drawn: the powers
+// notice lists none of the pool's powers twice in any case, and each draw's
+// label counts the candidates left after the names already in the game.
+func TestPoolSkipsUsedNames(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 40 contestmaster powers."))
+	taken := []PowerDef{pool[0], pool[len(pool)-1]}
+	privately(t, h, "2026-12-01T12:00:00Z",
+		alice, strings.ToUpper(taken[0].Name)+": "+taken[0].Text,
+		bob, strings.ToUpper(taken[1].Name)+": "+taken[1].Text)
+	h.Advance("2026-12-05T00:00:00Z")
+	body := norm(sent(t, h, "rumble/1/powers"))
+	for _, p := range pool {
+		if n := len(regexp.MustCompile(`(?i)\b\d+\. `+regexp.QuoteMeta(p.Name)+`: `).FindAllString(body, -1)); n > 1 {
+			t.Errorf("%s is in the powers notice %d times", p.Name, n)
+		}
+	}
+	labels := regexp.MustCompile(`/game/1/pool/contestmaster/(\d+) \((\d+) candidates\)`).FindAllStringSubmatch(body, -1)
+	if len(labels) != 40 {
+		t.Fatalf("%d draws labelled, want 40:\n%s", len(labels), body)
+	}
+	for _, l := range labels {
+		k, _ := strconv.Atoi(l[1])
+		if want := strconv.Itoa(len(pool) - len(taken) - (k - 1)); l[2] != want {
+			t.Errorf("draw %s: %s candidates, want %s (U2: the pool less the %d names in the game)", l[1], l[2], want, len(taken)+k-1)
 		}
 	}
 }
