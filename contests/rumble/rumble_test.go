@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +29,54 @@ const (
 // contestants, one power each, none for the contestmaster.
 func atBids(t *testing.T, others ...contract.Game) *contracttest.Harness {
 	t.Helper()
+	if len(others) == 0 {
+		return fork(t, &bases.bids, func() *contracttest.Harness { return buildBids(t) })
+	}
+	return buildBids(t, others...)
+}
+
+// atRound continues atBids to round 1: Alice holds Iron Skin (30), Bob
+// Flight (20), Carol Fire Breath (10); Dave holds nothing.
+func atRound(t *testing.T, others ...contract.Game) *contracttest.Harness {
+	t.Helper()
+	if len(others) == 0 {
+		return fork(t, &bases.round, func() *contracttest.Harness { return buildRound(t) })
+	}
+	return buildRound(t, others...)
+}
+
+// bases are the games atBids and atRound build, made once and copied for each
+// test (fork): every test starts from the same state, and the package's tests
+// stay affordable for mutation testing (scripts/mutate.sh), which runs them
+// once for each mutant.
+var bases struct{ bids, round *contracttest.Harness }
+
+// fork returns a copy of the harness *base (built by build the first time) for
+// t: the state through its encoding (which every step of the harness checks
+// is faithful), and the notices and entries so far. The copy goes on
+// numbering messages after the base's, so none is taken for a duplicate.
+func fork(t *testing.T, base **contracttest.Harness, build func() *contracttest.Harness) *contracttest.Harness {
+	t.Helper()
+	if *base == nil {
+		*base = build()
+	}
+	b, err := contract.Encode((*base).S)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := (*base).E.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := **base
+	h.T, h.S = t, s
+	h.Sent = slices.Clone(h.Sent)
+	h.Entries = slices.Clone(h.Entries)
+	return &h
+}
+
+func buildBids(t *testing.T, others ...contract.Game) *contracttest.Harness {
+	t.Helper()
 	h := contracttest.New(t, "2026-12-01T09:00:00Z", append([]contract.Game{New()}, others...)...)
 	for _, p := range []string{alice, bob, carol, dave} {
 		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
@@ -44,9 +93,7 @@ func atBids(t *testing.T, others ...contract.Game) *contracttest.Harness {
 	return h
 }
 
-// atRound continues atBids to round 1: Alice holds Iron Skin (30), Bob
-// Flight (20), Carol Fire Breath (10); Dave holds nothing.
-func atRound(t *testing.T, others ...contract.Game) *contracttest.Harness {
+func buildRound(t *testing.T, others ...contract.Game) *contracttest.Harness {
 	t.Helper()
 	h := atBids(t, others...)
 	privately(t, h, "2026-12-02T10:00:00Z",
