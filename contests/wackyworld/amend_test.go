@@ -167,3 +167,27 @@ func TestRulingTimeout(t *testing.T) {
 		t.Errorf("ruling after the deadline %q, want the default", got)
 	}
 }
+
+// TestResize: a changed Height resizes the World as a changed Width does,
+// and neither shrinks it past a party (Wacky 3, guide decision 11): Bob
+// stands on (9, 9), so 9 rows or columns are refused and 10 are not.
+func TestResize(t *testing.T) {
+	h := world(t)
+	atlas := "Atlas <" + cm + ">"
+	for _, p := range []string{ParamWidth, ParamHeight} {
+		r := h.public("2026-12-01T12:00:00Z", atlas, "I modify the Wacky World contract: SET "+p+" = 9")
+		if got := strings.Join(strings.Fields(r.Body), " "); done(r) || !strings.Contains(got, "Bob stands on (9, 9), outside a") || !strings.Contains(got, "(G9, Wacky 3)") {
+			t.Errorf("%s = 9 with Bob on (9, 9):\n%s", p, r.Body)
+		}
+	}
+	if r := h.public("2026-12-01T12:01:00Z", atlas, "I modify the Wacky World contract: SET Height = 10"); !done(r) {
+		t.Fatalf("Height = 10: %s", r.Body)
+	}
+	rep, err := h.e.Report(h.s, ID, mustTime(t, "2026-12-02T00:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Body, "The World is 16 by 10") {
+		t.Errorf("the report after Height = 10:\n%s", rep.Body)
+	}
+}
