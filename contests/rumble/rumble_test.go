@@ -483,6 +483,29 @@ func TestDeathByBidding(t *testing.T) {
 	}
 }
 
+// TestBidsToOneStamina: bids totalling 99 leave 1 stamina, which is alive
+// (Rumble 4, U4): no warning, and the bids notice shows the contestant alive
+// into the discards, while 100 is death.
+func TestBidsToOneStamina(t *testing.T) {
+	h := atBids(t)
+	r := h.Private("2026-12-02T10:00:00Z", alice, "Iron Skin: 99")
+	mustDone(t, r)
+	if strings.Contains(norm(r.Body), "dead before round 1") {
+		t.Errorf("a warning for bids that leave 1 stamina:\n%s", r.Body)
+	}
+	privately(t, h, "2026-12-02T10:00:00Z",
+		bob, "Flight: 100",
+		carol, "no bids",
+		dave, "no bids")
+	body := norm(sent(t, h, "rumble/1/bids"))
+	if st := data2(h); st.Phase != PhaseDiscard || len(st.alive()) != 3 {
+		t.Errorf("phase %q with %d alive, want discards with Alice, Carol and Dave:\n%s", st.Phase, len(st.alive()), body)
+	}
+	if !strings.Contains(body, "Alice 99 1 Iron Skin") || !strings.Contains(body, "Stamina below 1 after bidding: Bob, dead before round 1") {
+		t.Errorf("the bids notice does not show Alice at 1 stamina and Bob alone dead:\n%s", sent(t, h, "rumble/1/bids"))
+	}
+}
+
 // Rumble 1: between games there is nothing to submit, and the receipt says so.
 func TestSubmitBetweenGames(t *testing.T) {
 	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
