@@ -191,3 +191,31 @@ func TestResize(t *testing.T) {
 		t.Errorf("the report after Height = 10:\n%s", rep.Body)
 	}
 }
+
+// TestOpposeByNumber: with two modifications open, a party opposes the one
+// named and the other stands; without a number, the opposition is refused
+// (Wacky 1). Each modification's receipt names its 24 hours.
+func TestOpposeByNumber(t *testing.T) {
+	h := world(t)
+	atlas := "Atlas <" + cm + ">"
+	r := h.public("2026-12-01T12:00:00Z", atlas, "I modify the Wacky World contract: SET Width = 20")
+	if got := strings.Join(strings.Fields(r.Body), " "); !done(r) || !strings.Contains(got, "parties can oppose it until 2026-12-02 12:00 UTC") {
+		t.Fatalf("modification #1's receipt does not give 24 hours:\n%s", r.Body)
+	}
+	if r := h.public("2026-12-01T12:30:00Z", atlas, "I modify the Wacky World contract: SET BuildXCost = 2"); !done(r) {
+		t.Fatalf("modification #2: %s", r.Body)
+	}
+	before := h.gameSnap()
+	if r := h.public("2026-12-01T13:00:00Z", bob, "I oppose the modification in Wacky World."); done(r) || !strings.Contains(strings.Join(strings.Fields(r.Body), " "), "several modifications are open") {
+		t.Errorf("an opposition naming no modification, with two open:\n%s", r.Body)
+	}
+	if h.gameSnap() != before {
+		t.Errorf("the refused opposition changed the state")
+	}
+	if r := h.public("2026-12-01T13:01:00Z", bob, "I oppose modification #1 in Wacky World."); !done(r) {
+		t.Fatalf("oppose #1: %s", r.Body)
+	}
+	if w, c := h.s.Games[ID].Params[ParamWidth], h.s.Games[ID].Params[ParamBuild]; w != "16" || c != "2" {
+		t.Errorf("after opposing #1: Width %s, BuildXCost %s; want 16 and 2", w, c)
+	}
+}
