@@ -212,8 +212,19 @@ func TestOpposeByNumber(t *testing.T) {
 	if h.gameSnap() != before {
 		t.Errorf("the refused opposition changed the state")
 	}
-	if r := h.public("2026-12-01T13:01:00Z", bob, "I oppose modification #1 in Wacky World."); !done(r) {
+	ns := h.send("2026-12-01T13:01:00Z", bob, "I oppose modification #1 in Wacky World.", contract.ChanPublic)
+	if r := contracttest.Receipt(ns); !done(r) {
 		t.Fatalf("oppose #1: %s", r.Body)
+	}
+	told := false
+	for _, n := range ns {
+		told = told || n.Channel == contract.ChanPublic && strings.Contains(strings.Join(strings.Fields(n.Body), " "), "Bob opposed Atlas's modification #1")
+	}
+	if !told {
+		t.Errorf("no public notice that Bob opposed modification #1")
+	}
+	if r := h.public("2026-12-01T13:02:00Z", alice, "I oppose modification #1 in Wacky World."); done(r) || !strings.Contains(r.Body, "can no longer be opposed") {
+		t.Errorf("modification #1 opposed twice:\n%s", r.Body)
 	}
 	if w, c := h.s.Games[ID].Params[ParamWidth], h.s.Games[ID].Params[ParamBuild]; w != "16" || c != "2" {
 		t.Errorf("after opposing #1: Width %s, BuildXCost %s; want 16 and 2", w, c)
