@@ -272,6 +272,41 @@ func TestPoolSkipsUsedNames(t *testing.T) {
 	}
 }
 
+// TestContestmasterPowers: the contestmaster may send 1 to Q powers (Rumble
+// 3, U2); exactly Q are all eir powers, so nothing is drawn from the pool
+// and the journal's entry for the list names no draw.
+func TestContestmasterPowers(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 2 contestmaster powers."))
+	if r := h.Private("2026-12-01T11:30:00Z", mars, "Rain: it rains\nHail: it hails\nSnow: it snows"); !failed(r) || !strings.Contains(norm(r.Body), "send 1 to 2 contestmaster powers") {
+		t.Errorf("three contestmaster powers of 2:\n%s", r.Body)
+	}
+	mustDone(t, h.Private("2026-12-01T12:00:00Z", mars, "Rain: it rains\nHail: it hails"))
+	privately(t, h, "2026-12-01T12:00:00Z",
+		alice, "Iron Skin: my skin turns to iron (ward)",
+		bob, "Flight: I fly above the fray")
+	h.Advance("2026-12-05T00:00:00Z")
+	body := norm(sent(t, h, "rumble/1/powers"))
+	for _, n := range []string{"Rain", "Hail"} {
+		if !regexp.MustCompile(n + ` ruled contestmaster\b`).MatchString(body) {
+			t.Errorf("the powers notice does not list %s as the contestmaster's:\n%s", n, body)
+		}
+	}
+	if strings.Contains(body, "Drawn from the built-in pool") {
+		t.Errorf("a draw from the pool with the contestmaster's powers all sent:\n%s", body)
+	}
+	for _, e := range h.Entries {
+		if _, ok := e.Detail["powers"]; ok {
+			if d, ok := e.Detail["drawn"]; ok {
+				t.Errorf("the journal's entry for the powers names draws: %v", d)
+			}
+		}
+	}
+}
+
 // TestGuide: the guide lists every verb and every effect, and fits in mail.
 func TestGuide(t *testing.T) {
 	contracttest.CheckGuide(t, New(), nil)

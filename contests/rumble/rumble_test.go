@@ -506,6 +506,34 @@ func TestBidsToOneStamina(t *testing.T) {
 	}
 }
 
+// TestDiscardsListed: the discards of round 1's notice (Rumble 6, U3) name
+// each holder of a power, with "none sent" for a holder who sent nothing by
+// the deadline, and nobody who holds no power.
+func TestDiscardsListed(t *testing.T) {
+	h := atBids(t)
+	privately(t, h, "2026-12-02T10:00:00Z",
+		alice, "Iron Skin: 30",
+		bob, "Flight: 20",
+		carol, "no bids",
+		dave, "no bids")
+	mustDone(t, h.Private("2026-12-02T11:00:00Z", alice, "No discard."))
+	h.Advance("2026-12-06T00:00:00Z")
+	body := sent(t, h, "rumble/1/round/1/begin")
+	i, j := strings.Index(body, "Discards (Rumble 6)"), strings.Index(body, "Sealed discards")
+	if i < 0 || j < i {
+		t.Fatalf("no discards in round 1's notice:\n%s", body)
+	}
+	var got []string
+	for _, l := range strings.Split(body[i:j], "\n")[2:] { // after the heading and its rule
+		if l = strings.TrimSpace(l); l != "" {
+			got = append(got, l)
+		}
+	}
+	if want := []string{"Alice: no discard", "Bob: no discard (none sent, U3)"}; !slices.Equal(got, want) {
+		t.Errorf("the discards %q, want %q", got, want)
+	}
+}
+
 // Rumble 1: between games there is nothing to submit, and the receipt says so.
 func TestSubmitBetweenGames(t *testing.T) {
 	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
