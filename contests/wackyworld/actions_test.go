@@ -170,6 +170,17 @@ func TestActions(t *testing.T) {
 				// Wacky 3: the refusal names the World's bounds.
 				wantReceipt(t, h, "(-1, 0) is off the map (the World is 16 by 16, from (0, 0) to (15, 15))")
 			}},
+		// Wacky 3: the edges are on the map, the tiles beyond them are not.
+		{name: "move to the west edge", setup: func(h *harness) { h.place(aAddr, 1, 1) },
+			steps: []step{{alice, "I move west in Wacky World.", true, ""}},
+			check: func(t *testing.T, h *harness) { wantAt(t, h, aAddr, 0, 1) }},
+		{name: "move to the north edge", setup: func(h *harness) { h.place(aAddr, 1, 1) },
+			steps: []step{{alice, "I move north in Wacky World.", true, ""}},
+			check: func(t *testing.T, h *harness) { wantAt(t, h, aAddr, 1, 0) }},
+		{name: "move off the east edge", setup: func(h *harness) { h.place(aAddr, 15, 14) },
+			steps: []step{{alice, "I move east in Wacky World.", false, "Wacky 6a, 3"}}},
+		{name: "move off the south edge", setup: func(h *harness) { h.place(aAddr, 14, 15) },
+			steps: []step{{alice, "I move south in Wacky World.", false, "Wacky 6a, 3"}}},
 		{name: "move not adjacent", steps: []step{{alice, "I move to (6, 6) in Wacky World.", false, "Wacky 6a, 3"}}},
 		{name: "move from a wall", setup: func(h *harness) { h.terrain("5,5=#") },
 			steps: []step{{alice, "I move south in Wacky World.", false, "Wacky 6a"}}},

@@ -1,6 +1,7 @@
 package wackyworld
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -228,5 +229,38 @@ func TestOpposeByNumber(t *testing.T) {
 	}
 	if w, c := h.s.Games[ID].Params[ParamWidth], h.s.Games[ID].Params[ParamBuild]; w != "16" || c != "2" {
 		t.Errorf("after opposing #1: Width %s, BuildXCost %s; want 16 and 2", w, c)
+	}
+}
+
+// TestReportChanges: the report's table of changes says which text-only
+// change waits for the contestmaster's ruling and which was ruled; an
+// opposed one is only "opposed" (G8, G9, Wacky 1).
+func TestReportChanges(t *testing.T) {
+	h := world(t)
+	atlas := "Atlas <" + cm + ">"
+	for i, text := range []string{"parties SHOULD greet each other", "parties SHOULD wave", "parties SHOULD bow"} {
+		if r := h.public(fmt.Sprintf("2026-12-01T12:0%d:00Z", i), atlas, "I modify the Wacky World contract: "+text); !done(r) {
+			t.Fatalf("modification #%d: %s", i+1, r.Body)
+		}
+	}
+	if r := h.public("2026-12-01T13:00:00Z", bob, "I oppose modification #3 in Wacky World."); !done(r) {
+		t.Fatalf("oppose #3: %s", r.Body)
+	}
+	h.send("2026-12-01T14:00:00Z", atlas, "I rule on #2: it is advice only.", contract.ChanPrivate)
+	rep, err := h.e.Report(h.s, ID, mustTime(t, "2026-12-02T00:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"1": "open, needs the contestmaster's ruling", "2": "open, ruled", "3": "opposed"}
+	got := map[string]string{}
+	for _, l := range strings.Split(rep.Body, "\n") {
+		if f := strings.Fields(l); len(f) > 5 && want[f[0]] != "" && f[1] == "modification" {
+			got[f[0]] = strings.Join(f[5:], " ")
+		}
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("change #%s's status in the report %q, want %q:\n%s", id, got[id], w, rep.Body)
+		}
 	}
 }
