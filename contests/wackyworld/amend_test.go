@@ -191,6 +191,20 @@ func TestResize(t *testing.T) {
 	if !strings.Contains(rep.Body, "The World is 16 by 10") {
 		t.Errorf("the report after Height = 10:\n%s", rep.Body)
 	}
+	// Growing adds Fallow rows below and keeps the terrain above.
+	h.terrain("3,9=#")
+	if r := h.public("2026-12-01T12:02:00Z", atlas, "I modify the Wacky World contract: SET Height = 12"); !done(r) {
+		t.Fatalf("Height = 12: %s", r.Body)
+	}
+	rep, err = h.e.Report(h.s, ID, mustTime(t, "2026-12-02T00:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"The World is 16 by 12", "\n 9 ...#....", "\n10 ..........", "\n11 .........."} {
+		if !strings.Contains(rep.Body, want) {
+			t.Errorf("the report after Height = 12 lacks %q:\n%s", want, rep.Body)
+		}
+	}
 }
 
 // TestOpposeByNumber: with two modifications open, a party opposes the one
