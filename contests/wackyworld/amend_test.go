@@ -213,6 +213,17 @@ func TestResize(t *testing.T) {
 func TestOpposeByNumber(t *testing.T) {
 	h := world(t)
 	atlas := "Atlas <" + cm + ">"
+	before := h.gameSnap()
+	if r := h.public("2026-12-01T11:00:00Z", bob, "I oppose the modification in Wacky World."); done(r) || !strings.Contains(r.Body, "no modification can be opposed now") {
+		t.Errorf("an opposition with no modification open:\n%s", r.Body)
+	}
+	// G9: Wacky World has parameters and no variants.
+	if r := h.public("2026-12-01T11:01:00Z", atlas, "I modify the Wacky World contract: SELECT Hard"); done(r) || !strings.Contains(r.Body, "no variants to SELECT") {
+		t.Errorf("a SELECT modification:\n%s", r.Body)
+	}
+	if h.gameSnap() != before {
+		t.Errorf("the refused actions changed the state")
+	}
 	r := h.public("2026-12-01T12:00:00Z", atlas, "I modify the Wacky World contract: SET Width = 20")
 	if got := strings.Join(strings.Fields(r.Body), " "); !done(r) || !strings.Contains(got, "parties can oppose it until 2026-12-02 12:00 UTC") {
 		t.Fatalf("modification #1's receipt does not give 24 hours:\n%s", r.Body)
@@ -220,7 +231,7 @@ func TestOpposeByNumber(t *testing.T) {
 	if r := h.public("2026-12-01T12:30:00Z", atlas, "I modify the Wacky World contract: SET BuildXCost = 2"); !done(r) {
 		t.Fatalf("modification #2: %s", r.Body)
 	}
-	before := h.gameSnap()
+	before = h.gameSnap()
 	if r := h.public("2026-12-01T13:00:00Z", bob, "I oppose the modification in Wacky World."); done(r) || !strings.Contains(strings.Join(strings.Fields(r.Body), " "), "several modifications are open") {
 		t.Errorf("an opposition naming no modification, with two open:\n%s", r.Body)
 	}
