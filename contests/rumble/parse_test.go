@@ -118,6 +118,10 @@ func TestParseBids(t *testing.T) {
 		{"Flight: 30\nFlight: 2", nil, false, "two bids"},
 		{"Speed: 3", nil, false, "not a power"},
 		{"Flight: 0", nil, false, "1 or more"},
+		// U4: 1 is the smallest bid; #1 to #5 are the five powers listed.
+		{"I bid 1 on #1. I bid 2 on #5", []Bid{{"Flight", 1}, {"Attack Dog", 2}}, false, ""},
+		{"#0: 3", nil, false, "not a power"},
+		{"#6: 3", nil, false, "not a power"},
 		{"Flight: 2,5", nil, false, "not a whole number"},
 	}
 	for _, tc := range tests {

@@ -534,6 +534,26 @@ func TestDiscardsListed(t *testing.T) {
 	}
 }
 
+// TestStartLimits: a game has 1 to 10 powers per contestant and 0 to 40
+// contestmaster powers (Rumble 1); 11 or 41 are refused, 10 and 40 start it.
+func TestStartLimits(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	for _, bad := range []string{"11 powers per contestant and 40 contestmaster powers", "10 powers per contestant and 41 contestmaster powers"} {
+		r := h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with "+bad+".")
+		if !failed(r) || !strings.Contains(norm(r.Body), "announce 1 to 10 powers per contestant and 0 to 40 contestmaster powers (Rumble 1)") {
+			t.Errorf("%s: not refused:\n%s", bad, r.Body)
+		}
+	}
+	r := h.Public("2026-12-01T11:01:00Z", mars, "I announce a new game of Rumble with 10 powers per contestant and 40 contestmaster powers.")
+	mustDone(t, r)
+	if !strings.Contains(norm(r.Body), "10 powers per contestant, 40 for the contestmaster") {
+		t.Errorf("the start's receipt:\n%s", r.Body)
+	}
+}
+
 // Rumble 1: between games there is nothing to submit, and the receipt says so.
 func TestSubmitBetweenGames(t *testing.T) {
 	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
