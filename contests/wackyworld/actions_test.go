@@ -366,10 +366,11 @@ func mint(h *harness, who string, n int64) {
 }
 
 // TestMapMarks: each party's mark on the report's map is the first unused
-// letter of eir name, Z included, else the first unused digit.
+// letter of eir name, Z included, else the first unused digit, in joining
+// order.
 func TestMapMarks(t *testing.T) {
 	h := world(t)
-	for i, who := range []string{"Zed <zed@example.test>", "Ab <ab@example.test>"} {
+	for i, who := range []string{"Zed <zed@example.test>", "Ab <ab@example.test>", "Ba <ba@example.test>"} {
 		if r := h.public(fmt.Sprintf("2026-12-01T10:3%d:00Z", i), who, "I join Wacky World."); !done(r) {
 			t.Fatalf("join %s: %v", who, r.Body)
 		}
@@ -378,7 +379,7 @@ func TestMapMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"\n  A  Alice\n", "\n  B  Bob\n", "\n  Z  Zed\n", "\n  0  Ab\n"} {
+	for _, want := range []string{"\n  A  Alice\n", "\n  B  Bob\n", "\n  Z  Zed\n", "\n  0  Ab\n", "\n  1  Ba\n"} {
 		if !strings.Contains(rep.Body, want) {
 			t.Errorf("the report's legend lacks %q:\n%s", strings.TrimSpace(want), rep.Body)
 		}
