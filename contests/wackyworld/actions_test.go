@@ -226,6 +226,17 @@ func TestActions(t *testing.T) {
 					t.Errorf("score %d, want 0: the donor is the magpie", got)
 				}
 			}},
+		{name: "pick up takes the oldest of a name", steps: []step{{alice, "I drop a hat in Wacky World.", true, ""}},
+			check: func(t *testing.T, h *harness) {
+				h.advance("2026-12-07T00:00:00Z")
+				if r := h.public("2026-12-07T01:00:00Z", alice, "I drop a hat in Wacky World."); !done(r) {
+					t.Fatalf("second drop: %s", r.Body)
+				}
+				h.place(bAddr, 5, 5)
+				if r := h.public("2026-12-07T02:00:00Z", bob, "I pick up the hat in Wacky World."); !done(r) || !strings.Contains(r.Body, "hat (#1)") {
+					t.Errorf("the pick-up is not of the oldest hat (#1):\n%s", r.Body)
+				}
+			}},
 		{name: "pick up what is not there", setup: func(h *harness) {
 			h.data().Assets = append(h.data().Assets, &Asset{ID: 1, Name: "hat", Donor: bAddr, At: Pos{9, 9}, Public: true})
 		}, steps: []step{{alice, "I pick up the hat in Wacky World.", false, "Wacky 6c"}}},
