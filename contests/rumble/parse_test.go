@@ -1,6 +1,8 @@
 package rumble
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -116,6 +118,10 @@ func TestParseBids(t *testing.T) {
 		{"Flight: 30\nFlight: 2", nil, false, "two bids"},
 		{"Speed: 3", nil, false, "not a power"},
 		{"Flight: 0", nil, false, "1 or more"},
+		// U4: 1 is the smallest bid; #1 to #5 are the five powers listed.
+		{"I bid 1 on #1. I bid 2 on #5", []Bid{{"Flight", 1}, {"Attack Dog", 2}}, false, ""},
+		{"#0: 3", nil, false, "not a power"},
+		{"#6: 3", nil, false, "not a power"},
 		{"Flight: 2,5", nil, false, "not a whole number"},
 	}
 	for _, tc := range tests {
@@ -231,6 +237,75 @@ func TestPool(t *testing.T) {
 		if p.Effect != "" {
 			if _, ok := effectByName(p.Effect); !ok {
 				t.Errorf("%q has an undocumented effect %q", p.Name, p.Effect)
+			}
+		}
+	}
+}
+
+// TestPoolSkipsUsedNames: U2's duplicate check is case-insensitive for the
+// pool's draws too. Alice and Bob send two of the pool's powers in capitals;
+// the contestmaster sends none, so all 40 of eir powers are drawn: the powers
+// notice lists none of the pool's powers twice in any case, and each draw's
+// label counts the candidates left after the names already in the game.
+func TestPoolSkipsUsedNames(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 40 contestmaster powers."))
+	taken := []PowerDef{pool[0], pool[len(pool)-1]}
+	privately(t, h, "2026-12-01T12:00:00Z",
+		alice, strings.ToUpper(taken[0].Name)+": "+taken[0].Text,
+		bob, strings.ToUpper(taken[1].Name)+": "+taken[1].Text)
+	h.Advance("2026-12-05T00:00:00Z")
+	body := norm(sent(t, h, "rumble/1/powers"))
+	for _, p := range pool {
+		if n := len(regexp.MustCompile(`(?i)\b\d+\. `+regexp.QuoteMeta(p.Name)+`: `).FindAllString(body, -1)); n > 1 {
+			t.Errorf("%s is in the powers notice %d times", p.Name, n)
+		}
+	}
+	labels := regexp.MustCompile(`/game/1/pool/contestmaster/(\d+) \((\d+) candidates\)`).FindAllStringSubmatch(body, -1)
+	if len(labels) != 40 {
+		t.Fatalf("%d draws labelled, want 40:\n%s", len(labels), body)
+	}
+	for _, l := range labels {
+		k, _ := strconv.Atoi(l[1])
+		if want := strconv.Itoa(len(pool) - len(taken) - (k - 1)); l[2] != want {
+			t.Errorf("draw %s: %s candidates, want %s (U2: the pool less the %d names in the game)", l[1], l[2], want, len(taken)+k-1)
+		}
+	}
+}
+
+// TestContestmasterPowers: the contestmaster may send 1 to Q powers (Rumble
+// 3, U2); exactly Q are all eir powers, so nothing is drawn from the pool
+// and the journal's entry for the list names no draw.
+func TestContestmasterPowers(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 2 contestmaster powers."))
+	if r := h.Private("2026-12-01T11:30:00Z", mars, "Rain: it rains\nHail: it hails\nSnow: it snows"); !failed(r) || !strings.Contains(norm(r.Body), "send 1 to 2 contestmaster powers") {
+		t.Errorf("three contestmaster powers of 2:\n%s", r.Body)
+	}
+	mustDone(t, h.Private("2026-12-01T12:00:00Z", mars, "Rain: it rains\nHail: it hails"))
+	privately(t, h, "2026-12-01T12:00:00Z",
+		alice, "Iron Skin: my skin turns to iron (ward)",
+		bob, "Flight: I fly above the fray")
+	h.Advance("2026-12-05T00:00:00Z")
+	body := norm(sent(t, h, "rumble/1/powers"))
+	for _, n := range []string{"Rain", "Hail"} {
+		if !regexp.MustCompile(n + ` ruled contestmaster\b`).MatchString(body) {
+			t.Errorf("the powers notice does not list %s as the contestmaster's:\n%s", n, body)
+		}
+	}
+	if strings.Contains(body, "Drawn from the built-in pool") {
+		t.Errorf("a draw from the pool with the contestmaster's powers all sent:\n%s", body)
+	}
+	for _, e := range h.Entries {
+		if _, ok := e.Detail["powers"]; ok {
+			if d, ok := e.Detail["drawn"]; ok {
+				t.Errorf("the journal's entry for the powers names draws: %v", d)
 			}
 		}
 	}

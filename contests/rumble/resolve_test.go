@@ -118,3 +118,34 @@ func TestRoundStamina(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundEdges: the round's results at the edges of Rumble 9 and 4 (the
+// setup of atRound: Alice 70 stamina, Bob 80, Carol 90 with Fire Breath
+// (fury, S = 10), Dave 100): an Attack of 1 energy counts; an Attack of 0
+// is no Attack, even with fury spent; a contestant left at exactly 1
+// stamina is alive.
+func TestRoundEdges(t *testing.T) {
+	h := atRound(t)
+	privately(t, h, "2026-12-03T10:00:00Z",
+		alice, "Attack Bob 1",
+		bob, "Attack Alice 2",
+		carol, "Attack: 0 to Dave\nSpend 1 on Fire Breath",
+		dave, "Attack Carol 89")
+	rows := results(t, sent(t, h, "rumble/1/round/2/begin"))
+	want := map[string]map[string]string{
+		"Alice": {"Attacked": "2", "Damage": "2", "After": "68", "Status": "alive"},
+		"Bob":   {"Attacked": "1", "Damage": "1", "After": "79", "Status": "alive"},
+		"Carol": {"Attacked": "89", "Damage": "89", "After": "1", "Status": "alive"},
+		"Dave":  {"Attacked": "0", "Damage": "0", "After": "100", "Status": "alive"},
+	}
+	for name, cols := range want {
+		for col, w := range cols {
+			if got := rows[name][col]; got != w {
+				t.Errorf("%s's %s is %q, want %q", name, col, got, w)
+			}
+		}
+	}
+	if st := data2(h); st.Phase != PhaseRound || st.Round != 2 || len(st.alive()) != 4 {
+		t.Errorf("phase %q round %d with %d alive, want round 2 with all 4", st.Phase, st.Round, len(st.alive()))
+	}
+}

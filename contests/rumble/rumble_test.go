@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +29,54 @@ const (
 // contestants, one power each, none for the contestmaster.
 func atBids(t *testing.T, others ...contract.Game) *contracttest.Harness {
 	t.Helper()
+	if len(others) == 0 {
+		return fork(t, &bases.bids, func() *contracttest.Harness { return buildBids(t) })
+	}
+	return buildBids(t, others...)
+}
+
+// atRound continues atBids to round 1: Alice holds Iron Skin (30), Bob
+// Flight (20), Carol Fire Breath (10); Dave holds nothing.
+func atRound(t *testing.T, others ...contract.Game) *contracttest.Harness {
+	t.Helper()
+	if len(others) == 0 {
+		return fork(t, &bases.round, func() *contracttest.Harness { return buildRound(t) })
+	}
+	return buildRound(t, others...)
+}
+
+// bases are the games atBids and atRound build, made once and copied for each
+// test (fork): every test starts from the same state, and the package's tests
+// stay affordable for mutation testing (scripts/mutate.sh), which runs them
+// once for each mutant.
+var bases struct{ bids, round *contracttest.Harness }
+
+// fork returns a copy of the harness *base (built by build the first time) for
+// t: the state through its encoding (which every step of the harness checks
+// is faithful), and the notices and entries so far. The copy goes on
+// numbering messages after the base's, so none is taken for a duplicate.
+func fork(t *testing.T, base **contracttest.Harness, build func() *contracttest.Harness) *contracttest.Harness {
+	t.Helper()
+	if *base == nil {
+		*base = build()
+	}
+	b, err := contract.Encode((*base).S)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := (*base).E.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := **base
+	h.T, h.S = t, s
+	h.Sent = slices.Clone(h.Sent)
+	h.Entries = slices.Clone(h.Entries)
+	return &h
+}
+
+func buildBids(t *testing.T, others ...contract.Game) *contracttest.Harness {
+	t.Helper()
 	h := contracttest.New(t, "2026-12-01T09:00:00Z", append([]contract.Game{New()}, others...)...)
 	for _, p := range []string{alice, bob, carol, dave} {
 		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
@@ -44,9 +93,7 @@ func atBids(t *testing.T, others ...contract.Game) *contracttest.Harness {
 	return h
 }
 
-// atRound continues atBids to round 1: Alice holds Iron Skin (30), Bob
-// Flight (20), Carol Fire Breath (10); Dave holds nothing.
-func atRound(t *testing.T, others ...contract.Game) *contracttest.Harness {
+func buildRound(t *testing.T, others ...contract.Game) *contracttest.Harness {
 	t.Helper()
 	h := atBids(t, others...)
 	privately(t, h, "2026-12-02T10:00:00Z",
@@ -433,6 +480,77 @@ func TestDeathByBidding(t *testing.T) {
 	st := data2(h)
 	if st.Phase != PhaseNone || !strings.Contains(st.Last, "won by Dave") {
 		t.Errorf("phase %q, %q", st.Phase, st.Last)
+	}
+}
+
+// TestBidsToOneStamina: bids totalling 99 leave 1 stamina, which is alive
+// (Rumble 4, U4): no warning, and the bids notice shows the contestant alive
+// into the discards, while 100 is death.
+func TestBidsToOneStamina(t *testing.T) {
+	h := atBids(t)
+	r := h.Private("2026-12-02T10:00:00Z", alice, "Iron Skin: 99")
+	mustDone(t, r)
+	if strings.Contains(norm(r.Body), "dead before round 1") {
+		t.Errorf("a warning for bids that leave 1 stamina:\n%s", r.Body)
+	}
+	privately(t, h, "2026-12-02T10:00:00Z",
+		bob, "Flight: 100",
+		carol, "no bids",
+		dave, "no bids")
+	body := norm(sent(t, h, "rumble/1/bids"))
+	if st := data2(h); st.Phase != PhaseDiscard || len(st.alive()) != 3 {
+		t.Errorf("phase %q with %d alive, want discards with Alice, Carol and Dave:\n%s", st.Phase, len(st.alive()), body)
+	}
+	if !strings.Contains(body, "Alice 99 1 Iron Skin") || !strings.Contains(body, "Stamina below 1 after bidding: Bob, dead before round 1") {
+		t.Errorf("the bids notice does not show Alice at 1 stamina and Bob alone dead:\n%s", sent(t, h, "rumble/1/bids"))
+	}
+}
+
+// TestDiscardsListed: the discards of round 1's notice (Rumble 6, U3) name
+// each holder of a power, with "none sent" for a holder who sent nothing by
+// the deadline, and nobody who holds no power.
+func TestDiscardsListed(t *testing.T) {
+	h := atBids(t)
+	privately(t, h, "2026-12-02T10:00:00Z",
+		alice, "Iron Skin: 30",
+		bob, "Flight: 20",
+		carol, "no bids",
+		dave, "no bids")
+	mustDone(t, h.Private("2026-12-02T11:00:00Z", alice, "No discard."))
+	h.Advance("2026-12-06T00:00:00Z")
+	body := sent(t, h, "rumble/1/round/1/begin")
+	i, j := strings.Index(body, "Discards (Rumble 6)"), strings.Index(body, "Sealed discards")
+	if i < 0 || j < i {
+		t.Fatalf("no discards in round 1's notice:\n%s", body)
+	}
+	var got []string
+	for _, l := range strings.Split(body[i:j], "\n")[2:] { // after the heading and its rule
+		if l = strings.TrimSpace(l); l != "" {
+			got = append(got, l)
+		}
+	}
+	if want := []string{"Alice: no discard", "Bob: no discard (none sent, U3)"}; !slices.Equal(got, want) {
+		t.Errorf("the discards %q, want %q", got, want)
+	}
+}
+
+// TestStartLimits: a game has 1 to 10 powers per contestant and 0 to 40
+// contestmaster powers (Rumble 1); 11 or 41 are refused, 10 and 40 start it.
+func TestStartLimits(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	for _, bad := range []string{"11 powers per contestant and 40 contestmaster powers", "10 powers per contestant and 41 contestmaster powers"} {
+		r := h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with "+bad+".")
+		if !failed(r) || !strings.Contains(norm(r.Body), "announce 1 to 10 powers per contestant and 0 to 40 contestmaster powers (Rumble 1)") {
+			t.Errorf("%s: not refused:\n%s", bad, r.Body)
+		}
+	}
+	r := h.Public("2026-12-01T11:01:00Z", mars, "I announce a new game of Rumble with 10 powers per contestant and 40 contestmaster powers.")
+	mustDone(t, r)
+	if !strings.Contains(norm(r.Body), "10 powers per contestant, 40 for the contestmaster") {
+		t.Errorf("the start's receipt:\n%s", r.Body)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"referee/contests/life"
 	"referee/contract"
 )
 
@@ -164,7 +165,22 @@ func TestActions(t *testing.T) {
 		{name: "move into a wall", setup: func(h *harness) { h.terrain("5,4=#") },
 			steps: []step{{alice, "I move north in Wacky World.", false, "Wacky 6a"}}},
 		{name: "move off the map", setup: func(h *harness) { h.place(aAddr, 0, 0) },
-			steps: []step{{alice, "I move west in Wacky World.", false, "Wacky 6a, 3"}}},
+			steps: []step{{alice, "I move west in Wacky World.", false, "Wacky 6a, 3"}},
+			check: func(t *testing.T, h *harness) {
+				// Wacky 3: the refusal names the World's bounds.
+				wantReceipt(t, h, "(-1, 0) is off the map (the World is 16 by 16, from (0, 0) to (15, 15))")
+			}},
+		// Wacky 3: the edges are on the map, the tiles beyond them are not.
+		{name: "move to the west edge", setup: func(h *harness) { h.place(aAddr, 1, 1) },
+			steps: []step{{alice, "I move west in Wacky World.", true, ""}},
+			check: func(t *testing.T, h *harness) { wantAt(t, h, aAddr, 0, 1) }},
+		{name: "move to the north edge", setup: func(h *harness) { h.place(aAddr, 1, 1) },
+			steps: []step{{alice, "I move north in Wacky World.", true, ""}},
+			check: func(t *testing.T, h *harness) { wantAt(t, h, aAddr, 1, 0) }},
+		{name: "move off the east edge", setup: func(h *harness) { h.place(aAddr, 15, 14) },
+			steps: []step{{alice, "I move east in Wacky World.", false, "Wacky 6a, 3"}}},
+		{name: "move off the south edge", setup: func(h *harness) { h.place(aAddr, 14, 15) },
+			steps: []step{{alice, "I move south in Wacky World.", false, "Wacky 6a, 3"}}},
 		{name: "move not adjacent", steps: []step{{alice, "I move to (6, 6) in Wacky World.", false, "Wacky 6a, 3"}}},
 		{name: "move from a wall", setup: func(h *harness) { h.terrain("5,5=#") },
 			steps: []step{{alice, "I move south in Wacky World.", false, "Wacky 6a"}}},
@@ -189,6 +205,16 @@ func TestActions(t *testing.T) {
 				if got := h.s.Score("Bob", ID); got != 0 {
 					t.Errorf("magpie's score %d, want 0", got)
 				}
+				// The report's Parties table: x-points held, y-points, score.
+				rep, err := h.e.Report(h.s, ID, mustTime(t, "2026-12-02T00:00:00Z"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for who, want := range map[string]string{"Alice": "0 2 2", "Bob": "0 0 0"} {
+					if got := partyRow(rep.Body, who); got != want {
+						t.Errorf("report row of %s ends %q, want %q:\n%s", who, got, want, rep.Body)
+					}
+				}
 			}},
 		{name: "own pick-up earns nothing", steps: []step{{alice, "I transfer a shiny stone to Wacky World.", true, ""}},
 			check: func(t *testing.T, h *harness) {
@@ -200,10 +226,29 @@ func TestActions(t *testing.T) {
 					t.Errorf("score %d, want 0: the donor is the magpie", got)
 				}
 			}},
+		{name: "pick up takes the oldest of a name", steps: []step{{alice, "I drop a hat in Wacky World.", true, ""}},
+			check: func(t *testing.T, h *harness) {
+				h.advance("2026-12-07T00:00:00Z")
+				if r := h.public("2026-12-07T01:00:00Z", alice, "I drop a hat in Wacky World."); !done(r) {
+					t.Fatalf("second drop: %s", r.Body)
+				}
+				h.place(bAddr, 5, 5)
+				if r := h.public("2026-12-07T02:00:00Z", bob, "I pick up the hat in Wacky World."); !done(r) || !strings.Contains(r.Body, "hat (#1)") {
+					t.Errorf("the pick-up is not of the oldest hat (#1):\n%s", r.Body)
+				}
+			}},
 		{name: "pick up what is not there", setup: func(h *harness) {
 			h.data().Assets = append(h.data().Assets, &Asset{ID: 1, Name: "hat", Donor: bAddr, At: Pos{9, 9}, Public: true})
 		}, steps: []step{{alice, "I pick up the hat in Wacky World.", false, "Wacky 6c"}}},
 		{name: "drop a ledger currency", steps: []step{{alice, "I drop 2 x-points in Wacky World.", false, "Wacky 6b"}}},
+		{name: "drop another game's currency", setup: func(h *harness) {
+			if err := h.s.Ledger.Mint(life.Vial, "Alice", 5); err != nil {
+				t.Fatal(err)
+			}
+		}, steps: []step{{alice, "I drop 3 Vials in Wacky World.", false, "Wacky 6b, W6"}},
+			check: func(t *testing.T, h *harness) {
+				wantReceipt(t, h, "this contract CANNOT own 3 Vials ("+life.Vial+")")
+			}},
 		{name: "reap", setup: func(h *harness) { h.terrain(`6,5="`) },
 			steps: []step{{alice, "I reap (6, 5) in Wacky World.", true, ""}},
 			check: func(t *testing.T, h *harness) {
@@ -287,6 +332,31 @@ func TestActions(t *testing.T) {
 	}
 }
 
+// wantReceipt checks that the last receipt sent says want (its lines joined).
+func wantReceipt(t *testing.T, h *harness, want string) {
+	t.Helper()
+	for i := len(h.H.Sent) - 1; i >= 0; i-- {
+		if o := h.H.Sent[i]; o.Kind == "receipt" {
+			if got := strings.Join(strings.Fields(o.Body), " "); !strings.Contains(got, want) {
+				t.Errorf("the receipt does not say %q:\n%s", want, o.Body)
+			}
+			return
+		}
+	}
+	t.Errorf("no receipt sent")
+}
+
+// partyRow is the last three columns (x-points held, y-points, score) of a
+// party's row in the report's Parties table.
+func partyRow(report, who string) string {
+	for _, l := range strings.Split(report, "\n") {
+		if f := strings.Fields(l); len(f) >= 4 && f[0] == who {
+			return strings.Join(f[len(f)-3:], " ")
+		}
+	}
+	return ""
+}
+
 func wantAt(t *testing.T, h *harness, addr string, x, y int) {
 	t.Helper()
 	p := h.party(addr)
@@ -304,4 +374,25 @@ func mint(h *harness, who string, n int64) {
 		h.s.Points = map[string]map[string]int{}
 	}
 	h.s.Points[who] = map[string]int{ID: int(n)}
+}
+
+// TestMapMarks: each party's mark on the report's map is the first unused
+// letter of eir name, Z included, else the first unused digit, in joining
+// order.
+func TestMapMarks(t *testing.T) {
+	h := world(t)
+	for i, who := range []string{"Zed <zed@example.test>", "Ab <ab@example.test>", "Ba <ba@example.test>"} {
+		if r := h.public(fmt.Sprintf("2026-12-01T10:3%d:00Z", i), who, "I join Wacky World."); !done(r) {
+			t.Fatalf("join %s: %v", who, r.Body)
+		}
+	}
+	rep, err := h.e.Report(h.s, ID, mustTime(t, "2026-12-02T00:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\n  A  Alice\n", "\n  B  Bob\n", "\n  Z  Zed\n", "\n  0  Ab\n", "\n  1  Ba\n"} {
+		if !strings.Contains(rep.Body, want) {
+			t.Errorf("the report's legend lacks %q:\n%s", strings.TrimSpace(want), rep.Body)
+		}
+	}
 }

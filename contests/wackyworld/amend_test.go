@@ -1,6 +1,7 @@
 package wackyworld
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -165,5 +166,126 @@ func TestRulingTimeout(t *testing.T) {
 	h.advance("2026-12-07T12:00:01Z")
 	if got := h.data().Changes[0].Ruling; !strings.Contains(got, "changes nothing the referee enforces") || !strings.Contains(got, "G8") {
 		t.Errorf("ruling after the deadline %q, want the default", got)
+	}
+}
+
+// TestResize: a changed Height resizes the World as a changed Width does,
+// and neither shrinks it past a party (Wacky 3, guide decision 11): Bob
+// stands on (9, 9), so 9 rows or columns are refused and 10 are not.
+func TestResize(t *testing.T) {
+	h := world(t)
+	atlas := "Atlas <" + cm + ">"
+	for _, p := range []string{ParamWidth, ParamHeight} {
+		r := h.public("2026-12-01T12:00:00Z", atlas, "I modify the Wacky World contract: SET "+p+" = 9")
+		if got := strings.Join(strings.Fields(r.Body), " "); done(r) || !strings.Contains(got, "Bob stands on (9, 9), outside a") || !strings.Contains(got, "(G9, Wacky 3)") {
+			t.Errorf("%s = 9 with Bob on (9, 9):\n%s", p, r.Body)
+		}
+	}
+	if r := h.public("2026-12-01T12:01:00Z", atlas, "I modify the Wacky World contract: SET Height = 10"); !done(r) {
+		t.Fatalf("Height = 10: %s", r.Body)
+	}
+	rep, err := h.e.Report(h.s, ID, mustTime(t, "2026-12-02T00:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Body, "The World is 16 by 10") {
+		t.Errorf("the report after Height = 10:\n%s", rep.Body)
+	}
+	// Growing adds Fallow rows below and keeps the terrain above.
+	h.terrain("3,9=#")
+	if r := h.public("2026-12-01T12:02:00Z", atlas, "I modify the Wacky World contract: SET Height = 12"); !done(r) {
+		t.Fatalf("Height = 12: %s", r.Body)
+	}
+	rep, err = h.e.Report(h.s, ID, mustTime(t, "2026-12-02T00:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"The World is 16 by 12", "\n 9 ...#....", "\n10 ..........", "\n11 .........."} {
+		if !strings.Contains(rep.Body, want) {
+			t.Errorf("the report after Height = 12 lacks %q:\n%s", want, rep.Body)
+		}
+	}
+}
+
+// TestOpposeByNumber: with two modifications open, a party opposes the one
+// named and the other stands; without a number, the opposition is refused
+// (Wacky 1). Each modification's receipt names its 24 hours.
+func TestOpposeByNumber(t *testing.T) {
+	h := world(t)
+	atlas := "Atlas <" + cm + ">"
+	before := h.gameSnap()
+	if r := h.public("2026-12-01T11:00:00Z", bob, "I oppose the modification in Wacky World."); done(r) || !strings.Contains(r.Body, "no modification can be opposed now") {
+		t.Errorf("an opposition with no modification open:\n%s", r.Body)
+	}
+	// G9: Wacky World has parameters and no variants.
+	if r := h.public("2026-12-01T11:01:00Z", atlas, "I modify the Wacky World contract: SELECT Hard"); done(r) || !strings.Contains(r.Body, "no variants to SELECT") {
+		t.Errorf("a SELECT modification:\n%s", r.Body)
+	}
+	if h.gameSnap() != before {
+		t.Errorf("the refused actions changed the state")
+	}
+	r := h.public("2026-12-01T12:00:00Z", atlas, "I modify the Wacky World contract: SET Width = 20")
+	if got := strings.Join(strings.Fields(r.Body), " "); !done(r) || !strings.Contains(got, "parties can oppose it until 2026-12-02 12:00 UTC") {
+		t.Fatalf("modification #1's receipt does not give 24 hours:\n%s", r.Body)
+	}
+	if r := h.public("2026-12-01T12:30:00Z", atlas, "I modify the Wacky World contract: SET BuildXCost = 2"); !done(r) {
+		t.Fatalf("modification #2: %s", r.Body)
+	}
+	before = h.gameSnap()
+	if r := h.public("2026-12-01T13:00:00Z", bob, "I oppose the modification in Wacky World."); done(r) || !strings.Contains(strings.Join(strings.Fields(r.Body), " "), "several modifications are open") {
+		t.Errorf("an opposition naming no modification, with two open:\n%s", r.Body)
+	}
+	if h.gameSnap() != before {
+		t.Errorf("the refused opposition changed the state")
+	}
+	ns := h.send("2026-12-01T13:01:00Z", bob, "I oppose modification #1 in Wacky World.", contract.ChanPublic)
+	if r := contracttest.Receipt(ns); !done(r) {
+		t.Fatalf("oppose #1: %s", r.Body)
+	}
+	told := false
+	for _, n := range ns {
+		told = told || n.Channel == contract.ChanPublic && strings.Contains(strings.Join(strings.Fields(n.Body), " "), "Bob opposed Atlas's modification #1")
+	}
+	if !told {
+		t.Errorf("no public notice that Bob opposed modification #1")
+	}
+	if r := h.public("2026-12-01T13:02:00Z", alice, "I oppose modification #1 in Wacky World."); done(r) || !strings.Contains(r.Body, "can no longer be opposed") {
+		t.Errorf("modification #1 opposed twice:\n%s", r.Body)
+	}
+	if w, c := h.s.Games[ID].Params[ParamWidth], h.s.Games[ID].Params[ParamBuild]; w != "16" || c != "2" {
+		t.Errorf("after opposing #1: Width %s, BuildXCost %s; want 16 and 2", w, c)
+	}
+}
+
+// TestReportChanges: the report's table of changes says which text-only
+// change waits for the contestmaster's ruling and which was ruled; an
+// opposed one is only "opposed" (G8, G9, Wacky 1).
+func TestReportChanges(t *testing.T) {
+	h := world(t)
+	atlas := "Atlas <" + cm + ">"
+	for i, text := range []string{"parties SHOULD greet each other", "parties SHOULD wave", "parties SHOULD bow"} {
+		if r := h.public(fmt.Sprintf("2026-12-01T12:0%d:00Z", i), atlas, "I modify the Wacky World contract: "+text); !done(r) {
+			t.Fatalf("modification #%d: %s", i+1, r.Body)
+		}
+	}
+	if r := h.public("2026-12-01T13:00:00Z", bob, "I oppose modification #3 in Wacky World."); !done(r) {
+		t.Fatalf("oppose #3: %s", r.Body)
+	}
+	h.send("2026-12-01T14:00:00Z", atlas, "I rule on #2: it is advice only.", contract.ChanPrivate)
+	rep, err := h.e.Report(h.s, ID, mustTime(t, "2026-12-02T00:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"1": "open, needs the contestmaster's ruling", "2": "open, ruled", "3": "opposed"}
+	got := map[string]string{}
+	for _, l := range strings.Split(rep.Body, "\n") {
+		if f := strings.Fields(l); len(f) > 5 && want[f[0]] != "" && f[1] == "modification" {
+			got[f[0]] = strings.Join(f[5:], " ")
+		}
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("change #%s's status in the report %q, want %q:\n%s", id, got[id], w, rep.Body)
+		}
 	}
 }
