@@ -1,0 +1,67 @@
+package mailin
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// wroteSeeds are attribution lines in the languages of wroteRE, and lines
+// where case folding takes a rune that is not ASCII (ſ for s, K for k).
+var wroteSeeds = []string{"On Mon, Nov 2, 2026 at 07:38, someone wrote:", "Alice writes :", "Bob SAID:", "Am 2.11. schrieb Carol:",
+	"Le 2 nov. 2026, Dave a écrit :", "El lun, Erin escribió:", "Frank ha scritto:", "Grace schreef:", "Heidi napisał(a):",
+	"Ivan napisał:", "Judy escreveu:", "Mallory skrev:", "Niaj kirjoitti:", "Olivia написал(а):", "Peggy написала:",
+	"Rupert napsal(a):", "Sybil napsal:", "Trent yazdı:", "Victor írta:", "Walter 写道：", "Zelda 書きました:", "Alice のメッセージ:",
+	"Bob ſchrieb:", "Bob sKrev:", "Bob wroteſ:", "This is what I wrote   \t:", "nothing here:", "wrote:", ":", "：",
+	"on reflection, this is what i wrote::", strings.Repeat("x", 40) + "écrit wrote:", "Ölaf wrote:"}
+
+func checkWrote(t *testing.T, line string) {
+	t.Helper()
+	t1 := strings.TrimSpace(line)
+	if !strings.HasSuffix(t1, ":") && !strings.HasSuffix(t1, "：") {
+		return // stripQuoted asks only of such lines
+	}
+	if got, want := wroteAtEnd(t1), wroteRE.MatchString(t1); got != want {
+		t.Errorf("wroteAtEnd(%q) = %v, wroteRE says %v", t1, got, want)
+	}
+}
+
+func TestWroteAtEnd(t *testing.T) {
+	for _, s := range wroteSeeds {
+		checkWrote(t, s)
+	}
+}
+
+// TestWroteASCII: every word of wroteRE written in ASCII alone is in
+// wroteASCII, so that a word added to the expression and not there fails
+// here.
+func TestWroteASCII(t *testing.T) {
+	src := wroteRE.String()
+	body := src[strings.Index(src, "(?i)(")+5 : strings.Index(src, `)\s*`)]
+	words := strings.Split(body, "|")
+	if len(words) < 20 {
+		t.Fatalf("%d words read from %s", len(words), src)
+	}
+	for _, w := range words {
+		w = strings.NewReplacer(`\(`, "(", `\)`, ")", "[", "", "]?", "").Replace(w) // the longest text each matches
+		ascii := true
+		for i := 0; i < len(w); i++ {
+			ascii = ascii && w[i] < 0x80
+		}
+		if ascii && !slices.Contains(wroteASCII, strings.ToLower(w)) {
+			t.Errorf("%q of wroteRE is not in wroteASCII", w)
+		}
+		if len(w) > 18 {
+			t.Errorf("%q of wroteRE is longer than wroteAtEnd allows for", w)
+		}
+	}
+}
+
+func FuzzWroteAtEnd(f *testing.F) {
+	for _, s := range wroteSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkWrote(t, s)
+	})
+}
