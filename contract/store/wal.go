@@ -375,29 +375,47 @@ func differing(a, b []byte) string {
 	return "fields " + fmt.Sprint(keys)
 }
 
+// LoadUpTo reads the state file at path and re-does on it, as Load does,
+// the whole saves of its journal after it, but none that goes past input
+// upto; before is called ahead of each save re-done. It returns the state
+// as the last save re-done left it (At says which), what follows it left
+// to OpenJournal's guards, and the journal_inputs of the state file. A
+// replay resumes so: its saves are checkpoints, and before empties the
+// outbox as the replay did after each one.
+func LoadUpTo(e *contract.Engine, path string, upto int64, before func(*contract.State)) (*contract.State, int64, error) {
+	s, err := loadFile(e, path)
+	if err != nil {
+		return nil, 0, err
+	}
+	file := s.JournalInputs
+	jpath := JournalPath(path)
+	f, err := os.Open(jpath)
+	if errors.Is(err, os.ErrNotExist) {
+		return s, file, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("read journal: %w", err)
+	}
+	defer f.Close()
+	jr := &journalReader{path: jpath, r: bufio.NewReaderSize(f, 1<<16)}
+	for !jr.done {
+		steps, lines, err := jr.save(At(s))
+		if err != nil {
+			return nil, 0, err
+		}
+		if steps == nil || steps[len(steps)-1].N > upto {
+			break
+		}
+		before(s)
+		if err := redoSave(e, s, jpath, steps, lines); err != nil {
+			return nil, 0, err
+		}
+	}
+	return s, file, nil
+}
+
 // LoadSnapshot reads the state file at path as it is, without re-doing
 // the journal after it (Load does).
 func LoadSnapshot(e *contract.Engine, path string) (*contract.State, error) {
 	return loadFile(e, path)
-}
-
-// Encoded is the state file CommitSteps(j, path, s, steps) would write:
-// s with the inputs of steps counted. With enc, the encoding reuses the
-// text of enc's last one, paying for what changed.
-func Encoded(enc *contract.Encoder, s *contract.State, steps []Step) ([]byte, error) {
-	n := s.JournalInputs
-	for _, st := range steps {
-		if st.Input != nil {
-			s.JournalInputs++
-		}
-	}
-	var b []byte
-	var err error
-	if enc != nil {
-		b, err = enc.Encode(s)
-	} else {
-		b, err = contract.Encode(s)
-	}
-	s.JournalInputs = n
-	return b, err
 }
