@@ -87,23 +87,21 @@ func encodeSave(b *bytes.Buffer, s *contract.State, steps []Step) (int64, error)
 			last = i
 		}
 	}
+	// Each line as json.Marshal writes it, and a newline, without a copy
+	// of its own; the buffer grown once for a save of many inputs.
+	b.Grow(len(steps)*768 + int(nent)*256)
+	enc := json.NewEncoder(b)
 	for i, st := range steps {
 		if st.Input != nil {
 			n++
-			line, err := json.Marshal(inputRecord{In: n, Base: base, Entries: len(st.Entries), More: i < last, Input: st.Input})
-			if err != nil {
+			if err := enc.Encode(inputRecord{In: n, Base: base, Entries: len(st.Entries), More: i < last, Input: st.Input}); err != nil {
 				return 0, fmt.Errorf("journal input %d: %w", n, err)
 			}
-			b.Write(line)
-			b.WriteByte('\n')
 		}
 		for _, e := range st.Entries {
-			line, err := json.Marshal(record{e, base})
-			if err != nil {
+			if err := enc.Encode(record{e, base}); err != nil {
 				return 0, fmt.Errorf("journal entry %d: %w", e.Seq, err)
 			}
-			b.Write(line)
-			b.WriteByte('\n')
 		}
 	}
 	return nin, nil
