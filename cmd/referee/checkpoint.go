@@ -39,8 +39,9 @@ import (
 // and a replay empties its outbox after writing them (without an input:
 // they were written, never sent), which the re-doing does before each save
 // it re-does. A resumed replay writes them again under the same numbers
-// (the same bytes, each file renamed into place), so no file is written
-// twice under two numbers and none is missing. A snapshot is written with
+// (the same bytes, over a file a kill may have cut short), so no file is
+// written twice under two numbers, none is missing and none is torn once
+// the replay ends. A snapshot is written with
 // an empty outbox, once the files of its save are durable: re-done up to a
 // point from a snapshot taken there, the outbox holds none of the point's
 // notices, which are all on disk.
@@ -60,13 +61,16 @@ type replayPoint struct {
 
 // replayCheckpoint is the checkpoint file.
 type replayCheckpoint struct {
-	Archives []string     `json:"archives"`
-	Until    string       `json:"until,omitempty"`
-	Out      string       `json:"out,omitempty"`
-	FirstSeq int64        `json:"first_seq"` // journal_seq when the replay began
-	FirstEml int          `json:"first_eml"` // number of its first .eml
-	Prev     *replayPoint `json:"prev,omitempty"`
-	Cur      replayPoint  `json:"cur"`
+	Archives []string `json:"archives"`
+	Until    string   `json:"until,omitempty"`
+	Out      string   `json:"out,omitempty"`
+	FirstSeq int64    `json:"first_seq"` // journal_seq when the replay began
+	// FirstInputs: journal_inputs when it began; the saves after it
+	// are the replay's.
+	FirstInputs int64        `json:"first_inputs"`
+	FirstEml    int          `json:"first_eml"` // number of its first .eml
+	Prev        *replayPoint `json:"prev,omitempty"`
+	Cur         replayPoint  `json:"cur"`
 }
 
 // checkpointPath is the checkpoint file of the state at statePath.
@@ -121,8 +125,9 @@ func (c *replayCheckpoint) pointOf(at store.Position) (replayPoint, bool) {
 }
 
 // emlWriter writes notices as numbered .eml files in dir (none when dir is
-// ""): each to a temporary file renamed into place, with one sync of the
-// file system for all of them.
+// ""), each in place under its number (a file cut short by a kill belongs
+// to the checkpoint's save, whose files the resumed replay writes again),
+// with one sync of the file system for all of them.
 type emlWriter struct {
 	dir     string
 	addr    bridge.Addresses
@@ -137,7 +142,8 @@ func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	// The temporary files of a replay that was killed while writing.
+	// The temporary files an earlier build's replay, killed while
+	// writing, left.
 	stale, _ := filepath.Glob(filepath.Join(dir, ".eml-*.tmp"))
 	for _, f := range stale {
 		os.Remove(f)
@@ -170,23 +176,20 @@ func (w *emlWriter) write(outbox []*contract.Outgoing, next int, pause func(stri
 		if err != nil {
 			return fmt.Errorf("compose %s: %w", o.ID, err)
 		}
-		f, err := os.CreateTemp(w.dir, ".eml-*.tmp")
+		name := filepath.Join(w.dir, fmt.Sprintf("%04d.eml", next+i))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 		if err != nil {
 			return err
 		}
 		_, err = f.Write(raw)
+		if err == nil {
+			err = f.Chmod(0o644) // whatever the umask
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		if err == nil {
-			err = os.Chmod(f.Name(), 0o644)
-		}
-		if err == nil {
-			err = os.Rename(f.Name(), filepath.Join(w.dir, fmt.Sprintf("%04d.eml", next+i)))
-		}
 		if err != nil {
-			os.Remove(f.Name())
-			return fmt.Errorf("write %s: %w", w.dir, err)
+			return fmt.Errorf("write %s: %w", name, err)
 		}
 		w.pending = true
 		pause("eml")
@@ -279,13 +282,18 @@ func (p *replayPause) signalled() os.Signal {
 // loadReplayState loads the state a replay starts from: as Load does (the
 // state file and the journal's inputs after it), but for a replay stopped
 // before its end (its checkpoint ck), only up to ck's last point, each save
-// re-done on an empty outbox as the replay had it: the lines past it are
+// of the replay re-done on an empty outbox as the replay had it (a save
+// before it, a daemon's, on the outbox as it was): the lines past it are
 // those of the save the stop interrupted, which the replay makes again
 // (the journal's guards cut them, keeping a copy). It also returns the
 // journal_inputs of the state file, -1 when it may not hold them all.
 func loadReplayState(e *contract.Engine, path string, ck *replayCheckpoint) (*contract.State, int64, error) {
 	if ck != nil {
-		return store.LoadUpTo(e, path, ck.Cur.Inputs, func(s *contract.State) { s.Outbox = nil })
+		return store.LoadUpTo(e, path, ck.Cur.Inputs, func(s *contract.State) {
+			if s.JournalInputs >= ck.FirstInputs {
+				s.Outbox = nil
+			}
+		})
 	}
 	s, err := store.Load(e, path)
 	return s, -1, err

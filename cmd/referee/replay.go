@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -35,7 +36,7 @@ the same archive again changes nothing: every message is remembered.
 
 Every few seconds, and on SIGINT or SIGTERM, the state's journal and the
 position in the archives are saved (the position in STATE.replay, removed at
-the end), and the state file whole every 10,000 messages and at the end; a
+the end), and the state file whole every 25,000 messages and at the end; a
 mail is written only once the journal that made it is saved. A
 replay that was stopped, or killed, resumes from there when it is run again
 with the same arguments, and writes no mail twice. Stopped by a signal, it
@@ -53,6 +54,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usagef("name at least one archive")
 	}
+	replayGC()
 	var untilT time.Time
 	if *until != "" {
 		t, err := time.Parse(time.RFC3339, *until)
@@ -88,8 +90,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: a replay of other arguments (%s) was stopped before its end: run it again with the same arguments to finish it, or delete %s to start this one", ckPath, strings.Join(ck.Archives, " "), ckPath)
 	}
 	// lastSnap: journal_inputs of the state file (of the last snapshot
-	// written).
+	// written); clean: the state file holds every input and no notice,
+	// as referee run may take it.
 	s, lastSnap, err := loadReplayState(e, cfg.State, ck)
+	clean := false
 	fresh := errors.Is(err, os.ErrNotExist)
 	if err != nil && !fresh {
 		return err
@@ -142,7 +146,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stderr, "referee replay: resuming the replay stopped before its end, at %s (%d messages applied before)\n", where, p.Applied)
 	} else {
-		ck = &replayCheckpoint{Archives: archives, Until: *until, Out: outDir, FirstSeq: keepOf(s), FirstEml: emls.first()}
+		ck = &replayCheckpoint{Archives: archives, Until: *until, Out: outDir, FirstSeq: keepOf(s), FirstInputs: store.At(s).Inputs, FirstEml: emls.first()}
 		cur = replayPoint{Seq: keepOf(s), Next: ck.FirstEml}
 		if s != nil {
 			cur.Inputs, cur.Saved, cur.Outbox = s.JournalInputs, true, len(s.Outbox)
@@ -215,12 +219,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		if whole {
 			err = store.CommitSteps(j, cfg.State, s, steps)
-			lastSnap = s.JournalInputs
 		} else {
 			err = j.Log(s, steps, true)
 		}
 		if err != nil {
 			return err
+		}
+		if whole {
+			lastSnap, clean = s.JournalInputs, len(s.Outbox) == 0
 		}
 		cur = pos
 		pause.at("saved")
@@ -235,7 +241,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	// files of the last save are durable: a replay resumed from it re-does
 	// less of the journal. The point stays: its notices are on disk.
 	snapshot := func() error {
-		if lastSnap == s.JournalInputs || j == nil {
+		if (clean && lastSnap == s.JournalInputs) || j == nil {
 			return nil
 		}
 		if err := emls.sync(); err != nil {
@@ -244,7 +250,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		if err := j.Snapshot(cfg.State, s); err != nil {
 			return err
 		}
-		lastSnap = s.JournalInputs
+		lastSnap, clean = s.JournalInputs, true
 		pause.at("snapshot")
 		return nil
 	}
@@ -530,7 +536,22 @@ const (
 // A replay writes the state file whole (a snapshot) every snapshotInputs
 // inputs, besides its first save and its end: a resumed replay re-does the
 // journal's inputs after it, and a correction re-runs from a snapshot.
-const snapshotInputs = 10000
+const snapshotInputs = 25000
+
+// A replay keeps little (tens of MB: the state, the messages read ahead,
+// the inputs since the last checkpoint) and allocates fast, so the garbage
+// collector, at the default GOGC, runs every few MB and takes a tenth of
+// the time. It runs when the heap has grown by replayGOGC percent instead,
+// unless GOGC says otherwise. (A memory limit instead costs more than it
+// saves: the heap kept near it, the runtime returns pages to the system
+// at every large allocation.)
+const replayGOGC = 200
+
+func replayGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(replayGOGC)
+	}
+}
 
 // absArchive is the archive's path made absolute (imap:FOLDER as it is), so
 // that a replay run again from another directory is known as the same.
