@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -356,9 +357,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		if ai != cur.Archive {
 			pos.MessageID = ""
 		}
-		// The rest of the archive is read and parsed ahead, on another
-		// core when there is one, while the engine applies in order.
-		ahead := readAhead(a, pipe)
+		// The rest of the archive is read and parsed ahead, on every
+		// core, while the engine applies in order.
+		ahead := readAhead(a, pipe, runtime.GOMAXPROCS(0))
 		stop := func() { ahead.stop(); a.Close() }
 		for {
 			if err := interrupted(pos); err != nil {
@@ -458,70 +459,6 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%d messages applied, %d journal entries, %d mails %s\n", pos.Applied, s.JournalSeq-ck.FirstSeq, cur.Next+cur.Outbox-ck.FirstEml, where)
 	return nil
-}
-
-// readAhead bounds how many messages the reader parses ahead of the one
-// being applied.
-const readAheadMessages = 256
-
-// parsed is one message of an archive as the reader hands it over: its
-// arrival time and what the pipeline read of it, or the archive's read
-// error.
-type parsed struct {
-	arrived  time.Time
-	m        *contract.Message
-	parseErr error // an *bridge.UnreadableError: the message is skipped
-	err      error // the archive could not be read: the replay stops
-}
-
-// reader reads and parses an archive's messages in a goroutine of its own,
-// a bounded number ahead, and hands them over in the archive's order.
-type reader struct {
-	out  chan parsed
-	done chan struct{}
-	quit chan struct{}
-}
-
-func readAhead(a mailin.Archive, pipe *bridge.Pipeline) *reader {
-	r := &reader{out: make(chan parsed, readAheadMessages), done: make(chan struct{}), quit: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		defer close(r.out)
-		for {
-			raw, err := a.Next()
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			var p parsed
-			if err != nil {
-				p.err = err
-			} else {
-				p.arrived = raw.Arrived
-				p.m, p.parseErr = pipe.Read(raw.Data, raw.Arrived)
-			}
-			select {
-			case r.out <- p:
-			case <-r.quit:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return r
-}
-
-// next is the next message, false at the archive's end.
-func (r *reader) next() (parsed, bool) {
-	p, ok := <-r.out
-	return p, ok
-}
-
-// stop ends the reader and waits for it, so that the archive can be closed.
-func (r *reader) stop() {
-	close(r.quit)
-	<-r.done
 }
 
 // A replay saves its checkpoint every checkpointEvery (or twenty times as
