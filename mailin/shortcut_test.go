@@ -1,8 +1,9 @@
 package mailin
 
 // Parse skips a regular expression where a cheap test shows what it
-// would find (wroteAtEnd for wroteRE, mayNameDigest for digestRE): these
-// tests hold each shortcut to its expression.
+// would find (wroteAtEnd for wroteRE, mayNameDigest for digestRE), and
+// reads flowed text and tests lines in fewer steps than first written:
+// these tests hold each to its first form.
 
 import (
 	"slices"
@@ -71,5 +72,85 @@ func FuzzWroteAtEnd(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkWrote(t, s)
+	})
+}
+
+// unflowLines is unflow as first written, a paragraph at a time joined at
+// the end: unflow must give the same text.
+func unflowLines(s string, delsp bool) string {
+	lines := strings.Split(s, "\n")
+	var out []string
+	var cur strings.Builder
+	curDepth, open := 0, false
+	flush := func() {
+		if !open {
+			return
+		}
+		prefix := ""
+		if curDepth > 0 {
+			prefix = strings.Repeat(">", curDepth) + " "
+		}
+		out = append(out, prefix+cur.String())
+		cur.Reset()
+		open = false
+	}
+	for _, line := range lines {
+		depth := 0
+		for depth < len(line) && line[depth] == '>' {
+			depth++
+		}
+		body := strings.TrimPrefix(line[depth:], " ")
+		if open && (depth != curDepth || body == "-- ") {
+			flush()
+		}
+		curDepth = depth
+		flowed := strings.HasSuffix(body, " ") && body != "-- "
+		if flowed && delsp {
+			body = body[:len(body)-1]
+		}
+		cur.WriteString(body)
+		open = true
+		if !flowed {
+			flush()
+		}
+	}
+	flush()
+	return strings.Join(out, "\n")
+}
+
+// checkLine holds unflow and the line tests of stripQuoted to their first
+// forms on s.
+func checkLine(t *testing.T, s string) {
+	t.Helper()
+	for _, delsp := range []bool{false, true} {
+		if got, want := unflow(s, delsp), unflowLines(s, delsp); got != want {
+			t.Errorf("unflow(%q, %v) = %q, want %q", s, delsp, got, want)
+		}
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if got, want := isSigDelimiter(l), strings.TrimRight(l, " \t\r\u00a0") == "--"; got != want {
+			t.Errorf("isSigDelimiter(%q) = %v, want %v", l, got, want)
+		}
+		if got, want := strings.ContainsAny(l, "-_:") || strings.Contains(l, "："), strings.ContainsAny(l, "-_:："); got != want {
+			t.Errorf("the prefilter of outlookBlockAt on %q: %v, want %v", l, got, want)
+		}
+	}
+}
+
+var lineSeeds = []string{"Hello \nworld\n> quoted \n> more\n>> deeper \n>> still\n-- \nsig", " stuffed \n  two\n-- \n--\n-- \u00a0\n--\t\r",
+	"a：b\n\xe2\xef\xbc\x9a\n_\n", "", "\n\n", "> \n>", "flowed \n\nnot"}
+
+func TestUnflowAndLineTests(t *testing.T) {
+	for _, s := range lineSeeds {
+		checkLine(t, s)
+	}
+}
+
+func FuzzUnflowAndLineTests(f *testing.F) {
+	for _, s := range lineSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkLine(t, s)
 	})
 }

@@ -63,7 +63,7 @@ func isQuoted(line string) bool {
 // isSigDelimiter reports a signature delimiter: "-- " (RFC 3676 §4.3), also
 // with the space lost or doubled, or a no-break space instead.
 func isSigDelimiter(line string) bool {
-	return strings.TrimRight(line, " \t\r\u00a0") == "--"
+	return strings.HasPrefix(line, "--") && strings.TrimRight(line[2:], " \t\r\u00a0") == ""
 }
 
 // outlookBlockAt reports whether lines[i] starts an Outlook-style quoted
@@ -73,7 +73,7 @@ func isSigDelimiter(line string) bool {
 func outlookBlockAt(lines []string, i int) bool {
 	l := lines[i]
 	// Cheap tests first: most lines are none of these.
-	if !strings.ContainsAny(l, "-_:：") {
+	if !strings.ContainsAny(l, "-_:") && !strings.Contains(l, "：") {
 		return false
 	}
 	if (strings.Contains(l, "--") && originalRE.MatchString(l)) || forwardRE.MatchString(l) {
