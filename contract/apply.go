@@ -408,7 +408,10 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 		try(p.Action)
 	}
 	for _, t := range []string{rest, p.Action} {
-		if d := numberDigits(t); len(hits) == 0 && d != t {
+		if len(hits) > 0 {
+			break
+		}
+		if d := numberDigits(t); d != t {
 			try(d)
 		}
 	}
@@ -466,10 +469,33 @@ var spelledValue = map[string]string{"one": "1", "two": "2", "three": "3", "four
 
 // numberDigits writes spelled numbers as digits: "two Vials" is "2 Vials".
 func numberDigits(s string) string {
+	if !maySpell(s) {
+		return s
+	}
 	return spelled.ReplaceAllStringFunc(s, func(m string) string {
 		sp := strings.IndexAny(m, " \t")
 		return spelledValue[strings.ToLower(m[:sp])] + m[sp:]
 	})
+}
+
+// spelledWords are the words spelled matches, in lower case.
+var spelledWords = []string{"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+	"twenty", "thirty", "forty", "fifty", "hundred"}
+
+// maySpell reports whether spelled can match s: an ASCII s must hold one of
+// spelledWords in some case (folding another rune to s needs a text that
+// is not ASCII).
+func maySpell(s string) bool {
+	if !isASCII(s) {
+		return true
+	}
+	lower := strings.ToLower(s)
+	for _, w := range spelledWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // nearest names the verb of the game whose syntax shares most words with what

@@ -14,8 +14,6 @@ type Sentence struct {
 }
 
 var (
-	// A sentence ends at . ! ? or ; followed by white space, or at the end.
-	sentenceEnd = regexp.MustCompile(`[.!?;]+(\s+|$)`)
 	// Lines that start a new sentence even when the previous line did not end one.
 	startsAction = regexp.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(i|we|if|having|with|without)\b`)
 	// A list item ("- ", "* ", "1. ", "2) ") always starts a new sentence.
@@ -44,8 +42,7 @@ func Sentences(text string) []Sentence {
 			continue
 		}
 		lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
-		prevEnded := cur == nil || strings.ContainsAny(lastRune(cur.b.String()), ".!?;:")
-		if cur == nil || startsAction.MatchString(t) || listItem.MatchString(t) || prevEnded {
+		if cur == nil || endsSentence(cur.b.String()) || mayStartSentence(t) && (startsAction.MatchString(t) || listItem.MatchString(t)) {
 			cur = &chunk{off: lineOff + lead}
 			chunks = append(chunks, cur)
 		} else {
@@ -57,7 +54,7 @@ func Sentences(text string) []Sentence {
 	for _, c := range chunks {
 		s := c.b.String()
 		start := 0
-		for _, m := range sentenceEnd.FindAllStringIndex(s, -1) {
+		for _, m := range sentenceEnds(s) {
 			// Do not split "No. 3" style abbreviations before a digit, nor a
 			// list number ("1. I join") from its item.
 			if m[1] < len(s) && !startsNewSentence(s[m[1]:]) || listNumber.MatchString(s[start:m[1]]) {
@@ -77,13 +74,57 @@ func Sentences(text string) []Sentence {
 
 var listNumber = regexp.MustCompile(`^\s*\d{1,2}\.\s+$`)
 
-func lastRune(s string) string {
-	if s == "" {
-		return ""
-	}
-	r := []rune(s)
-	return string(r[len(r)-1])
+// endsSentence reports whether a chunk's text so far ends in . ! ? ; or :
+// (all ASCII, so the last byte tells).
+func endsSentence(s string) bool {
+	return s != "" && strings.IndexByte(".!?;:", s[len(s)-1]) >= 0
 }
+
+// mayStartSentence reports whether a line can match startsAction or
+// listItem, which need it to start with a list mark (- * • or a digit) or
+// with the first letter of startsAction's words (i, we, if, having, with,
+// without), in either case: no other rune folds to i, w or h.
+func mayStartSentence(t string) bool {
+	if t == "" {
+		return false
+	}
+	switch t[0] {
+	case '-', '*', 0xe2, 'i', 'I', 'w', 'W', 'h', 'H':
+		return true
+	}
+	return t[0] >= '0' && t[0] <= '9'
+}
+
+// sentenceEnds finds where sentences end in s: each run of . ! ? ; followed
+// by white space (taken with it) or by the end of s, as [start, end) pairs;
+// the regular expression [.!?;]+(\s+|$) without its cost.
+func sentenceEnds(s string) [][]int {
+	var out [][]int
+	for i := 0; i < len(s); {
+		if !isStop(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isStop(s[j]) {
+			j++
+		}
+		k := j
+		for k < len(s) && isSpace(s[k]) {
+			k++
+		}
+		if k > j || j == len(s) {
+			out = append(out, []int{i, k})
+		}
+		i = k
+	}
+	return out
+}
+
+func isStop(c byte) bool { return c == '.' || c == '!' || c == '?' || c == ';' }
+
+// isSpace is the regular expressions' \s: ASCII white space.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 
 func startsNewSentence(rest string) bool {
 	for _, r := range rest {
@@ -181,7 +222,9 @@ func atoiWord(s string) int {
 // ok is false when the sentence is not an "I ..." sentence at all.
 func ReadPerformative(s string) (p Performative, ok bool) {
 	s = strings.TrimSpace(s)
-	s = strings.TrimSpace(listMarker.ReplaceAllString(s, ""))
+	if mayStartList(s) {
+		s = strings.TrimSpace(listMarker.ReplaceAllString(s, ""))
+	}
 	if !namesPerformer(s) {
 		return p, false
 	}
@@ -191,7 +234,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		}
 		return p, false
 	}
-	if m := condForm.FindStringSubmatch(s); m != nil {
+	if m := startsWord(s, "if", condForm); m != nil {
 		inner, ok := ReadPerformative(m[2])
 		if !ok {
 			return p, false
@@ -203,16 +246,16 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		}
 		return inner, true
 	}
-	if m := resolveForm.FindStringSubmatch(s); m != nil {
+	if m := startsWord(s, "hw", resolveForm); m != nil {
 		inner, ok := ReadPerformative(m[1])
 		if ok && inner.Kind == "act" {
 			inner.Resolves = true
 		}
 		return inner, ok
 	}
-	m := performative.FindStringSubmatch(s)
+	m := startsWord(s, "iw", performative)
 	if m == nil {
-		if pm := preface.FindStringSubmatch(s); pm != nil && !resolveForm.MatchString(s) {
+		if pm := preface.FindStringSubmatch(s); pm != nil && startsWord(s, "hw", resolveForm) == nil {
 			inner, ok := ReadPerformative(pm[2])
 			if ok && prefaceNot.MatchString(pm[1]) {
 				inner = Performative{Kind: "not", Action: inner.Action}
@@ -222,7 +265,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return p, false
 	}
 	rest := dropTrailing(trimStop(strings.TrimSpace(m[1])))
-	if strings.HasPrefix(strings.ToLower(m[0]), "i'") || notAction.MatchString(rest) ||
+	if (m[0][0] == 'i' || m[0][0] == 'I') && strings.HasPrefix(m[0][1:], "'") || mayNotAction(rest) && notAction.MatchString(rest) ||
 		pastTense.MatchString(rest) && !presentEd.MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
@@ -254,6 +297,82 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	return Performative{Kind: "act", Action: rest}, true
 }
 
+// notActionWords are the first words of notAction's alternatives, up to
+// the first character that is not a letter: "can" for "can't".
+var notActionWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`will shall would could should might may must can cannot won wouldn don do didn did
+		does doesn never not no refuse decline think guess wonder hope want wish plan believe suppose feel am was were
+		have has had agree disagree like love see know mean suggest propose expect intended need needed forgot remember
+		recall tried try meant prefer imagine assume doubt regret used keep is are be being been say said wrote write
+		read thought heard reckon figure gather understand agreed asked ask wondered get got`) {
+		notActionWords[w] = true
+	}
+}
+
+// mayNotAction reports whether notAction can match s: s starts with an
+// apostrophe, or with one of notActionWords as a whole word in some case;
+// a word that runs into a character not ASCII is left to the regular
+// expression (folding takes ſ for s and K for k).
+func mayNotAction(s string) bool {
+	i := 0
+	for i < len(s) && isWordByte(s[i]) {
+		i++
+	}
+	switch {
+	case i == 0:
+		return s != "" && (s[0] == '\'' || s[0] >= 0x80)
+	case i < len(s) && s[i] >= 0x80:
+		return true
+	}
+	return notActionWords[strings.ToLower(s[:i])]
+}
+
+// isWordByte is the regular expressions' \w: an ASCII letter, digit or _.
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// mayStartList reports whether s can start with a listMarker: a list mark,
+// a digit, "(" or a lower-case ASCII letter.
+func mayStartList(s string) bool {
+	if s == "" {
+		return false
+	}
+	c := s[0]
+	return c == '-' || c == '*' || c == 0xe2 || c == '(' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z'
+}
+
+// startsWord is re.FindStringSubmatch(s) for a pattern that matches only
+// at the start of s, case folded, from one of the letters first (in lower
+// case, each folding to its upper case alone): nil at once when s starts
+// with none of them.
+func startsWord(s, first string, re *regexp.Regexp) []string {
+	if s == "" || strings.IndexByte(first, s[0]|0x20) < 0 {
+		return nil
+	}
+	return re.FindStringSubmatch(s)
+}
+
+// trailingWords are the last words trailingAdverb can match.
+var trailingWords = map[string]bool{"too": true, "well": true, "also": true, "now": true, "please": true, "then": true,
+	"again": true, "hereby": true, "thanks": true, "you": true, "once": true, "away": true, "immediately": true}
+
+// mayTrail reports whether trailingAdverb can match s: s ends with one of
+// trailingWords, in any case, or is not ASCII (where the case folding of
+// s and k takes other runes).
+func mayTrail(s string) bool {
+	i := len(s)
+	for i > 0 && (s[i-1]|0x20 >= 'a' && s[i-1]|0x20 <= 'z') {
+		i--
+	}
+	if i > 0 && s[i-1] >= 0x80 {
+		return true
+	}
+	return trailingWords[strings.ToLower(s[i:])]
+}
+
 // dropTrailing removes up to three trailing adverbs ("too", "as well",
 // "please"), looking only at the end of the action so that a long sentence
 // costs no more than a short one.
@@ -263,7 +382,11 @@ func dropTrailing(rest string) string {
 		for cut > 0 && !utf8.RuneStart(rest[cut]) {
 			cut--
 		}
-		tail := trimStop(trailingAdverb.ReplaceAllString(rest[cut:], ""))
+		tail := rest[cut:]
+		if mayTrail(tail) {
+			tail = trailingAdverb.ReplaceAllString(tail, "")
+		}
+		tail = trimStop(tail)
 		if tail == rest[cut:] || cut == 0 && tail == "" {
 			break
 		}
@@ -277,8 +400,12 @@ func dropTrailing(rest string) string {
 func (e *Engine) gameRef(action string) (rest string, game string) {
 	rest = action
 	lower := strings.ToLower(action)
+	ascii := isASCII(action)
 	for _, g := range e.list {
 		for _, a := range e.aliases[g.Spec().ID] {
+			if !a.mayMatch(lower, ascii) {
+				continue
+			}
 			if m := a.trailing.FindStringIndex(rest); m != nil {
 				return strings.TrimSpace(rest[:m[0]]), g.Spec().ID
 			}
@@ -286,7 +413,7 @@ func (e *Engine) gameRef(action string) (rest string, game string) {
 	}
 	for _, g := range e.list {
 		for _, a := range e.aliases[g.Spec().ID] {
-			if a.anywhere.MatchString(lower) {
+			if a.mayMatch(lower, ascii) && a.anywhere.MatchString(lower) {
 				return rest, g.Spec().ID
 			}
 		}
@@ -302,13 +429,31 @@ func (e *Engine) gameNamed(name string) string {
 }
 
 type alias struct {
+	lower    string // the word in lower case
 	trailing *regexp.Regexp
 	anywhere *regexp.Regexp
+}
+
+// mayMatch reports whether the alias's patterns can match a text, given
+// in lower case: an ASCII text must contain the word, an ASCII word
+// (folding another rune to s or k needs a text that is not ASCII).
+func (a alias) mayMatch(lower string, ascii bool) bool {
+	return !ascii || !isASCII(a.lower) || strings.Contains(lower, a.lower)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func compileAlias(word string) alias {
 	w := regexp.QuoteMeta(word)
 	return alias{
+		lower:    strings.ToLower(word),
 		trailing: regexp.MustCompile(`(?i)\s*[,(]?\s*\b(?:in|for|of|on|to|at|from|with)?\s*(?:the\s+)?` + w + `(?:\s+(?:contest|game|contract))?\s*\)?$`),
 		anywhere: regexp.MustCompile(`(?i)\b` + w + `\b`),
 	}

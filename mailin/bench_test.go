@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -168,6 +171,65 @@ func BenchmarkArchive(b *testing.B) {
 			b.ReportMetric(float64(n)/elapsed.Seconds(), "msgs/s")
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 			b.ReportMetric(float64(size)/(1<<20), "mbox-MiB")
+		})
+	}
+}
+
+// benchMail is the messages of testdata/bench: the list archive's
+// kinds of mail (see its README), by name.
+func benchMail(b *testing.B) map[string][]byte {
+	files, err := filepath.Glob(filepath.Join("testdata", "bench", "*.eml"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no messages in testdata/bench: %v", err)
+	}
+	out := map[string][]byte{}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out[strings.TrimSuffix(filepath.Base(f), ".eml")] = raw
+	}
+	return out
+}
+
+// BenchmarkParse times Parse of each message of testdata/bench against
+// go-message's parse of the same message (parseOnly), the two alternating
+// in the same loop, each timed by the CPU time of the thread running it
+// (cpuTime), so that the machine's load counts little: Parse-ns/msg,
+// go-message-ns/msg, and ratio, the first over the second (ns/op is the
+// wall time of the two together). The configuration is referee's default
+// (the archive's lists, policy none).
+//
+//	go test ./mailin -run '^$' -bench '^BenchmarkParse$' -count 3
+func BenchmarkParse(b *testing.B) {
+	cfg := &Config{Referee: "referee@example.test", PublicLists: []string{"agora-business@example.test"},
+		OfficialList: "agora-official@example.test", DiscussionLists: []string{"agora-discussion@example.test"}, AuthPolicy: AuthNone}
+	msgs := benchMail(b)
+	at := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	for _, name := range slices.Sorted(maps.Keys(msgs)) {
+		raw := msgs[name]
+		b.Run(name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var anchor, parse time.Duration
+			n := 0
+			for b.Loop() {
+				t0 := cpuTime(b)
+				parseOnly(raw)
+				t1 := cpuTime(b)
+				if _, err := Parse(raw, at, cfg); err != nil {
+					b.Fatal(err)
+				}
+				parse += cpuTime(b) - t1
+				anchor += t1 - t0
+				n++
+			}
+			b.ReportMetric(float64(parse.Nanoseconds())/float64(n), "Parse-ns/msg")
+			b.ReportMetric(float64(anchor.Nanoseconds())/float64(n), "go-message-ns/msg")
+			b.ReportMetric(float64(parse)/float64(anchor), "ratio")
 		})
 	}
 }

@@ -34,6 +34,11 @@ type bodyWalker struct {
 	limit  int  // stop decoding once this much text is collected
 	digest bool // a multipart/digest was seen
 	report string
+	// The message's own Content-Type as contentType reads it, once the
+	// walker has read it (typed).
+	typed     bool
+	topType   string
+	topParams map[string]string
 }
 
 func (w *bodyWalker) note(format string, args ...any) {
@@ -78,6 +83,9 @@ func (w *bodyWalker) entity(h message.Header, body io.Reader, depth int, path st
 		return "", kindNone
 	}
 	typ, params, ok := contentType(h)
+	if depth == 0 {
+		w.typed, w.topType, w.topParams = true, typ, params
+	}
 	switch {
 	case !h.Has("Content-Type"):
 		typ = defType

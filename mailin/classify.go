@@ -73,13 +73,27 @@ var (
 	digestRE      = regexp.MustCompile(`(?i)\bdigest\b.*\bvol(ume)?\b\.?\s*\d+`)
 )
 
+// mayNameDigest reports whether digestRE can match a subject: an ASCII
+// subject must hold "digest" in some case (case folding takes ſ for s).
+func mayNameDigest(subject string) bool {
+	for i := 0; i < len(subject); i++ {
+		if subject[i] >= 0x80 {
+			return true
+		}
+	}
+	return strings.Contains(strings.ToLower(subject), "digest")
+}
+
 // ignoreReason returns why a message performs nothing (ruling G4: bounces,
 // auto-replies and the referee's own mail), or "".
 func ignoreReason(h header, m *Message, cfg *Config, w *bodyWalker) string {
 	if ref := strings.ToLower(strings.TrimSpace(cfg.Referee)); (ref != "" && m.From == ref) || h.Has("X-Referee-Notice") {
 		return ReasonOwnMail
 	}
-	ct, params, _ := contentType(h.Header)
+	ct, params := w.topType, w.topParams
+	if !w.typed {
+		ct, params, _ = contentType(h.Header)
+	}
 	local, _, _ := strings.Cut(m.From, "@")
 	if local == "mailer-daemon" || local == "postmaster" {
 		return ReasonBounce
@@ -115,7 +129,7 @@ func ignoreReason(h header, m *Message, cfg *Config, w *bodyWalker) string {
 	if rp := strings.Join(strings.Fields(h.Get("Return-Path")), ""); rp == "<>" {
 		return ReasonBounce
 	}
-	if w.digest || (digestRE.MatchString(m.Subject) && (h.Has("List-Id") || strings.Contains(local, "-request"))) {
+	if w.digest || (mayNameDigest(m.Subject) && digestRE.MatchString(m.Subject) && (h.Has("List-Id") || strings.Contains(local, "-request"))) {
 		return ReasonDigest
 	}
 	return ""

@@ -8,23 +8,11 @@ import "strings"
 // signature separator "-- " stays a line of its own (§4.3), and quoted lines
 // come out as "> " per level, so that quote stripping sees them.
 func unflow(s string, delsp bool) string {
-	lines := strings.Split(s, "\n")
-	var out []string
-	var cur strings.Builder
-	curDepth, open := 0, false
-	flush := func() {
-		if !open {
-			return
-		}
-		prefix := ""
-		if curDepth > 0 {
-			prefix = strings.Repeat(">", curDepth) + " "
-		}
-		out = append(out, prefix+cur.String())
-		cur.Reset()
-		open = false
-	}
-	for _, line := range lines {
+	var out strings.Builder // the paragraphs, one a line
+	out.Grow(len(s))
+	started, open := false, false
+	curDepth := 0
+	for line := range strings.SplitSeq(s, "\n") {
 		depth := 0
 		for depth < len(line) && line[depth] == '>' {
 			depth++
@@ -32,19 +20,27 @@ func unflow(s string, delsp bool) string {
 		body := line[depth:]
 		body = strings.TrimPrefix(body, " ") // space-stuffing, or the space after the quote marks
 		if open && (depth != curDepth || body == "-- ") {
-			flush() // §4.5: a quote-depth change ends the paragraph; §4.3: so does the signature separator
+			open = false // §4.5: a quote-depth change ends the paragraph; §4.3: so does the signature separator
 		}
 		curDepth = depth
 		flowed := strings.HasSuffix(body, " ") && body != "-- "
 		if flowed && delsp {
 			body = body[:len(body)-1]
 		}
-		cur.WriteString(body)
-		open = true
+		if !open {
+			if started {
+				out.WriteByte('\n')
+			}
+			started, open = true, true
+			if depth > 0 {
+				out.WriteString(strings.Repeat(">", depth))
+				out.WriteByte(' ')
+			}
+		}
+		out.WriteString(body)
 		if !flowed {
-			flush()
+			open = false
 		}
 	}
-	flush()
-	return strings.Join(out, "\n")
+	return out.String()
 }

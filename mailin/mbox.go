@@ -24,7 +24,11 @@ type mboxArchive struct {
 	n     uint32
 	eof   bool
 	first bool
+	size  int // the last message's size, a hint for the next one's
 }
+
+// maxSizeHint bounds the memory a large message makes the next one take.
+const maxSizeHint = 1 << 20
 
 func (a *mboxArchive) readLine() ([]byte, error) {
 	line, err := a.r.ReadSlice('\n')
@@ -51,7 +55,9 @@ func (a *mboxArchive) Next() (*Raw, error) {
 	if a.eof && a.from == "" {
 		return nil, io.EOF
 	}
-	var buf bytes.Buffer
+	// Sized for a message as long as the last one, so that it is written
+	// in place instead of copied as it grows.
+	buf := bytes.NewBuffer(make([]byte, 0, a.size+a.size/8+512))
 	prevBlank := false
 	next := ""
 	for {
@@ -87,6 +93,7 @@ func (a *mboxArchive) Next() (*Raw, error) {
 	fromLine := a.from
 	a.from = next
 	data := buf.Bytes()
+	a.size = min(len(data), maxSizeHint)
 	// The blank line before the next From_ line (or the end of the file)
 	// belongs to the mbox format.
 	if bytes.HasSuffix(data, []byte("\r\n\r\n")) {

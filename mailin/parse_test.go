@@ -363,7 +363,7 @@ func TestParseWorstCases(t *testing.T) {
 // cpuTime is the CPU time the calling thread has used
 // (CLOCK_THREAD_CPUTIME_ID: precise, where the thread's rusage counts in
 // scheduler ticks).
-func cpuTime(t *testing.T) time.Duration {
+func cpuTime(t testing.TB) time.Duration {
 	const clockThreadCPUTime = 3
 	var ts syscall.Timespec
 	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {

@@ -28,6 +28,31 @@ var (
 	introRE = regexp.MustCompile(`(?i)^\s*(on|am|le|el|il|op|em|den|på|w dniu|dne|pe|в|\d{4}[年/-])(\s|$|\d)`)
 )
 
+// wroteASCII are the words of wroteRE written in ASCII alone, in lower case.
+var wroteASCII = []string{"wrote", "writes", "said", "schrieb", "ha scritto", "schreef", "napsal(a)", "napsal", "escreveu", "skrev", "kirjoitti"}
+
+// wroteAtEnd is wroteRE.MatchString(t) for a trimmed line that ends in a
+// colon, without the regular expression's scan of the whole line when
+// what comes before the colon ends in ASCII: a word of wroteRE ends there
+// (no word of it is longer than 18 bytes, and only those of wroteASCII
+// match ASCII text: case folding takes ſ for s and K for k).
+func wroteAtEnd(t string) bool {
+	v := strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(t, ":"), "："), " \t\n\f\r")
+	tail := v[max(0, len(v)-32):]
+	for i := 0; i < len(tail); i++ {
+		if tail[i] >= 0x80 {
+			return wroteRE.MatchString(t)
+		}
+	}
+	tail = strings.ToLower(tail)
+	for _, w := range wroteASCII {
+		if strings.HasSuffix(tail, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // isQuoted reports whether a line is a quoted line: ">" possibly after a
 // little indentation (some clients indent the quote marks).
 func isQuoted(line string) bool {
@@ -38,7 +63,7 @@ func isQuoted(line string) bool {
 // isSigDelimiter reports a signature delimiter: "-- " (RFC 3676 §4.3), also
 // with the space lost or doubled, or a no-break space instead.
 func isSigDelimiter(line string) bool {
-	return strings.TrimRight(line, " \t\r\u00a0") == "--"
+	return strings.HasPrefix(line, "--") && strings.TrimRight(line[2:], " \t\r\u00a0") == ""
 }
 
 // outlookBlockAt reports whether lines[i] starts an Outlook-style quoted
@@ -48,7 +73,7 @@ func isSigDelimiter(line string) bool {
 func outlookBlockAt(lines []string, i int) bool {
 	l := lines[i]
 	// Cheap tests first: most lines are none of these.
-	if !strings.ContainsAny(l, "-_:：") {
+	if !strings.ContainsAny(l, "-_:") && !strings.Contains(l, "：") {
 		return false
 	}
 	if (strings.Contains(l, "--") && originalRE.MatchString(l)) || forwardRE.MatchString(l) {
@@ -128,7 +153,7 @@ func stripQuoted(text string) (kept, quoted string) {
 		// Attributions carry a date or an address; "On reflection, this
 		// is what I wrote:" does not.
 		evidence := strings.ContainsAny(t, "0123456789@")
-		byWord := wroteRE.MatchString(t) || (evidence && introRE.MatchString(t) && wroteInRE.MatchString(t))
+		byWord := wroteAtEnd(t) || (evidence && introRE.MatchString(t) && wroteInRE.MatchString(t))
 		byShape := quoteFollows && (strings.Contains(t, "@") || strings.Contains(t, "<")) // "2026年11月29日 ... <a@b>:"
 		if !byWord && !byShape {
 			continue

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,24 +23,36 @@ import (
 // so that a replay killed midway resumes where its state stands instead of
 // starting again from the first message.
 //
-// The checkpoint file (beside the state, named after it with ".replay") is
-// written before each save of the state, and holds two points: Cur, the
+// A save of a replay journals the inputs applied since the last one (one
+// append and one sync: the journal is the write-ahead log); the state file
+// is written whole only every snapshotInputs inputs, at the first save and
+// at the end. The checkpoint file (beside the state, named after it with
+// ".replay") is written before each save, and holds two points: Cur, the
 // point of the save under way, and Prev, the point of the save before it,
-// each with the hash of the state file it goes with. A resumed replay takes
-// the one of the state file it finds: Prev when the replay was killed before
-// the save finished. The state that a point
-// describes still holds the notices of its save in its outbox, numbered
-// from Next; they are written as .eml files only after that save, and a
-// resumed replay writes them again under the same numbers (the same bytes,
-// each file renamed into place), so no file is written twice under two
-// numbers and none is missing.
+// each with the journal position its state includes. A resumed replay
+// loads the state file and re-does the journal's whole saves after it up to
+// Cur (store.LoadUpTo), and takes the point whose position it reached: Prev
+// when the replay was killed before Cur's save was whole in the journal.
+//
+// The state of a point holds the notices of its save in its outbox,
+// numbered from Next; they are written as .eml files only after that save,
+// and a replay empties its outbox after writing them (without an input:
+// they were written, never sent), which the re-doing does before each save
+// it re-does. A resumed replay writes them again under the same numbers
+// (the same bytes, over a file a kill may have cut short), so no file is
+// written twice under two numbers, none is missing and none is torn once
+// the replay ends. A snapshot is written with
+// an empty outbox, once the files of its save are durable: re-done up to a
+// point from a snapshot taken there, the outbox holds none of the point's
+// notices, which are all on disk.
 
 // replayPoint is the replay's position that goes with a saved state.
 type replayPoint struct {
-	Seq       int64  `json:"journal_seq"`  // the state's journal_seq
-	State     string `json:"state_sha256"` // the state file's hash ("": none saved)
-	Archive   int    `json:"archive"`      // index of the archive in the arguments
-	Message   int    `json:"message"`      // messages read from it so far
+	Seq       int64  `json:"journal_seq"`    // the state's journal_seq
+	Inputs    int64  `json:"journal_inputs"` // and its journal_inputs
+	Saved     bool   `json:"saved"`          // a state was saved (false: the fresh replay's start)
+	Archive   int    `json:"archive"`        // index of the archive in the arguments
+	Message   int    `json:"message"`        // messages read from it so far
 	MessageID string `json:"message_id,omitempty"`
 	Next      int    `json:"next_eml"` // number of the first .eml of the state's outbox
 	Outbox    int    `json:"outbox"`   // notices in the state's outbox
@@ -51,13 +61,16 @@ type replayPoint struct {
 
 // replayCheckpoint is the checkpoint file.
 type replayCheckpoint struct {
-	Archives []string     `json:"archives"`
-	Until    string       `json:"until,omitempty"`
-	Out      string       `json:"out,omitempty"`
-	FirstSeq int64        `json:"first_seq"` // journal_seq when the replay began
-	FirstEml int          `json:"first_eml"` // number of its first .eml
-	Prev     *replayPoint `json:"prev,omitempty"`
-	Cur      replayPoint  `json:"cur"`
+	Archives []string `json:"archives"`
+	Until    string   `json:"until,omitempty"`
+	Out      string   `json:"out,omitempty"`
+	FirstSeq int64    `json:"first_seq"` // journal_seq when the replay began
+	// FirstInputs: journal_inputs when it began; the saves after it
+	// are the replay's.
+	FirstInputs int64        `json:"first_inputs"`
+	FirstEml    int          `json:"first_eml"` // number of its first .eml
+	Prev        *replayPoint `json:"prev,omitempty"`
+	Cur         replayPoint  `json:"cur"`
 }
 
 // checkpointPath is the checkpoint file of the state at statePath.
@@ -100,27 +113,21 @@ func (c *replayCheckpoint) sameRun(archives []string, until, out string) bool {
 	return true
 }
 
-// pointOf is the point of c that goes with the state whose file's hash is
-// state.
-func (c *replayCheckpoint) pointOf(state string) (replayPoint, bool) {
-	if c.Prev != nil && c.Prev.State == state {
-		return *c.Prev, true
-	}
-	if c.Cur.State == state {
+// pointOf is the point of c that goes with a state at position at.
+func (c *replayCheckpoint) pointOf(at store.Position) (replayPoint, bool) {
+	if c.Cur.Saved && c.Cur.Seq == at.Seq && c.Cur.Inputs == at.Inputs {
 		return c.Cur, true
+	}
+	if c.Prev != nil && c.Prev.Saved && c.Prev.Seq == at.Seq && c.Prev.Inputs == at.Inputs {
+		return *c.Prev, true
 	}
 	return replayPoint{}, false
 }
 
-// stateHash identifies a state file's content.
-func stateHash(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
-
 // emlWriter writes notices as numbered .eml files in dir (none when dir is
-// ""): each to a temporary file renamed into place, with one sync of the
-// file system for all of them.
+// ""), each in place under its number (a file cut short by a kill belongs
+// to the checkpoint's save, whose files the resumed replay writes again),
+// with one sync of the file system for all of them.
 type emlWriter struct {
 	dir     string
 	addr    bridge.Addresses
@@ -135,7 +142,8 @@ func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	// The temporary files of a replay that was killed while writing.
+	// The temporary files an earlier build's replay, killed while
+	// writing, left.
 	stale, _ := filepath.Glob(filepath.Join(dir, ".eml-*.tmp"))
 	for _, f := range stale {
 		os.Remove(f)
@@ -168,23 +176,20 @@ func (w *emlWriter) write(outbox []*contract.Outgoing, next int, pause func(stri
 		if err != nil {
 			return fmt.Errorf("compose %s: %w", o.ID, err)
 		}
-		f, err := os.CreateTemp(w.dir, ".eml-*.tmp")
+		name := filepath.Join(w.dir, fmt.Sprintf("%04d.eml", next+i))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 		if err != nil {
 			return err
 		}
 		_, err = f.Write(raw)
+		if err == nil {
+			err = f.Chmod(0o644) // whatever the umask
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		if err == nil {
-			err = os.Chmod(f.Name(), 0o644)
-		}
-		if err == nil {
-			err = os.Rename(f.Name(), filepath.Join(w.dir, fmt.Sprintf("%04d.eml", next+i)))
-		}
 		if err != nil {
-			os.Remove(f.Name())
-			return fmt.Errorf("write %s: %w", w.dir, err)
+			return fmt.Errorf("write %s: %w", name, err)
 		}
 		w.pending = true
 		pause("eml")
@@ -218,10 +223,12 @@ func (e *interruptedError) Error() string { return fmt.Sprintf("stopped by %v", 
 
 // replayPause is a test hook: REFEREE_REPLAY_PAUSE=POINT:K stops the replay
 // the K-th time it reaches POINT ("message": before reading a message;
-// "saving": the checkpoint file written, the state not yet saved; "saved":
-// the state saved, its files not yet written; "eml": after each file), says
-// so on stderr, and waits there (at most a minute) for a signal. It also
-// saves a checkpoint after every message instead of every few seconds.
+// "saving": the checkpoint file written, the inputs not yet journaled;
+// "saved": the inputs journaled, the save's files not yet written; "eml":
+// after each file; "snapshot": the state file written whole), says so on
+// stderr, and waits there (at most a minute) for a signal. It also saves a
+// checkpoint after every message instead of every few seconds, and a
+// snapshot every third input instead of every snapshotInputs.
 type replayPause struct {
 	point string
 	k     int
@@ -274,14 +281,20 @@ func (p *replayPause) signalled() os.Signal {
 
 // loadReplayState loads the state a replay starts from: as Load does (the
 // state file and the journal's inputs after it), but for a replay stopped
-// before its end (its checkpoint file is there), the state file alone: the
-// lines past it are those of the save the stop interrupted, which the
-// replay makes again (the journal's guards cut them, keeping a copy). A
-// replay's mails leave its outbox without an input: they were written to
-// files, never sent, and the next save holds the outbox without them.
-func loadReplayState(e *contract.Engine, path string) (*contract.State, error) {
-	if _, err := os.Stat(checkpointPath(path)); err == nil {
-		return store.LoadSnapshot(e, path)
+// before its end (its checkpoint ck), only up to ck's last point, each save
+// of the replay re-done on an empty outbox as the replay had it (a save
+// before it, a daemon's, on the outbox as it was): the lines past it are
+// those of the save the stop interrupted, which the replay makes again
+// (the journal's guards cut them, keeping a copy). It also returns the
+// journal_inputs of the state file, -1 when it may not hold them all.
+func loadReplayState(e *contract.Engine, path string, ck *replayCheckpoint) (*contract.State, int64, error) {
+	if ck != nil {
+		return store.LoadUpTo(e, path, ck.Cur.Inputs, func(s *contract.State) {
+			if s.JournalInputs >= ck.FirstInputs {
+				s.Outbox = nil
+			}
+		})
 	}
-	return store.Load(e, path)
+	s, err := store.Load(e, path)
+	return s, -1, err
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -33,9 +35,10 @@ and dropped. A state that does not exist yet is created from the starting state
 at the first message's arrival time, and saved before anything else. Replaying
 the same archive again changes nothing: every message is remembered.
 
-Every few seconds, and on SIGINT or SIGTERM, the state, its journal and the
+Every few seconds, and on SIGINT or SIGTERM, the state's journal and the
 position in the archives are saved (the position in STATE.replay, removed at
-the end); a mail is written only once the state that made it is saved. A
+the end), and the state file whole every 25,000 messages and at the end; a
+mail is written only once the journal that made it is saved. A
 replay that was stopped, or killed, resumes from there when it is run again
 with the same arguments, and writes no mail twice. Stopped by a signal, it
 exits with status 3.
@@ -52,6 +55,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usagef("name at least one archive")
 	}
+	replayGC()
 	var untilT time.Time
 	if *until != "" {
 		t, err := time.Parse(time.RFC3339, *until)
@@ -78,17 +82,6 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	s, err := loadReplayState(e, cfg.State)
-	fresh := errors.Is(err, os.ErrNotExist)
-	if err != nil && !fresh {
-		return err
-	}
-	var saved []byte // the state as loaded
-	if !fresh {
-		if saved, err = contract.Encode(s); err != nil {
-			return err
-		}
-	}
 	ckPath := checkpointPath(cfg.State)
 	ck, err := loadCheckpoint(ckPath)
 	if err != nil {
@@ -97,9 +90,18 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if ck != nil && !ck.sameRun(archives, *until, outDir) {
 		return fmt.Errorf("%s: a replay of other arguments (%s) was stopped before its end: run it again with the same arguments to finish it, or delete %s to start this one", ckPath, strings.Join(ck.Archives, " "), ckPath)
 	}
+	// lastSnap: journal_inputs of the state file (of the last snapshot
+	// written); clean: the state file holds every input and no notice,
+	// as referee run may take it.
+	s, lastSnap, err := loadReplayState(e, cfg.State, ck)
+	clean := false
+	fresh := errors.Is(err, os.ErrNotExist)
+	if err != nil && !fresh {
+		return err
+	}
 	if ck != nil && fresh {
 		// A point with no state is one before the first save.
-		if ck.Prev != nil && ck.Prev.State != "" {
+		if ck.Prev != nil && ck.Prev.Saved {
 			return fmt.Errorf("%s: the replay this checkpoint belongs to saved %s, which is missing now: restore it, or delete %s", ckPath, cfg.State, ckPath)
 		}
 		// Killed during its first save: nothing of it was kept but,
@@ -124,12 +126,16 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	pause := newReplayPause(stderr, sigs)
+	snapEvery := int64(snapshotInputs)
+	if pause.active() {
+		snapEvery = 3 // the tests' kills meet snapshots within a few messages
+	}
 
 	var cur replayPoint
 	if ck != nil {
-		p, ok := ck.pointOf(stateHash(saved))
-		if !ok {
-			return fmt.Errorf("%s: %s (journal_seq %d) is not the state this checkpoint saved (journal_seq %d): it changed since; delete %s to replay from the first message", ckPath, cfg.State, s.JournalSeq, ck.Cur.Seq, ckPath)
+		p, ok := ck.pointOf(store.At(s))
+		if !ok || len(s.Outbox) > p.Outbox {
+			return fmt.Errorf("%s: %s with its journal (journal_seq %d, journal_inputs %d) is not the state this checkpoint saved (journal_seq %d, journal_inputs %d): it changed since; delete %s to replay from the first message", ckPath, cfg.State, s.JournalSeq, s.JournalInputs, ck.Cur.Seq, ck.Cur.Inputs, ckPath)
 		}
 		cur = p
 		where := "the start"
@@ -141,16 +147,18 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stderr, "referee replay: resuming the replay stopped before its end, at %s (%d messages applied before)\n", where, p.Applied)
 	} else {
-		ck = &replayCheckpoint{Archives: archives, Until: *until, Out: outDir, FirstSeq: keepOf(s), FirstEml: emls.first()}
+		ck = &replayCheckpoint{Archives: archives, Until: *until, Out: outDir, FirstSeq: keepOf(s), FirstInputs: store.At(s).Inputs, FirstEml: emls.first()}
 		cur = replayPoint{Seq: keepOf(s), Next: ck.FirstEml}
 		if s != nil {
-			cur.Outbox, cur.State = len(s.Outbox), stateHash(saved)
+			cur.Inputs, cur.Saved, cur.Outbox = s.JournalInputs, true, len(s.Outbox)
 		}
 	}
 	if s != nil {
 		// The notices of the last save, which may not all have been
-		// written: written again under the same numbers.
-		if err := emls.write(s.Outbox, cur.Next, pause.at); err != nil {
+		// written: written again under the same numbers (the last of
+		// the save's; the outbox of a snapshot written after the save
+		// holds none of them).
+		if err := emls.write(s.Outbox, cur.Next+cur.Outbox-len(s.Outbox), pause.at); err != nil {
 			return err
 		}
 		s.Outbox = nil
@@ -173,42 +181,53 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	// enc keeps the text of the last encoding: the next one pays for
-	// what changed.
-	var enc contract.Encoder
-	// save saves the state, its journal lines and the position pos, then
-	// writes the notices of the save; a state that did not change since
-	// the last save is not saved again, only the position.
+	// save journals the inputs since the last save with the position pos,
+	// then writes the notices of the save; with nothing to journal, only
+	// the position is saved. The first save (entries made by no input: the
+	// state's start) writes the state file whole.
 	save := func(pos replayPoint) error {
-		b, err := store.Encoded(&enc, s, steps)
-		if err != nil {
-			return err
-		}
-		h := stateHash(b)
-		if h == cur.State && len(steps) == 0 {
-			pos.Seq, pos.State, pos.Next, pos.Outbox = cur.Seq, cur.State, cur.Next, cur.Outbox
+		if len(steps) == 0 {
+			pos.Seq, pos.Inputs, pos.Saved, pos.Next, pos.Outbox = cur.Seq, cur.Inputs, cur.Saved, cur.Next, cur.Outbox
 			cur, ck.Cur = pos, pos
 			return ck.save(ckPath)
 		}
-		// The files of the last save become durable before the state
+		// The files of the last save become durable before the point
 		// that lists them is replaced.
 		if err := emls.sync(); err != nil {
 			return err
 		}
-		pos.Seq, pos.State, pos.Next, pos.Outbox = s.JournalSeq, h, cur.Next+cur.Outbox, len(s.Outbox)
+		whole := j == nil
+		nin := int64(0)
+		for _, st := range steps {
+			if st.Input != nil {
+				nin++
+			} else {
+				whole = true
+			}
+		}
+		pos.Seq, pos.Inputs, pos.Saved, pos.Next, pos.Outbox = s.JournalSeq, s.JournalInputs+nin, true, cur.Next+cur.Outbox, len(s.Outbox)
 		prev := cur
 		ck.Prev, ck.Cur = &prev, pos
 		if err := ck.save(ckPath); err != nil {
 			return err
 		}
 		pause.at("saving")
+		var err error
 		if j == nil {
 			if j, err = openJournal(cfg, keep, printNote(stderr, "replay")); err != nil {
 				return err
 			}
 		}
-		if err := store.CommitSteps(j, cfg.State, s, steps); err != nil {
+		if whole {
+			err = store.CommitSteps(j, cfg.State, s, steps)
+		} else {
+			err = j.Log(s, steps, true)
+		}
+		if err != nil {
 			return err
+		}
+		if whole {
+			lastSnap, clean = s.JournalInputs, len(s.Outbox) == 0
 		}
 		cur = pos
 		pause.at("saved")
@@ -219,20 +238,35 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		s.Outbox = nil
 		return nil
 	}
-	// checkpoint saves; the last one leaves no notice in the state's
-	// outbox, where `referee run` would send it: the state is saved once
-	// more without them, once their files are durable.
-	checkpoint := func(pos replayPoint, last bool) error {
-		if err := save(pos); err != nil {
-			return err
-		}
-		if !last || cur.Outbox == 0 {
+	// snapshot writes the state file whole, its outbox empty, once the
+	// files of the last save are durable: a replay resumed from it re-does
+	// less of the journal. The point stays: its notices are on disk.
+	snapshot := func() error {
+		if (clean && lastSnap == s.JournalInputs) || j == nil {
 			return nil
 		}
 		if err := emls.sync(); err != nil {
 			return err
 		}
-		return save(pos)
+		if err := j.Snapshot(cfg.State, s); err != nil {
+			return err
+		}
+		lastSnap, clean = s.JournalInputs, true
+		pause.at("snapshot")
+		return nil
+	}
+	// checkpoint saves, and writes a snapshot every snapshotInputs
+	// inputs; the last one always does, so that the state file, which
+	// `referee run` takes as it is, holds every input and none of the
+	// replay's notices (run would send them).
+	checkpoint := func(pos replayPoint, last bool) error {
+		if err := save(pos); err != nil {
+			return err
+		}
+		if !last && s.JournalInputs-lastSnap < snapEvery {
+			return nil
+		}
+		return snapshot()
 	}
 	interrupted := func(pos replayPoint) error {
 		sig := pause.signalled()
@@ -323,9 +357,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		if ai != cur.Archive {
 			pos.MessageID = ""
 		}
-		// The rest of the archive is read and parsed ahead, on another
-		// core when there is one, while the engine applies in order.
-		ahead := readAhead(a, pipe)
+		// The rest of the archive is read and parsed ahead, on every
+		// core, while the engine applies in order.
+		ahead := readAhead(a, pipe, runtime.GOMAXPROCS(0))
 		stop := func() { ahead.stop(); a.Close() }
 		for {
 			if err := interrupted(pos); err != nil {
@@ -427,70 +461,6 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// readAhead bounds how many messages the reader parses ahead of the one
-// being applied.
-const readAheadMessages = 256
-
-// parsed is one message of an archive as the reader hands it over: its
-// arrival time and what the pipeline read of it, or the archive's read
-// error.
-type parsed struct {
-	arrived  time.Time
-	m        *contract.Message
-	parseErr error // an *bridge.UnreadableError: the message is skipped
-	err      error // the archive could not be read: the replay stops
-}
-
-// reader reads and parses an archive's messages in a goroutine of its own,
-// a bounded number ahead, and hands them over in the archive's order.
-type reader struct {
-	out  chan parsed
-	done chan struct{}
-	quit chan struct{}
-}
-
-func readAhead(a mailin.Archive, pipe *bridge.Pipeline) *reader {
-	r := &reader{out: make(chan parsed, readAheadMessages), done: make(chan struct{}), quit: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		defer close(r.out)
-		for {
-			raw, err := a.Next()
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			var p parsed
-			if err != nil {
-				p.err = err
-			} else {
-				p.arrived = raw.Arrived
-				p.m, p.parseErr = pipe.Read(raw.Data, raw.Arrived)
-			}
-			select {
-			case r.out <- p:
-			case <-r.quit:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return r
-}
-
-// next is the next message, false at the archive's end.
-func (r *reader) next() (parsed, bool) {
-	p, ok := <-r.out
-	return p, ok
-}
-
-// stop ends the reader and waits for it, so that the archive can be closed.
-func (r *reader) stop() {
-	close(r.quit)
-	<-r.done
-}
-
 // A replay saves its checkpoint every checkpointEvery (or twenty times as
 // long as the last checkpoint took, if that is longer), and sooner when
 // checkpointNotices notices wait in the outbox (each save encodes them with
@@ -499,6 +469,26 @@ const (
 	checkpointEvery   = 3 * time.Second
 	checkpointNotices = 1024
 )
+
+// A replay writes the state file whole (a snapshot) every snapshotInputs
+// inputs, besides its first save and its end: a resumed replay re-does the
+// journal's inputs after it, and a correction re-runs from a snapshot.
+const snapshotInputs = 25000
+
+// A replay keeps little (tens of MB: the state, the messages read ahead,
+// the inputs since the last checkpoint) and allocates fast, so the garbage
+// collector, at the default GOGC, runs every few MB and takes a tenth of
+// the time. It runs when the heap has grown by replayGOGC percent instead,
+// unless GOGC says otherwise. (A memory limit instead costs more than it
+// saves: the heap kept near it, the runtime returns pages to the system
+// at every large allocation.)
+const replayGOGC = 200
+
+func replayGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(replayGOGC)
+	}
+}
 
 // absArchive is the archive's path made absolute (imap:FOLDER as it is), so
 // that a replay run again from another directory is known as the same.

@@ -190,7 +190,7 @@ func TestReplayResumesAfterKill(t *testing.T) {
 // a replay ends as one never killed: over an mbox, and over .eml files and
 // a maildir given together.
 func TestReplayResumesAfterKillAnywhere(t *testing.T) {
-	killAnywhere(t, replayArgs(t, true), []string{"message", "saving", "saved", "eml"})
+	killAnywhere(t, replayArgs(t, true), []string{"message", "saving", "saved", "eml", "snapshot"})
 	// The same messages as .eml files and a maildir.
 	a, err := mailin.OpenArchive("testdata/replay.mbox")
 	if err != nil {

@@ -87,23 +87,21 @@ func encodeSave(b *bytes.Buffer, s *contract.State, steps []Step) (int64, error)
 			last = i
 		}
 	}
+	// Each line as json.Marshal writes it, and a newline, without a copy
+	// of its own; the buffer grown once for a save of many inputs.
+	b.Grow(len(steps)*768 + int(nent)*256)
+	enc := json.NewEncoder(b)
 	for i, st := range steps {
 		if st.Input != nil {
 			n++
-			line, err := json.Marshal(inputRecord{In: n, Base: base, Entries: len(st.Entries), More: i < last, Input: st.Input})
-			if err != nil {
+			if err := enc.Encode(inputRecord{In: n, Base: base, Entries: len(st.Entries), More: i < last, Input: st.Input}); err != nil {
 				return 0, fmt.Errorf("journal input %d: %w", n, err)
 			}
-			b.Write(line)
-			b.WriteByte('\n')
 		}
 		for _, e := range st.Entries {
-			line, err := json.Marshal(record{e, base})
-			if err != nil {
+			if err := enc.Encode(record{e, base}); err != nil {
 				return 0, fmt.Errorf("journal entry %d: %w", e.Seq, err)
 			}
-			b.Write(line)
-			b.WriteByte('\n')
 		}
 	}
 	return nin, nil
@@ -124,8 +122,16 @@ func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
 	if j.broken != nil {
 		return j.broken
 	}
-	var b bytes.Buffer
-	nin, err := encodeSave(&b, s, steps)
+	// The buffer of the last save is used again (a replay's saves are
+	// megabytes), unless it grew past lineBufKeep.
+	b := &j.lines
+	b.Reset()
+	defer func() {
+		if b.Cap() > lineBufKeep {
+			*b = bytes.Buffer{}
+		}
+	}()
+	nin, err := encodeSave(b, s, steps)
 	if err != nil {
 		return err
 	}
@@ -181,6 +187,10 @@ func (p *PendingSave) Sync() error {
 // disk. The state they were performed on must be read again, or undone, by
 // the caller.
 func (p *PendingSave) Cut() { p.j.cut(p.from) }
+
+// lineBufKeep is the largest buffer of journal lines a Journal keeps for
+// its next save.
+const lineBufKeep = 8 << 20
 
 // Sync makes every line written durable.
 func (j *Journal) Sync() error {
@@ -410,29 +420,47 @@ func differing(a, b []byte) string {
 	return "fields " + fmt.Sprint(keys)
 }
 
+// LoadUpTo reads the state file at path and re-does on it, as Load does,
+// the whole saves of its journal after it, but none that goes past input
+// upto; before is called ahead of each save re-done. It returns the state
+// as the last save re-done left it (At says which), what follows it left
+// to OpenJournal's guards, and the journal_inputs of the state file. A
+// replay resumes so: its saves are checkpoints, and before empties the
+// outbox as the replay did after each one.
+func LoadUpTo(e *contract.Engine, path string, upto int64, before func(*contract.State)) (*contract.State, int64, error) {
+	s, err := loadFile(e, path)
+	if err != nil {
+		return nil, 0, err
+	}
+	file := s.JournalInputs
+	jpath := JournalPath(path)
+	f, err := os.Open(jpath)
+	if errors.Is(err, os.ErrNotExist) {
+		return s, file, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("read journal: %w", err)
+	}
+	defer f.Close()
+	jr := &journalReader{path: jpath, r: bufio.NewReaderSize(f, 1<<16)}
+	for !jr.done {
+		steps, lines, err := jr.save(At(s))
+		if err != nil {
+			return nil, 0, err
+		}
+		if steps == nil || steps[len(steps)-1].N > upto {
+			break
+		}
+		before(s)
+		if err := redoSave(e, s, jpath, steps, lines); err != nil {
+			return nil, 0, err
+		}
+	}
+	return s, file, nil
+}
+
 // LoadSnapshot reads the state file at path as it is, without re-doing
 // the journal after it (Load does).
 func LoadSnapshot(e *contract.Engine, path string) (*contract.State, error) {
 	return loadFile(e, path)
-}
-
-// Encoded is the state file CommitSteps(j, path, s, steps) would write:
-// s with the inputs of steps counted. With enc, the encoding reuses the
-// text of enc's last one, paying for what changed.
-func Encoded(enc *contract.Encoder, s *contract.State, steps []Step) ([]byte, error) {
-	n := s.JournalInputs
-	for _, st := range steps {
-		if st.Input != nil {
-			s.JournalInputs++
-		}
-	}
-	var b []byte
-	var err error
-	if enc != nil {
-		b, err = enc.Encode(s)
-	} else {
-		b, err = contract.Encode(s)
-	}
-	s.JournalInputs = n
-	return b, err
 }

@@ -568,3 +568,86 @@ func TestBackgroundSnapshot(t *testing.T) {
 		t.Fatalf("after the failure, the next snapshot: %v", err)
 	}
 }
+
+// TestLoadUpToStopsAtASave: saves of several inputs each (a replay's
+// checkpoints, the outbox emptied after each); LoadUpTo re-does them from
+// the snapshot up to the save that ends at the input asked for and no
+// further, each on the outbox as it was, so the state equals the one
+// performed at that point byte for byte; asked for an input inside a save,
+// it stops before that save.
+func TestLoadUpToStopsAtASave(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	s, j := freshState(t, e, path)
+	defer j.Close()
+	type point struct {
+		inputs int64
+		state  []byte // as performed, its save's notices in the outbox
+		file   []byte // the snapshot written there, if one was
+	}
+	var points []point
+	n := 0
+	for save := 1; save <= 6; save++ {
+		var steps []store.Step
+		for range save + 1 {
+			n++
+			m := &contract.Message{ID: fmt.Sprintf("m%d@example.test", n), From: fmt.Sprintf("p%d@example.test", n%5), Arrived: walStart.Add(time.Duration(n) * time.Minute),
+				Subject: "hi", Channel: contract.ChanPrivate, Authenticated: true, Text: "I join the Life contest."}
+			in := &contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m}
+			ent, err := e.Redo(s, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps = append(steps, store.Step{Input: in, Entries: ent})
+		}
+		if err := j.Log(s, steps, true); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Outbox) == 0 {
+			t.Fatal("the save made no notice: the test shows nothing of the outbox")
+		}
+		points = append(points, point{inputs: s.JournalInputs, state: encoded(t, s)})
+		s.Outbox = nil
+		if save == 2 {
+			if err := j.Snapshot(path, s); err != nil {
+				t.Fatal(err)
+			}
+			points[1].file = encoded(t, s)
+		}
+	}
+	snapAt := points[1].inputs
+	empty := func(s *contract.State) { s.Outbox = nil }
+	for i, p := range points[2:] {
+		got, file, err := store.LoadUpTo(e, path, p.inputs, empty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if file != snapAt {
+			t.Errorf("up to %d: the state file's journal_inputs %d, want %d", p.inputs, file, snapAt)
+		}
+		if got.JournalInputs != p.inputs || !bytes.Equal(encoded(t, got), p.state) {
+			t.Errorf("up to %d: the state re-done (journal_inputs %d) differs from the one performed there", p.inputs, got.JournalInputs)
+		}
+		inside, _, err := store.LoadUpTo(e, path, p.inputs-1, empty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := points[i+1]
+		want := before.state
+		if before.file != nil {
+			want = before.file // no save re-done: the snapshot as written
+		}
+		if inside.JournalInputs != before.inputs || !bytes.Equal(encoded(t, inside), want) {
+			t.Errorf("up to %d, inside a save: journal_inputs %d, want the save before's %d and its state", p.inputs-1, inside.JournalInputs, before.inputs)
+		}
+	}
+	// Without emptying the outbox, the state differs from the replay's:
+	// the notices of the earlier saves are still in it.
+	got, _, err := store.LoadUpTo(e, path, points[5].inputs, func(*contract.State) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(encoded(t, got), points[5].state) {
+		t.Error("the outbox was not what before was for: the test would not see a missing call")
+	}
+}

@@ -1,0 +1,148 @@
+package contract
+
+import (
+	"bufio"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The sentence reader skips a regular expression when a cheap test shows
+// it cannot match (parse.go: mayStartSentence, startsWord, mayTrail,
+// mayNotAction, alias.mayMatch; apply.go: maySpell), and finds sentence
+// ends without one (sentenceEnds). These tests hold each shortcut to the
+// regular expression it stands for.
+
+// sentenceEndRE is what sentenceEnds finds.
+var sentenceEndRE = regexp.MustCompile(`[.!?;]+(\s+|$)`)
+
+// shortcutSeeds are sentences of the phrasing corpus and the cases where
+// case folding takes a rune that is not ASCII (ſ for s, K for k).
+func shortcutSeeds(t testing.TB) []string {
+	seeds := []string{"I join the Life contest. I claim cell (12, 34) in Life.", "a.b. c", "..x", "end;", "No. 3 is it!?  Next",
+		"I thank you", "I transfer 2 Vials thankſ", "I join alſo", "I join, thanK you", "I claim ſix cells", "I claim siX cells in the life conteſt",
+		"I join wacKy world", "I join Steemfield", "I can't", "I 'll join", "ſee above", "Kelvin", "I. claim", "1. I join", "• I claim", "(a) I claim",
+		"- I claim", "Having received no objections, I do it", "WITHOUT OBJECTION, I act", "If I own 3 Vials, I pay", "We join too",
+		"I join as well", "I join right away", "I wonder", "I wondered", "I do not", "I don't", "I no longer", "I ask whether", "i'm in",
+		"I  join  now  please", "I join immediately.", "\u00e9t\u00e9 I join", "I join thanks", "I join \u00fcnow"}
+	f, err := os.Open("testdata/phrasing/sentences.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if cols := strings.Split(sc.Text(), "\t"); len(cols) >= 2 && !strings.HasPrefix(cols[0], "#") {
+			seeds = append(seeds, cols[1])
+		}
+	}
+	return seeds
+}
+
+// checkShortcuts fails when a shortcut disagrees with its regular
+// expression on s.
+func checkShortcuts(t *testing.T, s string) {
+	t.Helper()
+	if got, want := sentenceEnds(s), sentenceEndRE.FindAllStringIndex(s, -1); len(got) != len(want) || len(got) > 0 && !cmp.Equal(got, want) {
+		t.Errorf("sentenceEnds(%q) = %v, the regular expression finds %v", s, got, want)
+	}
+	if !mayStartSentence(s) && (startsAction.MatchString(s) || listItem.MatchString(s)) {
+		t.Errorf("mayStartSentence(%q) is false, but it starts a sentence", s)
+	}
+	if !mayStartList(s) && listMarker.MatchString(s) {
+		t.Errorf("mayStartList(%q) is false, but listMarker matches", s)
+	}
+	for _, c := range []struct {
+		first string
+		re    *regexp.Regexp
+	}{{"i", condForm}, {"hw", resolveForm}, {"iw", performative}} {
+		if got, want := startsWord(s, c.first, c.re), c.re.FindStringSubmatch(s); !cmp.Equal(got, want) {
+			t.Errorf("startsWord(%q, %q) = %q, the regular expression %q", s, c.first, got, want)
+		}
+	}
+	if !mayTrail(s) && trailingAdverb.MatchString(s) {
+		t.Errorf("mayTrail(%q) is false, but trailingAdverb matches", s)
+	}
+	if !mayNotAction(s) && notAction.MatchString(s) {
+		t.Errorf("mayNotAction(%q) is false, but notAction matches", s)
+	}
+	if !maySpell(s) && spelled.MatchString(s) {
+		t.Errorf("maySpell(%q) is false, but spelled matches", s)
+	}
+	lower, ascii := strings.ToLower(s), isASCII(s)
+	for _, w := range []string{"life", "the life contest", "wacky world", "steemfield", "vials of primordial ooze"} {
+		if a := compileAlias(w); !a.mayMatch(lower, ascii) && (a.trailing.MatchString(s) || a.anywhere.MatchString(lower)) {
+			t.Errorf("alias %q: mayMatch(%q) is false, but the alias matches", w, s)
+		}
+	}
+}
+
+func TestReaderShortcuts(t *testing.T) {
+	for _, s := range shortcutSeeds(t) {
+		checkShortcuts(t, s)
+		if rest := strings.TrimLeft(s, "Ii "); rest != s {
+			checkShortcuts(t, rest) // what notAction and trailingAdverb read
+		}
+	}
+}
+
+// TestNotActionWords: every alternative of notAction, written out, passes
+// mayNotAction, so that a word added to the expression and not to
+// notActionWords fails here.
+func TestNotActionWords(t *testing.T) {
+	src := notAction.String()
+	body := src[strings.Index(src, "^(")+2 : strings.LastIndex(src, `)\b`)]
+	// The alternatives at the top level, split at the '|' outside groups.
+	var alts []string
+	depth, start := 0, 0
+	for i, c := range body {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case '|':
+			if depth == 0 {
+				alts = append(alts, body[start:i])
+				start = i + 1
+			}
+		}
+	}
+	alts = append(alts, body[start:])
+	if len(alts) < 50 {
+		t.Fatalf("%d alternatives read from %s", len(alts), src)
+	}
+	// One text each alternative matches: \s+ a space, a group its first
+	// choice, an optional group or letter left out.
+	group := regexp.MustCompile(`\(\?:([^|)]*)[^)]*\)(\?)?`)
+	for _, a := range alts {
+		text := strings.ReplaceAll(a, `\s+`, " ")
+		text = group.ReplaceAllStringFunc(text, func(g string) string {
+			if strings.HasSuffix(g, "?") {
+				return ""
+			}
+			return group.FindStringSubmatch(g)[1]
+		})
+		text = regexp.MustCompile(`\[(.)\]\?`).ReplaceAllString(text, "")
+		for _, s := range []string{text + " it", strings.ToUpper(text) + " it"} {
+			if !notAction.MatchString(s) {
+				t.Fatalf("alternative %q: %q does not match notAction (the test's reading of it is wrong)", a, s)
+			}
+			if !mayNotAction(s) {
+				t.Errorf("alternative %q: mayNotAction(%q) is false; add its first word to notActionWords", a, s)
+			}
+		}
+	}
+}
+
+func FuzzReaderShortcuts(f *testing.F) {
+	for _, s := range shortcutSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkShortcuts(t, s)
+	})
+}

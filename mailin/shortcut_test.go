@@ -1,0 +1,156 @@
+package mailin
+
+// Parse skips a regular expression where a cheap test shows what it
+// would find (wroteAtEnd for wroteRE, mayNameDigest for digestRE), and
+// reads flowed text and tests lines in fewer steps than first written:
+// these tests hold each to its first form.
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// wroteSeeds are attribution lines in the languages of wroteRE, and lines
+// where case folding takes a rune that is not ASCII (ſ for s, K for k).
+var wroteSeeds = []string{"On Mon, Nov 2, 2026 at 07:38, someone wrote:", "Alice writes :", "Bob SAID:", "Am 2.11. schrieb Carol:",
+	"Le 2 nov. 2026, Dave a écrit :", "El lun, Erin escribió:", "Frank ha scritto:", "Grace schreef:", "Heidi napisał(a):",
+	"Ivan napisał:", "Judy escreveu:", "Mallory skrev:", "Niaj kirjoitti:", "Olivia написал(а):", "Peggy написала:",
+	"Rupert napsal(a):", "Sybil napsal:", "Trent yazdı:", "Victor írta:", "Walter 写道：", "Zelda 書きました:", "Alice のメッセージ:",
+	"Bob ſchrieb:", "Bob sKrev:", "Bob wroteſ:", "This is what I wrote   \t:", "nothing here:", "wrote:", ":", "：",
+	"on reflection, this is what i wrote::", strings.Repeat("x", 40) + "écrit wrote:", "Ölaf wrote:",
+	"agora-business Digest, Vol 12, Issue 3", "DIGEST vol. 3", "diGeſt Vol 1", "a digest of volume 2"}
+
+func checkWrote(t *testing.T, line string) {
+	t.Helper()
+	if !mayNameDigest(line) && digestRE.MatchString(line) {
+		t.Errorf("mayNameDigest(%q) is false, but digestRE matches", line)
+	}
+	t1 := strings.TrimSpace(line)
+	if !strings.HasSuffix(t1, ":") && !strings.HasSuffix(t1, "：") {
+		return // stripQuoted asks only of such lines
+	}
+	if got, want := wroteAtEnd(t1), wroteRE.MatchString(t1); got != want {
+		t.Errorf("wroteAtEnd(%q) = %v, wroteRE says %v", t1, got, want)
+	}
+}
+
+func TestWroteAtEnd(t *testing.T) {
+	for _, s := range wroteSeeds {
+		checkWrote(t, s)
+	}
+}
+
+// TestWroteASCII: every word of wroteRE written in ASCII alone is in
+// wroteASCII, so that a word added to the expression and not there fails
+// here.
+func TestWroteASCII(t *testing.T) {
+	src := wroteRE.String()
+	body := src[strings.Index(src, "(?i)(")+5 : strings.Index(src, `)\s*`)]
+	words := strings.Split(body, "|")
+	if len(words) < 20 {
+		t.Fatalf("%d words read from %s", len(words), src)
+	}
+	for _, w := range words {
+		w = strings.NewReplacer(`\(`, "(", `\)`, ")", "[", "", "]?", "").Replace(w) // the longest text each matches
+		ascii := true
+		for i := 0; i < len(w); i++ {
+			ascii = ascii && w[i] < 0x80
+		}
+		if ascii && !slices.Contains(wroteASCII, strings.ToLower(w)) {
+			t.Errorf("%q of wroteRE is not in wroteASCII", w)
+		}
+		if len(w) > 18 {
+			t.Errorf("%q of wroteRE is longer than wroteAtEnd allows for", w)
+		}
+	}
+}
+
+func FuzzWroteAtEnd(f *testing.F) {
+	for _, s := range wroteSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkWrote(t, s)
+	})
+}
+
+// unflowLines is unflow as first written, a paragraph at a time joined at
+// the end: unflow must give the same text.
+func unflowLines(s string, delsp bool) string {
+	lines := strings.Split(s, "\n")
+	var out []string
+	var cur strings.Builder
+	curDepth, open := 0, false
+	flush := func() {
+		if !open {
+			return
+		}
+		prefix := ""
+		if curDepth > 0 {
+			prefix = strings.Repeat(">", curDepth) + " "
+		}
+		out = append(out, prefix+cur.String())
+		cur.Reset()
+		open = false
+	}
+	for _, line := range lines {
+		depth := 0
+		for depth < len(line) && line[depth] == '>' {
+			depth++
+		}
+		body := strings.TrimPrefix(line[depth:], " ")
+		if open && (depth != curDepth || body == "-- ") {
+			flush()
+		}
+		curDepth = depth
+		flowed := strings.HasSuffix(body, " ") && body != "-- "
+		if flowed && delsp {
+			body = body[:len(body)-1]
+		}
+		cur.WriteString(body)
+		open = true
+		if !flowed {
+			flush()
+		}
+	}
+	flush()
+	return strings.Join(out, "\n")
+}
+
+// checkLine holds unflow and the line tests of stripQuoted to their first
+// forms on s.
+func checkLine(t *testing.T, s string) {
+	t.Helper()
+	for _, delsp := range []bool{false, true} {
+		if got, want := unflow(s, delsp), unflowLines(s, delsp); got != want {
+			t.Errorf("unflow(%q, %v) = %q, want %q", s, delsp, got, want)
+		}
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if got, want := isSigDelimiter(l), strings.TrimRight(l, " \t\r\u00a0") == "--"; got != want {
+			t.Errorf("isSigDelimiter(%q) = %v, want %v", l, got, want)
+		}
+		if got, want := strings.ContainsAny(l, "-_:") || strings.Contains(l, "："), strings.ContainsAny(l, "-_:："); got != want {
+			t.Errorf("the prefilter of outlookBlockAt on %q: %v, want %v", l, got, want)
+		}
+	}
+}
+
+var lineSeeds = []string{"Hello \nworld\n> quoted \n> more\n>> deeper \n>> still\n-- \nsig", " stuffed \n  two\n-- \n--\n-- \u00a0\n--\t\r",
+	"a：b\n\xe2\xef\xbc\x9a\n_\n", "", "\n\n", "> \n>", "flowed \n\nnot"}
+
+func TestUnflowAndLineTests(t *testing.T) {
+	for _, s := range lineSeeds {
+		checkLine(t, s)
+	}
+}
+
+func FuzzUnflowAndLineTests(f *testing.F) {
+	for _, s := range lineSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkLine(t, s)
+	})
+}
