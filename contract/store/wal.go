@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -308,6 +309,12 @@ func (jr *journalReader) save(after Position) ([]Step, [][][]byte, error) {
 // save (an unfinished one, a torn line, a line that does not decode) is
 // left to OpenJournal's guards.
 func redoJournal(e *contract.Engine, s *contract.State, path string) error {
+	return redoUpTo(e, s, path, math.MaxInt64, nil)
+}
+
+// redoUpTo is redoJournal stopping before the first save that goes past
+// input upto, calling before (when not nil) ahead of each save re-done.
+func redoUpTo(e *contract.Engine, s *contract.State, path string, upto int64, before func(*contract.State)) error {
 	jpath := JournalPath(path)
 	f, err := os.Open(jpath)
 	if errors.Is(err, os.ErrNotExist) {
@@ -323,8 +330,11 @@ func redoJournal(e *contract.Engine, s *contract.State, path string) error {
 		if err != nil {
 			return err
 		}
-		if steps == nil {
+		if steps == nil || steps[len(steps)-1].N > upto {
 			return nil
+		}
+		if before != nil {
+			before(s)
 		}
 		if err := redoSave(e, s, jpath, steps, lines); err != nil {
 			return err
@@ -398,28 +408,8 @@ func LoadUpTo(e *contract.Engine, path string, upto int64, before func(*contract
 		return nil, 0, err
 	}
 	file := s.JournalInputs
-	jpath := JournalPath(path)
-	f, err := os.Open(jpath)
-	if errors.Is(err, os.ErrNotExist) {
-		return s, file, nil
-	}
-	if err != nil {
-		return nil, 0, fmt.Errorf("read journal: %w", err)
-	}
-	defer f.Close()
-	jr := &journalReader{path: jpath, r: bufio.NewReaderSize(f, 1<<16)}
-	for !jr.done {
-		steps, lines, err := jr.save(At(s))
-		if err != nil {
-			return nil, 0, err
-		}
-		if steps == nil || steps[len(steps)-1].N > upto {
-			break
-		}
-		before(s)
-		if err := redoSave(e, s, jpath, steps, lines); err != nil {
-			return nil, 0, err
-		}
+	if err := redoUpTo(e, s, path, upto, before); err != nil {
+		return nil, 0, err
 	}
 	return s, file, nil
 }
