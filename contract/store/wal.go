@@ -123,16 +123,8 @@ func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
 	if j.broken != nil {
 		return j.broken
 	}
-	// The buffer of the last save is used again (a replay's saves are
-	// megabytes), unless it grew past lineBufKeep.
-	b := &j.lines
-	b.Reset()
-	defer func() {
-		if b.Cap() > lineBufKeep {
-			*b = bytes.Buffer{}
-		}
-	}()
-	nin, err := encodeSave(b, s, steps)
+	var b bytes.Buffer
+	nin, err := encodeSave(&b, s, steps)
 	if err != nil {
 		return err
 	}
@@ -153,10 +145,6 @@ func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
 	s.JournalInputs += nin
 	return nil
 }
-
-// lineBufKeep is the largest buffer of journal lines a Journal keeps for
-// its next save.
-const lineBufKeep = 8 << 20
 
 // Sync makes every line written durable.
 func (j *Journal) Sync() error {
