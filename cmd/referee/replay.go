@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -55,7 +54,6 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usagef("name at least one archive")
 	}
-	replayGC()
 	var untilT time.Time
 	if *until != "" {
 		t, err := time.Parse(time.RFC3339, *until)
@@ -474,21 +472,6 @@ const (
 // inputs, besides its first save and its end: a resumed replay re-does the
 // journal's inputs after it, and a correction re-runs from a snapshot.
 const snapshotInputs = 25000
-
-// A replay keeps little (tens of MB: the state, the messages read ahead,
-// the inputs since the last checkpoint) and allocates fast, so the garbage
-// collector, at the default GOGC, runs every few MB and takes a tenth of
-// the time. It runs when the heap has grown by replayGOGC percent instead,
-// unless GOGC says otherwise. (A memory limit instead costs more than it
-// saves: the heap kept near it, the runtime returns pages to the system
-// at every large allocation.)
-const replayGOGC = 200
-
-func replayGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(replayGOGC)
-	}
-}
 
 // absArchive is the archive's path made absolute (imap:FOLDER as it is), so
 // that a replay run again from another directory is known as the same.

@@ -186,8 +186,6 @@ type Journal struct {
 	// enc keeps the text of the state last committed, so that a commit
 	// re-encodes only the parts of the state that changed.
 	enc contract.Encoder
-	// lines: the buffer of Log's lines, kept for the next save.
-	lines bytes.Buffer
 }
 
 type spareFile struct {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -122,16 +123,8 @@ func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
 	if j.broken != nil {
 		return j.broken
 	}
-	// The buffer of the last save is used again (a replay's saves are
-	// megabytes), unless it grew past lineBufKeep.
-	b := &j.lines
-	b.Reset()
-	defer func() {
-		if b.Cap() > lineBufKeep {
-			*b = bytes.Buffer{}
-		}
-	}()
-	nin, err := encodeSave(b, s, steps)
+	var b bytes.Buffer
+	nin, err := encodeSave(&b, s, steps)
 	if err != nil {
 		return err
 	}
@@ -187,10 +180,6 @@ func (p *PendingSave) Sync() error {
 // disk. The state they were performed on must be read again, or undone, by
 // the caller.
 func (p *PendingSave) Cut() { p.j.cut(p.from) }
-
-// lineBufKeep is the largest buffer of journal lines a Journal keeps for
-// its next save.
-const lineBufKeep = 8 << 20
 
 // Sync makes every line written durable.
 func (j *Journal) Sync() error {
@@ -343,6 +332,12 @@ func (jr *journalReader) save(after Position) ([]Step, [][][]byte, error) {
 // save (an unfinished one, a torn line, a line that does not decode) is
 // left to OpenJournal's guards.
 func redoJournal(e *contract.Engine, s *contract.State, path string) error {
+	return redoUpTo(e, s, path, math.MaxInt64, nil)
+}
+
+// redoUpTo is redoJournal stopping before the first save that goes past
+// input upto, calling before (when not nil) ahead of each save re-done.
+func redoUpTo(e *contract.Engine, s *contract.State, path string, upto int64, before func(*contract.State)) error {
 	jpath := JournalPath(path)
 	f, err := os.Open(jpath)
 	if errors.Is(err, os.ErrNotExist) {
@@ -358,8 +353,11 @@ func redoJournal(e *contract.Engine, s *contract.State, path string) error {
 		if err != nil {
 			return err
 		}
-		if steps == nil {
+		if steps == nil || steps[len(steps)-1].N > upto {
 			return nil
+		}
+		if before != nil {
+			before(s)
 		}
 		if err := redoSave(e, s, jpath, steps, lines); err != nil {
 			return err
@@ -433,28 +431,8 @@ func LoadUpTo(e *contract.Engine, path string, upto int64, before func(*contract
 		return nil, 0, err
 	}
 	file := s.JournalInputs
-	jpath := JournalPath(path)
-	f, err := os.Open(jpath)
-	if errors.Is(err, os.ErrNotExist) {
-		return s, file, nil
-	}
-	if err != nil {
-		return nil, 0, fmt.Errorf("read journal: %w", err)
-	}
-	defer f.Close()
-	jr := &journalReader{path: jpath, r: bufio.NewReaderSize(f, 1<<16)}
-	for !jr.done {
-		steps, lines, err := jr.save(At(s))
-		if err != nil {
-			return nil, 0, err
-		}
-		if steps == nil || steps[len(steps)-1].N > upto {
-			break
-		}
-		before(s)
-		if err := redoSave(e, s, jpath, steps, lines); err != nil {
-			return nil, 0, err
-		}
+	if err := redoUpTo(e, s, path, upto, before); err != nil {
+		return nil, 0, err
 	}
 	return s, file, nil
 }
