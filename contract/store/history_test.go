@@ -15,14 +15,16 @@ import (
 )
 
 // correctionRecord saves a fresh Life state with Alice's open claim of
-// error #1 about her receipt for m2, then journals m1 (Alice joins), m2
-// (she takes Cell (3, 4)) and m3 (Bob joins), each a save; it returns the
-// state, its journal and the time of the last message.
-func correctionRecord(t *testing.T, e *contract.Engine, path string) (*contract.State, *store.Journal, time.Time) {
+// error #1 about her receipt for m2 (and the cited notices given), then
+// journals m1 (Alice joins), m2 (she takes Cell (3, 4)) and m3 (Bob joins),
+// each a save; it returns the state, its journal and the time of the last
+// message.
+func correctionRecord(t *testing.T, e *contract.Engine, path string, cited ...*contract.Cited) (*contract.State, *store.Journal, time.Time) {
 	t.Helper()
 	s, j := freshState(t, e, path)
 	s.Claims = append(s.Claims, &contract.Claim{ID: 1, Game: "life", Report: "receipt/m2@example.test", Claimant: "Alice",
 		From: "alice@example.test", MsgID: "c@example.test", What: "I wrote (5, 6)", Status: "open"})
+	s.Cited = append(s.Cited, cited...)
 	if err := j.Snapshot(path, s); err != nil {
 		t.Fatal(err)
 	}
@@ -268,5 +270,38 @@ func TestSyncAndEncoded(t *testing.T) {
 	}
 	if !bytes.Contains(file, []byte("journal_inputs: 3\n")) {
 		t.Errorf("the state file does not count the inputs:\n%s", file)
+	}
+}
+
+// TestCorrectionOfARatifiedNotice: a correction that would change a notice
+// the current state says has ratified is refused, naming it, unless it
+// overrides the ratification; a notice still pending does not stop it.
+func TestCorrectionOfARatifiedNotice(t *testing.T) {
+	for _, c := range []struct {
+		status   string
+		override bool
+		refused  bool
+	}{
+		{"ratified", false, true},
+		{"ratified", true, false},
+		{"pending", false, false},
+	} {
+		e := lifeEngine(t)
+		path := filepath.Join(t.TempDir(), "state.yaml")
+		s, j, at := correctionRecord(t, e, path, &contract.Cited{ID: "receipt/m2@example.test", Kind: "receipt", Status: c.status})
+		fix := contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m2@example.test", Override: c.override,
+			Text: "I transfer a Vial of Primordial Ooze to the Life contest to take control of Cell (5, 6)."}
+		got, step, rev := store.Correct(e, path, s, fix, at.Add(time.Minute))
+		j.Close()
+		if refused := got == nil; refused != c.refused {
+			t.Errorf("the receipt %s, override %v: refused %v (%q), want %v", c.status, c.override, refused, step.Input.Error, c.refused)
+			continue
+		}
+		if c.refused && !strings.Contains(step.Input.Error, "receipt/m2@example.test") {
+			t.Errorf("the refusal does not name the ratified receipt: %q", step.Input.Error)
+		}
+		if c.override && (rev == nil || len(rev.Overrides) != 1 || !strings.HasPrefix(rev.Overrides[0], "receipt/m2@example.test")) {
+			t.Errorf("the revision does not say what it overrides: %+v", rev)
+		}
 	}
 }
