@@ -1,0 +1,53 @@
+package mailin
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestEmptyBodyIsNotUnreadable: a mail with nothing in its body (its words
+// in the subject alone, as a phone's mail app sends it, or an empty part
+// of another type) is not said to have no readable text part: the sender
+// would be told the referee could not read what was not there.
+func TestEmptyBodyIsNotUnreadable(t *testing.T) {
+	for _, raw := range []string{
+		"From: a@example.org\nSubject: I join the Life contest.\n\n",
+		"From: a@example.org\nSubject: I join the Life contest.\nMIME-Version: 1.0\nContent-Type: text/html; charset=utf-8\n\n\n",
+		"From: a@example.org\nSubject: the map\nMIME-Version: 1.0\nContent-Type: application/pdf\nContent-Transfer-Encoding: base64\n\n \n",
+	} {
+		m, err := Parse([]byte(raw), time.Time{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Notes) != 0 {
+			t.Errorf("%q: notes %q, want none", raw, m.Notes)
+		}
+	}
+}
+
+// TestTextAtTheLimit: a text of exactly the configured limit (63 letters
+// and the line's end in 64 bytes) is read; one byte more is too large, and
+// the note says by how much.
+func TestTextAtTheLimit(t *testing.T) {
+	cfg := &Config{MaxTextBytes: 64}
+	for _, c := range []struct {
+		n    int
+		note string
+	}{
+		{63, ""},
+		{64, "text of 65 bytes is over the 64-byte limit"},
+	} {
+		raw := "From: a@example.org\nSubject: x\n\n" + strings.Repeat("x", c.n) + "\n"
+		m, err := Parse([]byte(raw), time.Time{}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.note == "" && (m.TooLarge || m.Text != strings.Repeat("x", c.n) || len(m.Notes) != 0) {
+			t.Errorf("%d letters: too large %v, text of %d bytes, notes %q; want it read whole", c.n, m.TooLarge, len(m.Text), m.Notes)
+		}
+		if c.note != "" && (!m.TooLarge || m.Text != "" || len(m.Notes) != 1 || m.Notes[0] != c.note) {
+			t.Errorf("%d letters: too large %v, notes %q; want too large, %q", c.n, m.TooLarge, m.Notes, c.note)
+		}
+	}
+}
