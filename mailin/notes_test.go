@@ -51,3 +51,35 @@ func TestTextAtTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestBidiEmbeddingRemoved: the first and last of the bidirectional
+// embedding controls (U+202A, U+202E) are taken out of the text like the
+// rest, so the words read are the words shown.
+func TestBidiEmbeddingRemoved(t *testing.T) {
+	m, err := Parse([]byte("From: a@example.org\nContent-Type: text/plain; charset=utf-8\n\nI bid 1 on \u202aFlight\u202c and 2 on \u202eCrown.\n"), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "I bid 1 on Flight and 2 on Crown."; m.Text != want {
+		t.Errorf("read as %q, want %q", m.Text, want)
+	}
+}
+
+// TestBodyWithoutBlankLine: a script's mail whose body follows the header
+// without the blank line keeps its first body line, though it holds a
+// colon: a field name has no space and no DEL, so the body starts there,
+// and a note says so.
+func TestBodyWithoutBlankLine(t *testing.T) {
+	for raw, want := range map[string]string{
+		"From: a@example.org\nSubject: bids\nI bid 9 on Flight: my last bid.\n":  "I bid 9 on Flight: my last bid.",
+		"From: a@example.org\nSubject: bids\nX-Bid\x7f: 9\nI bid 9 on Flight.\n": "X-Bid: 9\nI bid 9 on Flight.",
+	} {
+		m, err := Parse([]byte(raw), time.Time{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Text != want || m.Subject != "bids" || len(m.Notes) != 1 || m.Notes[0] != "malformed header line; body assumed to start there" {
+			t.Errorf("%q: text %q, subject %q, notes %q; want text %q", raw, m.Text, m.Subject, m.Notes, want)
+		}
+	}
+}
