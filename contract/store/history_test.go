@@ -305,3 +305,35 @@ func TestCorrectionOfARatifiedNotice(t *testing.T) {
 		}
 	}
 }
+
+// TestJournalInputLinesChecked: what `referee check` lists for input lines:
+// inputs past the state that made no entry, named as such, and an input line
+// that does not decode, with the decoder's reason.
+func TestJournalInputLinesChecked(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	s, j := freshState(t, e, path)
+	keep := store.At(s)
+	for _, n := range []int{2, 7} { // mailbox positions: inputs with no entry
+		perform(t, e, j, s, n, true)
+	}
+	j.Close()
+	jpath := store.JournalPath(path)
+	sc, err := store.ScanJournal(jpath, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := sc.Lines - 1 // the two input lines are the last
+	want := fmt.Sprintf("lines %d-%d (inputs with no entry) written by a save that never finished; the next start cuts it, keeping a copy", first, first+1)
+	if p := sc.Problems(); len(p) != 1 || p[0].Line != first || p[0].Problem != want {
+		t.Errorf("inputs past the state: %v, want line %d: %q", p, first, want)
+	}
+	insertLine(t, jpath, 2, `{"in":9,"base":0,"entries":0,"input":{`)
+	sc, err = store.ScanJournal(jpath, store.At(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := sc.Problems(); len(p) == 0 || p[0].Line != 2 || p[0].Problem != `does not decode as a journal input (unexpected end of JSON input): "{\"in\":9,\"base\":0,\"entries\":0,\"input\":{"` {
+		t.Errorf("an input line that does not decode: %v", p)
+	}
+}
