@@ -83,3 +83,18 @@ func TestBodyWithoutBlankLine(t *testing.T) {
 		}
 	}
 }
+
+// TestListRewriteWithoutOriginal: a list's DMARC-rewritten copy whose
+// X-Original-From holds no address (a list that blanked it) is read, with
+// the list's address as its sender, not the crash of an empty list.
+func TestListRewriteWithoutOriginal(t *testing.T) {
+	raw := "From: Alice via agora-business <agora-business@example.test>\nX-Original-From: undisclosed\nTo: agora-business@example.test\n" +
+		"List-Id: Agora business <agora-business.example.test>\nSubject: BUS: I join\n\nI join the Life contest.\n"
+	m, err := Parse([]byte(raw), time.Time{}, &Config{PublicLists: []string{"agora-business@example.test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.From != "agora-business@example.test" || m.Text != "I join the Life contest." {
+		t.Errorf("from %q, text %q; want the list's address and the text", m.From, m.Text)
+	}
+}
