@@ -194,7 +194,9 @@ func sameDomain(a, b string) bool {
 var secondLevel = map[string]bool{"co": true, "com": true, "net": true, "org": true, "ac": true, "gov": true, "edu": true, "ne": true, "or": true, "go": true, "gen": true, "ltd": true, "plc": true, "nom": true}
 
 // orgDomain approximates the organizational domain: the last two labels, or
-// three under a two-letter country code with a common second level.
+// three under a two-letter country code with a common second level. A
+// public suffix such as "co.uk" is its own, which no other domain shares
+// (aligned has compared the two domains whole first).
 func orgDomain(d string) string {
 	labels := strings.Split(d, ".")
 	n := len(labels)
@@ -203,9 +205,6 @@ func orgDomain(d string) string {
 	}
 	if n >= 3 && len(labels[n-1]) == 2 && secondLevel[labels[n-2]] {
 		return strings.Join(labels[n-3:], ".")
-	}
-	if len(labels[n-1]) == 2 && secondLevel[labels[n-2]] {
-		return "" // the domain is itself a public suffix
 	}
 	return strings.Join(labels[n-2:], ".")
 }

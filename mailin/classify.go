@@ -42,8 +42,8 @@ func (c *Config) lists() []configuredList {
 // the text inside <>, or the whole value.
 func listID(v string) string {
 	if lt := strings.LastIndexByte(v, '<'); lt >= 0 {
-		if gt := strings.IndexByte(v[lt:], '>'); gt > 0 {
-			return strings.ToLower(strings.TrimSpace(v[lt+1 : lt+gt]))
+		if id, _, ok := strings.Cut(v[lt+1:], ">"); ok {
+			return strings.ToLower(strings.TrimSpace(id))
 		}
 	}
 	return strings.ToLower(strings.TrimSpace(v))

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	gomail "github.com/wneessen/go-mail"
 )
@@ -96,16 +95,13 @@ func Compose(m *Mail) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compose %s: to: %w", msgID, err)
 	}
-	if len(to) > 0 {
-		msg.ToMailAddress(to...)
-	}
+	// go-mail writes no To or Cc header for an empty list.
+	msg.ToMailAddress(to...)
 	cc, err := addresses(m.Cc)
 	if err != nil {
 		return nil, fmt.Errorf("compose %s: cc: %w", msgID, err)
 	}
-	if len(cc) > 0 {
-		msg.CcMailAddress(cc...)
-	}
+	msg.CcMailAddress(cc...)
 
 	// go-mail Q-encodes a value only when it needs it (RFC 2047 5(1)).
 	msg.Subject(limitRunes(headerText(m.Subject), maxSubjectRunes))
@@ -178,15 +174,15 @@ func prepareBody(s string) (string, transferEncoding) {
 	lineLen := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case c == '\n':
+		if c == '\n' {
 			lineLen = 0
 			continue
-		case c >= 0x80:
+		}
+		if c > 0x7f {
 			if enc == enc7bit {
 				enc = enc8bit
 			}
-		case c < 0x20 && c != '\t' && c != '\f', c == 0x7f:
+		} else if c < 0x20 && c != '\t' && c != '\f' || c == 0x7f {
 			// RFC 2045 2.7: no NUL, and CR/LF only as CRLF; other
 			// controls are safest encoded.
 			enc = encQP
@@ -203,22 +199,15 @@ func prepareBody(s string) (string, transferEncoding) {
 }
 
 // relabel7bit rewrites the Content-Transfer-Encoding header of an all-ASCII
-// body from 8bit to 7bit (RFC 2045 2.7).
+// body from 8bit to 7bit (RFC 2045 2.7). go-mail writes the part's fields
+// after the mail's, so that field always follows a CRLF.
 func relabel7bit(raw []byte) []byte {
-	end := bytes.Index(raw, []byte("\r\n\r\n"))
-	if end < 0 {
+	head, body, ok := bytes.Cut(raw, []byte("\r\n\r\n"))
+	if !ok {
 		return raw
 	}
-	head := raw[:end+2]
-	const from, to = "Content-Transfer-Encoding: 8bit\r\n", "Content-Transfer-Encoding: 7bit\r\n"
-	i := bytes.Index(head, []byte(from))
-	if i < 0 || (i > 0 && head[i-1] != '\n') {
-		return raw
-	}
-	out := make([]byte, 0, len(raw))
-	out = append(out, raw[:i]...)
-	out = append(out, to...)
-	return append(out, raw[i+len(from):]...)
+	h := strings.Replace(string(head)+"\r\n", "\r\nContent-Transfer-Encoding: 8bit\r\n", "\r\nContent-Transfer-Encoding: 7bit\r\n", 1)
+	return append([]byte(h+"\r\n"), body...)
 }
 
 // headerText makes caller text safe for one header line: invalid UTF-8 is
@@ -244,9 +233,6 @@ func headerText(s string) string {
 }
 
 func limitRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
 	i := 0
 	for j := range s {
 		if i == n {
@@ -334,11 +320,8 @@ func validMsgID(s string) bool {
 
 // isAtext reports whether c is an RFC 5322 3.2.3 atext character.
 func isAtext(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0
 }
 
 // kindToken makes Kind a header token: lower case letters, digits and

@@ -192,6 +192,10 @@ func TestComposeEncoding(t *testing.T) {
 		{"998 octets", strings.Repeat("x", 998) + "\n", "7bit"},
 		{"999 octets", strings.Repeat("x", 999) + "\n", "quoted-printable"},
 		{"nul", "a\x00b\n", "quoted-printable"},
+		{"unit separator", "a\x1fb\n", "quoted-printable"},
+		{"del", "a\x7fb\n", "quoted-printable"},
+		{"tab and form feed", "a\tb\fc\n", "7bit"},
+		{"control before utf8", "a\x01b Rêve\n", "quoted-printable"},
 		{"crlf input", "a\r\nb\r\n", "7bit"},
 	}
 	for _, tc := range tests {

@@ -153,10 +153,15 @@ func TestComposeKindDigits(t *testing.T) {
 }
 
 // TestComposeMessageIDParts: a Message-ID needs text on both sides of its
-// "@": the referee's own is refused without, and a parent's is left out of
-// the reply's References.
+// "@", and no byte that is not atext (RFC 5322 3.2.3: here, one just outside
+// the ranges of letters and digits, or past ASCII): the referee's own is
+// refused, and a parent's is left out of the reply's References.
 func TestComposeMessageIDParts(t *testing.T) {
-	for _, id := range []string{"@referee.example.test", "notice.1@", "@"} {
+	ids := []string{"@referee.example.test", "notice.1@", "@"}
+	for _, b := range []string{"(", ":", "[", "\x7f", "é"} {
+		ids = append(ids, "a"+b+"b@referee.example.test")
+	}
+	for _, id := range ids {
 		m := baseMail()
 		m.MessageID = id
 		if _, err := Compose(m); !errors.Is(err, ErrInvalid) {
@@ -246,5 +251,67 @@ func TestSendUTF8Envelope(t *testing.T) {
 		if got != c.utf8 {
 			t.Errorf("%s to %s: SMTPUTF8 %v, want %v:\n%s", c.from, c.to, got, c.utf8, r.transcript())
 		}
+	}
+}
+
+// TestSendKeptConnectionRefusesMail: on the connection kept from the last
+// Send, a 421 to MAIL (the server closing it) means a new connection and
+// the mail delivered once; any other refusal is the answer, given without a
+// second connection.
+func TestSendKeptConnectionRefusesMail(t *testing.T) {
+	raw := []byte("Subject: x\r\n\r\nbody\r\n")
+	for _, c := range []struct {
+		reply     *smtp.SMTPError
+		sessions  int
+		delivered int
+		err       string
+	}{
+		{&smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 4, 2}, Message: "idle too long"}, 2, 2, ""},
+		{&smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "sender blocked"}, 1, 1, "smtp mail: SMTP error 550: sender blocked"},
+	} {
+		r := startRecorder(t, false, nil)
+		s := NewSender(SMTPConfig{Addr: r.addr, TLS: TLSNone}, nil)
+		ctx := context.Background()
+		if err := s.Send(ctx, "referee@example.test", []string{"a@example.test"}, raw); err != nil {
+			t.Fatal(err)
+		}
+		r.mu.Lock()
+		r.mailErrs = []error{c.reply}
+		r.mu.Unlock()
+		err := s.Send(ctx, "referee@example.test", []string{"a@example.test"}, raw)
+		if c.err == "" && err != nil || c.err != "" && (err == nil || err.Error() != c.err) {
+			t.Errorf("MAIL answered %d on the kept connection: %v, want %q", c.reply.Code, err, c.err)
+		}
+		r.mu.Lock()
+		sessions := r.sessions
+		r.mu.Unlock()
+		if sessions != c.sessions || len(r.deliveries()) != c.delivered {
+			t.Errorf("MAIL answered %d on the kept connection: %d connections, %d delivered; want %d and %d",
+				c.reply.Code, sessions, len(r.deliveries()), c.sessions, c.delivered)
+		}
+		s.Close()
+	}
+}
+
+// TestSendAllRefusedKeepsConnection: a mail every recipient of which is
+// refused ends with RSET, and the next mail goes on the same connection.
+func TestSendAllRefusedKeepsConnection(t *testing.T) {
+	perm := &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}
+	r := startRecorder(t, false, func(r *recorder) { r.rcptErr["gone@example.test"] = perm })
+	s := NewSender(SMTPConfig{Addr: r.addr, TLS: TLSNone}, nil)
+	defer s.Close()
+	ctx := context.Background()
+	raw := []byte("Subject: x\r\n\r\nbody\r\n")
+	if err := s.Send(ctx, "referee@example.test", []string{"gone@example.test"}, raw); err == nil || !IsPermanent(err) {
+		t.Fatalf("every recipient refused: %v, want a permanent error", err)
+	}
+	if err := s.Send(ctx, "referee@example.test", []string{"a@example.test"}, raw); err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	sessions := r.sessions
+	r.mu.Unlock()
+	if sessions != 1 || len(r.deliveries()) != 1 {
+		t.Errorf("%d connections, %d delivered; want 1 and 1:\n%s", sessions, len(r.deliveries()), r.transcript())
 	}
 }

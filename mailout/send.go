@@ -361,10 +361,9 @@ func (s *Sender) helo(from string) string {
 	if s.cfg.HELO != "" {
 		return s.cfg.HELO
 	}
-	if i := strings.LastIndexByte(from, '@'); i >= 0 && i < len(from)-1 {
-		return from[i+1:]
-	}
-	return "localhost"
+	// from is a parsed address (envelopeAddr): its domain follows the
+	// last '@'.
+	return from[strings.LastIndexByte(from, '@')+1:]
 }
 
 // envelopeAddr returns the bare address of s, which may carry a display

@@ -40,9 +40,10 @@ type recorder struct {
 	addr string
 	pool *x509.CertPool
 
-	rcptErr map[string]error // by recipient
-	dataErr error
-	dropIn  bool // close the connection in the middle of DATA
+	rcptErr  map[string]error // by recipient
+	mailErrs []error          // the replies to the MAIL commands, in turn (then: accepted)
+	dataErr  error
+	dropIn   bool // close the connection in the middle of DATA
 
 	mu       sync.Mutex
 	wire     bytes.Buffer // client and server bytes, as go-smtp's Debug sees them
@@ -89,6 +90,15 @@ func (s *recSession) Auth(mech string) (sasl.Server, error) {
 }
 
 func (s *recSession) Mail(from string, _ *smtp.MailOptions) error {
+	s.r.mu.Lock()
+	var err error
+	if len(s.r.mailErrs) > 0 {
+		err, s.r.mailErrs = s.r.mailErrs[0], s.r.mailErrs[1:]
+	}
+	s.r.mu.Unlock()
+	if err != nil {
+		return err
+	}
 	s.d = delivery{From: from, User: s.user}
 	_, s.d.TLS = s.c.TLSConnectionState()
 	return nil

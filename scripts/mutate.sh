@@ -59,7 +59,7 @@ export GOFLAGS="${GOFLAGS:+$GOFLAGS }-vet=off"
 # printed "UNMAPPED", and counted apart in the summary.
 unmapped() {
 	local log=$1 p=$2 prof=$3
-	grep -E '^ *NOT COVERED ' "$log" | while read -r _ _ mut _ at; do
+	{ grep -E '^ *NOT COVERED ' "$log" || true; } | while read -r _ _ mut _ at; do
 		f=${at%%:*}
 		l=${at#*:}
 		l=${l%%:*}
