@@ -39,7 +39,7 @@ func TestRedoReproducesTheState(t *testing.T) {
 	var want [][]contract.Entry
 	var states [][]byte
 	kinds := map[contract.InputKind]int{}
-	for n := 0; n < 200; n++ {
+	for n := 0; n < many(200, 80); n++ {
 		at = at.Add(time.Duration(r.IntN(9*60)) * time.Minute)
 		in := contract.Input{At: at}
 		switch k := r.IntN(10); {
