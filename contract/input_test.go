@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,4 +162,27 @@ func outboxView(s *contract.State) []string {
 		v = append(v, "failed:"+o.ID)
 	}
 	return v
+}
+
+// TestRedoRefusesBrokenInputs: a journal input the referee cannot perform
+// (a correction without its correction, a kind it does not know) is an
+// error naming what is wrong, and changes nothing.
+func TestRedoRefusesBrokenInputs(t *testing.T) {
+	h := newToy(t)
+	before, err := contract.Encode(h.S)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := contracttest.At(t, "2026-12-01T11:00:00Z")
+	for in, want := range map[*contract.Input]string{
+		{Kind: contract.InCorrect, At: at}: "a correction input without its correction",
+		{Kind: "dance", At: at}:            `unknown input kind "dance"`,
+	} {
+		if _, err := h.E.Redo(h.S, in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("redo of %s: %v, want %q", in.Kind, err, want)
+		}
+	}
+	if after, _ := contract.Encode(h.S); !bytes.Equal(after, before) {
+		t.Errorf("a refused input changed the state:\n%s", lineDiff(string(before), string(after)))
+	}
 }
