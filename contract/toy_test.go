@@ -159,6 +159,15 @@ func (g *toy) Verbs() []*contract.Verb {
 				c.Did("you score %d points", n)
 				return nil
 			}},
+		{Name: "burn", Pattern: `burn (?P<n>\d+) coins?`, Syntax: "I burn N coins in Toy", Rule: "T15",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				n, _ := strconv.Atoi(a.Arg("n"))
+				if err := c.State().Ledger.Destroy("toy/coin", c.Actor().Name, int64(n)); err != nil {
+					return contract.Reject("T15", "you cannot burn %d coins: %v", n, err)
+				}
+				c.Did("you burn %d coins", n)
+				return nil
+			}},
 		{Name: "end", Pattern: `end the (?:current )?game`, Syntax: "I end the game of Toy", Rule: "T8",
 			Dependent: &contract.Method{Kind: "objection", N: 1, Who: "players",
 				Eligible: func(c *contract.Ctx, p *contract.Player) bool { return p.In("toy") }},
