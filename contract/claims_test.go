@@ -1,6 +1,7 @@
 package contract_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -254,5 +255,68 @@ func TestPreviewForms(t *testing.T) {
 		if isPreview != c.preview || joined == c.preview {
 			t.Errorf("subject %q, text %q: preview %v, joined %v; want preview %v", c.subject, c.text, isPreview, joined, c.preview)
 		}
+	}
+}
+
+// TestClaimOnReceipt: a claim sent as a reply to a receipt is on the latest
+// receipt its References name; it goes to the game named in it, or to the
+// claimant's only game, and a claimant of no game who names none is told
+// to name one.
+func TestClaimOnReceipt(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")        // m1
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")          // m2
+	h.Public("2026-12-01T10:07:00Z", carol, "I am here.")                  // m3
+	h.Public("2026-12-01T10:08:00Z", alice, "I transfer 1 coin to Bob.")   // m4
+	h.Public("2026-12-01T10:09:00Z", carol, "I transfer 1 coin to Alice.") // m5
+	rid := func(n int) string {
+		return "<" + contract.MessageID(fmt.Sprintf("receipt/m%d@example.test", n), "example.test") + ">"
+	}
+	claim := func(id, from, text string, refs ...string) *contract.Notice {
+		at := contracttest.At(t, "2026-12-01T11:00:00Z")
+		return contracttest.Receipt(h.Send(&contract.Message{ID: id, From: from, Arrived: at, Date: at, Channel: contract.ChanPrivate,
+			Authenticated: true, Subject: "Re: Receipt", InReplyTo: refs[len(refs)-1:], References: refs, Text: text}))
+	}
+	r := claim("c1@example.test", "alice@example.test", "CoE: my transfer was misread.", "<m1@example.test>", rid(1), "<m4@example.test>", rid(4))
+	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #1 recorded on receipt/m4@example.test") {
+		t.Fatalf("a claim replying to the latest receipt: %v", r)
+	}
+	if cl := h.S.Claims[0]; cl.Game != "toy" {
+		t.Errorf("the claim of a player of Toy alone went to %q", cl.Game)
+	}
+	r = claim("c2@example.test", "carol@example.test", "CoE: my transfer.", "<m5@example.test>", rid(5))
+	if r == nil || !strings.Contains(flat(r.Body), "belongs to no one game: say which game's contestmaster should answer") || len(h.S.Claims) != 1 {
+		t.Fatalf("a claim of a player of no game naming none: %v", r)
+	}
+	r = claim("c3@example.test", "carol@example.test", "CoE: my transfer in Toy.", "<m5@example.test>", rid(5))
+	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #2 recorded on receipt/m5@example.test") || len(h.S.Claims) != 2 || h.S.Claims[1].Game != "toy" {
+		t.Fatalf("a claim naming its game: %v, claims %+v", r, h.S.Claims)
+	}
+}
+
+// TestDenyWithOtherClaimsOpen: a report claimed twice stays unratified
+// until both claims are answered; the last denial restarts its clock.
+func TestDenyWithOtherClaimsOpen(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	h.Advance("2026-12-07T00:00:00Z")
+	h.Public("2026-12-07T10:00:00Z", alice, "I CoE on toy/report/2026-W50: my coins.")
+	h.Public("2026-12-07T10:01:00Z", bob, "I CoE on toy/report/2026-W50: my coins too.")
+	said := func(text string) bool {
+		for _, o := range h.Sent[len(h.Sent)-3:] {
+			if strings.Contains(flat(o.Body), text) {
+				return true
+			}
+		}
+		return false
+	}
+	h.Private("2026-12-08T10:00:00Z", cm, "I deny CoE #1: no error.")
+	if !said("toy/report/2026-W50 stays unratified while other claims on it are open.") {
+		t.Errorf("the first denial does not say the report stays unratified")
+	}
+	h.Private("2026-12-09T10:00:00Z", cm, "I deny CoE #2: no error.")
+	if !said("toy/report/2026-W50 now self-ratifies on 2026-12-16 10:00 UTC") {
+		t.Errorf("the last denial does not restart the report's clock")
 	}
 }

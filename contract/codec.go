@@ -276,10 +276,8 @@ func plainID(id string) bool {
 	}
 	for i := 0; i < len(id); i++ {
 		c := id[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case i > 0 && strings.IndexByte("._%+=$@/-~^&*!?", c) >= 0:
-		default:
+		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		if !alnum && (i == 0 || strings.IndexByte("._%+=$@/-~^&*!?", c) < 0) {
 			return false
 		}
 	}
@@ -291,20 +289,25 @@ func plainID(id string) bool {
 func quoteYAML(s string) []byte {
 	b := []byte{'"'}
 	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
+		if r == '"' || r == '\\' {
 			b = append(b, '\\', byte(r))
-		case r < 0x20 || r == 0x7f || (0x80 <= r && r < 0xa0) || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff:
+		} else if escapedYAML(r) {
 			if r < 0x100 {
 				b = fmt.Appendf(b, "\\x%02x", r)
 			} else {
 				b = fmt.Appendf(b, "\\u%04x", r)
 			}
-		default:
+		} else {
 			b = utf8.AppendRune(b, r)
 		}
 	}
 	return append(b, '"')
+}
+
+// escapedYAML: r is outside YAML's printable set (a C0 or C1 control, DEL, a
+// byte order mark, a non-character) or a line or paragraph separator.
+func escapedYAML(r rune) bool {
+	return r < 0x20 || r == 0x7f || (0x80 <= r && r < 0xa0) || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff
 }
 
 // mergeSorted merges two sorted lists.
@@ -386,7 +389,7 @@ var ErrFutureVersion = errors.New("state was written by a newer version of refer
 
 // Decode reads a state strictly: an unknown key is an error naming it, a missing
 // or future version is refused. The games' sections are decoded into their own
-// types by e.Bind.
+// types by e.bind.
 func (e *Engine) Decode(b []byte) (*State, error) {
 	var s State
 	dec := yaml.NewDecoder(bytes.NewReader(b))

@@ -47,3 +47,33 @@ func TestConditionAnd(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionPointsAndMembership: "if I own N points" counts the
+// player's points in every game (G3, G6), and "if I am (not) a player"
+// without a game asks whether the player has joined any.
+func TestConditionPointsAndMembership(t *testing.T) {
+	for _, c := range []struct {
+		cond string
+		want bool
+	}{
+		{"I own more than 6 points", true}, {"I own more than 7 points", false},
+		{"I have at least 1 point", true}, {"I own exactly 7 points", true},
+		{"I am a player", true}, {"I am not a player", false},
+	} {
+		h := newToy(t)
+		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+		h.Public("2026-12-01T10:05:00Z", bob, "I join the Toy game.")
+		h.Public("2026-12-01T10:06:00Z", alice, "I score 7 points in Toy.")
+		r := h.Public("2026-12-01T10:07:00Z", alice, "If "+c.cond+", I transfer 1 coin to Bob.")
+		if got := h.S.Ledger.Balance("toy/coin", "Bob") == 6; got != c.want {
+			t.Errorf("Alice with 7 points, a player: %q decided %v, want %v:\n%s", c.cond, got, c.want, r.Body)
+		}
+	}
+	// Carol has joined nothing.
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", bob, "I join the Toy game.")
+	r := h.Public("2026-12-01T10:07:00Z", carol, "If I am a player, I poke Bob in Toy.")
+	if !strings.Contains(flat(r.Body), `the condition "I am a player" is false`) {
+		t.Errorf("a sender who joined nothing is a player:\n%s", r.Body)
+	}
+}

@@ -1,6 +1,8 @@
 package contract_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -162,4 +164,124 @@ func FuzzExtractCorrections(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCorrectionAnswersTheClaim: the contestmaster's correction, once
+// re-run, answers the claim: the claim and its ruling request leave the
+// state, the report it held self-ratifies again a period after the
+// correction, and nothing is left pending. A correction the re-run refuses
+// is told to the game's contestmaster with the reason, and the claim stays
+// open.
+func TestCorrectionAnswersTheClaim(t *testing.T) {
+	for _, refused := range []bool{false, true} {
+		h := newToy(t)
+		// The game's contestmaster is no longer the configured one.
+		h.S.Games["toy"].Contestmaster = "judge@example.test"
+		h.Record()
+		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+		h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+		h.Public("2026-12-01T10:07:00Z", alice, "I transfer 2 coins to Bob.") // m3
+		h.Advance("2026-12-07T00:00:00Z")
+		r := h.Public("2026-12-07T10:00:00Z", alice, "I CoE on toy/report/2026-W50: my transfer.")
+		if r == nil || !strings.Contains(r.Body, "Claim of Error #1 recorded") || len(h.S.Rulings) != 1 {
+			t.Fatalf("claim receipt: %v, ruling requests %+v", r, h.S.Rulings)
+		}
+		msg := "m3@example.test"
+		if refused {
+			msg = "m99@example.test"
+		}
+		r = h.Private("2026-12-07T11:00:00Z", "Judge <judge@example.test>", "I correct CoE #1: message <"+msg+"> is void.")
+		fixes := h.S.PendingCorrections()
+		if r == nil || !strings.Contains(r.Body, "correction of CoE #1 accepted") || len(fixes) != 1 {
+			t.Fatalf("correction receipt %v, pending %v", r, fixes)
+		}
+		before := h.S.Ledger.Balance("toy/coin", "Bob")
+		_, ns, err := h.Correct("2026-12-07T11:00:00Z", fixes[0], nil)
+		if len(h.S.PendingCorrections()) != 0 {
+			t.Errorf("refused %v: a correction is still pending after its re-run", refused)
+		}
+		var report contract.Cited
+		for _, x := range h.S.Cites() {
+			if x.ID == "toy/report/2026-W50" {
+				report = x
+			}
+		}
+		if refused {
+			var told *contract.Notice
+			for _, n := range ns {
+				if n.Subject == "Correction of CoE #1 refused" && n.Channel == contract.ChanPrivate && slices.Equal(n.To, []string{"judge@example.test"}) {
+					told = n
+				}
+			}
+			if err == nil || told == nil || !strings.Contains(flat(told.Body), "was not made: "+flat(err.Error())) || !strings.Contains(flat(told.Body), "the claim stays open") {
+				t.Fatalf("a refused correction (%v) was not told to the contestmaster: %+v", err, ns)
+			}
+			if len(h.S.Claims) != 1 || h.S.Claims[0].ID != 1 || report.Status != "claimed" {
+				t.Errorf("a refused correction answered the claim: %+v, report %s", h.S.Claims, report.Status)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h.S.Claims) != 0 || len(h.S.Rulings) != 0 {
+			t.Errorf("the corrected claim or its ruling request stays: %+v %+v", h.S.Claims, h.S.Rulings)
+		}
+		if want := contracttest.At(t, "2026-12-14T11:00:00Z"); report.Status != "pending" || !report.Ratifies.Equal(want) {
+			t.Errorf("the report is %s, ratifying %s; want pending, ratifying %s", report.Status, report.Ratifies, want)
+		}
+		if got := h.S.Ledger.Balance("toy/coin", "Bob"); got != before-2 {
+			t.Errorf("Bob has %d coins after the transfer of 2 was made void, had %d", got, before)
+		}
+	}
+}
+
+// factToy is the toy game telling its public facts by name (Facter), as
+// Life tells its Cells: every fact here is Bob's balance.
+type factToy struct{ toy }
+
+// factOrder is the order a revision lists factToy's facts in: numbers
+// compared as numbers (leading zeros aside), then text.
+// Enough of them that a comparison wrong either way leaves some pair out
+// of order, whatever order the map gives them in.
+var factOrder = []string{"Cell", "Cell (2, 9)", "Cell (2, 9) b", "Cell (2, 010)", "Cell (2, 11)", "Cell (2, 100)",
+	"Cell (3, 1)", "Cell (10, 1)", "Cell (100, 1)", "Coin"}
+
+func (g *factToy) Facts(c *contract.Ctx) (map[string]string, error) {
+	out := map[string]string{}
+	for _, k := range factOrder {
+		out[k] = fmt.Sprint(c.State().Ledger.Balance("toy/coin", "Bob"))
+	}
+	return out, nil
+}
+
+// TestRevisionListsFactsInOrder: a game's facts that a correction changed
+// are listed in the revision by name, the numbers in a name read as
+// numbers, each with its old and new value.
+func TestRevisionListsFactsInOrder(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", &factToy{})
+	h.Record()
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	h.Public("2026-12-01T10:07:00Z", alice, "I transfer 2 coins to Bob.") // m3
+	h.Public("2026-12-01T10:08:00Z", alice, "CoE: my transfer.")
+	rev, _, err := h.Correct("2026-12-01T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m3@example.test"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range rev.State {
+		if k, ok := strings.CutPrefix(c.What, "Toy: "); ok {
+			got = append(got, k)
+			if c.Old != "7" || c.New != "5" {
+				t.Errorf("fact %s: %s → %s, want 7 → 5", k, c.Old, c.New)
+			}
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(factOrder) {
+		t.Errorf("the revision lists the facts\n%q\nwant\n%q", got, factOrder)
+	}
+	if txt := rev.Text(); !strings.Contains(txt, "Toy: Cell (2, 010)") {
+		t.Errorf("the revision's text does not name the facts:\n%s", txt)
+	}
 }

@@ -159,17 +159,10 @@ func (e *Engine) Start(s *State, secret []byte, now time.Time) ([]Entry, error) 
 	return []Entry{ent}, nil
 }
 
-// Bind decodes each game's section into the game's own type (strictly). A
+// bind decodes each game's section into the game's own type (strictly). A
 // game of the engine missing from the state, a game the engine does not
 // know, an unknown parameter, a section that does not decode: each is one
-// problem of the *DecodeError returned, all of them at once.
-func (e *Engine) Bind(s *State) error {
-	if p := e.bind(s); len(p) > 0 {
-		return &DecodeError{Problems: p}
-	}
-	return nil
-}
-
+// problem, all of them listed (Decode returns them as a *DecodeError).
 func (e *Engine) bind(s *State) []yamlerr.Problem {
 	var p []yamlerr.Problem
 	if s.Games == nil {

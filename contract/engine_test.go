@@ -635,3 +635,21 @@ func TestNamesSafeAndWhole(t *testing.T) {
 		t.Errorf("the state holds a binary name:\n%s", b)
 	}
 }
+
+// TestRandomnessKeepsTenWeeks: the state keeps the seeds of the last ten
+// weeks (the revealed ones, the current and the next committed), so it stays bounded
+// however long the games run; the weeks it drops were published when
+// revealed.
+func TestRandomnessKeepsTenWeeks(t *testing.T) {
+	h := newToy(t)
+	h.Advance("2027-03-01T10:00:00Z") // thirteen weeks on
+	w := h.S.Randomness.Weeks
+	if len(w) != 10 {
+		t.Fatalf("the state keeps %d weeks of seeds, want 10", len(w))
+	}
+	// 2027-03-01 begins W09; W10's seed is committed ahead, W09's revealed
+	// when it ends.
+	if w[0].Week != "2027-W01" || w[9].Week != "2027-W10" || w[9].Seed != "" || w[7].Seed == "" {
+		t.Errorf("weeks kept: %+v", w)
+	}
+}

@@ -28,3 +28,13 @@ func (g *other) Spec() contract.Spec {
 	s.ID, s.Title, s.Aliases, s.Currencies = "other", "Other", []string{"other"}, nil
 	return s
 }
+
+// many is n, or short under -short: the number of random games or inputs of
+// a property test. scripts/mutate.sh runs every mutant's tests with -short,
+// so each costs seconds, not a minute; the full count runs in CI.
+func many(n, short int) int {
+	if testing.Short() {
+		return short
+	}
+	return n
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,7 +40,7 @@ func TestRedoReproducesTheState(t *testing.T) {
 	var want [][]contract.Entry
 	var states [][]byte
 	kinds := map[contract.InputKind]int{}
-	for n := 0; n < 200; n++ {
+	for n := 0; n < many(200, 80); n++ {
 		at = at.Add(time.Duration(r.IntN(9*60)) * time.Minute)
 		in := contract.Input{At: at}
 		switch k := r.IntN(10); {
@@ -161,4 +162,27 @@ func outboxView(s *contract.State) []string {
 		v = append(v, "failed:"+o.ID)
 	}
 	return v
+}
+
+// TestRedoRefusesBrokenInputs: a journal input the referee cannot perform
+// (a correction without its correction, a kind it does not know) is an
+// error naming what is wrong, and changes nothing.
+func TestRedoRefusesBrokenInputs(t *testing.T) {
+	h := newToy(t)
+	before, err := contract.Encode(h.S)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := contracttest.At(t, "2026-12-01T11:00:00Z")
+	for in, want := range map[*contract.Input]string{
+		{Kind: contract.InCorrect, At: at}: "a correction input without its correction",
+		{Kind: "dance", At: at}:            `unknown input kind "dance"`,
+	} {
+		if _, err := h.E.Redo(h.S, in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("redo of %s: %v, want %q", in.Kind, err, want)
+		}
+	}
+	if after, _ := contract.Encode(h.S); !bytes.Equal(after, before) {
+		t.Errorf("a refused input changed the state:\n%s", lineDiff(string(before), string(after)))
+	}
 }

@@ -159,6 +159,19 @@ func doIntend(c *Ctx, a *Action) error {
 	if need.Kind == "support" && n < need.N {
 		return Reject("G7", "this action needs %s", need.Describe())
 	}
+	notice := a.Args["notice"]
+	if need.Kind == "notice" {
+		// AGORA "with T notice": T is the game's; a shorter one is weaker,
+		// and "with notice" alone means the game's.
+		days, err := strconv.Atoi(notice)
+		if err != nil {
+			days = int(need.notice() / (24 * time.Hour))
+			notice = strconv.Itoa(days)
+		}
+		if time.Duration(days)*24*time.Hour < need.notice() {
+			return Reject("G7", "this action is performed %s; %d days notice would be a weaker requirement", need.Describe(), days)
+		}
+	}
 	if n == 0 {
 		n = need.N
 	}
@@ -167,7 +180,7 @@ func doIntend(c *Ctx, a *Action) error {
 	s := c.s
 	s.NextIntent++
 	in := &Intent{ID: s.NextIntent, Game: found.game, Verb: found.verb.Name, Text: text, Sponsor: c.Actor().Name,
-		Method: need.Kind, N: n, Notice: a.Args["notice"], Created: c.now}
+		Method: need.Kind, N: n, Notice: notice, Created: c.now}
 	if c.msg != nil {
 		in.MsgID = c.msg.ID
 	}

@@ -172,3 +172,56 @@ func TestStricterMethodKept(t *testing.T) {
 		t.Errorf("an intent asking for 3 supporters resolved with 2:\n%s", r.Body)
 	}
 }
+
+// TestNoticeMethod: "with T notice" (G7, AGORA "Dependent actions"): the
+// intent is resolved by its sponsor once T has passed; "with notice" alone
+// means the game's T, a shorter T is refused as weaker, a longer one holds.
+func TestNoticeMethod(t *testing.T) {
+	h := joined(t)
+	r := h.Public("2026-12-01T10:10:00Z", alice, "I intend, with 1 day notice, to rename the game to Fun in Toy.")
+	if !strings.Contains(flat(r.Body), "with 2 days notice; 1 days notice would be a weaker requirement (G7)") || len(h.S.Intents) != 0 {
+		t.Fatalf("a shorter notice than the game's was not refused:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T10:10:00Z", alice, "I intend, with notice, to rename the game to Fun in Toy.")
+	if !strings.Contains(flat(r.Body), "with 2 days notice; it can be resolved from 2026-12-03 10:10") {
+		t.Fatalf("with notice: not the game's 2 days:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-03T10:09:00Z", alice, "I do so.")
+	if !strings.Contains(flat(r.Body), "intent #1 can be resolved from 2026-12-03 10:10 (after its notice)") {
+		t.Errorf("resolved before its notice passed:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-03T10:10:00Z", alice, "I do so.")
+	if !strings.Contains(r.Body, "Done: Toy is now called Fun") {
+		t.Errorf("not resolved once its notice passed:\n%s", r.Body)
+	}
+
+	h = joined(t)
+	r = h.Public("2026-12-01T10:10:00Z", alice, "I intend, with 5 days notice, to rename the game to Fun in Toy.")
+	if !strings.Contains(flat(r.Body), "with 5 days notice; it can be resolved from 2026-12-06 10:10") {
+		t.Fatalf("a longer notice is not kept:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-06T10:09:00Z", alice, "I do so.")
+	if !strings.Contains(flat(r.Body), "can be resolved from 2026-12-06 10:10 (after its notice)") {
+		t.Errorf("resolved before its 5 days:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-06T10:10:00Z", alice, "I do so.")
+	if !strings.Contains(r.Body, "Done: Toy is now called Fun") {
+		t.Errorf("not resolved after its 5 days:\n%s", r.Body)
+	}
+}
+
+// TestOnlySponsorWithdraws: an intent is withdrawn by its sponsor alone
+// (G7); another player's withdrawal is refused, naming the sponsor, and
+// the intent stays.
+func TestOnlySponsorWithdraws(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	r := h.Public("2026-12-01T10:11:00Z", bob, "I withdraw intent #1.")
+	if !strings.Contains(r.Body, "only Alice, who tabled intent #1, can withdraw it") || len(h.S.Intents) != 1 {
+		t.Fatalf("a player withdrew another's intent:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T10:12:00Z", alice, "I withdraw intent #1.")
+	if !strings.Contains(r.Body, "intent #1 is withdrawn") || len(h.S.Intents) != 0 {
+		t.Fatalf("the sponsor could not withdraw:\n%s", r.Body)
+	}
+}

@@ -61,3 +61,23 @@ func TestLedgerRefusesNegative(t *testing.T) {
 		t.Errorf("after minting 5 and destroying 5: balances %v, supply %d", l.Balances["toy/coin"], l.Supply["toy/coin"])
 	}
 }
+
+// TestDestroy: coins burnt leave their holder and the supply alike; burning
+// more than one holds is refused and changes nothing.
+func TestDestroy(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:05:00Z", bob, "I join the Toy game.")
+	r := h.Public("2026-12-01T10:06:00Z", alice, "I burn 2 coins in Toy.")
+	if !strings.Contains(r.Body, "Done: you burn 2 coins") || h.S.Ledger.Balance("toy/coin", "Alice") != 3 || h.S.Ledger.Supply["toy/coin"] != 8 {
+		t.Fatalf("burning 2 of 5 coins: Alice holds %d, supply %d:\n%s", h.S.Ledger.Balance("toy/coin", "Alice"), h.S.Ledger.Supply["toy/coin"], r.Body)
+	}
+	r = h.Public("2026-12-01T10:07:00Z", alice, "I burn 3 coins in Toy.")
+	if !strings.Contains(r.Body, "Done: you burn 3 coins") || h.S.Ledger.Balance("toy/coin", "Alice") != 0 {
+		t.Fatalf("burning all of one's coins:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T10:08:00Z", bob, "I burn 6 coins in Toy.")
+	if !strings.Contains(flat(r.Body), "you cannot burn 6 coins") || h.S.Ledger.Balance("toy/coin", "Bob") != 5 || h.S.Ledger.Supply["toy/coin"] != 5 {
+		t.Fatalf("burning more than one holds:\n%s", r.Body)
+	}
+}

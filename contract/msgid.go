@@ -14,12 +14,11 @@ func MessageID(noticeID, domain string) string {
 	h := sha256.Sum256([]byte(noticeID))
 	var b strings.Builder
 	for _, r := range noticeID {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('.')
+		readable := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-'
+		if !readable {
+			r = '.'
 		}
+		b.WriteRune(r)
 		if b.Len() >= 48 {
 			break
 		}

@@ -189,10 +189,9 @@ func namesPerformer(s string) bool {
 	}
 	for i := 0; i < len(s); i++ {
 		n := 0
-		switch {
-		case s[i] == 'i' || s[i] == 'I':
+		if s[i] == 'i' || s[i] == 'I' {
 			n = 1
-		case (s[i] == 'w' || s[i] == 'W') && i+1 < len(s) && (s[i+1] == 'e' || s[i+1] == 'E'):
+		} else if (s[i] == 'w' || s[i] == 'W') && i+1 < len(s) && (s[i+1] == 'e' || s[i+1] == 'E') {
 			n = 2
 		}
 		if n > 0 && !word(i-1) && !word(i+n) {

@@ -103,7 +103,7 @@ func TestCorrectionProperties(t *testing.T) {
 	defer contract.SetVerifyUndo(true)
 	texts := []string{"I join chaos.", "I stir 7. I stir 8.", "I transfer 2 chips to ann.", "Nothing here.", "I stir 9."}
 	changed := 0
-	for seed := range uint64(12) {
+	for seed := range uint64(many(12, 4)) {
 		h := newChaosHistory(t, seed, 60)
 		msgs := h.messages()
 		r := rand.New(rand.NewPCG(seed, 11))
@@ -180,7 +180,9 @@ func TestCorrectionProperties(t *testing.T) {
 // arrival gives the state of a fresh replay with the message in its new
 // place, and the mailbox position stays where it was.
 func TestCorrectionArrivedMovesTheMessage(t *testing.T) {
-	for seed := range uint64(6) {
+	contract.SetVerifyUndo(false)
+	defer contract.SetVerifyUndo(true)
+	for seed := range uint64(many(6, 2)) {
 		h := newChaosHistory(t, seed, 50)
 		msgs := h.messages()
 		k := msgs[len(msgs)-3]
@@ -283,6 +285,9 @@ func TestCorrectionVoid(t *testing.T) {
 // ratified notice is refused, naming it, unless it overrides ratification;
 // the revision then says so.
 func TestCorrectionRefusedAfterRatification(t *testing.T) {
+	// As in TestCorrectionProperties: the undo checks are the undo tests'.
+	contract.SetVerifyUndo(false)
+	defer contract.SetVerifyUndo(true)
 	for seed := range uint64(20) {
 		h := newChaosHistory(t, seed, 60)
 		var k = -1

@@ -1,6 +1,7 @@
 package contract_test
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -143,6 +144,28 @@ func (g *toy) Verbs() []*contract.Verb {
 			Dependent: &contract.Method{Kind: "support", N: 2},
 			Do: func(c *contract.Ctx, a *contract.Action) error {
 				c.Did("%s is crowned", a.Arg("who"))
+				return nil
+			}},
+		{Name: "rename", Pattern: `rename the game to (?P<name>\w+)`, Syntax: "I rename the game to <name> in Toy", Rule: "T13",
+			Dependent: &contract.Method{Kind: "notice", Notice: 2 * 24 * time.Hour},
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				c.Did("Toy is now called %s", a.Arg("name"))
+				return nil
+			}},
+		{Name: "score", Pattern: `score (?P<n>\d+) points?`, Syntax: "I score N points in Toy", Rule: "T14",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				n, _ := strconv.Atoi(a.Arg("n"))
+				c.Award(c.Actor().Name, n, "scored")
+				c.Did("you score %d points", n)
+				return nil
+			}},
+		{Name: "burn", Pattern: `burn (?P<n>\d+) coins?`, Syntax: "I burn N coins in Toy", Rule: "T15",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				n, _ := strconv.Atoi(a.Arg("n"))
+				if err := c.State().Ledger.Destroy("toy/coin", c.Actor().Name, int64(n)); err != nil {
+					return contract.Reject("T15", "you cannot burn %d coins: %v", n, err)
+				}
+				c.Did("you burn %d coins", n)
 				return nil
 			}},
 		{Name: "end", Pattern: `end the (?:current )?game`, Syntax: "I end the game of Toy", Rule: "T8",

@@ -237,7 +237,7 @@ func chaosMail(r *rand.Rand, n int, at time.Time) *contract.Message {
 // byte for byte, the state of a run where every refused action changed
 // nothing and every undone message was applied once.
 func TestUndoProperty(t *testing.T) {
-	for seed := uint64(1); seed <= 3; seed++ {
+	for seed := uint64(1); seed <= uint64(many(3, 1)); seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			cfg := contract.Config{Referee: contracttest.Referee, Contestmaster: contracttest.Contestmaster, SeenHorizon: 5 * 24 * time.Hour}
 			start := contracttest.At(t, "2026-12-01T09:00:00Z")
@@ -335,7 +335,7 @@ func TestMemoryExpiresAsAScanDid(t *testing.T) {
 	var seenHorizon, latest time.Time
 	receipts := map[string][]time.Time{}
 	r := rand.New(rand.NewPCG(5, 5))
-	for n := 0; n < 3000; n++ {
+	for n := 0; n < many(3000, 1000); n++ {
 		at = at.Add(time.Duration(r.IntN(40)) * time.Minute)
 		arrived := at.Add(-time.Duration(r.IntN(5)) * time.Hour) // some late
 		id := fmt.Sprintf("x%d@example.test", n)

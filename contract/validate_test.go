@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"referee/contract"
+	"referee/contract/contracttest"
 )
 
 // startedToy is the encoding of a started state of the toy game.
@@ -112,3 +113,23 @@ func TestDecodeListsEveryProblem(t *testing.T) {
 }
 
 func lineText(n int, s string) string { return "line " + strconv.Itoa(n) + ": " + s }
+
+// TestDecodeNamesGamesNotRun: a state holding a game this build does not run,
+// or lacking one it runs, is refused naming each.
+func TestDecodeNamesGamesNotRun(t *testing.T) {
+	_, good := startedToy(t)
+	e, err := contract.NewEngine(contract.Config{Referee: contracttest.Referee}, &other{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Decode(good)
+	var de *contract.DecodeError
+	if !errors.As(err, &de) {
+		t.Fatalf("a state of another build decoded: %v", err)
+	}
+	for _, want := range []string{"games.toy: no such game in this build", "games.other: missing from the state"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the refusal does not say %q:\n%v", want, err)
+		}
+	}
+}
