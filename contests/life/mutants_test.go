@@ -1,0 +1,46 @@
+package life
+
+import (
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// Life R21: J is drawn between VCFmin and VCFmax inclusive. Over twelve
+// weekly Rounds with VCFmin = 2 and VCFmax = 4 the weekly report shows every
+// one of 2, 3 and 4 and nothing else, and each week the contestant gains J.
+func TestR21JSpansVCFminToVCFmax(t *testing.T) {
+	h := newHarness(t, "2026-11-10T09:00:00Z")
+	done(t, h.Public("2026-11-10T10:00:00Z", alice, "I join the Life contest."), "Done")
+	h.S.Games[ID].Params["VCFmin"], h.S.Games[ID].Params["VCFmax"] = "2", "4"
+	jOf := regexp.MustCompile(`J = (\d+)\.`)
+	const weeks = 12
+	seen := map[int]int{}
+	monday := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)
+	for w := 0; w < weeks; w++ {
+		at := monday.AddDate(0, 0, 7*w)
+		before := balance(h, "Alice")
+		body := flat(noticeBody(h.Advance(at.Format(time.RFC3339)), "[Life] Weekly Report"))
+		m := jOf.FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("week of %s: the report shows no J:\n%s", at.Format("2006-01-02"), body)
+		}
+		j, _ := strconv.Atoi(m[1])
+		if j < 2 || j > 4 {
+			t.Errorf("week of %s: J = %d, outside VCFmin..VCFmax = 2..4", at.Format("2006-01-02"), j)
+		}
+		seen[j]++
+		if st(h).LastRound.Award {
+			continue // R23 resets her Vials to VPP after the Round
+		}
+		if got := balance(h, "Alice"); got != before+int64(j) {
+			t.Errorf("week of %s: Alice owns %d, want %d + J = %d", at.Format("2006-01-02"), got, before, before+int64(j))
+		}
+	}
+	for j := 2; j <= 4; j++ {
+		if seen[j] == 0 {
+			t.Errorf("J = %d never drawn in %d Rounds: %v", j, weeks, seen)
+		}
+	}
+}
