@@ -3,6 +3,7 @@ package life
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -42,5 +43,37 @@ func TestR21JSpansVCFminToVCFmax(t *testing.T) {
 		if seen[j] == 0 {
 			t.Errorf("J = %d never drawn in %d Rounds: %v", j, weeks, seen)
 		}
+	}
+}
+
+// Life R21: N is the contest's Vials divided by the contestants rounded up,
+// at least one; the contest's Vials are shared evenly and the remainder
+// stays. The weekly report shows N, its sum and the shares.
+func TestR21GenerationsRoundedUp(t *testing.T) {
+	tests := []struct {
+		pool   int
+		n      string
+		shares string
+	}{
+		{0, "1 Generation (N = ceil(0 / 3), at least 1)", "none (R21: nothing to share)"},
+		{1, "1 Generation (N = ceil(1 / 3), at least 1)", "0 Vials each to Alice, Bob, Carol; 1 Vial stays with the contest"},
+		{3, "1 Generation (N = ceil(3 / 3), at least 1)", "1 Vial each to Alice, Bob, Carol; 0 Vials stay with the contest"},
+		{4, "2 Generations (N = ceil(4 / 3), at least 1)", "1 Vial each to Alice, Bob, Carol; 1 Vial stays with the contest"},
+		{6, "2 Generations (N = ceil(6 / 3), at least 1)", "2 Vials each to Alice, Bob, Carol; 0 Vials stay with the contest"},
+		{8, "3 Generations (N = ceil(8 / 3), at least 1)", "2 Vials each to Alice, Bob, Carol; 2 Vials stay with the contest"},
+	}
+	for _, tc := range tests {
+		t.Run(strconv.Itoa(tc.pool), func(t *testing.T) {
+			h := join3(t)
+			if tc.pool > 0 {
+				done(t, h.Public("2026-11-10T11:00:00Z", carol, "I transfer "+strconv.Itoa(tc.pool)+" Vials to the Life contest."), "Done")
+			}
+			body := flat(noticeBody(h.Advance("2026-11-16T00:00:00Z"), "[Life] Weekly Report"))
+			for _, want := range []string{tc.n, "(R21, amended): " + tc.shares + "."} {
+				if !strings.Contains(body, want) {
+					t.Errorf("the report lacks %q:\n%s", want, body)
+				}
+			}
+		})
 	}
 }
