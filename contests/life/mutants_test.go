@@ -1,7 +1,9 @@
 package life
 
 import (
+	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -75,5 +77,40 @@ func TestR21GenerationsRoundedUp(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Life R5, R9, R12, R18, ruling L3: with limits that do not start at zero
+// (X 10..20, Y -3..7) the Grid wraps at its own edges: a blinker across the
+// X seam turns about (10, 5), one across the Y seam about (15, -3), and the
+// Born Cells of a line of three Controllers, (19, 0) and (19, 2), are drawn
+// at the Cells' own coordinates (the Board's would be (9, 3) and (9, 5)).
+// A Cell left outside the limits, (21, 1), as after limits are narrowed, is
+// not part of the Grid: it is no neighbour of (20, 1), which dies, and it
+// is not Controlled after the Round.
+func TestR12WrapWithOffsetLimits(t *testing.T) {
+	h := join3(t)
+	p := h.S.Games[ID].Params
+	p["Xmin"], p["Xmax"], p["Ymin"], p["Ymax"] = "10", "20", "-3", "7"
+	put(h, map[string]string{
+		aliceAddr: "20,5 10,5 11,5 18,1", // a blinker across the X seam; the tie line's west end
+		bobAddr:   "15,7 15,-3 15,-2 19,1",
+		carolAddr: "20,1 21,1",
+	})
+	h.Advance("2026-11-16T00:00:00Z")
+	draw := tieDraw("2026-W47")
+	names := []string{aliceAddr, bobAddr, carolAddr}
+	want := map[string][]string{aliceAddr: {"10,4", "10,5", "10,6"}, bobAddr: {"14,-3", "15,-3", "16,-3", "19,1"}}
+	for _, y := range []int{0, 2} {
+		a := names[draw(1, 19, uint32(y))]
+		want[a] = append(want[a], fmt.Sprintf("19,%d", y))
+	}
+	for _, a := range names {
+		got := strings.Fields(cellsOf(h, a))
+		sort.Strings(got)
+		sort.Strings(want[a])
+		if strings.Join(got, " ") != strings.Join(want[a], " ") {
+			t.Errorf("%s Controls %v after the Round, want %v", a, got, want[a])
+		}
 	}
 }
