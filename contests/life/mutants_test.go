@@ -114,3 +114,26 @@ func TestR12WrapWithOffsetLimits(t *testing.T) {
 		}
 	}
 }
+
+// Ruling L3: the tied Controllers are taken in the order of their names,
+// byte by byte (capitals before small letters), not of their addresses:
+// Bea, Zoe, amy, whose addresses run c, a, b.
+func TestR18TieOrderIsNameOrder(t *testing.T) {
+	h := newHarness(t, "2026-11-10T09:00:00Z")
+	zoe, amy, bea := "Zoe <a@example.test>", "amy <b@example.test>", "Bea <c@example.test>"
+	for _, p := range []string{zoe, amy, bea} {
+		done(t, h.Public("2026-11-10T10:00:00Z", p, "I join the Life contest."), "Done")
+	}
+	done(t, h.Public("2026-11-10T11:00:00Z", zoe, "I claim cell (10, 10) in Life."), "Done")
+	done(t, h.Public("2026-11-10T11:00:00Z", amy, "I claim cell (11, 10) in Life."), "Done")
+	done(t, h.Public("2026-11-10T11:00:00Z", bea, "I claim cell (12, 10) in Life."), "Done")
+	h.Advance("2026-11-16T00:00:00Z")
+	draw := tieDraw("2026-W47")
+	byName := []string{"c@example.test", "a@example.test", "b@example.test"} // Bea, Zoe, amy
+	for _, y := range []int{9, 11} {
+		want := byName[draw(1, 11, uint32(y))]
+		if got := cellsOf(h, want); !strings.Contains(" "+got+" ", fmt.Sprintf(" 11,%d ", y)) {
+			t.Errorf("Cell (11, %d) is not %s's, the draw's among Bea, Zoe, amy: %s Controls %q", y, want, want, got)
+		}
+	}
+}
