@@ -76,3 +76,27 @@ func TestPassWithEmptyTotem(t *testing.T) {
 		t.Errorf("Alice has %d LAND, had %d: the empty totem gave LAND", got, before)
 	}
 }
+
+// Gameplay 8, ruling S8: a non-proposer who holds only unplaced LAND gives
+// half of it to the proposer, and the results post names no cell changing
+// owner.
+func TestPenaltyFromUnplacedLAND(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	seed := contract.SeedFor(contracttest.Secret[:], "2026-W49")
+	roll := int64(contract.Intn(seed, ID+"/2026-W49/round/1/roll/Bob", 6) + 1)
+	give(t, h, "Bob", 10+roll-land(h, "Bob")) // 10 left after eir roll (S6 (4))
+	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	body := flat(post)
+	if w := "Bob made no proposal and gives half eir LAND, 5: 5 to Alice (Gameplay 8)"; !strings.Contains(body, w) {
+		t.Errorf("results post lacks %q:\n%s", w, post.Body)
+	}
+	if strings.Contains(body, "cells change owner") {
+		t.Errorf("results post names cells changing owner, but none moved:\n%s", post.Body)
+	}
+}
