@@ -137,3 +137,21 @@ func TestR18TieOrderIsNameOrder(t *testing.T) {
 		}
 	}
 }
+
+// Life R11, R12, R18: on a torus two Cells wide the west and east
+// neighbours of a Cell are the same Cell, counted twice. (1, 2) has A's
+// (0, 2) twice and B's (1, 1) once among its eight neighbours, so it is
+// Born with A as Parent, as the reference finds.
+func TestBoardTwoWide(t *testing.T) {
+	c := [][]int{{0, 0}, {0, 2}, {1, 0}, {0, 0}, {0, 0}}
+	ref := &refBoard{w: 2, h: 5, c: c}
+	b := boardOf(c, TieBreaker{}, 0, 0)
+	ref.step()
+	b.Step()
+	if got := b.At(1, 2); got != 1 {
+		t.Errorf("(1, 2) is Controlled by %d after a Generation, want 1 (two of its three living neighbours)", got)
+	}
+	if d := diff(b, ref.c); d != "" {
+		t.Error(d)
+	}
+}
