@@ -49,10 +49,13 @@ FILES=${FILES:-}
 dry=()
 [ -n "${DRY_RUN:-}" ] && dry=(--dry-run)
 # go test's vet step is a quarter of each mutant's time and tells nothing
-# about the mutant (a vet failure would count it killed). -short: property
-# tests draw fewer random games and inputs (contract: ~14 s of CPU to ~7 s
-# for the package's tests); gremlins' go test runs take GOFLAGS from here.
-export GOFLAGS="${GOFLAGS:+$GOFLAGS }-vet=off -short"
+# about the mutant (a vet failure would count it killed). -short: a
+# package's costliest tests trim iterations (property tests draw fewer random
+# games and inputs; each test says what it drops; contract: ~14 s of CPU to
+# ~7 s for the package's tests); CI runs them whole. gremlins' go test runs
+# take GOFLAGS from here. -ldflags=-w (no DWARF) halves the link, most of a
+# mutant's build.
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-vet=off -short -ldflags=-w"
 
 # unmapped FILE: the NOT COVERED mutants of the log that Go's coverage
 # profile cannot place (gremlins #298): a condition of a tagless switch's
