@@ -369,7 +369,15 @@ func TestReplayInterrupted(t *testing.T) {
 		"data/state.yaml.replay: the checkpoint of a referee replay stopped after message 3 of "+replayArchive(t)+" (3 message(s) applied)",
 		"the state holds that replay only as far as it got",
 		"Run the same command again to resume it (referee replay --until 2026-12-15T00:00:00Z --out "+filepath.Join(dir, "out")+" "+replayArchive(t)+", with the same --state and --secret-file",
-		"or delete data/state.yaml.replay to keep the state as it is")
+		"deleting the checkpoint would make referee run mail the notices this replay wrote as files since its last snapshot")
+	// run refuses to start beside it, and mails nothing.
+	code, _, errs = runCmd(t, dir, "run")
+	if code == 0 {
+		t.Errorf("run beside a replay's checkpoint: exit 0")
+	}
+	wants(t, "run beside a replay's checkpoint", errs,
+		"data/state.yaml.replay: the checkpoint of a referee replay stopped after message 3",
+		"referee run does not start beside it")
 	code, errs = replayChild(t, dir, "", 0, replayArgs(t, true))
 	if code != 0 {
 		t.Fatalf("resumed replay: exit %d %s", code, errs)

@@ -52,6 +52,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// A replay stopped before its end wrote its notices as files, not
+	// mail, and the journal after its last snapshot still holds them as
+	// waiting: run would mail them to the players.
+	if msg := leftoverReplay(cfg.State); msg != "" {
+		return fmt.Errorf("%s. referee run does not start beside it", msg)
+	}
 	clk := daemon.WallClock()
 	if *clockStart != "" {
 		t, err := time.Parse(time.RFC3339, *clockStart)
