@@ -130,3 +130,27 @@ func TestPollinationSparesWalls(t *testing.T) {
 		t.Errorf("the turn notice does not say the target was a Wall:\n%s", body)
 	}
 }
+
+// TestTurnEventsInTheJournal: each turn's event line in the journal, which
+// operators read, carries the number of the turn it starts (Wacky 4).
+func TestTurnEventsInTheJournal(t *testing.T) {
+	h := world(t)
+	ents, err := h.e.Advance(h.s, mustTime(t, "2026-12-11T00:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, e := range ents {
+		if e.Game == ID && e.Verb == evTurn {
+			keys = append(keys, fmt.Sprint(e.Detail["key"]))
+		}
+	}
+	// Turn 1 began with the game; Monday 7 and Thursday 10 December start
+	// turns 2 and 3.
+	if got := strings.Join(keys, ","); got != "2,3" {
+		t.Errorf("turn events keyed %q, want \"2,3\"", got)
+	}
+	if h.data().Turn != 3 {
+		t.Errorf("turn %d after Thursday, want 3", h.data().Turn)
+	}
+}
