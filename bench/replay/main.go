@@ -33,9 +33,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/emersion/go-message"
-	gomail "github.com/emersion/go-message/mail"
-
+	"referee/internal/benchanchor"
 	"referee/mailin"
 )
 
@@ -196,30 +194,10 @@ func parseRate(path string, procs int) (float64, error) {
 		if err != nil {
 			return 0, err
 		}
-		parseOnly(r.Data)
+		benchanchor.GoMessageParse(r.Data)
 		n++
 	}
 	return float64(n) / time.Since(start).Seconds(), nil
-}
-
-// parseOnly is mailin's benchmark baseline: go-message's parse of the
-// header and of every part, bodies decoded and read.
-func parseOnly(data []byte) {
-	mr, err := gomail.CreateReader(bytes.NewReader(data))
-	if err != nil && !message.IsUnknownCharset(err) {
-		return
-	}
-	_, _ = mr.Header.Subject()
-	_, _ = mr.Header.AddressList("From")
-	_, _ = mr.Header.Date()
-	_, _ = mr.Header.MessageID()
-	for {
-		p, err := mr.NextPart()
-		if errors.Is(err, io.EOF) || (err != nil && !message.IsUnknownCharset(err)) {
-			return
-		}
-		_, _ = io.Copy(io.Discard, p.Body)
-	}
 }
 
 type replayResult struct {

@@ -1,61 +1,32 @@
 package bridge_test
 
 import (
-	"bytes"
-	"errors"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
-
-	"github.com/emersion/go-message"
-	gomail "github.com/emersion/go-message/mail"
 
 	"referee/contests/life"
 	"referee/contests/rumble"
 	"referee/contests/steemfield"
 	"referee/contests/wackyworld"
 	"referee/contract"
+	"referee/internal/benchanchor"
 	"referee/internal/bridge"
 	"referee/mailin"
 )
 
-// goMessageParse is the anchor of mailin's benchmarks: go-message's parse
-// of the header and of every part, bodies decoded and read.
-func goMessageParse(data []byte) {
-	mr, err := gomail.CreateReader(bytes.NewReader(data))
-	if err != nil && !message.IsUnknownCharset(err) {
-		return
-	}
-	_, _ = mr.Header.Subject()
-	_, _ = mr.Header.AddressList("From")
-	_, _ = mr.Header.Date()
-	_, _ = mr.Header.MessageID()
-	for {
-		p, err := mr.NextPart()
-		if errors.Is(err, io.EOF) || (err != nil && !message.IsUnknownCharset(err)) {
-			return
-		}
-		_, _ = io.Copy(io.Discard, p.Body)
-	}
-}
-
-// cpuTime is the CPU time the calling thread has used
-// (CLOCK_THREAD_CPUTIME_ID).
+// cpuTime is the CPU time the calling thread has used.
 func cpuTime(b *testing.B) time.Duration {
-	const clockThreadCPUTime = 3
-	var ts syscall.Timespec
-	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
-		b.Fatal(errno)
+	d, err := benchanchor.ThreadCPU()
+	if err != nil {
+		b.Fatal(err)
 	}
-	return time.Duration(ts.Nano())
+	return d
 }
 
 // BenchmarkRead times, for each message of mailin's testdata/bench (the
@@ -95,7 +66,7 @@ func BenchmarkRead(b *testing.B) {
 			n := 0
 			for b.Loop() {
 				t0 := cpuTime(b)
-				goMessageParse(raw)
+				benchanchor.GoMessageParse(raw)
 				t1 := cpuTime(b)
 				m, err := mailin.Parse(raw, at, cfg)
 				if err != nil {
