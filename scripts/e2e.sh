@@ -11,24 +11,8 @@
 #        E2E_TIMEOUT (go test -timeout, default 15m).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-command -v go >/dev/null || PATH=$PATH:/usr/local/go/bin # the usual place of a Go install
-D=${MS_DIR:-/tmp/referee-mailstack}
-
-stop_stack() { bash "$ROOT/scripts/mailstack.sh" stop "$D" >&2 || true; }
-
-# A stack left over from an interrupted run is stopped first; a foreign
-# process on the ports makes start fail with the port named.
-if [ -d "$D" ]; then stop_stack; fi
-trap stop_stack EXIT
-bash "$ROOT/scripts/mailstack.sh" start "$D"
-
-set -a
-# shellcheck disable=SC1091
-. "$D/env"
-set +a
-
-cd "$ROOT"
+# shellcheck source=with-stack.sh
+. "$(dirname "$0")/with-stack.sh"
 bench=()
 if [ "${REFEREE_E2E_BENCH:-0}" = 1 ]; then
   # On demand only: 100 messages through the stack, with and without the referee.

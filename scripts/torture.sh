@@ -10,19 +10,6 @@
 # Env:   MS_DIR (stack state dir, default /tmp/referee-mailstack).
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-command -v go >/dev/null || PATH=$PATH:/usr/local/go/bin
-D=${MS_DIR:-/tmp/referee-mailstack}
-
-stop_stack() { bash "$ROOT/scripts/mailstack.sh" stop "$D" >&2 || true; }
-if [ -d "$D" ]; then stop_stack; fi
-trap stop_stack EXIT
-bash "$ROOT/scripts/mailstack.sh" start "$D"
-
-set -a
-# shellcheck disable=SC1091
-. "$D/env"
-set +a
-
-cd "$ROOT"
+# shellcheck source=with-stack.sh
+. "$(dirname "$0")/with-stack.sh"
 go run ./bench/torture "$@"
