@@ -22,12 +22,16 @@ import (
 // declaration order, map keys sorted), so that a contestmaster who keeps it in git
 // gets readable diffs.
 //
-// Two parts are written from kept text rather than through the YAML encoder,
+// Three parts are written from kept text rather than through the YAML encoder,
 // which costs microseconds a scalar and sorts map keys with a rune-by-rune
 // comparison: the processed-message memory (seen.ids, thousands of
 // Message-IDs in a busy month), each entry encoded once and kept in byte order
-// of its key; and the game sections, last in the file, each kept while it is
-// unchanged, so a message that touches one game does not pay for the others.
+// of its key; the players, each item kept while the player is unchanged; and
+// the game sections, last in the file, each kept while it is unchanged (and
+// within a changed one, each of its recent events), so a message that
+// touches one game does not pay for the others. The players and the recent
+// events are written item by item as the YAML encoder writes the whole list
+// (TestKeptTextIsTheEncoders).
 // Those parts are spliced in where the YAML encoder wrote them empty, each
 // found as its own top-level key, so a field added to State anywhere, before,
 // between or after them, is saved like any other.
@@ -36,8 +40,10 @@ import (
 func Encode(s *State) ([]byte, error) { return new(Encoder).Encode(s) }
 
 // Encoder encodes states as Encode does, keeping the text of what it encoded
-// last (each remembered Message-ID's line, each game's section), so that the
-// next encoding of a state that changed a little pays only for what changed.
+// last (each remembered Message-ID's line, each player's item, each game's
+// section), so that the next encoding of a state that changed a little pays
+// only for what changed; Take takes a state to encode later, copying only
+// what changed (take.go).
 // What it keeps is checked against the state at every encoding, never
 // trusted stale, so any state may be encoded with any Encoder, and the state
 // itself holds nothing of the encoding. The zero value is ready to use; one
@@ -45,6 +51,7 @@ func Encode(s *State) ([]byte, error) { return new(Encoder).Encode(s) }
 type Encoder struct {
 	mu       sync.Mutex
 	seen     seenCache
+	players  playersCache
 	sections map[string]*sectionText // by game ID
 }
 
@@ -52,29 +59,45 @@ type Encoder struct {
 func (enc *Encoder) Encode(s *State) ([]byte, error) {
 	top := *s
 	top.Games = nil
+	top.Players = nil
 	top.Seen = Seen{}
 	top.Receipts = nil
 	return enc.encodeTop(&top, s)
 }
 
-// encodeTop encodes top, a struct with the state's Seen, Receipts and Games
-// keys left empty, with the text of s's in their places.
+// encodeTop encodes top, a struct with the state's Players, Seen, Receipts
+// and Games keys left empty, with the text of s's in their places.
 func (enc *Encoder) encodeTop(top any, s *State) ([]byte, error) {
+	enc.mu.Lock()
+	players, games := enc.players.take(s.Players, false), enc.takeGames(s.Games, false)
+	enc.mu.Unlock()
+	return enc.encodeTaken(top, &s.Seen, s.Receipts, players, games, false)
+}
+
+// encodeTaken encodes top with the text of seen, receipts, and the players
+// and game sections taken (take, takeGames) in their places, and keeps the
+// text of the players and sections it encodes; owned: those are copies,
+// kept as they are.
+func (enc *Encoder) encodeTaken(top any, seen *Seen, receipts map[string][]time.Time, players []takenPlayer, games []takenSection, owned bool) ([]byte, error) {
 	b, err := encodeYAML(top)
 	if err != nil {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	seen := enc.seen.render(make([]byte, 0, enc.seen.size+64), &s.Seen)
-	games, err := enc.encodeGames(s.Games)
+	ptext, err := enc.players.render(nil, players, owned)
+	if err != nil {
+		return nil, fmt.Errorf("encode state: players: %w", err)
+	}
+	gtext, err := enc.renderGames(games, owned)
 	if err != nil {
 		return nil, err
 	}
 	return splice(b, []part{
-		{"seen:\n  ids: {}\n", seen},
-		{"receipts: {}\n", renderReceipts(nil, s.Receipts)},
-		{"games: {}\n", games},
+		{"players: []\n", ptext},
+		{"seen:\n  ids: {}\n", enc.seen.render(make([]byte, 0, enc.seen.size+64), seen)},
+		{"receipts: {}\n", renderReceipts(nil, receipts)},
+		{"games: {}\n", gtext},
 	})
 }
 
@@ -116,28 +139,6 @@ func splice(b []byte, parts []part) ([]byte, error) {
 		last = at[i] + len(parts[i].empty)
 	}
 	return append(out, b[last:]...), nil
-}
-
-// encodeGames is the "games:" key with every section, in the order of their
-// IDs.
-func (enc *Encoder) encodeGames(games map[string]*GameState) ([]byte, error) {
-	for id := range enc.sections {
-		if _, ok := games[id]; !ok {
-			delete(enc.sections, id)
-		}
-	}
-	if len(games) == 0 {
-		return []byte("games: {}\n"), nil
-	}
-	out := []byte("games:\n")
-	for _, id := range slices.Sorted(maps.Keys(games)) {
-		text, err := enc.section(id, games[id])
-		if err != nil {
-			return nil, fmt.Errorf("encode state: games.%s: %w", id, err)
-		}
-		out = append(out, text...)
-	}
-	return out, nil
 }
 
 // renderReceipts writes the receipt times per sender (at most the hourly
@@ -359,24 +360,84 @@ func encodeYAML(v any) ([]byte, error) {
 type sectionText struct {
 	of   *GameState // a deep copy of the section as encoded
 	yaml []byte     // the section under "games:", indented
+	// recent is the text of each item of its recent events, as the YAML
+	// encoder writes it under "recent:" (not yet indented).
+	recent map[Happening][]byte
 }
 
-// section is the text of game id's section g under "games:", the kept one
-// when the section is unchanged.
-func (enc *Encoder) section(id string, g *GameState) ([]byte, error) {
-	if t := enc.sections[id]; t != nil && sameSection(g, t.of) {
-		return t.yaml, nil
+// renderGames is the "games:" key with the sections taken (takeGames),
+// encoding those not kept, and keeps them; owned: the sections to encode
+// are copies, kept as they are.
+func (enc *Encoder) renderGames(games []takenSection, owned bool) ([]byte, error) {
+	kept := make(map[string]*sectionText, len(games))
+	out := []byte("games:\n")
+	if len(games) == 0 {
+		out = []byte("games: {}\n")
 	}
-	b, err := encodeYAML(g)
-	if err != nil {
-		return nil, err
+	for _, t := range games {
+		var recent map[Happening][]byte
+		if t.text == nil {
+			var old map[Happening][]byte
+			if k := enc.sections[t.id]; k != nil {
+				old = k.recent
+			}
+			b, err := encodeSection(t.g, old)
+			if err != nil {
+				return nil, fmt.Errorf("encode state: games.%s: %w", t.id, err)
+			}
+			t.text, recent = append([]byte("  "+t.id+":\n"), indent(b.text, "    ")...), b.recent
+			if !owned {
+				t.g = deepCopy(reflect.ValueOf(t.g)).Interface().(*GameState)
+			}
+		} else if k := enc.sections[t.id]; k != nil {
+			recent = k.recent
+		}
+		kept[t.id] = &sectionText{of: t.g, yaml: t.text, recent: recent}
+		out = append(out, t.text...)
 	}
-	text := append([]byte("  "+id+":\n"), indent(b, "    ")...)
-	if enc.sections == nil {
-		enc.sections = map[string]*sectionText{}
+	enc.sections = kept
+	return out, nil
+}
+
+// encodedSection is a section's encoding and the text of its recent
+// events' items.
+type encodedSection struct {
+	text   []byte
+	recent map[Happening][]byte
+}
+
+// encodeSection encodes g as the YAML encoder does, writing each of its
+// recent events from the text old kept of it when there is one: a game's
+// recent events are most of its section (every join, every transfer
+// since the report before the last), and an action adds one.
+func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, error) {
+	h := *g
+	h.Recent = nil
+	b, err := encodeYAML(&h)
+	if err != nil || len(g.Recent) == 0 {
+		return encodedSection{text: b}, err
 	}
-	enc.sections[id] = &sectionText{of: deepCopy(reflect.ValueOf(g)).Interface().(*GameState), yaml: text}
-	return text, nil
+	recent := make(map[Happening][]byte, len(g.Recent))
+	items := []byte("recent:\n")
+	for _, hp := range g.Recent {
+		text, ok := recent[hp]
+		if !ok {
+			text, ok = old[hp]
+		}
+		if !ok {
+			item, err := encodeYAML(struct {
+				R []Happening `yaml:"recent"`
+			}{[]Happening{hp}})
+			if err != nil {
+				return encodedSection{}, err
+			}
+			text = item[len("recent:\n"):]
+		}
+		recent[hp] = text
+		items = append(items, text...)
+	}
+	b, err = splice(b, []part{{"recent: []\n", items}})
+	return encodedSection{text: b, recent: recent}, err
 }
 
 func sameSection(a, b *GameState) bool {

@@ -197,7 +197,7 @@ func History(e *contract.Engine, path string, at int64) (*contract.State, []Step
 type PendingSnapshot struct {
 	j     *Journal
 	path  string
-	state *contract.State // a copy, the caller's own
+	taken *contract.Taken // the state as at StartSnapshot
 	name  string          // under snapshots/
 	at    Position
 	// sync: lines it includes were written without a sync.
@@ -206,8 +206,9 @@ type PendingSnapshot struct {
 
 // StartSnapshot takes a snapshot of s, which includes every line journaled
 // so far, for the state file at path, and returns it for Write to encode
-// and write. The copy (contract.Snapshot: in memory, about a hundredth of
-// the encoding's cost) is the only part that reads s: once StartSnapshot
+// and write. Taking it (Encoder.Take: a copy of what changed since the
+// journal's Encoder last encoded a state, the kept text of the players and
+// game sections that did not) is the only part that reads s: once StartSnapshot
 // returns, the caller may change s and journal more lines (Log,
 // LogPending) while Write runs in another goroutine, so a whole-state
 // encode and write never stands between two messages. Write must be called
@@ -218,7 +219,7 @@ func (j *Journal) StartSnapshot(path string, s *contract.State) (*PendingSnapsho
 		return nil, j.broken
 	}
 	j.writing.Add(1)
-	return &PendingSnapshot{j: j, path: path, state: contract.Snapshot(s), name: snapshotName(s), at: At(s), sync: j.dirty}, nil
+	return &PendingSnapshot{j: j, path: path, taken: j.enc.Take(s), name: snapshotName(s), at: At(s), sync: j.dirty}, nil
 }
 
 // At is the position of the journal the snapshot includes.
@@ -245,8 +246,8 @@ func (p *PendingSnapshot) Write() error {
 	} else {
 		jerr <- nil
 	}
-	data, err := j.enc.Encode(p.state)
-	p.state = nil
+	data, err := p.taken.Encode()
+	p.taken = nil
 	if err != nil {
 		<-jerr
 		return err

@@ -1,0 +1,198 @@
+package contract
+
+import (
+	"maps"
+	"reflect"
+	"slices"
+	"time"
+)
+
+// Taking a state to encode it later. A snapshot of the live state is taken
+// under the lock that guards the state and encoded and written outside it,
+// while the state changes. Take copies only what changed since the
+// Encoder's last encoding: a player or a game's section unchanged since
+// then keeps its kept text, and is neither copied nor encoded again; the
+// rest of the state (the ledger, the points, the outbox, the memory's map)
+// is copied, cheaply, without reflection where it is large. What it keeps
+// is compared with the state, field by field, never trusted stale.
+
+// Taken is a state taken by Encoder.Take, to be encoded by its Encode.
+type Taken struct {
+	enc     *Encoder
+	s       *State // the copy: its Players and Games are in players and games
+	players []takenPlayer
+	games   []takenSection
+}
+
+// Take takes s for Encode to encode later, as Encode would encode s now:
+// once Take returns, s may change (in another goroutine too) without
+// changing what the Taken encodes.
+func (enc *Encoder) Take(s *State) *Taken {
+	top := *s
+	top.ax = nil
+	top.Players, top.Games, top.Receipts, top.Seen = nil, nil, nil, Seen{}
+	top.Ledger, top.Points = Ledger{}, nil
+	cp := deepCopy(reflect.ValueOf(&top)).Interface().(*State)
+	cp.Ledger = Ledger{Balances: cloneNested(s.Ledger.Balances), Supply: maps.Clone(s.Ledger.Supply)}
+	cp.Points = cloneNested(s.Points)
+	cp.Seen = Seen{Horizon: s.Seen.Horizon, Latest: s.Seen.Latest, IDs: maps.Clone(s.Seen.IDs)}
+	if s.Receipts != nil {
+		cp.Receipts = make(map[string][]time.Time, len(s.Receipts))
+		for k, v := range s.Receipts {
+			cp.Receipts[k] = slices.Clone(v)
+		}
+	}
+	enc.mu.Lock()
+	defer enc.mu.Unlock()
+	return &Taken{enc: enc, s: cp, players: enc.players.take(s.Players, true), games: enc.takeGames(s.Games, true)}
+}
+
+// Encode encodes the state as it was taken, as Encoder.Encode would have,
+// and keeps the text of what it encoded in the Encoder.
+func (t *Taken) Encode() ([]byte, error) {
+	top := *t.s
+	top.Seen, top.Receipts = Seen{}, nil
+	return t.enc.encodeTaken(&top, &t.s.Seen, t.s.Receipts, t.players, t.games, true)
+}
+
+func cloneNested[V any](m map[string]map[string]V) map[string]map[string]V {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]map[string]V, len(m))
+	for k, v := range m {
+		out[k] = maps.Clone(v)
+	}
+	return out
+}
+
+// playersCache keeps the item of "players:" of each player, by position in
+// the list, with a copy of the player it encodes.
+type playersCache struct{ kept []playerText }
+
+type playerText struct {
+	of   *Player // a copy of the player as encoded (nil: a nil player)
+	text []byte  // "  - name: ...\n...", as the YAML encoder writes it
+}
+
+// takenPlayer is a player's kept text, or (text nil) the player to encode.
+type takenPlayer struct {
+	text []byte
+	p    *Player
+}
+
+// take lists the players' kept text where the player is unchanged, the
+// player itself (a copy, with clone) where not.
+func (c *playersCache) take(ps []*Player, clone bool) []takenPlayer {
+	out := make([]takenPlayer, len(ps))
+	for i, p := range ps {
+		if i < len(c.kept) && samePlayer(p, c.kept[i].of) {
+			out[i] = takenPlayer{text: c.kept[i].text, p: c.kept[i].of}
+			continue
+		}
+		if clone {
+			p = clonePlayer(p)
+		}
+		out[i] = takenPlayer{p: p}
+	}
+	return out
+}
+
+// render writes the "players:" key, encoding the players not kept, and
+// keeps what it wrote; owned: the players to encode are copies, kept as
+// they are.
+func (c *playersCache) render(b []byte, taken []takenPlayer, owned bool) ([]byte, error) {
+	if len(taken) == 0 {
+		c.kept = nil
+		return append(b, "players: []\n"...), nil
+	}
+	kept := make([]playerText, len(taken))
+	b = append(b, "players:\n"...)
+	for i, t := range taken {
+		if t.text == nil {
+			item, err := encodeYAML(struct {
+				P []*Player `yaml:"players"`
+			}{[]*Player{t.p}})
+			if err != nil {
+				return nil, err
+			}
+			t.text = item[len("players:\n"):]
+			if !owned {
+				t.p = clonePlayer(t.p)
+			}
+		}
+		kept[i] = playerText{of: t.p, text: t.text}
+		b = append(b, t.text...)
+	}
+	c.kept = kept
+	return b, nil
+}
+
+// samePlayer: a and b encode alike. Every field of Player is compared
+// (TestSamePlayerEveryField holds this to the type).
+func samePlayer(a, b *Player) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Name == b.Name && sameStrings(a.Nicknames, b.Nicknames) && sameStrings(a.Addresses, b.Addresses) &&
+		sameTimes(a.Joined, b.Joined) && sameTimes(a.Left, b.Left) && sameStrings(a.Member, b.Member)
+}
+
+func clonePlayer(p *Player) *Player {
+	if p == nil {
+		return nil
+	}
+	cp := *p
+	cp.Nicknames = slices.Clone(p.Nicknames)
+	cp.Addresses = slices.Clone(p.Addresses)
+	cp.Member = slices.Clone(p.Member)
+	cp.Joined = maps.Clone(p.Joined)
+	cp.Left = maps.Clone(p.Left)
+	return &cp
+}
+
+func sameStrings(a, b []string) bool {
+	return (a == nil) == (b == nil) && slices.Equal(a, b)
+}
+
+// sameTimes: the same keys, each at the same instant in the same location
+// (so written alike).
+func sameTimes(a, b map[string]time.Time) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for k, x := range a {
+		y, ok := b[k]
+		if !ok || !x.Equal(y) || x.Location() != y.Location() {
+			return false
+		}
+	}
+	return true
+}
+
+// takenSection is a game's kept section text, or (text nil) the section
+// to encode.
+type takenSection struct {
+	id   string
+	text []byte
+	g    *GameState
+}
+
+// takeGames lists the sections in the order of their IDs: the kept text
+// where the section is unchanged, the section (a deep copy, with clone)
+// where not.
+func (enc *Encoder) takeGames(games map[string]*GameState, clone bool) []takenSection {
+	out := make([]takenSection, 0, len(games))
+	for _, id := range slices.Sorted(maps.Keys(games)) {
+		g := games[id]
+		if t := enc.sections[id]; t != nil && sameSection(g, t.of) {
+			out = append(out, takenSection{id: id, text: t.yaml, g: t.of})
+			continue
+		}
+		if clone {
+			g = deepCopy(reflect.ValueOf(g)).Interface().(*GameState)
+		}
+		out = append(out, takenSection{id: id, g: g})
+	}
+	return out
+}
