@@ -130,6 +130,9 @@ func checkData(cfg *Config, repair bool, out io.Writer) []string {
 		p = append(p, cp)
 	}
 	jpath := store.JournalPath(cfg.State)
+	if b, err := os.ReadFile(store.SyncFailedPath(jpath)); err == nil {
+		p = append(p, fmt.Sprintf("%s: a sync of the journal failed (%s), so lines written before it may not be on disk, and referee run will not start: check the disk, then remove this file", store.SyncFailedPath(jpath), strings.TrimSpace(string(b))))
+	}
 	if s == nil && !missing {
 		// No journal_seq to hold the journal against: its lines alone.
 		sc, err := store.ScanJournal(jpath, store.Position{Seq: math.MaxInt64, Inputs: math.MaxInt64})

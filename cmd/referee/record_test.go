@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"referee/contract/store"
 )
 
 // The record's guards as an operator meets them: what check, run and
@@ -313,6 +315,26 @@ func TestCheckListsEverything(t *testing.T) {
 		t.Errorf("run: exit %d, want 2", code)
 	}
 	wants(t, "run", errs, `referee.yaml:3: limits.max_text_bytes: "lots" is not a whole number`, `smtp.tls (set by REFEREE_SMTP_TLS): "ssl" must be`)
+}
+
+// TestCheckNamesAFailedJournalSync: a failed sync of the journal, recorded
+// beside it by the daemon (store.SyncFailedError), is a problem check names
+// with the disk's error, and run does not start until it is removed.
+func TestCheckNamesAFailedJournalSync(t *testing.T) {
+	dir := t.TempDir()
+	replayInto(t, dir)
+	rec := store.SyncFailedPath(store.JournalPath(filepath.Join(dir, "data/state.yaml")))
+	os.WriteFile(rec, []byte("2026-12-02T05:00:00Z input/output error\n"), 0o600)
+	code, out, _ := runCmd(t, dir, "check")
+	if code != 1 {
+		t.Errorf("check: exit %d, want 1", code)
+	}
+	wants(t, "check", out, "journal.jsonl.sync-failed: a sync of the journal failed (2026-12-02T05:00:00Z input/output error)", "check the disk, then remove this file")
+	code, _, errs := runCmd(t, dir, "run")
+	if code == 0 {
+		t.Error("run started beside a failed journal sync")
+	}
+	wants(t, "run", errs, "a sync of the journal failed", "journal.jsonl.sync-failed")
 }
 
 // TestStateIsADirectory: a directory where the state file should be is

@@ -192,6 +192,10 @@ func History(e *contract.Engine, path string, at int64) (*contract.State, []Step
 	return s, steps, nil
 }
 
+// syncJournal syncs the journal's file for a background snapshot (a
+// test makes it fail).
+var syncJournal = (*os.File).Sync
+
 // PendingSnapshot is a snapshot of the state encoded by
 // Journal.StartSnapshot and not yet written: Write writes it.
 type PendingSnapshot struct {
@@ -215,8 +219,8 @@ type PendingSnapshot struct {
 // once; until it returns the journal takes no other whole save
 // (CommitSteps, Snapshot, another StartSnapshot), and Close waits for it.
 func (j *Journal) StartSnapshot(path string, s *contract.State) (*PendingSnapshot, error) {
-	if j.broken != nil {
-		return nil, j.broken
+	if err := j.refusing(); err != nil {
+		return nil, err
 	}
 	j.writing.Add(1)
 	return &PendingSnapshot{j: j, path: path, taken: j.enc.Take(s), name: snapshotName(s), at: At(s), sync: j.dirty}, nil
@@ -242,14 +246,16 @@ func (p *PendingSnapshot) Write() error {
 	if p.sync {
 		// os.File's Sync may run beside the Write of a Log: it touches
 		// nothing of the Journal's own fields.
-		go func() { jerr <- j.f.Sync() }()
+		go func() { jerr <- syncJournal(j.f) }()
 	} else {
 		jerr <- nil
 	}
 	data, err := p.taken.Encode()
 	p.taken = nil
 	if err != nil {
-		<-jerr
+		if serr := <-jerr; serr != nil {
+			return fmt.Errorf("%w; and %w", err, j.syncFailed(serr))
+		}
 		return err
 	}
 	var tmp string
@@ -259,12 +265,14 @@ func (p *PendingSnapshot) Write() error {
 		tmp, err = writeTemp(p.path, data, 0o600)
 	}
 	if err != nil {
-		<-jerr
+		if serr := <-jerr; serr != nil {
+			return fmt.Errorf("%w; and %w", err, j.syncFailed(serr))
+		}
 		return err
 	}
 	if err := <-jerr; err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("sync journal: %w", err)
+		return j.syncFailed(err)
 	}
 	snap := keepSnapshotAs(tmp, p.path, p.name)
 	if err := os.Rename(tmp, p.path); err != nil {

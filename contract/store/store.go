@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -176,6 +177,9 @@ type Journal struct {
 	// would number two lines alike, so nothing more is appended until the
 	// journal is opened again (which cuts them, or refuses).
 	broken error
+	// failed is a sync of the journal that failed beside the journal's
+	// own methods (a background snapshot's): sticky, see syncFailed.
+	failed atomic.Pointer[error]
 
 	spare chan spareFile // at most one, ready for the next Commit
 	// writing: a snapshot started (StartSnapshot) is being written.
@@ -200,6 +204,9 @@ type spareFile struct {
 // anything else it would have to cut is refused with a *JournalError, and
 // left as it is.
 func OpenJournal(path string, keep Position) (*Journal, error) {
+	if b, err := os.ReadFile(SyncFailedPath(path)); err == nil {
+		return nil, fmt.Errorf("%s: a sync of the journal failed (%s): lines written before it may not be on disk. Nothing is journaled until you have checked the disk and the journal (referee check) and removed %s", path, strings.TrimSpace(string(b)), SyncFailedPath(path))
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open journal: %w", err)
@@ -242,6 +249,61 @@ func OpenJournal(path string, keep Position) (*Journal, error) {
 	return &Journal{path: path, f: f, size: off, opened: op, spare: make(chan spareFile, 1)}, nil
 }
 
+// SyncFailedPath is the file beside the journal at path that records a
+// failed sync of it (Journal.Failed): while it is there, OpenJournal
+// refuses the journal, and referee check names it.
+func SyncFailedPath(path string) string { return path + ".sync-failed" }
+
+// syncFailed makes a failed sync of the journal sticky. Linux reports a
+// failed write-back to one fsync and may not repeat it: a later sync that
+// succeeds says nothing of the lines the failed one should have written.
+// So every later save of this journal refuses, and SyncFailedPath records
+// it for the next OpenJournal and for referee check, until the operator
+// has looked. It returns the error every save now returns.
+func (j *Journal) syncFailed(err error) error {
+	var e error = &SyncFailedError{Path: j.path, Err: err}
+	if !j.failed.CompareAndSwap(nil, &e) {
+		return *j.failed.Load()
+	}
+	note := fmt.Sprintf("%s %v\n", time.Now().UTC().Format(time.RFC3339), err)
+	if f, ferr := os.OpenFile(SyncFailedPath(j.path), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600); ferr == nil {
+		f.WriteString(note)
+		f.Sync()
+		f.Close()
+		syncDir(filepath.Dir(j.path))
+	}
+	return e
+}
+
+// SyncFailedError is a failed sync of the journal at Path that stopped it
+// (syncFailed).
+type SyncFailedError struct {
+	Path string
+	Err  error
+}
+
+func (e *SyncFailedError) Error() string {
+	return fmt.Sprintf("sync journal: %v; lines written before it may not be on disk, so nothing more is journaled: check the disk and the journal (referee check), then remove %s and start again", e.Err, SyncFailedPath(e.Path))
+}
+
+func (e *SyncFailedError) Unwrap() error { return e.Err }
+
+// Failed is the failed sync that stopped the journal (syncFailed), or nil.
+func (j *Journal) Failed() error {
+	if p := j.failed.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// refusing is why the journal takes no more lines, or nil.
+func (j *Journal) refusing() error {
+	if j.broken != nil {
+		return j.broken
+	}
+	return j.Failed()
+}
+
 // Opened says what OpenJournal cut by itself.
 func (j *Journal) Opened() Opened { return j.opened }
 
@@ -258,8 +320,8 @@ func (j *Journal) Append(entries []contract.Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	if j.broken != nil {
-		return j.broken
+	if err := j.refusing(); err != nil {
+		return err
 	}
 	var b bytes.Buffer
 	base := entries[0].Seq - 1
@@ -477,8 +539,8 @@ func (j *Journal) Snapshot(path string, s *contract.State) error {
 // appendSync writes lines, syncs the journal (with what was written before
 // without a sync) and counts them.
 func (j *Journal) appendSync(lines []byte) error {
-	if j.broken != nil {
-		return j.broken
+	if err := j.refusing(); err != nil {
+		return err
 	}
 	if len(lines) > 0 {
 		if _, err := j.f.Write(lines); err != nil {

@@ -120,8 +120,8 @@ func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
 	if len(steps) == 0 {
 		return nil
 	}
-	if j.broken != nil {
-		return j.broken
+	if err := j.refusing(); err != nil {
+		return err
 	}
 	var b bytes.Buffer
 	nin, err := encodeSave(&b, s, steps)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -650,4 +651,82 @@ func TestLoadUpToStopsAtASave(t *testing.T) {
 	if bytes.Equal(encoded(t, got), points[5].state) {
 		t.Error("the outbox was not what before was for: the test would not see a missing call")
 	}
+}
+
+// TestSnapshotJournalSyncFailureSticks: when the journal's sync in a
+// background snapshot fails, the snapshot fails, and every later save of
+// the journal refuses with the same error (Linux need not report a failed
+// write-back to a second fsync, so a later sync that succeeds would hide
+// lines lost); the failure is recorded beside the journal, where
+// OpenJournal refuses it until the operator removes the record.
+func TestSnapshotJournalSyncFailureSticks(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	s, j := freshState(t, e, path)
+	defer j.Close()
+	for n := 1; n <= 4; n++ {
+		perform(t, e, j, s, n, false) // written, not synced: the snapshot syncs them
+	}
+	before, _ := os.ReadFile(path)
+	p, err := j.StartSnapshot(path, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eio := syscall.EIO
+	restore := store.FailSnapshotJournalSync(eio)
+	err = p.Write()
+	restore()
+	var sf *store.SyncFailedError
+	if !errors.As(err, &sf) || !errors.Is(err, eio) {
+		t.Fatalf("Write with the journal's sync failing: %v, want a SyncFailedError wrapping EIO", err)
+	}
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, before) {
+		t.Fatal("the state file was replaced by a snapshot whose journal lines are not known to be on disk")
+	}
+	// The disk's next sync would succeed: the journal still refuses.
+	in := walInput(s, 5)
+	ent, err := e.Redo(s, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	journal, _ := os.ReadFile(store.JournalPath(path))
+	for name, save := range map[string]func() error{
+		"Log":           func() error { return j.Log(s, []store.Step{{Input: in, Entries: ent}}, true) },
+		"LogPending":    func() error { _, err := j.LogPending(s, []store.Step{{Input: in, Entries: ent}}); return err },
+		"Snapshot":      func() error { return j.Snapshot(path, s) },
+		"StartSnapshot": func() error { _, err := j.StartSnapshot(path, s); return err },
+	} {
+		if err := save(); !errors.Is(err, eio) || !strings.Contains(err.Error(), store.SyncFailedPath(store.JournalPath(path))) {
+			t.Errorf("%s after the failed sync: %v, want the failure again, naming %s", name, err, store.SyncFailedPath(store.JournalPath(path)))
+		}
+	}
+	if now, _ := os.ReadFile(store.JournalPath(path)); !bytes.Equal(now, journal) {
+		t.Error("a save after the failed sync wrote to the journal")
+	}
+	if !errors.Is(j.Failed(), eio) {
+		t.Errorf("Failed: %v, want the failed sync", j.Failed())
+	}
+	// Opened again (a reload, a restart): refused while the record stays.
+	rec, err := os.ReadFile(store.SyncFailedPath(store.JournalPath(path)))
+	if err != nil || !strings.Contains(string(rec), eio.Error()) {
+		t.Fatalf("the failure's record: %q, %v", rec, err)
+	}
+	if j2, err := store.OpenJournal(store.JournalPath(path), store.At(s)); err == nil {
+		j2.Close()
+		t.Fatal("OpenJournal took a journal whose sync failed")
+	} else if !strings.Contains(err.Error(), store.SyncFailedPath(store.JournalPath(path))) {
+		t.Fatalf("OpenJournal's refusal does not name the record: %v", err)
+	}
+	if err := os.Remove(store.SyncFailedPath(store.JournalPath(path))); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := store.Load(e, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j2, err := store.OpenJournal(store.JournalPath(path), store.At(loaded))
+	if err != nil {
+		t.Fatalf("OpenJournal after the record was removed: %v", err)
+	}
+	j2.Close()
 }

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -196,7 +197,11 @@ func (d *Daemon) startSnapshot() {
 	at := p.At()
 	go func() {
 		bg.err = p.Write()
-		if bg.err != nil {
+		var sf *store.SyncFailedError
+		if errors.As(bg.err, &sf) {
+			// Sticky: every save refuses from now on (store.SyncFailedError).
+			d.log.Error("the journal's sync failed while a snapshot was written; no more messages are applied", "err", bg.err)
+		} else if bg.err != nil {
 			d.log.Error("writing a snapshot of the state failed; the journal holds everything, trying again later", "err", bg.err)
 		} else {
 			d.log.Debug("snapshot", "journal_seq", at.Seq, "journal_inputs", at.Inputs)
