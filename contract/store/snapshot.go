@@ -260,9 +260,9 @@ func (p *PendingSnapshot) Write() error {
 	}
 	var tmp string
 	if f := j.takeSpare(p.path); f != nil {
-		tmp, err = fillTemp(p.path, f, data)
+		tmp, err = fillTemp(p.path, f, data, true)
 	} else {
-		tmp, err = writeTemp(p.path, data, 0o600)
+		tmp, err = writeTemp(p.path, data, 0o600, true)
 	}
 	if err != nil {
 		if serr := <-jerr; serr != nil {

@@ -85,15 +85,16 @@ func (j *Journal) Save(path string, s *contract.State) error {
 
 // WriteAtomic writes data to path atomically with the given mode.
 func WriteAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp, err := writeTemp(path, data, mode)
+	tmp, err := writeTemp(path, data, mode, false)
 	if err != nil {
 		return err
 	}
 	return install(tmp, path)
 }
 
-// writeTemp writes data to a synced temporary file beside path.
-func writeTemp(path string, data []byte, mode os.FileMode) (string, error) {
+// writeTemp writes data to a synced temporary file beside path (paced:
+// see fillTemp).
+func writeTemp(path string, data []byte, mode os.FileMode, paced bool) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), tempPattern(path))
 	if err != nil {
 		return "", fmt.Errorf("save %s: %w", path, err)
@@ -103,19 +104,26 @@ func writeTemp(path string, data []byte, mode os.FileMode) (string, error) {
 		os.Remove(f.Name())
 		return "", fmt.Errorf("save %s: %w", path, err)
 	}
-	return fillTemp(path, f, data)
+	return fillTemp(path, f, data, paced)
 }
 
 // fillTemp writes data to the new, empty temporary file f (mode set), syncs
-// and closes it.
-func fillTemp(path string, f *os.File, data []byte) (string, error) {
+// and closes it. Paced, it is written back to the disk piece by piece as
+// it is written (writePaced), so that the final sync has little left to
+// write: a journal sync that comes meanwhile waits for one piece, not for
+// the whole file (a background snapshot's).
+func fillTemp(path string, f *os.File, data []byte, paced bool) (string, error) {
 	tmp := f.Name()
 	fail := func(err error) (string, error) {
 		f.Close()
 		os.Remove(tmp)
 		return "", fmt.Errorf("save %s: %w", path, err)
 	}
-	if _, err := f.Write(data); err != nil {
+	write := func(data []byte) error { _, err := f.Write(data); return err }
+	if paced {
+		write = func(data []byte) error { return writePaced(f, data) }
+	}
+	if err := write(data); err != nil {
 		return fail(err)
 	}
 	if err := f.Sync(); err != nil {
@@ -487,9 +495,9 @@ func CommitSteps(j *Journal, path string, s *contract.State, steps []Step) error
 	}
 	var tmp string
 	if f := j.takeSpare(path); f != nil {
-		tmp, err = fillTemp(path, f, b)
+		tmp, err = fillTemp(path, f, b, false)
 	} else {
-		tmp, err = writeTemp(path, b, 0o600)
+		tmp, err = writeTemp(path, b, 0o600, false)
 	}
 	if err != nil {
 		if <-jerr == nil {
