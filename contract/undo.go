@@ -227,13 +227,8 @@ func (s *State) undoLog() *undoLog {
 // touchPlayer saves a player before it changes.
 func (s *State) touchPlayer(p *Player) {
 	s.undoLog().once(p, func() func() {
-		cp := *p
-		cp.Nicknames = slices.Clone(p.Nicknames)
-		cp.Addresses = slices.Clone(p.Addresses)
-		cp.Member = slices.Clone(p.Member)
-		cp.Joined = maps.Clone(p.Joined)
-		cp.Left = maps.Clone(p.Left)
-		return func() { *p = cp }
+		cp := clonePlayer(p)
+		return func() { *p = *cp }
 	})
 }
 
