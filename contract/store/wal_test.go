@@ -651,3 +651,41 @@ func TestLoadUpToStopsAtASave(t *testing.T) {
 		t.Error("the outbox was not what before was for: the test would not see a missing call")
 	}
 }
+
+// TestLargeSaveInPieces: a save whose lines are longer than Log's piece
+// (a replay's checkpoint: megabytes) is journaled whole, its lines in
+// order, and Load re-does it to the state performed.
+func TestLargeSaveInPieces(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	s, j := freshState(t, e, path)
+	defer j.Close()
+	var steps []store.Step
+	for n := 1; n <= 400; n++ {
+		m := &contract.Message{ID: fmt.Sprintf("m%d@example.test", n), From: fmt.Sprintf("p%d@example.test", n%7), Arrived: walStart.Add(time.Duration(n) * time.Minute),
+			Subject: "hi", Channel: contract.ChanPrivate, Authenticated: true, Text: "I join the Life contest.\n\n" + strings.Repeat("A long postscript. ", 80)}
+		in := &contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m}
+		ent, err := e.Redo(s, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, store.Step{Input: in, Entries: ent})
+	}
+	if err := j.Log(s, steps, true); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(store.JournalPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) < 2*(256<<10) {
+		t.Fatalf("the save's lines are %d bytes: too few to be written in pieces", len(raw))
+	}
+	got, err := store.Load(e, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.JournalInputs != 400 || !bytes.Equal(encoded(t, got), encoded(t, s)) {
+		t.Fatalf("the state re-done (journal_inputs %d) differs from the one performed", got.JournalInputs)
+	}
+}
