@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 
 	"gopkg.in/yaml.v3"
@@ -32,6 +33,14 @@ import (
 type hashText struct {
 	mu     sync.Mutex
 	recent map[string]map[Happening][]byte // by game ID: each entry's text
+	people map[*Player]keptPlayer          // each player's text
+}
+
+// keptPlayer is a player's text in hashedState and a copy of the player
+// it is the text of.
+type keptPlayer struct {
+	of   *Player
+	text []byte
 }
 
 // of returns the YAML encoding of h, as yaml.Marshal(h) writes it.
@@ -40,6 +49,14 @@ func (c *hashText) of(h *hashedState) ([]byte, error) {
 	v := reflect.ValueOf(h).Elem()
 	for i := range v.NumField() {
 		f := v.Type().Field(i)
+		if f.Name == "Players" && len(h.Players) > 0 && !slices.Contains(h.Players, nil) {
+			players, err := c.players(h.Players)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, players...)
+			continue
+		}
 		if f.Name == "Games" && len(h.Games) > 0 {
 			if ids := yamlKeyOrder(h.Games); ids != nil {
 				games, err := c.games(h.Games, ids)
@@ -60,6 +77,52 @@ func (c *hashText) of(h *hashedState) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// players is the "players:" key of hashedState: the text of each player
+// kept while the player is the same.
+func (c *hashText) players(ps []*Player) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fresh := make(map[*Player]keptPlayer, len(ps))
+	var missing []*Player
+	for _, p := range ps {
+		if _, ok := fresh[p]; ok {
+			continue
+		}
+		k, ok := c.people[p]
+		if !ok || !reflect.DeepEqual(k.of, p) {
+			missing = append(missing, p)
+		}
+		fresh[p] = k
+	}
+	texts, err := itemTexts(missing, playersText, playersHead, playersTail, playerStart)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range missing {
+		fresh[p] = keptPlayer{of: deepCopy(reflect.ValueOf(p)).Interface().(*Player), text: texts[i]}
+	}
+	out := []byte(playersHead)
+	for _, p := range ps {
+		out = append(out, fresh[p].text...)
+	}
+	c.people = fresh
+	return out, nil
+}
+
+// playersProbe is hashedState's "players:" key, followed by another.
+type playersProbe struct {
+	Players []*Player `yaml:"players"`
+	Next    int       `yaml:"next"`
+}
+
+const (
+	playersHead = "players:\n"
+	playersTail = "next: 0\n"
+	playerStart = "    - "
+)
+
+func playersText(ps []*Player) ([]byte, error) { return yaml.Marshal(playersProbe{Players: ps}) }
 
 // gamesKey is hashedState's "games:" key.
 const gamesKey = "games:\n"
@@ -137,18 +200,27 @@ func (c *hashText) section(id string, g *GameState) ([]byte, error) {
 	}
 	kept := c.recent[id]
 	fresh := make(map[Happening][]byte, len(g.Recent))
+	var missing []Happening
+	for _, ev := range g.Recent {
+		if _, ok := fresh[ev]; ok {
+			continue
+		}
+		t, ok := kept[ev]
+		if !ok {
+			missing = append(missing, ev)
+		}
+		fresh[ev] = t
+	}
+	texts, err := itemTexts(missing, happeningsText, probeHead, probeTail, happeningStart)
+	if err != nil {
+		return nil, err
+	}
+	for i, ev := range missing {
+		fresh[ev] = texts[i]
+	}
 	size := 0
 	for _, ev := range g.Recent {
-		t, ok := fresh[ev]
-		if !ok {
-			if t, ok = kept[ev]; !ok {
-				if t, err = happeningText(ev); err != nil {
-					return nil, err
-				}
-			}
-			fresh[ev] = t
-		}
-		size += len(t)
+		size += len(fresh[ev])
 	}
 	text := make([]byte, 0, size)
 	for _, ev := range g.Recent {
@@ -184,15 +256,85 @@ const (
 	probeTail = "        state: 0\n"
 )
 
+// happeningStart starts the first line of an entry of a game's recent
+// events in hashedState: every other line of the entry is indented further.
+const happeningStart = "            - "
+
+// happeningsText encodes entries of a game's recent events as probeHead,
+// their text and probeTail.
+func happeningsText(evs []Happening) ([]byte, error) {
+	return yaml.Marshal(map[string]map[string]happeningProbe{"games": {"g": {Recent: evs}}})
+}
+
 // happeningText is the text of one entry of a game's recent events as the
 // YAML encoder writes it inside hashedState.
 func happeningText(ev Happening) ([]byte, error) {
-	b, err := yaml.Marshal(map[string]map[string]happeningProbe{"games": {"g": {Recent: []Happening{ev}}}})
+	t, err := itemTexts([]Happening{ev}, happeningsText, probeHead, probeTail, happeningStart)
 	if err != nil {
 		return nil, err
 	}
-	if !bytes.HasPrefix(b, []byte(probeHead)) || !bytes.HasSuffix(b, []byte(probeTail)) || len(b) < len(probeHead)+len(probeTail) {
-		return nil, fmt.Errorf("state hash: unexpected encoding of a recent event:\n%s", b)
+	return t[0], nil
+}
+
+// itemChunk is how many items itemTexts encodes in one document.
+const itemChunk = 64
+
+// itemTexts is the text of each of items, items of a block sequence: encode
+// writes a document of items, which is head, the items' text and tail, and
+// start begins the first line of each item and no other line (a line deeper
+// in an item is indented further). The items are encoded itemChunk at a
+// time, the text cut at each start; should the cuts not give one text per
+// item, each item of the chunk is encoded alone.
+func itemTexts[T any](items []T, encode func([]T) ([]byte, error), head, tail, start string) ([][]byte, error) {
+	out := make([][]byte, 0, len(items))
+	for len(items) > 0 {
+		chunk := items[:min(len(items), itemChunk)]
+		items = items[len(chunk):]
+		texts, err := cutItems(chunk, encode, head, tail, start)
+		if err != nil {
+			return nil, err
+		}
+		if len(texts) != len(chunk) {
+			texts = texts[:0]
+			for i := range chunk {
+				t, err := cutItems(chunk[i:i+1], encode, head, tail, start)
+				if err != nil {
+					return nil, err
+				}
+				if len(t) != 1 {
+					return nil, fmt.Errorf("state hash: unexpected encoding of an item: %q", t)
+				}
+				texts = append(texts, t[0])
+			}
+		}
+		out = append(out, texts...)
 	}
-	return b[len(probeHead) : len(b)-len(probeTail)], nil
+	return out, nil
+}
+
+// cutItems encodes items in one document and cuts its text at each start.
+func cutItems[T any](items []T, encode func([]T) ([]byte, error), head, tail, start string) ([][]byte, error) {
+	b, err := encode(items)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasPrefix(b, []byte(head)) || !bytes.HasSuffix(b, []byte(tail)) || len(b) < len(head)+len(tail) {
+		return nil, fmt.Errorf("state hash: unexpected encoding of items:\n%s", b)
+	}
+	b = b[len(head) : len(b)-len(tail)]
+	if !bytes.HasPrefix(b, []byte(start)) {
+		return nil, fmt.Errorf("state hash: unexpected encoding of items:\n%s", b)
+	}
+	var texts [][]byte
+	for len(b) > 0 {
+		end := bytes.Index(b, []byte("\n"+start))
+		if end < 0 {
+			end = len(b)
+		} else {
+			end++
+		}
+		texts = append(texts, b[:end:end])
+		b = b[end:]
+	}
+	return texts, nil
 }

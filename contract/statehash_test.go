@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,8 +69,24 @@ func TestHashText(t *testing.T) {
 		var c hashText
 		ids := []string{"life", "rumble", "a b", "10", "Z", "é", "2b"}
 		h := hashStateOf(ids, trickyEvents, at)
+		for i, ev := range trickyEvents {
+			h.Players = append(h.Players, &Player{Name: ev, Nicknames: []string{trickyEvents[(i+1)%len(trickyEvents)]}, Addresses: []string{fmt.Sprintf("p%d@example.test", i)},
+				Joined: map[string]time.Time{"life": at, ev: at.Add(time.Hour)}, Member: []string{"life", ev}})
+		}
 		sameHashText(t, &c, h)
-		sameHashText(t, &c, h) // every event kept
+		sameHashText(t, &c, h) // every event and player kept
+		// Players changed in place, replaced, repeated, removed.
+		h.Players[1].Nicknames = append(h.Players[1].Nicknames, "Al")
+		h.Players[2].Joined["rumble"] = at
+		h.Players[3].Name = "Renamed"
+		h.Players[4] = &Player{Name: "New", Addresses: []string{"new@example.test"}}
+		h.Players = append(h.Players[:6], append([]*Player{h.Players[1]}, h.Players[8:]...)...)
+		sameHashText(t, &c, h)
+		delete(h.Players[2].Joined, "rumble")
+		sameHashText(t, &c, h)
+		withNil := *h
+		withNil.Players = append(slices.Clone(h.Players), nil)
+		sameHashText(t, &c, &withNil)
 		for _, id := range ids {
 			g := h.Games[id]
 			g.Recent = append(g.Recent[3:], Happening{Time: at.Add(time.Hour), Who: "Bob", What: "a new event"})
@@ -95,7 +112,10 @@ func FuzzHashText(f *testing.F) {
 		var c hashText
 		h := hashStateOf([]string{id, "rumble"}, []string{what, who, "Cell (1, 2)"}, at)
 		h.Games[id].Recent = append(h.Games[id].Recent, Happening{Time: at, Who: who, What: what})
+		h.Players = append(h.Players, &Player{Name: who, Nicknames: []string{what}, Addresses: []string{id}, Left: map[string]time.Time{id: at}, Member: []string{what}})
 		sameHashText(t, &c, h)
+		sameHashText(t, &c, h)
+		h.Players[1].Member = append(h.Players[1].Member, who)
 		sameHashText(t, &c, h)
 		h.Game = id
 		delete(h.Games, "rumble")
