@@ -26,10 +26,14 @@ import (
 // its depth, and kept while the game's events hold it; a section is encoded
 // with a placeholder entry instead, replaced by the entries' text. When a
 // placeholder cannot be found exactly once, the section is encoded whole;
-// when the games' IDs do not read back as themselves, "games:" is.
+// when the games' IDs do not read back as themselves, "games:" is. So is
+// each player's text kept, while the player is the same (a copy of it is
+// compared); new entries and players are encoded 64 to a document, which
+// is cut at the start of each (itemTexts).
 
-// hashText keeps the text of each game's recent events between hashes. The
-// zero value is ready to use; it may be used by several goroutines.
+// hashText keeps the text of each game's recent events and of each player
+// between hashes. The zero value is ready to use; it may be used by several
+// goroutines.
 type hashText struct {
 	mu     sync.Mutex
 	recent map[string]map[Happening][]byte // by game ID: each entry's text
