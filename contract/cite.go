@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"referee/contract/text"
 )
 
@@ -65,6 +63,11 @@ type hashedState struct {
 // anyone holding the state file (the contestmaster, `referee replay` of the
 // same mail with the same master secret), recompute it.
 func StateHash(s *State, game string, seq int64, at time.Time) (string, error) {
+	return new(hashText).hash(s, game, seq, at)
+}
+
+// hash is StateHash, with the text of the games' recent events kept in c.
+func (c *hashText) hash(s *State, game string, seq int64, at time.Time) (string, error) {
 	sec, err := s.secret()
 	if err != nil {
 		return "", err
@@ -74,7 +77,7 @@ func StateHash(s *State, game string, seq int64, at time.Time) (string, error) {
 	if game != "" {
 		h.Games = map[string]*GameState{game: s.Games[game]}
 	}
-	b, err := yaml.Marshal(&h)
+	b, err := c.of(&h)
 	if err != nil {
 		return "", fmt.Errorf("state hash: %w", err)
 	}
@@ -96,7 +99,7 @@ func (e *Engine) cite(s *State, n *Notice) (*Cited, error) {
 		return nil, nil
 	}
 	seq := s.JournalSeq
-	hash, err := StateHash(s, n.Game, seq, n.Time)
+	hash, err := e.hashes.hash(s, n.Game, seq, n.Time)
 	if err != nil {
 		return nil, err
 	}

@@ -40,6 +40,7 @@ type Engine struct {
 	games   map[string]Game
 	aliases map[string][]alias
 	verbs   []compiledVerb
+	hashes  hashText // the state hashes' kept text (cite)
 }
 
 type compiledVerb struct {

@@ -264,7 +264,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return p, false
 	}
 	rest := dropTrailing(trimStop(strings.TrimSpace(m[1])))
-	if (m[0][0] == 'i' || m[0][0] == 'I') && strings.HasPrefix(m[0][1:], "'") || mayNotAction(rest) && notAction.MatchString(rest) ||
+	if (m[0][0] == 'i' || m[0][0] == 'I') && strings.HasPrefix(m[0][1:], "'") || isNotAction(rest) ||
 		pastTense.MatchString(rest) && !presentEd.MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
@@ -326,6 +326,39 @@ func mayNotAction(s string) bool {
 		return true
 	}
 	return notActionWords[strings.ToLower(s[:i])]
+}
+
+// notActionWhole are the words of notAction that are an alternative by
+// themselves: a sentence whose first word is one of them, followed by
+// anything but a letter, digit or _, is matched.
+var notActionWhole = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`will shall would could should might may must can cannot did does never not refuse
+		decline think guess wonder wondered hope want wish plan believe suppose feel am was were have has had agree disagree
+		like love see know mean expect intended need needed forgot remember recall tried try meant prefer imagine assume
+		doubt regret is are be being been say said wrote write read thought heard reckon figure gather understand agreed
+		asked get got`) {
+		notActionWhole[w] = true
+	}
+}
+
+// isNotAction is notAction.MatchString(s), without the regular expression
+// (some 5 µs a sentence) when s starts with a whole ASCII word followed by
+// an ASCII character or nothing: then it matches if the word is one of
+// notActionWhole, not at all if it is none of notActionWords.
+func isNotAction(s string) bool {
+	if !mayNotAction(s) {
+		return false
+	}
+	i := 0
+	for i < len(s) && isWordByte(s[i]) {
+		i++
+	}
+	if i > 0 && (i == len(s) || s[i] < 0x80) && notActionWhole[strings.ToLower(s[:i])] {
+		return true
+	}
+	return notAction.MatchString(s)
 }
 
 // isWordByte is the regular expressions' \w: an ASCII letter, digit or _.

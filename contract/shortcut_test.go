@@ -69,6 +69,9 @@ func checkShortcuts(t *testing.T, s string) {
 	if !mayNotAction(s) && notAction.MatchString(s) {
 		t.Errorf("mayNotAction(%q) is false, but notAction matches", s)
 	}
+	if got, want := isNotAction(s), notAction.MatchString(s); got != want {
+		t.Errorf("isNotAction(%q) = %v, notAction matches: %v", s, got, want)
+	}
 	if !maySpell(s) && spelled.MatchString(s) {
 		t.Errorf("maySpell(%q) is false, but spelled matches", s)
 	}
@@ -134,6 +137,21 @@ func TestNotActionWords(t *testing.T) {
 			if !mayNotAction(s) {
 				t.Errorf("alternative %q: mayNotAction(%q) is false; add its first word to notActionWords", a, s)
 			}
+			if !isNotAction(s) {
+				t.Errorf("alternative %q: isNotAction(%q) is false", a, s)
+			}
+		}
+	}
+	// A word of notActionWhole, in any case, followed by anything but a
+	// letter, digit or _, is a match.
+	for w := range notActionWhole {
+		for _, s := range []string{w, w + " it", strings.ToUpper(w) + ".", strings.ToUpper(w[:1]) + w[1:] + ", then", w + "'s", w + "-x", w + "\u00e9"} {
+			if !notAction.MatchString(s) {
+				t.Errorf("%q of notActionWhole: %q does not match notAction", w, s)
+			}
+		}
+		if isNotAction(w+"x") != notAction.MatchString(w+"x") || isNotAction(w+"_") != notAction.MatchString(w+"_") {
+			t.Errorf("%q of notActionWhole: isNotAction differs from notAction on a longer word", w)
 		}
 	}
 }

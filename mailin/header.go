@@ -49,6 +49,96 @@ func readHeader(raw []byte) (h header, body []byte, notes []string) {
 	return header{Header: message.Header{Header: th}}, raw[len(raw)-rest:], nil
 }
 
+// unreadFields are header fields Parse never reads, and that are most of a
+// list message's header by size: the relays' trace and signatures (DKIM is
+// checked on the raw message, not through the header read here), the list's
+// links, the mailer's name. TestUnreadFields holds them to that.
+var unreadFields = []string{"Received", "X-Received", "DKIM-Signature", "X-Google-DKIM-Signature", "ARC-Seal", "ARC-Message-Signature",
+	"ARC-Authentication-Results", "Delivered-To", "List-Archive", "List-Help", "List-Post", "List-Subscribe", "List-Unsubscribe", "List-Owner",
+	"User-Agent", "X-Mailer", "Thread-Index", "Thread-Topic", "X-Spam-Status", "X-Virus-Scanned", "X-Gm-Message-State", "X-Google-Smtp-Source"}
+
+func unreadField(key []byte) bool {
+	for _, f := range unreadFields {
+		if len(f) == len(key) && bytes.EqualFold([]byte(f), key) {
+			return true
+		}
+	}
+	return false
+}
+
+// readUsedHeader is readHeader for Parse: the header without its
+// unreadFields, which textproto would copy, split and index for nothing.
+// The other fields are given to textproto as they are, in their order, so
+// each reads as in the whole header. A header textproto would refuse, or
+// read otherwise than field by field (a first line that is a continuation,
+// a line without a colon, a key with a character it does not allow, no
+// blank line after it), or one with nothing left once the unread fields
+// are taken out, is read whole by readHeader, as are its notes.
+func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
+	if len(raw) == 0 || raw[0] == ' ' || raw[0] == '\t' {
+		return readHeader(raw)
+	}
+	var used []byte
+	kept, skipped := 0, 0
+	start := 0                  // of the field being read
+	skip, named := false, false // it is unread; it has a name (textproto skips one without)
+	for i := 0; ; {
+		j := bytes.IndexByte(raw[i:], '\n')
+		if j < 0 {
+			return readHeader(raw) // no blank line
+		}
+		line := raw[i : i+j+1]
+		if line[0] == ' ' || line[0] == '\t' { // a continuation
+			i += j + 1
+			continue
+		}
+		// A field ends here: keep it, or not.
+		if i > start {
+			switch {
+			case skip:
+				skipped++
+			case named:
+				kept++
+				fallthrough
+			default:
+				if used == nil {
+					used = make([]byte, 0, min(len(raw), 2048))
+				}
+				used = append(used, raw[start:i]...)
+			}
+		}
+		if j == 0 || j == 1 && line[0] == '\r' { // the blank line
+			body = raw[i+j+1:]
+			break
+		}
+		colon := bytes.IndexByte(line, ':')
+		if colon < 0 {
+			return readHeader(raw)
+		}
+		key := bytes.Trim(line[:colon], " \t")
+		for _, c := range key {
+			if c < 33 || c > 126 {
+				return readHeader(raw)
+			}
+		}
+		start, skip, named = i, unreadField(key), len(key) > 0
+		i += j + 1
+	}
+	if skipped == 0 || kept == 0 {
+		return readHeader(raw)
+	}
+	used = append(used, '\n')
+	br := headerReaders.Get().(*bufio.Reader)
+	br.Reset(bytes.NewReader(used))
+	th, err := textproto.ReadHeader(br)
+	br.Reset(nil)
+	headerReaders.Put(br)
+	if err != nil {
+		return readHeader(raw)
+	}
+	return header{Header: message.Header{Header: th}}, body, nil
+}
+
 // headerReaders saves a 4 KiB buffer per message (textproto copies what it
 // reads).
 var headerReaders = sync.Pool{New: func() any { return bufio.NewReader(nil) }}

@@ -19,6 +19,11 @@ var ErrEmpty = errors.New("mailin: empty message")
 // nothing at all can be read (empty input). arrived is the arrival time
 // (INTERNALDATE, the mbox From_ line, ...); it is stored in UTC.
 func Parse(raw []byte, arrived time.Time, cfg *Config) (*Message, error) {
+	return parse(raw, arrived, cfg, readUsedHeader)
+}
+
+// parse is Parse with the header read by read.
+func parse(raw []byte, arrived time.Time, cfg *Config, read func([]byte) (header, []byte, []string)) (*Message, error) {
 	if cfg == nil {
 		cfg = &Config{}
 	}
@@ -26,7 +31,7 @@ func Parse(raw []byte, arrived time.Time, cfg *Config) (*Message, error) {
 		return nil, ErrEmpty
 	}
 	m := &Message{Size: len(raw), Arrived: arrived.UTC()}
-	h, body, notes := readHeader(raw)
+	h, body, notes := read(raw)
 	if h.Len() == 0 && len(bytes.TrimSpace(body)) == 0 {
 		return nil, ErrEmpty
 	}

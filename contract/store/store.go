@@ -475,6 +475,7 @@ func Commit(j *Journal, path string, s *contract.State, entries []contract.Entry
 func CommitSteps(j *Journal, path string, s *contract.State, steps []Step) error {
 	size := j.size
 	var lines bytes.Buffer
+	lines.Grow(saveSize(steps))
 	nin, err := encodeSave(&lines, s, steps)
 	if err != nil {
 		return err

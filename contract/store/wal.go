@@ -69,10 +69,20 @@ type inputRecord struct {
 	Input   *contract.Input `json:"input"`
 }
 
-// encodeSave writes the lines of one save of steps, made on s (after them):
-// the inputs are numbered after s.JournalInputs-count, the entries' base is
-// the seq before the first of them. It returns the number of inputs.
-func encodeSave(b *bytes.Buffer, s *contract.State, steps []Step) (int64, error) {
+// saveSize is about the size of the lines of one save of steps.
+func saveSize(steps []Step) int {
+	n := 0
+	for _, st := range steps {
+		n += 768 + len(st.Entries)*256
+	}
+	return n
+}
+
+// encodeSave writes the lines of one save of steps, made on s (after them),
+// to w: the inputs are numbered after s.JournalInputs-count, the entries'
+// base is the seq before the first of them. It returns the number of
+// inputs.
+func encodeSave(w io.Writer, s *contract.State, steps []Step) (int64, error) {
 	var nent, nin int64
 	for _, st := range steps {
 		nent += int64(len(st.Entries))
@@ -89,9 +99,8 @@ func encodeSave(b *bytes.Buffer, s *contract.State, steps []Step) (int64, error)
 		}
 	}
 	// Each line as json.Marshal writes it, and a newline, without a copy
-	// of its own; the buffer grown once for a save of many inputs.
-	b.Grow(len(steps)*768 + int(nent)*256)
-	enc := json.NewEncoder(b)
+	// of its own.
+	enc := json.NewEncoder(w)
 	for i, st := range steps {
 		if st.Input != nil {
 			n++
@@ -123,14 +132,22 @@ func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
 	if err := j.refusing(); err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	nin, err := encodeSave(&b, s, steps)
-	if err != nil {
-		return err
+	// A save is written in one piece, unless it is longer than logChunk
+	// (a replay's saves are megabytes, which a buffer of the whole save
+	// would allocate, clear and grow each time): then in pieces of
+	// logChunk or a line more.
+	w := &chunkWriter{f: j.f}
+	w.b.Grow(min(saveSize(steps), logChunk))
+	nin, err := encodeSave(w, s, steps)
+	if err == nil {
+		err = w.flush()
 	}
-	if _, err := j.f.Write(b.Bytes()); err != nil {
+	if err != nil {
 		j.cut(j.size)
-		return fmt.Errorf("append journal: %w", err)
+		if w.err != nil {
+			return fmt.Errorf("append journal: %w", w.err)
+		}
+		return err
 	}
 	if sync {
 		if err := j.f.Sync(); err != nil {
@@ -141,9 +158,45 @@ func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
 	} else {
 		j.dirty = true
 	}
-	j.size += int64(b.Len())
+	j.size += w.n
 	s.JournalInputs += nin
 	return nil
+}
+
+// logChunk is the size past which Log writes a save's lines in pieces.
+const logChunk = 256 << 10
+
+// chunkWriter gathers lines and writes them to f once they pass logChunk
+// (and at flush), counting what it wrote and keeping the first error.
+type chunkWriter struct {
+	f   io.Writer
+	b   bytes.Buffer
+	n   int64
+	err error
+}
+
+func (w *chunkWriter) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	w.b.Write(p)
+	if w.b.Len() >= logChunk {
+		if err := w.flush(); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+func (w *chunkWriter) flush() error {
+	if w.err != nil {
+		return w.err
+	}
+	n, err := w.f.Write(w.b.Bytes())
+	w.n += int64(n)
+	w.err = err
+	w.b.Reset()
+	return err
 }
 
 // PendingSave is one save journaled by LogPending and not yet synced.

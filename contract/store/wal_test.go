@@ -592,14 +592,7 @@ func TestLoadUpToStopsAtASave(t *testing.T) {
 		var steps []store.Step
 		for range save + 1 {
 			n++
-			m := &contract.Message{ID: fmt.Sprintf("m%d@example.test", n), From: fmt.Sprintf("p%d@example.test", n%5), Arrived: walStart.Add(time.Duration(n) * time.Minute),
-				Subject: "hi", Channel: contract.ChanPrivate, Authenticated: true, Text: "I join the Life contest."}
-			in := &contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m}
-			ent, err := e.Redo(s, in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			steps = append(steps, store.Step{Input: in, Entries: ent})
+			steps = append(steps, messageStep(t, e, s, n, fmt.Sprintf("p%d@example.test", n%5), "I join the Life contest."))
 		}
 		if err := j.Log(s, steps, true); err != nil {
 			t.Fatal(err)
@@ -651,6 +644,51 @@ func TestLoadUpToStopsAtASave(t *testing.T) {
 	if bytes.Equal(encoded(t, got), points[5].state) {
 		t.Error("the outbox was not what before was for: the test would not see a missing call")
 	}
+}
+
+// TestLargeSaveInPieces: a save whose lines are longer than Log's piece
+// (a replay's checkpoint: megabytes) is journaled whole, its lines in
+// order, and Load re-does it to the state performed.
+func TestLargeSaveInPieces(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	s, j := freshState(t, e, path)
+	defer j.Close()
+	var steps []store.Step
+	for n := 1; n <= 400; n++ {
+		steps = append(steps, messageStep(t, e, s, n, fmt.Sprintf("p%d@example.test", n%7), "I join the Life contest.\n\n"+strings.Repeat("A long postscript. ", 80)))
+	}
+	if err := j.Log(s, steps, true); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(store.JournalPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) < 2*(256<<10) {
+		t.Fatalf("the save's lines are %d bytes: too few to be written in pieces", len(raw))
+	}
+	got, err := store.Load(e, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.JournalInputs != 400 || !bytes.Equal(encoded(t, got), encoded(t, s)) {
+		t.Fatalf("the state re-done (journal_inputs %d) differs from the one performed", got.JournalInputs)
+	}
+}
+
+// messageStep performs message n, from from with text, on s and returns
+// its step for a save.
+func messageStep(t *testing.T, e *contract.Engine, s *contract.State, n int, from, text string) store.Step {
+	t.Helper()
+	m := &contract.Message{ID: fmt.Sprintf("m%d@example.test", n), From: from, Arrived: walStart.Add(time.Duration(n) * time.Minute),
+		Subject: "hi", Channel: contract.ChanPrivate, Authenticated: true, Text: text}
+	in := &contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m}
+	ent, err := e.Redo(s, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store.Step{Input: in, Entries: ent}
 }
 
 // TestSnapshotJournalSyncFailureSticks: when the journal's sync in a

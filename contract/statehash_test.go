@@ -1,0 +1,156 @@
+package contract
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// oldHashText is the state hash's text as it was encoded before its recent
+// events were kept: the reference hashText must equal.
+func oldHashText(h *hashedState) ([]byte, error) { return yaml.Marshal(h) }
+
+// hashSection is the data of a game in these tests.
+type hashSection struct {
+	Turn  int      `yaml:"turn"`
+	Notes []string `yaml:"notes"`
+}
+
+var trickyEvents = []string{
+	"", "takes control of Cell (16, 14) (R16)", "null", "yes", "- 12", "a: b", "# hash", "'quoted'", `"double"`,
+	" leading space", "trailing space ", "two\nlines", "ends with a newline\n", "two newlines\n\n", "\nstarts with one",
+	"tab\there", "cr\rhere", "unicode ſ K é 漢字", "\xff\xfe not UTF-8", "\u2028 separator", "{flow}", "[flow]", "*alias", "&anchor", "!tag", "%directive", "@at", "`tick",
+	strings.Repeat("a long line of words that the encoder folds past its width ", 4),
+	strings.Repeat("x", 200), strings.Repeat("word ", 40) + "\nand a second line " + strings.Repeat("more ", 30),
+	"recent events of game 1 of 1, encoded apart",
+}
+
+func hashStateOf(ids []string, events []string, at time.Time) *hashedState {
+	h := &hashedState{Game: "", Seq: 7, Time: at, Players: []*Player{{Name: "Alice", Addresses: []string{"alice@example.test"}}},
+		Points: map[string]map[string]int{"Alice": {"life": 3}, "Bob": {}}, Games: map[string]*GameState{}}
+	for i, id := range ids {
+		g := &GameState{Contestmaster: "cm@example.test", Params: map[string]string{"recent": "[]"}, LastReport: at,
+			Data: &hashSection{Turn: i, Notes: []string{"        recent: []"}}}
+		for j, ev := range events {
+			g.Recent = append(g.Recent, Happening{Time: at.Add(time.Duration(j) * time.Minute), Who: events[(j+i)%len(events)], What: ev})
+		}
+		h.Games[id] = g
+	}
+	return h
+}
+
+func sameHashText(t *testing.T, c *hashText, h *hashedState) {
+	t.Helper()
+	got, err := c.of(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := oldHashText(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the state hash's text differs from the whole encoding:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestHashText: the state hash's text, with each recent event encoded apart
+// and kept, is byte for byte the whole encoding, as the events come and go,
+// for one game or all of them.
+func TestHashText(t *testing.T) {
+	zones := []*time.Location{time.UTC, time.FixedZone("X", -5*3600-30*60)}
+	for _, loc := range zones {
+		at := time.Date(2026, 11, 23, 0, 4, 6, 123456789, loc)
+		var c hashText
+		ids := []string{"life", "rumble", "a b", "10", "Z", "é", "2b"}
+		h := hashStateOf(ids, trickyEvents, at)
+		for i, ev := range trickyEvents {
+			h.Players = append(h.Players, &Player{Name: ev, Nicknames: []string{trickyEvents[(i+1)%len(trickyEvents)]}, Addresses: []string{fmt.Sprintf("p%d@example.test", i)},
+				Joined: map[string]time.Time{"life": at, ev: at.Add(time.Hour)}, Member: []string{"life", ev}})
+		}
+		sameHashText(t, &c, h)
+		sameHashText(t, &c, h) // every event and player kept
+		// Players changed in place, replaced, repeated, removed.
+		h.Players[1].Nicknames = append(h.Players[1].Nicknames, "Al")
+		h.Players[2].Joined["rumble"] = at
+		h.Players[3].Name = "Renamed"
+		h.Players[4] = &Player{Name: "New", Addresses: []string{"new@example.test"}}
+		h.Players = append(h.Players[:6], append([]*Player{h.Players[1]}, h.Players[8:]...)...)
+		sameHashText(t, &c, h)
+		delete(h.Players[2].Joined, "rumble")
+		sameHashText(t, &c, h)
+		withNil := *h
+		withNil.Players = append(slices.Clone(h.Players), nil)
+		sameHashText(t, &c, &withNil)
+		for _, id := range ids {
+			g := h.Games[id]
+			g.Recent = append(g.Recent[3:], Happening{Time: at.Add(time.Hour), Who: "Bob", What: "a new event"})
+		}
+		sameHashText(t, &c, h)
+		one := &hashedState{Game: "life", Seq: 8, Time: at, Games: map[string]*GameState{"life": h.Games["life"]}}
+		sameHashText(t, &c, one)
+		h.Games["life"].Recent = nil
+		sameHashText(t, &c, h)
+		sameHashText(t, &c, &hashedState{Time: at})
+		sameHashText(t, &c, hashStateOf([]string{"life"}, []string{"a", "a", "b", "a"}, time.Time{}))
+	}
+}
+
+// FuzzHashText: any recent event's text, in a game of any name, gives the
+// whole encoding's text.
+func FuzzHashText(f *testing.F) {
+	for i, ev := range trickyEvents {
+		f.Add("life", trickyEvents[(i+1)%len(trickyEvents)], ev, int64(i)*1e9+int64(i))
+	}
+	f.Fuzz(func(t *testing.T, id, who, what string, ns int64) {
+		at := time.Unix(0, ns).UTC()
+		var c hashText
+		h := hashStateOf([]string{id, "rumble"}, []string{what, who, "Cell (1, 2)"}, at)
+		h.Games[id].Recent = append(h.Games[id].Recent, Happening{Time: at, Who: who, What: what})
+		h.Players = append(h.Players, &Player{Name: who, Nicknames: []string{what}, Addresses: []string{id}, Left: map[string]time.Time{id: at}, Member: []string{what}})
+		sameHashText(t, &c, h)
+		sameHashText(t, &c, h)
+		h.Players[1].Member = append(h.Players[1].Member, who)
+		sameHashText(t, &c, h)
+		h.Game = id
+		delete(h.Games, "rumble")
+		sameHashText(t, &c, h)
+	})
+}
+
+// BenchmarkHashText: a state hash's text for 200 players and a game of 1,200
+// recent events, encoded whole (as before) and in pieces with the events
+// kept.
+func BenchmarkHashText(b *testing.B) {
+	at := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	events := make([]string, 1200)
+	for i := range events {
+		events[i] = fmt.Sprintf("takes control of Cell (%d, %d) (R16)", i%50, i/50)
+	}
+	h := hashStateOf([]string{"life", "rumble"}, events, at)
+	h.Games["rumble"].Recent = nil
+	for i := range 200 {
+		h.Players = append(h.Players, &Player{Name: fmt.Sprintf("Player%03d", i), Addresses: []string{fmt.Sprintf("p%03d@example.test", i)},
+			Joined: map[string]time.Time{"life": at}, Member: []string{"life"}})
+	}
+	b.Run("whole", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := oldHashText(h); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("kept", func(b *testing.B) {
+		var c hashText
+		for b.Loop() {
+			if _, err := c.of(h); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
