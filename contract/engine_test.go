@@ -211,6 +211,18 @@ func TestNotUnderstoodAndFutureTense(t *testing.T) {
 	if r == nil || !strings.Contains(r.Body, "not understood; the nearest form is: I join the Toy game") {
 		t.Errorf("receipt: %v", r)
 	}
+	// The nearest form shares most words with the sentence, wherever they
+	// stand in it; words of one or two letters do not count ("of" would
+	// make it "I end the game of Toy").
+	for text, want := range map[string]string{
+		"I rest the Toy rounds.":                     "I reset the Toy rounds",
+		"I jion the Toy game as one of the players.": "I join the Toy game",
+	} {
+		r = h.Public("2026-12-01T10:07:00Z", alice, text)
+		if r == nil || !strings.Contains(flat(r.Body), "not understood; the nearest form is: "+want+" (") {
+			t.Errorf("%q: receipt: %v", text, r)
+		}
+	}
 	if len(h.S.Members("toy")) != 0 {
 		t.Error("someone joined")
 	}
@@ -442,6 +454,22 @@ func TestDiscussionPerformsNothing(t *testing.T) {
 	ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"), Channel: contract.ChanDiscussion, Text: "I join the Toy game."})
 	if len(h.S.Members("toy")) != 0 || len(ns) != 1 || !strings.Contains(ns[0].Body, "discussion list") {
 		t.Errorf("discussion: %+v", ns)
+	}
+	// The journal records the message as refused, once; chatter there with
+	// no action records nothing.
+	var refused []string
+	for _, en := range h.Entries {
+		if en.Outcome == "rejected" {
+			refused = append(refused, en.MsgID+": "+en.Reason)
+		}
+	}
+	if d := cmp.Diff([]string{"m1@example.test: discussion list"}, refused); d != "" {
+		t.Errorf("journal (-want +got):\n%s", d)
+	}
+	n := len(h.Entries)
+	h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:05:00Z"), Channel: contract.ChanDiscussion, Text: "Has anyone read the report?"})
+	if len(h.Entries) != n {
+		t.Errorf("chatter on the discussion list journaled: %+v", h.Entries[n:])
 	}
 }
 
