@@ -530,6 +530,23 @@ func TestRejectionsJournaled(t *testing.T) {
 	}
 }
 
+// TestJournalNamesThePlayer: the journal line of an action names the
+// player who sent it, also for an action whose game never asked who acted.
+func TestJournalNamesThePlayer(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Private("2026-12-01T10:06:00Z", alice, "I seal 3.")
+	var named []string
+	for _, en := range h.Entries {
+		if en.Outcome == "applied" && en.Game == "toy" {
+			named = append(named, en.Verb+": "+en.Player)
+		}
+	}
+	if d := cmp.Diff([]string{"join: Alice", "seal: Alice"}, named); d != "" {
+		t.Errorf("journal (-want +got):\n%s", d)
+	}
+}
+
 // TestReportSentKeepsSincePrevious: after a report, the recent events kept are
 // those since the report before it, so the next report shows them above its
 // time-of-last-report marker.
