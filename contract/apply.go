@@ -559,11 +559,6 @@ func (e *Engine) perform(s *State, m *Message, a *Action, at time.Time) (Result,
 	}
 	ent.Verb = a.Verb.Name
 	ent.Outcome = "applied"
-	if ent.Player == "" {
-		if p := s.PlayerByAddress(m.From); p != nil {
-			ent.Player = p.Name
-		}
-	}
 	ent.set("line", a.Line)
 	return res, ent, nil
 }

@@ -211,6 +211,18 @@ func TestNotUnderstoodAndFutureTense(t *testing.T) {
 	if r == nil || !strings.Contains(r.Body, "not understood; the nearest form is: I join the Toy game") {
 		t.Errorf("receipt: %v", r)
 	}
+	// The nearest form shares most words with the sentence, wherever they
+	// stand in it; words of one or two letters do not count ("of" would
+	// make it "I end the game of Toy").
+	for text, want := range map[string]string{
+		"I rest the Toy rounds.":                     "I reset the Toy rounds",
+		"I jion the Toy game as one of the players.": "I join the Toy game",
+	} {
+		r = h.Public("2026-12-01T10:07:00Z", alice, text)
+		if r == nil || !strings.Contains(flat(r.Body), "not understood; the nearest form is: "+want+" (") {
+			t.Errorf("%q: receipt: %v", text, r)
+		}
+	}
 	if len(h.S.Members("toy")) != 0 {
 		t.Error("someone joined")
 	}
@@ -443,6 +455,22 @@ func TestDiscussionPerformsNothing(t *testing.T) {
 	if len(h.S.Members("toy")) != 0 || len(ns) != 1 || !strings.Contains(ns[0].Body, "discussion list") {
 		t.Errorf("discussion: %+v", ns)
 	}
+	// The journal records the message as refused, once; chatter there with
+	// no action records nothing.
+	var refused []string
+	for _, en := range h.Entries {
+		if en.Outcome == "rejected" {
+			refused = append(refused, en.MsgID+": "+en.Reason)
+		}
+	}
+	if d := cmp.Diff([]string{"m1@example.test: discussion list"}, refused); d != "" {
+		t.Errorf("journal (-want +got):\n%s", d)
+	}
+	n := len(h.Entries)
+	h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:05:00Z"), Channel: contract.ChanDiscussion, Text: "Has anyone read the report?"})
+	if len(h.Entries) != n {
+		t.Errorf("chatter on the discussion list journaled: %+v", h.Entries[n:])
+	}
 }
 
 func TestContestmasterRuling(t *testing.T) {
@@ -499,6 +527,23 @@ func TestRejectionsJournaled(t *testing.T) {
 	want := []string{`toy: not understood; the nearest form is: I join the Toy game (send "help toy" for all)`, `toy: no player is known as "Zed" (players)`}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("journal rejections (-want +got):\n%s", d)
+	}
+}
+
+// TestJournalNamesThePlayer: the journal line of an action names the
+// player who sent it, also for an action whose game never asked who acted.
+func TestJournalNamesThePlayer(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Private("2026-12-01T10:06:00Z", alice, "I seal 3.")
+	var named []string
+	for _, en := range h.Entries {
+		if en.Outcome == "applied" && en.Game == "toy" {
+			named = append(named, en.Verb+": "+en.Player)
+		}
+	}
+	if d := cmp.Diff([]string{"join: Alice", "seal: Alice"}, named); d != "" {
+		t.Errorf("journal (-want +got):\n%s", d)
 	}
 }
 

@@ -99,6 +99,9 @@ func (l *Ledger) Destroy(currency, owner string, n int64) error {
 	if n < 0 || l.Balance(currency, owner) < n {
 		return fmt.Errorf("destroy %d %s of %s: holds %d", n, currency, owner, l.Balance(currency, owner))
 	}
+	if l.Supply == nil {
+		l.Supply = map[string]int64{} // none made yet: n is 0
+	}
 	logKey(l.undo, l.Supply, currency)
 	l.undo.touch(currency, "", 0, -n)
 	l.Supply[currency] -= n

@@ -2,11 +2,13 @@ package contract_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"referee/contests/life"
+	"referee/contract"
 	"referee/contract/contracttest"
 	"referee/internal/bridge"
 	"referee/mailin"
@@ -100,4 +102,37 @@ func TestUnreadableMailIsAnswered(t *testing.T) {
 			t.Errorf("a bounce got %d notices", len(ns))
 		}
 	})
+}
+
+// TestHelpWithUnreadableParts: a request for help whose other parts could
+// not be read gets the help, and the journal records what was not read, as
+// for any unreadable message; a plain request for help, or one on the
+// discussion list, records no refusal.
+func TestHelpWithUnreadableParts(t *testing.T) {
+	h := newToy(t)
+	pdf := []string{"an attachment (application/pdf)"}
+	for _, c := range []struct {
+		ch         contract.Channel
+		unreadable []string
+		refused    bool
+	}{
+		{contract.ChanPrivate, pdf, true},
+		{contract.ChanPrivate, nil, false},
+		{contract.ChanDiscussion, pdf, false},
+	} {
+		n := len(h.Entries)
+		ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: h.S.Clock.Add(time.Minute), Channel: c.ch, Text: "help", Unreadable: c.unreadable})
+		if len(ns) != 1 || !strings.Contains(ns[0].Body, "How the referee reads your mail") {
+			t.Errorf("%s, unreadable %q: no help: %+v", c.ch, c.unreadable, ns)
+		}
+		var refused []string
+		for _, en := range h.Entries[n:] {
+			if en.Outcome == "rejected" {
+				refused = append(refused, en.Reason)
+			}
+		}
+		if want := []string{"unreadable: an attachment (application/pdf)"}; c.refused && !slices.Equal(refused, want) || !c.refused && len(refused) != 0 {
+			t.Errorf("%s, unreadable %q: the journal's refusals %q", c.ch, c.unreadable, refused)
+		}
+	}
 }
