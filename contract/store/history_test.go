@@ -318,6 +318,24 @@ func TestJournalInputLinesChecked(t *testing.T) {
 	if p := sc.Problems(); len(p) != 1 || p[0].Line != first || p[0].Problem != want {
 		t.Errorf("inputs past the state: %v, want line %d: %q", p, first, want)
 	}
+	// The next start cuts them (here from a copy of the journal), and its log
+	// line names them the same way.
+	b, err := os.ReadFile(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpath := filepath.Join(t.TempDir(), "journal.jsonl")
+	if err := os.WriteFile(cpath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cut, err := store.OpenJournal(cpath, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut.Close()
+	if got, want := cut.Opened().String(), fmt.Sprintf("lines %d-%d (inputs with no entry) of a save that never finished, copied to %s", first, first+1, filepath.Base(cut.Opened().CopiedTo)); got != want {
+		t.Errorf("the start's log line:\n%s\nwant\n%s", got, want)
+	}
 	insertLine(t, jpath, 2, `{"in":9,"base":0,"entries":0,"input":{`)
 	sc, err = store.ScanJournal(jpath, store.At(s))
 	if err != nil {
