@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -335,6 +336,17 @@ func TestJournalInputLinesChecked(t *testing.T) {
 	cut.Close()
 	if got, want := cut.Opened().String(), fmt.Sprintf("lines %d-%d (inputs with no entry) of a save that never finished, copied to %s", first, first+1, filepath.Base(cut.Opened().CopiedTo)); got != want {
 		t.Errorf("the start's log line:\n%s\nwant\n%s", got, want)
+	}
+	// An input line numbered 0 is no input line, however it decodes.
+	last := strings.LastIndex(strings.TrimSuffix(string(b), "\n"), "\n") + 1
+	zero := regexp.MustCompile(`^\{"in":\d+,`).ReplaceAllString(string(b[last:]), `{"in":0,`)
+	if err := os.WriteFile(cpath, append(b[:last:last], zero...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if sc, err := store.ScanJournal(cpath, keep); err != nil {
+		t.Fatal(err)
+	} else if p := sc.Problems(); len(p) == 0 || p[0].Line != first+1 || !strings.HasPrefix(p[0].Problem, `does not decode as a journal input (no input): "{\"in\":0,`) {
+		t.Errorf("an input line numbered 0: %v", p)
 	}
 	insertLine(t, jpath, 2, `{"in":9,"base":0,"entries":0,"input":{`)
 	sc, err = store.ScanJournal(jpath, store.At(s))
