@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -347,6 +349,19 @@ func TestJournalInputLinesChecked(t *testing.T) {
 		t.Fatal(err)
 	} else if p := sc.Problems(); len(p) == 0 || p[0].Line != first+1 || !strings.HasPrefix(p[0].Problem, `does not decode as a journal input (no input): "{\"in\":0,`) {
 		t.Errorf("an input line numbered 0: %v", p)
+	}
+	// An input line that does not follow the one before is listed.
+	inNum := regexp.MustCompile(`^\{"in":(\d+),`)
+	n, _ := strconv.Atoi(inNum.FindStringSubmatch(string(b[last:]))[1])
+	skipped := inNum.ReplaceAllString(string(b[last:]), fmt.Sprintf(`{"in":%d,`, n+1))
+	if err := os.WriteFile(cpath, append(b[:last:last], skipped...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want = fmt.Sprintf("input %d after input %d: out of order", n+1, n-1)
+	if sc, err := store.ScanJournal(cpath, keep); err != nil {
+		t.Fatal(err)
+	} else if p := sc.Problems(); !slices.Contains(p, store.LineProblem{Line: first + 1, Problem: want}) {
+		t.Errorf("an input line out of order: %v, want line %d: %q", p, first+1, want)
 	}
 	insertLine(t, jpath, 2, `{"in":9,"base":0,"entries":0,"input":{`)
 	sc, err = store.ScanJournal(jpath, store.At(s))
