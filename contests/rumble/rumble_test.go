@@ -294,13 +294,7 @@ func TestReceiptQuotesSubmission(t *testing.T) {
 	} {
 		r := h.Private(fmt.Sprintf("2026-12-02T10:0%d:00Z", i), alice, "Iron Skin: 30\n"+words+c.tail)
 		mustDone(t, r)
-		var quote []string
-		for _, l := range strings.Split(r.Body, "\n") {
-			if q, ok := strings.CutPrefix(l, "> "); ok {
-				quote = append(quote, q)
-			}
-		}
-		if got, want := strings.Join(quote, " "), "Iron Skin: 30 / "+words+c.want; got != want {
+		if got, want := strings.Join(quoted(r.Body), " "), "Iron Skin: 30 / "+words+c.want; got != want {
 			t.Errorf("the receipt quotes\n%s\nwant\n%s", got, want)
 		}
 	}
@@ -344,6 +338,21 @@ func TestDeadlineDefaults(t *testing.T) {
 		if f.Stamina != map[string]int{"Alice": 70, "Bob": 100, "Carol": 100, "Dave": 100}[f.Name] {
 			t.Errorf("%s stamina %d", f.Name, f.Stamina)
 		}
+	}
+	// The discard phase (Alice silent) and round 1 closed with nothing
+	// sealed: their journal lines reveal nothing, not an empty list.
+	closes := 0
+	for _, e := range h.Entries {
+		if e.Game != "rumble" || e.Outcome != "event" || !e.Time.After(contracttest.At(t, "2026-12-05T00:00:00Z")) {
+			continue
+		}
+		closes++
+		if r, ok := e.Detail["reveals"]; ok {
+			t.Errorf("the journal line of %q reveals %v with nothing sealed", e.Verb, r)
+		}
+	}
+	if closes == 0 {
+		t.Error("no journal line of the phases' close")
 	}
 }
 
