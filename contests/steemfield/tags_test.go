@@ -162,6 +162,7 @@ func TestParseRef(t *testing.T) {
 		{"Rule #5 of Gameplay", "Gameplay", 5, true},
 		{"Voting and Proposals 7", "Voting and Proposals", 7, true},
 		{`"The cap on total LAND is 100."`, "Gameplay", 4, true},
+		{`“The cap on total LAND is 100.” (not "")`, "Gameplay", 4, true},
 		{"Gameplay", "Gameplay", 0, true},
 		{"the fourth one", "", 0, false},
 	}
