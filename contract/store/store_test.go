@@ -410,6 +410,19 @@ func TestRepair(t *testing.T) {
 	if name, cut, err := store.Repair(path, store.Position{Seq: 4}, now); name != "" || cut != nil || err != nil {
 		t.Errorf("second repair: %q %v %v", name, cut, err)
 	}
+	// An empty line is cut alone: the lines after it stay.
+	path, _ = journalOf(t, [2]int64{1, 3})
+	insertLine(t, path, 2, "")
+	name, cut, err = store.Repair(path, store.Position{Seq: 3}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gotCut, _ := os.ReadFile(name); fmt.Sprint(cut) != "[2]" || string(gotCut) != "\n" {
+		t.Errorf("an empty line: lines %v cut, the cut file holds %q", cut, gotCut)
+	}
+	if got := journalLines(t, path); got != "1:v 2:v 3:v" {
+		t.Errorf("journal after cutting an empty line: %s", got)
+	}
 }
 
 // journalLines is the journal's lines as "seq:verb", space-separated.
