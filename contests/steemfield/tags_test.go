@@ -101,7 +101,9 @@ func TestParsePower(t *testing.T) {
 		in   string
 		want int64
 		ok   bool
-	}{{"1", 1000, true}, {"0.5", 500, true}, {"2.25", 2250, true}, {"0.0001", 0, true}, {"x", 0, false}}
+	}{{"1", 1000, true}, {"0.5", 500, true}, {"2.25", 2250, true}, {"0.0001", 0, true}, {"x", 0, false},
+		// The referee's own cap: a million SP is read, one more is not.
+		{"1000000", 1_000_000_000, true}, {"1000001", 0, false}}
 	for _, tt := range tests {
 		got, ok := parsePower(tt.in)
 		if got != tt.want || ok != tt.ok {
