@@ -423,6 +423,20 @@ func TestRepair(t *testing.T) {
 	if got := journalLines(t, path); got != "1:v 2:v 3:v" {
 		t.Errorf("journal after cutting an empty line: %s", got)
 	}
+	// Cuts in the same second each keep their own copy, numbered on.
+	for i, want := range []string{"", "-2", "-3"} {
+		insertLine(t, path, 2, fmt.Sprintf("garbage %d", i))
+		name, _, err := store.Repair(path, store.Position{Seq: 3}, now.Add(time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name != path+".cut-20261201T203001Z"+want {
+			t.Errorf("cut %d in the same second: %s, want the suffix %q", i+1, filepath.Base(name), want)
+		}
+		if b, _ := os.ReadFile(name); string(b) != fmt.Sprintf("garbage %d\n", i) {
+			t.Errorf("cut %d holds %q", i+1, b)
+		}
+	}
 }
 
 // journalLines is the journal's lines as "seq:verb", space-separated.
