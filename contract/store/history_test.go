@@ -136,9 +136,10 @@ func TestCorrectionRefused(t *testing.T) {
 
 // snapshotsAfter saves a fresh state at path, then performs inputs 1 to 35
 // (a minute apart on the state's clock), writing a snapshot after every
-// fifth, with the journal keeping snapshots for keep (0: the default);
-// it returns the inputs of the snapshots left.
-func snapshotsAfter(t *testing.T, path string, keep time.Duration) []int64 {
+// fifth (in the background, as the daemon does, when background is set),
+// with the journal keeping snapshots for keep (0: the default); it returns
+// the inputs of the snapshots left.
+func snapshotsAfter(t *testing.T, path string, keep time.Duration, background ...bool) []int64 {
 	t.Helper()
 	e := lifeEngine(t)
 	s, j := freshState(t, e, path)
@@ -146,7 +147,15 @@ func snapshotsAfter(t *testing.T, path string, keep time.Duration) []int64 {
 	j.SetSnapshotKeep(keep)
 	for n := 1; n <= 35; n++ {
 		perform(t, e, j, s, n, true)
-		if n%5 == 0 {
+		if n%5 == 0 && len(background) > 0 {
+			p, err := j.StartSnapshot(path, s)
+			if err == nil {
+				err = p.Write()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		} else if n%5 == 0 {
 			if err := j.Snapshot(path, s); err != nil {
 				t.Fatal(err)
 			}
@@ -178,6 +187,11 @@ func TestSnapshotsKept(t *testing.T) {
 	got = snapshotsAfter(t, filepath.Join(t.TempDir(), "state.yaml"), 0)
 	if want := []int64{0, 5, 10, 15, 20, 25, 30, 35}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("the default window: snapshots at inputs %v, want %v", got, want)
+	}
+	// The daemon's snapshots, written in the background, keep the same.
+	got = snapshotsAfter(t, filepath.Join(t.TempDir(), "state.yaml"), 10*time.Minute, true)
+	if want := []int64{0, 20, 25, 30, 35}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("background snapshots, a window of 10 minutes: snapshots at inputs %v, want %v", got, want)
 	}
 }
 
