@@ -227,6 +227,15 @@ func TestFailedSaveLeavesNoSnapshot(t *testing.T) {
 	if got := inputs(); got != "0" {
 		t.Errorf("after the failed snapshot, snapshots at inputs %q, want only the first, 0", got)
 	}
+	// So too for a snapshot written in the background, as the daemon does.
+	if p, err := j.StartSnapshot(path, s); err != nil {
+		t.Fatal(err)
+	} else if err := p.Write(); err == nil {
+		t.Fatal("a background snapshot onto a directory succeeded")
+	}
+	if got := inputs(); got != "0" {
+		t.Errorf("after the failed background snapshot, snapshots at inputs %q, want only the first, 0", got)
+	}
 	if b, _ := os.ReadFile(store.JournalPath(path)); !bytes.Equal(b, journal) {
 		t.Error("the failed snapshot changed the journal")
 	}
