@@ -437,6 +437,11 @@ func TestRepair(t *testing.T) {
 			t.Errorf("cut %d holds %q", i+1, b)
 		}
 	}
+	// Reading a journal with a bad line names the file and the line.
+	insertLine(t, path, 3, "garbage")
+	if _, err := store.ReadJournal(path); err == nil || !strings.HasPrefix(err.Error(), path+":3: ") {
+		t.Errorf("a bad third line read: %v", err)
+	}
 }
 
 // journalLines is the journal's lines as "seq:verb", space-separated.
