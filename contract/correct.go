@@ -34,8 +34,10 @@ import (
 var (
 	correctHead = regexp.MustCompile(`(?i)\bI\s+(?:hereby\s+)?correct\s+(?:CoE|claim(?:\s+of\s+error)?)\s*(?:#|no\.?\s*)?\s*(\d+)\s*[:,.-]?\s*`)
 	// \x60 is the backtick that quotes a message's corrected text.
-	fixMessage  = regexp.MustCompile(`(?is)^message\s+<?([^\s<>\x60]+?)>?\s+(?:(reads)\s*\x60([^\x60]*)\x60|(is\s+void)|(arrived\s+at)\s+(` + timePattern + `))`)
-	fixAdjust   = regexp.MustCompile(`(?is)^at\s+(` + timePattern + `)\s*,\s*([^()\n]+?)\s*\(([^()\n]+)\)`)
+	fixMessage = regexp.MustCompile(`(?is)^message\s+<?([^\s<>\x60]+?)>?\s+(?:(reads)\s*\x60([^\x60]*)\x60|(is\s+void)|(arrived\s+at)\s+(` + timePattern + `))`)
+	// The change may hold parenthesised text without a letter (Life's
+	// "Cell (x, y) is Dead"); the rule, in parentheses, names one.
+	fixAdjust   = regexp.MustCompile(`(?is)^at\s+(` + timePattern + `)\s*,\s*((?:[^()\n]|\([^()\n\pL]*\))+?)\s*\(([^()\n]*\pL[^()\n]*)\)`)
 	fixOverride = regexp.MustCompile(`(?i)^\s*[,;]?\s*(?:and\s+)?(?:\(?\s*overriding\s+ratification\s*\)?|I\s+override\s+ratification)`)
 	fixEnd      = regexp.MustCompile(`^\s*[.!]?`)
 	ledgerForm  = regexp.MustCompile(`(?i)^(.+?)\s+(?:has|holds|owns)\s+(\d+)\s+(.+)$`)

@@ -1,8 +1,10 @@
 package mailin
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -117,5 +119,121 @@ func TestMaildirSameSecond(t *testing.T) {
 	}
 	if want := "1764583100.M9P1.host 1764583200.P1.host 1764583200.P2.host 1764583200.M5P1.host"; strings.Join(got, " ") != want {
 		t.Errorf("order %q, want %q", got, want)
+	}
+}
+
+// TestMaildirArrivalFromName: a Maildir file's arrival is the time its name
+// gives, with the microseconds of its M field when they are under a second;
+// a name whose time is 0 gives none, and the file's mtime is used.
+func TestMaildirArrivalFromName(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "cur"), 0o700)
+	mtime := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	want := map[string]time.Time{
+		"1764583200.M999999P1.host":  time.Unix(1764583200, 999999000).UTC(),
+		"1764583300.M1000000P1.host": time.Unix(1764583300, 0).UTC(),
+		"0.P1.host":                  mtime,
+	}
+	for n := range want {
+		p := filepath.Join(dir, "cur", n)
+		os.WriteFile(p, []byte("From: a@example.org\nSubject: "+n+"\n\nx\n"), 0o600)
+		os.Chtimes(p, mtime, mtime)
+	}
+	a, err := OpenArchive(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	for {
+		r, err := a.Next()
+		if err != nil {
+			break
+		}
+		m, _ := Parse(r.Data, time.Time{}, nil)
+		if w, ok := want[m.Subject]; !ok || !r.Arrived.Equal(w) {
+			t.Errorf("%s arrived %v, want %v", m.Subject, r.Arrived, w)
+		}
+		delete(want, m.Subject)
+	}
+	if len(want) > 0 {
+		t.Errorf("not read: %v", want)
+	}
+}
+
+// TestNamedTextAlone: a mail whose whole body is a text file sent inline
+// with a name is read: only a named text part inside a multipart is a file.
+func TestNamedTextAlone(t *testing.T) {
+	m, err := Parse([]byte("From: a@example.org\nContent-Type: text/plain\nContent-Disposition: inline; filename=bids.txt\n\nI bid 3 on Flight.\n"), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(m.Text) != "I bid 3 on Flight." {
+		t.Errorf("text %q, notes %q", m.Text, m.Notes)
+	}
+}
+
+// TestNestingLimit: text nested 30 multiparts deep is read; one level more
+// is skipped with a note.
+func TestNestingLimit(t *testing.T) {
+	nested := func(levels int) []byte {
+		var b strings.Builder
+		b.WriteString("From: a@example.org\n")
+		for i := 0; i < levels; i++ {
+			fmt.Fprintf(&b, "Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n", i, i)
+		}
+		b.WriteString("Content-Type: text/plain\n\nI bid 3 on Flight.\n")
+		for i := levels - 1; i >= 0; i-- {
+			fmt.Fprintf(&b, "--b%d--\n", i)
+		}
+		return []byte(b.String())
+	}
+	m, err := Parse(nested(30), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(m.Text) != "I bid 3 on Flight." || len(m.Notes) != 0 {
+		t.Errorf("30 levels: text %q, notes %q", m.Text, m.Notes)
+	}
+	m, err = Parse(nested(31), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(m.Text) != "" || len(m.Notes) != 2 || !strings.HasSuffix(m.Notes[0], ".1.1 nested too deep; skipped") || m.Notes[1] != "no readable text part" {
+		t.Errorf("31 levels: text %q, notes %q", m.Text, m.Notes)
+	}
+}
+
+// TestNotesCapped: a mail with many degraded parts keeps the first 20 notes.
+func TestNotesCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("From: a@example.org\nContent-Type: multipart/mixed; boundary=x\n\n")
+	for i := 0; i < 25; i++ {
+		fmt.Fprintf(&b, "--x\nContent-Type: text/plain; charset=x-unknown-%d\n\npart %d\n", i, i)
+	}
+	b.WriteString("--x--\n")
+	m, err := Parse([]byte(b.String()), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Notes) != 20 || !strings.Contains(m.Notes[19], "x-unknown-19") {
+		t.Errorf("%d notes, the last %q; want 20, the last of part 20", len(m.Notes), m.Notes[len(m.Notes)-1])
+	}
+}
+
+// TestPartReadToFourTimesTheLimit: a text part is read up to four times the
+// text limit (the text is then too large); only a longer one is noted as cut.
+func TestPartReadToFourTimesTheLimit(t *testing.T) {
+	cfg := &Config{MaxTextBytes: 16}
+	for _, c := range []struct {
+		n   int
+		cut bool
+	}{{63, false}, {64, true}} {
+		m, err := Parse([]byte("From: a@example.org\n\n"+strings.Repeat("x", c.n)+"\n"), time.Time{}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cut := slices.ContainsFunc(m.Notes, func(n string) bool { return strings.Contains(n, "cut at 64 bytes") }); cut != c.cut || !m.TooLarge {
+			t.Errorf("a part of %d bytes: too large %v, notes %q; want cut %v", c.n+1, m.TooLarge, m.Notes, c.cut)
+		}
 	}
 }

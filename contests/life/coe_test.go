@@ -1,6 +1,7 @@
 package life
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -140,4 +141,67 @@ func cited(h *contracttest.Harness, id string) *contract.Cited {
 		}
 	}
 	return nil
+}
+
+// TestCorrectionAdjustsCells: the contestmaster's correction by mail "at
+// <time>, Cell (x, y) is Controlled by <player>" or "is Dead" (where no
+// message is at fault) changes the map from that time; the revision shows
+// the adjustment with what the Cell was, and the Cell's Controller before
+// and after. A Cell off the map (R7), a player who is not a contestant
+// (R16), an unknown player and a change Life does not read are refused to
+// the contestmaster, and change nothing.
+func TestCorrectionAdjustsCells(t *testing.T) {
+	h := newHarness(t, "2026-11-16T12:00:00Z")
+	h.Record()
+	done(t, h.Public("2026-11-16T13:00:00Z", alice, "I join the Life contest."), "Done")
+	done(t, h.Public("2026-11-16T13:01:00Z", bob, "I join the Life contest."), "Done")
+	done(t, h.Public("2026-11-16T13:02:00Z", carol, "I join the Life contest."), "Done")
+	done(t, h.Public("2026-11-16T13:03:00Z", carol, "I leave the Life contest."), "Done")
+	done(t, h.Public("2026-11-16T13:04:00Z", alice, "I claim cell (10, 10) in Life."), "Done")
+	for i, c := range []struct {
+		change string
+		want   []string // in the revision, or in the refusal to the contestmaster
+		cells  string   // Alice's, Bob's after
+	}{
+		{"Cell (10, 10) is Controlled by Bob", []string{"now: applied: Cell (10, 10) is Controlled by Bob (was Controlled by Alice)", "Life: Cell (10, 10) Alice Bob"}, "|10,10"},
+		{"Cell (10, 10) is Dead", []string{"now: applied: Cell (10, 10) is Dead (was Controlled by Bob)", "Life: Cell (10, 10) Bob (none)"}, "|"},
+		{"cell (11, 10) is controlled by Alice", []string{"now: applied: Cell (11, 10) is Controlled by Alice (was Dead)", "Life: Cell (11, 10) (none) Alice"}, "11,10|"},
+		{"Cell (51, 10) is Dead", []string{"Cell (51, 10) does not exist: X runs 0..50 and Y 0..50 (Life R7)"}, "11,10|"},
+		{"Cell (12, 10) is Controlled by Carol", []string{"Carol is not a contestant, so cannot Control a Cell (Life R16)"}, "11,10|"},
+		{"Cell (12, 10) is Controlled by Zed", []string{`no player is known as "Zed"`}, "11,10|"},
+		{"Cells (12, 10) and (13, 10) are Dead", []string{`Life does not read the adjustment "Cells (12, 10) and (13, 10) are Dead"`}, "11,10|"},
+	} {
+		at := contracttest.At(t, "2026-11-16T14:00:00Z").Add(time.Duration(i) * time.Minute)
+		msg := func(from, text string, after time.Duration) *contract.Message {
+			return &contract.Message{From: from, Date: at.Add(after), Arrived: at.Add(after), Subject: "CoE",
+				Channel: contract.ChanPrivate, Authenticated: true, Text: text}
+		}
+		done(t, contracttest.Receipt(h.Send(msg("bob@example.test", "I CoE on randomness/2026-W47/20261116T120000: the map is wrong.", 0))),
+			fmt.Sprintf("Claim of Error #%d recorded", i+1))
+		n := len(h.Entries)
+		done(t, contracttest.Receipt(h.Send(msg(contracttest.Contestmaster, fmt.Sprintf("I correct CoE #%d: at 2026-11-16 13:30, %s (Life R15).", i+1, c.change), time.Second))),
+			fmt.Sprintf("correction of CoE #%d accepted: at 2026-11-16 13:30 UTC, %s (Life R15)", i+1, c.change))
+		fixes := contract.Corrections(h.Entries[n:])
+		if len(fixes) != 1 {
+			t.Fatalf("%s: %d corrections journaled", c.change, len(fixes))
+		}
+		_, out, err := h.Correct(at.Add(2*time.Second).Format(time.RFC3339), fixes[0], func(string) bool { return false })
+		body := ""
+		for _, o := range out {
+			if o.ID == fmt.Sprintf("revision/%d", i+1) || strings.HasPrefix(o.ID, fmt.Sprintf("correction/%d/refused/", i+1)) {
+				body = o.Body
+			}
+		}
+		if len(c.want) == 1 && err == nil {
+			t.Errorf("%s: not refused", c.change)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(flat(body), w) {
+				t.Errorf("%s: the revision or refusal lacks %q:\n%s", c.change, w, body)
+			}
+		}
+		if got := cellsOf(h, "alice@example.test") + "|" + cellsOf(h, "bob@example.test"); got != c.cells {
+			t.Errorf("%s: Alice's and Bob's Cells %q, want %q", c.change, got, c.cells)
+		}
+	}
 }

@@ -200,6 +200,7 @@ func TestL7AwardArithmetic(t *testing.T) {
 		{3, 2, 15, 7, 20, 7},
 		{3, 3, 15, 5, 20, 5},
 		{10, 4, 50, 12, 20, 12},
+		{0, 0, 0, 0, 20, 0}, // no contestant, no winner: nothing to share
 	}
 	for _, tc := range tests {
 		n, each, limit, points := computeAward(tc.contestants, tc.winners, 5, 100)

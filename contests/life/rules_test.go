@@ -151,6 +151,16 @@ func TestR4Thresholds(t *testing.T) {
 	if !strings.HasPrefix(st(h).Suggestions[3].Status, "adopted") {
 		t.Fatalf("#4 status %q after a majority and the contestmaster", st(h).Suggestions[3].Status)
 	}
+	// #5 touches regulation 1, the first that needs unanimity: the
+	// contestmaster and two of three are not enough.
+	done(t, h.Public("2026-11-10T14:19:00Z", "Dave <dave@example.test>", "I join the Life contest."), "Done")
+	h.Public("2026-11-10T14:20:00Z", alice, "I suggest: amend regulation 1 to read \"The contestmaster is chosen by lot.\"\n")
+	for _, p := range []string{cm, alice, bob} {
+		h.Public("2026-11-10T14:21:00Z", p, "I consent to Suggestion #5 in Life.")
+	}
+	if st(h).Suggestions[4].Status != "open" {
+		t.Fatal("#5 (regulation 1) adopted without unanimity")
+	}
 }
 
 // Life R5, R6, R7, ruling L1: the default grid is 0..50 both ways; new limits

@@ -90,6 +90,9 @@ func TestParseActions(t *testing.T) {
 		{"Spend 3 on Blood Pact", nil, "requires you to Burn"},
 		{"Dance: 10", nil, "not a power"},
 		{"Attack: 3 to Alice", nil, "yourself"},
+		// The referee's own cap on an amount: 1,000,000 is read, one more is not.
+		{"Defense: 1000000", []Alloc{{Kind: "defend", N: 1_000_000}}, ""},
+		{"Defense: 1000001", nil, `the Defense "1000001" is too large`},
 	}
 	for _, tc := range tests {
 		st, me := testState()
@@ -149,6 +152,9 @@ func TestParsePowers(t *testing.T) {
 		{"I rule on #3: ward 5\nMoon: shines", []PowerDef{{"Moon", "shines", ""}}, ""},
 		{"Power: Lonely", nil, "no description"},
 		{"Moon: a\nmoon: b", nil, "listed twice"},
+		// Rumble 2: a description of up to 300 characters.
+		{"Moon: " + strings.Repeat("m", 300), []PowerDef{{"Moon", strings.Repeat("m", 300), ""}}, ""},
+		{"Moon: " + strings.Repeat("m", 301), nil, `the description of "Moon" is longer than 300 characters`},
 	}
 	for _, tc := range tests {
 		got, err := parsePowers(tc.text)

@@ -85,6 +85,33 @@ func TestPublicPowerWarned(t *testing.T) {
 	}
 }
 
+// TestReportDuringPowers: while the powers are being submitted there is no
+// stamina to show and no power yet: the report's contestants have an empty
+// Stamina column, and there is no table of powers.
+func TestReportDuringPowers(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
+	n, err := h.E.Report(h.S, "rumble", contracttest.At(t, "2026-12-01T13:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(n.Body, "is in its power submission phase") {
+		t.Fatalf("the report is not of the powers phase:\n%s", n.Body)
+	}
+	for _, l := range strings.Split(n.Body, "\n") {
+		f := strings.Fields(l)
+		if len(f) > 0 && (f[0] == "Alice" || f[0] == "Bob") && strings.Join(f[1:], " ") != "alive (none yet)" {
+			t.Errorf("a contestant's row during the powers phase: %q", l)
+		}
+		if len(f) > 1 && f[0] == "#" && f[1] == "Power" {
+			t.Errorf("a table of powers during the powers phase:\n%s", n.Body)
+		}
+	}
+}
+
 // The weekly report shows the powers as they are held: a discarded power has
 // no holder (Rumble 6), and the game's own number of powers is the one shown
 // (Rumble 1), not the default for games that name none.

@@ -1,6 +1,7 @@
 package rumble
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"path/filepath"
@@ -282,6 +283,23 @@ func TestLatestSubmissionCounts(t *testing.T) {
 	}
 }
 
+// TestReceiptQuotesSubmission: a sealed submission's receipt quotes its lines
+// whole up to 200 characters, and a longer one cut there with "...".
+func TestReceiptQuotesSubmission(t *testing.T) {
+	h := atBids(t)
+	words := "Thanks" + strings.Repeat(" and thanks", 16)
+	for i, c := range []struct{ tail, want string }{
+		{" k", " k"},     // 200 characters
+		{" ok", " o..."}, // 201
+	} {
+		r := h.Private(fmt.Sprintf("2026-12-02T10:0%d:00Z", i), alice, "Iron Skin: 30\n"+words+c.tail)
+		mustDone(t, r)
+		if got, want := strings.Join(quoted(r.Body), " "), "Iron Skin: 30 / "+words+c.want; got != want {
+			t.Errorf("the receipt quotes\n%s\nwant\n%s", got, want)
+		}
+	}
+}
+
 // U3: reminders 24 h before the deadline to those missing; silence defaults.
 func TestDeadlineDefaults(t *testing.T) {
 	h := atBids(t)
@@ -320,6 +338,21 @@ func TestDeadlineDefaults(t *testing.T) {
 		if f.Stamina != map[string]int{"Alice": 70, "Bob": 100, "Carol": 100, "Dave": 100}[f.Name] {
 			t.Errorf("%s stamina %d", f.Name, f.Stamina)
 		}
+	}
+	// The discard phase (Alice silent) and round 1 closed with nothing
+	// sealed: their journal lines reveal nothing, not an empty list.
+	closes := 0
+	for _, e := range h.Entries {
+		if e.Game != "rumble" || e.Outcome != "event" || !e.Time.After(contracttest.At(t, "2026-12-05T00:00:00Z")) {
+			continue
+		}
+		closes++
+		if r, ok := e.Detail["reveals"]; ok {
+			t.Errorf("the journal line of %q reveals %v with nothing sealed", e.Verb, r)
+		}
+	}
+	if closes == 0 {
+		t.Error("no journal line of the phases' close")
 	}
 }
 
@@ -440,6 +473,17 @@ func TestRulings(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("the results do not say %q:\n%s", want, body)
 		}
+	}
+
+	// The smallest use, 1 energy, is put to the contestmaster as well.
+	h = atRound(t)
+	privately(t, h, "2026-12-03T10:00:00Z",
+		alice, "none",
+		bob, "Flight: 1",
+		carol, "none",
+		dave, "none")
+	if body := norm(sent(t, h, "rumble/1/round/1/actions")); !strings.Contains(body, "The results wait for the contestmaster's ruling on 1 use of powers") {
+		t.Errorf("1 energy on Flight is not put to the contestmaster:\n%s", body)
 	}
 }
 

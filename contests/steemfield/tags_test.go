@@ -101,7 +101,9 @@ func TestParsePower(t *testing.T) {
 		in   string
 		want int64
 		ok   bool
-	}{{"1", 1000, true}, {"0.5", 500, true}, {"2.25", 2250, true}, {"0.0001", 0, true}, {"x", 0, false}}
+	}{{"1", 1000, true}, {"0.5", 500, true}, {"2.25", 2250, true}, {"0.0001", 0, true}, {"x", 0, false},
+		// The referee's own cap: a million SP is read, one more is not.
+		{"1000000", 1_000_000_000, true}, {"1000001", 0, false}}
 	for _, tt := range tests {
 		got, ok := parsePower(tt.in)
 		if got != tt.want || ok != tt.ok {
@@ -162,6 +164,7 @@ func TestParseRef(t *testing.T) {
 		{"Rule #5 of Gameplay", "Gameplay", 5, true},
 		{"Voting and Proposals 7", "Voting and Proposals", 7, true},
 		{`"The cap on total LAND is 100."`, "Gameplay", 4, true},
+		{`“The cap on total LAND is 100.” (not "")`, "Gameplay", 4, true},
 		{"Gameplay", "Gameplay", 0, true},
 		{"the fourth one", "", 0, false},
 	}

@@ -396,3 +396,29 @@ func TestMapMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestMapMarksRunOutOfDigits: the tenth party whose name's letters are all
+// taken gets the digit 9, and the next one a question mark.
+func TestMapMarksRunOutOfDigits(t *testing.T) {
+	h := world(t)
+	names := []string{"Ab", "Ba", "Abb", "Bab", "Bba", "Aab", "Aba", "Baa", "Abab", "Baba", "Abba"}
+	for i, n := range names {
+		who := fmt.Sprintf("%s <%s@example.test>", n, strings.ToLower(n))
+		if r := h.public(fmt.Sprintf("2026-12-01T10:%02d:00Z", 10+i), who, "I join Wacky World."); !done(r) {
+			t.Fatalf("join %s: %v", who, r.Body)
+		}
+	}
+	rep, err := h.e.Report(h.s, ID, mustTime(t, "2026-12-02T00:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range names {
+		mark := "?"
+		if i < 10 {
+			mark = fmt.Sprint(i)
+		}
+		if want := fmt.Sprintf("\n  %s  %s\n", mark, n); !strings.Contains(rep.Body, want) {
+			t.Errorf("the report's legend lacks %q:\n%s", strings.TrimSpace(want), rep.Body)
+		}
+	}
+}

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -133,9 +136,10 @@ func TestCorrectionRefused(t *testing.T) {
 
 // snapshotsAfter saves a fresh state at path, then performs inputs 1 to 35
 // (a minute apart on the state's clock), writing a snapshot after every
-// fifth, with the journal keeping snapshots for keep (0: the default);
-// it returns the inputs of the snapshots left.
-func snapshotsAfter(t *testing.T, path string, keep time.Duration) []int64 {
+// fifth (in the background, as the daemon does, when background is set),
+// with the journal keeping snapshots for keep (0: the default); it returns
+// the inputs of the snapshots left.
+func snapshotsAfter(t *testing.T, path string, keep time.Duration, background ...bool) []int64 {
 	t.Helper()
 	e := lifeEngine(t)
 	s, j := freshState(t, e, path)
@@ -143,7 +147,15 @@ func snapshotsAfter(t *testing.T, path string, keep time.Duration) []int64 {
 	j.SetSnapshotKeep(keep)
 	for n := 1; n <= 35; n++ {
 		perform(t, e, j, s, n, true)
-		if n%5 == 0 {
+		if n%5 == 0 && len(background) > 0 {
+			p, err := j.StartSnapshot(path, s)
+			if err == nil {
+				err = p.Write()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		} else if n%5 == 0 {
 			if err := j.Snapshot(path, s); err != nil {
 				t.Fatal(err)
 			}
@@ -175,6 +187,11 @@ func TestSnapshotsKept(t *testing.T) {
 	got = snapshotsAfter(t, filepath.Join(t.TempDir(), "state.yaml"), 0)
 	if want := []int64{0, 5, 10, 15, 20, 25, 30, 35}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("the default window: snapshots at inputs %v, want %v", got, want)
+	}
+	// The daemon's snapshots, written in the background, keep the same.
+	got = snapshotsAfter(t, filepath.Join(t.TempDir(), "state.yaml"), 10*time.Minute, true)
+	if want := []int64{0, 20, 25, 30, 35}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("background snapshots, a window of 10 minutes: snapshots at inputs %v, want %v", got, want)
 	}
 }
 
@@ -209,6 +226,15 @@ func TestFailedSaveLeavesNoSnapshot(t *testing.T) {
 	}
 	if got := inputs(); got != "0" {
 		t.Errorf("after the failed snapshot, snapshots at inputs %q, want only the first, 0", got)
+	}
+	// So too for a snapshot written in the background, as the daemon does.
+	if p, err := j.StartSnapshot(path, s); err != nil {
+		t.Fatal(err)
+	} else if err := p.Write(); err == nil {
+		t.Fatal("a background snapshot onto a directory succeeded")
+	}
+	if got := inputs(); got != "0" {
+		t.Errorf("after the failed background snapshot, snapshots at inputs %q, want only the first, 0", got)
 	}
 	if b, _ := os.ReadFile(store.JournalPath(path)); !bytes.Equal(b, journal) {
 		t.Error("the failed snapshot changed the journal")
@@ -317,6 +343,48 @@ func TestJournalInputLinesChecked(t *testing.T) {
 	want := fmt.Sprintf("lines %d-%d (inputs with no entry) written by a save that never finished; the next start cuts it, keeping a copy", first, first+1)
 	if p := sc.Problems(); len(p) != 1 || p[0].Line != first || p[0].Problem != want {
 		t.Errorf("inputs past the state: %v, want line %d: %q", p, first, want)
+	}
+	// The next start cuts them (here from a copy of the journal), and its log
+	// line names them the same way.
+	b, err := os.ReadFile(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpath := filepath.Join(t.TempDir(), "journal.jsonl")
+	if err := os.WriteFile(cpath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cut, err := store.OpenJournal(cpath, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut.Close()
+	if got, want := cut.Opened().String(), fmt.Sprintf("lines %d-%d (inputs with no entry) of a save that never finished, copied to %s", first, first+1, filepath.Base(cut.Opened().CopiedTo)); got != want {
+		t.Errorf("the start's log line:\n%s\nwant\n%s", got, want)
+	}
+	// An input line numbered 0 is no input line, however it decodes.
+	last := strings.LastIndex(strings.TrimSuffix(string(b), "\n"), "\n") + 1
+	zero := regexp.MustCompile(`^\{"in":\d+,`).ReplaceAllString(string(b[last:]), `{"in":0,`)
+	if err := os.WriteFile(cpath, append(b[:last:last], zero...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if sc, err := store.ScanJournal(cpath, keep); err != nil {
+		t.Fatal(err)
+	} else if p := sc.Problems(); len(p) == 0 || p[0].Line != first+1 || !strings.HasPrefix(p[0].Problem, `does not decode as a journal input (no input): "{\"in\":0,`) {
+		t.Errorf("an input line numbered 0: %v", p)
+	}
+	// An input line that does not follow the one before is listed.
+	inNum := regexp.MustCompile(`^\{"in":(\d+),`)
+	n, _ := strconv.Atoi(inNum.FindStringSubmatch(string(b[last:]))[1])
+	skipped := inNum.ReplaceAllString(string(b[last:]), fmt.Sprintf(`{"in":%d,`, n+1))
+	if err := os.WriteFile(cpath, append(b[:last:last], skipped...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want = fmt.Sprintf("input %d after input %d: out of order", n+1, n-1)
+	if sc, err := store.ScanJournal(cpath, keep); err != nil {
+		t.Fatal(err)
+	} else if p := sc.Problems(); !slices.Contains(p, store.LineProblem{Line: first + 1, Problem: want}) {
+		t.Errorf("an input line out of order: %v, want line %d: %q", p, first+1, want)
 	}
 	insertLine(t, jpath, 2, `{"in":9,"base":0,"entries":0,"input":{`)
 	sc, err = store.ScanJournal(jpath, store.At(s))

@@ -57,6 +57,13 @@ func TestJournalCheckLists(t *testing.T) {
 	if got := problems(t, path, 6); got != "" {
 		t.Errorf("a journal that matches its state:\n%s", got)
 	}
+	// With no state, the one save's lines are not what a start would cut
+	// (it refuses them): beside a line that does not decode, nothing says so.
+	path, _ = journalOf(t, [2]int64{1, 3})
+	insertLine(t, path, 2, "garbage")
+	if got, want := problems(t, path, 0), `2: does not decode as a journal entry (invalid character 'g' looking for beginning of value): "garbage"`; got != want {
+		t.Errorf("a bad line in a journal no state includes:\n%s\nwant:\n%s", got, want)
+	}
 }
 
 // TestJournalRefusalCountsBadLines: the refusal names the first line that

@@ -410,6 +410,38 @@ func TestRepair(t *testing.T) {
 	if name, cut, err := store.Repair(path, store.Position{Seq: 4}, now); name != "" || cut != nil || err != nil {
 		t.Errorf("second repair: %q %v %v", name, cut, err)
 	}
+	// An empty line is cut alone: the lines after it stay.
+	path, _ = journalOf(t, [2]int64{1, 3})
+	insertLine(t, path, 2, "")
+	name, cut, err = store.Repair(path, store.Position{Seq: 3}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gotCut, _ := os.ReadFile(name); fmt.Sprint(cut) != "[2]" || string(gotCut) != "\n" {
+		t.Errorf("an empty line: lines %v cut, the cut file holds %q", cut, gotCut)
+	}
+	if got := journalLines(t, path); got != "1:v 2:v 3:v" {
+		t.Errorf("journal after cutting an empty line: %s", got)
+	}
+	// Cuts in the same second each keep their own copy, numbered on.
+	for i, want := range []string{"", "-2", "-3"} {
+		insertLine(t, path, 2, fmt.Sprintf("garbage %d", i))
+		name, _, err := store.Repair(path, store.Position{Seq: 3}, now.Add(time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name != path+".cut-20261201T203001Z"+want {
+			t.Errorf("cut %d in the same second: %s, want the suffix %q", i+1, filepath.Base(name), want)
+		}
+		if b, _ := os.ReadFile(name); string(b) != fmt.Sprintf("garbage %d\n", i) {
+			t.Errorf("cut %d holds %q", i+1, b)
+		}
+	}
+	// Reading a journal with a bad line names the file and the line.
+	insertLine(t, path, 3, "garbage")
+	if _, err := store.ReadJournal(path); err == nil || !strings.HasPrefix(err.Error(), path+":3: ") {
+		t.Errorf("a bad third line read: %v", err)
+	}
 }
 
 // journalLines is the journal's lines as "seq:verb", space-separated.
