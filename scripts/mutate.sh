@@ -54,8 +54,10 @@ dry=()
 # games and inputs; each test says what it drops; contract: ~14 s of CPU to
 # ~7 s for the package's tests); CI runs them whole. gremlins' go test runs
 # take GOFLAGS from here. -ldflags=-w (no DWARF) halves the link, most of a
-# mutant's build.
-export GOFLAGS="${GOFLAGS:+$GOFLAGS }-vet=off -short -ldflags=-w"
+# mutant's build. -count=1: gremlins times its coverage run to set each
+# mutant's deadline; a cached test result would make that a second, and
+# every mutant would time out.
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-vet=off -short -ldflags=-w -count=1"
 
 # unmapped FILE: the NOT COVERED mutants of the log that Go's coverage
 # profile cannot place (gremlins #298): a condition of a tagless switch's
@@ -88,6 +90,38 @@ unmapped() {
 	done
 }
 
+# testmap PKG MAP: runs each test, fuzz target and example of the package
+# alone with coverage, and writes MAP: one line per source line that some
+# test ran, "file.go:LINE Test1|Test2|...". scripts/mutate-go, standing in
+# for go on gremlins' PATH, gives a mutant's test run only the tests of its
+# line. If a test fails when run alone (it would lean on an earlier test),
+# MAP is left empty and every mutant runs the whole package.
+testmap() {
+	local p=$1 map=$2 dir bin t rc=0
+	dir=$(mktemp -d "$OUT/testmap.XXXXXX")
+	bin=$dir/pkg.test
+	: >"$map"
+	GOFLAGS=-vet=off go test -c -cover -covermode=set -o "$bin" "./$p"
+	"$bin" -test.list '.*' 2>/dev/null | grep -E '^(Test|Fuzz|Example)' >"$dir/names" || true
+	while read -r t; do
+		(cd "$p" && "$bin" -test.short -test.count=1 -test.run "^$t\$" -test.coverprofile "$dir/$t.cover" >/dev/null 2>&1) || {
+			echo "  $p: $t fails when run alone: every mutant runs the whole package" >&2
+			rc=1
+			break
+		}
+	done <"$dir/names"
+	if [ $rc -eq 0 ]; then
+		for t in $(cat "$dir/names"); do
+			awk -v t="$t" 'NR > 1 && $NF > 0 {
+				split($1, a, ":"); n = split(a[1], parts, "/"); f = parts[n]
+				split(a[2], r, /[.,]/)
+				for (l = r[1]; l <= r[3]; l++) print f ":" l, t
+			}' "$dir/$t.cover"
+		done | sort -u | awk '$1 != k { if (k != "") print k, ts; k = $1; ts = $2; next } { ts = ts "|" $2 } END { if (k != "") print k, ts }' >"$map"
+	fi
+	rm -rf "$dir"
+}
+
 GOBIN_DIR=$(go env GOPATH)/bin
 G=$GOBIN_DIR/gremlins
 if ! [ -x "$G" ] || ! "$G" --version 2>/dev/null | grep -q "${GREMLINS_VERSION#v}\|dev"; then
@@ -100,6 +134,18 @@ if [ ${#pkgs[@]} -eq 0 ]; then
 	pkgs=(contract contract/store mailin mailout contests/life contests/rumble contests/steemfield contests/wackyworld)
 fi
 mkdir -p "$OUT"
+
+# Test selection: gremlins finds "go" on PATH; put scripts/mutate-go first.
+# SELECT=0 runs every test of the package for every mutant instead.
+export MUTATE_REAL_GO
+MUTATE_REAL_GO=$(command -v go)
+export MUTATE_ORIG=$PWD MUTATE_MODULE
+MUTATE_MODULE=$(go list -m)
+if [ "${SELECT:-1}" != 0 ]; then
+	mkdir -p "$OUT/bin"
+	ln -sf "$PWD/scripts/mutate-go" "$OUT/bin/go"
+	PATH=$OUT/bin:$PATH
+fi
 
 summary=()
 for p in "${pkgs[@]}"; do
@@ -127,6 +173,11 @@ for p in "${pkgs[@]}"; do
 	fi
 	echo "== $p" >&2
 	log=$OUT/$name.log
+	export MUTATE_MAP=""
+	if [ "${SELECT:-1}" != 0 ] && [ -z "${DRY_RUN:-}" ]; then
+		testmap "$p" "$OUT/$name.tests"
+		[ -s "$OUT/$name.tests" ] && MUTATE_MAP=$OUT/$name.tests
+	fi
 	set +e
 	"$G" unleash "${dry[@]}" --workers "$WORKERS" --timeout-coefficient "$TIMEOUT_COEFFICIENT" \
 		-o "$OUT/$name.json" "${ex[@]}" "./$p" >"$log" 2>&1
