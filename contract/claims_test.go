@@ -320,3 +320,37 @@ func TestDenyWithOtherClaimsOpen(t *testing.T) {
 		t.Errorf("the last denial does not restart the report's clock")
 	}
 }
+
+// TestClaimRefusalSaysWhatCanBeClaimed: a claim naming nothing that can be
+// claimed is refused with the records still waiting to self-ratify, the
+// ratified ones left out.
+func TestClaimRefusalSaysWhatCanBeClaimed(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Advance("2026-12-07T00:00:00Z")
+	r := h.Public("2026-12-07T10:00:00Z", alice, "I CoE on toy/report/2026-W99: my coins.")
+	if r == nil || !strings.Contains(flat(r.Body), `there is no report or notice "toy/report/2026-W99" that can still be claimed against; those not yet ratified are randomness/2026-W49/20261201T100000, randomness/2026-W50/20261207T000000, toy/report/2026-W50 (CoE)`) {
+		t.Fatalf("a claim naming no record: %v", r)
+	}
+	h.Advance("2026-12-21T00:00:00Z")
+	r = h.Public("2026-12-21T10:00:00Z", alice, "I CoE on toy/report/2026-W99: my coins.")
+	if r == nil || !strings.Contains(flat(r.Body), "those not yet ratified are randomness/2026-W52/20261221T000000, toy/report/2026-W52 (CoE)") {
+		t.Fatalf("a claim naming no record, two weeks on (the older records ratified): %v", r)
+	}
+}
+
+// TestClaimFindsReceiptByReferencesAlone: a claim whose mail carries
+// References (the message, then its receipt) but no In-Reply-To is
+// recorded on that receipt.
+func TestClaimFindsReceiptByReferencesAlone(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.") // m1
+	at := contracttest.At(t, "2026-12-01T11:00:00Z")
+	rid := "<" + contract.MessageID("receipt/m1@example.test", "example.test") + ">"
+	r := contracttest.Receipt(h.Send(&contract.Message{ID: "c1@example.test", From: "alice@example.test", Arrived: at, Date: at,
+		Channel: contract.ChanPrivate, Authenticated: true, Subject: "Re: Receipt",
+		References: []string{"<m1@example.test>", rid}, Text: "CoE: my joining was misread."}))
+	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #1 recorded on receipt/m1@example.test") {
+		t.Fatalf("a claim with References alone: %v", r)
+	}
+}
