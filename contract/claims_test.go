@@ -354,3 +354,73 @@ func TestClaimFindsReceiptByReferencesAlone(t *testing.T) {
 		t.Fatalf("a claim with References alone: %v", r)
 	}
 }
+
+// TestClaimAndDenialWording: what a claim on a report, a claim on a
+// receipt and their denials say, to the claimant, the contestmaster and
+// the list: a report's self-ratification is stopped and stays stopped
+// without an answer, a receipt has none to stop; a private claim's words
+// stay out of the published denial; the contestmaster's receipt says
+// when the report now self-ratifies; a denied claim's ruling request is
+// dropped (no reminder or lapse follows).
+func TestClaimAndDenialWording(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.") // m1
+	h.Advance("2026-12-07T00:00:00Z")
+	n := len(h.Sent)
+	r := h.Public("2026-12-07T10:00:00Z", alice, "I CoE on toy/report/2026-W50: my coins.")
+	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #1 recorded on toy/report/2026-W50; its self-ratification is stopped until the contestmaster of Toy answers") {
+		t.Fatalf("a claim on a report: %v", r)
+	}
+	r = h.Private("2026-12-07T10:01:00Z", alice, "CoE on toy/report/2026-W50: my secret coins.")
+	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #2 recorded on toy/report/2026-W50; its self-ratification is stopped") {
+		t.Fatalf("a second claim on the report: %v", r)
+	}
+	at := contracttest.At(t, "2026-12-07T11:00:00Z")
+	rid := "<" + contract.MessageID("receipt/m1@example.test", "example.test") + ">"
+	r = contracttest.Receipt(h.Send(&contract.Message{ID: "c3@example.test", From: "alice@example.test", Arrived: at, Date: at,
+		Channel: contract.ChanPrivate, Authenticated: true, Subject: "Re: Receipt", InReplyTo: []string{rid},
+		References: []string{"<m1@example.test>", rid}, Text: "CoE: my joining was misread."}))
+	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #3 recorded on receipt/m1@example.test until the contestmaster of Toy answers") {
+		t.Fatalf("a claim on a receipt: %v", r)
+	}
+	var asked []string
+	for _, o := range h.Sent[n:] {
+		if strings.HasPrefix(o.Subject, "[Toy] Ruling requested") {
+			asked = append(asked, flat(o.Body))
+		}
+	}
+	if len(asked) != 3 || !strings.Contains(asked[0], "Without an answer by then: the claim stays open and toy/report/2026-W50 does not self-ratify (ruling G8)") ||
+		!strings.Contains(asked[2], "Without an answer by then: the claim stays open (ruling G8)") {
+		t.Fatalf("the ruling requests' defaults: %q", asked)
+	}
+	h.Private("2026-12-08T09:00:00Z", cm, "I deny CoE #1: no error.")
+	n = len(h.Sent)
+	r = h.Private("2026-12-08T09:01:00Z", cm, "I deny CoE #2: still none.")
+	if r == nil || !strings.Contains(flat(r.Body), "toy/report/2026-W50 now self-ratifies on 2026-12-15 09:01 UTC unless another Claim of Error is made before then.") {
+		t.Fatalf("the contestmaster's receipt for the last denial: %v", r)
+	}
+	var denial1, denial2 string
+	for _, o := range h.Sent {
+		switch o.Subject {
+		case "[Toy] Claim of Error #1 denied":
+			denial1 = flat(o.Body)
+		case "[Toy] Claim of Error #2 denied":
+			denial2 = flat(o.Body)
+		}
+	}
+	if !strings.Contains(denial1, "> my coins.") || !strings.Contains(denial1, "toy/report/2026-W50 stays unratified while other claims on it are open.") {
+		t.Errorf("the denial of a public claim, another still open: %s", denial1)
+	}
+	if !strings.Contains(denial2, "toy/report/2026-W50 now self-ratifies on 2026-12-15 09:01 UTC") {
+		t.Errorf("the last denial does not say when the report self-ratifies: %s", denial2)
+	}
+	if denial2 == "" || strings.Contains(denial2, "secret coins") {
+		t.Errorf("the denial of a private claim quotes it, or was not published: %s", denial2)
+	}
+	h.Advance("2026-12-10T00:00:00Z")
+	for _, o := range h.Sent[n:] {
+		if b := flat(o.Body); strings.Contains(b, "ruling #1") || strings.Contains(b, "ruling #2") || strings.Contains(o.Subject, "(#1)") || strings.Contains(o.Subject, "(#2)") {
+			t.Errorf("a denied claim's ruling request still runs: %s: %s", o.Subject, b)
+		}
+	}
+}
