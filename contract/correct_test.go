@@ -289,3 +289,30 @@ func TestRevisionListsFactsInOrder(t *testing.T) {
 		t.Errorf("the revision's text does not name the facts:\n%s", txt)
 	}
 }
+
+// TestTwoCorrectionsInOneMessage: the contestmaster may answer a claim with
+// several corrections in one message: each is read, acknowledged and
+// journaled for the re-run.
+func TestTwoCorrectionsInOneMessage(t *testing.T) {
+	at := contracttest.At(t, "2026-12-02T09:00:00Z")
+	h := claimed(t)
+	m := &contract.Message{From: contracttest.Contestmaster, Name: "The Contestmaster", Date: at, Arrived: at,
+		Subject: "CoE #1", Channel: contract.ChanPrivate, Authenticated: true,
+		Text: "I correct CoE #1: message <m1@example.test> is void.\nI correct CoE #1: at 2026-12-01 11:00, Alice has 9 coins (T1)."}
+	ent, err := h.E.Apply(h.S, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixes := contract.Corrections(ent)
+	if len(fixes) != 2 || fixes[0].Kind != contract.FixVoid || fixes[1].Kind != contract.FixAdjust {
+		t.Fatalf("%d corrections read: %+v", len(fixes), fixes)
+	}
+	var ns []*contract.Notice
+	for _, o := range h.S.Outbox {
+		ns = append(ns, &o.Notice)
+	}
+	r := contracttest.Receipt(ns)
+	if r == nil || strings.Count(r.Body, "correction of CoE #1 accepted") != 2 || !strings.Contains(r.Body, "2 done, 0 not done.") {
+		t.Fatalf("the receipt does not acknowledge both corrections: %v", r)
+	}
+}
