@@ -768,3 +768,53 @@ func TestSnapshotJournalSyncFailureSticks(t *testing.T) {
 	}
 	j2.Close()
 }
+
+// TestRedoNamesTheLineThatDiffers: when an entry of the journal does not
+// re-do as written (another build wrote it, or the file was edited), the
+// start's refusal names that entry's own line, the second of an input's
+// entries as well as the first.
+func TestRedoNamesTheLineThatDiffers(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	s, j := freshState(t, e, path)
+	at := walStart.Add(time.Minute)
+	in := &contract.Input{Kind: contract.InMessage, At: at, Msg: &contract.Message{ID: "two@example.test", From: "p@example.test", Arrived: at, Date: at,
+		Subject: "hi", Channel: contract.ChanPrivate, Authenticated: true, Text: "I join the Life contest.\n\nI join the Life contest in earnest."}}
+	ent, err := e.Redo(s, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ent) < 2 {
+		t.Fatalf("the message made %d entries, want two", len(ent))
+	}
+	if err := j.Log(s, []store.Step{{Input: in, Entries: ent}}, true); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	jpath := store.JournalPath(path)
+	raw, err := os.ReadFile(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(raw), "\n")
+	// The input's line, then its entries: change the second entry's reason.
+	n := 0
+	for i, l := range lines {
+		if strings.HasPrefix(l, `{"in":1,`) {
+			n = i + 3 // 1-based line of the second entry
+			break
+		}
+	}
+	if n == 0 || !strings.Contains(lines[n-1], `"reason":"`) {
+		t.Fatalf("no second entry with a reason after the input: %q", lines)
+	}
+	lines[n-1] = strings.Replace(lines[n-1], `"reason":"`, `"reason":"edited: `, 1)
+	if err := os.WriteFile(jpath, []byte(strings.Join(lines, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = store.Load(e, path)
+	want := fmt.Sprintf("%s:%d: entry seq %d of input 1 differs when re-done", jpath, n, ent[1].Seq)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Load of an edited entry: %v, want %q", err, want)
+	}
+}
