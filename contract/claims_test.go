@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"referee/contract"
 	"referee/contract/contracttest"
@@ -422,5 +423,50 @@ func TestClaimAndDenialWording(t *testing.T) {
 		if b := flat(o.Body); strings.Contains(b, "ruling #1") || strings.Contains(b, "ruling #2") || strings.Contains(o.Subject, "(#1)") || strings.Contains(o.Subject, "(#2)") {
 			t.Errorf("a denied claim's ruling request still runs: %s: %s", o.Subject, b)
 		}
+	}
+}
+
+// TestClaimRefusalListsEightAtMost: the refusal of a claim naming nothing
+// claimable lists at most the 8 newest records waiting to self-ratify, and
+// says "(and older ones)" only when there are more.
+func TestClaimRefusalListsEightAtMost(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	waiting := func() []string {
+		var ids []string
+		for _, x := range h.S.Cites() {
+			if x.Status != "ratified" {
+				ids = append(ids, x.ID)
+			}
+		}
+		return ids
+	}
+	at := contracttest.At(t, "2026-12-01T12:00:00Z")
+	seen8, seen9 := false, false
+	for day := 0; day < 60 && !(seen8 && seen9); day++ {
+		now := at.Add(time.Duration(day) * 24 * time.Hour)
+		h.Advance(now.Format(time.RFC3339))
+		ids := waiting()
+		r := h.Public(now.Add(time.Hour).Format(time.RFC3339), alice, "I CoE on toy/report/1999-W01: my coins.")
+		body := flat(r.Body)
+		switch {
+		case len(ids) == 8:
+			seen8 = true
+			if strings.Contains(body, "(and older ones)") || !strings.Contains(body, strings.Join(ids, ", ")) {
+				t.Fatalf("8 waiting %v, refusal: %s", ids, body)
+			}
+		case len(ids) > 8:
+			seen9 = true
+			if !strings.Contains(body, strings.Join(ids[len(ids)-8:], ", ")+", (and older ones)") {
+				t.Fatalf("%d waiting %v, refusal: %s", len(ids), ids, body)
+			}
+		}
+		// Keep the records from ratifying: claim the newest.
+		if len(ids) > 0 {
+			h.Public(now.Add(2*time.Hour).Format(time.RFC3339), alice, "I CoE on "+ids[len(ids)-1]+": kept open.")
+		}
+	}
+	if !seen8 || !seen9 {
+		t.Fatalf("never 8 (%v) and more than 8 (%v) records waiting", seen8, seen9)
 	}
 }
