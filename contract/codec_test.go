@@ -199,3 +199,30 @@ func TestEncoderSections(t *testing.T) {
 	sameEncoding(t, &enc, snap)
 	sameEncoding(t, &enc, h.S)
 }
+
+// TestSeenKeysAsWritten: in the state file an operator reads, a Message-ID
+// of letters and digits (a to z, A to Z, 0 to 9, the ends of each range
+// too) and safe punctuation is written plain, one that YAML could misread
+// is quoted, and an ID of up to 512 bytes is an ordinary key, a longer one
+// an explicit "? " key.
+func TestSeenKeysAsWritten(t *testing.T) {
+	h := newToy(t)
+	at := contracttest.At(t, "2026-12-01T10:00:00Z")
+	long512 := strings.Repeat("a", 512-len("@example.test")) + "@example.test"
+	long513 := "b" + long512
+	h.S.Seen.IDs = map[string]time.Time{"az.AZ.09@example.test": at, "x: y@example.test": at, long512: at, long513: at}
+	b, err := contract.Encode(h.S)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"\n    az.AZ.09@example.test: 2026-12-01T10:00:00Z\n",
+		"\n    \"x: y@example.test\": 2026-12-01T10:00:00Z\n",
+		"\n    " + long512 + ": 2026-12-01T10:00:00Z\n",
+		"\n    ? " + long513 + "\n",
+	} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("the state file lacks %q:\n%s", want, b)
+		}
+	}
+}
