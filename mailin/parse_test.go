@@ -456,3 +456,42 @@ func TestListCopy(t *testing.T) {
 		}
 	}
 }
+
+// TestAuthResNotes: a message our server's Authentication-Results does not
+// authenticate carries a note saying why, for the operator's log and the
+// player's refusal: no result at all, a header that does not read, or the
+// results seen.
+func TestAuthResNotes(t *testing.T) {
+	cfg := &Config{AuthPolicy: "authres", AuthServID: "mx.example.test"}
+	for _, tc := range []struct{ res, note string }{
+		{"mx.example.test; none", "no dkim or dmarc result from mx.example.test"},
+		{"mx.example.test; dkim", "unreadable Authentication-Results from mx.example.test"},
+		{"mx.example.test; dkim=fail header.d=example.org; dmarc=fail", "dkim=fail header.d=example.org; dmarc=fail (From domain example.org)"},
+		{"other.example.test; dkim=pass header.d=example.org", "no Authentication-Results from mx.example.test"},
+	} {
+		m, err := Parse([]byte("Authentication-Results: "+tc.res+"\nFrom: a@example.org\n\nx\n"), time.Time{}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Authenticated || m.AuthNote != tc.note {
+			t.Errorf("%s: Authenticated %v, note %q, want %q", tc.res, m.Authenticated, m.AuthNote, tc.note)
+		}
+	}
+}
+
+// TestDKIMNotes: a message no DKIM signature authenticates carries a note
+// saying why: none at all, a header that does not read, or each
+// signature's failure.
+func TestDKIMNotes(t *testing.T) {
+	noKey := func(string) ([]string, error) { return nil, errors.New("no key") }
+	for _, tc := range []struct{ raw, note string }{
+		{"From: a@example.org\r\n\r\nx\r\n", "no DKIM signature"},
+		{"From a@example.org, a header without its end", "dkim: failed to read header: EOF"},
+		{"From: a@example.org\r\nDKIM-Signature: v=1; a=rsa-sha256; d=example.org; s=s; h=from; bh=x; b=y\r\n\r\nx\r\n",
+			"dkim=fail header.d=example.org: dkim: no key for signature: no key"},
+	} {
+		if ok, note := checkDKIM([]byte(tc.raw), noKey, "example.org"); ok || note != tc.note {
+			t.Errorf("%q: %v, note %q, want %q", tc.raw, ok, note, tc.note)
+		}
+	}
+}
