@@ -62,6 +62,7 @@ if ! awk -v L="$line" -v C="$col" -v M="$mut" '
 		}
 		if (tok == "") {
 			printf "plant: no operator %s mutates at column %d of line %d: %s\n", M, C, L, $0 > "/dev/stderr"
+			print "plant: mutators: ARITHMETIC_BASE, CONDITIONALS_BOUNDARY, CONDITIONALS_NEGATION, INCREMENT_DECREMENT, INVERT_NEGATIVES, INVERT_LOGICAL, INVERT_LOOPCTRL, INVERT_ASSIGNMENTS" > "/dev/stderr"
 			bad = 1
 			exit 2
 		}
@@ -69,7 +70,10 @@ if ! awk -v L="$line" -v C="$col" -v M="$mut" '
 		print "plant: " FILENAME ":" L ": " $0 > "/dev/stderr"
 	}
 	{ print }
-	END { if (bad || NR < L) exit 2 }
+	END {
+		if (!bad && NR < L) printf "plant: %s has %d lines, no line %d\n", FILENAME, NR, L > "/dev/stderr"
+		if (bad || NR < L) exit 2
+	}
 ' "$file" >"$tmp/mutant.go"; then
 	exit 2
 fi
