@@ -169,10 +169,12 @@ func scan(path string, f io.Reader, pos Position) (*Scan, error) {
 			continue
 		}
 		seq := *e.Seq
-		switch {
-		case prev == 0 && seq != 1:
+		// An if chain, not a tagless switch: Go's coverage gives a case's
+		// condition no counter, and mutation testing skips what it cannot
+		// place.
+		if prev == 0 && seq != 1 {
 			sc.Gaps = append(sc.Gaps, LineProblem{n, fmt.Sprintf("seq %d is the first line: %s", seq, missing(1, seq-1))})
-		case prev != 0 && seq != prev+1:
+		} else if prev != 0 && seq != prev+1 {
 			if seq <= prev {
 				sc.Gaps = append(sc.Gaps, LineProblem{n, fmt.Sprintf("seq %d after %d: out of order", seq, prev)})
 			} else {
@@ -304,7 +306,7 @@ func (sc *Scan) pastLines() string {
 func (sc *Scan) Problems() []LineProblem {
 	p := append([]LineProblem{}, sc.Bad...)
 	p = append(p, sc.Gaps...)
-	if sc.Past > 0 {
+	if sc.Past != 0 {
 		if r := sc.Refusal(); r != nil && r.Line == sc.Past {
 			p = append(p, LineProblem{r.Line, r.Problem})
 		} else if sc.Keep > 0 && sc.OneSave {
@@ -354,14 +356,9 @@ func Repair(path string, keep Position, now time.Time) (string, []int, error) {
 		cutSet[n] = true
 	}
 	var kept, cut bytes.Buffer
-	rest := b
-	for n := 1; len(rest) > 0; n++ {
-		i := bytes.IndexByte(rest, '\n')
-		line := rest
-		if i >= 0 {
-			line = rest[:i+1]
-		}
-		rest = rest[len(line):]
+	n := 0
+	for line := range bytes.Lines(b) {
+		n++
 		if cutSet[n] {
 			cut.Write(line)
 		} else {
