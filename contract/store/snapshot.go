@@ -2,11 +2,12 @@ package store
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -112,7 +113,7 @@ func Snapshots(path string) ([]Snapshot, error) {
 		}
 		out = append(out, Snapshot{Path: filepath.Join(dir, en.Name()), Inputs: n, Clock: t})
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].Inputs < out[b].Inputs })
+	slices.SortFunc(out, func(a, b Snapshot) int { return cmp.Compare(a.Inputs, b.Inputs) })
 	return out, nil
 }
 
@@ -120,20 +121,21 @@ func Snapshots(path string) ([]Snapshot, error) {
 // above does not keep.
 func pruneSnapshots(path string, keep time.Duration) {
 	snaps, err := Snapshots(path)
-	if err != nil || len(snaps) < 3 {
+	if err != nil || len(snaps) == 0 {
 		return
 	}
 	cutoff := snaps[len(snaps)-1].Clock.Add(-keep)
-	edge := -1 // the newest older than the window
-	for i, sn := range snaps {
-		if sn.Clock.Before(cutoff) {
-			edge = i
+	// From the newest down to the second: the first older than the window
+	// met is kept, every older one after it goes; the first snapshot stays.
+	edge := false // the newest older than the window was met
+	for i := len(snaps) - 1; i > 0; i-- {
+		if !snaps[i].Clock.Before(cutoff) {
+			continue
 		}
-	}
-	for i, sn := range snaps[1:] {
-		if i+1 < edge && sn.Clock.Before(cutoff) {
-			os.Remove(sn.Path)
+		if edge {
+			os.Remove(snaps[i].Path)
 		}
+		edge = true
 	}
 }
 
