@@ -2,6 +2,7 @@ package store
 
 import (
 	"os"
+	"slices"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,19 +15,20 @@ const pacePiece = 128 << 10
 // written. It makes nothing durable (the caller's fsync does, and has
 // only the file's metadata left to write); it keeps the disk's queue
 // short, so that the journal's own sync is not queued behind a whole
-// snapshot. Where sync_file_range is refused, the rest is written at once.
+// snapshot. Where sync_file_range is refused, the rest is written without
+// it.
 func writePaced(f *os.File, data []byte) error {
 	fd := int(f.Fd())
-	for off := 0; off < len(data); {
-		n := min(pacePiece, len(data)-off)
-		if _, err := f.Write(data[off : off+n]); err != nil {
+	pace := true
+	var off int64
+	for piece := range slices.Chunk(data, pacePiece) {
+		if _, err := f.Write(piece); err != nil {
 			return err
 		}
-		if err := unix.SyncFileRange(fd, int64(off), int64(n), unix.SYNC_FILE_RANGE_WAIT_BEFORE|unix.SYNC_FILE_RANGE_WRITE|unix.SYNC_FILE_RANGE_WAIT_AFTER); err != nil {
-			_, err := f.Write(data[off+n:])
-			return err
+		if pace && unix.SyncFileRange(fd, off, int64(len(piece)), unix.SYNC_FILE_RANGE_WAIT_BEFORE|unix.SYNC_FILE_RANGE_WRITE|unix.SYNC_FILE_RANGE_WAIT_AFTER) != nil {
+			pace = false
 		}
-		off += n
+		off += int64(len(piece))
 	}
 	return nil
 }
