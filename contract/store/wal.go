@@ -69,11 +69,17 @@ type inputRecord struct {
 	Input   *contract.Input `json:"input"`
 }
 
-// saveSize is about the size of the lines of one save of steps.
+// saveSize is about the size of the lines of one save of steps, a little
+// more for messages as players write them, so that a buffer grown to it
+// holds them: an input's line is 100-450 bytes and its message's text, an
+// entry's about 280.
 func saveSize(steps []Step) int {
 	n := 0
 	for _, st := range steps {
-		n += 768 + len(st.Entries)*256
+		n += 512 + len(st.Entries)*320
+		if st.Input != nil && st.Input.Msg != nil {
+			n += len(st.Input.Msg.Text)
+		}
 	}
 	return n
 }
@@ -92,19 +98,15 @@ func encodeSave(w io.Writer, s *contract.State, steps []Step) (int64, error) {
 	}
 	base := s.JournalSeq - nent
 	n := s.JournalInputs
-	last := -1
-	for i, st := range steps {
-		if st.Input != nil {
-			last = i
-		}
-	}
 	// Each line as json.Marshal writes it, and a newline, without a copy
 	// of its own.
 	enc := json.NewEncoder(w)
-	for i, st := range steps {
+	left := nin // inputs not yet written: every one but the last has "more"
+	for _, st := range steps {
 		if st.Input != nil {
 			n++
-			if err := enc.Encode(inputRecord{In: n, Base: base, Entries: len(st.Entries), More: i < last, Input: st.Input}); err != nil {
+			left--
+			if err := enc.Encode(inputRecord{In: n, Base: base, Entries: len(st.Entries), More: left > 0, Input: st.Input}); err != nil {
 				return 0, fmt.Errorf("journal input %d: %w", n, err)
 			}
 		}
@@ -258,11 +260,11 @@ func lineKind(line []byte) (input bool, n int64, ok bool) {
 	default:
 		return false, 0, false
 	}
-	i := bytes.IndexByte(rest, ',')
-	if i < 0 {
+	num, _, found := bytes.Cut(rest, []byte(","))
+	if !found {
 		return false, 0, false
 	}
-	v, err := strconv.ParseInt(string(rest[:i]), 10, 64)
+	v, err := strconv.ParseInt(string(num), 10, 64)
 	if err != nil {
 		return false, 0, false
 	}

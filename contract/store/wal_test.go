@@ -677,6 +677,86 @@ func TestLargeSaveInPieces(t *testing.T) {
 	}
 }
 
+// TestSaveSizeHoldsASave: the buffer Log and CommitSteps grow for a save
+// holds its lines, with less than as much again to spare for a message:
+// the start's entries, each input of the tests' history (messages,
+// receipts sent, positions, advances), messages with a long text, and a
+// save of many such steps.
+func TestSaveSizeHoldsASave(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	jpath := store.JournalPath(path)
+	s, _, err := e.NewState(nil, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := sha256.Sum256([]byte("wal"))
+	started, err := e.Start(s, secret[:], walStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := store.OpenJournal(jpath, store.Position{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	size := func() int {
+		fi, err := os.Stat(jpath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return int(fi.Size())
+	}
+	check := func(what string, steps []store.Step, written int) {
+		t.Helper()
+		hint := store.SaveSize(steps)
+		if hint < written {
+			t.Errorf("%s: %d bytes of lines, the buffer grown to %d", what, written, hint)
+		}
+		if len(steps) == 1 && steps[0].Input != nil && steps[0].Input.Msg != nil && hint >= 2*written {
+			t.Errorf("%s: %d bytes of lines, the buffer grown to %d: too much", what, written, hint)
+		}
+	}
+	start := []store.Step{{Entries: started}}
+	if err := store.CommitSteps(j, path, s, start); err != nil {
+		t.Fatal(err)
+	}
+	check("the start", start, size())
+	for n := 1; n <= 40; n++ {
+		in := walInput(s, n)
+		ent, err := e.Redo(s, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := []store.Step{{Input: in, Entries: ent}}
+		before := size()
+		if err := j.Log(s, steps, false); err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("input %d (%s, %d entries)", n, in.Kind, len(ent)), steps, size()-before)
+	}
+	text := func(n int) string {
+		return "I join the Life contest.\n\n" + strings.Repeat("A long postscript. ", 10*(n%20))
+	}
+	for n := 1; n <= 20; n++ {
+		st := messageStep(t, e, s, 100+n, fmt.Sprintf("p%d@example.test", n%7), text(n))
+		before := size()
+		if err := j.Log(s, []store.Step{st}, false); err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("a message of %d bytes", len(st.Input.Msg.Text)), []store.Step{st}, size()-before)
+	}
+	var many []store.Step
+	for n := 21; n <= 40; n++ {
+		many = append(many, messageStep(t, e, s, 100+n, fmt.Sprintf("p%d@example.test", n%7), text(n)))
+	}
+	before := size()
+	if err := store.CommitSteps(j, path, s, many); err != nil {
+		t.Fatal(err)
+	}
+	check("20 messages in one save", many, size()-before)
+}
+
 // messageStep performs message n, from from with text, on s and returns
 // its step for a save.
 func messageStep(t *testing.T, e *contract.Engine, s *contract.State, n int, from, text string) store.Step {
