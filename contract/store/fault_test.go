@@ -112,6 +112,115 @@ func TestCommitDiskFull(t *testing.T) {
 	}
 }
 
+// TestLogDiskFull: a save Log journals on a full disk fails with the
+// reason, leaves the journal's lines and the state's journal_inputs as
+// they were, and once space is freed the same save is journaled and loads.
+func TestLogDiskFull(t *testing.T) {
+	dir := smallDisk(t, "256k")
+	path := filepath.Join(dir, "state.yaml")
+	jpath := store.JournalPath(path)
+	e := lifeEngine(t)
+	s, j := freshState(t, e, path)
+	defer j.Close()
+	perform(t, e, j, s, 1, true)
+	filler := fill(t, dir)
+	before, err := os.ReadFile(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []store.Step{messageStep(t, e, s, 2, "p2@example.test", "I join the Life contest.\n\n"+strings.Repeat("A long postscript. ", 400))}
+	inputs := s.JournalInputs
+	err = j.Log(s, steps, true)
+	if err == nil || !strings.HasPrefix(err.Error(), "append journal: ") || !strings.Contains(err.Error(), "no space left on device") {
+		t.Fatalf("a save journaled on a full disk: %v, want append journal: ... no space left on device", err)
+	}
+	if after, _ := os.ReadFile(jpath); !bytes.Equal(after, before) || s.JournalInputs != inputs {
+		t.Fatalf("after the failed save: the journal %d bytes (was %d), journal_inputs %d (was %d)", len(after), len(before), s.JournalInputs, inputs)
+	}
+	os.Remove(filler)
+	if err := j.Log(s, steps, true); err != nil {
+		t.Fatalf("after space is freed: %v", err)
+	}
+	got, err := store.Load(e, path)
+	if err != nil || !bytes.Equal(encoded(t, got), encoded(t, s)) {
+		t.Fatalf("the state re-done after the save journaled again differs from the one performed (%v)", err)
+	}
+}
+
+// TestBackgroundSnapshotFails: a background snapshot that cannot be
+// written (a state that does not encode, a full disk) fails with its
+// reason and leaves the state file as it was; its journal sync having
+// succeeded, the journal is not stopped (no record of a failed sync, the
+// next save is journaled). When the journal's sync failed too, the error
+// says both and the journal is stopped.
+func TestBackgroundSnapshotFails(t *testing.T) {
+	e := lifeEngine(t)
+	for _, c := range []struct {
+		name, why string
+		syncFails bool
+	}{
+		{"a state that does not encode", "the board cannot be written", false},
+		{"a state that does not encode", "the board cannot be written", true},
+		{"a full disk", "no space left on device", false},
+		{"a full disk", "no space left on device", true},
+	} {
+		dir := t.TempDir()
+		if c.why == "no space left on device" {
+			dir = smallDisk(t, "256k")
+		}
+		path := filepath.Join(dir, "state.yaml")
+		s, j := freshState(t, e, path)
+		for n := 1; n <= 3; n++ {
+			perform(t, e, j, s, n, false) // written, not synced: the snapshot syncs them
+		}
+		before, _ := os.ReadFile(path)
+		life := s.Games["life"]
+		if c.why == "the board cannot be written" {
+			s.Games["life"] = &contract.GameState{Contestmaster: life.Contestmaster, Data: unencodable{}}
+		}
+		p, err := j.StartSnapshot(path, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Games["life"] = life
+		var filler string
+		if c.why == "no space left on device" {
+			filler = fill(t, dir)
+		}
+		restore := func() {}
+		if c.syncFails {
+			restore = store.FailSnapshotJournalSync(syscall.EIO)
+		}
+		err = p.Write()
+		restore()
+		if filler != "" {
+			os.Remove(filler)
+		}
+		record := store.SyncFailedPath(store.JournalPath(path))
+		_, recorded := os.Stat(record)
+		if err == nil || !strings.Contains(err.Error(), c.why) {
+			t.Errorf("%s, the journal's sync failing %v: %v, want %q", c.name, c.syncFails, err, c.why)
+		}
+		if now, _ := os.ReadFile(path); !bytes.Equal(now, before) {
+			t.Errorf("%s: the state file changed", c.name)
+		}
+		in := walInput(s, 4)
+		ent, rerr := e.Redo(s, in)
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		logged := j.Log(s, []store.Step{{Input: in, Entries: ent}}, true)
+		if c.syncFails {
+			if !errors.Is(err, syscall.EIO) || recorded != nil || !errors.Is(logged, syscall.EIO) {
+				t.Errorf("%s and the journal's sync failed: %v; the record %v; the next save %v; want EIO said, recorded, and the journal stopped", c.name, err, recorded, logged)
+			}
+		} else if errors.Is(err, syscall.EIO) || recorded == nil || logged != nil {
+			t.Errorf("%s, the journal synced: %v; the record %v; the next save %v; want no record and the save journaled", c.name, err, recorded, logged)
+		}
+		j.Close()
+	}
+}
+
 // TestCommitReadOnly: a save on a read-only file system fails naming it, the
 // state on disk is whole, and saving works again once it is writable.
 func TestCommitReadOnly(t *testing.T) {
