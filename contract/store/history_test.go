@@ -24,6 +24,13 @@ import (
 // message.
 func correctionRecord(t *testing.T, e *contract.Engine, path string, cited ...*contract.Cited) (*contract.State, *store.Journal, time.Time) {
 	t.Helper()
+	return correctionRecordSnapshots(t, e, path, 0, cited...)
+}
+
+// correctionRecordSnapshots is correctionRecord writing also a snapshot
+// after each of the first snapshots messages.
+func correctionRecordSnapshots(t *testing.T, e *contract.Engine, path string, snapshots int, cited ...*contract.Cited) (*contract.State, *store.Journal, time.Time) {
+	t.Helper()
 	s, j := freshState(t, e, path)
 	s.Claims = append(s.Claims, &contract.Claim{ID: 1, Game: "life", Report: "receipt/m2@example.test", Claimant: "Alice",
 		From: "alice@example.test", MsgID: "c@example.test", What: "I wrote (5, 6)", Status: "open"})
@@ -46,6 +53,11 @@ func correctionRecord(t *testing.T, e *contract.Engine, path string, cited ...*c
 		}
 		if err := j.Log(s, []store.Step{{Input: in, Entries: ent}}, true); err != nil {
 			t.Fatal(err)
+		}
+		if n < snapshots {
+			if err := j.Snapshot(path, s); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	if got := s.Games["life"].Data.(*life.State).Cells["alice@example.test"]; got != "3,4" {
@@ -107,6 +119,53 @@ func TestCorrectionRerunsTheJournal(t *testing.T) {
 	if n, bad, err := store.VerifyRevisions(e, path); err != nil || n != 1 || len(bad) != 1 ||
 		!strings.Contains(bad[0], "the revision of CoE #1 differs from its re-computation (new_hash)") {
 		t.Fatalf("a tampered revision: %d checked, %q, %v", n, bad, err)
+	}
+}
+
+// TestCorrectionStartsFromTheNewestSnapshot: a correction re-runs from
+// the newest kept snapshot before the point it touches (m2's arrival),
+// not from an older one: the one after m1, with m2 and m3 to re-run, as
+// it is being applied (n 0) and when its revision is checked after it was
+// saved (n its own input).
+func TestCorrectionStartsFromTheNewestSnapshot(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	s, j, at := correctionRecordSnapshots(t, e, path, 1)
+	defer j.Close()
+	fix := contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m2@example.test",
+		Text: "I transfer a Vial of Primordial Ooze to the Life contest to take control of Cell (5, 6)."}
+	reruns := func(n int64) string {
+		t.Helper()
+		base, inputs, err := store.CorrectionHistory(e, path, fix, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, in := range inputs {
+			ids = append(ids, in.Msg.ID)
+		}
+		return fmt.Sprintf("from input %d: %s", base.JournalInputs, strings.Join(ids, " "))
+	}
+	want := "from input 1: m2@example.test m3@example.test"
+	if got := reruns(0); got != want {
+		t.Errorf("the correction being applied re-runs %s, want %s", got, want)
+	}
+	corrected, step, _ := store.Correct(e, path, s, fix, at.Add(time.Minute))
+	if corrected == nil {
+		t.Fatalf("correction refused: %s", step.Input.Error)
+	}
+	if err := store.CommitSteps(j, path, corrected, []store.Step{step}); err != nil {
+		t.Fatal(err)
+	}
+	n := corrected.JournalInputs
+	if n != 4 {
+		t.Fatalf("the correction saved as input %d, want 4 (after m1, m2, m3)", n)
+	}
+	if got := reruns(n); got != want {
+		t.Errorf("the correction saved, as input %d, re-runs %s, want %s", n, got, want)
+	}
+	if n, bad, err := store.VerifyRevisions(e, path); err != nil || n != 1 || len(bad) != 0 {
+		t.Fatalf("verify: %d revisions checked, mismatches %q, %v; want 1 and none", n, bad, err)
 	}
 }
 
