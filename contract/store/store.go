@@ -551,13 +551,12 @@ func (j *Journal) appendSync(lines []byte) error {
 	if err := j.refusing(); err != nil {
 		return err
 	}
-	if len(lines) > 0 {
-		if _, err := j.f.Write(lines); err != nil {
-			j.cut(j.size)
-			return fmt.Errorf("append journal: %w", err)
-		}
-	} else if !j.dirty {
-		return nil
+	if len(lines) == 0 && !j.dirty {
+		return nil // nothing to write, nothing written without a sync
+	}
+	if _, err := j.f.Write(lines); err != nil {
+		j.cut(j.size)
+		return fmt.Errorf("append journal: %w", err)
 	}
 	if err := j.f.Sync(); err != nil {
 		j.cut(j.size)

@@ -160,7 +160,9 @@ func TestKillDuringSave(t *testing.T) {
 }
 
 // TestSpareTempFile: a Commit leaves one spare temporary file for the next,
-// the first Commit sweeps what a crash left, and Close removes the spare.
+// which the next Commit of the same state file fills and renames into
+// place (the state file is that file), the first Commit sweeps what a
+// crash left, and Close removes the spare.
 func TestSpareTempFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.yaml")
@@ -174,6 +176,7 @@ func TestSpareTempFile(t *testing.T) {
 		m, _ := filepath.Glob(filepath.Join(dir, ".state.yaml.tmp-*"))
 		return m
 	}
+	var spare os.FileInfo // the one made after the last commit
 	for n := 1; n <= 5; n++ {
 		if err := store.Commit(j, path, version(n), []contract.Entry{{Seq: int64(n), Verb: "v"}}); err != nil {
 			t.Fatal(err)
@@ -181,8 +184,20 @@ func TestSpareTempFile(t *testing.T) {
 		if _, err := os.Stat(stale); !os.IsNotExist(err) {
 			t.Fatalf("the stale temporary file is still there after Commit %d", n)
 		}
-		if m := temps(); len(m) > 1 {
-			t.Fatalf("after Commit %d, %d temporary files: %v", n, len(m), m)
+		if spare != nil {
+			// The state file is the spare, filled and renamed.
+			if fi, err := os.Stat(path); err != nil || !os.SameFile(fi, spare) {
+				t.Fatalf("Commit %d did not write the spare temporary file %s made after the commit before", n, spare.Name())
+			}
+		}
+		j.WaitSpare()
+		m := temps()
+		if len(m) != 1 {
+			t.Fatalf("after Commit %d, %d temporary files, want the spare alone: %v", n, len(m), m)
+		}
+		var err error
+		if spare, err = os.Stat(m[0]); err != nil {
+			t.Fatal(err)
 		}
 	}
 	s, err := store.Load(engine(t), path)
