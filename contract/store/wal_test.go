@@ -677,6 +677,47 @@ func TestLargeSaveInPieces(t *testing.T) {
 	}
 }
 
+// TestPendingSave: a save journaled by LogPending and synced loads as
+// performed; one taken back by Cut goes from the journal with the line
+// written after it, and the state loads as before it.
+func TestPendingSave(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	jpath := store.JournalPath(path)
+	s, j := freshState(t, e, path)
+	defer j.Close()
+	pending := func(n int) *store.PendingSave {
+		t.Helper()
+		in := walInput(s, n)
+		ent, err := e.Redo(s, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := j.LogPending(s, []store.Step{{Input: in, Entries: ent}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if err := pending(1).Sync(); err != nil {
+		t.Fatalf("Sync of a pending save: %v", err)
+	}
+	synced := encoded(t, s)
+	if got, err := store.Load(e, path); err != nil || !bytes.Equal(encoded(t, got), synced) {
+		t.Fatalf("the synced save does not load as performed (%v)", err)
+	}
+	journal, _ := os.ReadFile(jpath)
+	p := pending(2)
+	perform(t, e, j, s, 3, false)
+	p.Cut()
+	if now, _ := os.ReadFile(jpath); !bytes.Equal(now, journal) {
+		t.Fatalf("after Cut the journal is %d bytes, was %d before the save", len(now), len(journal))
+	}
+	if got, err := store.Load(e, path); err != nil || !bytes.Equal(encoded(t, got), synced) {
+		t.Fatalf("after Cut the state does not load as before the save (%v)", err)
+	}
+}
+
 // TestSaveSizeHoldsASave: the buffer Log and CommitSteps grow for a save
 // holds its lines, with less than as much again to spare for a message:
 // the start's entries, each input of the tests' history (messages,
