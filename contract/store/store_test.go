@@ -176,7 +176,10 @@ func TestSpareTempFile(t *testing.T) {
 		m, _ := filepath.Glob(filepath.Join(dir, ".state.yaml.tmp-*"))
 		return m
 	}
-	var spare os.FileInfo // the one made after the last commit
+	// The spare made after the last commit, held open: its file cannot go
+	// (and its inode number be given to the next file made) while the
+	// test holds it.
+	var spare *os.File
 	for n := 1; n <= 5; n++ {
 		if err := store.Commit(j, path, version(n), []contract.Entry{{Seq: int64(n), Verb: "v"}}); err != nil {
 			t.Fatal(err)
@@ -186,9 +189,14 @@ func TestSpareTempFile(t *testing.T) {
 		}
 		if spare != nil {
 			// The state file is the spare, filled and renamed.
-			if fi, err := os.Stat(path); err != nil || !os.SameFile(fi, spare) {
+			held, err := spare.Stat()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fi, err := os.Stat(path); err != nil || !os.SameFile(fi, held) {
 				t.Fatalf("Commit %d did not write the spare temporary file %s made after the commit before", n, spare.Name())
 			}
+			spare.Close()
 		}
 		j.WaitSpare()
 		m := temps()
@@ -196,10 +204,11 @@ func TestSpareTempFile(t *testing.T) {
 			t.Fatalf("after Commit %d, %d temporary files, want the spare alone: %v", n, len(m), m)
 		}
 		var err error
-		if spare, err = os.Stat(m[0]); err != nil {
+		if spare, err = os.Open(m[0]); err != nil {
 			t.Fatal(err)
 		}
 	}
+	spare.Close()
 	s, err := store.Load(engine(t), path)
 	if err != nil || s.JournalSeq != 5 {
 		t.Fatalf("state after 5 commits: %v, journal_seq %v", err, s)
