@@ -3,6 +3,7 @@ package store_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,36 +115,46 @@ func TestCommitDiskFull(t *testing.T) {
 
 // TestLogDiskFull: a save Log journals on a full disk fails with the
 // reason, leaves the journal's lines and the state's journal_inputs as
-// they were, and once space is freed the same save is journaled and loads.
+// they were, and once space is freed the same save is journaled and loads:
+// a message, and a save of many written in pieces (a replay's checkpoint),
+// whose first piece fails.
 func TestLogDiskFull(t *testing.T) {
-	dir := smallDisk(t, "256k")
-	path := filepath.Join(dir, "state.yaml")
-	jpath := store.JournalPath(path)
 	e := lifeEngine(t)
-	s, j := freshState(t, e, path)
-	defer j.Close()
-	perform(t, e, j, s, 1, true)
-	filler := fill(t, dir)
-	before, err := os.ReadFile(jpath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps := []store.Step{messageStep(t, e, s, 2, "p2@example.test", "I join the Life contest.\n\n"+strings.Repeat("A long postscript. ", 400))}
-	inputs := s.JournalInputs
-	err = j.Log(s, steps, true)
-	if err == nil || !strings.HasPrefix(err.Error(), "append journal: ") || !strings.Contains(err.Error(), "no space left on device") {
-		t.Fatalf("a save journaled on a full disk: %v, want append journal: ... no space left on device", err)
-	}
-	if after, _ := os.ReadFile(jpath); !bytes.Equal(after, before) || s.JournalInputs != inputs {
-		t.Fatalf("after the failed save: the journal %d bytes (was %d), journal_inputs %d (was %d)", len(after), len(before), s.JournalInputs, inputs)
-	}
-	os.Remove(filler)
-	if err := j.Log(s, steps, true); err != nil {
-		t.Fatalf("after space is freed: %v", err)
-	}
-	got, err := store.Load(e, path)
-	if err != nil || !bytes.Equal(encoded(t, got), encoded(t, s)) {
-		t.Fatalf("the state re-done after the save journaled again differs from the one performed (%v)", err)
+	for _, c := range []struct {
+		disk              string
+		messages, repeats int
+	}{{"256k", 1, 400}, {"2m", 400, 100}} {
+		dir := smallDisk(t, c.disk)
+		path := filepath.Join(dir, "state.yaml")
+		jpath := store.JournalPath(path)
+		s, j := freshState(t, e, path)
+		t.Cleanup(func() { j.Close() }) // before the disk is unmounted
+		perform(t, e, j, s, 1, true)
+		filler := fill(t, dir)
+		before, err := os.ReadFile(jpath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var steps []store.Step
+		for n := 2; n < 2+c.messages; n++ {
+			steps = append(steps, messageStep(t, e, s, n, fmt.Sprintf("p%d@example.test", n%7), "I join the Life contest.\n\n"+strings.Repeat("A long postscript. ", c.repeats)))
+		}
+		inputs := s.JournalInputs
+		err = j.Log(s, steps, true)
+		if err == nil || !strings.HasPrefix(err.Error(), "append journal: ") || !strings.Contains(err.Error(), "no space left on device") {
+			t.Fatalf("a save of %d messages journaled on a full disk: %v, want append journal: ... no space left on device", c.messages, err)
+		}
+		if after, _ := os.ReadFile(jpath); !bytes.Equal(after, before) || s.JournalInputs != inputs {
+			t.Fatalf("after the failed save of %d messages: the journal %d bytes (was %d), journal_inputs %d (was %d)", c.messages, len(after), len(before), s.JournalInputs, inputs)
+		}
+		os.Remove(filler)
+		if err := j.Log(s, steps, true); err != nil {
+			t.Fatalf("after space is freed: %v", err)
+		}
+		got, err := store.Load(e, path)
+		if err != nil || !bytes.Equal(encoded(t, got), encoded(t, s)) {
+			t.Fatalf("the state re-done after the save of %d messages journaled again differs from the one performed (%v)", c.messages, err)
+		}
 	}
 }
 

@@ -169,7 +169,8 @@ func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
 const logChunk = 256 << 10
 
 // chunkWriter gathers lines and writes them to f once they pass logChunk
-// (and at flush), counting what it wrote and keeping the first error.
+// (and at flush), counting what it wrote and keeping the first error,
+// which every later Write and flush return.
 type chunkWriter struct {
 	f   io.Writer
 	b   bytes.Buffer
@@ -183,9 +184,7 @@ func (w *chunkWriter) Write(p []byte) (int, error) {
 	}
 	w.b.Write(p)
 	if w.b.Len() >= logChunk {
-		if err := w.flush(); err != nil {
-			return 0, err
-		}
+		w.flush() // a failure is kept: the next Write or the last flush says it
 	}
 	return len(p), nil
 }
