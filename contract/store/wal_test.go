@@ -38,6 +38,20 @@ func lifeEngine(t testing.TB) *contract.Engine {
 // freshState starts a state for e and saves it at path with the entries
 // of its start; it returns the state and its journal.
 func freshState(t testing.TB, e *contract.Engine, path string) (*contract.State, *store.Journal) {
+	s, started := startedState(t, e)
+	j, err := store.OpenJournal(store.JournalPath(path), store.Position{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Commit(j, path, s, started); err != nil {
+		t.Fatal(err)
+	}
+	return s, j
+}
+
+// startedState is a fresh state started at walStart, and the entries its
+// start made.
+func startedState(t testing.TB, e *contract.Engine) (*contract.State, []contract.Entry) {
 	s, _, err := e.NewState(nil, time.Time{})
 	if err != nil {
 		t.Fatal(err)
@@ -47,14 +61,7 @@ func freshState(t testing.TB, e *contract.Engine, path string) (*contract.State,
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := store.OpenJournal(store.JournalPath(path), store.Position{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.Commit(j, path, s, started); err != nil {
-		t.Fatal(err)
-	}
-	return s, j
+	return s, started
 }
 
 // walInput is input number n of the tests' history: messages from
@@ -727,15 +734,7 @@ func TestSaveSizeHoldsASave(t *testing.T) {
 	e := lifeEngine(t)
 	path := filepath.Join(t.TempDir(), "state.yaml")
 	jpath := store.JournalPath(path)
-	s, _, err := e.NewState(nil, time.Time{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret := sha256.Sum256([]byte("wal"))
-	started, err := e.Start(s, secret[:], walStart)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, started := startedState(t, e)
 	j, err := store.OpenJournal(jpath, store.Position{})
 	if err != nil {
 		t.Fatal(err)
