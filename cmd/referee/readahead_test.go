@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"referee/internal/bridge"
 	"referee/mailin"
@@ -113,7 +114,15 @@ func TestReadAheadStops(t *testing.T) {
 		}
 	}
 	r.stop()
-	if n := runtime.NumGoroutine(); n > before {
+	// Each goroutine has said it is done; what it runs after that (its
+	// return) may still wait for a thread the machine has not given it:
+	// waited for, ten seconds at most.
+	n := runtime.NumGoroutine()
+	for end := time.Now().Add(10 * time.Second); n > before && time.Now().Before(end); {
+		runtime.Gosched()
+		n = runtime.NumGoroutine()
+	}
+	if n > before {
 		t.Errorf("%d goroutines after stop, %d before the reader", n, before)
 	}
 	if err := a.Close(); err != nil {
