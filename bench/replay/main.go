@@ -7,8 +7,19 @@
 // every part decoded and read, as mailin's BenchmarkArchive does) and times
 // `referee replay --out` of it into a fresh data directory, with the child's
 // peak RSS from its rusage. It prints messages per second for both, their
-// ratio, milliseconds per message and the peak RSS, as the median of the
-// runs with their range.
+// ratio, milliseconds per message, the CPU time per message of both and
+// their ratio (the replay's user and system time from its rusage, the
+// parse's from this process's), and the peak RSS, as the median of the runs
+// with their range. On a loaded machine the ratios to the parse of the same
+// run, and the CPU times, are what mean something; the last lines say how
+// each grows from the smallest size to the largest.
+//
+// Each run's data directory (its .eml files) is kept until the end: ext4,
+// when it makes a file, skips the inodes freed in the last seconds (minutes,
+// while their blocks are not yet written back), looking at each, so files
+// made just after many were deleted cost ten times the CPU. The system CPU
+// still varies with what else the machine deletes; the user CPU is shown
+// apart.
 //
 // Run from the repository's root (not in CI: minutes, and noisy):
 //
@@ -94,20 +105,30 @@ func main() {
 	}
 
 	fmt.Printf("referee replay against go-message's parse; %d runs each, median [min-max]\n\n", *runs)
-	fmt.Printf("%8s %5s | %-24s | %-24s | %-20s | %-20s | %-20s | %-14s\n", "messages", "procs", "parse msgs/s", "replay msgs/s", "replay/parse", "replay ms/msg", "replay CPU ms/msg", "peak RSS MB")
-	perMsg := map[int]map[int]float64{} // procs → size → median ms per message
+	fmt.Printf("%8s %5s | %-22s | %-22s | %-18s | %-20s | %-24s | %-20s | %-20s | %-18s | %-14s\n", "messages", "procs", "parse msgs/s", "replay msgs/s", "replay/parse", "replay ms/msg", "parse CPU ms/msg", "replay CPU ms/msg", "replay user ms/msg", "CPU replay/parse", "peak RSS MB")
+	// procs → size → median of the runs: wall ms, CPU ms per message, and
+	// the replay's CPU over the parse's
+	perMsg, cpuMsg, userMsg, cpuRatio := map[int]map[int]float64{}, map[int]map[int]float64{}, map[int]map[int]float64{}, map[int]map[int]float64{}
 	for _, p := range ps {
-		perMsg[p] = map[int]float64{}
+		perMsg[p], cpuMsg[p], userMsg[p], cpuRatio[p] = map[int]float64{}, map[int]float64{}, map[int]float64{}, map[int]float64{}
 	}
+	var datas []string // removed at the end, not between runs (see the doc)
+	defer func() {
+		for _, d := range datas {
+			os.RemoveAll(d)
+		}
+	}()
 	for _, n := range ns {
 		for _, p := range ps {
-			var parse, replay, ratio, ms, cpu, rss []float64
+			var parse, replay, ratio, ms, pcpu, cpu, user, cratio, rss []float64
 			for r := 0; r < *runs; r++ {
-				pr, err := parseRate(archives[n], p)
+				pr, pc, err := parseRate(archives[n], p)
 				if err != nil {
 					fail("parse %s: %v", archives[n], err)
 				}
-				res, err := replayRun(bin, archives[n], secret, filepath.Join(work, fmt.Sprintf("data-%d-%d-%d", n, p, r)), p)
+				data := filepath.Join(work, fmt.Sprintf("data-%d-%d-%d", n, p, r))
+				datas = append(datas, data)
+				res, err := replayRun(bin, archives[n], secret, data, p)
 				if err != nil {
 					fail("replay %s: %v", archives[n], err)
 				}
@@ -116,22 +137,38 @@ func main() {
 				replay = append(replay, rate)
 				ratio = append(ratio, rate/pr)
 				ms = append(ms, res.wall.Seconds()*1000/float64(n))
+				pcpu = append(pcpu, pc.Seconds()*1000/float64(n))
 				cpu = append(cpu, res.cpu.Seconds()*1000/float64(n))
+				user = append(user, res.user.Seconds()*1000/float64(n))
+				cratio = append(cratio, res.cpu.Seconds()/pc.Seconds())
 				rss = append(rss, float64(res.maxRSS)/(1<<20))
 			}
-			perMsg[p][n] = median(ms)
-			fmt.Printf("%8d %5d | %-24s | %-24s | %-20s | %-20s | %-20s | %-14s\n", n, p,
-				spread(parse, "%.0f"), spread(replay, "%.0f"), spread(ratio, "%.2f"), spread(ms, "%.3f"), spread(cpu, "%.3f"), spread(rss, "%.0f"))
+			perMsg[p][n], cpuMsg[p][n], userMsg[p][n], cpuRatio[p][n] = median(ms), median(cpu), median(user), median(cratio)
+			fmt.Printf("%8d %5d | %-22s | %-22s | %-18s | %-20s | %-24s | %-20s | %-20s | %-18s | %-14s\n", n, p,
+				spread(parse, "%.0f"), spread(replay, "%.0f"), spread(ratio, "%.2f"), spread(ms, "%.3f"),
+				spread(pcpu, "%.4f"), spread(cpu, "%.3f"), spread(user, "%.3f"), spread(cratio, "%.2f"), spread(rss, "%.0f"))
 		}
 	}
 	fmt.Println()
 	for _, p := range ps {
-		lo, hi := perMsg[p][ns[0]], perMsg[p][ns[0]]
-		for _, n := range ns {
-			lo, hi = min(lo, perMsg[p][n]), max(hi, perMsg[p][n])
-		}
-		fmt.Printf("GOMAXPROCS=%d: ms per message from %.3f to %.3f over the sizes (largest/smallest %.2f)\n", p, lo, hi, hi/lo)
+		fmt.Printf("GOMAXPROCS=%d, medians, from the smallest size to the largest:\n", p)
+		growth(ns, perMsg[p], "replay ms per message", "%.3f")
+		growth(ns, cpuMsg[p], "replay CPU ms per message", "%.3f")
+		growth(ns, userMsg[p], "replay user ms per message", "%.3f")
+		growth(ns, cpuRatio[p], "replay CPU / parse CPU", "%.2f")
 	}
+}
+
+// growth prints a median per size, the largest over the smallest of them,
+// and the largest size's over the smallest size's.
+func growth(ns []int, v map[int]float64, what, f string) {
+	lo, hi := v[ns[0]], v[ns[0]]
+	var each []string
+	for _, n := range ns {
+		lo, hi = min(lo, v[n]), max(hi, v[n])
+		each = append(each, fmt.Sprintf(f, v[n]))
+	}
+	fmt.Printf("  %-26s %s (max/min %.2f, %d/%d %.2f)\n", what+":", strings.Join(each, ", "), hi/lo, ns[len(ns)-1], ns[0], v[ns[len(ns)-1]]/v[ns[0]])
 }
 
 // writeArchives writes one mbox per size, each the first n messages of the
@@ -174,15 +211,17 @@ func writeArchives(dir string, sizes []int, seed uint64, players int) (map[int]s
 }
 
 // parseRate parses every message of the archive with go-message, with
-// GOMAXPROCS procs, and returns the messages per second.
-func parseRate(path string, procs int) (float64, error) {
+// GOMAXPROCS procs, and returns the messages per second and the CPU time
+// this process used for it (the garbage collector's too).
+func parseRate(path string, procs int) (float64, time.Duration, error) {
 	old := runtime.GOMAXPROCS(procs)
 	defer runtime.GOMAXPROCS(old)
 	runtime.GC()
+	cpu0 := processCPU()
 	start := time.Now()
 	a, err := mailin.OpenArchive(path)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer a.Close()
 	n := 0
@@ -192,27 +231,37 @@ func parseRate(path string, procs int) (float64, error) {
 			break
 		}
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		benchanchor.GoMessageParse(r.Data)
 		n++
 	}
-	return float64(n) / time.Since(start).Seconds(), nil
+	return float64(n) / time.Since(start).Seconds(), processCPU() - cpu0, nil
+}
+
+// processCPU is the user and system time this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		fail("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 type replayResult struct {
 	wall   time.Duration
 	cpu    time.Duration // user + system
-	maxRSS int64         // bytes
+	user   time.Duration
+	maxRSS int64 // bytes
 }
 
 // replayRun times `referee replay --out out ARCHIVE` in a fresh data
-// directory with GOMAXPROCS procs.
+// directory with GOMAXPROCS procs. The directory is left for the caller
+// to remove.
 func replayRun(bin, archive, secret, data string, procs int) (replayResult, error) {
 	if err := os.MkdirAll(data, 0o755); err != nil {
 		return replayResult{}, err
 	}
-	defer os.RemoveAll(data)
 	cmd := exec.Command(bin, "replay", "--state", "state.yaml", "--secret-file", secret, "--out", "out", archive)
 	cmd.Dir = data
 	cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(procs))
@@ -229,6 +278,7 @@ func replayRun(bin, archive, secret, data string, procs int) (replayResult, erro
 	if ru != nil {
 		res.maxRSS = ru.Maxrss * 1024 // kilobytes on Linux
 		res.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		res.user = time.Duration(ru.Utime.Nano())
 	}
 	if !strings.Contains(out.String(), " messages applied") {
 		return res, fmt.Errorf("unexpected output: %s", out.String())

@@ -132,10 +132,13 @@ type emlWriter struct {
 	dir     string
 	addr    bridge.Addresses
 	pending bool // files written since the last sync
+	// chmod: the umask takes bits of 0644 away (or is not known), so a
+	// file made with that mode is set to it again.
+	chmod bool
 }
 
 func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
-	w := &emlWriter{dir: dir, addr: addr}
+	w := &emlWriter{dir: dir, addr: addr, chmod: umask()&0o644 != 0}
 	if dir == "" {
 		return w, nil
 	}
@@ -177,24 +180,78 @@ func (w *emlWriter) write(outbox []*contract.Outgoing, next int, pause func(stri
 			return fmt.Errorf("compose %s: %w", o.ID, err)
 		}
 		name := filepath.Join(w.dir, fmt.Sprintf("%04d.eml", next+i))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-		if err != nil {
-			return err
-		}
-		_, err = f.Write(raw)
-		if err == nil {
-			err = f.Chmod(0o644) // whatever the umask
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := w.writeFile(name, raw); err != nil {
 			return fmt.Errorf("write %s: %w", name, err)
 		}
 		w.pending = true
 		pause("eml")
 	}
 	return nil
+}
+
+// writeFile writes raw as the file name, mode 0644 whatever the umask. A
+// new file takes three system calls (open, write, close: os.OpenFile adds
+// four fcntl and an epoll_ctl to them, the chmod one more), with a fourth
+// only when the umask takes bits of 0644 away; a file that is there already
+// (written before a kill) is written over and set to 0644.
+func (w *emlWriter) writeFile(name string, raw []byte) error {
+	fd, err := ignoringEINTR(func() (int, error) {
+		return unix.Open(name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
+	})
+	chmod := w.chmod
+	if errors.Is(err, unix.EEXIST) {
+		fd, err = ignoringEINTR(func() (int, error) {
+			return unix.Open(name, unix.O_WRONLY|unix.O_TRUNC|unix.O_CLOEXEC, 0)
+		})
+		chmod = true
+	}
+	if err != nil {
+		return err
+	}
+	for len(raw) > 0 && err == nil {
+		var n int
+		if n, err = unix.Write(fd, raw); err == nil && n == 0 {
+			err = io.ErrShortWrite
+		} else if err == nil {
+			raw = raw[n:]
+		} else if errors.Is(err, unix.EINTR) {
+			err = nil
+		}
+	}
+	if err == nil && chmod {
+		err = unix.Fchmod(fd, 0o644)
+	}
+	if cerr := unix.Close(fd); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func ignoringEINTR(f func() (int, error)) (int, error) {
+	for {
+		fd, err := f()
+		if !errors.Is(err, unix.EINTR) {
+			return fd, err
+		}
+	}
+}
+
+// umask is the process's file mode creation mask, read from
+// /proc/self/status (setting it to read it would change it for every
+// thread meanwhile); 0o777 when it cannot be read.
+func umask() uint32 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0o777
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Umask:"); ok {
+			if m, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32); err == nil {
+				return uint32(m)
+			}
+		}
+	}
+	return 0o777
 }
 
 // sync makes the files written so far durable: one sync of the folder's

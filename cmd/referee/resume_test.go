@@ -185,6 +185,53 @@ func TestReplayResumesAfterKill(t *testing.T) {
 	}
 }
 
+// TestReplayMailFilesMode: the mails a replay writes can be read by all
+// (mode 0644) whatever the umask, and a mail a killed replay left under a
+// number the resumed one writes again, its text and its mode changed, is
+// written over, whole and 0644.
+func TestReplayMailFilesMode(t *testing.T) {
+	defer syscall.Umask(syscall.Umask(0o077)) // the children inherit it
+	base := secretDir(t)
+	if code, errs := replayChild(t, base, "", 0, replayArgs(t, true)); code != 0 {
+		t.Fatalf("replay: exit %d %s", code, errs)
+	}
+	want := resultOf(t, base)
+	modes(t, "under umask 077", base)
+
+	syscall.Umask(0o022)
+	dir := secretDir(t)
+	if code, errs := replayChild(t, dir, "eml:2", syscall.SIGKILL, replayArgs(t, true)); code != -1 {
+		t.Fatalf("killed at eml:2: exit %d %s", code, errs)
+	}
+	// Whatever the file holds, longer than the mail too.
+	left := filepath.Join(dir, "out", "0002.eml")
+	if err := os.WriteFile(left, bytes.Repeat([]byte("x"), 1<<16), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(left, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, errs := replayChild(t, dir, "", 0, replayArgs(t, true)); code != 0 {
+		t.Fatalf("the replay run again: exit %d %s", code, errs)
+	}
+	sameResult(t, "resumed over a mail changed", resultOf(t, dir), want)
+	modes(t, "resumed over a mail of mode 0600", dir)
+}
+
+// modes checks that every mail in dir/out has mode 0644.
+func modes(t *testing.T, what, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(filepath.Join(dir, "out"))
+	if err != nil || len(ents) == 0 {
+		t.Fatalf("%s: %d mails (%v)", what, len(ents), err)
+	}
+	for _, e := range ents {
+		if fi, err := e.Info(); err != nil || fi.Mode() != 0o644 {
+			t.Errorf("%s: %s: mode %v (%v), want -rw-r--r--", what, e.Name(), fi.Mode(), err)
+		}
+	}
+}
+
 // TestReplayResumesAfterKillAnywhere: killed once at each point a replay
 // passes (every message, every save, every mail written), then run again,
 // a replay ends as one never killed: over an mbox, and over .eml files and
