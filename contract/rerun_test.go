@@ -358,3 +358,136 @@ func TestRevisionGolden(t *testing.T) {
 	h.e.PublishRevision(s, rev, s.Clock)
 	contracttest.Golden(t, "testdata/revision.golden", contracttest.Transcript(s.Outbox[before:]))
 }
+
+// lateRead is a toy game's record after a snapshot in which the referee read
+// a message two hours after it arrived. The starting state: Alice and Bob
+// joined Toy with 5 coins each, and the clock was brought to 2026-12-02
+// 11:00. Then Alice's "I transfer 5 coins to Bob.", arrived at 10:00 and read
+// at 12:00 (mailbox position 7), and Bob's "I transfer 1 coin to Alice.",
+// arrived and read at 12:30 (position 8). Without positions, the messages
+// are recorded as a replayed archive records them.
+func lateRead(t *testing.T, positions bool) (*contract.Engine, *contract.Rerun) {
+	t.Helper()
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	h.Advance("2026-12-02T11:00:00Z")
+	r := &contract.Rerun{Base: contract.Snapshot(h.S)}
+	for _, m := range []struct {
+		id, from, name, arrived, read, text string
+		uid                                 uint32
+	}{
+		{"late@example.test", "alice@example.test", "Alice", "2026-12-02T10:00:00Z", "2026-12-02T12:00:00Z", "I transfer 5 coins to Bob.", 7},
+		{"next@example.test", "bob@example.test", "Bob", "2026-12-02T12:30:00Z", "2026-12-02T12:30:00Z", "I transfer 1 coin to Alice.", 8},
+	} {
+		arrived := contracttest.At(t, m.arrived)
+		in := contract.Input{Kind: contract.InMessage, At: contracttest.At(t, m.read), Msg: &contract.Message{ID: m.id, From: m.from, Name: m.name,
+			Date: arrived, Arrived: arrived, Subject: "actions", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: m.text}}
+		if positions {
+			in.IMAP = &contract.Checkpoint{UIDValidity: 1, LastUID: m.uid}
+		}
+		if _, err := h.E.Redo(h.S, &in); err != nil {
+			t.Fatal(err)
+		}
+		r.Inputs = append(r.Inputs, in)
+	}
+	r.Current = h.S
+	return h.E, r
+}
+
+// coins is what the players hold of Toy's coins, as "Alice 3, Bob 7".
+func coins(s *contract.State) string {
+	return fmt.Sprintf("Alice %d, Bob %d", s.Ledger.Balance("toy/coin", "Alice"), s.Ledger.Balance("toy/coin", "Bob"))
+}
+
+// TestCorrectionPlacesByArrival: an adjustment takes its place among the
+// messages by the time they arrived, not the time the referee read them:
+// set at 11:30, Alice's balance is set after her transfer of 10:00 (read at
+// 12:00), which stands, and before Bob's of 12:30.
+func TestCorrectionPlacesByArrival(t *testing.T) {
+	e, r := lateRead(t, true)
+	if got := coins(r.Current); got != "Alice 1, Bob 9" {
+		t.Fatalf("the record: %s", got)
+	}
+	r.Fix = contract.Correction{CoE: 1, Kind: contract.FixAdjust, Adjust: &contract.Adjustment{At: contracttest.At(t, "2026-12-02T11:30:00Z"),
+		Game: "toy", Owner: "Alice", Currency: "toy/coin", Amount: 2, Rule: "T1", CoE: 1}}
+	s, rev, err := e.Rerun(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := coins(s); got != "Alice 3, Bob 9" {
+		t.Errorf("after Alice's balance set to 2 at 11:30: %s, want Alice 3, Bob 9", got)
+	}
+	for _, rc := range rev.Receipts {
+		t.Errorf("receipt %s corrected: the transfers stand:\n%s", rc.ID, rev.Text())
+	}
+}
+
+// TestCorrectionBeforeTheStartingState: a new arrival time or an adjustment
+// before the starting state's clock is refused, saying to start from an
+// earlier state (G2: nothing enters there any more); a message read
+// otherwise may have arrived before that clock, if it was read after it,
+// and is corrected from its arrival.
+func TestCorrectionBeforeTheStartingState(t *testing.T) {
+	for _, tc := range []struct {
+		fix  contract.Correction
+		when string
+	}{
+		{contract.Correction{CoE: 1, Kind: contract.FixArrived, MsgID: "next@example.test", Arrived: contracttest.At(t, "2026-12-02T10:30:00Z")}, "2026-12-02 10:30"},
+		// Before every input after the starting state, too.
+		{contract.Correction{CoE: 1, Kind: contract.FixAdjust, Adjust: &contract.Adjustment{At: contracttest.At(t, "2026-12-02T09:30:00Z"),
+			Game: "toy", Owner: "Alice", Currency: "toy/coin", Amount: 2, Rule: "T1", CoE: 1}}, "2026-12-02 09:30"},
+	} {
+		e, r := lateRead(t, true)
+		r.Fix = tc.fix
+		want := "correction: it touches " + tc.when + " UTC, before the starting state's clock 2026-12-02 11:00 UTC; start from an earlier state"
+		if _, _, err := e.Rerun(r); err == nil || err.Error() != want {
+			t.Errorf("%s: got %v, want %q", tc.fix.Describe(), err, want)
+		}
+	}
+
+	e, r := lateRead(t, true)
+	r.Fix = contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "late@example.test", Text: "I transfer 4 coins to Bob."}
+	s, rev, err := e.Rerun(r)
+	if err != nil {
+		t.Fatalf("the first message after the starting state, read otherwise: %v", err)
+	}
+	if !strings.Contains(flat(rev.Text()), "re-run from 2026-12-02 10:00 UTC") || coins(s) != "Alice 2, Bob 8" {
+		t.Errorf("corrected to a transfer of 4: %s\n%s", coins(s), rev.Text())
+	}
+}
+
+// TestCorrectionKeepsTheMailboxPosition: a message moved to another arrival
+// time leaves its mailbox position where it was, so the referee does not
+// read the mailbox again from an earlier message; a message recorded
+// without a position (a replayed archive) is moved alone.
+func TestCorrectionKeepsTheMailboxPosition(t *testing.T) {
+	for _, positions := range []bool{true, false} {
+		e, r := lateRead(t, positions)
+		r.Fix = contract.Correction{CoE: 1, Kind: contract.FixArrived, MsgID: "next@example.test", Arrived: contracttest.At(t, "2026-12-02T11:30:00Z")}
+		s, rev, err := e.Rerun(r)
+		if err != nil {
+			t.Fatalf("positions %v: %v", positions, err)
+		}
+		if s.IMAP != r.Current.IMAP {
+			t.Errorf("positions %v: the mailbox position moved from %+v to %+v", positions, r.Current.IMAP, s.IMAP)
+		}
+		if !rev.From.Equal(contracttest.At(t, "2026-12-02T11:30:00Z")) || coins(s) != "Alice 1, Bob 9" {
+			t.Errorf("positions %v: re-run from %s: %s", positions, contract.Stamp(rev.From), coins(s))
+		}
+	}
+}
+
+// TestRerunNamesTheBrokenInput: a recorded input that cannot be re-done
+// (here a position without its position, as a damaged journal could hold)
+// refuses the correction, naming the input by its place after the starting
+// state, its kind and its time.
+func TestRerunNamesTheBrokenInput(t *testing.T) {
+	e, r := lateRead(t, true)
+	r.Inputs = slices.Insert(r.Inputs, 1, contract.Input{Kind: contract.InPosition, At: contracttest.At(t, "2026-12-02T12:10:00Z")})
+	r.Fix = contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "next@example.test"}
+	_, _, err := e.Rerun(r)
+	if want := "the recorded history: re-run input 2 (position at 2026-12-02 12:10): redo: a position input without its position"; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}
