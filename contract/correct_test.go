@@ -316,3 +316,41 @@ func TestTwoCorrectionsInOneMessage(t *testing.T) {
 		t.Fatalf("the receipt does not acknowledge both corrections: %v", r)
 	}
 }
+
+// TestCorrectionReceiptQuotesEachWhole: the contestmaster's receipt quotes
+// each correction of a message whole, to its final period, and the
+// sentences it quotes are not read again as the contestmaster's; a
+// correction not in a known form is refused on its own line, and the
+// correction on the next line is read.
+func TestCorrectionReceiptQuotesEachWhole(t *testing.T) {
+	h := claimed(t)
+	r := h.Private("2026-12-02T09:00:00Z", cmAddr, "I correct CoE #1: message <m1@example.test> reads `I join the Toy game.\nI poke Bob in Toy.` .\n"+
+		"I correct CoE #1: the round was wrong.\nI correct CoE #1: message <m1@example.test> is void.")
+	body := flat(r.Body)
+	for _, want := range []string{
+		"> I correct CoE #1: message <m1@example.test> reads `I join the Toy > game. I poke Bob in Toy.` . Done: correction of CoE #1 accepted",
+		"> I correct CoE #1: the round was wrong. Not done: a correction is written as:",
+		"> I correct CoE #1: message <m1@example.test> is void. Done: correction of CoE #1 accepted",
+		"2 done, 1 not done.",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
+		}
+	}
+}
+
+// TestRefusedCorrectionJournaled: a correction the re-run refuses is
+// journaled on the line after the last, which the state's journal number
+// then is.
+func TestRefusedCorrectionJournaled(t *testing.T) {
+	h := claimed(t)
+	h.Record()
+	seq := h.S.JournalSeq
+	if _, _, err := h.Correct("2026-12-02T09:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m99@example.test"}, nil); err == nil {
+		t.Fatal("a correction of a message not in the record was made")
+	}
+	last := h.Entries[len(h.Entries)-1]
+	if last.Verb != "correction" || last.Outcome != "rejected" || last.Seq != seq+1 || h.S.JournalSeq != seq+1 {
+		t.Errorf("after journal line %d, the refusal is line %d (%s %s), the state's journal number %d", seq, last.Seq, last.Verb, last.Outcome, h.S.JournalSeq)
+	}
+}
