@@ -117,17 +117,3 @@ func TestZeroBalanceInAStateFile(t *testing.T) {
 		t.Errorf("check of a ledger where Cara holds -1: %q", got)
 	}
 }
-
-// TestLeaverKeepsNoCoins: the ledger's check after an action covers the
-// holdings of a player whose membership it changed, not only the entries it
-// moved: a game that lets a player leave Toy with the coins only its players
-// may own (T2) is caught, a fault that names the holding.
-func TestLeaverKeepsNoCoins(t *testing.T) {
-	h := newToy(t)
-	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
-	_, err := h.E.Apply(h.S, &contract.Message{ID: "x1", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
-		Channel: contract.ChanPublic, ListCopy: true, Text: "I walk out of Toy."})
-	if err == nil || !strings.Contains(err.Error(), "toy/coin: Alice may not own it") || !contract.IsFault(err) {
-		t.Fatalf("a player left Toy holding its coins: %v", err)
-	}
-}
