@@ -491,3 +491,103 @@ func TestRerunNamesTheBrokenInput(t *testing.T) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
 }
+
+// TestRevisionIgnoresCitations: a revision lists the notices whose text a
+// correction changed, not those whose Citation block alone changed (the
+// journal lines, the state hash, the open claims): here Bob's claim is made
+// void, and the referee's notice of the next week's seed no longer lists it
+// among the open claims; the claim's ruling request, no longer made, is
+// listed.
+func TestRevisionIgnoresCitations(t *testing.T) {
+	h := newToy(t)
+	h.Record()
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	h.Public("2026-12-01T10:07:00Z", alice, "I CoE on randomness/2026-W49/20261201T100000: a wrong seed.")
+	h.Public("2026-12-01T10:08:00Z", bob, "I CoE on randomness/2026-W49/20261201T100000: not random enough.") // m4
+	var seed *contract.Notice
+	for _, n := range h.Advance("2026-12-07T00:00:00Z") {
+		if strings.HasPrefix(n.ID, "randomness/2026-W50/") {
+			seed = n
+		}
+	}
+	if seed == nil || !strings.Contains(flat(seed.Body), "Open Claims of Error: #1 by Alice") || !strings.Contains(flat(seed.Body), "#2 by Bob") {
+		t.Fatalf("the seed's notice before the correction: %v", seed)
+	}
+	rev, ns, err := h.Correct("2026-12-07T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m4@example.test"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rev.Notices {
+		if c.ID == seed.ID {
+			t.Errorf("the seed's notice is listed as changed:\n%s", rev.Text())
+		}
+	}
+	if len(rev.Notices) == 0 {
+		t.Errorf("the claim's ruling request, no longer made, is not listed:\n%s", rev.Text())
+	}
+	for _, n := range ns {
+		if n.ID == seed.ID {
+			t.Errorf("the seed's notice sent again: %s", n.Body)
+		}
+	}
+}
+
+// TestRevisionKeepsPrivateOutcomes: the revision, published to the list,
+// says a private message's action came out otherwise without saying how
+// (its changes may hold a sealed value); an event's changes it gives.
+func TestRevisionKeepsPrivateOutcomes(t *testing.T) {
+	h := newToy(t)
+	h.Record()
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Private("2026-12-01T10:06:00Z", alice, "I seal 7.") // m2
+	h.Public("2026-12-01T10:07:00Z", alice, "CoE: my seal.")
+	rev, _, err := h.Correct("2026-12-01T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m2@example.test"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	txt := flat(rev.Text())
+	if !strings.Contains(txt, "2026-12-01 10:06 Alice toy seal was: applied") || strings.Contains(txt, "sealed") {
+		t.Errorf("the revision of a private message's action:\n%s", rev.Text())
+	}
+}
+
+// TestRerunNamesTheLineThatDiffers: a record that does not lead to the
+// current state is refused naming the first line of the state file where
+// they differ, never its text (a line can hold a sealed value).
+func TestRerunNamesTheLineThatDiffers(t *testing.T) {
+	e, r := lateRead(t, true)
+	r.Current = contract.Snapshot(r.Current)
+	r.Current.Ledger.Balances["toy/coin"]["Bob"] += 100
+	r.Current.Ledger.Supply["toy/coin"] += 100
+	b, err := contract.Encode(r.Current)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := slices.Index(strings.Split(string(b), "\n"), "      Bob: 109") + 1
+	if line == 0 {
+		t.Fatalf("no line for Bob's 109 coins:\n%s", b)
+	}
+	r.Fix = contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "next@example.test"}
+	_, _, err = e.Rerun(r)
+	if want := fmt.Sprintf("the recorded history does not lead to the current state: line %d of the encoded state differs", line); err == nil || err.Error() != want || strings.Contains(err.Error(), "109") {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}
+
+// TestRevisionOfAReceiptAlone: a correction that changes only how a
+// message reads, not what it did, changes its receipt alone; the revision
+// lists that receipt and does not say nothing changed.
+func TestRevisionOfAReceiptAlone(t *testing.T) {
+	h := newToy(t)
+	h.Record()
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", alice, "CoE: my joining.")
+	rev, _, err := h.Correct("2026-12-01T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m1@example.test", Text: "I hereby join the Toy game."}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rev.Outcomes)+len(rev.State)+len(rev.Draws)+len(rev.Notices) != 0 || len(rev.Receipts) != 1 || !rev.Changed() || strings.Contains(rev.Text(), "Nothing changed.") {
+		t.Errorf("a correction of a receipt's wording alone:\n%s", rev.Text())
+	}
+}
