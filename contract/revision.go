@@ -39,7 +39,7 @@ type Revision struct {
 // Changed reports whether the correction changed anything a revision lists
 // (the hashes differ also when it only closed its claim).
 func (r *Revision) Changed() bool {
-	return len(r.Outcomes)+len(r.State)+len(r.Draws)+len(r.Receipts)+len(r.Notices) > 0
+	return len(r.Outcomes) > 0 || len(r.State) > 0 || len(r.Draws) > 0 || len(r.Receipts) > 0 || len(r.Notices) > 0
 }
 
 // Outcome is what a revision says of one journal entry.
