@@ -497,7 +497,7 @@ func TestRerunNamesTheBrokenInput(t *testing.T) {
 // journal lines, the state hash, the open claims): here Bob's claim is made
 // void, and the referee's notice of the next week's seed no longer lists it
 // among the open claims; the claim's ruling request, no longer made, is
-// listed.
+// listed, and so is the line of Toy's report the claim made.
 func TestRevisionIgnoresCitations(t *testing.T) {
 	h := newToy(t)
 	h.Record()
@@ -525,6 +525,15 @@ func TestRevisionIgnoresCitations(t *testing.T) {
 	}
 	if len(rev.Notices) == 0 {
 		t.Errorf("the claim's ruling request, no longer made, is not listed:\n%s", rev.Text())
+	}
+	// Toy tells no facts: the state's change is its report's, whose line
+	// for Bob's claim is gone.
+	gone := false
+	for _, c := range rev.State {
+		gone = gone || c.What == "Toy report" && strings.Contains(c.Old, "Bob") && strings.Contains(c.Old, "claims an error") && c.New == ""
+	}
+	if !gone {
+		t.Errorf("the revision does not say Bob's claim left Toy's report:\n%s", rev.Text())
 	}
 	for _, n := range ns {
 		if n.ID == seed.ID {
