@@ -265,7 +265,7 @@ func sortedFacts(keys map[string]bool) []string {
 func naturalCompare(a, b string) int {
 	for a != "" && b != "" {
 		da, db := digits(a), digits(b)
-		if da > 0 && db > 0 {
+		if da != 0 && db != 0 {
 			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
 			if len(na) != len(nb) {
 				return len(na) - len(nb)
