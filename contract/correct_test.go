@@ -245,11 +245,12 @@ func TestCorrectionAnswersTheClaim(t *testing.T) {
 type factToy struct{ toy }
 
 // factOrder is the order a revision lists factToy's facts in: numbers
-// compared as numbers (leading zeros aside), then text.
+// compared as numbers (leading zeros aside), then text; a name may end with
+// its number.
 // Enough of them that a comparison wrong either way leaves some pair out
 // of order, whatever order the map gives them in.
 var factOrder = []string{"Cell", "Cell (2, 9)", "Cell (2, 9) b", "Cell (2, 010)", "Cell (2, 11)", "Cell (2, 100)",
-	"Cell (3, 1)", "Cell (10, 1)", "Cell (100, 1)", "Coin"}
+	"Cell (3, 1)", "Cell (10, 1)", "Cell (100, 1)", "Coin", "Coin 2", "Coin 10"}
 
 func (g *factToy) Facts(c *contract.Ctx) (map[string]string, error) {
 	out := map[string]string{}
