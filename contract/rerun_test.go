@@ -494,50 +494,68 @@ func TestRerunNamesTheBrokenInput(t *testing.T) {
 
 // TestRevisionIgnoresCitations: a revision lists the notices whose text a
 // correction changed, not those whose Citation block alone changed (the
-// journal lines, the state hash, the open claims): here Bob's claim is made
-// void, and the referee's notice of the next week's seed no longer lists it
-// among the open claims; the claim's ruling request, no longer made, is
-// listed, and so is the line of Toy's report the claim made.
+// journal lines, the state hash, the open claims): here Bob's second claim
+// is made void, or a message of Bob's is read as that claim, and the
+// referee's notice of the next week's seed lists it among the open claims
+// only before, or only after. The claim's ruling request is listed, and so
+// are the lines of Toy's report that only the claim made, one of them also
+// there once for Bob's first claim.
 func TestRevisionIgnoresCitations(t *testing.T) {
-	h := newToy(t)
-	h.Record()
-	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
-	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
-	h.Public("2026-12-01T10:07:00Z", alice, "I CoE on randomness/2026-W49/20261201T100000: a wrong seed.")
-	h.Public("2026-12-01T10:08:00Z", bob, "I CoE on randomness/2026-W49/20261201T100000: not random enough.") // m4
-	var seed *contract.Notice
-	for _, n := range h.Advance("2026-12-07T00:00:00Z") {
-		if strings.HasPrefix(n.ID, "randomness/2026-W50/") {
-			seed = n
+	const claim = "I CoE on randomness/2026-W49/20261201T100000: too predictable."
+	for _, tc := range []struct {
+		text string // Bob's second message, m5
+		fix  contract.Correction
+	}{
+		{claim, contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m5@example.test"}},
+		{"Nothing to add.", contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m5@example.test", Text: claim}},
+	} {
+		h := newToy(t)
+		h.Record()
+		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+		h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+		h.Public("2026-12-01T10:07:00Z", alice, "I CoE on randomness/2026-W49/20261201T100000: a wrong seed.")
+		h.Public("2026-12-01T10:08:00Z", bob, "I CoE on randomness/2026-W49/20261201T100000: not random enough.")
+		h.Public("2026-12-01T10:08:00Z", bob, tc.text)
+		var seed *contract.Notice
+		for _, n := range h.Advance("2026-12-07T00:00:00Z") {
+			if strings.HasPrefix(n.ID, "randomness/2026-W50/") {
+				seed = n
+			}
 		}
-	}
-	if seed == nil || !strings.Contains(flat(seed.Body), "Open Claims of Error: #1 by Alice") || !strings.Contains(flat(seed.Body), "#2 by Bob") {
-		t.Fatalf("the seed's notice before the correction: %v", seed)
-	}
-	rev, ns, err := h.Correct("2026-12-07T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m4@example.test"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range rev.Notices {
-		if c.ID == seed.ID {
-			t.Errorf("the seed's notice is listed as changed:\n%s", rev.Text())
+		if seed == nil || !strings.Contains(flat(seed.Body), "Open Claims of Error: #1 by Alice") {
+			t.Fatalf("the seed's notice before the correction: %v", seed)
 		}
-	}
-	if len(rev.Notices) == 0 {
-		t.Errorf("the claim's ruling request, no longer made, is not listed:\n%s", rev.Text())
-	}
-	// Toy tells no facts: the state's change is its report's, whose line
-	// for Bob's claim is gone.
-	gone := false
-	for _, c := range rev.State {
-		gone = gone || c.What == "Toy report" && strings.Contains(c.Old, "Bob") && strings.Contains(c.Old, "claims an error") && c.New == ""
-	}
-	if !gone {
-		t.Errorf("the revision does not say Bob's claim left Toy's report:\n%s", rev.Text())
-	}
-	for _, n := range ns {
-		if n.ID == seed.ID {
-			t.Errorf("the seed's notice sent again: %s", n.Body)
+		rev, ns, err := h.Correct("2026-12-07T11:00:00Z", tc.fix, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range rev.Notices {
+			if c.ID == seed.ID {
+				t.Errorf("%s: the seed's notice is listed as changed:\n%s", tc.fix.Describe(), rev.Text())
+			}
+		}
+		if len(rev.Notices) == 0 {
+			t.Errorf("%s: the claim's ruling request is not listed:\n%s", tc.fix.Describe(), rev.Text())
+		}
+		for _, n := range ns {
+			if n.ID == seed.ID {
+				t.Errorf("%s: the seed's notice sent again: %s", tc.fix.Describe(), n.Body)
+			}
+		}
+		// Toy tells no facts: the state's change is its report's.
+		var lines []string
+		for _, c := range rev.State {
+			switch {
+			case c.What == "Toy report" && c.New == "" && tc.fix.Kind == contract.FixVoid:
+				lines = append(lines, strings.Join(strings.Fields(c.Old), " "))
+			case c.What == "Toy report" && c.Old == "" && tc.fix.Kind == contract.FixReads:
+				lines = append(lines, strings.Join(strings.Fields(c.New), " "))
+			default:
+				t.Errorf("%s: a change of the state besides the claim's lines in Toy's report: %+v", tc.fix.Describe(), c)
+			}
+		}
+		if want := []string{"2026-12-01 10:08 Bob claims an error in", "randomness/2026-W49/20261201T100000 (CoE #3)"}; !slices.Equal(lines, want) {
+			t.Errorf("%s: the claim's lines in Toy's report: %q, want %q\n%s", tc.fix.Describe(), lines, want, rev.Text())
 		}
 	}
 }
