@@ -342,10 +342,12 @@ func TestCorrectionReceiptQuotesEachWhole(t *testing.T) {
 
 // TestRefusedCorrectionJournaled: a correction the re-run refuses is
 // journaled on the line after the last, which the state's journal number
-// then is.
+// then is; a correction made is journaled with the re-run and the
+// revision, each on the line after the one before.
 func TestRefusedCorrectionJournaled(t *testing.T) {
 	h := claimed(t)
 	h.Record()
+	h.Public("2026-12-02T08:00:00Z", alice, "I transfer 1 coin to Bob.") // m3
 	seq := h.S.JournalSeq
 	if _, _, err := h.Correct("2026-12-02T09:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m99@example.test"}, nil); err == nil {
 		t.Fatal("a correction of a message not in the record was made")
@@ -353,5 +355,21 @@ func TestRefusedCorrectionJournaled(t *testing.T) {
 	last := h.Entries[len(h.Entries)-1]
 	if last.Verb != "correction" || last.Outcome != "rejected" || last.Seq != seq+1 || h.S.JournalSeq != seq+1 {
 		t.Errorf("after journal line %d, the refusal is line %d (%s %s), the state's journal number %d", seq, last.Seq, last.Verb, last.Outcome, h.S.JournalSeq)
+	}
+
+	// A correction made: the correction's line, the re-run's, then the
+	// revision's, each after the one before.
+	seq = h.S.JournalSeq
+	n := len(h.Entries)
+	if _, _, err := h.Correct("2026-12-02T10:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m3@example.test"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, en := range h.Entries[n:] {
+		if en.Seq != seq+int64(i)+1 {
+			t.Errorf("after journal line %d, entry %d (%s) is line %d", seq, i+1, en.Verb, en.Seq)
+		}
+	}
+	if last := h.Entries[len(h.Entries)-1]; last.Verb != "revision" || h.S.JournalSeq != last.Seq {
+		t.Errorf("the last line is %d (%s), the state's journal number %d", last.Seq, last.Verb, h.S.JournalSeq)
 	}
 }
