@@ -11,6 +11,7 @@ import (
 
 	"referee/contract"
 	"referee/contract/contracttest"
+	"referee/contract/text"
 )
 
 // chaosHistory is a random game of chaos: the engine, its starting state,
@@ -534,7 +535,7 @@ func TestRevisionIgnoresCitations(t *testing.T) {
 				t.Errorf("%s: the seed's notice is listed as changed:\n%s", tc.fix.Describe(), rev.Text())
 			}
 		}
-		if len(rev.Notices) == 0 {
+		if len(rev.Notices) == 0 || !strings.Contains(rev.Text(), "a private ruling to cm@example.test") {
 			t.Errorf("%s: the claim's ruling request is not listed:\n%s", tc.fix.Describe(), rev.Text())
 		}
 		for _, n := range ns {
@@ -605,7 +606,7 @@ func TestRerunNamesTheLineThatDiffers(t *testing.T) {
 // TestRevisionOfAReceiptAlone: a correction that changes only how a
 // message reads, not what it did, changes its receipt alone; the revision
 // lists that receipt, does not say nothing changed, and has no heading for
-// outcomes that changed.
+// what did not change.
 func TestRevisionOfAReceiptAlone(t *testing.T) {
 	h := newToy(t)
 	h.Record()
@@ -615,8 +616,15 @@ func TestRevisionOfAReceiptAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rev.Outcomes)+len(rev.State)+len(rev.Draws)+len(rev.Notices) != 0 || len(rev.Receipts) != 1 || !rev.Changed() || strings.Contains(rev.Text(), "Nothing changed.") ||
-		strings.Contains(rev.Text(), "Outcomes that changed") {
+	if len(rev.Outcomes)+len(rev.State)+len(rev.Draws)+len(rev.Notices) != 0 || len(rev.Receipts) != 1 || !rev.Changed() || strings.Contains(rev.Text(), "Nothing changed.") {
 		t.Errorf("a correction of a receipt's wording alone:\n%s", rev.Text())
+	}
+	for _, h := range []string{"Outcomes that changed", "The state", "Draws whose outcome changed"} {
+		if strings.Contains(rev.Text(), text.Heading(h)) {
+			t.Errorf("a heading %q over nothing:\n%s", h, rev.Text())
+		}
+	}
+	if !strings.Contains(rev.Text(), text.Heading("Notices that changed")+"2026-12-01 10:05  a private receipt to alice@example.test (changed)\n") {
+		t.Errorf("the changed receipt is not listed:\n%s", rev.Text())
 	}
 }
