@@ -628,3 +628,31 @@ func TestRevisionOfAReceiptAlone(t *testing.T) {
 		t.Errorf("the changed receipt is not listed:\n%s", rev.Text())
 	}
 }
+
+// TestRevisionOfAnAdjustment: an adjustment changes no receipt: its
+// revision says what it did and what the state now says, has no heading
+// for notices when none changed, and, when the week's report changed with
+// it, lists the report without saying receipts are sent again.
+func TestRevisionOfAnAdjustment(t *testing.T) {
+	for _, report := range []bool{false, true} {
+		h := newToy(t)
+		h.Record()
+		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+		h.Public("2026-12-01T10:06:00Z", alice, "CoE: my coins.")
+		if report {
+			h.Advance("2026-12-07T00:00:00Z")
+		}
+		rev, _, err := h.Correct("2026-12-07T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixAdjust, Adjust: &contract.Adjustment{
+			At: contracttest.At(t, "2026-12-01T10:30:00Z"), Game: "toy", Owner: "Alice", Currency: "toy/coin", Amount: 9, Rule: "T1", CoE: 1}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		txt := rev.Text()
+		if len(rev.Receipts) != 0 || !strings.Contains(txt, "now: applied: Alice: 5 -> 9 of toy/coin") || strings.Contains(txt, "Each changed receipt is sent again") {
+			t.Errorf("report %v: the revision of an adjustment:\n%s", report, txt)
+		}
+		if listed := strings.Contains(txt, text.Heading("Notices that changed")+"2026-12-07 00:00  [Toy] Weekly Report (changed)\n"); listed != report || report != strings.Contains(txt, text.Heading("Notices that changed")) {
+			t.Errorf("report %v: the notices that changed:\n%s", report, txt)
+		}
+	}
+}
