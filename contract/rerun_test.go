@@ -1,8 +1,12 @@
 package contract_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -654,5 +658,63 @@ func TestRevisionOfAnAdjustment(t *testing.T) {
 		if listed := strings.Contains(txt, text.Heading("Notices that changed")+"2026-12-07 00:00  [Toy] Weekly Report (changed)\n"); listed != report || report != strings.Contains(txt, text.Heading("Notices that changed")) {
 			t.Errorf("report %v: the notices that changed:\n%s", report, txt)
 		}
+	}
+}
+
+// TestRevisionOfANewReceipt: a message that performed nothing has no
+// receipt; corrected to read as an action, it has one, sent to its player
+// as the receipt the corrected record gives it, and the revision lists it
+// as made.
+func TestRevisionOfANewReceipt(t *testing.T) {
+	h := newToy(t)
+	h.Record()
+	h.Public("2026-12-01T10:05:00Z", alice, "Hello, all.")
+	h.Public("2026-12-01T10:06:00Z", alice, "CoE: my greeting was meant as joining.")
+	rev, sent, err := h.Correct("2026-12-01T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m1@example.test", Text: "I join the Toy game."}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *contract.Notice
+	for _, n := range sent {
+		if n.Kind == "receipt" {
+			if got != nil {
+				t.Fatalf("two receipts sent:\n%s\n%s", got.Body, n.Body)
+			}
+			got = n
+		}
+	}
+	if got == nil || !slices.Equal(got.To, []string{"alice@example.test"}) || !strings.HasPrefix(got.Subject, "Corrected: ") {
+		t.Fatalf("no corrected receipt to %s: %+v", alice, got)
+	}
+	body := strings.Join(strings.Fields(got.Body), " ")
+	intro := "In the record corrected by CoE #1 (message m1@example.test reads `I join the Toy game.`), your message has this receipt."
+	if !strings.HasPrefix(body, intro+" Your message dated 2026-12-01 10:05 UTC") || !strings.Contains(body, "> I join the Toy game. Done: you joined Toy with 5 coins") {
+		t.Errorf("the receipt the corrected record gives the message:\n%s", got.Body)
+	}
+	if len(rev.Receipts) != 1 || !strings.Contains(rev.Text(), text.Heading("Notices that changed")+"2026-12-01 10:05  a private receipt to alice@example.test (now made, not sent)\n") {
+		t.Errorf("the new receipt is not listed as made:\n%s", rev.Text())
+	}
+	// The journal keeps the receipt's summary: none before, its kind,
+	// subject and body's hash now.
+	last := h.Entries[len(h.Entries)-1]
+	b, err := json.Marshal(last.Detail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j struct {
+		Revision struct {
+			Receipts []struct {
+				ID       string
+				Old, New map[string]string
+			} `json:"receipts"`
+		} `json:"revision"`
+	}
+	if err := json.Unmarshal(b, &j); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	sum := sha256.Sum256([]byte(rev.Receipts[0].New.Body))
+	want := map[string]string{"kind": "receipt", "subject": "Re: actions", "body_sha256": hex.EncodeToString(sum[:])}
+	if last.Verb != "revision" || len(j.Revision.Receipts) != 1 || j.Revision.Receipts[0].ID != "receipt/m1@example.test" || j.Revision.Receipts[0].Old != nil || !maps.Equal(j.Revision.Receipts[0].New, want) {
+		t.Errorf("the journaled revision's receipts: %s", b)
 	}
 }
