@@ -3,6 +3,9 @@ package contract_test
 import (
 	"strings"
 	"testing"
+
+	"referee/contract"
+	"referee/contract/contracttest"
 )
 
 // TestCitationBlock: the Citation block a notice or report ends with says
@@ -68,5 +71,36 @@ func TestCitationBlock(t *testing.T) {
 		if strings.Contains(c, "Open Claims of Error") {
 			t.Errorf("a citation lists open claims with none made: %s", c)
 		}
+	}
+}
+
+// terse is the toy game with a verb whose public notice does not end its
+// last line.
+type terse struct{ toy }
+
+func (g *terse) Verbs() []*contract.Verb {
+	return append(g.toy.Verbs(), &contract.Verb{Name: "herald", Pattern: `herald (?P<news>.+)`, Syntax: "I herald <news> in Toy", Rule: "T1",
+		Do: func(c *contract.Ctx, a *contract.Action) error {
+			c.Notify(&contract.Notice{ID: "toy/herald", Channel: contract.ChanOfficial, Subject: "[Toy] Hear ye", Body: "Hear ye: " + a.Arg("news")})
+			c.Did("heralded")
+			return nil
+		}})
+}
+
+// TestCitationAfterAnUnendedNotice: a game's public notice whose last line
+// has no newline (and no signature) keeps that line whole, and its Citation
+// block follows after a blank line, as after any other notice.
+func TestCitationAfterAnUnendedNotice(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", &terse{})
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	var body string
+	for _, n := range h.Send(&contract.Message{From: "alice@example.test", Name: "Alice", Date: contracttest.At(t, "2026-12-01T10:06:00Z"),
+		Arrived: contracttest.At(t, "2026-12-01T10:06:00Z"), Channel: contract.ChanPublic, Authenticated: true, Text: "I herald the spring in Toy."}) {
+		if n.ID == "toy/herald" {
+			body = n.Body
+		}
+	}
+	if !strings.HasPrefix(body, "Hear ye: the spring\n\nCitation\n--------\nCite as: toy/herald\n") {
+		t.Errorf("the notice's last line and its citation:\n%s", body)
 	}
 }

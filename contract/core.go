@@ -116,8 +116,8 @@ func doName(c *Ctx, a *Action) error {
 	p := c.Actor()
 	old := p.Name
 	c.s.touchPlayer(p)
-	c.s.undoLog().touch("", old, 0, 0)
-	c.s.undoLog().touch("", name, 0, 0)
+	c.s.undoLog().touch("", old)
+	c.s.undoLog().touch("", name)
 	p.Name = name
 	renamePlayer(c.s, old, name)
 	c.Did("you are now known as %s (before: %s)", name, old)
@@ -129,8 +129,8 @@ func renamePlayer(s *State, old, name string) {
 	u := s.undoLog()
 	for _, b := range s.Ledger.Balances {
 		if n, ok := b[old]; ok {
-			u.touch("", old, 0, 0)
-			u.touch("", name, 0, 0)
+			u.touch("", old)
+			u.touch("", name)
 			logKey(u, b, old)
 			logKey(u, b, name)
 			delete(b, old)

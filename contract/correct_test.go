@@ -245,11 +245,12 @@ func TestCorrectionAnswersTheClaim(t *testing.T) {
 type factToy struct{ toy }
 
 // factOrder is the order a revision lists factToy's facts in: numbers
-// compared as numbers (leading zeros aside), then text.
+// compared as numbers (leading zeros aside), then text; a name may end with
+// its number.
 // Enough of them that a comparison wrong either way leaves some pair out
 // of order, whatever order the map gives them in.
 var factOrder = []string{"Cell", "Cell (2, 9)", "Cell (2, 9) b", "Cell (2, 010)", "Cell (2, 11)", "Cell (2, 100)",
-	"Cell (3, 1)", "Cell (10, 1)", "Cell (100, 1)", "Coin"}
+	"Cell (3, 1)", "Cell (10, 1)", "Cell (100, 1)", "Coin", "Coin 2", "Coin 10"}
 
 func (g *factToy) Facts(c *contract.Ctx) (map[string]string, error) {
 	out := map[string]string{}
@@ -314,5 +315,61 @@ func TestTwoCorrectionsInOneMessage(t *testing.T) {
 	r := contracttest.Receipt(ns)
 	if r == nil || strings.Count(r.Body, "correction of CoE #1 accepted") != 2 || !strings.Contains(r.Body, "2 done, 0 not done.") {
 		t.Fatalf("the receipt does not acknowledge both corrections: %v", r)
+	}
+}
+
+// TestCorrectionReceiptQuotesEachWhole: the contestmaster's receipt quotes
+// each correction of a message whole, to its final period, and the
+// sentences it quotes are not read again as the contestmaster's; a
+// correction not in a known form is refused on its own line, and the
+// correction on the next line is read.
+func TestCorrectionReceiptQuotesEachWhole(t *testing.T) {
+	h := claimed(t)
+	r := h.Private("2026-12-02T09:00:00Z", cmAddr, "I correct CoE #1: message <m1@example.test> reads `I join the Toy game.\nI poke Bob in Toy.` .\n"+
+		"I correct CoE #1: the round was wrong.\nI correct CoE #1: message <m1@example.test> is void.")
+	body := flat(r.Body)
+	for _, want := range []string{
+		"> I correct CoE #1: message <m1@example.test> reads `I join the Toy > game. I poke Bob in Toy.` . Done: correction of CoE #1 accepted",
+		"> I correct CoE #1: the round was wrong. Not done: a correction is written as:",
+		"> I correct CoE #1: message <m1@example.test> is void. Done: correction of CoE #1 accepted",
+		"2 done, 1 not done.",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
+		}
+	}
+}
+
+// TestRefusedCorrectionJournaled: a correction the re-run refuses is
+// journaled on the line after the last, which the state's journal number
+// then is; a correction made is journaled with the re-run and the
+// revision, each on the line after the one before.
+func TestRefusedCorrectionJournaled(t *testing.T) {
+	h := claimed(t)
+	h.Record()
+	h.Public("2026-12-02T08:00:00Z", alice, "I transfer 1 coin to Bob.") // m3
+	seq := h.S.JournalSeq
+	if _, _, err := h.Correct("2026-12-02T09:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m99@example.test"}, nil); err == nil {
+		t.Fatal("a correction of a message not in the record was made")
+	}
+	last := h.Entries[len(h.Entries)-1]
+	if last.Verb != "correction" || last.Outcome != "rejected" || last.Seq != seq+1 || h.S.JournalSeq != seq+1 {
+		t.Errorf("after journal line %d, the refusal is line %d (%s %s), the state's journal number %d", seq, last.Seq, last.Verb, last.Outcome, h.S.JournalSeq)
+	}
+
+	// A correction made: the correction's line, the re-run's, then the
+	// revision's, each after the one before.
+	seq = h.S.JournalSeq
+	n := len(h.Entries)
+	if _, _, err := h.Correct("2026-12-02T10:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m3@example.test"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, en := range h.Entries[n:] {
+		if en.Seq != seq+int64(i)+1 {
+			t.Errorf("after journal line %d, entry %d (%s) is line %d", seq, i+1, en.Verb, en.Seq)
+		}
+	}
+	if last := h.Entries[len(h.Entries)-1]; last.Verb != "revision" || h.S.JournalSeq != last.Seq {
+		t.Errorf("the last line is %d (%s), the state's journal number %d", last.Seq, last.Verb, h.S.JournalSeq)
 	}
 }

@@ -85,16 +85,23 @@ func TestRejectionRestoresState(t *testing.T) {
 	}
 }
 
+// TestLedgerInvariantCaught: a game that breaks the right to own is caught
+// after the action, a fault naming the holding: coins minted to an entity
+// that cannot own them, or a player let leave Toy with the coins only its
+// players may own (T2), which only the holdings of a player whose membership
+// changed show.
 func TestLedgerInvariantCaught(t *testing.T) {
-	h := newToy(t)
-	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
-	_, err := h.E.Apply(h.S, &contract.Message{ID: "x1", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
-		Channel: contract.ChanPublic, ListCopy: true, Text: "I cheat in Toy."})
-	if err == nil || !strings.Contains(err.Error(), "toy/coin: contestmaster:toy may not own it") {
-		t.Fatalf("a broken ledger was not caught: %v", err)
-	}
-	if !contract.IsFault(err) {
-		t.Errorf("a broken invariant must be a fault, not a rejection")
+	for text, want := range map[string]string{"I cheat in Toy.": "toy/coin: contestmaster:toy may not own it", "I walk out of Toy.": "toy/coin: Alice may not own it"} {
+		h := newToy(t)
+		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+		_, err := h.E.Apply(h.S, &contract.Message{ID: "x1", From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"),
+			Channel: contract.ChanPublic, ListCopy: true, Text: text})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("%q: a broken ledger was not caught: %v", text, err)
+		}
+		if !contract.IsFault(err) {
+			t.Errorf("%q: a broken invariant must be a fault, not a rejection", text)
+		}
 	}
 }
 

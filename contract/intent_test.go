@@ -225,3 +225,30 @@ func TestOnlySponsorWithdraws(t *testing.T) {
 		t.Fatalf("the sponsor could not withdraw:\n%s", r.Body)
 	}
 }
+
+// TestSupporterDoesSo: "I do so" from a supporter resolves an intent with N
+// support, which its supporters may resolve; an intent with Agoran consent
+// stays its sponsor's to resolve, however many support it (G7).
+func TestSupporterDoesSo(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, with 2 support, to crown Dan.")
+	h.Public("2026-12-01T10:11:00Z", bob, "I support intent #1.")
+	h.Public("2026-12-01T10:12:00Z", carol, "I support intent #1.")
+	r := h.Public("2026-12-01T10:13:00Z", carol, "I do so (intent #1).")
+	if !strings.Contains(r.Body, "Done: Dan is crowned") || len(h.S.Intents) != 0 {
+		t.Errorf("a supporter's \"I do so\" did not resolve the supported intent:\n%s", r.Body)
+	}
+
+	h = joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, with Agoran consent, to reset the Toy rounds.")
+	h.Public("2026-12-01T11:00:00Z", bob, "I support intent #1.")
+	h.Public("2026-12-01T11:01:00Z", carol, "I support intent #1.")
+	r = h.Public("2026-12-05T10:11:00Z", bob, "I do so (intent #1).")
+	if !strings.Contains(flat(r.Body), "Not done: only Alice, who tabled intent #1, can resolve it (G7)") || len(h.S.Intents) != 1 {
+		t.Errorf("a supporter resolved an intent with Agoran consent:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-05T10:12:00Z", alice, "I do so.")
+	if !strings.Contains(r.Body, "Done: the Toy rounds are reset") {
+		t.Errorf("the sponsor could not resolve it:\n%s", r.Body)
+	}
+}

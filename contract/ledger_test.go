@@ -81,3 +81,39 @@ func TestDestroy(t *testing.T) {
 		t.Fatalf("burning more than one holds:\n%s", r.Body)
 	}
 }
+
+// TestZeroBalanceInAStateFile: a state file the operator edited by hand may
+// hold a balance of 0 (the referee drops an emptied one, a hand may write
+// it). That ledger is sound: `referee check` finds no problem in it, and a
+// player holding 0 acts as before, here by changing eir name, which carries
+// the holding over; a negative balance is a problem.
+func TestZeroBalanceInAStateFile(t *testing.T) {
+	h := joined(t)
+	b, err := contract.Encode(h.S)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(strings.Replace(string(b), "      Carol: 5\n", "      Carol: 0\n", 1), "    toy/coin: 20\n", "    toy/coin: 15\n", 1)
+	if edited == string(b) {
+		t.Fatalf("the ledger is not written as expected:\n%s", b)
+	}
+	if h.S, err = h.E.Decode([]byte(edited)); err != nil {
+		t.Fatal(err)
+	}
+	if p := h.E.Check(h.S); len(p) != 0 {
+		t.Errorf("check of a ledger where Carol holds 0: %q", p)
+	}
+	r := h.Public("2026-12-01T10:20:00Z", carol, "I change my name to Cara.")
+	if !strings.Contains(r.Body, "Done: you are now known as Cara") {
+		t.Errorf("a player holding 0 could not change eir name:\n%s", r.Body)
+	}
+	if b, _ := contract.Encode(h.S); !strings.Contains(string(b), "      Cara: 0\n") || strings.Contains(string(b), "Carol") {
+		t.Errorf("the holding of 0 did not follow the name:\n%s", b)
+	}
+
+	h.S.Ledger.Balances["toy/coin"]["Cara"] = -1
+	h.S.Ledger.Balances["toy/coin"]["Dan"] = 6
+	if got := strings.Join(h.E.Check(h.S), "\n"); !strings.Contains(got, "toy/coin: Cara holds -1") {
+		t.Errorf("check of a ledger where Cara holds -1: %q", got)
+	}
+}

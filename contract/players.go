@@ -295,7 +295,7 @@ func (s *State) Join(p *Player, game string, t time.Time) {
 		return
 	}
 	s.touchPlayer(p)
-	s.undoLog().touch("", p.Name, 0, 0)
+	s.undoLog().touch("", p.Name)
 	p.Member = append(p.Member, game)
 	sort.Strings(p.Member)
 	if p.Joined == nil {
@@ -307,7 +307,7 @@ func (s *State) Join(p *Player, game string, t time.Time) {
 // Leave removes the player from the game at t.
 func (s *State) Leave(p *Player, game string, t time.Time) {
 	s.touchPlayer(p)
-	s.undoLog().touch("", p.Name, 0, 0)
+	s.undoLog().touch("", p.Name)
 	out := p.Member[:0]
 	for _, g := range p.Member {
 		if g != game {

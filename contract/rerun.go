@@ -537,16 +537,7 @@ func (e *Engine) drawChanges(s *State, old, cur []Entry) []DrawChange {
 
 // weekOfLabel is the week of a draw's label, "<game>/<week>/<purpose>".
 func weekOfLabel(label string) string {
-	for i := 0; i < len(label); i++ {
-		if label[i] == '/' {
-			rest := label[i+1:]
-			for j := 0; j < len(rest); j++ {
-				if rest[j] == '/' {
-					return rest[:j]
-				}
-			}
-			return rest
-		}
-	}
-	return ""
+	_, rest, _ := strings.Cut(label, "/")
+	week, _, _ := strings.Cut(rest, "/")
+	return week
 }

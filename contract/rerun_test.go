@@ -1,8 +1,12 @@
 package contract_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -11,6 +15,7 @@ import (
 
 	"referee/contract"
 	"referee/contract/contracttest"
+	"referee/contract/text"
 )
 
 // chaosHistory is a random game of chaos: the engine, its starting state,
@@ -357,4 +362,359 @@ func TestRevisionGolden(t *testing.T) {
 	before := len(s.Outbox)
 	h.e.PublishRevision(s, rev, s.Clock)
 	contracttest.Golden(t, "testdata/revision.golden", contracttest.Transcript(s.Outbox[before:]))
+}
+
+// lateRead is a toy game's record after a snapshot in which the referee read
+// a message two hours after it arrived. The starting state: Alice and Bob
+// joined Toy with 5 coins each, and the clock was brought to 2026-12-02
+// 11:00. Then Alice's "I transfer 5 coins to Bob.", arrived at 10:00 and read
+// at 12:00 (mailbox position 7), and Bob's "I transfer 1 coin to Alice.",
+// arrived and read at 12:30 (position 8). Without positions, the messages
+// are recorded as a replayed archive records them.
+func lateRead(t *testing.T, positions bool) (*contract.Engine, *contract.Rerun) {
+	t.Helper()
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	h.Advance("2026-12-02T11:00:00Z")
+	r := &contract.Rerun{Base: contract.Snapshot(h.S)}
+	for _, m := range []struct {
+		id, from, name, arrived, read, text string
+		uid                                 uint32
+	}{
+		{"late@example.test", "alice@example.test", "Alice", "2026-12-02T10:00:00Z", "2026-12-02T12:00:00Z", "I transfer 5 coins to Bob.", 7},
+		{"next@example.test", "bob@example.test", "Bob", "2026-12-02T12:30:00Z", "2026-12-02T12:30:00Z", "I transfer 1 coin to Alice.", 8},
+	} {
+		arrived := contracttest.At(t, m.arrived)
+		in := contract.Input{Kind: contract.InMessage, At: contracttest.At(t, m.read), Msg: &contract.Message{ID: m.id, From: m.from, Name: m.name,
+			Date: arrived, Arrived: arrived, Subject: "actions", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: m.text}}
+		if positions {
+			in.IMAP = &contract.Checkpoint{UIDValidity: 1, LastUID: m.uid}
+		}
+		if _, err := h.E.Redo(h.S, &in); err != nil {
+			t.Fatal(err)
+		}
+		r.Inputs = append(r.Inputs, in)
+	}
+	r.Current = h.S
+	return h.E, r
+}
+
+// coins is what the players hold of Toy's coins, as "Alice 3, Bob 7".
+func coins(s *contract.State) string {
+	return fmt.Sprintf("Alice %d, Bob %d", s.Ledger.Balance("toy/coin", "Alice"), s.Ledger.Balance("toy/coin", "Bob"))
+}
+
+// TestCorrectionPlacesByArrival: an adjustment takes its place among the
+// messages by the time they arrived, not the time the referee read them:
+// set at 11:30, Alice's balance is set after her transfer of 10:00 (read at
+// 12:00), which stands, and before Bob's of 12:30.
+func TestCorrectionPlacesByArrival(t *testing.T) {
+	e, r := lateRead(t, true)
+	if got := coins(r.Current); got != "Alice 1, Bob 9" {
+		t.Fatalf("the record: %s", got)
+	}
+	r.Fix = contract.Correction{CoE: 1, Kind: contract.FixAdjust, Adjust: &contract.Adjustment{At: contracttest.At(t, "2026-12-02T11:30:00Z"),
+		Game: "toy", Owner: "Alice", Currency: "toy/coin", Amount: 2, Rule: "T1", CoE: 1}}
+	s, rev, err := e.Rerun(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := coins(s); got != "Alice 3, Bob 9" {
+		t.Errorf("after Alice's balance set to 2 at 11:30: %s, want Alice 3, Bob 9", got)
+	}
+	for _, rc := range rev.Receipts {
+		t.Errorf("receipt %s corrected: the transfers stand:\n%s", rc.ID, rev.Text())
+	}
+}
+
+// TestCorrectionBeforeTheStartingState: a new arrival time or an adjustment
+// before the starting state's clock is refused, saying to start from an
+// earlier state (G2: nothing enters there any more); a message read
+// otherwise may have arrived before that clock, if it was read after it,
+// and is corrected from its arrival.
+func TestCorrectionBeforeTheStartingState(t *testing.T) {
+	for _, tc := range []struct {
+		fix  contract.Correction
+		when string
+	}{
+		{contract.Correction{CoE: 1, Kind: contract.FixArrived, MsgID: "next@example.test", Arrived: contracttest.At(t, "2026-12-02T10:30:00Z")}, "2026-12-02 10:30"},
+		// Before every input after the starting state, too.
+		{contract.Correction{CoE: 1, Kind: contract.FixAdjust, Adjust: &contract.Adjustment{At: contracttest.At(t, "2026-12-02T09:30:00Z"),
+			Game: "toy", Owner: "Alice", Currency: "toy/coin", Amount: 2, Rule: "T1", CoE: 1}}, "2026-12-02 09:30"},
+	} {
+		e, r := lateRead(t, true)
+		r.Fix = tc.fix
+		want := "correction: it touches " + tc.when + " UTC, before the starting state's clock 2026-12-02 11:00 UTC; start from an earlier state"
+		if _, _, err := e.Rerun(r); err == nil || err.Error() != want {
+			t.Errorf("%s: got %v, want %q", tc.fix.Describe(), err, want)
+		}
+	}
+
+	e, r := lateRead(t, true)
+	r.Fix = contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "late@example.test", Text: "I transfer 4 coins to Bob."}
+	s, rev, err := e.Rerun(r)
+	if err != nil {
+		t.Fatalf("the first message after the starting state, read otherwise: %v", err)
+	}
+	if !strings.Contains(flat(rev.Text()), "re-run from 2026-12-02 10:00 UTC") || coins(s) != "Alice 2, Bob 8" {
+		t.Errorf("corrected to a transfer of 4: %s\n%s", coins(s), rev.Text())
+	}
+}
+
+// TestCorrectionKeepsTheMailboxPosition: a message moved to another arrival
+// time leaves its mailbox position where it was, so the referee does not
+// read the mailbox again from an earlier message; a message recorded
+// without a position (a replayed archive) is moved alone.
+func TestCorrectionKeepsTheMailboxPosition(t *testing.T) {
+	for _, positions := range []bool{true, false} {
+		e, r := lateRead(t, positions)
+		r.Fix = contract.Correction{CoE: 1, Kind: contract.FixArrived, MsgID: "next@example.test", Arrived: contracttest.At(t, "2026-12-02T11:30:00Z")}
+		s, rev, err := e.Rerun(r)
+		if err != nil {
+			t.Fatalf("positions %v: %v", positions, err)
+		}
+		if s.IMAP != r.Current.IMAP {
+			t.Errorf("positions %v: the mailbox position moved from %+v to %+v", positions, r.Current.IMAP, s.IMAP)
+		}
+		if !rev.From.Equal(contracttest.At(t, "2026-12-02T11:30:00Z")) || coins(s) != "Alice 1, Bob 9" {
+			t.Errorf("positions %v: re-run from %s: %s", positions, contract.Stamp(rev.From), coins(s))
+		}
+	}
+}
+
+// TestRerunNamesTheBrokenInput: a recorded input that cannot be re-done
+// (here a position without its position, as a damaged journal could hold)
+// refuses the correction, naming the input by its place after the starting
+// state, its kind and its time.
+func TestRerunNamesTheBrokenInput(t *testing.T) {
+	e, r := lateRead(t, true)
+	r.Inputs = slices.Insert(r.Inputs, 1, contract.Input{Kind: contract.InPosition, At: contracttest.At(t, "2026-12-02T12:10:00Z")})
+	r.Fix = contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "next@example.test"}
+	_, _, err := e.Rerun(r)
+	if want := "the recorded history: re-run input 2 (position at 2026-12-02 12:10): redo: a position input without its position"; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}
+
+// TestRevisionIgnoresCitations: a revision lists the notices whose text a
+// correction changed, not those whose Citation block alone changed (the
+// journal lines, the state hash, the open claims): here Bob's second claim
+// is made void, or a message of Bob's is read as that claim, and the
+// referee's notice of the next week's seed lists it among the open claims
+// only before, or only after. The claim's ruling request is listed, and so
+// are the lines of Toy's report that only the claim made, one of them also
+// there once for Bob's first claim.
+func TestRevisionIgnoresCitations(t *testing.T) {
+	const claim = "I CoE on randomness/2026-W49/20261201T100000: too predictable."
+	for _, tc := range []struct {
+		text string // Bob's second message, m5
+		fix  contract.Correction
+	}{
+		{claim, contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m5@example.test"}},
+		{"Nothing to add.", contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m5@example.test", Text: claim}},
+	} {
+		h := newToy(t)
+		h.Record()
+		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+		h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+		h.Public("2026-12-01T10:07:00Z", alice, "I CoE on randomness/2026-W49/20261201T100000: a wrong seed.")
+		h.Public("2026-12-01T10:08:00Z", bob, "I CoE on randomness/2026-W49/20261201T100000: not random enough.")
+		h.Public("2026-12-01T10:08:00Z", bob, tc.text)
+		var seed *contract.Notice
+		for _, n := range h.Advance("2026-12-07T00:00:00Z") {
+			if strings.HasPrefix(n.ID, "randomness/2026-W50/") {
+				seed = n
+			}
+		}
+		if seed == nil || !strings.Contains(flat(seed.Body), "Open Claims of Error: #1 by Alice") {
+			t.Fatalf("the seed's notice before the correction: %v", seed)
+		}
+		rev, ns, err := h.Correct("2026-12-07T11:00:00Z", tc.fix, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range rev.Notices {
+			if c.ID == seed.ID {
+				t.Errorf("%s: the seed's notice is listed as changed:\n%s", tc.fix.Describe(), rev.Text())
+			}
+		}
+		if len(rev.Notices) == 0 || !strings.Contains(rev.Text(), "a private ruling to cm@example.test") {
+			t.Errorf("%s: the claim's ruling request is not listed:\n%s", tc.fix.Describe(), rev.Text())
+		}
+		for _, n := range ns {
+			if n.ID == seed.ID {
+				t.Errorf("%s: the seed's notice sent again: %s", tc.fix.Describe(), n.Body)
+			}
+		}
+		// Toy tells no facts: the state's change is its report's.
+		var lines []string
+		for _, c := range rev.State {
+			switch {
+			case c.What == "Toy report" && c.New == "" && tc.fix.Kind == contract.FixVoid:
+				lines = append(lines, strings.Join(strings.Fields(c.Old), " "))
+			case c.What == "Toy report" && c.Old == "" && tc.fix.Kind == contract.FixReads:
+				lines = append(lines, strings.Join(strings.Fields(c.New), " "))
+			default:
+				t.Errorf("%s: a change of the state besides the claim's lines in Toy's report: %+v", tc.fix.Describe(), c)
+			}
+		}
+		if want := []string{"2026-12-01 10:08 Bob claims an error in", "randomness/2026-W49/20261201T100000 (CoE #3)"}; !slices.Equal(lines, want) {
+			t.Errorf("%s: the claim's lines in Toy's report: %q, want %q\n%s", tc.fix.Describe(), lines, want, rev.Text())
+		}
+	}
+}
+
+// TestRevisionKeepsPrivateOutcomes: the revision, published to the list,
+// says a private message's action came out otherwise without saying how
+// (its changes may hold a sealed value); an event's changes it gives.
+func TestRevisionKeepsPrivateOutcomes(t *testing.T) {
+	h := newToy(t)
+	h.Record()
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Private("2026-12-01T10:06:00Z", alice, "I seal 7.") // m2
+	h.Public("2026-12-01T10:07:00Z", alice, "CoE: my seal.")
+	rev, _, err := h.Correct("2026-12-01T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m2@example.test"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	txt := flat(rev.Text())
+	if !strings.Contains(txt, "2026-12-01 10:06 Alice toy seal was: applied") || strings.Contains(txt, "sealed") {
+		t.Errorf("the revision of a private message's action:\n%s", rev.Text())
+	}
+}
+
+// TestRerunNamesTheLineThatDiffers: a record that does not lead to the
+// current state is refused naming the first line of the state file where
+// they differ, never its text (a line can hold a sealed value).
+func TestRerunNamesTheLineThatDiffers(t *testing.T) {
+	e, r := lateRead(t, true)
+	r.Current = contract.Snapshot(r.Current)
+	r.Current.Ledger.Balances["toy/coin"]["Bob"] += 100
+	r.Current.Ledger.Supply["toy/coin"] += 100
+	b, err := contract.Encode(r.Current)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := slices.Index(strings.Split(string(b), "\n"), "      Bob: 109") + 1
+	if line == 0 {
+		t.Fatalf("no line for Bob's 109 coins:\n%s", b)
+	}
+	r.Fix = contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "next@example.test"}
+	_, _, err = e.Rerun(r)
+	if want := fmt.Sprintf("the recorded history does not lead to the current state: line %d of the encoded state differs", line); err == nil || err.Error() != want || strings.Contains(err.Error(), "109") {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}
+
+// TestRevisionOfAReceiptAlone: a correction that changes only how a
+// message reads, not what it did, changes its receipt alone; the revision
+// lists that receipt, does not say nothing changed, and has no heading for
+// what did not change.
+func TestRevisionOfAReceiptAlone(t *testing.T) {
+	h := newToy(t)
+	h.Record()
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", alice, "CoE: my joining.")
+	rev, _, err := h.Correct("2026-12-01T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m1@example.test", Text: "I hereby join the Toy game."}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rev.Outcomes)+len(rev.State)+len(rev.Draws)+len(rev.Notices) != 0 || len(rev.Receipts) != 1 || !rev.Changed() || strings.Contains(rev.Text(), "Nothing changed.") {
+		t.Errorf("a correction of a receipt's wording alone:\n%s", rev.Text())
+	}
+	for _, h := range []string{"Outcomes that changed", "The state", "Draws whose outcome changed"} {
+		if strings.Contains(rev.Text(), text.Heading(h)) {
+			t.Errorf("a heading %q over nothing:\n%s", h, rev.Text())
+		}
+	}
+	if !strings.Contains(rev.Text(), text.Heading("Notices that changed")+"2026-12-01 10:05  a private receipt to alice@example.test (changed)\n") {
+		t.Errorf("the changed receipt is not listed:\n%s", rev.Text())
+	}
+}
+
+// TestRevisionOfAnAdjustment: an adjustment changes no receipt: its
+// revision says what it did and what the state now says, has no heading
+// for notices when none changed, and, when the week's report changed with
+// it, lists the report without saying receipts are sent again.
+func TestRevisionOfAnAdjustment(t *testing.T) {
+	for _, report := range []bool{false, true} {
+		h := newToy(t)
+		h.Record()
+		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+		h.Public("2026-12-01T10:06:00Z", alice, "CoE: my coins.")
+		if report {
+			h.Advance("2026-12-07T00:00:00Z")
+		}
+		rev, _, err := h.Correct("2026-12-07T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixAdjust, Adjust: &contract.Adjustment{
+			At: contracttest.At(t, "2026-12-01T10:30:00Z"), Game: "toy", Owner: "Alice", Currency: "toy/coin", Amount: 9, Rule: "T1", CoE: 1}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		txt := rev.Text()
+		if len(rev.Receipts) != 0 || !strings.Contains(txt, "now: applied: Alice: 5 -> 9 of toy/coin") || strings.Contains(txt, "Each changed receipt is sent again") {
+			t.Errorf("report %v: the revision of an adjustment:\n%s", report, txt)
+		}
+		if listed := strings.Contains(txt, text.Heading("Notices that changed")+"2026-12-07 00:00  [Toy] Weekly Report (changed)\n"); listed != report || report != strings.Contains(txt, text.Heading("Notices that changed")) {
+			t.Errorf("report %v: the notices that changed:\n%s", report, txt)
+		}
+	}
+}
+
+// TestRevisionOfANewReceipt: a message that performed nothing has no
+// receipt; corrected to read as an action, it has one, sent to its player
+// as the receipt the corrected record gives it, and the revision lists it
+// as made.
+func TestRevisionOfANewReceipt(t *testing.T) {
+	h := newToy(t)
+	h.Record()
+	h.Public("2026-12-01T10:05:00Z", alice, "Hello, all.")
+	h.Public("2026-12-01T10:06:00Z", alice, "CoE: my greeting was meant as joining.")
+	rev, sent, err := h.Correct("2026-12-01T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m1@example.test", Text: "I join the Toy game."}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *contract.Notice
+	for _, n := range sent {
+		if n.Kind == "receipt" {
+			if got != nil {
+				t.Fatalf("two receipts sent:\n%s\n%s", got.Body, n.Body)
+			}
+			got = n
+		}
+	}
+	if got == nil || !slices.Equal(got.To, []string{"alice@example.test"}) || !strings.HasPrefix(got.Subject, "Corrected: ") {
+		t.Fatalf("no corrected receipt to %s: %+v", alice, got)
+	}
+	body := strings.Join(strings.Fields(got.Body), " ")
+	intro := "In the record corrected by CoE #1 (message m1@example.test reads `I join the Toy game.`), your message has this receipt."
+	if !strings.HasPrefix(body, intro+" Your message dated 2026-12-01 10:05 UTC") || !strings.Contains(body, "> I join the Toy game. Done: you joined Toy with 5 coins") {
+		t.Errorf("the receipt the corrected record gives the message:\n%s", got.Body)
+	}
+	if len(rev.Receipts) != 1 || !strings.Contains(rev.Text(), text.Heading("Notices that changed")+"2026-12-01 10:05  a private receipt to alice@example.test (now made, not sent)\n") {
+		t.Errorf("the new receipt is not listed as made:\n%s", rev.Text())
+	}
+	// The journal keeps the receipt's summary: none before, its kind,
+	// subject and body's hash now.
+	last := h.Entries[len(h.Entries)-1]
+	b, err := json.Marshal(last.Detail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j struct {
+		Revision struct {
+			Receipts []struct {
+				ID       string
+				Old, New map[string]string
+			} `json:"receipts"`
+		} `json:"revision"`
+	}
+	if err := json.Unmarshal(b, &j); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	sum := sha256.Sum256([]byte(rev.Receipts[0].New.Body))
+	want := map[string]string{"kind": "receipt", "subject": "Re: actions", "body_sha256": hex.EncodeToString(sum[:])}
+	if last.Verb != "revision" || len(j.Revision.Receipts) != 1 || j.Revision.Receipts[0].ID != "receipt/m1@example.test" || j.Revision.Receipts[0].Old != nil || !maps.Equal(j.Revision.Receipts[0].New, want) {
+		t.Errorf("the journaled revision's receipts: %s", b)
+	}
 }

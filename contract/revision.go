@@ -39,7 +39,7 @@ type Revision struct {
 // Changed reports whether the correction changed anything a revision lists
 // (the hashes differ also when it only closed its claim).
 func (r *Revision) Changed() bool {
-	return len(r.Outcomes)+len(r.State)+len(r.Draws)+len(r.Receipts)+len(r.Notices) > 0
+	return len(r.Outcomes) > 0 || len(r.State) > 0 || len(r.Draws) > 0 || len(r.Receipts) > 0 || len(r.Notices) > 0
 }
 
 // Outcome is what a revision says of one journal entry.
@@ -265,7 +265,7 @@ func sortedFacts(keys map[string]bool) []string {
 func naturalCompare(a, b string) int {
 	for a != "" && b != "" {
 		da, db := digits(a), digits(b)
-		if da > 0 && db > 0 {
+		if da != 0 && db != 0 {
 			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
 			if len(na) != len(nb) {
 				return len(na) - len(nb)

@@ -168,6 +168,13 @@ func (g *toy) Verbs() []*contract.Verb {
 				c.Did("you burn %d coins", n)
 				return nil
 			}},
+		{Name: "walkout", Pattern: `walk out`, Syntax: "I walk out of Toy", Rule: "T16",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				// A bug: the player leaves Toy and keeps eir coins, which
+				// only players of Toy may own (T2).
+				c.State().Leave(c.Actor(), "toy", c.Now())
+				return nil
+			}},
 		{Name: "end", Pattern: `end the (?:current )?game`, Syntax: "I end the game of Toy", Rule: "T8",
 			Dependent: &contract.Method{Kind: "objection", N: 1, Who: "players",
 				Eligible: func(c *contract.Ctx, p *contract.Player) bool { return p.In("toy") }},

@@ -61,18 +61,14 @@ type undoLog struct {
 }
 
 // ledgerTouch names a ledger entry changed in a transaction: a currency's
-// owner (its balance changed by dBal), a currency's supply (owner "", changed
-// by dSup), or, with cur "", every holding of an owner whose membership or
-// name changed.
-type ledgerTouch struct {
-	cur, owner string
-	dBal, dSup int64
-}
+// owner whose balance changed, or, with cur "", every holding of an owner
+// whose membership or name changed.
+type ledgerTouch struct{ cur, owner string }
 
 // touch records a changed ledger entry.
-func (u *undoLog) touch(cur, owner string, dBal, dSup int64) {
+func (u *undoLog) touch(cur, owner string) {
 	if u.active() {
-		u.touched = append(u.touched, ledgerTouch{cur, owner, dBal, dSup})
+		u.touched = append(u.touched, ledgerTouch{cur, owner})
 	}
 }
 
