@@ -155,3 +155,69 @@ func TestBoardTwoWide(t *testing.T) {
 		t.Error(d)
 	}
 }
+
+// Ruling L7, Life R23: each winner's share is capped at PWIN / 5 only when
+// it is more. Four contestants and one winner make N = 5 x 4 = 20, exactly
+// the cap: the notice says the cap is not reached and awards 20.
+func TestL7AwardAtTheCap(t *testing.T) {
+	h := newHarness(t, "2026-12-01T09:00:00Z")
+	for _, p := range []string{alice, bob, carol, "Dave <dave@example.test>"} {
+		done(t, h.Public("2026-12-01T10:00:00Z", p, "I join the Life contest."), "Done")
+	}
+	done(t, h.Public("2026-12-01T11:00:00Z", alice, "I claim cells (1, 1), (2, 1), (1, 2), (2, 2) in Life."), "Done")
+	body := noticeBody(h.Advance("2026-12-07T00:00:00Z"), "Life Contest: Notice of Award")
+	for _, want := range []string{"N = PPP x contestants = 5 x 4 = 20", "Each winner: 20 / 1, rounded down = 20",
+		"Cap: PWIN / 5 = 100 / 5 = 20; not reached", "Life awards 20 Points to Alice."} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the notice lacks %q:\n%s", want, body)
+		}
+	}
+	if got := h.S.Score("Alice", ID); got != 20 {
+		t.Errorf("Alice's Life points = %d, want 20", got)
+	}
+}
+
+// Life R4: a suggestion's text names regulations 1 to 99 ("regulation
+// 99" is read, and needs no unanimity); a larger number is not read as a
+// regulation. The receipt says which it names.
+func TestR4RegulationNumbersNamed(t *testing.T) {
+	h := join3(t)
+	done(t, h.Public("2026-11-10T11:00:00Z", alice, "I suggest: add regulation 99, \"Cells are green.\""),
+		"Suggestion #1 recorded (regulation 99); it needs the contestmaster's consent and a majority of contestants (R4)")
+	done(t, h.Public("2026-11-10T11:01:00Z", alice, "I suggest: add regulation 100, \"Cells are blue.\""),
+		"Suggestion #2 recorded (no regulation named)")
+}
+
+// Life R5, R7, R21: limits with Xmax = Xmin, or Ymax = Ymin, leave one
+// column or one row of Cells, and VCFmin = VCFmax leaves one value of J:
+// each is adopted (only limits below each other are refused). The Cells
+// off the new limits are destroyed, and the Round draws J = 1.
+func TestLimitsEqualAdopted(t *testing.T) {
+	h := join3(t)
+	done(t, h.Public("2026-11-10T11:00:00Z", alice, "I claim cells (0, 0), (0, 7), (3, 3), (4, 0) in Life."), "Done")
+	for i, change := range []string{"SET Xmax = 0", "SET Ymax = 0", "SET VCFmax = 1"} {
+		done(t, h.Public("2026-11-10T12:00:00Z", bob, "I suggest: "+change), "Done")
+		id := strconv.Itoa(i + 1)
+		h.Public("2026-11-10T12:01:00Z", alice, "I consent to Suggestion #"+id+" in Life.")
+		h.Public("2026-11-10T12:01:00Z", bob, "I consent to Suggestion #"+id+" in Life.")
+		done(t, h.Public("2026-11-10T12:02:00Z", cm, "I consent to Suggestion #"+id+" in Life."), "Suggestion #"+id+" is adopted")
+		switch i {
+		case 0:
+			if got := cellsOf(h, aliceAddr); got != "0,0 0,7" {
+				t.Errorf("Alice's Cells after Xmax = 0: %q, want 0,0 0,7", got)
+			}
+		case 1:
+			if got := cellsOf(h, aliceAddr); got != "0,0" {
+				t.Errorf("Alice's Cells after Ymax = 0: %q, want 0,0", got)
+			}
+		}
+	}
+	p := h.S.Games[ID].Params
+	if p["Xmax"] != "0" || p["Ymax"] != "0" || p["VCFmax"] != "1" {
+		t.Fatalf("Xmax %s, Ymax %s, VCFmax %s; want 0, 0, 1", p["Xmax"], p["Ymax"], p["VCFmax"])
+	}
+	notDone(t, h.Public("2026-11-10T13:00:00Z", alice, "I claim cell (1, 0) in Life."), "Life R7")
+	if body := flat(noticeBody(h.Advance("2026-11-16T00:00:00Z"), "[Life] Weekly Report")); !strings.Contains(body, "J = 1.") {
+		t.Errorf("the report does not draw J = 1:\n%s", body)
+	}
+}

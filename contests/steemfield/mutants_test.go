@@ -1,6 +1,7 @@
 package steemfield
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,5 +99,51 @@ func TestPenaltyFromUnplacedLAND(t *testing.T) {
 	}
 	if strings.Contains(body, "cells change owner") {
 		t.Errorf("results post names cells changing owner, but none moved:\n%s", post.Body)
+	}
+}
+
+// Ruling S6, S11: a round end that moves no LAND has no "LAND movements"
+// heading in its results post. Proposals remove Gameplay 15 (the 1d6
+// returns) and Gameplay 1 (the round LAND); in the round after, nobody
+// proposes (no penalty), nothing is placed (no growth, no death) and
+// nothing passes, so nothing moves.
+func TestResultsWithoutMovements(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	for i, rule := range []string{"Gameplay 15", "Gameplay 1"} {
+		round := i + 1
+		day := func(d int) string { return fmt.Sprintf("2026-12-%02dT", 1+3*i+d) }
+		results := fmt.Sprintf("steemfield/round/%d/results-post", round)
+		proposals := fmt.Sprintf("steemfield/round/%d/proposal-post", round)
+		prop := "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: " + rule + "\n---"
+		mustContain(t, reply(t, h, day(0)+"11:00:00Z", players[0], prop, results), "Done: your proposal is recorded: SUBTRACTION of "+rule)
+		h.Advance(day(1) + "10:30:00Z")
+		mustContain(t, reply(t, h, day(1)+"11:00:00Z", players[0], "{YES}", proposals), "Done: your vote YES")
+		post := findNotice(h.Advance(day(3)+"10:30:00Z"), fmt.Sprintf("steemfield/round/%d/results-post", round+1))
+		if post == nil {
+			t.Fatalf("no results post of round %d", round)
+		}
+		if w := rule + " is removed from the rule set"; !strings.Contains(flat(post), w) {
+			t.Fatalf("round %d's results post lacks %q:\n%s", round, w, post.Body)
+		}
+	}
+	before := map[string]int64{}
+	for _, p := range []string{"Alice", "Bob", "Carol", Totem} {
+		before[p] = land(h, p)
+	}
+	post := findNotice(h.Advance("2026-12-10T10:30:00Z"), "steemfield/round/4/results-post")
+	if post == nil {
+		t.Fatal("no results post of round 3")
+	}
+	if w := "No proposal was made in round 3"; !strings.Contains(flat(post), w) {
+		t.Errorf("results post lacks %q:\n%s", w, post.Body)
+	}
+	if strings.Contains(post.Body, "LAND movements") {
+		t.Errorf("results post has a LAND movements heading, but no LAND moved:\n%s", post.Body)
+	}
+	for p, n := range before {
+		if got := land(h, p); got != n {
+			t.Errorf("%s has %d LAND after round 3, had %d", p, got, n)
+		}
 	}
 }
