@@ -13,6 +13,8 @@ import (
 // TestAuthResCommentEscapes: a mail server's comment with an escaped
 // parenthesis or a quoted string with an escaped quote does not hide or
 // invent a result: the sender is authenticated by the results as written.
+// A backslash escapes only within a comment or a quoted string, and one
+// that ends the header is kept.
 func TestAuthResCommentEscapes(t *testing.T) {
 	cfg := &Config{AuthPolicy: "authres", AuthServID: "mx.example.test"}
 	for _, c := range []struct {
@@ -22,6 +24,11 @@ func TestAuthResCommentEscapes(t *testing.T) {
 		{`mx.example.test; dkim=pass (key \) 2048; tested) header.d=example.org`, true},
 		{`mx.example.test; dkim=fail (a \) b; dkim=pass) header.d=example.org`, false},
 		{`mx.example.test; dkim=pass (outer (inner \( x) y; z) header.d=example.org`, true},
+		// A backslash outside quotes and comments escapes nothing: the
+		// comment it stands before still hides a result.
+		{`mx.example.test; dkim=fail x=a\(b; dkim=pass ) header.d=example.org`, false},
+		// A backslash that ends the header, in a quoted string.
+		{`mx.example.test; dkim=pass header.d=example.org; x="y\`, true},
 	} {
 		raw := "Authentication-Results: " + c.res + "\nFrom: a@example.org\n\nI join the Life contest.\n"
 		m, err := Parse([]byte(raw), time.Time{}, cfg)
@@ -39,6 +46,8 @@ func TestAuthResCommentEscapes(t *testing.T) {
 		`a (b (c) d) e (f) g`: `a   e   g`,
 		`x\y (z) w`:           `x\y   w`,
 		`a) b (c) d`:          `a) b   d`,
+		`a\(b) c`:             `a\  c`,
+		`a "q\`:               `a "q\`,
 	} {
 		if got := stripComments(in); got != want {
 			t.Errorf("stripComments(%q) = %q, want %q", in, got, want)
