@@ -147,3 +147,41 @@ func TestResultsWithoutMovements(t *testing.T) {
 		}
 	}
 }
+
+// Voting and Proposals 3, ruling S5: a proposal nobody votes on fails as a
+// tie of no weight, and the results post has no table of votes.
+func TestResultsWithoutVotes(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	body := flat(post)
+	for _, w := range []string{"The final vote (by weight): in favor: 0.000 against: 0.000", "The proposal fails: a tie is not a pass"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("results post lacks %q:\n%s", w, post.Body)
+		}
+	}
+	if strings.Contains(body, "Voter Vote Weight") {
+		t.Errorf("results post has a table of votes, but nobody voted:\n%s", post.Body)
+	}
+}
+
+// Meta 6, ruling S3: the proposal post quotes the proposal as made, an
+// addition with the section it names.
+func TestProposalPostNamesTheSection(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Participation\nPlayers must be polite.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[1], prop, r1), "Done: your proposal is recorded")
+	post := findNotice(h.Advance("2026-12-02T10:30:00Z"), p1)
+	if post == nil {
+		t.Fatal("no proposal post")
+	}
+	if w := "{PROPOSAL:ADDITION} Addition: Participation Players must be polite."; !strings.Contains(flat(post), w) {
+		t.Errorf("proposal post lacks %q:\n%s", w, post.Body)
+	}
+}
