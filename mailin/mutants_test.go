@@ -246,3 +246,45 @@ func TestPartReadToFourTimesTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestTextSubtypesRead: a body of text/enriched or text/markdown is the
+// message's text, as text/plain is; text/calendar is not.
+func TestTextSubtypesRead(t *testing.T) {
+	for sub, want := range map[string]bool{"enriched": true, "markdown": true, "plain": true, "calendar": false} {
+		raw := "From: a@example.org\nContent-Type: text/" + sub + "\n\nI join the Life contest.\n"
+		m, err := Parse([]byte(raw), time.Time{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(m.Text, "I join the Life contest."); got != want {
+			t.Errorf("text/%s: text %q, want it read: %v", sub, m.Text, want)
+		}
+	}
+}
+
+// TestBrokenContentTypeParameters: a Content-Type that does not parse (an
+// unterminated quote) still gives every parameter it names: the charset
+// after another parameter decodes the text.
+func TestBrokenContentTypeParameters(t *testing.T) {
+	raw := "From: a@example.org\nContent-Type: text/plain; format=fixed; charset=\"koi8-r\n\nI join the Life contest. \xf0\xd2\xc9\xd7\xc5\xd4.\n"
+	m, err := Parse([]byte(raw), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.Text, "I join the Life contest. Привет.") {
+		t.Errorf("text %q, want the KOI8-R body decoded", m.Text)
+	}
+}
+
+// TestNamedTextFirstPart: in a multipart mail, a named inline text part
+// that comes first is the message's text; a named one after it is a file.
+func TestNamedTextFirstPart(t *testing.T) {
+	raw := "From: a@example.org\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\nContent-Disposition: inline; filename=bids.txt\n\nI bid 3 on Flight.\n--b\nContent-Type: text/plain\nContent-Disposition: inline; filename=notes.txt\n\nI bid 9 on Flight.\n--b--\n"
+	m, err := Parse([]byte(raw), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.Text, "I bid 3 on Flight.") || strings.Contains(m.Text, "I bid 9") {
+		t.Errorf("text %q, want the first part's only", m.Text)
+	}
+}

@@ -185,3 +185,24 @@ func TestProposalPostNamesTheSection(t *testing.T) {
 		t.Errorf("proposal post lacks %q:\n%s", w, post.Body)
 	}
 }
+
+// Voting and Proposals 5, ruling S4: burnt LAND lowers the score, so the
+// proposal of a player who burnt comes before that of one who did not,
+// whichever was made first.
+func TestBurnPutsProposalFirst(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	give(t, h, "Alice", 1)
+	mustContain(t, reply(t, h, "2026-12-01T10:50:00Z", players[0], "{BURN:1}", r1), "Done: you burnt 1 LAND")
+	for i, who := range []int{0, 1} {
+		prop := fmt.Sprintf("---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing %d.\n---", i)
+		mustContain(t, reply(t, h, fmt.Sprintf("2026-12-01T11:0%d:00Z", i), players[who], prop, r1), "Done: your proposal is recorded")
+	}
+	post := findNotice(h.Advance("2026-12-02T10:30:00Z"), p1)
+	if post == nil {
+		t.Fatal("no proposal post")
+	}
+	if w := "The proposal put to the vote comes from Alice: --- {PROPOSAL:ADDITION} Addition: Gameplay Players may sing 0."; !strings.Contains(flat(post), w) {
+		t.Errorf("proposal post lacks %q:\n%s", w, post.Body)
+	}
+}
