@@ -322,7 +322,7 @@ func (c *IMAPConfig) idle(ctx context.Context, cl *imapclient.Client, cp *Checkp
 			if err != nil {
 				return fmt.Errorf("uid fetch %d:*: %w", cp.LastUID+1, err)
 			}
-			raws = rawsOf(bufs, cp.LastUID)
+			raws = rawsOf(bufs)
 			return nil
 		})
 		if ctx.Err() != nil {
@@ -407,17 +407,17 @@ func fetch(ctx context.Context, cl *imapclient.Client, uids []imap.UID) ([]*Raw,
 	}); err != nil {
 		return nil, fmt.Errorf("fetch uids %v: %w", imap.UIDSetNum(uids...), err)
 	}
-	return rawsOf(bufs, 0), nil
+	return rawsOf(bufs), nil
 }
 
-// rawsOf keeps the fetched messages above UID last, in UID order. "UID n:*"
-// also matches the highest UID when it is below n (RFC 3501 §6.4.8).
-func rawsOf(bufs []*imapclient.FetchMessageBuffer, last uint32) []*Raw {
+// rawsOf returns the fetched messages in UID order. "UID FETCH n:*" also
+// matches the highest UID when it is below n (RFC 3501 §6.4.8), but go-imap's
+// client hands a FETCH command only the UIDs of the set it sent (n and above;
+// others go to the unilateral handler, which drops them), so a wake-up for
+// mail already read fetches nothing (TestIMAPWakeUpForMailAlreadyRead).
+func rawsOf(bufs []*imapclient.FetchMessageBuffer) []*Raw {
 	raws := make([]*Raw, 0, len(bufs))
 	for _, b := range bufs {
-		if uint32(b.UID) <= last {
-			continue
-		}
 		raws = append(raws, &Raw{Data: b.FindBodySection(wholeBody), Arrived: b.InternalDate.UTC(), UID: uint32(b.UID)})
 	}
 	slices.SortFunc(raws, func(a, b *Raw) int { return cmp.Compare(a.UID, b.UID) })

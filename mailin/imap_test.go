@@ -850,3 +850,61 @@ func TestIMAPLoginFailureRetries(t *testing.T) {
 		t.Errorf("Run returned %v, want context.Canceled", err)
 	}
 }
+
+// TestIMAPWakeUpForMailAlreadyRead: a message delivered while the last
+// batch is being applied is announced (EXISTS) before IDLE starts, and the
+// sync that follows reads it; the IDLE then wakes at once for it. The
+// fetch of that wake-up ("UID FETCH last+1:*") returns the highest UID,
+// which was already read (RFC 3501 §6.4.8): it is not applied again.
+func TestIMAPWakeUpForMailAlreadyRead(t *testing.T) {
+	s := newTestServer(t)
+	s.deliver("INBOX", "m1")
+	c := newCollector()
+	var once sync.Once
+	apply := func(ctx context.Context, b Batch) error {
+		// The STORE that flags m1 carries m2's EXISTS back to the client.
+		once.Do(func() { s.deliver("INBOX", "m2") })
+		return c.apply(ctx, b)
+	}
+	cfg := s.config()
+	cfg.PollInterval = time.Hour
+	runInBackground(t, cfg, Checkpoint{}, apply)
+	c.waitN(t, 2)
+	// The first IDLE wakes for m2; the second follows the empty fetch.
+	s.waitIdles(t, 2)
+	if got := c.subjects(); !slices.Equal(got, []string{"m1", "m2"}) {
+		t.Errorf("subjects = %v, want [m1 m2], each once", got)
+	}
+	if got := s.fetches.Load(); got != 3 {
+		t.Errorf("%d UID FETCH commands, want 3 (m1, m2, the wake-up's)", got)
+	}
+}
+
+// TestIMAPIdleRestartDefault: with IdleRestart unset, IDLE is restarted
+// after the default 9 minutes, not at once: three messages announced one
+// by one while IDLE are each read by the fetch sent with DONE, with no UID
+// SEARCH (a restart's full sync) and no IDLE but the one after each fetch.
+func TestIMAPIdleRestartDefault(t *testing.T) {
+	s := newTestServer(t)
+	c := newCollector()
+	cfg := s.config()
+	cfg.IdleRestart = 0
+	cfg.PollInterval = time.Hour
+	runInBackground(t, cfg, Checkpoint{}, c.apply)
+	s.waitIdles(t, 1)
+	searches := s.searches.Load()
+	for i := 1; i <= 3; i++ {
+		s.deliver("INBOX", fmt.Sprintf("m%d", i))
+		c.waitN(t, i)
+		s.waitIdles(t, int32(1+i))
+	}
+	if got := s.searches.Load() - searches; got != 0 {
+		t.Errorf("%d UID SEARCH commands while IDLE with the default restart, want none", got)
+	}
+	if got := s.idles.Load(); got != 4 {
+		t.Errorf("%d IDLE commands for 3 messages, want 4 (the first, one after each fetch)", got)
+	}
+	if got := c.subjects(); !slices.Equal(got, subjectsN("m", 3)) {
+		t.Errorf("subjects = %v, want %v", got, subjectsN("m", 3))
+	}
+}

@@ -13,6 +13,8 @@ import (
 // TestAuthResCommentEscapes: a mail server's comment with an escaped
 // parenthesis or a quoted string with an escaped quote does not hide or
 // invent a result: the sender is authenticated by the results as written.
+// A backslash escapes only within a comment or a quoted string, and one
+// that ends the header is kept.
 func TestAuthResCommentEscapes(t *testing.T) {
 	cfg := &Config{AuthPolicy: "authres", AuthServID: "mx.example.test"}
 	for _, c := range []struct {
@@ -22,6 +24,11 @@ func TestAuthResCommentEscapes(t *testing.T) {
 		{`mx.example.test; dkim=pass (key \) 2048; tested) header.d=example.org`, true},
 		{`mx.example.test; dkim=fail (a \) b; dkim=pass) header.d=example.org`, false},
 		{`mx.example.test; dkim=pass (outer (inner \( x) y; z) header.d=example.org`, true},
+		// A backslash outside quotes and comments escapes nothing: the
+		// comment it stands before still hides a result.
+		{`mx.example.test; dkim=fail x=a\(b; dkim=pass ) header.d=example.org`, false},
+		// A backslash that ends the header, in a quoted string.
+		{`mx.example.test; dkim=pass header.d=example.org; x="y\`, true},
 	} {
 		raw := "Authentication-Results: " + c.res + "\nFrom: a@example.org\n\nI join the Life contest.\n"
 		m, err := Parse([]byte(raw), time.Time{}, cfg)
@@ -39,6 +46,8 @@ func TestAuthResCommentEscapes(t *testing.T) {
 		`a (b (c) d) e (f) g`: `a   e   g`,
 		`x\y (z) w`:           `x\y   w`,
 		`a) b (c) d`:          `a) b   d`,
+		`a\(b) c`:             `a\  c`,
+		`a "q\`:               `a "q\`,
 	} {
 		if got := stripComments(in); got != want {
 			t.Errorf("stripComments(%q) = %q, want %q", in, got, want)
@@ -235,5 +244,47 @@ func TestPartReadToFourTimesTheLimit(t *testing.T) {
 		if cut := slices.ContainsFunc(m.Notes, func(n string) bool { return strings.Contains(n, "cut at 64 bytes") }); cut != c.cut || !m.TooLarge {
 			t.Errorf("a part of %d bytes: too large %v, notes %q; want cut %v", c.n+1, m.TooLarge, m.Notes, c.cut)
 		}
+	}
+}
+
+// TestTextSubtypesRead: a body of text/enriched or text/markdown is the
+// message's text, as text/plain is; text/calendar is not.
+func TestTextSubtypesRead(t *testing.T) {
+	for sub, want := range map[string]bool{"enriched": true, "markdown": true, "plain": true, "calendar": false} {
+		raw := "From: a@example.org\nContent-Type: text/" + sub + "\n\nI join the Life contest.\n"
+		m, err := Parse([]byte(raw), time.Time{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(m.Text, "I join the Life contest."); got != want {
+			t.Errorf("text/%s: text %q, want it read: %v", sub, m.Text, want)
+		}
+	}
+}
+
+// TestBrokenContentTypeParameters: a Content-Type that does not parse (an
+// unterminated quote) still gives every parameter it names: the charset
+// after another parameter decodes the text.
+func TestBrokenContentTypeParameters(t *testing.T) {
+	raw := "From: a@example.org\nContent-Type: text/plain; format=fixed; charset=\"koi8-r\n\nI join the Life contest. \xf0\xd2\xc9\xd7\xc5\xd4.\n"
+	m, err := Parse([]byte(raw), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.Text, "I join the Life contest. Привет.") {
+		t.Errorf("text %q, want the KOI8-R body decoded", m.Text)
+	}
+}
+
+// TestNamedTextFirstPart: in a multipart mail, a named inline text part
+// that comes first is the message's text; a named one after it is a file.
+func TestNamedTextFirstPart(t *testing.T) {
+	raw := "From: a@example.org\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\nContent-Disposition: inline; filename=bids.txt\n\nI bid 3 on Flight.\n--b\nContent-Type: text/plain\nContent-Disposition: inline; filename=notes.txt\n\nI bid 9 on Flight.\n--b--\n"
+	m, err := Parse([]byte(raw), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.Text, "I bid 3 on Flight.") || strings.Contains(m.Text, "I bid 9") {
+		t.Errorf("text %q, want the first part's only", m.Text)
 	}
 }

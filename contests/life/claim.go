@@ -13,12 +13,13 @@ var (
 	cellSepRE = regexp.MustCompile(`^\s*(?:,\s*and\b|,|and\b|&)?\s*`)
 )
 
-// parseCells reads "(12, 34)", "(1,2) and (3, 4)", "12,34": Cells written as
-// (X, Y) and nothing else. ok is false when any part is not a Cell ("(5,5,5)",
-// "(1, 2" or "(x, 3)"), so a malformed coordinate is never read as another.
+// parseCells reads "(12, 34)", "(1,2) and (3, 4)", "12,34": one or more Cells
+// written as (X, Y) and nothing else. ok is false when there is none or any
+// part is not a Cell ("(5,5,5)", "(1, 2" or "(x, 3)"), so a malformed
+// coordinate is never read as another.
 func parseCells(s string) (pts []Pt, ok bool) {
 	rest := strings.TrimSpace(s)
-	for rest != "" {
+	for {
 		m := cellRE.FindStringSubmatch(rest)
 		if m == nil {
 			return nil, false
@@ -39,8 +40,10 @@ func parseCells(s string) (pts []Pt, ok bool) {
 		} else if rest != "" {
 			return nil, false
 		}
+		if rest == "" {
+			return pts, true
+		}
 	}
-	return pts, len(pts) > 0
 }
 
 // doClaim: Life R16 (a contestant becomes the Controller of a Cell Controlled

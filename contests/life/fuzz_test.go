@@ -7,11 +7,14 @@ import (
 
 // The parsers of player text never panic, and what they return is sane.
 func FuzzParseCells(f *testing.F) {
-	for _, s := range []string{"(12, 34)", "(1,2) and (3, 4)", "12,34", "(-1, -1)", "((", "(99999999999999999999, 1)"} {
+	for _, s := range []string{"(12, 34)", "(1,2) and (3, 4)", "12,34", "(-1, -1)", "((", "(99999999999999999999, 1)", "", " \t"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		pts, _ := parseCells(s)
+		pts, ok := parseCells(s)
+		if ok != (len(pts) > 0) {
+			t.Errorf("parseCells(%q) = %v, %v: ok must mean at least one Cell", s, pts, ok)
+		}
 		for _, p := range pts {
 			if !strings.Contains(s, ",") {
 				t.Errorf("parseCells(%q) found %v without a comma", s, p)

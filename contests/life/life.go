@@ -1,9 +1,10 @@
 package life
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -204,12 +205,7 @@ func (st *State) setCells(m map[Pt]string) {
 // cellList is a Controller's Cells as the state keeps them: in row order,
 // "x,y" each, separated by a space.
 func cellList(ps []Pt) string {
-	sort.Slice(ps, func(i, j int) bool {
-		if ps[i].Y != ps[j].Y {
-			return ps[i].Y < ps[j].Y
-		}
-		return ps[i].X < ps[j].X
-	})
+	slices.SortFunc(ps, func(a, b Pt) int { return cmp.Or(cmp.Compare(a.Y, b.Y), cmp.Compare(a.X, b.X)) })
 	b := make([]byte, 0, len(ps)*6)
 	for i, p := range ps {
 		if i > 0 {

@@ -2,6 +2,7 @@ package life
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -391,17 +392,14 @@ func changeNotice(c *contract.Ctx, s *Suggestion, before map[string]string) stri
 	b.WriteString(s.Text)
 	b.WriteString("\n\n")
 	old := func(n string) string { return before[n] }
-	regs := map[string]bool{}
+	regs := map[int]bool{}
 	for _, ch := range s.Change {
-		regs[paramRegulation(ch.Param)] = true
+		n, _ := strconv.Atoi(paramRegulation(ch.Param))
+		regs[n] = true
 	}
 	if len(regs) > 0 {
-		var keys []string
-		for k := range regs {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(i, j int) bool { a, _ := strconv.Atoi(keys[i]); b, _ := strconv.Atoi(keys[j]); return a < b })
-		for _, k := range keys {
+		for _, n := range slices.Sorted(maps.Keys(regs)) {
+			k := strconv.Itoa(n)
 			fmt.Fprintf(&b, "### Regulation %s, old text\n%s\n\n", k, regulation(k, old))
 			fmt.Fprintf(&b, "### Regulation %s, new text\n%s\n\n", k, regulation(k, c.Param))
 		}

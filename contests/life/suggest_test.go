@@ -63,6 +63,10 @@ func TestG9FreeTextNeedsRuling(t *testing.T) {
 	if s := st(h).Suggestions[0]; !strings.Contains(s.Status, "needs the contestmaster's ruling") {
 		t.Fatalf("status %q", s.Status)
 	}
+	body := flat(sentBody(h, "Life Contest - Change of Regulations"))
+	if !strings.Contains(body, "The suggestion carries no machine-readable change: its text is recorded, and the contestmaster has been asked how it applies (G9).") || strings.Contains(body, "Parameters (G9)") {
+		t.Errorf("the Change of Regulations notice of a free-text suggestion:\n%s", body)
+	}
 	var asked bool
 	for _, o := range h.Sent {
 		asked = asked || (o.Kind == "ruling" && o.To[0] == "cm@example.test")
@@ -76,6 +80,18 @@ func TestG9FreeTextNeedsRuling(t *testing.T) {
 	}
 	if s := st(h).Suggestions[0]; s.Status != "adopted, ruled" {
 		t.Errorf("status %q", s.Status)
+	}
+	// A second, ruled to change nothing.
+	h.Public("2026-11-11T10:00:00Z", bob, "I suggest: let the grid be painted green.")
+	for _, p := range []string{alice, bob, cm} {
+		h.Public("2026-11-11T11:00:00Z", p, "I consent to Suggestion #2 in Life.")
+	}
+	done(t, h.Private("2026-11-11T12:00:00Z", cm, "I rule on #2: none"), "Done")
+	report := flat(noticeBody(h.Advance("2026-11-16T00:00:00Z"), "[Life] Weekly Report"))
+	for _, want := range []string{"the contestmaster rules how Suggestion #1 applies: VPP = 12", "the contestmaster rules how Suggestion #2 applies: no change"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the report's recent events lack %q:\n%s", want, report)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package steemfield
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,5 +99,110 @@ func TestPenaltyFromUnplacedLAND(t *testing.T) {
 	}
 	if strings.Contains(body, "cells change owner") {
 		t.Errorf("results post names cells changing owner, but none moved:\n%s", post.Body)
+	}
+}
+
+// Ruling S6, S11: a round end that moves no LAND has no "LAND movements"
+// heading in its results post. Proposals remove Gameplay 15 (the 1d6
+// returns) and Gameplay 1 (the round LAND); in the round after, nobody
+// proposes (no penalty), nothing is placed (no growth, no death) and
+// nothing passes, so nothing moves.
+func TestResultsWithoutMovements(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	for i, rule := range []string{"Gameplay 15", "Gameplay 1"} {
+		round := i + 1
+		day := func(d int) string { return fmt.Sprintf("2026-12-%02dT", 1+3*i+d) }
+		results := fmt.Sprintf("steemfield/round/%d/results-post", round)
+		proposals := fmt.Sprintf("steemfield/round/%d/proposal-post", round)
+		prop := "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: " + rule + "\n---"
+		mustContain(t, reply(t, h, day(0)+"11:00:00Z", players[0], prop, results), "Done: your proposal is recorded: SUBTRACTION of "+rule)
+		h.Advance(day(1) + "10:30:00Z")
+		mustContain(t, reply(t, h, day(1)+"11:00:00Z", players[0], "{YES}", proposals), "Done: your vote YES")
+		post := findNotice(h.Advance(day(3)+"10:30:00Z"), fmt.Sprintf("steemfield/round/%d/results-post", round+1))
+		if post == nil {
+			t.Fatalf("no results post of round %d", round)
+		}
+		if w := rule + " is removed from the rule set"; !strings.Contains(flat(post), w) {
+			t.Fatalf("round %d's results post lacks %q:\n%s", round, w, post.Body)
+		}
+	}
+	before := map[string]int64{}
+	for _, p := range []string{"Alice", "Bob", "Carol", Totem} {
+		before[p] = land(h, p)
+	}
+	post := findNotice(h.Advance("2026-12-10T10:30:00Z"), "steemfield/round/4/results-post")
+	if post == nil {
+		t.Fatal("no results post of round 3")
+	}
+	if w := "No proposal was made in round 3"; !strings.Contains(flat(post), w) {
+		t.Errorf("results post lacks %q:\n%s", w, post.Body)
+	}
+	if strings.Contains(post.Body, "LAND movements") {
+		t.Errorf("results post has a LAND movements heading, but no LAND moved:\n%s", post.Body)
+	}
+	for p, n := range before {
+		if got := land(h, p); got != n {
+			t.Errorf("%s has %d LAND after round 3, had %d", p, got, n)
+		}
+	}
+}
+
+// Voting and Proposals 3, ruling S5: a proposal nobody votes on fails as a
+// tie of no weight, and the results post has no table of votes.
+func TestResultsWithoutVotes(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	body := flat(post)
+	for _, w := range []string{"The final vote (by weight): in favor: 0.000 against: 0.000", "The proposal fails: a tie is not a pass"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("results post lacks %q:\n%s", w, post.Body)
+		}
+	}
+	if strings.Contains(body, "Voter Vote Weight") {
+		t.Errorf("results post has a table of votes, but nobody voted:\n%s", post.Body)
+	}
+}
+
+// Meta 6, ruling S3: the proposal post quotes the proposal as made, an
+// addition with the section it names.
+func TestProposalPostNamesTheSection(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Participation\nPlayers must be polite.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[1], prop, r1), "Done: your proposal is recorded")
+	post := findNotice(h.Advance("2026-12-02T10:30:00Z"), p1)
+	if post == nil {
+		t.Fatal("no proposal post")
+	}
+	if w := "{PROPOSAL:ADDITION} Addition: Participation Players must be polite."; !strings.Contains(flat(post), w) {
+		t.Errorf("proposal post lacks %q:\n%s", w, post.Body)
+	}
+}
+
+// Voting and Proposals 5, ruling S4: burnt LAND lowers the score, so the
+// proposal of a player who burnt comes before that of one who did not,
+// whichever was made first.
+func TestBurnPutsProposalFirst(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	give(t, h, "Alice", 1)
+	mustContain(t, reply(t, h, "2026-12-01T10:50:00Z", players[0], "{BURN:1}", r1), "Done: you burnt 1 LAND")
+	for i, who := range []int{0, 1} {
+		prop := fmt.Sprintf("---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing %d.\n---", i)
+		mustContain(t, reply(t, h, fmt.Sprintf("2026-12-01T11:0%d:00Z", i), players[who], prop, r1), "Done: your proposal is recorded")
+	}
+	post := findNotice(h.Advance("2026-12-02T10:30:00Z"), p1)
+	if post == nil {
+		t.Fatal("no proposal post")
+	}
+	if w := "The proposal put to the vote comes from Alice: --- {PROPOSAL:ADDITION} Addition: Gameplay Players may sing 0."; !strings.Contains(flat(post), w) {
+		t.Errorf("proposal post lacks %q:\n%s", w, post.Body)
 	}
 }
