@@ -655,3 +655,48 @@ func TestReportDuringBids(t *testing.T) {
 		}
 	}
 }
+
+// TestContestmasterReminded: 24 hours before the power deadline (U3) the
+// contestmaster, who owes Q powers (Rumble 3), is reminded privately with the
+// contestants who have sent nothing; once e has sent eirs, e is not.
+func TestContestmasterReminded(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		cmSent bool
+		want   []string
+	}{
+		{"silent", false, []string{"bob@example.test", "cm@example.test"}},
+		{"sent", true, []string{"bob@example.test"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+			for _, p := range []string{alice, bob} {
+				mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+			}
+			mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 2 contestmaster powers."))
+			mustDone(t, h.Private("2026-12-01T12:00:00Z", alice, "Iron Skin: my skin turns to iron (ward)"))
+			if tc.cmSent {
+				mustDone(t, h.Private("2026-12-01T12:00:00Z", mars, "Rain: it rains"))
+			}
+			var to []string
+			for _, n := range h.Advance("2026-12-03T12:00:00Z") { // the deadline is 12-04 11:00
+				if n.Kind != "reminder" {
+					continue
+				}
+				to = append(to, n.To...)
+				if slices.Contains(n.To, "cm@example.test") {
+					if want := "Rumble game 1: your 2 powers are due 2026-12-04 11:00"; n.Subject != want {
+						t.Errorf("the contestmaster's reminder is titled %q, want %q", n.Subject, want)
+					}
+					if !strings.Contains(norm(n.Body), "send up to 2 powers privately before 2026-12-04 11:00 UTC") {
+						t.Errorf("the contestmaster's reminder:\n%s", n.Body)
+					}
+				}
+			}
+			slices.Sort(to)
+			if !slices.Equal(to, tc.want) {
+				t.Errorf("reminders to %q, want %q", to, tc.want)
+			}
+		})
+	}
+}
