@@ -255,6 +255,16 @@ func TestPublicTalk(t *testing.T) {
 	}
 }
 
+// A list on a public list from a player who is not a contestant is talk:
+// e has no sealed list to leak, so it draws no warning (G4) and no receipt.
+func TestPublicListFromNonContestant(t *testing.T) {
+	h := atRound(t)
+	mustDone(t, h.Public("2026-12-02T11:30:00Z", erin, "I change my name to Erin."))
+	if r := h.Public("2026-12-02T12:00:00Z", erin, "Attack: 30 to Bob\nDefense: 40"); r != nil {
+		t.Errorf("a receipt for a non-contestant's public list:\n%s", r.Body)
+	}
+}
+
 func TestJoinDuringGame(t *testing.T) {
 	h := atBids(t)
 	r := h.Public("2026-12-02T12:00:00Z", erin, "I join Rumble.")
