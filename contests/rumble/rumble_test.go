@@ -247,10 +247,11 @@ func TestBadInput(t *testing.T) {
 }
 
 // Public talk about attacks or bids, without a list, performs nothing and
-// draws no warning.
+// draws no warning; nor does a line ending in a number whose words name no
+// listed power ("Flight: 10" would be an allocation).
 func TestPublicTalk(t *testing.T) {
 	h := atRound(t)
-	if r := h.Public("2026-12-02T12:00:00Z", alice, "Attacks on me would be unwise.\nBids were high this game."); r != nil {
+	if r := h.Public("2026-12-02T12:00:00Z", alice, "Attacks on me would be unwise.\nBids were high this game.\nSee you in round 2"); r != nil {
 		t.Errorf("a receipt for talk:\n%s", r.Body)
 	}
 }
