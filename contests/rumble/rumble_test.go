@@ -246,6 +246,55 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestNothingFound: a contestant's private message in which the open phase
+// finds nothing of its list is refused, naming the rule and the form the
+// phase expects, and seals nothing (an empty list is not "no bids", "no
+// discard" or "none").
+func TestNothingFound(t *testing.T) {
+	atPowers := func(t *testing.T) *contracttest.Harness {
+		h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+		for _, p := range []string{alice, bob} {
+			mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+		}
+		mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
+		return h
+	}
+	atDiscard := func(t *testing.T) *contracttest.Harness {
+		h := atBids(t)
+		privately(t, h, "2026-12-02T10:00:00Z",
+			alice, "Iron Skin: 30",
+			bob, "Flight: 20",
+			carol, "no bids",
+			dave, "no bids")
+		return h
+	}
+	for _, tc := range []struct {
+		phase string
+		at    func(*testing.T) *contracttest.Harness
+		want  string
+	}{
+		{PhasePowers, atPowers, `no power found; write one power per line as "Name: what it does" (Rumble 2)`},
+		{PhaseBids, func(t *testing.T) *contracttest.Harness { return atBids(t) }, `no bid found; write "Power: amount" per line, or "no bids" (Rumble 5)`},
+		{PhaseDiscard, atDiscard, `no discard found; write "Discard: <power>" or "no discard" (Rumble 6)`},
+		{PhaseRound, func(t *testing.T) *contracttest.Harness { return atRound(t) }, `no action found; write "Attack: 30 to Alice", "Defense: 40", "Spend 10 on <power>" or "none" (Rumble 8)`},
+	} {
+		t.Run(tc.phase, func(t *testing.T) {
+			h := tc.at(t)
+			if st := data2(h); st.Phase != tc.phase {
+				t.Fatalf("phase %q, want %q", st.Phase, tc.phase)
+			}
+			before := snapshot(t, h)
+			r := h.Private("2026-12-02T12:00:00Z", alice, "Thanks, see you soon")
+			if !failed(r) || !strings.Contains(norm(r.Body), tc.want) {
+				t.Errorf("the receipt does not refuse with %q:\n%v", tc.want, r)
+			}
+			if after := snapshot(t, h); after != before {
+				t.Errorf("the state changed:\n%s\n---\n%s", before, after)
+			}
+		})
+	}
+}
+
 // Public talk about attacks or bids, without a list, performs nothing and
 // draws no warning; nor does a line ending in a number whose words name no
 // listed power ("Flight: 10" would be an allocation).
