@@ -123,7 +123,7 @@ func TestRoundStamina(t *testing.T) {
 // setup of atRound: Alice 70 stamina, Bob 80, Carol 90 with Fire Breath
 // (fury, S = 10), Dave 100): an Attack of 1 energy counts; an Attack of 0
 // is no Attack, even with fury spent; a contestant left at exactly 1
-// stamina is alive.
+// stamina is alive, and with nobody dead the results name no dead.
 func TestRoundEdges(t *testing.T) {
 	h := atRound(t)
 	privately(t, h, "2026-12-03T10:00:00Z",
@@ -131,7 +131,11 @@ func TestRoundEdges(t *testing.T) {
 		bob, "Attack Alice 2",
 		carol, "Attack: 0 to Dave\nSpend 1 on Fire Breath",
 		dave, "Attack Carol 89")
-	rows := results(t, sent(t, h, "rumble/1/round/2/begin"))
+	body := sent(t, h, "rumble/1/round/2/begin")
+	if strings.Contains(body, "Dead this round") {
+		t.Errorf("the results name the dead of a round in which nobody died:\n%s", body)
+	}
+	rows := results(t, body)
 	want := map[string]map[string]string{
 		"Alice": {"Attacked": "2", "Damage": "2", "After": "68", "Status": "alive"},
 		"Bob":   {"Attacked": "1", "Damage": "1", "After": "79", "Status": "alive"},
