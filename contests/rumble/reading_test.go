@@ -150,3 +150,28 @@ func TestReportAfterDiscard(t *testing.T) {
 		t.Errorf("the Powers parameter row: %q", powers)
 	}
 }
+
+// TestSentenceBeyondTheQuote: a receipt quotes a long list cut at 200
+// characters, so a bid sentence past the cut is quoted and answered apart
+// (G4: the whole message is one list): "part of the list sealed above" when
+// the list was sealed, "not counted" when it was refused, and then the list
+// sealed earlier stands.
+func TestSentenceBeyondTheQuote(t *testing.T) {
+	h := atBids(t)
+	words := "Thanks" + strings.Repeat(" and thanks", 18)
+	for _, tc := range []struct {
+		at, list, want string
+	}{
+		{"2026-12-02T10:00:00Z", "Iron Skin: 30", "> I bid 20 on Flight. Done: part of the list sealed above 2 done, 0 not done."},
+		{"2026-12-02T10:05:00Z", "Iron Skin: 90", "> I bid 20 on Flight. Not done: not counted: this message's list was not accepted (see above) (Rumble 5) 0 done, 2 not done."},
+	} {
+		r := h.Private(tc.at, alice, tc.list+"\n"+words+"\nI bid 20 on Flight.")
+		if r == nil || !strings.Contains(norm(r.Body), tc.want) {
+			t.Errorf("%s: the receipt does not say %q:\n%v", tc.list, tc.want, r)
+		}
+	}
+	x := data2(h).sub("Alice")
+	if x == nil || len(x.Bids) != 2 || x.Bids[0] != (Bid{Power: "Iron Skin", N: 30}) || x.Bids[1] != (Bid{Power: "Flight", N: 20}) {
+		t.Errorf("Alice's sealed bids = %+v, want the first list", x)
+	}
+}

@@ -123,7 +123,7 @@ func TestRoundStamina(t *testing.T) {
 // setup of atRound: Alice 70 stamina, Bob 80, Carol 90 with Fire Breath
 // (fury, S = 10), Dave 100): an Attack of 1 energy counts; an Attack of 0
 // is no Attack, even with fury spent; a contestant left at exactly 1
-// stamina is alive.
+// stamina is alive, and with nobody dead the results name no dead.
 func TestRoundEdges(t *testing.T) {
 	h := atRound(t)
 	privately(t, h, "2026-12-03T10:00:00Z",
@@ -131,7 +131,11 @@ func TestRoundEdges(t *testing.T) {
 		bob, "Attack Alice 2",
 		carol, "Attack: 0 to Dave\nSpend 1 on Fire Breath",
 		dave, "Attack Carol 89")
-	rows := results(t, sent(t, h, "rumble/1/round/2/begin"))
+	body := sent(t, h, "rumble/1/round/2/begin")
+	if strings.Contains(body, "Dead this round") {
+		t.Errorf("the results name the dead of a round in which nobody died:\n%s", body)
+	}
+	rows := results(t, body)
 	want := map[string]map[string]string{
 		"Alice": {"Attacked": "2", "Damage": "2", "After": "68", "Status": "alive"},
 		"Bob":   {"Attacked": "1", "Damage": "1", "After": "79", "Status": "alive"},
@@ -147,5 +151,52 @@ func TestRoundEdges(t *testing.T) {
 	}
 	if st := data2(h); st.Phase != PhaseRound || st.Round != 2 || len(st.alive()) != 4 {
 		t.Errorf("phase %q round %d with %d alive, want round 2 with all 4", st.Phase, st.Round, len(st.alive()))
+	}
+}
+
+// TestRulingsForTwoHolders: a tied bid gives Alice and Bob each a copy of
+// Flight, an adjudicated power (Rumble 5); both use it in round 1, and the
+// contestmaster rules on each use apart (U5). Each ruling applies to its own
+// use alone: Alice's strike hits Carol once, Bob's mend heals Bob.
+func TestRulingsForTwoHolders(t *testing.T) {
+	h := atBids(t)
+	privately(t, h, "2026-12-02T10:00:00Z",
+		alice, "Flight: 20",
+		bob, "Flight: 20",
+		carol, "Fire Breath: 10",
+		dave, "no bids")
+	privately(t, h, "2026-12-02T11:00:00Z",
+		alice, "No discard.",
+		bob, "No discard.",
+		carol, "No discard.")
+	privately(t, h, "2026-12-03T10:00:00Z",
+		alice, "Flight: 5",
+		bob, "Flight: 5",
+		carol, "none",
+		dave, "none")
+	if st := data2(h); st.Phase != PhaseRulings || len(st.Pending) != 2 {
+		t.Fatalf("phase %q with %d rulings pending, want 2 (Alice's and Bob's Flight)", st.Phase, len(st.Pending))
+	}
+	mustDone(t, h.Private("2026-12-03T12:00:00Z", mars, "I rule on #1: strike Carol 20"))
+	mustDone(t, h.Private("2026-12-03T12:01:00Z", mars, "I rule on #2: mend 7"))
+	body := sent(t, h, "rumble/1/round/2/begin")
+	for _, want := range []string{"Alice's Flight: strike Carol 20", "Bob's Flight: mend 7"} {
+		if !strings.Contains(norm(body), want) {
+			t.Errorf("the results do not say %q:\n%s", want, body)
+		}
+	}
+	rows := results(t, body)
+	want := map[string]map[string]string{
+		"Alice": {"Attacked": "0", "Other": "", "After": "80"},
+		"Bob":   {"Attacked": "0", "Other": "+7", "After": "87"},
+		"Carol": {"Attacked": "20", "Damage": "20", "After": "70"},
+		"Dave":  {"Attacked": "0", "After": "100"},
+	}
+	for name, cols := range want {
+		for col, w := range cols {
+			if got := rows[name][col]; got != w {
+				t.Errorf("%s's %s is %q, want %q", name, col, got, w)
+			}
+		}
 	}
 }

@@ -246,12 +246,72 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestNothingFound: a contestant's private message in which the open phase
+// finds nothing of its list is refused, naming the rule and the form the
+// phase expects, and seals nothing (an empty list is not "no bids", "no
+// discard" or "none").
+func TestNothingFound(t *testing.T) {
+	atPowers := func(t *testing.T) *contracttest.Harness {
+		h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+		for _, p := range []string{alice, bob} {
+			mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+		}
+		mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
+		return h
+	}
+	atDiscard := func(t *testing.T) *contracttest.Harness {
+		h := atBids(t)
+		privately(t, h, "2026-12-02T10:00:00Z",
+			alice, "Iron Skin: 30",
+			bob, "Flight: 20",
+			carol, "no bids",
+			dave, "no bids")
+		return h
+	}
+	for _, tc := range []struct {
+		phase string
+		at    func(*testing.T) *contracttest.Harness
+		want  string
+	}{
+		{PhasePowers, atPowers, `no power found; write one power per line as "Name: what it does" (Rumble 2)`},
+		{PhaseBids, func(t *testing.T) *contracttest.Harness { return atBids(t) }, `no bid found; write "Power: amount" per line, or "no bids" (Rumble 5)`},
+		{PhaseDiscard, atDiscard, `no discard found; write "Discard: <power>" or "no discard" (Rumble 6)`},
+		{PhaseRound, func(t *testing.T) *contracttest.Harness { return atRound(t) }, `no action found; write "Attack: 30 to Alice", "Defense: 40", "Spend 10 on <power>" or "none" (Rumble 8)`},
+	} {
+		t.Run(tc.phase, func(t *testing.T) {
+			h := tc.at(t)
+			if st := data2(h); st.Phase != tc.phase {
+				t.Fatalf("phase %q, want %q", st.Phase, tc.phase)
+			}
+			before := snapshot(t, h)
+			r := h.Private("2026-12-02T12:00:00Z", alice, "Thanks, see you soon")
+			if !failed(r) || !strings.Contains(norm(r.Body), tc.want) {
+				t.Errorf("the receipt does not refuse with %q:\n%v", tc.want, r)
+			}
+			if after := snapshot(t, h); after != before {
+				t.Errorf("the state changed:\n%s\n---\n%s", before, after)
+			}
+		})
+	}
+}
+
 // Public talk about attacks or bids, without a list, performs nothing and
-// draws no warning.
+// draws no warning; nor does a line ending in a number whose words name no
+// listed power ("Flight: 10" would be an allocation).
 func TestPublicTalk(t *testing.T) {
 	h := atRound(t)
-	if r := h.Public("2026-12-02T12:00:00Z", alice, "Attacks on me would be unwise.\nBids were high this game."); r != nil {
+	if r := h.Public("2026-12-02T12:00:00Z", alice, "Attacks on me would be unwise.\nBids were high this game.\nSee you in round 2"); r != nil {
 		t.Errorf("a receipt for talk:\n%s", r.Body)
+	}
+}
+
+// A list on a public list from a player who is not a contestant is talk:
+// e has no sealed list to leak, so it draws no warning (G4) and no receipt.
+func TestPublicListFromNonContestant(t *testing.T) {
+	h := atRound(t)
+	mustDone(t, h.Public("2026-12-02T11:30:00Z", erin, "I change my name to Erin."))
+	if r := h.Public("2026-12-02T12:00:00Z", erin, "Attack: 30 to Bob\nDefense: 40"); r != nil {
+		t.Errorf("a receipt for a non-contestant's public list:\n%s", r.Body)
 	}
 }
 
@@ -653,5 +713,50 @@ func TestReportDuringBids(t *testing.T) {
 		if hasToken(l, "37") || hasToken(l, "29") {
 			t.Errorf("the report shows a sealed amount: %q", l)
 		}
+	}
+}
+
+// TestContestmasterReminded: 24 hours before the power deadline (U3) the
+// contestmaster, who owes Q powers (Rumble 3), is reminded privately with the
+// contestants who have sent nothing; once e has sent eirs, e is not.
+func TestContestmasterReminded(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		cmSent bool
+		want   []string
+	}{
+		{"silent", false, []string{"bob@example.test", "cm@example.test"}},
+		{"sent", true, []string{"bob@example.test"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+			for _, p := range []string{alice, bob} {
+				mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+			}
+			mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 2 contestmaster powers."))
+			mustDone(t, h.Private("2026-12-01T12:00:00Z", alice, "Iron Skin: my skin turns to iron (ward)"))
+			if tc.cmSent {
+				mustDone(t, h.Private("2026-12-01T12:00:00Z", mars, "Rain: it rains"))
+			}
+			var to []string
+			for _, n := range h.Advance("2026-12-03T12:00:00Z") { // the deadline is 12-04 11:00
+				if n.Kind != "reminder" {
+					continue
+				}
+				to = append(to, n.To...)
+				if slices.Contains(n.To, "cm@example.test") {
+					if want := "Rumble game 1: your 2 powers are due 2026-12-04 11:00"; n.Subject != want {
+						t.Errorf("the contestmaster's reminder is titled %q, want %q", n.Subject, want)
+					}
+					if !strings.Contains(norm(n.Body), "send up to 2 powers privately before 2026-12-04 11:00 UTC") {
+						t.Errorf("the contestmaster's reminder:\n%s", n.Body)
+					}
+				}
+			}
+			slices.Sort(to)
+			if !slices.Equal(to, tc.want) {
+				t.Errorf("reminders to %q, want %q", to, tc.want)
+			}
+		})
 	}
 }
