@@ -141,15 +141,14 @@ func (l *Ledger) Owners(currency string) []string {
 // must agree.
 func (s *State) checkTouched(currencies []Currency, t *Txn) error {
 	l := &s.Ledger
-	type entry struct{ cur, owner string }
-	owners := map[entry]bool{}
+	owners := map[ledgerTouch]bool{} // each currency's owners to check
 	for _, x := range t.log.touched[t.tmark:] {
 		if x.cur != "" {
-			owners[entry{x.cur, x.owner}] = true
+			owners[x] = true
 			continue
 		}
 		for _, cur := range currencies {
-			owners[entry{cur.ID, x.owner}] = true
+			owners[ledgerTouch{cur.ID, x.owner}] = true
 		}
 	}
 	errs := map[string]bool{}
