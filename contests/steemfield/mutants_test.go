@@ -102,6 +102,28 @@ func TestPenaltyFromUnplacedLAND(t *testing.T) {
 	}
 }
 
+// Gameplay 8, ruling S8: a non-proposer's half goes to the proposers one
+// LAND at a time, the oldest proposer first, round and round: Bob's 5 from
+// 10 are 3 to Alice and 2 to Carol.
+func TestPenaltyToTwoProposers(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	for i, who := range []string{players[0], players[2]} {
+		prop := fmt.Sprintf("---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing verse %d.\n---", i+1)
+		mustContain(t, reply(t, h, fmt.Sprintf("2026-12-01T11:0%d:00Z", i), who, prop, r1), "Done: your proposal is recorded")
+	}
+	seed := contract.SeedFor(contracttest.Secret[:], "2026-W49")
+	roll := int64(contract.Intn(seed, ID+"/2026-W49/round/1/roll/Bob", 6) + 1)
+	give(t, h, "Bob", 10+roll-land(h, "Bob")) // 10 left after eir roll (S6 (4))
+	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	if w := "Bob made no proposal and gives half eir LAND, 5: 3 to Alice, 2 to Carol (Gameplay 8)"; !strings.Contains(flat(post), w) {
+		t.Errorf("results post lacks %q:\n%s", w, post.Body)
+	}
+}
+
 // Ruling S6, S11: a round end that moves no LAND has no "LAND movements"
 // heading in its results post. Proposals remove Gameplay 15 (the 1d6
 // returns) and Gameplay 1 (the round LAND); in the round after, nobody
