@@ -288,3 +288,23 @@ func TestNamedTextFirstPart(t *testing.T) {
 		t.Errorf("text %q, want the first part's only", m.Text)
 	}
 }
+
+// TestAlternativeInsideAlternative: RFC 2046 §5.1.4, the first part that
+// yields plain text is the message's text. A multipart/alternative whose
+// HTML part comes before an empty text/plain yields HTML-derived text, so
+// when it is itself one part of an alternative, a real text/plain beside
+// it is the text read.
+func TestAlternativeInsideAlternative(t *testing.T) {
+	raw := "From: a@example.org\nContent-Type: multipart/alternative; boundary=o\n\n" +
+		"--o\nContent-Type: multipart/alternative; boundary=i\n\n" +
+		"--i\nContent-Type: text/html\n\n<p>I bid 2 on Flight.</p>\n" +
+		"--i\nContent-Type: text/plain\n\n \n--i--\n" +
+		"--o\nContent-Type: text/plain\n\nI bid 3 on Flight.\n--o--\n"
+	m, err := Parse([]byte(raw), time.Time{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(m.Text) != "I bid 3 on Flight." {
+		t.Errorf("text %q, want the plain part's, not the HTML-derived one", m.Text)
+	}
+}
