@@ -308,3 +308,21 @@ func TestAlternativeInsideAlternative(t *testing.T) {
 		t.Errorf("text %q, want the plain part's, not the HTML-derived one", m.Text)
 	}
 }
+
+// TestReportTypeFromTheTop: a report's kind is the report-type of the
+// message's own Content-Type (RFC 6522), whatever a report nested in its
+// first part says: a delivery-status report (a bounce) whose first part
+// is a read receipt is ignored as a bounce, not as an auto-reply.
+func TestReportTypeFromTheTop(t *testing.T) {
+	raw := "From: a@example.org\nTo: referee@example.test\nContent-Type: multipart/report; report-type=delivery-status; boundary=o\n\n" +
+		"--o\nContent-Type: multipart/report; report-type=disposition-notification; boundary=i\n\n" +
+		"--i\nContent-Type: text/plain\n\nYour message was read.\n--i--\n" +
+		"--o\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example.org\n--o--\n"
+	m, err := Parse([]byte(raw), time.Time{}, &Config{Referee: "referee@example.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Class != Ignorable || m.IgnoreReason != ReasonBounce {
+		t.Errorf("Class = %s (%q), want %s (%q)", m.Class, m.IgnoreReason, Ignorable, ReasonBounce)
+	}
+}
