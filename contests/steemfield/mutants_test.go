@@ -82,22 +82,11 @@ func TestPassWithEmptyTotem(t *testing.T) {
 // half of it to the proposer, and the results post names no cell changing
 // owner.
 func TestPenaltyFromUnplacedLAND(t *testing.T) {
-	h := newHarness(t)
-	joinAll(t, h, 3)
-	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
-	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
-	seed := contract.SeedFor(contracttest.Secret[:], "2026-W49")
-	roll := int64(contract.Intn(seed, ID+"/2026-W49/round/1/roll/Bob", 6) + 1)
-	give(t, h, "Bob", 10+roll-land(h, "Bob")) // 10 left after eir roll (S6 (4))
-	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
-	if post == nil {
-		t.Fatal("no results post")
-	}
-	body := flat(post)
-	if w := "Bob made no proposal and gives half eir LAND, 5: 5 to Alice (Gameplay 8)"; !strings.Contains(body, w) {
+	post := penaltyRound(t, players[0])
+	if w := "Bob made no proposal and gives half eir LAND, 5: 5 to Alice (Gameplay 8)"; !strings.Contains(flat(post), w) {
 		t.Errorf("results post lacks %q:\n%s", w, post.Body)
 	}
-	if strings.Contains(body, "cells change owner") {
+	if strings.Contains(flat(post), "cells change owner") {
 		t.Errorf("results post names cells changing owner, but none moved:\n%s", post.Body)
 	}
 }
@@ -106,22 +95,31 @@ func TestPenaltyFromUnplacedLAND(t *testing.T) {
 // LAND at a time, the oldest proposer first, round and round: Bob's 5 from
 // 10 are 3 to Alice and 2 to Carol.
 func TestPenaltyToTwoProposers(t *testing.T) {
+	post := penaltyRound(t, players[0], players[2])
+	if w := "Bob made no proposal and gives half eir LAND, 5: 3 to Alice, 2 to Carol (Gameplay 8)"; !strings.Contains(flat(post), w) {
+		t.Errorf("results post lacks %q:\n%s", w, post.Body)
+	}
+}
+
+// penaltyRound plays round 1 of three players in which the players named
+// propose and Bob, who does not, holds 10 unplaced LAND after eir roll
+// (S6 (4)), and returns round 1's results post.
+func penaltyRound(t *testing.T, proposers ...string) *contract.Notice {
+	t.Helper()
 	h := newHarness(t)
 	joinAll(t, h, 3)
-	for i, who := range []string{players[0], players[2]} {
+	for i, who := range proposers {
 		prop := fmt.Sprintf("---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing verse %d.\n---", i+1)
 		mustContain(t, reply(t, h, fmt.Sprintf("2026-12-01T11:0%d:00Z", i), who, prop, r1), "Done: your proposal is recorded")
 	}
 	seed := contract.SeedFor(contracttest.Secret[:], "2026-W49")
 	roll := int64(contract.Intn(seed, ID+"/2026-W49/round/1/roll/Bob", 6) + 1)
-	give(t, h, "Bob", 10+roll-land(h, "Bob")) // 10 left after eir roll (S6 (4))
+	give(t, h, "Bob", 10+roll-land(h, "Bob"))
 	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
 	if post == nil {
 		t.Fatal("no results post")
 	}
-	if w := "Bob made no proposal and gives half eir LAND, 5: 3 to Alice, 2 to Carol (Gameplay 8)"; !strings.Contains(flat(post), w) {
-		t.Errorf("results post lacks %q:\n%s", w, post.Body)
-	}
+	return post
 }
 
 // Ruling S6, S11: a round end that moves no LAND has no "LAND movements"
