@@ -691,8 +691,8 @@ func TestRevisionOfANewReceipt(t *testing.T) {
 	if !strings.HasPrefix(body, intro+" Your message dated 2026-12-01 10:05 UTC") || !strings.Contains(body, "> I join the Toy game. Done: you joined Toy with 5 coins") {
 		t.Errorf("the receipt the corrected record gives the message:\n%s", got.Body)
 	}
-	if len(rev.Receipts) != 1 || !strings.Contains(rev.Text(), text.Heading("Notices that changed")+"2026-12-01 10:05  a private receipt to alice@example.test (now made, not sent)\n") {
-		t.Errorf("the new receipt is not listed as made:\n%s", rev.Text())
+	if len(rev.Receipts) != 1 || !strings.Contains(rev.Text(), text.Heading("Notices that changed")+"2026-12-01 10:05  a private receipt to alice@example.test (now made)\nEach changed or new receipt is sent to its player, marked \"Corrected:\".\n") {
+		t.Errorf("the new receipt is not listed as made and sent:\n%s", rev.Text())
 	}
 	// The journal keeps the receipt's summary: none before, its kind,
 	// subject and body's hash now.

@@ -427,7 +427,7 @@ func (r *Revision) Text() string {
 			b.WriteString(c.line() + "\n")
 		}
 		if len(r.Receipts) > 0 {
-			b.WriteString(text.Wrap("Each changed receipt is sent again to its player, marked \"Corrected:\".", 0))
+			b.WriteString(text.Wrap(receiptsSent(r.Receipts), 0))
 		}
 	}
 	b.WriteString("\n")
@@ -435,6 +435,18 @@ func (r *Revision) Text() string {
 	b.WriteString("`referee verify` re-computes this revision from the journal.\n\n")
 	b.WriteString(text.Signature("The referee"))
 	return b.String()
+}
+
+// receiptsSent is the revision's line on the receipts it lists: each goes
+// to its player with the revision, marked "Corrected:" (PublishRevision),
+// a changed one again, one the record never made for the first time.
+func receiptsSent(rs []NoticeChange) string {
+	for _, c := range rs {
+		if c.Old == nil {
+			return "Each changed or new receipt is sent to its player, marked \"Corrected:\"."
+		}
+	}
+	return "Each changed receipt is sent again to its player, marked \"Corrected:\"."
 }
 
 func orNone(s string) string {
@@ -464,6 +476,8 @@ func (c NoticeChange) line() string {
 	n := c.New
 	state := "changed"
 	switch {
+	case c.Old == nil && n.Kind == "receipt":
+		state = "now made" // sent with the revision (receiptsSent)
 	case c.Old == nil:
 		state = "now made, not sent"
 	case c.New == nil:
