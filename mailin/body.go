@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/emersion/go-message"
@@ -140,7 +141,10 @@ func (w *bodyWalker) text(h message.Header, label string, body io.Reader, path s
 		w.note("unknown transfer encoding %q; raw bytes used in %s", cleanLine(h.Get("Content-Transfer-Encoding")), partName(path))
 	}
 	max := int64(w.limit) * 4
-	data, err := io.ReadAll(io.LimitReader(e.Body, max+1))
+	buf := textBuffers.Get().(*bytes.Buffer)
+	defer putTextBuffer(buf)
+	_, err = buf.ReadFrom(io.LimitReader(e.Body, max+1))
+	data := buf.Bytes()
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) { // an unclosed multipart is noted by its walker
 		w.note("%s undecodable in %s; decoded what could be read", strings.ToLower(h.Get("Content-Transfer-Encoding")), partName(path))
 	}
@@ -158,6 +162,18 @@ func (w *bodyWalker) text(h message.Header, label string, body io.Reader, path s
 		}
 	}
 	return cleanText(string(data))
+}
+
+// textBuffers hold a part's decoded bytes until they are made a string.
+var textBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putTextBuffer gives buf back to textBuffers, unless it grew larger than
+// most text parts are.
+func putTextBuffer(buf *bytes.Buffer) {
+	if buf.Cap() <= 64<<10 {
+		buf.Reset()
+		textBuffers.Put(buf)
+	}
 }
 
 // undeclared8bit reads 8-bit text sent without a charset as windows-1252,
