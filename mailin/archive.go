@@ -16,6 +16,20 @@ type Raw struct {
 	Data    []byte
 	Arrived time.Time
 	UID     uint32
+	pooled  bool // Data's memory may be used again once released
+}
+
+// Release tells the archive that read r that r.Data is no longer used: an
+// mbox archive reads a later message into the same memory. Neither r.Data
+// nor a slice of it may be used after; what Parse returns shares no memory
+// with it.
+func (r *Raw) Release() {
+	if !r.pooled || cap(r.Data) > maxSizeHint {
+		return
+	}
+	b := r.Data[:0]
+	r.Data, r.pooled = nil, false
+	mboxBuffers.Put(&b)
 }
 
 // Archive reads stored mail in arrival order; Next returns io.EOF at the end.

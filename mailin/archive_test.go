@@ -2,9 +2,11 @@ package mailin
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -208,5 +210,81 @@ func TestCorpusAsMbox(t *testing.T) {
 		if string(got[i].Data) != string(want[i]) {
 			t.Errorf("message %d differs:\n%s", i+1, cmp.Diff(string(want[i]), string(got[i].Data)))
 		}
+	}
+}
+
+// TestMboxReleasedMemory reads an mbox releasing each message once it is
+// parsed (Raw.Release): a later message is read into the memory of an
+// earlier one, and neither the earlier message's Parse nor the later
+// message's bytes change by it.
+func TestMboxReleasedMemory(t *testing.T) {
+	var mbox strings.Builder
+	var want []string // each message as written
+	for i := range 40 {
+		// Messages of varied lengths, each as long as the last or shorter
+		// but for every eighth, and a multipart among them.
+		body := strings.Repeat(fmt.Sprintf("I transfer %d coins to Bob.\n", i), 1+(i%8)*3)
+		msg := fmt.Sprintf("From: p%d@example.org\nTo: agora-business@example.test\nList-Id: <agora-business.example.test>\nMessage-ID: <%d@example.org>\nSubject: %d\n\n%s", i, i, i, body)
+		if i%5 == 0 {
+			msg = fmt.Sprintf("From: p%d@example.org\nMessage-ID: <%d@example.org>\nContent-Type: multipart/alternative; boundary=b\n\n--b\nContent-Type: text/plain; charset=utf-8\n\n%s--b\nContent-Type: text/html\n\n<p>%d</p>\n--b--\n", i, i, body, i)
+		}
+		want = append(want, msg)
+		fmt.Fprintf(&mbox, "From p%d@example.org Sun Nov 29 10:%02d:00 2026\n%s\n", i, i, msg)
+	}
+	path := filepath.Join(t.TempDir(), "box")
+	writeFile(t, path, mbox.String())
+	a, err := OpenArchive(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	type parsed struct{ got, want *Message }
+	var done []parsed
+	seen := map[*byte]bool{} // the first byte of each message's memory, kept from the collector
+	reused := 0
+	for i := 0; ; i++ {
+		r, err := a.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(r.Data) != want[i] {
+			t.Fatalf("message %d read as %q, want %q", i, r.Data, want[i])
+		}
+		m, err := Parse(r.Data, r.Arrived, parseCfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, _ := Parse([]byte(want[i]), r.Arrived, parseCfg)
+		done = append(done, parsed{m, fresh})
+		if first := &r.Data[:1][0]; seen[first] {
+			reused++
+		} else {
+			seen[first] = true
+		}
+		r.Release()
+		if r.Data != nil {
+			t.Fatal("Release left the message's Data")
+		}
+		// Every message parsed so far reads as it did.
+		for k, p := range done {
+			if !reflect.DeepEqual(p.got, p.want) {
+				t.Fatalf("after message %d, message %d's Parse changed:\n%+v\nwant\n%+v", i, k, p.got, p.want)
+			}
+		}
+	}
+	if len(done) != len(want) {
+		t.Fatalf("read %d messages, want %d", len(done), len(want))
+	}
+	if reused == 0 {
+		t.Error("no message was read into a released message's memory")
+	}
+	// A message of another archive, or one never released, is not taken.
+	r := &Raw{Data: []byte("From: a@example.org\n\nhi\n")}
+	r.Release()
+	if string(r.Data) != "From: a@example.org\n\nhi\n" {
+		t.Error("Release of a message no mbox read changed it")
 	}
 }

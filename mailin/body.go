@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/emersion/go-message"
@@ -114,7 +115,7 @@ func (w *bodyWalker) entity(h message.Header, body io.Reader, depth int, path st
 		if dparams["filename"] != "" && depth > 0 && path != "1" {
 			return "", kindNone // a named text file sent inline (Apple Mail)
 		}
-		s := w.text(h, params["charset"], body, path)
+		s := w.text(h, params, ok || !h.Has("Content-Type"), body, path)
 		if sub == "html" {
 			return htmlToText(s), kindHTML
 		}
@@ -130,17 +131,28 @@ func (w *bodyWalker) entity(h message.Header, body io.Reader, depth int, path st
 
 // text reads a text part through go-message, which undoes the transfer
 // encoding and converts the declared charset to UTF-8; what it cannot
-// decode is used as it is, with a note.
-func (w *bodyWalker) text(h message.Header, label string, body io.Reader, path string) string {
-	e, err := message.New(h, body)
-	switch {
-	case message.IsUnknownCharset(err):
-		w.note("unknown charset %s; raw bytes used in %s", cleanLine(strings.ToLower(label)), partName(path))
-	case message.IsUnknownEncoding(err):
-		w.note("unknown transfer encoding %q; raw bytes used in %s", cleanLine(h.Get("Content-Transfer-Encoding")), partName(path))
+// decode is used as it is, with a note. params are the part's Content-Type
+// parameters; own: they are those go-message reads from h (h's Content-Type
+// parsed, or absent).
+func (w *bodyWalker) text(h message.Header, params map[string]string, own bool, body io.Reader, path string) string {
+	label := params["charset"]
+	var err error
+	if !own || !asIs(h, params) {
+		var e *message.Entity
+		e, err = message.New(h, body)
+		switch {
+		case message.IsUnknownCharset(err):
+			w.note("unknown charset %s; raw bytes used in %s", cleanLine(strings.ToLower(label)), partName(path))
+		case message.IsUnknownEncoding(err):
+			w.note("unknown transfer encoding %q; raw bytes used in %s", cleanLine(h.Get("Content-Transfer-Encoding")), partName(path))
+		}
+		body = e.Body
 	}
 	max := int64(w.limit) * 4
-	data, err := io.ReadAll(io.LimitReader(e.Body, max+1))
+	buf := textBuffers.Get().(*bytes.Buffer)
+	defer putTextBuffer(buf)
+	_, err = buf.ReadFrom(io.LimitReader(body, max+1))
+	data := buf.Bytes()
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) { // an unclosed multipart is noted by its walker
 		w.note("%s undecodable in %s; decoded what could be read", strings.ToLower(h.Get("Content-Transfer-Encoding")), partName(path))
 	}
@@ -158,6 +170,32 @@ func (w *bodyWalker) text(h message.Header, label string, body io.Reader, path s
 		}
 	}
 	return cleanText(string(data))
+}
+
+// asIs reports whether go-message would hand a part's body over as it is
+// (message.New): no transfer encoding (RFC 2045 §6.2: 7bit, 8bit, binary)
+// and no charset, or UTF-8 or US-ASCII. Its Content-Type is not read again.
+func asIs(h message.Header, params map[string]string) bool {
+	switch strings.ToLower(h.Get("Content-Transfer-Encoding")) {
+	case "", "7bit", "8bit", "binary":
+	default:
+		return false
+	}
+	ch, ok := params["charset"]
+	ch = strings.ToLower(ch) // as go-message compares it
+	return !ok || ch == "utf-8" || ch == "us-ascii"
+}
+
+// textBuffers hold a part's decoded bytes until they are made a string.
+var textBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putTextBuffer gives buf back to textBuffers, unless it grew larger than
+// most text parts are.
+func putTextBuffer(buf *bytes.Buffer) {
+	if buf.Cap() <= 64<<10 {
+		buf.Reset()
+		textBuffers.Put(buf)
+	}
 }
 
 // undeclared8bit reads 8-bit text sent without a charset as windows-1252,

@@ -21,7 +21,7 @@ type configuredList struct {
 }
 
 func (c *Config) lists() []configuredList {
-	var ls []configuredList
+	ls := make([]configuredList, 0, 1+len(c.PublicLists)+len(c.DiscussionLists))
 	add := func(a string, r listRole) {
 		a = strings.ToLower(strings.TrimSpace(a))
 		if a != "" {

@@ -68,18 +68,22 @@ func unreadField(key []byte) bool {
 
 // readUsedHeader is readHeader for Parse: the header without its
 // unreadFields, which textproto would copy, split and index for nothing.
-// The other fields are given to textproto as they are, in their order, so
-// each reads as in the whole header. A header textproto would refuse, or
-// read otherwise than field by field (a first line that is a continuation,
-// a line without a colon, a key with a character it does not allow, no
-// blank line after it), or one with nothing left once the unread fields
-// are taken out, is read whole by readHeader, as are its notes.
+// The other fields are added to the header as textproto would read them
+// (AddRaw, bottom up, as ReadHeader stores them), each a slice of raw
+// rather than a copy: textproto's value of a field is the same whichever
+// line ending its lines have, for it trims a line's last CR; the header
+// lives no longer than Parse. A header textproto would refuse, or read
+// otherwise than field by field (a first line that is a continuation, a
+// line without a colon, a key with a character it does not allow, no blank
+// line after it), or one with nothing left once the unread fields are taken
+// out, is read whole by readHeader, as are its notes.
 func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 	if len(raw) == 0 || raw[0] == ' ' || raw[0] == '\t' {
 		return readHeader(raw)
 	}
-	var used []byte
-	kept, skipped := 0, 0
+	var spans [48][2]int // the fields kept, [start, end) in raw
+	used := spans[:0]
+	skipped := 0
 	start := 0                  // of the field being read
 	skip, named := false, false // it is unread; it has a name (textproto skips one without)
 	for i := 0; ; {
@@ -98,13 +102,7 @@ func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 			case skip:
 				skipped++
 			case named:
-				kept++
-				fallthrough
-			default:
-				if used == nil {
-					used = make([]byte, 0, min(len(raw), 2048))
-				}
-				used = append(used, raw[start:i]...)
+				used = append(used, [2]int{start, i})
 			}
 		}
 		if j == 0 || j == 1 && line[0] == '\r' { // the blank line
@@ -124,17 +122,12 @@ func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 		start, skip, named = i, unreadField(key), len(key) > 0
 		i += j + 1
 	}
-	if skipped == 0 || kept == 0 {
+	if skipped == 0 || len(used) == 0 {
 		return readHeader(raw)
 	}
-	used = append(used, '\n')
-	br := headerReaders.Get().(*bufio.Reader)
-	br.Reset(bytes.NewReader(used))
-	th, err := textproto.ReadHeader(br)
-	br.Reset(nil)
-	headerReaders.Put(br)
-	if err != nil {
-		return readHeader(raw)
+	var th textproto.Header
+	for k := len(used) - 1; k >= 0; k-- {
+		th.AddRaw(raw[used[k][0]:used[k][1]:used[k][1]])
 	}
 	return header{Header: message.Header{Header: th}}, body, nil
 }

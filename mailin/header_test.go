@@ -1,6 +1,7 @@
 package mailin
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -41,8 +42,21 @@ func sameParse(t *testing.T, raw []byte) (short bool) {
 	if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() || !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q:\ngot  %+v (%v)\nwant %+v (%v)", raw, got, gerr, want, werr)
 	}
-	h, _, _ := readUsedHeader(raw)
-	whole, _, _ := readHeader(raw)
+	h, body, _ := readUsedHeader(raw)
+	whole, wbody, _ := readHeader(raw)
+	// The fields kept are the whole header's, in order, but the unread.
+	var gotF, wantF []string
+	for f := h.Fields(); f.Next(); {
+		gotF = append(gotF, f.Key()+": "+f.Value())
+	}
+	for f := whole.Fields(); f.Next(); {
+		if h.Len() == whole.Len() || !unreadField([]byte(f.Key())) {
+			wantF = append(wantF, f.Key()+": "+f.Value())
+		}
+	}
+	if !reflect.DeepEqual(gotF, wantF) || !bytes.Equal(body, wbody) {
+		t.Fatalf("%q: fields\n%q, body %q\nwant\n%q, body %q", raw, gotF, body, wantF, wbody)
+	}
 	return h.Len() < whole.Len()
 }
 

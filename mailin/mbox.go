@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -56,8 +57,9 @@ func (a *mboxArchive) Next() (*Raw, error) {
 		return nil, io.EOF
 	}
 	// Sized for a message as long as the last one, so that it is written
-	// in place instead of copied as it grows.
-	buf := bytes.NewBuffer(make([]byte, 0, a.size+a.size/8+512))
+	// in place instead of copied as it grows; the memory of a message
+	// released (Raw.Release) is used again.
+	buf := bytes.NewBuffer(mboxBuffer(a.size + a.size/8 + 512))
 	prevBlank := false
 	next := ""
 	for {
@@ -109,7 +111,20 @@ func (a *mboxArchive) Next() (*Raw, error) {
 	if arrived.IsZero() {
 		arrived = headerDate(data)
 	}
-	return &Raw{Data: data, Arrived: arrived.UTC(), UID: a.n}, nil
+	return &Raw{Data: data, Arrived: arrived.UTC(), UID: a.n, pooled: true}, nil
+}
+
+// mboxBuffers holds the memory of the messages released (Raw.Release), as
+// *[]byte of length 0.
+var mboxBuffers sync.Pool
+
+// mboxBuffer is an empty slice of at least size bytes of capacity: a
+// released message's, if there is one large enough.
+func mboxBuffer(size int) []byte {
+	if p, _ := mboxBuffers.Get().(*[]byte); p != nil && cap(*p) >= size {
+		return *p
+	}
+	return make([]byte, 0, size)
 }
 
 func (a *mboxArchive) Close() error { return a.f.Close() }

@@ -132,6 +132,7 @@ func Compose(m *Mail) ([]byte, error) {
 	msg.SetBodyString(gomail.TypeTextPlain, body)
 
 	var buf bytes.Buffer
+	buf.Grow(len(body) + len(body)/8 + 1024) // the header, and quoted-printable's escapes
 	if _, err := msg.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("compose %s: write: %w", msgID, err)
 	}
@@ -201,13 +202,18 @@ func prepareBody(s string) (string, transferEncoding) {
 // relabel7bit rewrites the Content-Transfer-Encoding header of an all-ASCII
 // body from 8bit to 7bit (RFC 2045 2.7). go-mail writes the part's fields
 // after the mail's, so that field always follows a CRLF.
+// The first such field of the header is changed, in place (raw is
+// Compose's own).
 func relabel7bit(raw []byte) []byte {
-	head, body, ok := bytes.Cut(raw, []byte("\r\n\r\n"))
-	if !ok {
+	end := bytes.Index(raw, []byte("\r\n\r\n"))
+	if end < 0 {
 		return raw
 	}
-	h := strings.Replace(string(head)+"\r\n", "\r\nContent-Transfer-Encoding: 8bit\r\n", "\r\nContent-Transfer-Encoding: 7bit\r\n", 1)
-	return append([]byte(h+"\r\n"), body...)
+	const field = "\r\nContent-Transfer-Encoding: "
+	if i := bytes.Index(raw[:end+2], []byte(field+"8bit\r\n")); i >= 0 {
+		raw[i+len(field)] = '7'
+	}
+	return raw
 }
 
 // headerText makes caller text safe for one header line: invalid UTF-8 is

@@ -23,7 +23,7 @@ const (
 // error.
 type parsed struct {
 	arrived  time.Time
-	raw      []byte
+	raw      *mailin.Raw // until parsed
 	m        *contract.Message
 	parseErr error // an *bridge.UnreadableError: the message is skipped
 	err      error // the archive could not be read: the replay stops
@@ -60,7 +60,8 @@ func readAhead(a mailin.Archive, pipe *bridge.Pipeline, workers int) *reader {
 				for i := range b.msgs {
 					p := &b.msgs[i]
 					if p.err == nil {
-						p.m, p.parseErr = pipe.Read(p.raw, p.arrived)
+						p.m, p.parseErr = pipe.Read(p.raw.Data, p.arrived)
+						p.raw.Release() // the message holds none of its memory
 						p.raw = nil
 					}
 				}
@@ -88,7 +89,7 @@ func readAhead(a mailin.Archive, pipe *bridge.Pipeline, workers int) *reader {
 					}
 					break
 				}
-				b.msgs = append(b.msgs, parsed{arrived: raw.Arrived, raw: raw.Data})
+				b.msgs = append(b.msgs, parsed{arrived: raw.Arrived, raw: raw})
 			}
 			if len(b.msgs) > 0 {
 				// The batch goes to the workers first: the one next waits
