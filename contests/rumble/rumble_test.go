@@ -200,6 +200,8 @@ func TestBadInput(t *testing.T) {
 		{"over energy", true, false, alice, "Attack: 50 to Bob / Defense: 21", "allocate 71 energy but have 70", "(Rumble 8)", nil},
 		{"negative allocation", true, false, alice, "Defense: -4", "negative", "(Rumble 8)", nil},
 		{"power not held", true, false, alice, "Flight: 5", "do not hold Flight", "(Rumble 8)", nil},
+		{"a bare allocation to no power", true, false, alice, "Dance: 10", `"Dance: 10" is not understood: "Dance" is not a power on the list`, "(Rumble 8)", nil},
+		{"spending on no power", true, false, alice, "Spend 10 on Dance", `Not done: "Dance" is not a power on the list`, "(Rumble 8)", nil},
 		{"burn on a spend-only", true, false, alice, "Burn 5 on Iron Skin", "requires you to Spend", "(Rumble 8)", nil},
 		{"actions through the list", true, true, alice, "Attack: 30 to Bob\nDefense: 40", "the list has now seen it", "(G4)", nil},
 		{"sentence through the list", true, true, alice, "I attack Bob with 30.", "the list has now seen it", "(G4)", nil},
