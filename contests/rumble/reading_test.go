@@ -175,3 +175,23 @@ func TestSentenceBeyondTheQuote(t *testing.T) {
 		t.Errorf("Alice's sealed bids = %+v, want the first list", x)
 	}
 }
+
+// TestReportBetweenGames: between games the weekly report says that players
+// may join (Rumble 13) and sums up the last game, here won by the one
+// contestant who survived the bidding (Rumble 4, 11).
+func TestReportBetweenGames(t *testing.T) {
+	h := atBids(t)
+	privately(t, h, "2026-12-02T10:00:00Z",
+		alice, "Iron Skin: 100",
+		bob, "Flight: 100",
+		carol, "Fire Breath: 100",
+		dave, "no bids")
+	n, err := h.E.Report(h.S, "rumble", contracttest.At(t, "2026-12-02T12:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "No game of Rumble is going on; players may join (Rumble 13). Game 1 (started 2026-12-01 (Tue), 4 contestants) was won by Dave."
+	if !strings.Contains(norm(n.Body), want) {
+		t.Errorf("the report does not say %q:\n%s", want, n.Body)
+	}
+}

@@ -200,10 +200,13 @@ func TestBadInput(t *testing.T) {
 		{"over energy", true, false, alice, "Attack: 50 to Bob / Defense: 21", "allocate 71 energy but have 70", "(Rumble 8)", nil},
 		{"negative allocation", true, false, alice, "Defense: -4", "negative", "(Rumble 8)", nil},
 		{"power not held", true, false, alice, "Flight: 5", "do not hold Flight", "(Rumble 8)", nil},
+		{"a bare allocation to no power", true, false, alice, "Dance: 10", `"Dance: 10" is not understood: "Dance" is not a power on the list`, "(Rumble 8)", nil},
+		{"spending on no power", true, false, alice, "Spend 10 on Dance", `Not done: "Dance" is not a power on the list`, "(Rumble 8)", nil},
 		{"burn on a spend-only", true, false, alice, "Burn 5 on Iron Skin", "requires you to Spend", "(Rumble 8)", nil},
 		{"actions through the list", true, true, alice, "Attack: 30 to Bob\nDefense: 40", "the list has now seen it", "(G4)", nil},
 		{"sentence through the list", true, true, alice, "I attack Bob with 30.", "the list has now seen it", "(G4)", nil},
 		{"bids through the list", false, true, alice, "Iron Skin: 30", "the list has now seen it", "(G4)", nil},
+		{"a discard through the list", false, true, alice, "Discard: Iron Skin", "the list has now seen it", "(G4)", nil},
 		{"not a contestant", true, false, erin, "Attack: 10 to Bob", "not a contestant", "(Rumble 2)", func(t *testing.T, h *contracttest.Harness) {
 			mustDone(t, h.Public("2026-12-02T11:30:00Z", erin, "I change my name to Erin."))
 		}},
@@ -297,10 +300,11 @@ func TestNothingFound(t *testing.T) {
 
 // Public talk about attacks or bids, without a list, performs nothing and
 // draws no warning; nor does a line ending in a number whose words name no
-// listed power ("Flight: 10" would be an allocation).
+// listed power ("Flight: 10" would be an allocation), nor a discard of
+// something that is not a listed power ("Discard: Flight" would be one).
 func TestPublicTalk(t *testing.T) {
 	h := atRound(t)
-	if r := h.Public("2026-12-02T12:00:00Z", alice, "Attacks on me would be unwise.\nBids were high this game.\nSee you in round 2"); r != nil {
+	if r := h.Public("2026-12-02T12:00:00Z", alice, "Attacks on me would be unwise.\nBids were high this game.\nSee you in round 2\nDiscard that plan, Bob."); r != nil {
 		t.Errorf("a receipt for talk:\n%s", r.Body)
 	}
 }
@@ -574,8 +578,8 @@ func TestDeathByBidding(t *testing.T) {
 	h := atBids(t)
 	r := h.Private("2026-12-02T10:00:00Z", alice, "Iron Skin: 100")
 	mustDone(t, r)
-	if !strings.Contains(norm(r.Body), "dead before round 1") {
-		t.Errorf("no warning:\n%s", r.Body)
+	if !strings.Contains(norm(r.Body), "warning: if all these bids win, your stamina falls to 0 and you are dead before round 1 (U4)") {
+		t.Errorf("no warning of 0 stamina:\n%s", r.Body)
 	}
 	privately(t, h, "2026-12-02T10:00:00Z",
 		bob, "Flight: 100",
@@ -758,5 +762,25 @@ func TestContestmasterReminded(t *testing.T) {
 				t.Errorf("reminders to %q, want %q", to, tc.want)
 			}
 		})
+	}
+}
+
+// TestContestmasterOwesNoPowers: in a game announced with no contestmaster
+// powers (Rumble 1, 3), the contestmaster's private mail during power
+// submission is not read as a list of eir powers: a note in which the phase
+// finds nothing gets no receipt (no refusal as an empty power list) and
+// changes nothing.
+func TestContestmasterOwesNoPowers(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
+	before := snapshot(t, h)
+	if r := h.Private("2026-12-01T12:00:00Z", mars, "Thanks, and good luck to you all"); r != nil {
+		t.Errorf("a receipt for the contestmaster's note:\n%s", r.Body)
+	}
+	if after := snapshot(t, h); after != before {
+		t.Errorf("the state changed:\n%s\n---\n%s", before, after)
 	}
 }
