@@ -215,17 +215,6 @@ func (s *State) touchCited(x *Cited) {
 	})
 }
 
-// ratificationEvents are the clocks of the records not yet ratified.
-func ratificationEvents(s *State) []Event {
-	var out []Event
-	for _, x := range s.Cited {
-		if x.Status == "pending" && !x.Ratifies.IsZero() {
-			out = append(out, Event{At: x.Ratifies, Name: "ratification", Key: x.ID})
-		}
-	}
-	return out
-}
-
 // ratify is the core event of a record's ratification: it becomes true as
 // published (AGORA "Reports and notices"). Ratified records are kept for the
 // processed-message memory's horizon, then left to the journal.

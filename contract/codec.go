@@ -22,16 +22,17 @@ import (
 // declaration order, map keys sorted), so that a contestmaster who keeps it in git
 // gets readable diffs.
 //
-// Three parts are written from kept text rather than through the YAML encoder,
+// Four parts are written from kept text rather than through the YAML encoder,
 // which costs microseconds a scalar and sorts map keys with a rune-by-rune
 // comparison: the processed-message memory (seen.ids, thousands of
 // Message-IDs in a busy month), each entry encoded once and kept in byte order
-// of its key; the players, each item kept while the player is unchanged; and
-// the game sections, last in the file, each kept while it is unchanged (and
+// of its key; the players, each item kept while the player is unchanged;
+// the ledger and the points, from the text of their keys (codec_ledger.go);
+// and the game sections, last in the file, each kept while it is unchanged (and
 // within a changed one, each of its recent events), so a message that
-// touches one game does not pay for the others. The players and the recent
-// events are written item by item as the YAML encoder writes the whole list
-// (TestKeptTextIsTheEncoders).
+// touches one game does not pay for the others. The players, the ledger and
+// the recent events are written as the YAML encoder writes them whole
+// (TestKeptTextIsTheEncoders, TestLedgerTextIsTheEncoders).
 // Those parts are spliced in where the YAML encoder wrote them empty, each
 // found as its own top-level key, so a field added to State anywhere, before,
 // between or after them, is saved like any other.
@@ -53,6 +54,7 @@ type Encoder struct {
 	seen     seenCache
 	players  playersCache
 	sections map[string]*sectionText // by game ID
+	keys     keyText                 // of the ledger and the points
 }
 
 // Encode writes the state as the package's Encode does.
@@ -62,29 +64,35 @@ func (enc *Encoder) Encode(s *State) ([]byte, error) {
 	top.Players = nil
 	top.Seen = Seen{}
 	top.Receipts = nil
+	top.Ledger, top.Points = Ledger{}, nil
 	return enc.encodeTop(&top, s)
 }
 
-// encodeTop encodes top, a struct with the state's Players, Seen, Receipts
-// and Games keys left empty, with the text of s's in their places.
+// encodeTop encodes top, a struct with the state's Players, Ledger,
+// Points, Seen, Receipts and Games keys left empty, with the text of s's
+// in their places.
 func (enc *Encoder) encodeTop(top any, s *State) ([]byte, error) {
 	enc.mu.Lock()
 	players, games := enc.players.take(s.Players, false), enc.takeGames(s.Games, false)
 	enc.mu.Unlock()
-	return enc.encodeTaken(top, &s.Seen, s.Receipts, players, games, false)
+	return enc.encodeTaken(top, s, players, games, false)
 }
 
-// encodeTaken encodes top with the text of seen, receipts, and the players
-// and game sections taken (take, takeGames) in their places, and keeps the
-// text of the players and sections it encodes; owned: those are copies,
-// kept as they are.
-func (enc *Encoder) encodeTaken(top any, seen *Seen, receipts map[string][]time.Time, players []takenPlayer, games []takenSection, owned bool) ([]byte, error) {
+// encodeTaken encodes top with the text of s's ledger, points, seen and
+// receipts, and the players and game sections taken (take, takeGames) in
+// their places, and keeps the text of the players and sections it
+// encodes; owned: those are copies, kept as they are.
+func (enc *Encoder) encodeTaken(top any, s *State, players []takenPlayer, games []takenSection, owned bool) ([]byte, error) {
 	b, err := encodeYAML(top)
 	if err != nil {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
+	ltext, ptstext, err := enc.keys.renderLedger(&s.Ledger, s.Points)
+	if err != nil {
+		return nil, err
+	}
 	ptext, err := enc.players.render(nil, players, owned)
 	if err != nil {
 		return nil, fmt.Errorf("encode state: players: %w", err)
@@ -95,8 +103,10 @@ func (enc *Encoder) encodeTaken(top any, seen *Seen, receipts map[string][]time.
 	}
 	return splice(b, []part{
 		{"players: []\n", ptext},
-		{"seen:\n  ids: {}\n", enc.seen.render(make([]byte, 0, enc.seen.size+64), seen)},
-		{"receipts: {}\n", renderReceipts(nil, receipts)},
+		{emptyLedger, ltext},
+		{emptyPoints, ptstext},
+		{"seen:\n  ids: {}\n", enc.seen.render(make([]byte, 0, enc.seen.size+64), &s.Seen)},
+		{"receipts: {}\n", renderReceipts(nil, s.Receipts)},
 		{"games: {}\n", gtext},
 	})
 }

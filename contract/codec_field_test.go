@@ -12,8 +12,8 @@ import (
 )
 
 // TestEncodeFieldAnywhere: a field added to State at any place, before,
-// between or after the parts Encode writes itself (players, seen, receipts,
-// games), is saved like any other, and the rest of the file is unchanged.
+// between or after the parts Encode writes itself (players, ledger, points,
+// seen, receipts, games), is saved like any other, and the rest of the file is unchanged.
 // The state is rebuilt, for each place, as a struct with one field more.
 func TestEncodeFieldAnywhere(t *testing.T) {
 	e, err := contract.NewEngine(contract.Config{Referee: "referee@example.test"}, &toy{})
@@ -32,7 +32,7 @@ func TestEncodeFieldAnywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	top := *s
-	top.Players, top.Seen, top.Receipts, top.Games = nil, contract.Seen{}, nil, nil
+	top.Players, top.Ledger, top.Points, top.Seen, top.Receipts, top.Games = nil, contract.Ledger{}, nil, contract.Seen{}, nil, nil
 	src := reflect.ValueOf(top)
 	var fields []reflect.StructField
 	for i := range src.NumField() {

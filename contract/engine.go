@@ -302,11 +302,7 @@ func (e *Engine) earliest(s *State) (game string, ev Event, ok bool, err error) 
 	if s.Secret == "" {
 		return "", Event{}, false, nil
 	}
-	for _, c := range e.coreEvents(s) {
-		if !ok || c.At.Before(ev.At) {
-			game, ev, ok = "", c, true
-		}
-	}
+	ev, ok = coreNext(s)
 	for _, g := range e.list {
 		gev, due, err := e.gameNext(s, g)
 		if err != nil {
@@ -319,12 +315,28 @@ func (e *Engine) earliest(s *State) (game string, ev Event, ok bool, err error) 
 	return game, ev, ok, nil
 }
 
-// gameNext asks a game for its next event, a panic being a fault.
+// gameNext asks a game for its next event, a panic being a fault. The
+// context it gives the game is the state's own for the game's next events,
+// made once and used again (a replay asks every game at least twice a
+// message); it is a fresh one when that is in use (a Next that asks again).
 func (e *Engine) gameNext(s *State, g Game) (ev Event, ok bool, err error) {
-	c := e.ctx(s, g.Spec().ID, nextNow(s), nil)
-	c.ro = true
+	id := g.Spec().ID
+	ax := s.aux()
+	c := ax.next[id]
+	switch {
+	case c == nil:
+		c = &Ctx{}
+		if ax.next == nil {
+			ax.next = map[string]*Ctx{}
+		}
+		ax.next[id] = c
+	case c.e != nil:
+		c = &Ctx{}
+	}
+	*c = Ctx{e: e, s: s, game: id, gs: s.Games[id], now: nextNow(s), ro: true}
+	defer func() { *c = Ctx{} }()
 	if err := run(func() error { ev, ok = g.Next(c); return nil }); err != nil {
-		return Event{}, false, fmt.Errorf("next event of %s: %w", g.Spec().ID, err)
+		return Event{}, false, fmt.Errorf("next event of %s: %w", id, err)
 	}
 	return ev, ok, nil
 }

@@ -3,7 +3,6 @@ package contract
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -121,27 +120,52 @@ func (c *Ctx) dropRuling(id int) {
 	c.s.Rulings = slices.DeleteFunc(slices.Clone(c.s.Rulings), func(r *Ruling) bool { return r.ID == id })
 }
 
-// coreEvents are the interpreter's own duties: the weekly Randomness notice,
-// expired intents, ruling reminders and deadlines.
-func (e *Engine) coreEvents(s *State) []Event {
-	var out []Event
-	if !s.Randomness.NextNotice.IsZero() {
-		out = append(out, Event{At: s.Randomness.NextNotice, Name: "randomness"})
+// coreNext is the earliest of the interpreter's own duties: the weekly
+// Randomness notice, expired intents, ruling reminders and deadlines, the
+// ends of the waits for a list's copy, the ratifications. On equal times
+// the first in that order comes first (the waits' ends by Message-ID).
+// It is a scan, with nothing listed or sorted: the daemon and a replay ask
+// for it at least twice a message.
+func coreNext(s *State) (Event, bool) {
+	var n soonest
+	if at := s.Randomness.NextNotice; !at.IsZero() && n.beaten(at) {
+		n.set(Event{At: at, Name: "randomness"})
 	}
 	for _, in := range s.Intents {
-		out = append(out, Event{At: in.Expires(), Name: "intent expired", Key: strconv.Itoa(in.ID)})
+		if at := in.Expires(); n.beaten(at) {
+			n.set(Event{At: at, Name: "intent expired", Key: strconv.Itoa(in.ID)})
+		}
 	}
 	for _, r := range s.Rulings {
-		if !r.Reminded {
-			out = append(out, Event{At: r.Asked.Add(r.Deadline.Sub(r.Asked) / 2), Name: "ruling reminder", Key: strconv.Itoa(r.ID)})
+		if at := r.Asked.Add(r.Deadline.Sub(r.Asked) / 2); !r.Reminded && n.beaten(at) {
+			n.set(Event{At: at, Name: "ruling reminder", Key: strconv.Itoa(r.ID)})
 		}
-		out = append(out, Event{At: r.Deadline, Name: "ruling deadline", Key: strconv.Itoa(r.ID)})
+		if n.beaten(r.Deadline) {
+			n.set(Event{At: r.Deadline, Name: "ruling deadline", Key: strconv.Itoa(r.ID)})
+		}
 	}
-	out = append(out, heldEvents(s)...)
-	out = append(out, ratificationEvents(s)...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
-	return out
+	if ev, ok := heldNext(s); ok && n.beaten(ev.At) {
+		n.set(ev)
+	}
+	for _, x := range s.Cited {
+		if x.Status == "pending" && !x.Ratifies.IsZero() && n.beaten(x.Ratifies) {
+			n.set(Event{At: x.Ratifies, Name: "ratification", Key: x.ID})
+		}
+	}
+	return n.ev, n.ok
 }
+
+// soonest is the earliest event offered so far: the first offered of
+// those at the earliest time.
+type soonest struct {
+	ev Event
+	ok bool
+}
+
+// beaten says whether an event at at comes before the one kept.
+func (n *soonest) beaten(at time.Time) bool { return !n.ok || at.Before(n.ev.At) }
+
+func (n *soonest) set(ev Event) { n.ev, n.ok = ev, true }
 
 func (e *Engine) runCoreEvent(s *State, ev Event, at time.Time) ([]Entry, error) {
 	switch ev.Name {

@@ -2,7 +2,6 @@ package contract
 
 import (
 	"fmt"
-	"slices"
 	"time"
 )
 
@@ -55,18 +54,17 @@ func (s *State) release(id string) {
 	}
 }
 
-// heldEvents are the ends of the waits, in a stable order.
-func heldEvents(s *State) []Event {
-	ids := make([]string, 0, len(s.Held))
-	for id := range s.Held {
-		ids = append(ids, id)
+// heldNext is the first end of a wait: the earliest, of those at the same
+// time the one of the lowest Message-ID.
+func heldNext(s *State) (Event, bool) {
+	var next Event
+	found := false
+	for id, h := range s.Held {
+		if !found || h.Until.Before(next.At) || h.Until.Equal(next.At) && id < next.Key {
+			next, found = Event{At: h.Until, Name: "list copy missing", Key: id}, true
+		}
 	}
-	slices.Sort(ids)
-	out := make([]Event, 0, len(ids))
-	for _, id := range ids {
-		out = append(out, Event{At: s.Held[id].Until, Name: "list copy missing", Key: id})
-	}
-	return out
+	return next, found
 }
 
 // listCopyMissing ends a wait: nothing of the direct copy is performed and

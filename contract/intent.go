@@ -98,7 +98,7 @@ func (in *Intent) ripeFrom() time.Time {
 }
 
 // Ripe says whether the intent can be resolved at t, and if not, why. An
-// expired intent is not here to ask: its expiry event (coreEvents) drops it
+// expired intent is not here to ask: its expiry event (coreNext) drops it
 // before any message at or after Expires is performed.
 func (in *Intent) Ripe(t time.Time) (bool, string) {
 	if from := in.ripeFrom(); t.Before(from) {

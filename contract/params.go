@@ -118,7 +118,7 @@ func (c *Ctx) SetParam(name, value string) error {
 	if err != nil {
 		return err
 	}
-	c.s.touchSection(c.gs)
+	c.s.touchParam(c.gs, p.Name)
 	if c.gs.Params == nil {
 		c.gs.Params = map[string]string{}
 	}

@@ -28,8 +28,9 @@ import (
 // placeholder cannot be found exactly once, the section is encoded whole;
 // when the games' IDs do not read back as themselves, "games:" is. So is
 // each player's text kept, while the player is the same (a copy of it is
-// compared); new entries and players are encoded 64 to a document, which
-// is cut at the start of each (itemTexts).
+// compared with samePlayer, as the state's Encoder compares its own); new
+// entries and players are encoded 64 to a document, which is cut at the
+// start of each (itemTexts).
 
 // hashText keeps the text of each game's recent events and of each player
 // between hashes. The zero value is ready to use; it may be used by several
@@ -94,7 +95,7 @@ func (c *hashText) players(ps []*Player) ([]byte, error) {
 			continue
 		}
 		k, ok := c.people[p]
-		if !ok || !reflect.DeepEqual(k.of, p) {
+		if !ok || !samePlayer(k.of, p) {
 			missing = append(missing, p)
 		}
 		fresh[p] = k
@@ -104,7 +105,7 @@ func (c *hashText) players(ps []*Player) ([]byte, error) {
 		return nil, err
 	}
 	for i, p := range missing {
-		fresh[p] = keptPlayer{of: deepCopy(reflect.ValueOf(p)).Interface().(*Player), text: texts[i]}
+		fresh[p] = keptPlayer{of: clonePlayer(p), text: texts[i]}
 	}
 	out := []byte(playersHead)
 	for _, p := range ps {

@@ -51,8 +51,8 @@ func (enc *Encoder) Take(s *State) *Taken {
 // and keeps the text of what it encoded in the Encoder.
 func (t *Taken) Encode() ([]byte, error) {
 	top := *t.s
-	top.Seen, top.Receipts = Seen{}, nil
-	return t.enc.encodeTaken(&top, &t.s.Seen, t.s.Receipts, t.players, t.games, true)
+	top.Seen, top.Receipts, top.Ledger, top.Points = Seen{}, nil, Ledger{}, nil
+	return t.enc.encodeTaken(&top, t.s, t.players, t.games, true)
 }
 
 func cloneNested[V any](m map[string]map[string]V) map[string]map[string]V {

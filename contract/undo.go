@@ -2,7 +2,6 @@ package contract
 
 import (
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"sort"
@@ -72,14 +71,16 @@ func (u *undoLog) touch(cur, owner string) {
 	}
 }
 
-// aux is what a state keeps beside its fields: the undo log and the indexes
-// of the processed-message memory and the receipt limits. None of it is
+// aux is what a state keeps beside its fields: the undo log, the indexes
+// of the processed-message memory and the receipt limits, and the contexts
+// the games' Next are asked with. None of it is
 // encoded, and a copy of the state does not share it.
 type aux struct {
 	log      undoLog
 	seen     timeQueue // seen.ids by arrival, oldest first
 	receipts timeQueue // receipt senders by their latest receipt
 	players  playerIndex
+	next     map[string]*Ctx // by game ID: the context of its Next (gameNext)
 }
 
 func (s *State) aux() *aux {
@@ -251,12 +252,22 @@ type sectionKey struct{ gs *GameState }
 type dataKey struct{ gs *GameState }
 
 // touchSection saves the interpreter's part of a game's section (not the
-// game's own data) before it changes.
+// game's own data) before it changes: its fields by value, the parameters'
+// map by its header, whose entries are logged one by one as they are
+// written (touchParam), as an action seldom changes one.
 func (s *State) touchSection(gs *GameState) {
 	s.undoLog().once(sectionKey{gs}, func() func() {
-		cm, params, last, recent := gs.Contestmaster, maps.Clone(gs.Params), gs.LastReport, gs.Recent
+		cm, params, last, recent := gs.Contestmaster, gs.Params, gs.LastReport, gs.Recent
 		return func() { gs.Contestmaster, gs.Params, gs.LastReport, gs.Recent = cm, params, last, recent }
 	})
+}
+
+// touchParam saves a game's parameter before it is written.
+func (s *State) touchParam(gs *GameState, name string) {
+	s.touchSection(gs)
+	if gs.Params != nil {
+		logKey(s.undoLog(), gs.Params, name)
+	}
 }
 
 // touchData saves a game's own data, by a deep copy, before the game reaches

@@ -198,6 +198,15 @@ func History(e *contract.Engine, path string, at int64) (*contract.State, []Step
 // test makes it fail).
 var syncJournal = (*os.File).Sync
 
+// FailSnapshotJournalSync makes the journal's sync of every background
+// snapshot fail with err (as a failed write-back does) until restore: for
+// the tests of this package and of the daemon, which cannot fail a disk.
+func FailSnapshotJournalSync(err error) (restore func()) {
+	old := syncJournal
+	syncJournal = func(*os.File) error { return err }
+	return func() { syncJournal = old }
+}
+
 // PendingSnapshot is a snapshot of the state encoded by
 // Journal.StartSnapshot and not yet written: Write writes it.
 type PendingSnapshot struct {

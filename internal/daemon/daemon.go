@@ -150,8 +150,11 @@ type Daemon struct {
 	// journal holds everything).
 	reportAt map[string]int64
 	snapDone atomic.Int64
-	// lastSync is the time the last change's journal sync took.
-	lastSync time.Duration
+	// last is what the last change's parts took (BenchmarkLiveSave),
+	// written under wmu; cpuClock, when set (by the benchmark), reads the
+	// thread's CPU time for it.
+	last     writeTimes
+	cpuClock func() time.Duration
 	// syncing, in tests, is called while a change's journal is synced
 	// (mu let go, wmu held).
 	syncing func()

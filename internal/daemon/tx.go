@@ -46,10 +46,12 @@ func (d *Daemon) write(ctx context.Context, in *contract.Input, overlap bool) ([
 	// change touches, so a rejection costs what it changed.
 	tx := d.s.Begin()
 	defer tx.End()
-	applyStart := time.Now()
+	d.last = writeTimes{}
+	applyStart := d.stamp()
 	entries, err := d.e.Redo(d.s, in)
+	d.took(partApply, applyStart)
 	if in.Kind == contract.InMessage && d.hooks.Applied != nil {
-		d.hooks.Applied(time.Since(applyStart))
+		d.hooks.Applied(d.last.wall[partApply])
 	}
 	if err != nil {
 		tx.Undo()
@@ -59,8 +61,9 @@ func (d *Daemon) write(ctx context.Context, in *contract.Input, overlap bool) ([
 	if overlap {
 		verdict = d.prepare(ctx, old)
 	}
-	saveStart := time.Now()
+	saveStart := d.stamp()
 	ps, err := d.j.LogPending(d.s, []store.Step{{Input: in, Entries: entries}})
+	d.took(partJournal, saveStart)
 	if err == nil {
 		at := d.s.JournalInputs
 		var added, reports []string
@@ -85,11 +88,10 @@ func (d *Daemon) write(ctx context.Context, in *contract.Input, overlap bool) ([
 		if d.syncing != nil {
 			d.syncing()
 		}
-		syncStart := time.Now()
+		syncStart := d.stamp()
 		err = ps.Sync()
-		took := time.Since(syncStart)
+		d.took(partSync, syncStart)
 		d.mu.Lock()
-		d.lastSync = took
 		for _, id := range added {
 			delete(d.unsynced, id)
 		}
@@ -107,14 +109,16 @@ func (d *Daemon) write(ctx context.Context, in *contract.Input, overlap bool) ([
 	if err == nil {
 		d.sinceSnap++
 		if d.snapshotDue() {
+			snapStart := d.stamp()
 			d.startSnapshot()
+			d.took(partSnapshot, snapStart)
 		}
 	}
 	if verdict != nil {
 		verdict <- err == nil
 	}
 	if d.hooks.Committed != nil {
-		d.hooks.Committed(entries, time.Since(saveStart), err)
+		d.hooks.Committed(entries, time.Since(saveStart.wall), err)
 	}
 	if err != nil {
 		d.log.Error("journaling the change failed; reading the state again", "err", err)
@@ -128,6 +132,44 @@ func (d *Daemon) write(ctx context.Context, in *contract.Input, overlap bool) ([
 	signal1(d.kick)
 	signal1(d.wake)
 	return entries, nil
+}
+
+// writeTimes is what the parts of one change took in write, in wall time
+// and, when the daemon has a cpuClock (a benchmark's), in the CPU time of
+// the thread.
+type writeTimes struct{ wall, cpu [parts]time.Duration }
+
+// The parts of a change: the engine performing it, its journal lines
+// encoded and written, their sync, and a snapshot started (taken: its
+// encoding and write go on in the background).
+const (
+	partApply = iota
+	partJournal
+	partSync
+	partSnapshot
+	parts
+)
+
+// stamp is an instant of both clocks of writeTimes.
+type stamp struct {
+	wall time.Time
+	cpu  time.Duration
+}
+
+func (d *Daemon) stamp() stamp {
+	st := stamp{wall: time.Now()}
+	if d.cpuClock != nil {
+		st.cpu = d.cpuClock()
+	}
+	return st
+}
+
+// took records a part of the change being written, from since to now.
+func (d *Daemon) took(part int, since stamp) {
+	d.last.wall[part] = time.Since(since.wall)
+	if d.cpuClock != nil {
+		d.last.cpu[part] = d.cpuClock() - since.cpu
+	}
 }
 
 // lockWrites takes wmu; mu is let go while it waits (wmu comes first).

@@ -1,0 +1,127 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"referee/contract"
+	"referee/contract/store"
+	"referee/mailin"
+)
+
+// lockedBuffer is a log's output written by several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *lockedBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *lockedBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// TestStickySyncFailureLog: the journal's sync beside a background
+// snapshot fails once (a failed write-back, which Linux need not report to
+// a later fsync). The operator's log says so at the error level, naming the
+// file to remove once the disk is checked; every message after it is
+// refused, each with a line that says why and names the same file; the
+// refused message is neither journaled nor answered, and stays
+// unacknowledged.
+func TestStickySyncFailureLog(t *testing.T) {
+	rs := &replySMTP{}
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: rs} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 1)
+	var logged lockedBuffer
+	d.log = slog.New(slog.NewTextHandler(&logged, nil))
+	d.snapEvery = 1 // every change starts a snapshot
+	defer store.FailSnapshotJournalSync(syscall.EIO)()
+	ctx := context.Background()
+	mail := func(uid uint32, id string) *mailin.Raw {
+		raw := fmt.Sprintf("From: Alice <alice@example.test>\r\nTo: agora-business@example.test\r\nSubject: hello\r\nMessage-ID: <%s>\r\nDate: Tue, 01 Dec 2026 10:00:00 +0000\r\n\r\nI join the Life contest.\r\n", id)
+		return &mailin.Raw{Data: []byte(raw), Arrived: time.Now(), UID: uid}
+	}
+	cp := func(uid uint32) contract.Checkpoint { return contract.Checkpoint{UIDValidity: 1, LastUID: uid} }
+	record := store.SyncFailedPath(store.JournalPath(d.statePath))
+
+	// The first message is saved (its own sync succeeds); the snapshot it
+	// starts fails on the journal's sync.
+	if err := d.apply(ctx, mail(1, "one@example.test"), cp(1)); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Lock()
+	d.waitSnapshot()
+	inputs := d.s.JournalInputs
+	d.mu.Unlock()
+	d.preparing.Wait()
+	if _, err := os.Stat(record); err != nil {
+		t.Fatalf("the failed sync is not recorded beside the journal: %v", err)
+	}
+	snapLine := logLine(t, logged.String(), "the journal's sync failed while a snapshot was written")
+	for _, want := range []string{"level=ERROR", "no more messages are applied", "input/output error", "lines written before it may not be on disk", "remove " + record} {
+		if !strings.Contains(snapLine, want) {
+			t.Errorf("the snapshot's log line lacks %q:\n%s", want, snapLine)
+		}
+	}
+
+	// Every later message is refused, and the log says why each time.
+	for uid, id := range []string{"two@example.test", "three@example.test"} {
+		before := len(logged.String())
+		if err := d.apply(ctx, mail(uint32(uid+2), id), cp(uint32(uid+2))); err == nil {
+			t.Fatalf("message %s applied though the journal's sync had failed", id)
+		}
+		d.preparing.Wait()
+		line := logLine(t, logged.String()[before:], "journaling the change failed")
+		for _, want := range []string{"level=ERROR", "input/output error", "remove " + record} {
+			if !strings.Contains(line, want) {
+				t.Errorf("message %s: the log line lacks %q:\n%s", id, want, line)
+			}
+		}
+		msgLine := logLine(t, logged.String()[before:], "msgid="+id)
+		if !strings.Contains(msgLine, "saved=false") {
+			t.Errorf("message %s: its log line does not say it was not saved:\n%s", id, msgLine)
+		}
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.s.JournalInputs != inputs || d.s.IMAP.LastUID != 1 {
+		t.Errorf("after the refusals, journal_inputs %d at UID %d; want %d at UID 1", d.s.JournalInputs, d.s.IMAP.LastUID, inputs)
+	}
+	journal, err := os.ReadFile(store.JournalPath(d.statePath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(journal, []byte("two@example.test")) || bytes.Contains(journal, []byte("three@example.test")) {
+		t.Errorf("a refused message is in the journal")
+	}
+	if got := rs.replies(); len(got) != 1 || got[0] != "one@example.test" {
+		t.Errorf("receipts sent for %v, want only one@example.test's", got)
+	}
+}
+
+// logLine is the first line of log that holds s.
+func logLine(t *testing.T, log, s string) string {
+	t.Helper()
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	t.Fatalf("no log line holds %q; the log:\n%s", s, log)
+	return ""
+}
