@@ -99,7 +99,8 @@ func TestEventKeyJournaled(t *testing.T) {
 // TestJournalCitesWhatWasPublished: the journal line of the change that
 // sent a public notice records its citation (the identifier and the state
 // hash the notice prints, which `referee verify` checks against the
-// ratification); a line that sent none has no citation.
+// ratification); a line that sent none has no citation, and a line holds
+// no draws or changes when there were none (no empty keys in the journal).
 func TestJournalCitesWhatWasPublished(t *testing.T) {
 	h := newToy(t)
 	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
@@ -124,11 +125,17 @@ func TestJournalCitesWhatWasPublished(t *testing.T) {
 			if has {
 				t.Errorf("the join's journal line cites %v", cited)
 			}
+			if d, has := en.Detail["draws"]; has {
+				t.Errorf("the join's journal line has draws %v", d)
+			}
 		case "round":
 			round = true
 			list, _ := cited.([]map[string]any)
 			if len(list) != 1 || list[0]["id"] != id || !strings.Contains(flat(report), list[0]["hash"].(string)) {
 				t.Errorf("the round's journal line cites %v, want %s with the hash its report prints:\n%s", cited, id, report)
+			}
+			if c, has := en.Detail["changes"]; has {
+				t.Errorf("the round's journal line has changes %v", c)
 			}
 		}
 	}

@@ -199,6 +199,7 @@ func TestTransferRules(t *testing.T) {
 		{"I transfer 1 coin to Zed.", `no player is known as "Zed"`},
 		{"I transfer 0 coins to Carl.", "a transfer of zero coins does nothing"},
 		{"I transfer 2 coins to the Toy contest.", "2 coins moved from Alice to the Toy contest"},
+		{"I transfer 1 doubloon to Carl.", `no game has a currency called "doubloon" (syntax)`},
 		{"I transfer 3 coins to Carl.", "3 coins moved from Alice to Carl; you now own 0"},
 	}
 	for _, c := range cases {
