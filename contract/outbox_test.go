@@ -1,7 +1,9 @@
 package contract_test
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"referee/contract"
 	"referee/contract/contracttest"
@@ -25,7 +27,15 @@ func (g *herald) Verbs() []*contract.Verb {
 				Subject: "Shout", Body: a.Arg("what") + "\n"})
 			c.Did("shouted %s", a.Arg("what"))
 			return nil
-		}}}
+		}},
+		{Name: "decree", Pattern: `decree (?P<what>\w+)`, Syntax: "I decree <word> in Herald (the contestmaster)", Rule: "H2",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				if !c.FromContestmaster() {
+					return contract.Reject("H2", "only the contestmaster decrees")
+				}
+				c.Did("decreed %s", a.Arg("what"))
+				return nil
+			}}}
 }
 
 // TestSameNoticeIDNumbered: notices of one ID waiting in the outbox
@@ -46,5 +56,24 @@ func TestSameNoticeIDNumbered(t *testing.T) {
 	}
 	if len(want) != 0 {
 		t.Errorf("no notice %v", want)
+	}
+}
+
+// TestOnlyTheContestmasterDecrees: a verb the game keeps for its
+// contestmaster (G8) is done for the contestmaster's address and refused
+// naming the rule for anyone else; with no contestmaster named, for no one.
+func TestOnlyTheContestmasterDecrees(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", &herald{})
+	for _, c := range []struct{ from, want string }{
+		{alice, "only the contestmaster decrees (H2)"},
+		{"The CM <CM@Example.Test>", "Done: decreed peace"},
+	} {
+		if r := h.Public("2026-12-01T10:05:00Z", c.from, "I decree peace in Herald."); r == nil || !strings.Contains(flat(r.Body), c.want) {
+			t.Errorf("%s: the receipt lacks %q:\n%v", c.from, c.want, r)
+		}
+	}
+	h = contracttest.NewConfig(t, contract.Config{Referee: contracttest.Referee, ListWait: time.Hour}, "2026-12-01T10:00:00Z", &herald{})
+	if r := h.Public("2026-12-01T10:05:00Z", contracttest.Contestmaster, "I decree peace in Herald."); r == nil || !strings.Contains(flat(r.Body), "only the contestmaster decrees (H2)") {
+		t.Errorf("with no contestmaster: %v", r)
 	}
 }
