@@ -77,3 +77,29 @@ func TestOnlyTheContestmasterDecrees(t *testing.T) {
 		t.Errorf("with no contestmaster: %v", r)
 	}
 }
+
+// TestSendFailedNamesTheNotice: a notice the mail server refuses for good
+// leaves the outbox and is listed by `referee check` by its own ID and
+// subject; the notices beside it in the outbox stay to be sent.
+func TestSendFailedNamesTheNotice(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", &herald{})
+	at := contracttest.At(t, "2026-12-01T10:05:00Z")
+	if _, err := h.E.Apply(h.S, &contract.Message{ID: "s1@example.test", From: "alice@example.test", Name: "Alice", Date: at, Arrived: at,
+		Subject: "shouts", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: "I shout one in Herald. I shout two in Herald."}); err != nil {
+		t.Fatal(err)
+	}
+	if o := h.S.SendFailed("herald/shout/2", "550 no such user", true, time.Time{}); o == nil || o.ID != "herald/shout/2" {
+		t.Fatalf("SendFailed: %+v", o)
+	}
+	want := "failed: notice herald/shout/2 (Shout) to [alice@example.test] could not be delivered: 550 no such user"
+	if p := h.E.Check(h.S); len(p) != 1 || p[0] != want {
+		t.Errorf("referee check: %q, want %q", p, want)
+	}
+	var left []string
+	for _, o := range h.S.Outbox {
+		left = append(left, o.ID)
+	}
+	if len(left) != 2 || left[0] != "herald/shout" {
+		t.Errorf("the outbox holds %v, want herald/shout and the receipt", left)
+	}
+}
