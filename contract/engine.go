@@ -1,7 +1,6 @@
 package contract
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -254,12 +253,16 @@ func (e *Engine) Advance(s *State, to time.Time) ([]Entry, error) {
 	return e.advance(s, to)
 }
 
+// maxEvents bounds the events one Advance runs: a game whose Next keeps
+// coming back is a fault, not an endless loop.
+var maxEvents = 100000
+
 func (e *Engine) advance(s *State, to time.Time) ([]Entry, error) {
 	to = to.UTC()
 	var out []Entry
 	for i := 0; ; i++ {
-		if i > 100000 {
-			return out, errors.New("advance: more than 100000 events; a game's Next does not move")
+		if i > maxEvents {
+			return out, fmt.Errorf("advance: more than %d events; a game's Next does not move", maxEvents)
 		}
 		game, ev, ok, err := e.earliest(s)
 		if err != nil {

@@ -199,11 +199,20 @@ func TestTransferRules(t *testing.T) {
 		{"I transfer 1 coin to Zed.", `no player is known as "Zed"`},
 		{"I transfer 0 coins to Carl.", "a transfer of zero coins does nothing"},
 		{"I transfer 2 coins to the Toy contest.", "2 coins moved from Alice to the Toy contest"},
+		{"I transfer 1 doubloon to Carl.", `no game has a currency called "doubloon" (syntax)`},
+		{"I transfer 3 coins to Carl.", "3 coins moved from Alice to Carl; you now own 0"},
 	}
 	for _, c := range cases {
 		r := h.Public("2026-12-01T11:00:00Z", alice, c.text)
 		if r == nil || !strings.Contains(flat(r.Body), c.want) {
 			t.Errorf("%s: receipt lacks %q:\n%v", c.text, c.want, r)
+		}
+	}
+	// The sender too must be able to own the currency (T2): Carol, no
+	// player, is told so, not that she owns too few.
+	for _, text := range []string{"I transfer 1 coin to Carl.", "I transfer 0 coins to Carl."} {
+		if r := h.Public("2026-12-01T11:00:00Z", carol, text); r == nil || !strings.Contains(flat(r.Body), "you cannot own coins (T2)") {
+			t.Errorf("Carol: %s: receipt lacks %q:\n%v", text, "you cannot own coins (T2)", r)
 		}
 	}
 }

@@ -7,3 +7,10 @@ var EncodeTop = new(Encoder).encodeTop
 func ExtractCorrections(e *Engine, text string) ([]*Action, string) {
 	return e.extractCorrections(text)
 }
+
+// SetMaxEvents bounds the events of one Advance at n until the test ends.
+func SetMaxEvents(t interface{ Cleanup(func()) }, n int) {
+	old := maxEvents
+	maxEvents = n
+	t.Cleanup(func() { maxEvents = old })
+}

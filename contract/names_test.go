@@ -1,0 +1,32 @@
+package contract_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNameChangeFollowsIntents: a player who changes name keeps each part
+// they have in an intent (G7): Alice, renamed, still resolves the intent she
+// tabled; Bob and Carol, renamed, withdraw the support and the objection
+// they gave under their old names; a name another player holds is refused.
+func TestNameChangeFollowsIntents(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, with Agoran consent, to reset the Toy rounds.")
+	h.Public("2026-12-01T10:11:00Z", bob, "I support intent #1.")
+	h.Public("2026-12-01T10:12:00Z", carol, "I object to intent #1.")
+	h.Public("2026-12-01T10:13:00Z", dan, "I support intent #1.")
+	for _, c := range []struct{ from, text, want string }{
+		{alice, "I change my name to Alicia.", "you are now known as Alicia (before: Alice)"},
+		{bob, "I change my name to Dan.", `the name "Dan" is taken (players)`},
+		{bob, "I change my name to Robert.", "you are now known as Robert (before: Bob)"},
+		{carol, "I change my name to Caroline.", "you are now known as Caroline (before: Carol)"},
+		{bob, "I withdraw my support to intent #1.", "Done: your support of intent #1 is withdrawn"},
+		{carol, "I withdraw my objection to intent #1.", "Done: your objection to intent #1 is withdrawn"},
+		{alice, "I do so.", "Done: the Toy rounds are reset"},
+	} {
+		at := "2026-12-05T11:00:00Z"
+		if r := h.Public(at, c.from, c.text); r == nil || !strings.Contains(flat(r.Body), c.want) {
+			t.Errorf("%s: the receipt lacks %q:\n%v", c.text, c.want, r)
+		}
+	}
+}
