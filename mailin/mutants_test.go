@@ -326,3 +326,110 @@ func TestReportTypeFromTheTop(t *testing.T) {
 		t.Errorf("Class = %s (%q), want %s (%q)", m.Class, m.IgnoreReason, Ignorable, ReasonBounce)
 	}
 }
+
+// readBody parses a plain-text UTF-8 mail from a player with this body.
+func readBody(t *testing.T, body string) *Message {
+	t.Helper()
+	m, err := Parse([]byte("From: a@example.org\nTo: referee@example.test\nContent-Type: text/plain; charset=utf-8\n\n"+body), time.Time{}, &Config{Referee: "referee@example.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestAttributionWithoutSpaces (ruling G3): an attribution in Chinese
+// written without a space ("张三于……写道：") is not the sender's text, as
+// "Walter 写道：" is not.
+func TestAttributionWithoutSpaces(t *testing.T) {
+	m := readBody(t, "我参加 Life 比赛。\n\n张三于二〇二六年十一月二十九日写道：\n> 谁参加？\n")
+	if m.Text != "我参加 Life 比赛。" || !strings.HasPrefix(m.Quoted, "张三于") {
+		t.Errorf("text %q, quoted %q: want the attribution quoted", m.Text, m.Quoted)
+	}
+}
+
+// TestQuoteMarkIndented (ruling G3): a quote mark after up to three spaces
+// (some clients indent their quotes) marks a quoted line; after four, the
+// line is the sender's own.
+func TestQuoteMarkIndented(t *testing.T) {
+	m := readBody(t, "I bid 3 on Flight.\n\n   > I bid 50 on Flight.\n    > I use Shield.\n")
+	if m.Text != "I bid 3 on Flight.\n\n    > I use Shield." || m.Quoted != "   > I bid 50 on Flight." {
+		t.Errorf("text %q, quoted %q", m.Text, m.Quoted)
+	}
+}
+
+// TestUnderscoreRule (ruling G3): Outlook's underscore rule starts a
+// quoted block when a reply header or a list footer follows it, blank
+// lines between them or not; a rule that ends the mail is the sender's.
+func TestUnderscoreRule(t *testing.T) {
+	rule := strings.Repeat("_", 47)
+	for body, want := range map[string]string{
+		"I pass.\n\n" + rule + "\n\nagora-business mailing list\nagora-business@example.test\n": "I pass.",
+		"I pass.\n" + rule + "\n":               "I pass.\n" + rule,
+		"I pass.\n" + rule + "\n\n\nI bid 3.\n": "I pass.\n" + rule + "\n\nI bid 3.",
+	} {
+		if m := readBody(t, body); m.Text != want {
+			t.Errorf("body %q read as %q, want %q", body, m.Text, want)
+		}
+	}
+}
+
+// TestOutlookHeaderBlock (ruling G3): a "From:" line is the start of a
+// quoted reply header when two more header lines follow it within the
+// next six lines of text; header-like lines further down leave the text
+// the sender's own.
+func TestOutlookHeaderBlock(t *testing.T) {
+	block := "I pass.\n\nFrom: Bob <bob@example.org>\nSent: Sunday, November 29, 2026 10:00 AM\nSubject: Flight\n\nI bid 3 on Flight.\n"
+	if m := readBody(t, block); m.Text != "I pass." {
+		t.Errorf("a From/Sent/Subject block: text %q, quoted %q", m.Text, m.Quoted)
+	}
+	own := "From: now on my actions are these.\nI bid 3 on Flight.\nI use Shield.\nI claim cell (1, 2) in Life.\nI pass in Steemfield.\nI withdraw my bid of 2.\nTo: the contestmaster, thanks.\nSubject: to the ruling, I join.\n"
+	if m := readBody(t, own); m.Text != strings.TrimSpace(own) {
+		t.Errorf("header-like lines past the window: text %q, quoted %q", m.Text, m.Quoted)
+	}
+}
+
+// TestLastLineEndsInColon: a mail whose last line ends in a colon (an
+// action list never written) is read whole.
+func TestLastLineEndsInColon(t *testing.T) {
+	for _, body := range []string{"I pass.\nMy bids follow:\n", "I pass.\nMy bids follow:\n\n\n", "My bids follow:"} {
+		if m := readBody(t, body); m.Text != strings.TrimSpace(body) {
+			t.Errorf("body %q read as %q", body, m.Text)
+		}
+	}
+}
+
+// TestWrappedAttributionLast (ruling G3): an attribution wrapped over two
+// lines is not the sender's text when it ends the mail (the quote below it
+// deleted), nor when the line before it was an attribution already.
+func TestWrappedAttributionLast(t *testing.T) {
+	for body, want := range map[string]string{
+		"I pass.\n\nOn Sun, 29 Nov 2026 at 10:00, Bob Example <\nbob@example.org> wrote:":   "I pass.",
+		"I pass.\n\nOn Sun, 29 Nov 2026 at 10:00, Bob Example <\nbob@example.org> wrote:\n": "I pass.",
+		"I pass.\nOn Monday I wrote:\nBob <bob@example.org> wrote:\nI bid 3 on Flight.\n":   "I pass.\nI bid 3 on Flight.",
+	} {
+		if m := readBody(t, body); m.Text != want {
+			t.Errorf("body %q read as %q, quoted %q; want %q", body, m.Text, m.Quoted, want)
+		}
+	}
+}
+
+// TestWrappedAttributionUnquotedBelow (ruling G3): Gmail wraps a long
+// attribution before "wrote:"; the date and address on its first line
+// make it an attribution, so the original below it is not the sender's
+// text even when its quote marks were lost.
+func TestWrappedAttributionUnquotedBelow(t *testing.T) {
+	m := readBody(t, "I pass.\n\nOn Sun, Nov 29, 2026 at 10:00 AM Bob Example <bob@example.org>\nwrote:\nI use Shield.\n")
+	if m.Text != "I pass." {
+		t.Errorf("text %q, quoted %q", m.Text, m.Quoted)
+	}
+}
+
+// TestQuotedKeepsItsShape: Message.Quoted is what was removed, in order,
+// blank lines collapsed as in the text: an attribution whose quote was
+// deleted, above a signature, is followed there by the signature at once.
+func TestQuotedKeepsItsShape(t *testing.T) {
+	m := readBody(t, "I pass.\n\nOn Sun, 29 Nov 2026, Bob <bob@example.org> wrote:\n\n-- \nAlice\n")
+	if m.Text != "I pass." || m.Quoted != "On Sun, 29 Nov 2026, Bob <bob@example.org> wrote:\n--\nAlice" {
+		t.Errorf("text %q, quoted %q", m.Text, m.Quoted)
+	}
+}
