@@ -413,14 +413,19 @@ func TestWrappedAttributionLast(t *testing.T) {
 	}
 }
 
-// TestWrappedAttributionUnquotedBelow (ruling G3): Gmail wraps a long
-// attribution before "wrote:"; the date and address on its first line
-// make it an attribution, so the original below it is not the sender's
-// text even when its quote marks were lost.
-func TestWrappedAttributionUnquotedBelow(t *testing.T) {
-	m := readBody(t, "I pass.\n\nOn Sun, Nov 29, 2026 at 10:00 AM Bob Example <bob@example.org>\nwrote:\nI use Shield.\n")
-	if m.Text != "I pass." {
-		t.Errorf("text %q, quoted %q", m.Text, m.Quoted)
+// TestAttributionUnquotedBelow (ruling G3): an attribution with a date
+// or an address makes the original below it not the sender's text even
+// when its quote marks were lost. Gmail wraps a long attribution before
+// "wrote:", so the date and address are on the line before; the sender's
+// line just above the attribution is kept.
+func TestAttributionUnquotedBelow(t *testing.T) {
+	for _, body := range []string{
+		"I pass.\n\nOn Sun, Nov 29, 2026 at 10:00 AM Bob Example <bob@example.org>\nwrote:\nI use Shield.\n",
+		"I pass.\nOn Sun, Nov 29, 2026 Bob wrote:\nI use Shield.\n",
+	} {
+		if m := readBody(t, body); m.Text != "I pass." {
+			t.Errorf("body %q: text %q, quoted %q", body, m.Text, m.Quoted)
+		}
 	}
 }
 
@@ -431,5 +436,51 @@ func TestQuotedKeepsItsShape(t *testing.T) {
 	m := readBody(t, "I pass.\n\nOn Sun, 29 Nov 2026, Bob <bob@example.org> wrote:\n\n-- \nAlice\n")
 	if m.Text != "I pass." || m.Quoted != "On Sun, 29 Nov 2026, Bob <bob@example.org> wrote:\n--\nAlice" {
 		t.Errorf("text %q, quoted %q", m.Text, m.Quoted)
+	}
+}
+
+// readHTML parses an HTML-only mail from a player with this body.
+func readHTML(t *testing.T, body string) *Message {
+	t.Helper()
+	m, err := Parse([]byte("From: a@example.org\nTo: referee@example.test\nContent-Type: text/html; charset=utf-8\n\n"+body), time.Time{}, &Config{Referee: "referee@example.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestStrayClosingStyle: an HTML mail with a closing </style> that opens
+// nothing (a pasted signature's) still shows the text after it; a style
+// sheet's own text is not shown.
+func TestStrayClosingStyle(t *testing.T) {
+	m := readHTML(t, "<html><body><div>Alice</div></style><p>I bid 3 on Flight.</p><style>p { color: red }</style></body></html>")
+	if m.Text != "Alice\n\nI bid 3 on Flight." {
+		t.Errorf("text %q", m.Text)
+	}
+}
+
+// TestHTMLQuoteEmptiedBelowAttribution (ruling G3): Thunderbird keeps the
+// blockquote of a quote the sender deleted, with its empty line; that
+// line is quoted, so the text written below it is the sender's, not an
+// original that lost its quote marks.
+func TestHTMLQuoteEmptiedBelowAttribution(t *testing.T) {
+	m := readHTML(t, `<html><body><div class="moz-cite-prefix">On 29/11/2026 10:00, Bob wrote:<br></div><blockquote type="cite" cite="mid:x@example.org"><br></blockquote><div>I use Shield.</div></body></html>`)
+	if m.Text != "I use Shield." {
+		t.Errorf("text %q, quoted %q", m.Text, m.Quoted)
+	}
+}
+
+// TestHTMLClosingTagsBalanced: a closing </pre> or </blockquote> that
+// opens nothing does not change how the rest of an HTML mail is read: text
+// after a <pre> block is flowed again, and a later quote is still quoted
+// (ruling G3).
+func TestHTMLClosingTagsBalanced(t *testing.T) {
+	for body, want := range map[string]string{
+		"</pre><p>I use\nShield.</p><pre>I bid 3\n  on Flight.</pre><p>I pass\nnow.</p>": "I use Shield.\n\nI bid 3\n  on Flight.\n\nI pass now.",
+		"<p>I pass.</p></blockquote><blockquote><p>I bid 50 on Flight.</p></blockquote>": "I pass.",
+	} {
+		if m := readHTML(t, body); m.Text != want {
+			t.Errorf("%q read as %q, want %q", body, m.Text, want)
+		}
 	}
 }
