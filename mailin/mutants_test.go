@@ -484,3 +484,61 @@ func TestHTMLClosingTagsBalanced(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLQuoteDepthCapped: quotes nested deeper than 20 levels are marked
+// 20 deep, so a long thread's HTML does not grow its text by two bytes a
+// line a level.
+func TestHTMLQuoteDepthCapped(t *testing.T) {
+	m := readHTML(t, "<p>I pass.</p>"+strings.Repeat("<blockquote>", 25)+"I bid 1 on Flight."+strings.Repeat("</blockquote>", 25))
+	if want := strings.Repeat("> ", 20) + "I bid 1 on Flight."; m.Text != "I pass." || !strings.Contains(m.Quoted, want) || strings.Contains(m.Quoted, "> "+want) {
+		t.Errorf("text %q, quoted %q; want the quote 20 deep", m.Text, m.Quoted)
+	}
+}
+
+// TestHTMLEmptyLinesCountOnce: Gmail writes each empty line as
+// <div><br></div>; a run of them is one empty line of the text, and is
+// counted so against the text limit.
+func TestHTMLEmptyLinesCountOnce(t *testing.T) {
+	want := "I bid 3 on Flight.\n\nI pass."
+	m, err := Parse([]byte("From: a@example.org\nContent-Type: text/html; charset=utf-8\n\n<div>I bid 3 on Flight.</div>"+strings.Repeat("<div><br></div>", 3)+"<div>I pass.</div>\n"), time.Time{}, &Config{MaxTextBytes: len(want)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.TooLarge || m.Text != want {
+		t.Errorf("too large %v, text %q, notes %q; want %q", m.TooLarge, m.Text, m.Notes, want)
+	}
+}
+
+// TestCRLFTextAtTheLimit: a message as IMAP hands it (CRLF line ends, a
+// Received field) whose text is exactly the limit is read, as with LF: the
+// body starts after the blank line's CRLF.
+func TestCRLFTextAtTheLimit(t *testing.T) {
+	raw := "Received: from mx.example.org by mx.example.test\r\nFrom: a@example.org\r\nSubject: x\r\n\r\n" + strings.Repeat("x", 63) + "\r\n"
+	m, err := Parse([]byte(raw), time.Time{}, &Config{MaxTextBytes: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.TooLarge || m.Text != strings.Repeat("x", 63) {
+		t.Errorf("too large %v, text %q, notes %q; want it read whole", m.TooLarge, m.Text, m.Notes)
+	}
+}
+
+// TestReadUsedHeaderCRLF: the benchmark's messages with CRLF line ends,
+// as IMAP hands them (RFC 5322 §2.1), parse as with the whole header and
+// leave the unread fields out, as with LF.
+func TestReadUsedHeaderCRLF(t *testing.T) {
+	bench, _ := filepath.Glob(filepath.Join("testdata", "bench", "*.eml"))
+	if len(bench) == 0 {
+		t.Fatal("no messages in testdata/bench")
+	}
+	for _, path := range bench {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crlf := strings.ReplaceAll(strings.ReplaceAll(string(raw), "\r\n", "\n"), "\n", "\r\n")
+		if !sameParse(t, []byte(crlf)) {
+			t.Errorf("%s with CRLF: no field left out", path)
+		}
+	}
+}
