@@ -851,6 +851,31 @@ func TestIMAPLoginFailureRetries(t *testing.T) {
 	}
 }
 
+// TestIMAPDefaultBackoff: with MaxBackoff unset, a refused login is tried
+// again after the first backoff of a second, not at once.
+func TestIMAPDefaultBackoff(t *testing.T) {
+	s := newTestServer(t)
+	cfg := s.config()
+	cfg.Password = "wrong"
+	cfg.MaxBackoff = 0
+	c := newCollector()
+	start := time.Now()
+	stop, _ := runInBackground(t, cfg, Checkpoint{}, c.apply)
+	deadline := time.Now().Add(waitLimit)
+	for s.accepts.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d connection attempts in %v", s.accepts.Load(), waitLimit)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if elapsed := time.Since(start); elapsed < time.Second {
+		t.Errorf("a second attempt %v after the first: want the default backoff of 1s", elapsed)
+	}
+	if err := stop(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run returned %v, want context.Canceled", err)
+	}
+}
+
 // TestIMAPWakeUpForMailAlreadyRead: a message delivered while the last
 // batch is being applied is announced (EXISTS) before IDLE starts, and the
 // sync that follows reads it; the IDLE then wakes at once for it. The
