@@ -639,8 +639,11 @@ func TestIMAPUIDValidityChange(t *testing.T) {
 	s.deliver("Game", "a2")
 	cfg := s.config()
 	cfg.Mailbox = "Game"
+	var logMu sync.Mutex
+	var logged strings.Builder
+	cfg.Logger = slog.New(slog.NewTextHandler(lockedWriter{&logMu, &logged}, nil))
 	c := newCollector()
-	runInBackground(t, cfg, Checkpoint{}, c.apply)
+	stop, _ := runInBackground(t, cfg, Checkpoint{}, c.apply)
 	c.waitN(t, 2)
 	before := c.lastCheckpoint()
 
@@ -660,6 +663,27 @@ func TestIMAPUIDValidityChange(t *testing.T) {
 	if after.UIDValidity == before.UIDValidity || after.LastUID != 1 {
 		t.Errorf("checkpoint before %+v, after %+v; want a new UIDVALIDITY and LastUID 1", before, after)
 	}
+	// The operator is told of the change, once, and not of the first
+	// connection's UIDVALIDITY.
+	stop()
+	logMu.Lock()
+	defer logMu.Unlock()
+	want := fmt.Sprintf("old=%d new=%d", before.UIDValidity, after.UIDValidity)
+	if n := strings.Count(logged.String(), "UIDVALIDITY changed"); n != 1 || !strings.Contains(logged.String(), want) {
+		t.Errorf("%d warnings of a UIDVALIDITY change, want 1 with %s; log:\n%s", n, want, logged.String())
+	}
+}
+
+// lockedWriter is a log destination the client's goroutines share.
+type lockedWriter struct {
+	mu *sync.Mutex
+	b  *strings.Builder
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
 }
 
 // TestIMAPAppendDuringIdleRestart appends a message at the moment the
@@ -730,6 +754,42 @@ func TestIMAPPollingWithoutIdle(t *testing.T) {
 	}
 	if n := s.idles.Load(); n != 0 {
 		t.Errorf("client sent IDLE %d times to a server without IDLE", n)
+	}
+	if n := s.accepts.Load(); n != 1 {
+		t.Errorf("%d connections, want each poll on the first", n)
+	}
+}
+
+// TestIMAPIdleRestartSameConnection: IDLE is ended and started again on
+// the same connection, not by a new login each time.
+func TestIMAPIdleRestartSameConnection(t *testing.T) {
+	s := newTestServer(t)
+	cfg := s.config()
+	cfg.IdleRestart = 20 * time.Millisecond
+	c := newCollector()
+	runInBackground(t, cfg, Checkpoint{}, c.apply)
+	s.waitIdles(t, 4)
+	s.deliver("INBOX", "m1")
+	c.waitN(t, 1)
+	if n := s.accepts.Load(); n != 1 {
+		t.Errorf("%d connections for %d IDLE commands, want 1", n, s.idles.Load())
+	}
+}
+
+// TestOpenIMAPArchiveCancelled: reading an IMAP archive after its context
+// ended says so (context.Canceled), not that the connection broke.
+func TestOpenIMAPArchiveCancelled(t *testing.T) {
+	s := newTestServer(t)
+	s.deliver("INBOX", "r1")
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := OpenIMAPArchive(ctx, s.config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	cancel()
+	if r, err := a.Next(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Next after cancel: %v, %v; want context.Canceled", r, err)
 	}
 }
 

@@ -132,7 +132,8 @@ func TestMaildirSameSecond(t *testing.T) {
 }
 
 // TestMaildirArrivalFromName: a Maildir file's arrival is the time its name
-// gives, with the microseconds of its M field when they are under a second;
+// gives, with the microseconds of its M field when they are under a second
+// (the field may end the unique part);
 // a name whose time is 0 gives none, and the file's mtime is used.
 func TestMaildirArrivalFromName(t *testing.T) {
 	dir := t.TempDir()
@@ -142,6 +143,7 @@ func TestMaildirArrivalFromName(t *testing.T) {
 		"1764583200.M999999P1.host":  time.Unix(1764583200, 999999000).UTC(),
 		"1764583300.M1000000P1.host": time.Unix(1764583300, 0).UTC(),
 		"0.P1.host":                  mtime,
+		"1764583400.M250000.host":    time.Unix(1764583400, 250000000).UTC(),
 	}
 	for n := range want {
 		p := filepath.Join(dir, "cur", n)
