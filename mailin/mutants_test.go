@@ -544,3 +544,25 @@ func TestReadUsedHeaderCRLF(t *testing.T) {
 		}
 	}
 }
+
+// TestMboxRFC3339FromLine: a From_ line dated in RFC 3339 gives the
+// message's arrival, as an asctime one does; the Date header is used only
+// when the From_ line's date does not read.
+func TestMboxRFC3339FromLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "box")
+	writeFile(t, path, "From alice@example.org 2026-12-01T10:00:00Z\nDate: Sun, 29 Nov 2026 10:00:00 +0000\n\nx\n\n"+
+		"From 2026-12-01T11:30:00+01:00\nDate: Sun, 29 Nov 2026 10:00:00 +0000\n\ny\n")
+	a, err := OpenArchive(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	got := readAll(t, a)
+	want := []time.Time{time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), time.Date(2026, 12, 1, 10, 30, 0, 0, time.UTC)}
+	if len(got) != 2 || !got[0].Arrived.Equal(want[0]) || !got[1].Arrived.Equal(want[1]) {
+		for _, r := range got {
+			t.Logf("arrived %v", r.Arrived)
+		}
+		t.Errorf("%d messages; want 2, arrived %v", len(got), want)
+	}
+}
