@@ -566,3 +566,17 @@ func TestMboxRFC3339FromLine(t *testing.T) {
 		t.Errorf("%d messages; want 2, arrived %v", len(got), want)
 	}
 }
+
+// TestControlCharactersWithoutNewline: control characters are taken out of
+// a text that has no line end, and out of one that is nothing else.
+func TestControlCharactersWithoutNewline(t *testing.T) {
+	for body, want := range map[string]string{"I bid 1\x07 on Flight.": "I bid 1 on Flight.", "\x07\x1b\n": ""} {
+		m, err := Parse([]byte("From: a@example.org\n\n"+body), time.Time{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Text != want {
+			t.Errorf("body %q read as %q, want %q", body, m.Text, want)
+		}
+	}
+}
