@@ -580,3 +580,17 @@ func TestControlCharactersWithoutNewline(t *testing.T) {
 		}
 	}
 }
+
+// TestWrappedAttributionShortEnd (ruling G3): the line after "On ..." is
+// taken for the end of a wrapped attribution only when it is shorter than
+// 60 bytes; a longer one is an attribution of its own, and the line before
+// it stays the sender's.
+func TestWrappedAttributionShortEnd(t *testing.T) {
+	first := "On Sun, 29 Nov 2026 at 10:00, Bob Example <"
+	for n, want := range map[int]string{39: "I pass.", 40: "I pass.\n" + first} {
+		end := strings.Repeat("b", n) + "@example.org> wrote:"
+		if m := readBody(t, "I pass.\n"+first+"\n"+end+"\n> x\n"); m.Text != want {
+			t.Errorf("an end of %d bytes: text %q, want %q", len(end), m.Text, want)
+		}
+	}
+}
