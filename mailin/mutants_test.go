@@ -594,3 +594,32 @@ func TestWrappedAttributionShortEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestMboxTruncatedEnd: an mbox cut off after a From_ line holds no
+// message there, and a last line of quote marks without its line end is
+// the message's own.
+func TestMboxTruncatedEnd(t *testing.T) {
+	for body, want := range map[string][]string{
+		"From a Mon Nov 30 10:00:00 2026\nSubject: one\n\nx\n\nFrom b Mon Nov 30 11:00:00 2026\n": {"one"},
+		"From a Mon Nov 30 10:00:00 2026\nSubject: one\n\nx\n>>":                                  {"one"},
+	} {
+		path := filepath.Join(t.TempDir(), "box")
+		writeFile(t, path, body)
+		a, err := OpenArchive(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range readAll(t, a) {
+			m, err := Parse(r.Data, r.Arrived, nil)
+			if err != nil {
+				t.Fatalf("%q: %v", body, err)
+			}
+			got = append(got, m.Subject)
+		}
+		a.Close()
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: subjects %q, want %q", body, got, want)
+		}
+	}
+}
