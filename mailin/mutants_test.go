@@ -332,7 +332,13 @@ func TestReportTypeFromTheTop(t *testing.T) {
 // readBody parses a plain-text UTF-8 mail from a player with this body.
 func readBody(t *testing.T, body string) *Message {
 	t.Helper()
-	m, err := Parse([]byte("From: a@example.org\nTo: referee@example.test\nContent-Type: text/plain; charset=utf-8\n\n"+body), time.Time{}, &Config{Referee: "referee@example.test"})
+	return readAs(t, "text/plain", body)
+}
+
+// readAs parses a UTF-8 mail from a player with this body of this type.
+func readAs(t *testing.T, typ, body string) *Message {
+	t.Helper()
+	m, err := Parse([]byte("From: a@example.org\nTo: referee@example.test\nContent-Type: "+typ+"; charset=utf-8\n\n"+body), time.Time{}, &Config{Referee: "referee@example.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,11 +450,7 @@ func TestQuotedKeepsItsShape(t *testing.T) {
 // readHTML parses an HTML-only mail from a player with this body.
 func readHTML(t *testing.T, body string) *Message {
 	t.Helper()
-	m, err := Parse([]byte("From: a@example.org\nTo: referee@example.test\nContent-Type: text/html; charset=utf-8\n\n"+body), time.Time{}, &Config{Referee: "referee@example.test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return readAs(t, "text/html", body)
 }
 
 // TestStrayClosingStyle: an HTML mail with a closing </style> that opens
