@@ -639,8 +639,11 @@ func TestIMAPUIDValidityChange(t *testing.T) {
 	s.deliver("Game", "a2")
 	cfg := s.config()
 	cfg.Mailbox = "Game"
+	var logMu sync.Mutex
+	var logged strings.Builder
+	cfg.Logger = slog.New(slog.NewTextHandler(lockedWriter{&logMu, &logged}, nil))
 	c := newCollector()
-	runInBackground(t, cfg, Checkpoint{}, c.apply)
+	stop, _ := runInBackground(t, cfg, Checkpoint{}, c.apply)
 	c.waitN(t, 2)
 	before := c.lastCheckpoint()
 
@@ -660,6 +663,27 @@ func TestIMAPUIDValidityChange(t *testing.T) {
 	if after.UIDValidity == before.UIDValidity || after.LastUID != 1 {
 		t.Errorf("checkpoint before %+v, after %+v; want a new UIDVALIDITY and LastUID 1", before, after)
 	}
+	// The operator is told of the change, once, and not of the first
+	// connection's UIDVALIDITY.
+	stop()
+	logMu.Lock()
+	defer logMu.Unlock()
+	want := fmt.Sprintf("old=%d new=%d", before.UIDValidity, after.UIDValidity)
+	if n := strings.Count(logged.String(), "UIDVALIDITY changed"); n != 1 || !strings.Contains(logged.String(), want) {
+		t.Errorf("%d warnings of a UIDVALIDITY change, want 1 with %s; log:\n%s", n, want, logged.String())
+	}
+}
+
+// lockedWriter is a log destination the client's goroutines share.
+type lockedWriter struct {
+	mu *sync.Mutex
+	b  *strings.Builder
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
 }
 
 // TestIMAPAppendDuringIdleRestart appends a message at the moment the
@@ -730,6 +754,42 @@ func TestIMAPPollingWithoutIdle(t *testing.T) {
 	}
 	if n := s.idles.Load(); n != 0 {
 		t.Errorf("client sent IDLE %d times to a server without IDLE", n)
+	}
+	if n := s.accepts.Load(); n != 1 {
+		t.Errorf("%d connections, want each poll on the first", n)
+	}
+}
+
+// TestIMAPIdleRestartSameConnection: IDLE is ended and started again on
+// the same connection, not by a new login each time.
+func TestIMAPIdleRestartSameConnection(t *testing.T) {
+	s := newTestServer(t)
+	cfg := s.config()
+	cfg.IdleRestart = 20 * time.Millisecond
+	c := newCollector()
+	runInBackground(t, cfg, Checkpoint{}, c.apply)
+	s.waitIdles(t, 4)
+	s.deliver("INBOX", "m1")
+	c.waitN(t, 1)
+	if n := s.accepts.Load(); n != 1 {
+		t.Errorf("%d connections for %d IDLE commands, want 1", n, s.idles.Load())
+	}
+}
+
+// TestOpenIMAPArchiveCancelled: reading an IMAP archive after its context
+// ended says so (context.Canceled), not that the connection broke.
+func TestOpenIMAPArchiveCancelled(t *testing.T) {
+	s := newTestServer(t)
+	s.deliver("INBOX", "r1")
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := OpenIMAPArchive(ctx, s.config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	cancel()
+	if r, err := a.Next(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Next after cancel: %v, %v; want context.Canceled", r, err)
 	}
 }
 
@@ -845,6 +905,31 @@ func TestIMAPLoginFailureRetries(t *testing.T) {
 	// Backoff 1st..3rd: min(1s, 40ms)=40ms each at least: 3 waits before the 4th dial.
 	if elapsed := time.Since(start); elapsed < 100*time.Millisecond {
 		t.Errorf("4 attempts in %v: no backoff", elapsed)
+	}
+	if err := stop(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run returned %v, want context.Canceled", err)
+	}
+}
+
+// TestIMAPDefaultBackoff: with MaxBackoff unset, a refused login is tried
+// again after the first backoff of a second, not at once.
+func TestIMAPDefaultBackoff(t *testing.T) {
+	s := newTestServer(t)
+	cfg := s.config()
+	cfg.Password = "wrong"
+	cfg.MaxBackoff = 0
+	c := newCollector()
+	start := time.Now()
+	stop, _ := runInBackground(t, cfg, Checkpoint{}, c.apply)
+	deadline := time.Now().Add(waitLimit)
+	for s.accepts.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d connection attempts in %v", s.accepts.Load(), waitLimit)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if elapsed := time.Since(start); elapsed < time.Second {
+		t.Errorf("a second attempt %v after the first: want the default backoff of 1s", elapsed)
 	}
 	if err := stop(); !errors.Is(err, context.Canceled) {
 		t.Errorf("Run returned %v, want context.Canceled", err)

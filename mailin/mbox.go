@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // mboxArchive streams an mbox file one message at a time (constant memory
@@ -144,9 +145,10 @@ var fromLineLayouts = []string{
 // missing or contain spaces, so the date is tried from each word on.
 func fromLineDate(line string) time.Time {
 	f := strings.Fields(strings.TrimPrefix(line, "From "))
-	// The date usually follows a one-word sender; try that first.
+	// The date usually follows a one-word sender; try that first. It is
+	// five words or more (asctime), or one (RFC 3339).
 	for _, i := range []int{1, 0, 2, 3, 4} {
-		if i >= len(f) || len(f)-i < 4 || !isWeekdayOrDigit(f[i]) {
+		if i >= len(f) || !isWeekdayOrDigit(f[i]) {
 			continue
 		}
 		rest := strings.Join(f[i:], " ")
@@ -163,7 +165,7 @@ func isWeekdayOrDigit(w string) bool {
 	if w == "" {
 		return false
 	}
-	if w[0] >= '0' && w[0] <= '9' {
+	if unicode.IsDigit(rune(w[0])) { // no byte above 0x7f is a digit
 		return true
 	}
 	switch strings.TrimSuffix(w, ",") {

@@ -132,7 +132,8 @@ func TestMaildirSameSecond(t *testing.T) {
 }
 
 // TestMaildirArrivalFromName: a Maildir file's arrival is the time its name
-// gives, with the microseconds of its M field when they are under a second;
+// gives, with the microseconds of its M field when they are under a second
+// (the field may end the unique part);
 // a name whose time is 0 gives none, and the file's mtime is used.
 func TestMaildirArrivalFromName(t *testing.T) {
 	dir := t.TempDir()
@@ -142,6 +143,7 @@ func TestMaildirArrivalFromName(t *testing.T) {
 		"1764583200.M999999P1.host":  time.Unix(1764583200, 999999000).UTC(),
 		"1764583300.M1000000P1.host": time.Unix(1764583300, 0).UTC(),
 		"0.P1.host":                  mtime,
+		"1764583400.M250000.host":    time.Unix(1764583400, 250000000).UTC(),
 	}
 	for n := range want {
 		p := filepath.Join(dir, "cur", n)
@@ -324,5 +326,302 @@ func TestReportTypeFromTheTop(t *testing.T) {
 	}
 	if m.Class != Ignorable || m.IgnoreReason != ReasonBounce {
 		t.Errorf("Class = %s (%q), want %s (%q)", m.Class, m.IgnoreReason, Ignorable, ReasonBounce)
+	}
+}
+
+// readBody parses a plain-text UTF-8 mail from a player with this body.
+func readBody(t *testing.T, body string) *Message {
+	t.Helper()
+	return readAs(t, "text/plain", body)
+}
+
+// readAs parses a UTF-8 mail from a player with this body of this type.
+func readAs(t *testing.T, typ, body string) *Message {
+	t.Helper()
+	m, err := Parse([]byte("From: a@example.org\nTo: referee@example.test\nContent-Type: "+typ+"; charset=utf-8\n\n"+body), time.Time{}, &Config{Referee: "referee@example.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestAttributionWithoutSpaces (ruling G3): an attribution in Chinese
+// written without a space ("张三于……写道：") is not the sender's text, as
+// "Walter 写道：" is not.
+func TestAttributionWithoutSpaces(t *testing.T) {
+	m := readBody(t, "我参加 Life 比赛。\n\n张三于二〇二六年十一月二十九日写道：\n> 谁参加？\n")
+	if m.Text != "我参加 Life 比赛。" || !strings.HasPrefix(m.Quoted, "张三于") {
+		t.Errorf("text %q, quoted %q: want the attribution quoted", m.Text, m.Quoted)
+	}
+}
+
+// TestQuoteMarkIndented (ruling G3): a quote mark after up to three spaces
+// (some clients indent their quotes) marks a quoted line; after four, the
+// line is the sender's own.
+func TestQuoteMarkIndented(t *testing.T) {
+	m := readBody(t, "I bid 3 on Flight.\n\n   > I bid 50 on Flight.\n    > I use Shield.\n")
+	if m.Text != "I bid 3 on Flight.\n\n    > I use Shield." || m.Quoted != "   > I bid 50 on Flight." {
+		t.Errorf("text %q, quoted %q", m.Text, m.Quoted)
+	}
+}
+
+// TestUnderscoreRule (ruling G3): Outlook's underscore rule starts a
+// quoted block when a reply header or a list footer follows it, blank
+// lines between them or not; a rule that ends the mail is the sender's.
+func TestUnderscoreRule(t *testing.T) {
+	rule := strings.Repeat("_", 47)
+	for body, want := range map[string]string{
+		"I pass.\n\n" + rule + "\n\nagora-business mailing list\nagora-business@example.test\n": "I pass.",
+		"I pass.\n" + rule + "\n":               "I pass.\n" + rule,
+		"I pass.\n" + rule + "\n\n\nI bid 3.\n": "I pass.\n" + rule + "\n\nI bid 3.",
+	} {
+		if m := readBody(t, body); m.Text != want {
+			t.Errorf("body %q read as %q, want %q", body, m.Text, want)
+		}
+	}
+}
+
+// TestOutlookHeaderBlock (ruling G3): a "From:" line is the start of a
+// quoted reply header when two more header lines follow it within the
+// next six lines of text; header-like lines further down leave the text
+// the sender's own.
+func TestOutlookHeaderBlock(t *testing.T) {
+	block := "I pass.\n\nFrom: Bob <bob@example.org>\nSent: Sunday, November 29, 2026 10:00 AM\nSubject: Flight\n\nI bid 3 on Flight.\n"
+	if m := readBody(t, block); m.Text != "I pass." {
+		t.Errorf("a From/Sent/Subject block: text %q, quoted %q", m.Text, m.Quoted)
+	}
+	own := "From: now on my actions are these.\nI bid 3 on Flight.\nI use Shield.\nI claim cell (1, 2) in Life.\nI pass in Steemfield.\nI withdraw my bid of 2.\nTo: the contestmaster, thanks.\nSubject: to the ruling, I join.\n"
+	if m := readBody(t, own); m.Text != strings.TrimSpace(own) {
+		t.Errorf("header-like lines past the window: text %q, quoted %q", m.Text, m.Quoted)
+	}
+}
+
+// TestLastLineEndsInColon: a mail whose last line ends in a colon (an
+// action list never written) is read whole.
+func TestLastLineEndsInColon(t *testing.T) {
+	for _, body := range []string{"I pass.\nMy bids follow:\n", "I pass.\nMy bids follow:\n\n\n", "My bids follow:"} {
+		if m := readBody(t, body); m.Text != strings.TrimSpace(body) {
+			t.Errorf("body %q read as %q", body, m.Text)
+		}
+	}
+}
+
+// TestWrappedAttributionLast (ruling G3): an attribution wrapped over two
+// lines is not the sender's text when it ends the mail (the quote below it
+// deleted), nor when the line before it was an attribution already.
+func TestWrappedAttributionLast(t *testing.T) {
+	for body, want := range map[string]string{
+		"I pass.\n\nOn Sun, 29 Nov 2026 at 10:00, Bob Example <\nbob@example.org> wrote:":   "I pass.",
+		"I pass.\n\nOn Sun, 29 Nov 2026 at 10:00, Bob Example <\nbob@example.org> wrote:\n": "I pass.",
+		"I pass.\nOn Monday I wrote:\nBob <bob@example.org> wrote:\nI bid 3 on Flight.\n":   "I pass.\nI bid 3 on Flight.",
+	} {
+		if m := readBody(t, body); m.Text != want {
+			t.Errorf("body %q read as %q, quoted %q; want %q", body, m.Text, m.Quoted, want)
+		}
+	}
+}
+
+// TestAttributionUnquotedBelow (ruling G3): an attribution with a date
+// or an address makes the original below it not the sender's text even
+// when its quote marks were lost. Gmail wraps a long attribution before
+// "wrote:", so the date and address are on the line before; the sender's
+// line just above the attribution is kept.
+func TestAttributionUnquotedBelow(t *testing.T) {
+	for _, body := range []string{
+		"I pass.\n\nOn Sun, Nov 29, 2026 at 10:00 AM Bob Example <bob@example.org>\nwrote:\nI use Shield.\n",
+		"I pass.\nOn Sun, Nov 29, 2026 Bob wrote:\nI use Shield.\n",
+	} {
+		if m := readBody(t, body); m.Text != "I pass." {
+			t.Errorf("body %q: text %q, quoted %q", body, m.Text, m.Quoted)
+		}
+	}
+}
+
+// TestQuotedKeepsItsShape: Message.Quoted is what was removed, in order,
+// blank lines collapsed as in the text: an attribution whose quote was
+// deleted, above a signature, is followed there by the signature at once.
+func TestQuotedKeepsItsShape(t *testing.T) {
+	m := readBody(t, "I pass.\n\nOn Sun, 29 Nov 2026, Bob <bob@example.org> wrote:\n\n-- \nAlice\n")
+	if m.Text != "I pass." || m.Quoted != "On Sun, 29 Nov 2026, Bob <bob@example.org> wrote:\n--\nAlice" {
+		t.Errorf("text %q, quoted %q", m.Text, m.Quoted)
+	}
+}
+
+// readHTML parses an HTML-only mail from a player with this body.
+func readHTML(t *testing.T, body string) *Message {
+	t.Helper()
+	return readAs(t, "text/html", body)
+}
+
+// TestStrayClosingStyle: an HTML mail with a closing </style> that opens
+// nothing (a pasted signature's) still shows the text after it; a style
+// sheet's own text is not shown.
+func TestStrayClosingStyle(t *testing.T) {
+	m := readHTML(t, "<html><body><div>Alice</div></style><p>I bid 3 on Flight.</p><style>p { color: red }</style></body></html>")
+	if m.Text != "Alice\n\nI bid 3 on Flight." {
+		t.Errorf("text %q", m.Text)
+	}
+}
+
+// TestHTMLQuoteEmptiedBelowAttribution (ruling G3): Thunderbird keeps the
+// blockquote of a quote the sender deleted, with its empty line; that
+// line is quoted, so the text written below it is the sender's, not an
+// original that lost its quote marks.
+func TestHTMLQuoteEmptiedBelowAttribution(t *testing.T) {
+	m := readHTML(t, `<html><body><div class="moz-cite-prefix">On 29/11/2026 10:00, Bob wrote:<br></div><blockquote type="cite" cite="mid:x@example.org"><br></blockquote><div>I use Shield.</div></body></html>`)
+	if m.Text != "I use Shield." {
+		t.Errorf("text %q, quoted %q", m.Text, m.Quoted)
+	}
+}
+
+// TestHTMLClosingTagsBalanced: a closing </pre> or </blockquote> that
+// opens nothing does not change how the rest of an HTML mail is read: text
+// after a <pre> block is flowed again, and a later quote is still quoted
+// (ruling G3).
+func TestHTMLClosingTagsBalanced(t *testing.T) {
+	for body, want := range map[string]string{
+		"</pre><p>I use\nShield.</p><pre>I bid 3\n  on Flight.</pre><p>I pass\nnow.</p>": "I use Shield.\n\nI bid 3\n  on Flight.\n\nI pass now.",
+		"<p>I pass.</p></blockquote><blockquote><p>I bid 50 on Flight.</p></blockquote>": "I pass.",
+	} {
+		if m := readHTML(t, body); m.Text != want {
+			t.Errorf("%q read as %q, want %q", body, m.Text, want)
+		}
+	}
+}
+
+// TestHTMLQuoteDepthCapped: quotes nested deeper than 20 levels are marked
+// 20 deep, so a long thread's HTML does not grow its text by two bytes a
+// line a level.
+func TestHTMLQuoteDepthCapped(t *testing.T) {
+	m := readHTML(t, "<p>I pass.</p>"+strings.Repeat("<blockquote>", 25)+"I bid 1 on Flight."+strings.Repeat("</blockquote>", 25))
+	if want := strings.Repeat("> ", 20) + "I bid 1 on Flight."; m.Text != "I pass." || !strings.Contains(m.Quoted, want) || strings.Contains(m.Quoted, "> "+want) {
+		t.Errorf("text %q, quoted %q; want the quote 20 deep", m.Text, m.Quoted)
+	}
+}
+
+// TestHTMLEmptyLinesCountOnce: Gmail writes each empty line as
+// <div><br></div>; a run of them is one empty line of the text, and is
+// counted so against the text limit.
+func TestHTMLEmptyLinesCountOnce(t *testing.T) {
+	want := "I bid 3 on Flight.\n\nI pass."
+	m, err := Parse([]byte("From: a@example.org\nContent-Type: text/html; charset=utf-8\n\n<div>I bid 3 on Flight.</div>"+strings.Repeat("<div><br></div>", 3)+"<div>I pass.</div>\n"), time.Time{}, &Config{MaxTextBytes: len(want)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.TooLarge || m.Text != want {
+		t.Errorf("too large %v, text %q, notes %q; want %q", m.TooLarge, m.Text, m.Notes, want)
+	}
+}
+
+// TestCRLFTextAtTheLimit: a message as IMAP hands it (CRLF line ends, a
+// Received field) whose text is exactly the limit is read, as with LF: the
+// body starts after the blank line's CRLF.
+func TestCRLFTextAtTheLimit(t *testing.T) {
+	raw := "Received: from mx.example.org by mx.example.test\r\nFrom: a@example.org\r\nSubject: x\r\n\r\n" + strings.Repeat("x", 63) + "\r\n"
+	m, err := Parse([]byte(raw), time.Time{}, &Config{MaxTextBytes: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.TooLarge || m.Text != strings.Repeat("x", 63) {
+		t.Errorf("too large %v, text %q, notes %q; want it read whole", m.TooLarge, m.Text, m.Notes)
+	}
+}
+
+// TestReadUsedHeaderCRLF: the benchmark's messages with CRLF line ends,
+// as IMAP hands them (RFC 5322 §2.1), parse as with the whole header and
+// leave the unread fields out, as with LF.
+func TestReadUsedHeaderCRLF(t *testing.T) {
+	bench, _ := filepath.Glob(filepath.Join("testdata", "bench", "*.eml"))
+	if len(bench) == 0 {
+		t.Fatal("no messages in testdata/bench")
+	}
+	for _, path := range bench {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crlf := strings.ReplaceAll(strings.ReplaceAll(string(raw), "\r\n", "\n"), "\n", "\r\n")
+		if !sameParse(t, []byte(crlf)) {
+			t.Errorf("%s with CRLF: no field left out", path)
+		}
+	}
+}
+
+// TestMboxRFC3339FromLine: a From_ line dated in RFC 3339 gives the
+// message's arrival, as an asctime one does; the Date header is used only
+// when the From_ line's date does not read.
+func TestMboxRFC3339FromLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "box")
+	writeFile(t, path, "From alice@example.org 2026-12-01T10:00:00Z\nDate: Sun, 29 Nov 2026 10:00:00 +0000\n\nx\n\n"+
+		"From 2026-12-01T11:30:00+01:00\nDate: Sun, 29 Nov 2026 10:00:00 +0000\n\ny\n")
+	a, err := OpenArchive(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	got := readAll(t, a)
+	want := []time.Time{time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), time.Date(2026, 12, 1, 10, 30, 0, 0, time.UTC)}
+	if len(got) != 2 || !got[0].Arrived.Equal(want[0]) || !got[1].Arrived.Equal(want[1]) {
+		for _, r := range got {
+			t.Logf("arrived %v", r.Arrived)
+		}
+		t.Errorf("%d messages; want 2, arrived %v", len(got), want)
+	}
+}
+
+// TestControlCharactersWithoutNewline: control characters are taken out of
+// a text that has no line end, and out of one that is nothing else.
+func TestControlCharactersWithoutNewline(t *testing.T) {
+	for body, want := range map[string]string{"I bid 1\x07 on Flight.": "I bid 1 on Flight.", "\x07\x1b\n": ""} {
+		m, err := Parse([]byte("From: a@example.org\n\n"+body), time.Time{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Text != want {
+			t.Errorf("body %q read as %q, want %q", body, m.Text, want)
+		}
+	}
+}
+
+// TestWrappedAttributionShortEnd (ruling G3): the line after "On ..." is
+// taken for the end of a wrapped attribution only when it is shorter than
+// 60 bytes; a longer one is an attribution of its own, and the line before
+// it stays the sender's.
+func TestWrappedAttributionShortEnd(t *testing.T) {
+	first := "On Sun, 29 Nov 2026 at 10:00, Bob Example <"
+	for n, want := range map[int]string{39: "I pass.", 40: "I pass.\n" + first} {
+		end := strings.Repeat("b", n) + "@example.org> wrote:"
+		if m := readBody(t, "I pass.\n"+first+"\n"+end+"\n> x\n"); m.Text != want {
+			t.Errorf("an end of %d bytes: text %q, want %q", len(end), m.Text, want)
+		}
+	}
+}
+
+// TestMboxTruncatedEnd: an mbox cut off after a From_ line holds no
+// message there, and a last line of quote marks without its line end is
+// the message's own.
+func TestMboxTruncatedEnd(t *testing.T) {
+	for body, want := range map[string][]string{
+		"From a Mon Nov 30 10:00:00 2026\nSubject: one\n\nx\n\nFrom b Mon Nov 30 11:00:00 2026\n": {"one"},
+		"From a Mon Nov 30 10:00:00 2026\nSubject: one\n\nx\n>>":                                  {"one"},
+	} {
+		path := filepath.Join(t.TempDir(), "box")
+		writeFile(t, path, body)
+		a, err := OpenArchive(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range readAll(t, a) {
+			m, err := Parse(r.Data, r.Arrived, nil)
+			if err != nil {
+				t.Fatalf("%q: %v", body, err)
+			}
+			got = append(got, m.Subject)
+		}
+		a.Close()
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: subjects %q, want %q", body, got, want)
+		}
 	}
 }

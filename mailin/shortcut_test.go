@@ -16,7 +16,7 @@ import (
 var wroteSeeds = []string{"On Mon, Nov 2, 2026 at 07:38, someone wrote:", "Alice writes :", "Bob SAID:", "Am 2.11. schrieb Carol:",
 	"Le 2 nov. 2026, Dave a écrit :", "El lun, Erin escribió:", "Frank ha scritto:", "Grace schreef:", "Heidi napisał(a):",
 	"Ivan napisał:", "Judy escreveu:", "Mallory skrev:", "Niaj kirjoitti:", "Olivia написал(а):", "Peggy написала:",
-	"Rupert napsal(a):", "Sybil napsal:", "Trent yazdı:", "Victor írta:", "Walter 写道：", "Zelda 書きました:", "Alice のメッセージ:",
+	"Rupert napsal(a):", "Sybil napsal:", "Trent yazdı:", "Victor írta:", "Walter 写道：", "张三于二〇二六年十一月二十九日写道：", "Zelda 書きました:", "Alice のメッセージ:",
 	"Bob ſchrieb:", "Bob sKrev:", "Bob wroteſ:", "This is what I wrote   \t:", "nothing here:", "wrote:", ":", "：",
 	"on reflection, this is what i wrote::", strings.Repeat("x", 40) + "écrit wrote:", "Ölaf wrote:",
 	"agora-business Digest, Vol 12, Issue 3", "DIGEST vol. 3", "diGeſt Vol 1", "a digest of volume 2"}
