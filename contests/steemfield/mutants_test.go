@@ -270,3 +270,18 @@ func quotedLines(r *contract.Notice) []string {
 	}
 	return out
 }
+
+// Syntax: a tag not closed with "}" is refused naming the form expected,
+// and the receipt quotes its line alone, not the text under it; at the
+// very end of a message (no line break after it) the same.
+func TestUnclosedTagQuotedAlone(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	for i, text := range []string{"{ROLL\nI roll now.", "I roll now. {ROLL"} {
+		r := reply(t, h, fmt.Sprintf("2026-12-01T11:0%d:00Z", i), players[0], text, r1)
+		mustContain(t, r, `Not done: the tag is not closed with "}"; write {ROLL}`)
+		if got, want := quotedLines(r), []string{"{ROLL"}; !slices.Equal(got, want) {
+			t.Errorf("receipt for %q quotes %q, want %q:\n%s", text, got, want, r.Body)
+		}
+	}
+}
