@@ -2,6 +2,7 @@ package steemfield
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -224,5 +225,63 @@ func TestBurnPutsProposalFirst(t *testing.T) {
 	}
 	if w := "The proposal put to the vote comes from Alice: --- {PROPOSAL:ADDITION} Addition: Gameplay Players may sing 0."; !strings.Contains(flat(post), w) {
 		t.Errorf("proposal post lacks %q:\n%s", w, post.Body)
+	}
+}
+
+// Implementation Details, Proposals: a proposal's tag may stand indented on
+// its line (a pasted block often is) and have words after it there; the
+// receipt answers the message's tags in the order they are written, the
+// roll before the proposal under it, and quotes the proposal's tag alone.
+func TestIndentedProposalKeepsItsPlace(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	text := "{ROLL}\n---\n" + strings.Repeat(" ", 16) + "{PROPOSAL:ADDITION} (my first)\nAddition: Gameplay\nPlayers may sing.\n---"
+	r := reply(t, h, "2026-12-01T11:00:00Z", players[0], text, r1)
+	mustContain(t, r, "Done: your proposal is recorded")
+	if got, want := quotedLines(r), []string{"{ROLL}", "{PROPOSAL:ADDITION}"}; !slices.Equal(got, want) {
+		t.Errorf("receipt answers %q, want %q:\n%s", got, want, r.Body)
+	}
+}
+
+// Meta 9, ruling S10, Implementation Details, Proposals: a second proposal
+// block right under the first, sharing its closing dash line, is a second
+// proposal (a rules violation), and the tags in its text are its text, not
+// performed.
+func TestSecondProposalBlockUnderTheFirst(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	text := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---\n" +
+		"{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may {ROLL} dice.\n---"
+	r := reply(t, h, "2026-12-01T11:00:00Z", players[0], text, r1)
+	mustContain(t, r, `Done: your proposal is recorded: ADDITION to Gameplay: "Players may sing."`,
+		"A second proposal in one proposal period is a rules violation")
+	if got, want := quotedLines(r), []string{"{PROPOSAL:ADDITION}", "{PROPOSAL:ADDITION}"}; !slices.Equal(got, want) {
+		t.Errorf("receipt answers %q, want %q:\n%s", got, want, r.Body)
+	}
+}
+
+// quotedLines is the lines a receipt quotes of the message, in its order.
+func quotedLines(r *contract.Notice) []string {
+	var out []string
+	for _, l := range strings.Split(r.Body, "\n") {
+		if q, ok := strings.CutPrefix(l, "> "); ok {
+			out = append(out, strings.TrimSpace(q))
+		}
+	}
+	return out
+}
+
+// Syntax: a tag not closed with "}" is refused naming the form expected,
+// and the receipt quotes its line alone, not the text under it; at the
+// very end of a message (no line break after it) the same.
+func TestUnclosedTagQuotedAlone(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	for i, text := range []string{"{ROLL\nI roll now.", "I roll now. {ROLL"} {
+		r := reply(t, h, fmt.Sprintf("2026-12-01T11:0%d:00Z", i), players[0], text, r1)
+		mustContain(t, r, `Not done: the tag is not closed with "}"; write {ROLL}`)
+		if got, want := quotedLines(r), []string{"{ROLL"}; !slices.Equal(got, want) {
+			t.Errorf("receipt for %q quotes %q, want %q:\n%s", text, got, want, r.Body)
+		}
 	}
 }

@@ -71,9 +71,7 @@ func (g *Game) tallyVote(c *contract.Ctx, st *State, res *roundResult) error {
 		}
 		res.Passed = res.For > res.Against
 		if res.Passed {
-			if err := g.pass(c, st, p, res); err != nil {
-				return err
-			}
+			return g.pass(c, st, p, res)
 		}
 	}
 	return nil
