@@ -154,3 +154,38 @@ func BenchmarkHashText(b *testing.B) {
 		}
 	})
 }
+
+// TestHashTextCostsWhatChanged: once a state has been hashed, hashing it
+// again after one game's new event encodes that event, not every game's
+// recent events again: it allocates a small part of what the first hash
+// did, and its text is still the whole encoding. (A fallback to the whole
+// encoding, e.g. the games' IDs or a section not kept, gives the same text
+// at the cost of the first hash.)
+func TestHashTextCostsWhatChanged(t *testing.T) {
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	events := make([]string, 300)
+	for i := range events {
+		events[i] = fmt.Sprintf("takes control of Cell (%d, %d) (R16)", i%16, i/16)
+	}
+	h := hashStateOf([]string{"life", "rumble", "steemfield", "wackyworld"}, events, at)
+	cold := testing.AllocsPerRun(5, func() {
+		if _, err := new(hashText).of(h); err != nil {
+			t.Fatal(err)
+		}
+	})
+	c := new(hashText)
+	sameHashText(t, c, h)
+	n := 0
+	warm := testing.AllocsPerRun(5, func() {
+		n++
+		g := h.Games["rumble"]
+		g.Recent = append(g.Recent, Happening{Time: at.Add(time.Duration(n) * time.Hour), Who: "Bob", What: fmt.Sprintf("bids %d", n)})
+		if _, err := c.of(h); err != nil {
+			t.Fatal(err)
+		}
+	})
+	sameHashText(t, c, h)
+	if warm*10 > cold {
+		t.Errorf("hashing again after one new event allocates %.0f times, the first hash %.0f: more than a tenth", warm, cold)
+	}
+}
