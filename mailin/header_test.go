@@ -61,7 +61,8 @@ func sameParse(t *testing.T, raw []byte) (short bool) {
 }
 
 // TestReadUsedHeader: the seeds, the corpus and the benchmark's messages
-// parse as with the whole header, and the benchmark's leave fields out.
+// parse as with the whole header, and the benchmark's leave fields out,
+// with LF line ends and with CRLF ones, as IMAP hands them (RFC 5322 §2.1).
 func TestReadUsedHeader(t *testing.T) {
 	for _, s := range headerSeeds {
 		sameParse(t, []byte(s))
@@ -84,6 +85,10 @@ func TestReadUsedHeader(t *testing.T) {
 		}
 		if !sameParse(t, raw) {
 			t.Errorf("%s: no field left out", path)
+		}
+		crlf := strings.ReplaceAll(strings.ReplaceAll(string(raw), "\r\n", "\n"), "\n", "\r\n")
+		if !sameParse(t, []byte(crlf)) {
+			t.Errorf("%s with CRLF: no field left out", path)
 		}
 	}
 }

@@ -527,26 +527,6 @@ func TestCRLFTextAtTheLimit(t *testing.T) {
 	}
 }
 
-// TestReadUsedHeaderCRLF: the benchmark's messages with CRLF line ends,
-// as IMAP hands them (RFC 5322 §2.1), parse as with the whole header and
-// leave the unread fields out, as with LF.
-func TestReadUsedHeaderCRLF(t *testing.T) {
-	bench, _ := filepath.Glob(filepath.Join("testdata", "bench", "*.eml"))
-	if len(bench) == 0 {
-		t.Fatal("no messages in testdata/bench")
-	}
-	for _, path := range bench {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		crlf := strings.ReplaceAll(strings.ReplaceAll(string(raw), "\r\n", "\n"), "\n", "\r\n")
-		if !sameParse(t, []byte(crlf)) {
-			t.Errorf("%s with CRLF: no field left out", path)
-		}
-	}
-}
-
 // TestMboxRFC3339FromLine: a From_ line dated in RFC 3339 gives the
 // message's arrival, as an asctime one does; the Date header is used only
 // when the From_ line's date does not read.
