@@ -652,7 +652,7 @@ func TestRevisionOfAnAdjustment(t *testing.T) {
 			t.Fatal(err)
 		}
 		txt := rev.Text()
-		if len(rev.Receipts) != 0 || !strings.Contains(txt, "now: applied: Alice: 5 -> 9 of toy/coin") || strings.Contains(txt, "Each changed receipt is sent again") {
+		if len(rev.Receipts) != 0 || !strings.Contains(txt, "now: applied: Alice: 5 -> 9 of toy/coin") || strings.Contains(txt, `marked "Corrected:"`) {
 			t.Errorf("report %v: the revision of an adjustment:\n%s", report, txt)
 		}
 		if listed := strings.Contains(txt, text.Heading("Notices that changed")+"2026-12-07 00:00  [Toy] Weekly Report (changed)\n"); listed != report || report != strings.Contains(txt, text.Heading("Notices that changed")) {
