@@ -65,7 +65,7 @@ func canonical(game int, phase, who string, x *Sub) string {
 		line("power: %s: %s", p.Name, p.Text)
 	}
 	bids := append([]Bid(nil), x.Bids...)
-	sort.SliceStable(bids, func(i, j int) bool { return strings.ToLower(bids[i].Power) < strings.ToLower(bids[j].Power) })
+	sort.SliceStable(bids, func(i, j int) bool { return byName(bids[i].Power) < byName(bids[j].Power) })
 	for _, bd := range bids {
 		line("bid: %s: %d", bd.Power, bd.N)
 	}
@@ -158,3 +158,10 @@ func reveals(c *contract.Ctx, st *State) ([]Reveal, string) {
 	}
 	return out, b.String()
 }
+
+// byName is the key that orders a canonical form's bids by power name: the
+// name lower-cased, then the name itself. Names that differ only in case
+// never meet (Rumble 2 refuses the second), but two can lower-case alike and
+// still differ ("İron Skin" and "Iron Skin"): the names settle those, not the
+// order the list gave them. A power name holds no NUL.
+func byName(power string) string { return strings.ToLower(power) + "\x00" + power }

@@ -1,6 +1,7 @@
 package rumble
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -193,5 +194,65 @@ func TestReportBetweenGames(t *testing.T) {
 	want := "No game of Rumble is going on; players may join (Rumble 13). Game 1 (started 2026-12-01 (Tue), 4 contestants) was won by Dave."
 	if !strings.Contains(norm(n.Body), want) {
 		t.Errorf("the report does not say %q:\n%s", want, n.Body)
+	}
+}
+
+// TestSpendAndBurnOnePower: energy both spent and burnt on one power (Rumble
+// 8) is sealed in the canonical order the guide gives (by power name, then
+// "burn" before "spend"), whichever the message names first, so the receipt
+// and the commitment are the same for either wording.
+func TestSpendAndBurnOnePower(t *testing.T) {
+	h := atRound(t)
+	var commitments []string
+	for i, list := range []string{"Spend 10 on Flight\nBurn 5 on Flight", "Burn 5 on Flight\nSpend 10 on Flight"} {
+		r := h.Private(fmt.Sprintf("2026-12-03T10:0%d:00Z", i), bob, list)
+		mustDone(t, r)
+		if want := "read as: rumble game 1 phase round-1 contestant Bob / burn: Flight: 5 / spend: Flight: 10"; !strings.Contains(norm(r.Body), want) {
+			t.Errorf("%q: the receipt does not say %q:\n%s", list, want, r.Body)
+		}
+		commitments = append(commitments, data2(h).sub("Bob").Commitment)
+	}
+	if commitments[0] != commitments[1] {
+		t.Errorf("one list in two orders sealed under two commitments: %q", commitments)
+	}
+}
+
+// TestBidsOnLookalikeNames: two powers whose names differ but lower-case
+// alike ("İron Skin" and "Iron Skin", both accepted, Rumble 2) are sealed in
+// one order whichever the list names first, so the receipt and the
+// commitment do not depend on how the bids were written (Rumble 5).
+func TestBidsOnLookalikeNames(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob, carol} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
+	privately(t, h, "2026-12-01T12:00:00Z",
+		alice, "Iron Skin: my skin turns to iron",
+		bob, "İron Skin: my skin turns to Turkish iron",
+		carol, "Flight: I fly")
+	if st := data2(h); st.Phase != PhaseBids {
+		t.Fatalf("phase %q after all powers, want bids", st.Phase)
+	}
+	var refs []string
+	for i, p := range data2(h).Powers {
+		if strings.HasSuffix(p.Name, "ron Skin") {
+			refs = append(refs, fmt.Sprintf("#%d", i+1))
+		}
+	}
+	if len(refs) != 2 {
+		t.Fatalf("powers %v, want both skins", data2(h).Powers)
+	}
+	var commitments []string
+	for i, list := range []string{refs[0] + ": 10\n" + refs[1] + ": 10", refs[1] + ": 10\n" + refs[0] + ": 10"} {
+		r := h.Private(fmt.Sprintf("2026-12-02T10:0%d:00Z", i), carol, list)
+		mustDone(t, r)
+		if want := "read as: rumble game 1 phase bids contestant Carol / bid: Iron Skin: 10 / bid: İron Skin: 10"; !strings.Contains(norm(r.Body), want) {
+			t.Errorf("%q: the receipt does not say %q:\n%s", list, want, r.Body)
+		}
+		commitments = append(commitments, data2(h).sub("Carol").Commitment)
+	}
+	if commitments[0] != commitments[1] {
+		t.Errorf("one list in two orders sealed under two commitments: %q", commitments)
 	}
 }

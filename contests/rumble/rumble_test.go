@@ -612,6 +612,10 @@ func TestBidsToOneStamina(t *testing.T) {
 	if !strings.Contains(body, "Alice 99 1 Iron Skin") || !strings.Contains(body, "Stamina below 1 after bidding: Bob, dead before round 1") {
 		t.Errorf("the bids notice does not show Alice at 1 stamina and Bob alone dead:\n%s", sent(t, h, "rumble/1/bids"))
 	}
+	// Bob, dead of his bids, is still shown with what he bid and paid.
+	if !strings.Contains(body, "Bob 100 0 Flight") {
+		t.Errorf("the bids notice does not show what Bob paid:\n%s", sent(t, h, "rumble/1/bids"))
+	}
 }
 
 // TestDiscardsListed: the discards of round 1's notice (Rumble 6, U3) name
