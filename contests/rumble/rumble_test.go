@@ -570,6 +570,22 @@ func TestAmendmentRuling(t *testing.T) {
 	if !failed(r) || !strings.Contains(norm(r.Body), "only the contestmaster") {
 		t.Errorf("a player amending:\n%v", r)
 	}
+	// A ruling in words, not a SET, is recorded as it reads (G9).
+	mustDone(t, h.Public("2026-12-11T16:00:00Z", mars, "I intend, without 2 objections, to amend the Rumble contract: a power may be lent."))
+	mustDone(t, h.Public("2026-12-16T16:00:00Z", mars, "I do so (intent #3)."))
+	mustDone(t, h.Private("2026-12-16T17:00:00Z", mars, "I rule on #2: lending is allowed between rounds"))
+	n, err := h.E.Report(h.S, "rumble", contracttest.At(t, "2026-12-16T18:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"1. powers may be shared: applied by ruling: BidLimit = 120",
+		"2. a power may be lent: recorded by ruling: lending is allowed between rounds",
+	} {
+		if !strings.Contains(norm(n.Body), want) {
+			t.Errorf("the report's amendments do not say %q:\n%s", want, n.Body)
+		}
+	}
 }
 
 // U4: bids totalling the stamina warn of death; winners at 0 are dead before
