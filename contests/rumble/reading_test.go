@@ -131,7 +131,7 @@ func TestReportAfterDiscard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ironSkin, powers string
+	var ironSkin, powers, cmPowers, bidLimit string
 	for _, l := range strings.Split(n.Body, "\n") {
 		f := strings.Fields(l)
 		switch {
@@ -139,6 +139,10 @@ func TestReportAfterDiscard(t *testing.T) {
 			ironSkin = l
 		case len(f) > 0 && f[0] == "Powers":
 			powers = l
+		case len(f) > 0 && f[0] == "ContestmasterPowers":
+			cmPowers = l
+		case len(f) > 0 && f[0] == "BidLimit":
+			bidLimit = l
 		}
 	}
 	if strings.Contains(ironSkin, "Alice") || !strings.Contains(ironSkin, "(discarded)") {
@@ -149,6 +153,12 @@ func TestReportAfterDiscard(t *testing.T) {
 	}
 	if !strings.Contains(powers, "1 in game 1 (default 2)") {
 		t.Errorf("the Powers parameter row: %q", powers)
+	}
+	if !strings.Contains(cmPowers, "0 in game 1 (default 2)") {
+		t.Errorf("the ContestmasterPowers parameter row: %q", cmPowers)
+	}
+	if f := strings.Fields(bidLimit); len(f) != 4 || f[1] != "100" || f[2] != "Rumble" {
+		t.Errorf("the BidLimit parameter row: %q", bidLimit)
 	}
 }
 
@@ -254,5 +264,25 @@ func TestBidsOnLookalikeNames(t *testing.T) {
 	}
 	if commitments[0] != commitments[1] {
 		t.Errorf("one list in two orders sealed under two commitments: %q", commitments)
+	}
+}
+
+// TestReportPointsOrder: the weekly report's points table puts the most
+// points first and players with as many points in name order (G6): Dave and
+// Bob each gain 2 for attacking Carol, who dies (Rumble 10).
+func TestReportPointsOrder(t *testing.T) {
+	h := atRound(t)
+	privately(t, h, "2026-12-03T10:00:00Z",
+		alice, "none",
+		bob, "Attack: 50 to Carol",
+		carol, "none",
+		dave, "Attack: 50 to Carol")
+	wantPoints(t, h, map[string]int{"Bob": 2, "Dave": 2, "Alice": 0, "Carol": 0})
+	n, err := h.E.Report(h.S, "rumble", contracttest.At(t, "2026-12-03T12:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Player Points ------ ------ Bob 2 Dave 2"; !strings.Contains(norm(n.Body), want) {
+		t.Errorf("the report's points table is not %q:\n%s", want, n.Body)
 	}
 }

@@ -458,6 +458,26 @@ func TestEndWithoutObjection(t *testing.T) {
 	}
 }
 
+// TestObjectionsBetweenGames: between games the contest's members are the
+// ones who may object to an amendment (Rumble 15, U7), and two objections
+// stop it.
+func TestObjectionsBetweenGames(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I intend, without 2 objections, to amend the Rumble contract: SET BidLimit = 120"))
+	mustDone(t, h.Public("2026-12-01T12:00:00Z", alice, "I object to intent #1."))
+	mustDone(t, h.Public("2026-12-01T12:05:00Z", bob, "I object to intent #1."))
+	r := h.Public("2026-12-06T11:00:00Z", mars, "I do so (intent #1).")
+	if !failed(r) || !strings.Contains(norm(r.Body), "objection") {
+		t.Errorf("amending despite two members' objections:\n%v", r)
+	}
+	if v := h.S.Games["rumble"].Params["BidLimit"]; v == "120" {
+		t.Errorf("BidLimit set to %q despite the objections", v)
+	}
+}
+
 // Rumble 16: replacing the contestmaster needs eir consent.
 func TestReplaceContestmaster(t *testing.T) {
 	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
