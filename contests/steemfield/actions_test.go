@@ -37,7 +37,7 @@ func TestBadInput(t *testing.T) {
 		{"burn too much", "2026-12-01T12:00:00Z", 0, "{BURN:4}", r1, []string{"Not done", "only unplaced LAND can be burnt", "3 unplaced"}, false},
 		{"broken tag", "2026-12-01T12:00:00Z", 0, "{PLACE: (3,4)}", r1, []string{"Not done", "write {PLACE: L(3, 4)}", "syntax"}, false},
 		{"non-player vote", "2026-12-02T12:00:00Z", -1, "{YES}", p1, []string{"Not done", "only players can vote"}, false},
-		{"proposal cites no rule", "2026-12-01T12:00:00Z", 0, "---\n{PROPOSAL:REPLACEMENT}\nReplacement\nx\n---", r1, []string{"Not done", "must name the affected rule"}, false},
+		{"proposal cites no rule", "2026-12-01T12:00:00Z", 0, "---\n{PROPOSAL:REPLACEMENT}\nReplacement\nx\n---", r1, []string{"Not done", `a replacement must name the affected rule, as in "Replacement: Gameplay, Rule 4"`}, false},
 		{"proposal on a missing rule", "2026-12-01T12:00:00Z", 0, "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Gameplay 40\n---", r1, []string{"Not done", "no rule Gameplay 40"}, false},
 		{"proposal on a meta rule", "2026-12-01T12:00:00Z", 0, "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Meta 1\n---", r1, []string{"Not done", "Meta Rules stay the same"}, false},
 		{"proposal tag after another tag", "2026-12-01T12:00:00Z", 0, "{PLACE: (3,4)} {PROPOSAL:ADDITION}", r1, []string{"Not done", "first tag of its line", "Implementation Details, Proposals"}, false},
@@ -166,6 +166,30 @@ func TestPlacementConflict(t *testing.T) {
 	mustContain(t, reply(t, h, "2026-12-01T11:02:00Z", players[2], "{UNPLACE: L(3, 4)}", r1), "Bob keeps it, unplaced")
 	if land(h, "Bob") != 1 || data0(h).placed("Bob") != 0 {
 		t.Errorf("Bob should keep 1 unplaced LAND")
+	}
+}
+
+// TestAdditionNamesItsSection: an addition goes to the section it names, and
+// to Gameplay when it names none (Implementation Details, Proposals); the
+// receipt says which.
+func TestAdditionNamesItsSection(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], "---\n{PROPOSAL:ADDITION}\nAddition: Participation\nPlayers may sing.\n---", r1),
+		`Done: your proposal is recorded: ADDITION to Participation: "Players may sing."`)
+	mustContain(t, reply(t, h, "2026-12-01T11:01:00Z", players[1], "---\n{PROPOSAL:ADDITION}\nAddition\nPlayers may dance.\n---", r1),
+		`Done: your proposal is recorded: ADDITION to Gameplay: "Players may dance."`)
+}
+
+// TestGiftOfAllOnesLAND: a player may gift all the LAND e owns, no more
+// (Gameplay 6).
+func TestGiftOfAllOnesLAND(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	give(t, h, "Alice", 2)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], `{GIFT_2_LAND_TO:"Bob"}`, r1), "Done: you gave 2 LAND to Bob; you now own 0")
+	if land(h, "Alice") != 0 || land(h, "Bob") != 2 {
+		t.Errorf("LAND after the gift: Alice %d, Bob %d; want 0 and 2", land(h, "Alice"), land(h, "Bob"))
 	}
 }
 

@@ -237,6 +237,10 @@ func TestLastPlayerLeaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustContain(t, reply(t, h, "2026-12-04T11:10:00Z", players[0], "{UNDELEGATE}", "steemfield/round/2/results-post"), "you left Steemfield")
+	// The referee's player records say she left Steemfield (Participation 3).
+	if p := h.S.PlayerByName("Alice"); p == nil || p.In(ID) || p.Left[ID].IsZero() {
+		t.Errorf("Alice's records after leaving: %+v", p)
+	}
 	mustContain(t, reply(t, h, "2026-12-04T11:11:00Z", players[1], "{UNDELEGATE}", "steemfield/round/2/results-post"), "you left Steemfield")
 	// The others' LAND went to her, unplaced; all of it, cells last, goes
 	// to the totem.

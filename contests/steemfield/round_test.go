@@ -60,6 +60,8 @@ func TestReferral(t *testing.T) {
 	joinAll(t, h, 4)
 	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[3], `{REFERRED_BY:"Dave"}`, r1), "Not done", "cannot refer yourself")
 	mustContain(t, reply(t, h, "2026-12-01T11:01:00Z", players[3], `{REFERRED_BY:"Nobody"}`, r1), "Not done", "no player is known")
+	// Once the game runs, a reply is a comment under a post of the totem (S2).
+	mustContain(t, reply(t, h, "2026-12-01T11:01:30Z", players[3], `{REFERRED_BY:"Bob"}`, "steemfield/round/9/results-post"), "Not done", "a referral must be a comment under a post of the totem")
 	mustContain(t, reply(t, h, "2026-12-01T11:02:00Z", players[3], `{REFERRED_BY:"Bob"}`, r1), "Done: Bob referred you: the totem gives 1 LAND to Dave and Bob")
 	mustContain(t, reply(t, h, "2026-12-01T11:03:00Z", players[3], `{REFERRED_BY:"Alice"}`, r1), "Not done", "already named")
 	if land(h, "Dave") != 1 || land(h, "Bob") != 1 || land(h, Totem) != 98 {
@@ -70,6 +72,17 @@ func TestReferral(t *testing.T) {
 	mustContain(t, r, "Done: you joined", "Done: Alice referred you")
 	// Erin's first proposal period is round 2's; Carol's has ended.
 	mustContain(t, h.Public("2026-12-02T11:05:00Z", players[2], `{REFERRED_BY:"Alice"}`), "Not done", "before your first proposal period ends")
+}
+
+// TestReferralBeforeTheStart: before the game starts the totem has posted
+// nothing, so a referral in a reply to any message counts (S2, S9).
+func TestReferralBeforeTheStart(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 2)
+	mustContain(t, reply(t, h, "2026-12-01T10:30:00Z", players[1], `{REFERRED_BY:"Alice"}`, "steemfield/round/9/results-post"), "Done: Alice referred you: the totem gives 1 LAND to Bob and Alice")
+	if land(h, "Alice") != 1 || land(h, "Bob") != 1 {
+		t.Errorf("LAND: Alice %d Bob %d, want 1 each", land(h, "Alice"), land(h, "Bob"))
+	}
 }
 
 // TestCapChange: a passed replacement of Gameplay 4 sets the cap and the
