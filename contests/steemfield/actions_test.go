@@ -181,6 +181,20 @@ func TestAdditionNamesItsSection(t *testing.T) {
 		`Done: your proposal is recorded: ADDITION to Gameplay: "Players may dance."`)
 }
 
+// TestPlaceAtTheEdges: the map runs from L(1, 1) to L(10, 10), both corners
+// on it (S7).
+func TestPlaceAtTheEdges(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	give(t, h, "Alice", 1)
+	give(t, h, "Bob", 1)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], "{PLACE: L(1, 1)}", r1), "Done: your LAND is placed at (1, 1)")
+	mustContain(t, reply(t, h, "2026-12-01T11:01:00Z", players[1], "{PLACE: L(10, 10)}", r1), "Done: your LAND is placed at (10, 10)")
+	if diff := cmp.Diff([]Cell{{X: 1, Y: 1, Owner: "Alice", Seq: 1}, {X: 10, Y: 10, Owner: "Bob", Seq: 2}}, data0(h).Cells); diff != "" {
+		t.Errorf("cells (-want +got):\n%s", diff)
+	}
+}
+
 // TestGiftOfAllOnesLAND: a player may gift all the LAND e owns, no more
 // (Gameplay 6).
 func TestGiftOfAllOnesLAND(t *testing.T) {
