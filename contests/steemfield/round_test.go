@@ -85,6 +85,20 @@ func TestReferralBeforeTheStart(t *testing.T) {
 	}
 }
 
+// TestReferralFromAnEmptyTotem: a referral takes 1 LAND each from the totem
+// only while it has LAND (Gameplay 9): with 1 left the new player gets it,
+// with none nobody gets any, and the referral is still made.
+func TestReferralFromAnEmptyTotem(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 5)
+	give(t, h, "Alice", land(h, Totem)-1)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[3], `{REFERRED_BY:"Bob"}`, r1), "Done: Bob referred you: the totem gives 1 LAND to Dave (Gameplay 9)")
+	mustContain(t, reply(t, h, "2026-12-01T11:01:00Z", players[4], `{REFERRED_BY:"Bob"}`, r1), "Done: Bob referred you, but the totem has no LAND left to give (Gameplay 9)")
+	if land(h, "Dave") != 1 || land(h, "Bob") != 0 || land(h, "Erin") != 0 || land(h, Totem) != 0 {
+		t.Errorf("LAND: Dave %d, Bob %d, Erin %d, totem %d; want 1, 0, 0, 0", land(h, "Dave"), land(h, "Bob"), land(h, "Erin"), land(h, Totem))
+	}
+}
+
 // TestCapChange: a passed replacement of Gameplay 4 sets the cap and the
 // totem's pool is filled up to it, burnt LAND included (S11, G9); the rule
 // set shows the new text.
