@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"referee/contests/life"
 	"referee/contract/contracttest"
@@ -212,18 +213,30 @@ func TestReportBetweenGames(t *testing.T) {
 // "burn" before "spend"), whichever the message names first, so the receipt
 // and the commitment are the same for either wording.
 func TestSpendAndBurnOnePower(t *testing.T) {
-	h := atRound(t)
+	sealedAlike(t, atRound(t), "2026-12-03T10:00:00Z", bob, "Bob",
+		"read as: rumble game 1 phase round-1 contestant Bob / burn: Flight: 5 / spend: Flight: 10",
+		"Spend 10 on Flight\nBurn 5 on Flight", "Burn 5 on Flight\nSpend 10 on Flight")
+}
+
+// sealedAlike sends each list privately from who (named name), a minute
+// apart from at, and checks that each receipt says want and that every list
+// was sealed under one commitment.
+func sealedAlike(t *testing.T, h *contracttest.Harness, at, who, name, want string, lists ...string) {
+	t.Helper()
+	start := contracttest.At(t, at)
 	var commitments []string
-	for i, list := range []string{"Spend 10 on Flight\nBurn 5 on Flight", "Burn 5 on Flight\nSpend 10 on Flight"} {
-		r := h.Private(fmt.Sprintf("2026-12-03T10:0%d:00Z", i), bob, list)
+	for i, list := range lists {
+		r := h.Private(start.Add(time.Duration(i)*time.Minute).Format(time.RFC3339), who, list)
 		mustDone(t, r)
-		if want := "read as: rumble game 1 phase round-1 contestant Bob / burn: Flight: 5 / spend: Flight: 10"; !strings.Contains(norm(r.Body), want) {
+		if !strings.Contains(norm(r.Body), want) {
 			t.Errorf("%q: the receipt does not say %q:\n%s", list, want, r.Body)
 		}
-		commitments = append(commitments, data2(h).sub("Bob").Commitment)
+		commitments = append(commitments, data2(h).sub(name).Commitment)
 	}
-	if commitments[0] != commitments[1] {
-		t.Errorf("one list in two orders sealed under two commitments: %q", commitments)
+	for _, c := range commitments[1:] {
+		if c != commitments[0] {
+			t.Errorf("one list in %d orders sealed under different commitments: %q", len(lists), commitments)
+		}
 	}
 }
 
@@ -253,18 +266,9 @@ func TestBidsOnLookalikeNames(t *testing.T) {
 	if len(refs) != 2 {
 		t.Fatalf("powers %v, want both skins", data2(h).Powers)
 	}
-	var commitments []string
-	for i, list := range []string{refs[0] + ": 10\n" + refs[1] + ": 10", refs[1] + ": 10\n" + refs[0] + ": 10"} {
-		r := h.Private(fmt.Sprintf("2026-12-02T10:0%d:00Z", i), carol, list)
-		mustDone(t, r)
-		if want := "read as: rumble game 1 phase bids contestant Carol / bid: Iron Skin: 10 / bid: İron Skin: 10"; !strings.Contains(norm(r.Body), want) {
-			t.Errorf("%q: the receipt does not say %q:\n%s", list, want, r.Body)
-		}
-		commitments = append(commitments, data2(h).sub("Carol").Commitment)
-	}
-	if commitments[0] != commitments[1] {
-		t.Errorf("one list in two orders sealed under two commitments: %q", commitments)
-	}
+	sealedAlike(t, h, "2026-12-02T10:00:00Z", carol, "Carol",
+		"read as: rumble game 1 phase bids contestant Carol / bid: Iron Skin: 10 / bid: İron Skin: 10",
+		refs[0]+": 10\n"+refs[1]+": 10", refs[1]+": 10\n"+refs[0]+": 10")
 }
 
 // TestReportPointsOrder: the weekly report's points table puts the most
