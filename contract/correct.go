@@ -68,11 +68,32 @@ var correctVerb = &Verb{Name: "correct", Scope: PrivateOnly, Rule: "G8", Extract
 // fixSyntax is the expected form, for a command that is not one.
 const fixSyntax = "I correct CoE #N: message <Message-ID> reads `<sentences>` (or: is void; or: arrived at <time>), or: I correct CoE #N: at <time>, <change> (<rule that allows it>)"
 
+// hasCorrect is strings.Contains(strings.ToLower(text), "correct"), which
+// correctHead needs, without the lower-case copy of the text: no rune but
+// the ASCII letters lowers to c, o, r, e or t (nor folds to one), and a
+// byte of any other rune is not ASCII.
+func hasCorrect(text string) bool {
+	const w = "correct"
+	for i := 0; i+len(w) <= len(text); i++ {
+		if text[i]|0x20 != w[0] {
+			continue
+		}
+		k := 1
+		for k < len(w) && text[i+k]|0x20 == w[k] {
+			k++
+		}
+		if k == len(w) {
+			return true
+		}
+	}
+	return false
+}
+
 // extractCorrections finds the correction commands of a message's text and
 // returns them as actions, with the text they span blanked (offsets kept)
 // so that the sentences they quote are not read again.
 func (e *Engine) extractCorrections(text string) ([]*Action, string) {
-	if !strings.Contains(strings.ToLower(text), "correct") {
+	if !hasCorrect(text) {
 		return nil, text
 	}
 	var acts []*Action

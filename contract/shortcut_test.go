@@ -12,9 +12,9 @@ import (
 
 // The sentence reader skips a regular expression when a cheap test shows
 // it cannot match (parse.go: mayStartSentence, startsWord, mayTrail,
-// mayNotAction, alias.mayMatch; apply.go: maySpell), and finds sentence
-// ends without one (sentenceEnds). These tests hold each shortcut to the
-// regular expression it stands for.
+// mayNotAction, alias.mayMatch; apply.go: maySpell; correct.go:
+// hasCorrect), and finds sentence ends without one (sentenceEnds). These
+// tests hold each shortcut to the regular expression it stands for.
 
 // sentenceEndRE is what sentenceEnds finds.
 var sentenceEndRE = regexp.MustCompile(`[.!?;]+(\s+|$)`)
@@ -27,7 +27,8 @@ func shortcutSeeds(t testing.TB) []string {
 		"I join wacKy world", "I join Steemfield", "I can't", "I 'll join", "ſee above", "Kelvin", "I. claim", "1. I join", "• I claim", "(a) I claim",
 		"- I claim", "Having received no objections, I do it", "WITHOUT OBJECTION, I act", "If I own 3 Vials, I pay", "We join too",
 		"I join as well", "I join right away", "I wonder", "I wondered", "I do not", "I don't", "I no longer", "I ask whether", "i'm in",
-		"I  join  now  please", "I join immediately.", "\u00e9t\u00e9 I join", "I join thanks", "I join \u00fcnow"}
+		"I  join  now  please", "I join immediately.", "\u00e9t\u00e9 I join", "I join thanks", "I join \u00fcnow",
+		"I correct CoE #3: message <a@b> is void", "I CORRECT coe 2", "I \u212Aorrect", "I corr\u0130ct", "corre\xffct", "correc"}
 	f, err := os.Open("testdata/phrasing/sentences.tsv")
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +72,12 @@ func checkShortcuts(t *testing.T, s string) {
 	}
 	if got, want := isNotAction(s), notAction.MatchString(s); got != want {
 		t.Errorf("isNotAction(%q) = %v, notAction matches: %v", s, got, want)
+	}
+	if got, want := hasCorrect(s), strings.Contains(strings.ToLower(s), "correct"); got != want {
+		t.Errorf("hasCorrect(%q) = %v, strings.Contains of its lower case %v", s, got, want)
+	}
+	if !hasCorrect(s) && correctHead.MatchString(s) {
+		t.Errorf("hasCorrect(%q) is false, but correctHead matches", s)
 	}
 	if !maySpell(s) && spelled.MatchString(s) {
 		t.Errorf("maySpell(%q) is false, but spelled matches", s)
