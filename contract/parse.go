@@ -233,7 +233,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		}
 		return p, false
 	}
-	if m := startsWord(s, "if", condForm); m != nil {
+	if m := startsWord(s, mayCond, condForm); m != nil {
 		inner, ok := ReadPerformative(m[2])
 		if !ok {
 			return p, false
@@ -245,16 +245,16 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		}
 		return inner, true
 	}
-	if m := startsWord(s, "hw", resolveForm); m != nil {
+	if m := startsWord(s, mayResolve, resolveForm); m != nil {
 		inner, ok := ReadPerformative(m[1])
 		if ok && inner.Kind == "act" {
 			inner.Resolves = true
 		}
 		return inner, ok
 	}
-	m := startsWord(s, "iw", performative)
+	m := startsWord(s, mayPerform, performative)
 	if m == nil {
-		if pm := preface.FindStringSubmatch(s); pm != nil && startsWord(s, "hw", resolveForm) == nil {
+		if pm := startsWord(s, mayPreface, preface); pm != nil && startsWord(s, mayResolve, resolveForm) == nil {
 			inner, ok := ReadPerformative(pm[2])
 			if ok && prefaceNot.MatchString(pm[1]) {
 				inner = Performative{Kind: "not", Action: inner.Action}
@@ -376,16 +376,43 @@ func mayStartList(s string) bool {
 	return c == '-' || c == '*' || c == 0xe2 || c == '(' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z'
 }
 
-// startsWord is re.FindStringSubmatch(s) for a pattern that matches only
-// at the start of s, case folded, from one of the letters first (in lower
-// case, each folding to its upper case alone): nil at once when s starts
-// with none of them.
-func startsWord(s, first string, re *regexp.Regexp) []string {
-	if s == "" || strings.IndexByte(first, s[0]|0x20) < 0 {
+// startsWord is re.FindStringSubmatch(s), nil at once when may(s) says
+// re cannot match s.
+func startsWord(s string, may func(string) bool, re *regexp.Regexp) []string {
+	if !may(s) {
 		return nil
 	}
 	return re.FindStringSubmatch(s)
 }
+
+// mayCond reports whether condForm can match s: s starts with "if" (no
+// rune but I folds to i, nor but F to f) and white space, and has a comma.
+func mayCond(s string) bool {
+	return len(s) > 3 && s[0]|0x20 == 'i' && s[1]|0x20 == 'f' && isSpace(s[2]) && strings.IndexByte(s, ',') > 0
+}
+
+// mayResolve reports whether resolveForm can match s: s starts with h or
+// w (having, with, without) and has a comma.
+func mayResolve(s string) bool {
+	return s != "" && (s[0]|0x20 == 'h' || s[0]|0x20 == 'w') && strings.IndexByte(s, ',') > 0
+}
+
+// mayPerform reports whether performative can match s: s starts with "I"
+// or "we", followed by white space or a comma.
+func mayPerform(s string) bool {
+	n := 0
+	switch {
+	case s != "" && s[0]|0x20 == 'i':
+		n = 1
+	case len(s) > 1 && s[0]|0x20 == 'w' && s[1]|0x20 == 'e':
+		n = 2
+	}
+	return n > 0 && len(s) > n && (isSpace(s[n]) || s[n] == ',')
+}
+
+// mayPreface reports whether preface can match s: s has one of the
+// marks that end a preface (, : ;).
+func mayPreface(s string) bool { return strings.ContainsAny(s, ",:;") }
 
 // trailingWords are the last words trailingAdverb can match.
 var trailingWords = map[string]bool{"too": true, "well": true, "also": true, "now": true, "please": true, "then": true,

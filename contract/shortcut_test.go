@@ -11,10 +11,11 @@ import (
 )
 
 // The sentence reader skips a regular expression when a cheap test shows
-// it cannot match (parse.go: mayStartSentence, startsWord, mayTrail,
-// mayNotAction, alias.mayMatch; apply.go: maySpell; correct.go:
-// hasCorrect), and finds sentence ends without one (sentenceEnds). These
-// tests hold each shortcut to the regular expression it stands for.
+// it cannot match (parse.go: mayStartSentence, startsWord with mayCond,
+// mayResolve, mayPerform and mayPreface, mayTrail, mayNotAction,
+// alias.mayMatch; apply.go: maySpell; correct.go: hasCorrect), and finds
+// sentence ends without one (sentenceEnds). These tests hold each shortcut
+// to the regular expression it stands for.
 
 // sentenceEndRE is what sentenceEnds finds.
 var sentenceEndRE = regexp.MustCompile(`[.!?;]+(\s+|$)`)
@@ -28,7 +29,8 @@ func shortcutSeeds(t testing.TB) []string {
 		"- I claim", "Having received no objections, I do it", "WITHOUT OBJECTION, I act", "If I own 3 Vials, I pay", "We join too",
 		"I join as well", "I join right away", "I wonder", "I wondered", "I do not", "I don't", "I no longer", "I ask whether", "i'm in",
 		"I  join  now  please", "I join immediately.", "\u00e9t\u00e9 I join", "I join thanks", "I join \u00fcnow",
-		"I correct CoE #3: message <a@b> is void", "I CORRECT coe 2", "I \u212Aorrect", "I corr\u0130ct", "corre\xffct", "correc"}
+		"I correct CoE #3: message <a@b> is void", "I CORRECT coe 2", "If\tI join, I claim", "If I join; I claim", "I,Bob, join",
+		"We\u00a0join", "we,", "I", "i\tjoin", "Having received none; I act", "So I join", "So:\n I join", "I \u212Aorrect", "I corr\u0130ct", "corre\xffct", "correc"}
 	f, err := os.Open("testdata/phrasing/sentences.tsv")
 	if err != nil {
 		t.Fatal(err)
@@ -57,11 +59,11 @@ func checkShortcuts(t *testing.T, s string) {
 		t.Errorf("mayStartList(%q) is false, but listMarker matches", s)
 	}
 	for _, c := range []struct {
-		first string
-		re    *regexp.Regexp
-	}{{"i", condForm}, {"hw", resolveForm}, {"iw", performative}} {
-		if got, want := startsWord(s, c.first, c.re), c.re.FindStringSubmatch(s); !cmp.Equal(got, want) {
-			t.Errorf("startsWord(%q, %q) = %q, the regular expression %q", s, c.first, got, want)
+		may func(string) bool
+		re  *regexp.Regexp
+	}{{mayCond, condForm}, {mayResolve, resolveForm}, {mayPerform, performative}, {mayPreface, preface}} {
+		if got, want := startsWord(s, c.may, c.re), c.re.FindStringSubmatch(s); !cmp.Equal(got, want) {
+			t.Errorf("startsWord(%q) = %q, the regular expression %s finds %q", s, got, c.re, want)
 		}
 	}
 	if !mayTrail(s) && trailingAdverb.MatchString(s) {
