@@ -69,20 +69,23 @@ var correctVerb = &Verb{Name: "correct", Scope: PrivateOnly, Rule: "G8", Extract
 const fixSyntax = "I correct CoE #N: message <Message-ID> reads `<sentences>` (or: is void; or: arrived at <time>), or: I correct CoE #N: at <time>, <change> (<rule that allows it>)"
 
 // hasCorrect is strings.Contains(strings.ToLower(text), "correct"), which
-// correctHead needs, without the lower-case copy of the text: no rune but
-// the ASCII letters lowers to c, o, r, e or t (nor folds to one), and a
-// byte of any other rune is not ASCII.
-func hasCorrect(text string) bool {
-	const w = "correct"
-	for i := 0; i+len(w) <= len(text); i++ {
-		if text[i]|0x20 != w[0] {
+// correctHead needs, without the lower-case copy of the text.
+func hasCorrect(text string) bool { return hasFoldASCII(text, "correct") }
+
+// hasFoldASCII reports whether text has word in some case, word being
+// lower-case ASCII letters that no rune past ASCII lowers or folds to (not
+// k, for the Kelvin sign, nor s, for ſ; nor i, for İ): a byte of such a
+// rune is never an ASCII letter.
+func hasFoldASCII(text, word string) bool {
+	for i := 0; i+len(word) <= len(text); i++ {
+		if text[i]|0x20 != word[0] {
 			continue
 		}
 		k := 1
-		for k < len(w) && text[i+k]|0x20 == w[k] {
+		for k < len(word) && text[i+k]|0x20 == word[k] {
 			k++
 		}
-		if k == len(w) {
+		if k == len(word) {
 			return true
 		}
 	}

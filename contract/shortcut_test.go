@@ -13,9 +13,9 @@ import (
 // The sentence reader skips a regular expression when a cheap test shows
 // it cannot match (parse.go: mayStartSentence, startsWord with mayCond,
 // mayResolve, mayPerform and mayPreface, mayTrail, mayNotAction,
-// alias.mayMatch; apply.go: maySpell; correct.go: hasCorrect), and finds
-// sentence ends without one (sentenceEnds). These tests hold each shortcut
-// to the regular expression it stands for.
+// alias.mayMatch; apply.go: maySpell; correct.go: hasCorrect; claims.go:
+// mayClaim), and finds sentence ends without one (sentenceEnds). These
+// tests hold each shortcut to the regular expression it stands for.
 
 // sentenceEndRE is what sentenceEnds finds.
 var sentenceEndRE = regexp.MustCompile(`[.!?;]+(\s+|$)`)
@@ -30,7 +30,7 @@ func shortcutSeeds(t testing.TB) []string {
 		"I join as well", "I join right away", "I wonder", "I wondered", "I do not", "I don't", "I no longer", "I ask whether", "i'm in",
 		"I  join  now  please", "I join immediately.", "\u00e9t\u00e9 I join", "I join thanks", "I join \u00fcnow",
 		"I correct CoE #3: message <a@b> is void", "I CORRECT coe 2", "If\tI join, I claim", "If I join; I claim", "I,Bob, join",
-		"We\u00a0join", "we,", "I", "i\tjoin", "Having received none; I act", "So I join", "So:\n I join", "I \u212Aorrect", "I corr\u0130ct", "corre\xffct", "correc"}
+		"We\u00a0join", "we,", "I", "i\tjoin", "Having received none; I act", "So I join", "So:\n I join", "I \u212Aorrect", "I corr\u0130ct", "I deny CoE 3: no", "- I hereby COE: x", "Claim of ERROR: y", "CoE on x: z", "I claim an error", "corre\xffct", "correc"}
 	f, err := os.Open("testdata/phrasing/sentences.tsv")
 	if err != nil {
 		t.Fatal(err)
@@ -77,6 +77,9 @@ func checkShortcuts(t *testing.T, s string) {
 	}
 	if got, want := hasCorrect(s), strings.Contains(strings.ToLower(s), "correct"); got != want {
 		t.Errorf("hasCorrect(%q) = %v, strings.Contains of its lower case %v", s, got, want)
+	}
+	if !mayClaim(s) && (denyLine.MatchString(s) || claimLine.MatchString(s)) {
+		t.Errorf("mayClaim(%q) is false, but a claim's or a denial's line matches", s)
 	}
 	if !hasCorrect(s) && correctHead.MatchString(s) {
 		t.Errorf("hasCorrect(%q) is false, but correctHead matches", s)
