@@ -26,14 +26,15 @@ var (
 // sentences end at . ! ? or ; followed by a space (so "(12, 34)" and "1.5" stay
 // whole). The Subject is never part of the text (G3).
 func Sentences(text string) []Sentence {
-	type chunk struct {
-		b   strings.Builder
-		off int
-	}
 	var chunks []*chunk
 	var cur *chunk
 	off := 0
-	for _, line := range strings.SplitAfter(text, "\n") {
+	for rest := text; rest != ""; {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i+1]
+		}
+		rest = rest[len(line):]
 		lineOff := off
 		off += len(line)
 		t := strings.TrimSpace(line)
@@ -42,17 +43,15 @@ func Sentences(text string) []Sentence {
 			continue
 		}
 		lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
-		if cur == nil || endsSentence(cur.b.String()) || mayStartSentence(t) && (startsAction.MatchString(t) || listItem.MatchString(t)) {
+		if cur == nil || endsSentence(cur.text()) || mayStartSentence(t) && (startsAction.MatchString(t) || listItem.MatchString(t)) {
 			cur = &chunk{off: lineOff + lead}
 			chunks = append(chunks, cur)
-		} else {
-			cur.b.WriteByte(' ')
 		}
-		cur.b.WriteString(t)
+		cur.add(t)
 	}
 	var out []Sentence
 	for _, c := range chunks {
-		s := c.b.String()
+		s := c.text()
 		start := 0
 		for _, m := range sentenceEnds(s) {
 			// Do not split "No. 3" style abbreviations before a digit, nor a
@@ -70,6 +69,42 @@ func Sentences(text string) []Sentence {
 		}
 	}
 	return out
+}
+
+// chunk is lines of a paragraph read as one run of text, joined by a
+// space, and the offset of its first: most are one line, which is the
+// text itself, no copy.
+type chunk struct {
+	one string           // the text while it is one line
+	b   *strings.Builder // the text from its second line on
+	off int
+}
+
+// joinChunks: every chunk is built by joining, even of one line (a test
+// compares).
+var joinChunks = false
+
+func (c *chunk) text() string {
+	if c.b != nil {
+		return c.b.String()
+	}
+	return c.one
+}
+
+// add adds a line, not empty, to the chunk.
+func (c *chunk) add(t string) {
+	if c.b == nil && c.one == "" && !joinChunks {
+		c.one = t
+		return
+	}
+	if c.b == nil {
+		c.b = new(strings.Builder)
+		c.b.WriteString(c.one)
+	}
+	if c.b.Len() > 0 {
+		c.b.WriteByte(' ')
+	}
+	c.b.WriteString(t)
 }
 
 var listNumber = regexp.MustCompile(`^\s*\d{1,2}\.\s+$`)
