@@ -276,3 +276,35 @@ func FuzzJournalString(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkJournalLine times one message's input line and one entry's,
+// as a replay's save writes them, written directly (direct) and by
+// encoding/json (encoding-json), for the ratio of the two.
+//
+//	go test ./contract/store -run '^$' -bench '^BenchmarkJournalLine$' -count 3
+func BenchmarkJournalLine(b *testing.B) {
+	at := time.Date(2026, 11, 2, 8, 16, 31, 0, time.UTC)
+	in := inputRecord{In: 5, Base: 1, Entries: 1, More: true, Input: &contract.Input{Kind: contract.InMessage, At: at, Msg: &contract.Message{
+		ID: "5.8595d61b@agora.example.org", From: "grace006@agora.example.org", Name: "Grace006", Date: at.Add(-5 * time.Second), Arrived: at,
+		Subject: "BUS: Re: Joining Life", InReplyTo: []string{"1.5950f65d@agora.example.org"}, References: []string{"1.5950f65d@agora.example.org"},
+		Channel: "public", ListCopy: true, Authenticated: true, AuthNote: "not checked (policy none)",
+		Text: "Hello all,\n\nI join the Life contest. I claim cells (3, 4) and (5, 6) in Life.\n\nThe report says the contest holds most of the Vials now. Is that intended?"}}}
+	en := record{contract.Entry{Seq: 2, Time: at, MsgID: "5.8595d61b@agora.example.org", Game: "life", Player: "Grace006", Verb: "claim", Outcome: "applied",
+		Detail: map[string]any{"changes": []string{"you control (3, 4) and (5, 6) (R18)", "you paid 2 Vials (R18)"}, "line": "I claim cells (3, 4) and (5, 6) in Life."}}, 1}
+	b.Run("direct", func(b *testing.B) {
+		var line []byte
+		for b.Loop() {
+			line, _ = appendInputLine(line[:0], in)
+			line, _ = appendEntryLine(line[:0], en)
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		for b.Loop() {
+			buf.Reset()
+			enc.Encode(in)
+			enc.Encode(en)
+		}
+	})
+}
