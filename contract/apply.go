@@ -394,7 +394,7 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 	var args [][]string
 	try := func(text string) {
 		for _, cv := range e.verbs {
-			if game != "" && cv.game != "" && cv.game != game {
+			if game != "" && cv.game != "" && cv.game != game || !cv.first.mayBegin(text) {
 				continue
 			}
 			if m := cv.re.FindStringSubmatch(text); m != nil {

@@ -44,7 +44,13 @@ func FirstFullWeek(ws time.Time) bool {
 // ISO weeks: Monday to Sunday).
 func WeekLabel(t time.Time) string {
 	y, w := t.UTC().ISOWeek()
-	return fmt.Sprintf("%04d-W%02d", y, w)
+	if y < 0 || y > 9999 {
+		return fmt.Sprintf("%04d-W%02d", y, w)
+	}
+	// Asked for every message (each game's next round): written without
+	// fmt, as fmt writes it.
+	b := [8]byte{byte('0' + y/1000), byte('0' + y/100%10), byte('0' + y/10%10), byte('0' + y%10), '-', 'W', byte('0' + w/10), byte('0' + w%10)}
+	return string(b[:])
 }
 
 // ParseWeekLabel returns the Monday that starts the labelled week.

@@ -145,6 +145,7 @@ func claimActions(text string) (acts []*Action, spans [][2]int) {
 			var verb *Verb
 			var form *regexp.Regexp
 			switch {
+			case !mayClaim(t):
 			case denyLine.MatchString(t):
 				verb, form = denyVerb, denyForm
 			case claimLine.MatchString(t):
@@ -160,7 +161,7 @@ func claimActions(text string) (acts []*Action, spans [][2]int) {
 			end := off + len(line)
 			for _, l := range lines[i+1:] {
 				lt := strings.TrimSpace(l)
-				if denyLine.MatchString(lt) || claimLine.MatchString(lt) {
+				if mayClaim(lt) && (denyLine.MatchString(lt) || claimLine.MatchString(lt)) {
 					break
 				}
 				rest = append(rest, lt)
@@ -184,6 +185,10 @@ func claimActions(text string) (acts []*Action, spans [][2]int) {
 	}
 	return acts, spans
 }
+
+// mayClaim reports whether denyLine or claimLine can match a line: each
+// needs "coe" or "error" in it, in some case.
+func mayClaim(line string) bool { return hasFoldASCII(line, "coe") || hasFoldASCII(line, "error") }
 
 // inSpans reports whether a byte offset falls inside one of the spans.
 func inSpans(spans [][2]int, off int) bool {

@@ -68,11 +68,35 @@ var correctVerb = &Verb{Name: "correct", Scope: PrivateOnly, Rule: "G8", Extract
 // fixSyntax is the expected form, for a command that is not one.
 const fixSyntax = "I correct CoE #N: message <Message-ID> reads `<sentences>` (or: is void; or: arrived at <time>), or: I correct CoE #N: at <time>, <change> (<rule that allows it>)"
 
+// hasCorrect is strings.Contains(strings.ToLower(text), "correct"), which
+// correctHead needs, without the lower-case copy of the text.
+func hasCorrect(text string) bool { return hasFoldASCII(text, "correct") }
+
+// hasFoldASCII reports whether text has word in some case, word being
+// lower-case ASCII letters that no rune past ASCII lowers or folds to (not
+// k, for the Kelvin sign, nor s, for ſ; nor i, for İ): a byte of such a
+// rune is never an ASCII letter.
+func hasFoldASCII(text, word string) bool {
+	for i := 0; i+len(word) <= len(text); i++ {
+		if text[i]|0x20 != word[0] {
+			continue
+		}
+		k := 1
+		for k < len(word) && text[i+k]|0x20 == word[k] {
+			k++
+		}
+		if k == len(word) {
+			return true
+		}
+	}
+	return false
+}
+
 // extractCorrections finds the correction commands of a message's text and
 // returns them as actions, with the text they span blanked (offsets kept)
 // so that the sentences they quote are not read again.
 func (e *Engine) extractCorrections(text string) ([]*Action, string) {
-	if !strings.Contains(strings.ToLower(text), "correct") {
+	if !hasCorrect(text) {
 		return nil, text
 	}
 	var acts []*Action

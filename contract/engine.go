@@ -43,9 +43,10 @@ type Engine struct {
 }
 
 type compiledVerb struct {
-	game string
-	verb *Verb
-	re   *regexp.Regexp
+	game  string
+	verb  *Verb
+	re    *regexp.Regexp
+	first *firstBytes // what a match of re begins with
 }
 
 // NewEngine compiles the games' verb tables. Games are listed explicitly by the
@@ -79,11 +80,12 @@ func NewEngine(cfg Config, games ...Game) (*Engine, error) {
 			if err != nil {
 				return nil, fmt.Errorf("engine: game %s verb %s: %w", g.Spec().ID, v.Name, err)
 			}
-			e.verbs = append(e.verbs, compiledVerb{game: g.Spec().ID, verb: v, re: re})
+			e.verbs = append(e.verbs, compiledVerb{game: g.Spec().ID, verb: v, re: re, first: firstBytesOf(re)})
 		}
 	}
 	for _, v := range e.coreVerbs() {
-		e.verbs = append(e.verbs, compiledVerb{verb: v, re: regexp.MustCompile(`(?i)^(?:` + v.Pattern + `)$`)})
+		re := regexp.MustCompile(`(?i)^(?:` + v.Pattern + `)$`)
+		e.verbs = append(e.verbs, compiledVerb{verb: v, re: re, first: firstBytesOf(re)})
 	}
 	return e, nil
 }

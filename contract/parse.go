@@ -26,14 +26,15 @@ var (
 // sentences end at . ! ? or ; followed by a space (so "(12, 34)" and "1.5" stay
 // whole). The Subject is never part of the text (G3).
 func Sentences(text string) []Sentence {
-	type chunk struct {
-		b   strings.Builder
-		off int
-	}
 	var chunks []*chunk
 	var cur *chunk
 	off := 0
-	for _, line := range strings.SplitAfter(text, "\n") {
+	for rest := text; rest != ""; {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i+1]
+		}
+		rest = rest[len(line):]
 		lineOff := off
 		off += len(line)
 		t := strings.TrimSpace(line)
@@ -42,17 +43,15 @@ func Sentences(text string) []Sentence {
 			continue
 		}
 		lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
-		if cur == nil || endsSentence(cur.b.String()) || mayStartSentence(t) && (startsAction.MatchString(t) || listItem.MatchString(t)) {
+		if cur == nil || endsSentence(cur.text()) || mayStartSentence(t) && (startsAction.MatchString(t) || listItem.MatchString(t)) {
 			cur = &chunk{off: lineOff + lead}
 			chunks = append(chunks, cur)
-		} else {
-			cur.b.WriteByte(' ')
 		}
-		cur.b.WriteString(t)
+		cur.add(t)
 	}
 	var out []Sentence
 	for _, c := range chunks {
-		s := c.b.String()
+		s := c.text()
 		start := 0
 		for _, m := range sentenceEnds(s) {
 			// Do not split "No. 3" style abbreviations before a digit, nor a
@@ -70,6 +69,42 @@ func Sentences(text string) []Sentence {
 		}
 	}
 	return out
+}
+
+// chunk is lines of a paragraph read as one run of text, joined by a
+// space, and the offset of its first: most are one line, which is the
+// text itself, no copy.
+type chunk struct {
+	one string           // the text while it is one line
+	b   *strings.Builder // the text from its second line on
+	off int
+}
+
+// joinChunks: every chunk is built by joining, even of one line (a test
+// compares).
+var joinChunks = false
+
+func (c *chunk) text() string {
+	if c.b != nil {
+		return c.b.String()
+	}
+	return c.one
+}
+
+// add adds a line, not empty, to the chunk.
+func (c *chunk) add(t string) {
+	if c.b == nil && c.one == "" && !joinChunks {
+		c.one = t
+		return
+	}
+	if c.b == nil {
+		c.b = new(strings.Builder)
+		c.b.WriteString(c.one)
+	}
+	if c.b.Len() > 0 {
+		c.b.WriteByte(' ')
+	}
+	c.b.WriteString(t)
 }
 
 var listNumber = regexp.MustCompile(`^\s*\d{1,2}\.\s+$`)
@@ -233,7 +268,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		}
 		return p, false
 	}
-	if m := startsWord(s, "if", condForm); m != nil {
+	if m := startsWord(s, mayCond, condForm); m != nil {
 		inner, ok := ReadPerformative(m[2])
 		if !ok {
 			return p, false
@@ -245,16 +280,16 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		}
 		return inner, true
 	}
-	if m := startsWord(s, "hw", resolveForm); m != nil {
+	if m := startsWord(s, mayResolve, resolveForm); m != nil {
 		inner, ok := ReadPerformative(m[1])
 		if ok && inner.Kind == "act" {
 			inner.Resolves = true
 		}
 		return inner, ok
 	}
-	m := startsWord(s, "iw", performative)
+	m := startsWord(s, mayPerform, performative)
 	if m == nil {
-		if pm := preface.FindStringSubmatch(s); pm != nil && startsWord(s, "hw", resolveForm) == nil {
+		if pm := startsWord(s, mayPreface, preface); pm != nil && startsWord(s, mayResolve, resolveForm) == nil {
 			inner, ok := ReadPerformative(pm[2])
 			if ok && prefaceNot.MatchString(pm[1]) {
 				inner = Performative{Kind: "not", Action: inner.Action}
@@ -376,16 +411,43 @@ func mayStartList(s string) bool {
 	return c == '-' || c == '*' || c == 0xe2 || c == '(' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z'
 }
 
-// startsWord is re.FindStringSubmatch(s) for a pattern that matches only
-// at the start of s, case folded, from one of the letters first (in lower
-// case, each folding to its upper case alone): nil at once when s starts
-// with none of them.
-func startsWord(s, first string, re *regexp.Regexp) []string {
-	if s == "" || strings.IndexByte(first, s[0]|0x20) < 0 {
+// startsWord is re.FindStringSubmatch(s), nil at once when may(s) says
+// re cannot match s.
+func startsWord(s string, may func(string) bool, re *regexp.Regexp) []string {
+	if !may(s) {
 		return nil
 	}
 	return re.FindStringSubmatch(s)
 }
+
+// mayCond reports whether condForm can match s: s starts with "if" (no
+// rune but I folds to i, nor but F to f) and white space, and has a comma.
+func mayCond(s string) bool {
+	return len(s) > 3 && s[0]|0x20 == 'i' && s[1]|0x20 == 'f' && isSpace(s[2]) && strings.IndexByte(s, ',') > 0
+}
+
+// mayResolve reports whether resolveForm can match s: s starts with h or
+// w (having, with, without) and has a comma.
+func mayResolve(s string) bool {
+	return s != "" && (s[0]|0x20 == 'h' || s[0]|0x20 == 'w') && strings.IndexByte(s, ',') > 0
+}
+
+// mayPerform reports whether performative can match s: s starts with "I"
+// or "we", followed by white space or a comma.
+func mayPerform(s string) bool {
+	n := 0
+	switch {
+	case s != "" && s[0]|0x20 == 'i':
+		n = 1
+	case len(s) > 1 && s[0]|0x20 == 'w' && s[1]|0x20 == 'e':
+		n = 2
+	}
+	return n > 0 && len(s) > n && (isSpace(s[n]) || s[n] == ',')
+}
+
+// mayPreface reports whether preface can match s: s has one of the
+// marks that end a preface (, : ;).
+func mayPreface(s string) bool { return strings.ContainsAny(s, ",:;") }
 
 // trailingWords are the last words trailingAdverb can match.
 var trailingWords = map[string]bool{"too": true, "well": true, "also": true, "now": true, "please": true, "then": true,

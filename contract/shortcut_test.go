@@ -11,10 +11,11 @@ import (
 )
 
 // The sentence reader skips a regular expression when a cheap test shows
-// it cannot match (parse.go: mayStartSentence, startsWord, mayTrail,
-// mayNotAction, alias.mayMatch; apply.go: maySpell), and finds sentence
-// ends without one (sentenceEnds). These tests hold each shortcut to the
-// regular expression it stands for.
+// it cannot match (parse.go: mayStartSentence, startsWord with mayCond,
+// mayResolve, mayPerform and mayPreface, mayTrail, mayNotAction,
+// alias.mayMatch; apply.go: maySpell; correct.go: hasCorrect; claims.go:
+// mayClaim), and finds sentence ends without one (sentenceEnds). These
+// tests hold each shortcut to the regular expression it stands for.
 
 // sentenceEndRE is what sentenceEnds finds.
 var sentenceEndRE = regexp.MustCompile(`[.!?;]+(\s+|$)`)
@@ -27,7 +28,9 @@ func shortcutSeeds(t testing.TB) []string {
 		"I join wacKy world", "I join Steemfield", "I can't", "I 'll join", "ſee above", "Kelvin", "I. claim", "1. I join", "• I claim", "(a) I claim",
 		"- I claim", "Having received no objections, I do it", "WITHOUT OBJECTION, I act", "If I own 3 Vials, I pay", "We join too",
 		"I join as well", "I join right away", "I wonder", "I wondered", "I do not", "I don't", "I no longer", "I ask whether", "i'm in",
-		"I  join  now  please", "I join immediately.", "\u00e9t\u00e9 I join", "I join thanks", "I join \u00fcnow"}
+		"I  join  now  please", "I join immediately.", "\u00e9t\u00e9 I join", "I join thanks", "I join \u00fcnow",
+		"I correct CoE #3: message <a@b> is void", "I CORRECT coe 2", "If\tI join, I claim", "If I join; I claim", "I,Bob, join",
+		"We\u00a0join", "we,", "I", "i\tjoin", "Having received none; I act", "So I join", "So:\n I join", "I \u212Aorrect", "I corr\u0130ct", "I deny CoE 3: no", "- I hereby COE: x", "Claim of ERROR: y", "CoE on x: z", "I claim an error", "corre\xffct", "correc"}
 	f, err := os.Open("testdata/phrasing/sentences.tsv")
 	if err != nil {
 		t.Fatal(err)
@@ -56,11 +59,11 @@ func checkShortcuts(t *testing.T, s string) {
 		t.Errorf("mayStartList(%q) is false, but listMarker matches", s)
 	}
 	for _, c := range []struct {
-		first string
-		re    *regexp.Regexp
-	}{{"i", condForm}, {"hw", resolveForm}, {"iw", performative}} {
-		if got, want := startsWord(s, c.first, c.re), c.re.FindStringSubmatch(s); !cmp.Equal(got, want) {
-			t.Errorf("startsWord(%q, %q) = %q, the regular expression %q", s, c.first, got, want)
+		may func(string) bool
+		re  *regexp.Regexp
+	}{{mayCond, condForm}, {mayResolve, resolveForm}, {mayPerform, performative}, {mayPreface, preface}} {
+		if got, want := startsWord(s, c.may, c.re), c.re.FindStringSubmatch(s); !cmp.Equal(got, want) {
+			t.Errorf("startsWord(%q) = %q, the regular expression %s finds %q", s, got, c.re, want)
 		}
 	}
 	if !mayTrail(s) && trailingAdverb.MatchString(s) {
@@ -71,6 +74,15 @@ func checkShortcuts(t *testing.T, s string) {
 	}
 	if got, want := isNotAction(s), notAction.MatchString(s); got != want {
 		t.Errorf("isNotAction(%q) = %v, notAction matches: %v", s, got, want)
+	}
+	if got, want := hasCorrect(s), strings.Contains(strings.ToLower(s), "correct"); got != want {
+		t.Errorf("hasCorrect(%q) = %v, strings.Contains of its lower case %v", s, got, want)
+	}
+	if !mayClaim(s) && (denyLine.MatchString(s) || claimLine.MatchString(s)) {
+		t.Errorf("mayClaim(%q) is false, but a claim's or a denial's line matches", s)
+	}
+	if !hasCorrect(s) && correctHead.MatchString(s) {
+		t.Errorf("hasCorrect(%q) is false, but correctHead matches", s)
 	}
 	if !maySpell(s) && spelled.MatchString(s) {
 		t.Errorf("maySpell(%q) is false, but spelled matches", s)

@@ -45,7 +45,15 @@ const (
 // not performed; {DELEGATE: N} sorts first in its message, so that a new
 // player's {REFERRED_BY} may stand anywhere in eir first message (S9).
 func (g *Game) Extract(c *contract.Ctx, m *contract.Message) []*contract.Action {
-	t := m.Text
+	// Every tag opens with "{" (tagOpen), which most mail has none of.
+	if strings.IndexByte(m.Text, '{') < 0 {
+		return nil
+	}
+	return extractTags(m.Text)
+}
+
+// extractTags is Extract of a text.
+func extractTags(t string) []*contract.Action {
 	var acts []*contract.Action
 	mask := make([]bool, len(t))
 	// Proposal blocks: the tag on a line after a dash line, its content up to

@@ -98,20 +98,27 @@ func encodeSave(w io.Writer, s *contract.State, steps []Step) (int64, error) {
 	}
 	base := s.JournalSeq - nent
 	n := s.JournalInputs
-	// Each line as json.Marshal writes it, and a newline, without a copy
-	// of its own.
+	// Each line as json.Encoder writes it (jsonline.go), and a newline.
 	enc := json.NewEncoder(w)
+	var line []byte
 	left := nin // inputs not yet written: every one but the last has "more"
 	for _, st := range steps {
 		if st.Input != nil {
 			n++
 			left--
-			if err := enc.Encode(inputRecord{In: n, Base: base, Entries: len(st.Entries), More: left > 0, Input: st.Input}); err != nil {
+			r := inputRecord{In: n, Base: base, Entries: len(st.Entries), More: left > 0, Input: st.Input}
+			var ok bool
+			if line, ok = appendInputLine(line[:0], r); ok {
+				w.Write(line)
+			} else if err := enc.Encode(r); err != nil {
 				return 0, fmt.Errorf("journal input %d: %w", n, err)
 			}
 		}
 		for _, e := range st.Entries {
-			if err := enc.Encode(record{e, base}); err != nil {
+			var ok bool
+			if line, ok = appendEntryLine(line[:0], record{e, base}); ok {
+				w.Write(line)
+			} else if err := enc.Encode(record{e, base}); err != nil {
 				return 0, fmt.Errorf("journal entry %d: %w", e.Seq, err)
 			}
 		}
