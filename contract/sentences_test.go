@@ -1,0 +1,42 @@
+package contract_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestSentencesAsWritten: how a message's text is cut into sentences, as
+// the receipt shows it: the sentences quoted, in the order written, and
+// what was done.
+func TestSentencesAsWritten(t *testing.T) {
+	for _, c := range []struct {
+		why, text string
+		quoted    []string
+		done      string
+	}{
+		{"the last sentence without its stop comes last",
+			"I join the Toy game. I ask the contestmaster whether pokes stack",
+			[]string{"I join the Toy game.", "I ask the contestmaster whether pokes stack"}, "2 done, 0 not done."},
+		{"a stop before a number or a small letter ends no sentence",
+			"I ask the contestmaster whether rule No. 3 holds, e.g. for pokes.",
+			[]string{"I ask the contestmaster whether rule No. 3 holds, e.g. for pokes."}, "1 done, 0 not done."},
+		{"a list numbered from 0 starts a sentence on each item",
+			"My moves\n0) I join the Toy game\n1) I ask the contestmaster whether pokes stack",
+			[]string{"0) I join the Toy game", "1) I ask the contestmaster whether pokes stack"}, "2 done, 0 not done."},
+		{"a list's item 9 starts a sentence",
+			"My moves\n8. I join the Toy game\n9. I ask the contestmaster whether pokes stack",
+			[]string{"8. I join the Toy game", "9. I ask the contestmaster whether pokes stack"}, "2 done, 0 not done."},
+	} {
+		h := newToy(t)
+		r := h.Public("2026-12-01T10:05:00Z", alice, c.text)
+		if r == nil {
+			t.Errorf("%s: no receipt", c.why)
+			continue
+		}
+		if d := cmp.Diff(c.quoted, quoted(r)); d != "" || !strings.Contains(r.Body, c.done) {
+			t.Errorf("%s: receipt (-want +got):\n%s\n%s", c.why, d, r.Body)
+		}
+	}
+}
