@@ -28,11 +28,23 @@ func TestSentencesAsWritten(t *testing.T) {
 		{"a list's item 9 starts a sentence",
 			"My moves\n8. I join the Toy game\n9. I ask the contestmaster whether pokes stack",
 			[]string{"8. I join the Toy game", "9. I ask the contestmaster whether pokes stack"}, "2 done, 0 not done."},
+		{"a last sentence whose last word is I",
+			"I join the Toy game. Who goes first? Not I",
+			[]string{"I join the Toy game."}, "1 done, 0 not done."},
+		{"I after a colon",
+			"Update:I join the Toy game.",
+			[]string{"Update:I join the Toy game."}, "1 done, 0 not done."},
+		{"I after a dash, in capitals",
+			"UPDATE: —I JOIN THE TOY GAME.",
+			[]string{"UPDATE: —I JOIN THE TOY GAME."}, "1 done, 0 not done."},
+		{"i after a dash, in small letters",
+			"update: —i join the toy game.",
+			[]string{"update: —i join the toy game."}, "1 done, 0 not done."},
 	} {
 		h := newToy(t)
 		r := h.Public("2026-12-01T10:05:00Z", alice, c.text)
 		if r == nil {
-			t.Errorf("%s: no receipt", c.why)
+			t.Errorf("%s: no receipt (nothing was read as an action)", c.why)
 			continue
 		}
 		if d := cmp.Diff(c.quoted, quoted(r)); d != "" || !strings.Contains(r.Body, c.done) {
