@@ -31,6 +31,9 @@ func TestSentencesAsWritten(t *testing.T) {
 		{"a last sentence whose last word is I",
 			"I join the Toy game. Who goes first? Not I",
 			[]string{"I join the Toy game."}, "1 done, 0 not done."},
+		{"We in capitals",
+			"WE JOIN THE TOY GAME.",
+			[]string{"WE JOIN THE TOY GAME."}, "1 done, 0 not done."},
 		{"I after a colon",
 			"Update:I join the Toy game.",
 			[]string{"Update:I join the Toy game."}, "1 done, 0 not done."},
@@ -49,6 +52,24 @@ func TestSentencesAsWritten(t *testing.T) {
 		}
 		if d := cmp.Diff(c.quoted, quoted(r)); d != "" || !strings.Contains(r.Body, c.done) {
 			t.Errorf("%s: receipt (-want +got):\n%s\n%s", c.why, d, r.Body)
+		}
+	}
+}
+
+// TestIntentCountsAsWritten: the number of supporters or objections an
+// intent names is read digit by digit, 0 and 9 included: more supporters
+// than the game's are kept, more objections than the game allows refused
+// (G7).
+func TestIntentCountsAsWritten(t *testing.T) {
+	h := joined(t)
+	r := h.Public("2026-12-01T10:10:00Z", alice, "I intend, with 10 support, to crown Dan.")
+	if !strings.Contains(flat(r.Body), "intent #1 tabled") || !strings.Contains(flat(r.Body), "once 10 supporters have supported it") {
+		t.Errorf("with 10 support:\n%s", r.Body)
+	}
+	for _, n := range []string{"9", "10"} {
+		r = h.Public("2026-12-01T10:11:00Z", alice, "I intend, without "+n+" objections, to end the game of Toy.")
+		if !strings.Contains(flat(r.Body), "this action is performed without objection; "+n+" objections would be a weaker requirement") || len(h.S.Intents) != 1 {
+			t.Errorf("without %s objections was tabled:\n%s", n, r.Body)
 		}
 	}
 }
