@@ -73,3 +73,25 @@ func TestIntentCountsAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionInACondition: a condition whose action is itself a
+// conditional (here behind a list mark, the one way the sentence reader
+// takes "if" after a condition's comma) holds when both do (G3).
+func TestConditionInACondition(t *testing.T) {
+	for _, c := range []struct {
+		least string
+		done  bool
+	}{{"5", true}, {"6", false}} {
+		h := newToy(t)
+		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+		h.Public("2026-12-01T10:05:00Z", bob, "I join the Toy game.")
+		r := h.Public("2026-12-01T10:06:00Z", alice, "If I own at least "+c.least+" coins, i) if I am a player of Toy, I transfer 1 coin to Bob.")
+		cond := `condition "I own at least ` + c.least + ` coins and I am a player of Toy"`
+		if c.done && !strings.Contains(flat(r.Body), cond+" holds") || !c.done && !strings.Contains(flat(r.Body), cond+" is false") {
+			t.Errorf("owning 5, at least %s:\n%s", c.least, r.Body)
+		}
+		if got := h.S.Ledger.Balance("toy/coin", "Bob") == 6; got != c.done {
+			t.Errorf("owning 5, at least %s: transferred %v", c.least, got)
+		}
+	}
+}
