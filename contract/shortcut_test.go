@@ -19,6 +19,9 @@ import (
 // sentenceEndRE is what sentenceEnds finds.
 var sentenceEndRE = regexp.MustCompile(`[.!?;]+(\s+|$)`)
 
+// performerRE is what namesPerformer finds: the word I or we, by \b.
+var performerRE = regexp.MustCompile(`(?i)\b(?:i|we)\b`)
+
 // shortcutSeeds are sentences of the phrasing corpus and the cases where
 // case folding takes a rune that is not ASCII (ſ for s, K for k).
 func shortcutSeeds(t testing.TB) []string {
@@ -27,7 +30,8 @@ func shortcutSeeds(t testing.TB) []string {
 		"I join wacKy world", "I join Steemfield", "I can't", "I 'll join", "ſee above", "Kelvin", "I. claim", "1. I join", "• I claim", "(a) I claim",
 		"- I claim", "Having received no objections, I do it", "WITHOUT OBJECTION, I act", "If I own 3 Vials, I pay", "We join too",
 		"I join as well", "I join right away", "I wonder", "I wondered", "I do not", "I don't", "I no longer", "I ask whether", "i'm in",
-		"I  join  now  please", "I join immediately.", "\u00e9t\u00e9 I join", "I join thanks", "I join \u00fcnow"}
+		"I  join  now  please", "I join immediately.", "\u00e9t\u00e9 I join", "I join thanks", "I join \u00fcnow",
+		"0i", "9i", "ai", "zi", "Ai", "Zi", "i_", "_we", "we9", "Wea", "Dubai.", "ski"}
 	f, err := os.Open("testdata/phrasing/sentences.tsv")
 	if err != nil {
 		t.Fatal(err)
@@ -51,6 +55,9 @@ func checkShortcuts(t *testing.T, s string) {
 	}
 	if !mayStartSentence(s) && (startsAction.MatchString(s) || listItem.MatchString(s)) {
 		t.Errorf("mayStartSentence(%q) is false, but it starts a sentence", s)
+	}
+	if got, want := namesPerformer(s), performerRE.MatchString(s); got != want {
+		t.Errorf("namesPerformer(%q) = %v, the word I or we is there: %v", s, got, want)
 	}
 	if !mayStartList(s) && listMarker.MatchString(s) {
 		t.Errorf("mayStartList(%q) is false, but listMarker matches", s)
