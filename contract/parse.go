@@ -299,8 +299,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return p, false
 	}
 	rest := dropTrailing(trimStop(strings.TrimSpace(m[1])))
-	if (m[0][0] == 'i' || m[0][0] == 'I') && strings.HasPrefix(m[0][1:], "'") || isNotAction(rest) ||
-		pastTense.MatchString(rest) && !presentEd.MatchString(rest) {
+	if isNotAction(rest) || pastTense.MatchString(rest) && !presentEd.MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
 	if im := intentForm.FindStringSubmatch(rest); im != nil {

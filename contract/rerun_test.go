@@ -718,3 +718,56 @@ func TestRevisionOfANewReceipt(t *testing.T) {
 		t.Errorf("the journaled revision's receipts: %s", b)
 	}
 }
+
+// TestSecondCorrectionAfterAReport: a correction, then a report, then a
+// second correction. The second re-runs the history with the first among
+// its inputs; re-done, the first takes the journal past its own lines (the
+// re-run's and the revision's), so the report re-made after it covers the
+// lines the published one names, the history leads to the current state and
+// the second correction is made; its lines follow the last.
+func TestSecondCorrectionAfterAReport(t *testing.T) {
+	h := newToy(t)
+	h.Record()
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	h.Public("2026-12-01T10:07:00Z", alice, "I transfer 1 coin to Bob.")  // m3
+	h.Public("2026-12-01T10:08:00Z", alice, "I transfer 2 coins to Bob.") // m4
+	if _, _, err := h.Correct("2026-12-01T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m3@example.test"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var report *contract.Notice
+	for _, n := range h.Advance("2026-12-07T00:00:00Z") {
+		if n.Kind == "report" {
+			report = n
+		}
+	}
+	if report == nil {
+		t.Fatal("no weekly report")
+	}
+	// It covers the journal through its own line, the round's.
+	if last := h.Entries[len(h.Entries)-1]; last.Verb != "round" || !strings.Contains(flat(report.Body), fmt.Sprintf("(the record through line %d)", last.Seq)) {
+		t.Fatalf("the report does not cover the journal through line %d (%s):\n%s", last.Seq, last.Verb, report.Body)
+	}
+	bob := h.S.Ledger.Balance("toy/coin", "Bob")
+	seq := h.S.JournalSeq
+	n := len(h.Entries)
+	_, ns, err := h.Correct("2026-12-07T10:00:00Z", contract.Correction{CoE: 2, Kind: contract.FixVoid, MsgID: "m4@example.test"}, nil)
+	if err != nil {
+		t.Fatalf("the second correction was refused: %v", err)
+	}
+	if got := h.S.Ledger.Balance("toy/coin", "Bob"); got != bob-2 {
+		t.Errorf("Bob owns %d coins after the transfer of 2 was made void, had %d", got, bob)
+	}
+	revised := false
+	for _, x := range ns {
+		revised = revised || x.Kind == "revision" && strings.Contains(x.Body, "message m4@example.test is void")
+	}
+	if !revised {
+		t.Errorf("no revision names the second correction: %v", ns)
+	}
+	for i, en := range h.Entries[n:] {
+		if en.Seq != seq+int64(i)+1 {
+			t.Errorf("after journal line %d, entry %d (%s) is line %d", seq, i+1, en.Verb, en.Seq)
+		}
+	}
+}

@@ -20,6 +20,9 @@ import (
 // sentenceEndRE is what sentenceEnds finds.
 var sentenceEndRE = regexp.MustCompile(`[.!?;]+(\s+|$)`)
 
+// performerRE is what namesPerformer finds: the word I or we, by \b.
+var performerRE = regexp.MustCompile(`(?i)\b(?:i|we)\b`)
+
 // shortcutSeeds are sentences of the phrasing corpus and the cases where
 // case folding takes a rune that is not ASCII (ſ for s, K for k).
 func shortcutSeeds(t testing.TB) []string {
@@ -30,7 +33,9 @@ func shortcutSeeds(t testing.TB) []string {
 		"I join as well", "I join right away", "I wonder", "I wondered", "I do not", "I don't", "I no longer", "I ask whether", "i'm in",
 		"I  join  now  please", "I join immediately.", "\u00e9t\u00e9 I join", "I join thanks", "I join \u00fcnow",
 		"I correct CoE #3: message <a@b> is void", "I CORRECT coe 2", "If\tI join, I claim", "If I join; I claim", "I,Bob, join",
-		"We\u00a0join", "we,", "I", "i\tjoin", "Having received none; I act", "So I join", "So:\n I join", "I \u212Aorrect", "I corr\u0130ct", "I deny CoE 3: no", "- I hereby COE: x", "Claim of ERROR: y", "CoE on x: z", "I claim an error", "corre\xffct", "correc"}
+		"We\u00a0join", "we,", "I", "i\tjoin", "Having received none; I act", "So I join", "So:\n I join", "I \u212Aorrect", "I corr\u0130ct", "I deny CoE 3: no", "- I hereby COE: x", "Claim of ERROR: y", "CoE on x: z", "I claim an error", "corre\xffct", "correc",
+		"0i", "9i", "ai", "zi", "Ai", "Zi", "i_", "_we", "we9", "Wea", "Dubai.", "ski",
+		"will0", "will9", "willa", "willz", "willA", "willZ", "will_"}
 	f, err := os.Open("testdata/phrasing/sentences.tsv")
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +59,9 @@ func checkShortcuts(t *testing.T, s string) {
 	}
 	if !mayStartSentence(s) && (startsAction.MatchString(s) || listItem.MatchString(s)) {
 		t.Errorf("mayStartSentence(%q) is false, but it starts a sentence", s)
+	}
+	if got, want := namesPerformer(s), performerRE.MatchString(s); got != want {
+		t.Errorf("namesPerformer(%q) = %v, the word I or we is there: %v", s, got, want)
 	}
 	if !mayStartList(s) && listMarker.MatchString(s) {
 		t.Errorf("mayStartList(%q) is false, but listMarker matches", s)
