@@ -3,6 +3,7 @@ package contract_test
 import (
 	"bytes"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -132,9 +133,10 @@ func TestSeenEncoding(t *testing.T) {
 }
 
 // FuzzSeenID: any Message-ID the referee remembers, and any address it
-// counts receipts for, is read back as it was.
+// counts receipts for, is read back as it was; so is any text in every
+// other place of the state (checkTextRoundTrip).
 func FuzzSeenID(f *testing.F) {
-	for _, id := range trickyIDs {
+	for _, id := range slices.Concat(trickyIDs, leadingBreaks) {
 		f.Add(id)
 	}
 	f.Fuzz(func(t *testing.T, id string) {
@@ -156,6 +158,7 @@ func FuzzSeenID(f *testing.F) {
 		if r := back.Receipts[id]; len(r) != 1 || !r[0].Equal(h.S.Receipts[id][0]) {
 			t.Fatalf("receipts of %q read back as %q", id, back.Receipts)
 		}
+		checkTextRoundTrip(t, textState(t, id))
 	})
 }
 

@@ -106,7 +106,7 @@ type gameStateYAML struct {
 func (g *GameState) MarshalYAML() (any, error) {
 	var n yaml.Node
 	if g.Data != nil {
-		if err := n.Encode(g.Data); err != nil {
+		if err := encodeNode(&n, g.Data); err != nil {
 			return nil, err
 		}
 	} else if g.raw != nil {

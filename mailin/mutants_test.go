@@ -605,3 +605,23 @@ func TestMboxTruncatedEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestMboxLineLongerThanTheBuffer: a line longer than the mbox reader's
+// buffer (64 KiB) is read whole, as one line of its message, even where the
+// buffer's edge falls before a "From " with a date (mbox.go readLine).
+func TestMboxLineLongerThanTheBuffer(t *testing.T) {
+	long := strings.Repeat("y", 64<<10) + "From a Mon Nov 30 10:30:00 2026 " + strings.Repeat("z", 100<<10)
+	path := filepath.Join(t.TempDir(), "box")
+	writeFile(t, path, "From a Mon Nov 30 10:00:00 2026\nSubject: one\n\n"+long+"\nend\n\nFrom b Mon Nov 30 11:00:00 2026\nSubject: two\n\nx\n")
+	a, err := OpenArchive(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raws := readAll(t, a)
+	if len(raws) != 2 {
+		t.Fatalf("%d messages, want 2", len(raws))
+	}
+	if want := "\n\n" + long + "\nend\n"; !strings.HasSuffix(string(raws[0].Data), want) {
+		t.Errorf("the first message (%d bytes) does not end with its long line (%d bytes) and \"end\"", len(raws[0].Data), len(long))
+	}
+}

@@ -282,6 +282,37 @@ func TestPoolSkipsUsedNames(t *testing.T) {
 	}
 }
 
+// TestNoContestmasterPowers: in a game announced with 0 contestmaster
+// powers, a power list from the contestmaster is refused with the reason
+// in eir terms (Rumble 3: e creates the number e announced, here none),
+// not as a count out of range; the contestants' powers are then the whole
+// list.
+func TestNoContestmasterPowers(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
+	r := h.Private("2026-12-01T11:30:00Z", mars, "Power: Rain: it rains")
+	want := "Not done: game 1 was announced with 0 contestmaster powers, so you have no powers to send; " +
+		"its powers are the contestants' alone (Rumble 3)"
+	if r == nil {
+		t.Fatal("a power from the contestmaster of a game with none: no receipt")
+	}
+	if !failed(r) || !strings.Contains(norm(r.Body), want) {
+		t.Fatalf("a power from the contestmaster of a game with none: want %q in the receipt:\n%s", want, r.Body)
+	}
+	if x := data2(h).sub("Mars"); x != nil {
+		t.Errorf("the contestmaster's power was sealed: %+v", x)
+	}
+	privately(t, h, "2026-12-01T12:00:00Z",
+		alice, "Iron Skin: my skin turns to iron (ward)",
+		bob, "Flight: I fly above the fray")
+	if st := data2(h); st.Phase != PhaseBids || len(st.Powers) != 2 {
+		t.Errorf("after the contestants' powers: phase %s, %d powers, want bids and 2", st.Phase, len(st.Powers))
+	}
+}
+
 // TestContestmasterPowers: the contestmaster may send 1 to Q powers (Rumble
 // 3, U2); exactly Q are all eir powers, so nothing is drawn from the pool
 // and the journal's entry for the list names no draw.

@@ -278,6 +278,10 @@ func (s *State) target(c *contract.Ctx, ref string) (string, error) {
 // already submitted this game by anyone, case-insensitively.
 func (s *State) checkPowers(c *contract.Ctx, who string, cm bool, defs []PowerDef) error {
 	if cm {
+		if s.Q == 0 {
+			// Rumble 3: e creates as many as e announced (Rumble 1), here none.
+			return contract.Reject("Rumble 3", "game %d was announced with 0 contestmaster powers, so you have no powers to send; its powers are the contestants' alone", s.Game)
+		}
 		if len(defs) == 0 || len(defs) > s.Q {
 			return contract.Reject("Rumble 3", "send 1 to %d contestmaster powers (the rest are drawn from the pool)", s.Q)
 		}

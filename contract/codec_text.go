@@ -1,0 +1,288 @@
+package contract
+
+import (
+	"bytes"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Texts that begin with a line break or a tab. The YAML encoder writes a
+// string holding a line feed as a literal block scalar ("|"), and its
+// block scalars do not round-trip every text: one that begins with a line
+// break ("\n", "\r", U+0085, U+2028, U+2029) is written with the break
+// ending the header line, so it is read back without it (go-yaml issue
+// #963: "|2-" then the text's second line), and one whose first line begins
+// with a tab is written so that the decoder refuses it ("found a tab
+// character where an indentation space is expected"). A notice's body, a
+// held message's text or a player's own words can begin so, and a state
+// saved and loaded would differ from the state kept, or not load.
+//
+// Such texts are written double-quoted, with escapes, which every text
+// survives. The YAML encoder has no option for it, so a value holding one
+// is encoded with each such text replaced by a placeholder, and the
+// placeholders' nodes are given the texts back, double-quoted, before the
+// nodes are written. A value without one is encoded as before, byte for
+// byte: the encoder's text is scanned for the block headers such a text
+// gets (mayLoseText, some 20 ns a kilobyte), and only then is the
+// value searched.
+
+// breakingText: s is UTF-8 and holds a line feed (so the encoder writes it
+// as a block scalar, not as !!binary) and begins with a line break or a
+// tab.
+func breakingText(s string) bool {
+	if s == "" || strings.IndexByte(s, '\n') < 0 || !utf8.ValidString(s) {
+		return false
+	}
+	switch s[0] {
+	case '\n', '\r', '\t':
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return r == 0x85 || r == 0x2028 || r == 0x2029
+}
+
+// mayLoseText: b, the YAML encoder's text, may hold a block scalar of a
+// breakingText: a literal header with an indentation digit (written for a
+// text that begins with a space or a line break), or one whose first
+// content line begins with a tab. A text's own "|" may look like one too;
+// the value is then searched for nothing.
+func mayLoseText(b []byte) bool {
+	for i := 0; i < len(b); {
+		j := bytes.IndexByte(b[i:], '|')
+		if j < 0 {
+			return false
+		}
+		i += j + 1
+		k := i
+		if k < len(b) && '1' <= b[k] && b[k] <= '9' {
+			return true
+		}
+		if k < len(b) && (b[k] == '-' || b[k] == '+') {
+			k++
+		}
+		if k < len(b) && b[k] == '\n' {
+			for k++; k < len(b) && b[k] == ' '; k++ {
+			}
+			if k < len(b) && b[k] == '\t' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// encodeNode encodes v into n as n.Encode(v) does, but with every
+// breakingText double-quoted.
+func encodeNode(n *yaml.Node, v any) error {
+	// The YAML encoder's text is parsed inside n.Encode, out of reach of
+	// mayLoseText: v is searched instead, for under 1% of n.Encode's cost
+	// on a Life section.
+	var f textFinder
+	if f.find(reflect.ValueOf(v)); len(f.texts) == 0 {
+		return n.Encode(v)
+	}
+	return f.encode(n, v)
+}
+
+// encode encodes v into n with the texts found in it double-quoted.
+func (f *textFinder) encode(n *yaml.Node, v any) error {
+	// Each text's placeholder: a run of NULs longer than any a string of v
+	// begins with, then the text's rank among them, so that no string of v
+	// is one and the placeholders' order (a map's keys') is the texts'.
+	slices.Sort(f.texts)
+	texts := slices.Compact(f.texts)
+	prefix := strings.Repeat("\x00", f.nuls+1)
+	places := make(map[string]string, len(texts))
+	back := make(map[string]string, len(texts))
+	width := len(strconv.Itoa(len(texts)))
+	for i, t := range texts {
+		p := prefix + strings.Repeat("0", width-len(strconv.Itoa(i))) + strconv.Itoa(i)
+		places[t], back[p] = p, t
+	}
+	if err := n.Encode(replaceTexts(reflect.ValueOf(v), places).Interface()); err != nil {
+		return err
+	}
+	quoteTexts(n, back)
+	return nil
+}
+
+// quoteTexts gives each placeholder's node its text back, double-quoted.
+func quoteTexts(n *yaml.Node, back map[string]string) {
+	if n.Kind == yaml.ScalarNode {
+		if t, ok := back[n.Value]; ok {
+			n.Value, n.Style = t, yaml.DoubleQuotedStyle
+		}
+		return
+	}
+	for _, c := range n.Content {
+		quoteTexts(c, back)
+	}
+}
+
+// textFinder lists the breakingTexts of a value (map keys too) and the
+// longest run of NULs any of its strings begins with.
+type textFinder struct {
+	texts []string
+	nuls  int
+}
+
+var nodeType = reflect.TypeFor[yaml.Node]()
+
+func (f *textFinder) find(v reflect.Value) {
+	if !holdsText(v.Type()) {
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		f.text(v.String())
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			f.find(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				f.find(v.Field(i))
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			f.find(v.Index(i))
+		}
+	case reflect.Map:
+		if m, ok := v.Interface().(map[string]string); ok {
+			for k, s := range m { // without reflection: a game's cells, its parameters
+				f.text(k)
+				f.text(s)
+			}
+			return
+		}
+		it := v.MapRange()
+		for it.Next() {
+			f.find(it.Key())
+			f.find(it.Value())
+		}
+	}
+}
+
+func (f *textFinder) text(s string) {
+	if breakingText(s) {
+		f.texts = append(f.texts, s)
+	}
+	if s != "" && s[0] == 0 {
+		if n := len(s) - len(strings.TrimLeft(s, "\x00")); n > f.nuls {
+			f.nuls = n
+		}
+	}
+}
+
+// replaceTexts is a copy of v with each string that places names replaced
+// by its placeholder, the rest shared with v where it holds none.
+func replaceTexts(v reflect.Value, places map[string]string) reflect.Value {
+	if !holdsText(v.Type()) {
+		return v
+	}
+	switch v.Kind() {
+	case reflect.String:
+		if p, ok := places[v.String()]; ok {
+			n := reflect.New(v.Type()).Elem()
+			n.SetString(p)
+			return n
+		}
+		return v
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		n := reflect.New(v.Type().Elem())
+		n.Elem().Set(replaceTexts(v.Elem(), places))
+		return n
+	case reflect.Interface:
+		if v.IsNil() {
+			return v
+		}
+		n := reflect.New(v.Type()).Elem()
+		n.Set(replaceTexts(v.Elem(), places))
+		return n
+	case reflect.Struct:
+		n := reflect.New(v.Type()).Elem()
+		n.Set(v)
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				n.Field(i).Set(replaceTexts(v.Field(i), places))
+			}
+		}
+		return n
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		n := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			n.Index(i).Set(replaceTexts(v.Index(i), places))
+		}
+		return n
+	case reflect.Array:
+		n := reflect.New(v.Type()).Elem()
+		for i := range v.Len() {
+			n.Index(i).Set(replaceTexts(v.Index(i), places))
+		}
+		return n
+	case reflect.Map:
+		if v.IsNil() {
+			return v
+		}
+		n := reflect.MakeMapWithSize(v.Type(), v.Len())
+		it := v.MapRange()
+		for it.Next() {
+			n.SetMapIndex(replaceTexts(it.Key(), places), replaceTexts(it.Value(), places))
+		}
+		return n
+	}
+	return v
+}
+
+// textTypes caches holdsText by type.
+var textTypes sync.Map // reflect.Type -> bool
+
+// holdsText: a value of type t may hold a string the encoder writes (a
+// yaml.Node is written as it is, its style its own).
+func holdsText(t reflect.Type) bool {
+	if h, ok := textTypes.Load(t); ok {
+		return h.(bool)
+	}
+	h := typeHoldsText(t, map[reflect.Type]bool{})
+	textTypes.Store(t, h)
+	return h
+}
+
+func typeHoldsText(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if t == nodeType {
+		return false
+	}
+	if seen[t] {
+		return false // a cycle: the answer comes from the other fields
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.String, reflect.Interface:
+		return true
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return typeHoldsText(t.Elem(), seen)
+	case reflect.Map:
+		return typeHoldsText(t.Key(), seen) || typeHoldsText(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if t.Field(i).IsExported() && typeHoldsText(t.Field(i).Type, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
