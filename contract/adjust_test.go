@@ -65,15 +65,7 @@ func TestAdjustmentInTheRecord(t *testing.T) {
 	if got := h.Data("toy").(*toyState).Rounds; got != 3 {
 		t.Errorf("%d rounds after the adjustment to 3", got)
 	}
-	var report *contract.Notice
-	for _, n := range h.Advance("2026-12-07T00:00:01Z") {
-		if n.Kind == "report" {
-			report = n
-		}
-	}
-	if report == nil {
-		t.Fatal("no report")
-	}
+	report := reportAt(t, h, "2026-12-07T00:00:01Z")
 	for _, want := range []string{
 		"referee adjusted by the correction of CoE #1: at 2026-12-01 10:30 UTC, Alice has 0 of toy/coin (T1)",
 		"referee adjusted by the correction of CoE #2: at 2026-12-01 10:45 UTC, the rounds are 3 (T11)",

@@ -146,16 +146,7 @@ func TestRatificationPeriodAndExclusions(t *testing.T) {
 	h := contracttest.New(t, "2026-12-01T10:00:00Z", &ratifyingToy{})
 	h.S.Games["toy"].Params["ratification"] = "72h"
 	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
-	ns := h.Advance("2026-12-07T00:00:00Z")
-	var rep *contract.Notice
-	for _, n := range ns {
-		if n.Kind == "report" {
-			rep = n
-		}
-	}
-	if rep == nil {
-		t.Fatal("no report")
-	}
+	rep := reportAt(t, h, "2026-12-07T00:00:00Z")
 	for _, want := range []string{"Cite as: toy/report/2026-W50", "This report self-ratifies on 2026-12-10 00:00 UTC",
 		"These parts do not self-ratify: the list of rounds (T13)."} {
 		if !strings.Contains(strings.Join(strings.Fields(rep.Body), " "), want) {

@@ -574,15 +574,7 @@ func TestReportSentKeepsSincePrevious(t *testing.T) {
 	h.Public("2026-12-08T10:05:00Z", alice, "I transfer 1 coin to the Toy contest.")
 	h.Advance("2026-12-14T00:00:00Z") // report 2
 	h.Public("2026-12-15T10:05:00Z", alice, "I transfer 1 coin to the Toy contest.")
-	var rep *contract.Notice
-	for _, n := range h.Advance("2026-12-21T00:00:00Z") { // report 3
-		if n.Kind == "report" {
-			rep = n
-		}
-	}
-	if rep == nil {
-		t.Fatal("no third report")
-	}
+	rep := reportAt(t, h, "2026-12-21T00:00:00Z") // report 3
 	body := rep.Body
 	marker := strings.Index(body, "----- time of last report -----")
 	if marker < 0 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"referee/contract"
+	"referee/contract/contracttest"
 )
 
 func mustHex(t *testing.T, s string) []byte {
@@ -15,6 +16,22 @@ func mustHex(t *testing.T, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// reportAt advances the harness to at and returns the last weekly report
+// it published by then; the test fails when there is none.
+func reportAt(t *testing.T, h *contracttest.Harness, at string) *contract.Notice {
+	t.Helper()
+	var report *contract.Notice
+	for _, n := range h.Advance(at) {
+		if n.Kind == "report" {
+			report = n
+		}
+	}
+	if report == nil {
+		t.Fatalf("no weekly report by %s", at)
+	}
+	return report
 }
 
 // flat folds white space, so tests do not depend on where text wraps.

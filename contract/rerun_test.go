@@ -735,15 +735,7 @@ func TestSecondCorrectionAfterAReport(t *testing.T) {
 	if _, _, err := h.Correct("2026-12-01T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m3@example.test"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	var report *contract.Notice
-	for _, n := range h.Advance("2026-12-07T00:00:00Z") {
-		if n.Kind == "report" {
-			report = n
-		}
-	}
-	if report == nil {
-		t.Fatal("no weekly report")
-	}
+	report := reportAt(t, h, "2026-12-07T00:00:00Z")
 	// It covers the journal through its own line, the round's.
 	if last := h.Entries[len(h.Entries)-1]; last.Verb != "round" || !strings.Contains(flat(report.Body), fmt.Sprintf("(the record through line %d)", last.Seq)) {
 		t.Fatalf("the report does not cover the journal through line %d (%s):\n%s", last.Seq, last.Verb, report.Body)
