@@ -270,10 +270,19 @@ func (s *State) touchParam(gs *GameState, name string) {
 	}
 }
 
-// touchData saves a game's own data, by a deep copy, before the game reaches
-// it: the cost of trying an action is the size of the section it touches.
+// touchData saves a game's own data before the game reaches it: by its top
+// level alone when the data saves itself (DataSaver), otherwise by a deep
+// copy, so that the cost of trying an action is the size of the section it
+// touches.
 func (s *State) touchData(gs *GameState) {
 	if gs.Data == nil {
+		return
+	}
+	if ds, ok := gs.Data.(DataSaver); ok {
+		s.undoLog().once(dataKey{gs}, func() func() {
+			d, restore := gs.Data, ds.SaveTop()
+			return func() { gs.Data = d; restore() }
+		})
 		return
 	}
 	s.undoLog().once(dataKey{gs}, func() func() {
