@@ -195,3 +195,43 @@ func (c *Ctx) ReportSent() {
 	}
 	c.gs.Recent = keep
 }
+
+// DataSaver is implemented by a game's data that saves itself for undo, so
+// that trying an action costs what the action changes rather than a deep
+// copy of the whole data. SaveTop is called the first time an action or event
+// reaches the data in a transaction (Ctx.Data); it copies the data's top
+// level (its fields by value) and returns what puts that copy back. Every
+// change below the top level must then be saved by the game before it is
+// made: an entry of a map with SaveEntry, a value reached through a pointer
+// with SaveValue. A slice below the top level is only appended to or
+// replaced, never changed in place. A change made behind these saves is not
+// undone; with SetVerifyUndo, as in every test that uses contracttest, it is
+// a failing test naming the field.
+type DataSaver interface {
+	SaveTop() (restore func())
+}
+
+// SaveEntry saves the entry m[k] of a game's data (DataSaver) before the game
+// writes or deletes it: undoing the action puts the old value back, or
+// removes an entry that was not there. It does nothing where nothing is saved
+// (Next, Extract, Report, or no transaction open).
+func SaveEntry[K comparable, V any](c *Ctx, m map[K]V, k K) {
+	if c.ro {
+		return
+	}
+	logKey(c.s.undoLog(), m, k)
+}
+
+// SaveValue saves *p, a value of a game's data (DataSaver) reached through a
+// pointer, by a copy of its fields, before the game changes it in place; once
+// per transaction. What *p holds by reference (maps, pointers, the elements
+// of its slices) is not copied, and the rules of DataSaver hold for it.
+func SaveValue[T any](c *Ctx, p *T) {
+	if c.ro || p == nil {
+		return
+	}
+	c.s.undoLog().once(p, func() func() {
+		cp := *p
+		return func() { *p = cp }
+	})
+}

@@ -15,7 +15,9 @@ import (
 // entry of a map (the ledger, the points, the processed-message memory, the
 // receipt limits) by its old value, a player, intent or ruling by a copy of
 // itself, a game's section by a copy of that section alone, taken the first
-// time the section is reached (Ctx.Data). The top-level fields (the clock, the
+// time the section is reached (Ctx.Data); a game's data that saves itself
+// (DataSaver) by its top level, and each entry or value below it by the game
+// as it changes it. The top-level fields (the clock, the
 // counters, the slices' headers) are kept by value when the transaction
 // begins, a copy of a few hundred bytes; the state's slices are never changed
 // in place inside a transaction, only replaced or appended to, so restoring a
@@ -270,10 +272,19 @@ func (s *State) touchParam(gs *GameState, name string) {
 	}
 }
 
-// touchData saves a game's own data, by a deep copy, before the game reaches
-// it: the cost of trying an action is the size of the section it touches.
+// touchData saves a game's own data before the game reaches it: by its top
+// level alone when the data saves itself (DataSaver), otherwise by a deep
+// copy, so that the cost of trying an action is the size of the section it
+// touches.
 func (s *State) touchData(gs *GameState) {
 	if gs.Data == nil {
+		return
+	}
+	if ds, ok := gs.Data.(DataSaver); ok {
+		s.undoLog().once(dataKey{gs}, func() func() {
+			d, restore := gs.Data, ds.SaveTop()
+			return func() { gs.Data = d; restore() }
+		})
 		return
 	}
 	s.undoLog().once(dataKey{gs}, func() func() {

@@ -101,6 +101,7 @@ func doClaim(c *contract.Ctx, a *contract.Action) error {
 	if len(done) == 0 {
 		return failed[0]
 	}
+	contract.SaveEntry(c, st.Cells, p.Address())
 	st.Cells[p.Address()] = cellList(mine)
 	c.Did("you Control Cell%s %s, paying %s to the contest; you own %s",
 		map[bool]string{true: "s"}[len(done) > 1], strings.Join(done, ", "),

@@ -42,13 +42,15 @@ func doLeave(c *contract.Ctx, a *contract.Action) error {
 	}
 	st := data(c)
 	cells := st.count(p.Address())
+	contract.SaveEntry(c, st.Cells, p.Address())
 	delete(st.Cells, p.Address())
 	v := vials(c, p.Name)
 	if err := c.State().Ledger.Destroy(Vial, p.Name, v); err != nil {
 		return err
 	}
 	c.State().Leave(p, ID, c.Now())
-	st.Handover.Volunteers = slices.DeleteFunc(st.Handover.Volunteers, func(a string) bool { return a == p.Address() })
+	// A copy: the list is shared with what undo puts back (DataSaver).
+	st.Handover.Volunteers = slices.DeleteFunc(slices.Clone(st.Handover.Volunteers), func(a string) bool { return a == p.Address() })
 	if st.Handover.Offer == p.Address() {
 		st.Handover.Offer = ""
 	}

@@ -32,6 +32,7 @@ func New() *Game { return &Game{} }
 var (
 	_ contract.Game          = (*Game)(nil)
 	_ contract.RulingHandler = (*Game)(nil)
+	_ contract.DataSaver     = (*State)(nil)
 )
 
 // spec is Life's static description; the players' guide is also the HELP
@@ -118,6 +119,17 @@ type State struct {
 	NextSuggestion int           `yaml:"next_suggestion"`
 	// Handover is the pending change of contestmaster by mutual consent (R1).
 	Handover Handover `yaml:"handover"`
+}
+
+// SaveTop implements contract.DataSaver: the fields by value. The rest is
+// saved where it changes: a Controller's Cells (contract.SaveEntry), a
+// Suggestion (contract.SaveValue). Otherwise the Cells map is replaced whole
+// (setCells), the lists are only appended to or replaced, and the last
+// Round's summary is a new one each Round (Run completes the one runRound
+// has just made).
+func (st *State) SaveTop() func() {
+	cp := *st
+	return func() { *st = cp }
 }
 
 // Handover records the two halves of Life R1's mutual consent.

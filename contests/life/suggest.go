@@ -255,6 +255,7 @@ func doConsent(c *contract.Ctx, a *contract.Action) error {
 	if !p.In(ID) && !cm {
 		return contract.Reject("Life R4", "only contestants and the contestmaster consent to regulation changes")
 	}
+	contract.SaveValue(c, s)
 	var what []string
 	if p.In(ID) {
 		if slices.Contains(s.Consents, p.Address()) && !cm {
@@ -319,6 +320,7 @@ func doWithdraw(c *contract.Ctx, a *contract.Action) error {
 	if s.Status != "open" {
 		return contract.Reject("ruling L9", "Suggestion #%d is %s", s.ID, s.Status)
 	}
+	contract.SaveValue(c, s)
 	s.Status = "withdrawn"
 	c.Did("Suggestion #%d withdrawn", s.ID)
 	c.Record(c.Actor().Name, "withdraws Suggestion #%d", s.ID)
@@ -328,6 +330,7 @@ func doWithdraw(c *contract.Ctx, a *contract.Action) error {
 // adopt applies an adopted suggestion (G9) and publishes the Change of
 // Regulations notice with the old and new texts and the votes (ruling L9).
 func adopt(c *contract.Ctx, s *Suggestion) error {
+	contract.SaveValue(c, s)
 	before := map[string]string{}
 	for _, p := range spec.Params {
 		before[p.Name] = c.Param(p.Name)
@@ -446,6 +449,7 @@ func (g *Game) OnRuling(c *contract.Ctx, r *contract.Ruling, timedOut bool) erro
 	if s == nil {
 		return nil
 	}
+	contract.SaveValue(c, s)
 	if timedOut {
 		s.Status = "adopted, ruled"
 		c.Record("Life", "Suggestion #%d: no ruling came; its text is recorded and changes nothing (G8)", s.ID)

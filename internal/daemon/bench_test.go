@@ -35,7 +35,9 @@ import (
 // file in the same directory just after it (the anchor: what one fsync
 // costs on this disk at that moment, with the same load). For each size it
 // prints the median, p99 and max of: apply+save; the anchor; the message's
-// own sync; apply+save less its own sync (ours), and ours in its parts:
+// own sync, and that sync split by whether a snapshot was being written in
+// the background when the message began (its count in brackets); apply+save
+// less its own sync (ours), and ours in its parts:
 // the engine performing the message (apply), its journal lines encoded and
 // written (journal write), a snapshot taken when one is due (its encoding
 // and write go on in the background), and the rest (the receipt's record
@@ -68,7 +70,7 @@ func BenchmarkLiveSave(b *testing.B) {
 			b.Fatal(err)
 		}
 		d.cpuClock = threadCPU
-		var total, bare, own, ours, rest, cpu []float64
+		var total, bare, own, ours, rest, cpu, ownBeside, ownAlone []float64
 		var wall, pcpu [parts][]float64
 		snaps := 0
 		ctx := context.Background()
@@ -77,6 +79,7 @@ func BenchmarkLiveSave(b *testing.B) {
 			start, startCPU := time.Now(), threadCPU()
 			d.mu.Lock()
 			bg := d.bg
+			beside := bg != nil && !isClosed(bg.done)
 			_, err := d.write(ctx, &contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m,
 				IMAP: &contract.Checkpoint{UIDValidity: 1, LastUID: uint32(i + 1)}}, false)
 			for len(d.s.Outbox) > 0 && err == nil {
@@ -94,6 +97,11 @@ func BenchmarkLiveSave(b *testing.B) {
 			sync := t.wall[partSync]
 			total = append(total, ms(took))
 			own = append(own, ms(sync))
+			if beside {
+				ownBeside = append(ownBeside, ms(sync))
+			} else {
+				ownAlone = append(ownAlone, ms(sync))
+			}
 			ours = append(ours, ms(took-sync))
 			r := took
 			for p := range parts {
@@ -120,6 +128,10 @@ func BenchmarkLiveSave(b *testing.B) {
 		row("apply+save", total, nil)
 		row("anchor: a bare fsync", bare, nil)
 		row("its own journal sync", own, pcpu[partSync])
+		if len(ownBeside) > 0 && len(ownAlone) > 0 {
+			row(fmt.Sprintf("  beside a snapshot (%d)", len(ownBeside)), ownBeside, nil)
+			row(fmt.Sprintf("  with none (%d)", len(ownAlone)), ownAlone, nil)
+		}
 		row("ours (less its own sync)", ours, cpu)
 		row("  apply", wall[partApply], pcpu[partApply])
 		row("  journal write", wall[partJournal], pcpu[partJournal])
@@ -178,6 +190,16 @@ func fsyncOnce(b *testing.B, f *os.File) float64 {
 		b.Fatal(err)
 	}
 	return ms(time.Since(start))
+}
+
+// isClosed reports whether ch is closed.
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
