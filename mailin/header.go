@@ -451,6 +451,29 @@ func cleanID(s string) string {
 // turned into spaces, other control characters and bidirectional overrides
 // removed, runs of spaces collapsed.
 func cleanLine(s string) string {
+	if plainLine(s) {
+		return s
+	}
+	return cleanedLine(s)
+}
+
+// plainLine reports whether cleanLine would give s back as it is: printable
+// ASCII and single spaces between words, as most subjects, names and
+// message ids are (TestPlainLine, FuzzPlainLine).
+func plainLine(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == ' ' && s[i+1] == ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// cleanedLine is cleanLine for any s.
+func cleanedLine(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}

@@ -208,3 +208,43 @@ func FuzzPlainAddressList(f *testing.F) {
 		checkAddressList(t, v)
 	})
 }
+
+// lineSeedsForClean are header values, plain and not.
+var lineSeedsForClean = []string{"", " ", "a", "DIS: Re: a question about rounds", "1.5950f65d@agora.example.org", "a  b", " a", "a ", "a\tb", "a\r\nb",
+	"a\x00b", "a\x7fb", "José", "a\u202eb", "a\u00a0b", "~!@#$%^&*()_+{}|:\"<>?`-=[]\\;',./", "\xff", "a \x85b"}
+
+func checkLineClean(t *testing.T, s string) {
+	t.Helper()
+	if got, want := cleanLine(s), cleanedLine(s); got != want {
+		t.Errorf("cleanLine(%q) = %q, cleanedLine gives %q", s, got, want)
+	}
+}
+
+func TestPlainLine(t *testing.T) {
+	for _, s := range lineSeedsForClean {
+		checkLineClean(t, s)
+	}
+	for _, s := range []string{"DIS: Re: a question about rounds", "1.5950f65d@agora.example.org", "Walter158"} {
+		if !plainLine(s) {
+			t.Errorf("plainLine(%q) is false", s)
+		}
+	}
+	pieces := []string{"a", "Z", " ", "  ", "\t", "~", "\x7f", "\x1f", "é", "\u2066", "\xc2", "<", ">"}
+	r := rand.New(rand.NewPCG(14, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(6) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		checkLineClean(t, b.String())
+	}
+}
+
+func FuzzPlainLine(f *testing.F) {
+	for _, s := range lineSeedsForClean {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkLineClean(t, s)
+	})
+}
