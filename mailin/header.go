@@ -52,10 +52,11 @@ func readHeader(raw []byte) (h header, body []byte, notes []string) {
 // unreadFields are header fields Parse never reads, and that are most of a
 // list message's header by size: the relays' trace and signatures (DKIM is
 // checked on the raw message, not through the header read here), the list's
-// links, the mailer's name. TestUnreadFields holds them to that.
+// links, the mailer's name, MIME-Version (go-message reads no part by it).
+// TestUnreadFields holds them to that.
 var unreadFields = []string{"Received", "X-Received", "DKIM-Signature", "X-Google-DKIM-Signature", "ARC-Seal", "ARC-Message-Signature",
 	"ARC-Authentication-Results", "Delivered-To", "List-Archive", "List-Help", "List-Post", "List-Subscribe", "List-Unsubscribe", "List-Owner",
-	"User-Agent", "X-Mailer", "Thread-Index", "Thread-Topic", "X-Spam-Status", "X-Virus-Scanned", "X-Gm-Message-State", "X-Google-Smtp-Source"}
+	"User-Agent", "X-Mailer", "MIME-Version", "Thread-Index", "Thread-Topic", "X-Spam-Status", "X-Virus-Scanned", "X-Gm-Message-State", "X-Google-Smtp-Source"}
 
 func unreadField(key []byte) bool {
 	for _, f := range unreadFields {
