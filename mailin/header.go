@@ -52,10 +52,11 @@ func readHeader(raw []byte) (h header, body []byte, notes []string) {
 // unreadFields are header fields Parse never reads, and that are most of a
 // list message's header by size: the relays' trace and signatures (DKIM is
 // checked on the raw message, not through the header read here), the list's
-// links, the mailer's name. TestUnreadFields holds them to that.
+// links, the mailer's name, MIME-Version (go-message reads no part by it).
+// TestUnreadFields holds them to that.
 var unreadFields = []string{"Received", "X-Received", "DKIM-Signature", "X-Google-DKIM-Signature", "ARC-Seal", "ARC-Message-Signature",
 	"ARC-Authentication-Results", "Delivered-To", "List-Archive", "List-Help", "List-Post", "List-Subscribe", "List-Unsubscribe", "List-Owner",
-	"User-Agent", "X-Mailer", "Thread-Index", "Thread-Topic", "X-Spam-Status", "X-Virus-Scanned", "X-Gm-Message-State", "X-Google-Smtp-Source"}
+	"User-Agent", "X-Mailer", "MIME-Version", "Thread-Index", "Thread-Topic", "X-Spam-Status", "X-Virus-Scanned", "X-Gm-Message-State", "X-Google-Smtp-Source"}
 
 func unreadField(key []byte) bool {
 	for _, f := range unreadFields {
@@ -224,6 +225,14 @@ func addressList(h header, key string) []address {
 }
 
 func parseAddressList(v string) []address {
+	if l, ok := plainAddressList(v); ok {
+		return l
+	}
+	return parsedAddressList(v)
+}
+
+// parsedAddressList is parseAddressList through go-message's parser.
+func parsedAddressList(v string) []address {
 	l, err := gomail.ParseAddressList(v)
 	if err != nil {
 		return unparsableAddressList(v)
@@ -233,6 +242,125 @@ func parseAddressList(v string) []address {
 		out = append(out, address{strings.ToLower(a.Address), encodedWordsInName(a.Name)})
 	}
 	return out
+}
+
+// plainAddressList reads, without net/mail's parser, the address lists
+// nearly all mail has: comma-separated addresses, each a bare addr-spec
+// (a@b.example) or one in angle brackets after a display name of plain
+// ASCII words (Walter <w@b.example>, <w@b.example>). ok is false for any
+// other list (quoted strings, comments, encoded words, groups, text that
+// is not ASCII, spaces inside the brackets, empty entries), which
+// parsedAddressList reads; where ok, the addresses are what it would give
+// (TestPlainAddressList, FuzzPlainAddressList).
+func plainAddressList(v string) (out []address, ok bool) {
+	i := 0
+	for {
+		i = skipWSP(v, i)
+		// A first word: the local part of an addr-spec, or of a
+		// display name.
+		j := atextRun(v, i)
+		var spec, name string
+		if j < len(v) && v[j] == '@' {
+			if spec, i, ok = plainAddrSpec(v, i); !ok {
+				return nil, false
+			}
+		} else {
+			// A display name: words of phrase characters between
+			// spaces and tabs, then "<addr-spec>".
+			start, end := i, i
+			for i < len(v) && v[i] != '<' {
+				j := i
+				for j < len(v) && isPhraseByte(v[j]) {
+					j++
+				}
+				if j == i {
+					return nil, false
+				}
+				end = j
+				i = skipWSP(v, j)
+				if i < len(v) && i == j && v[i] != '<' {
+					return nil, false
+				}
+			}
+			if i == len(v) {
+				return nil, false
+			}
+			if spec, i, ok = plainAddrSpec(v, i+1); !ok || i == len(v) || v[i] != '>' {
+				return nil, false
+			}
+			i++
+			name = joinWords(v[start:end])
+		}
+		out = append(out, address{strings.ToLower(spec), name})
+		i = skipWSP(v, i)
+		if i == len(v) {
+			return out, true
+		}
+		if v[i] != ',' {
+			return nil, false
+		}
+		// One comma between addresses, and none at the end.
+		if i = skipWSP(v, i+1); i == len(v) || v[i] == ',' {
+			return nil, false
+		}
+	}
+}
+
+// plainAddrSpec reads the addr-spec at v[i:] made of two dot-atoms (RFC
+// 5322 §3.4.1: no leading, trailing or double dot) joined by "@", and
+// returns it and the index after it; ok is false when there is none.
+func plainAddrSpec(v string, i int) (spec string, next int, ok bool) {
+	at := atextRun(v, i)
+	if at == len(v) || v[at] != '@' || !dotAtom(v[i:at]) {
+		return "", 0, false
+	}
+	end := atextRun(v, at+1)
+	if !dotAtom(v[at+1 : end]) {
+		return "", 0, false
+	}
+	return v[i:end], end, true
+}
+
+// atextRun is the end of the run of ASCII atext and dots at v[i:] (RFC
+// 5322 §3.2.3).
+func atextRun(v string, i int) int {
+	for i < len(v) && (isPhraseByte(v[i]) || v[i] == '=' || v[i] == '?') {
+		i++
+	}
+	return i
+}
+
+func dotAtom(s string) bool {
+	return s != "" && s[0] != '.' && s[len(s)-1] != '.' && !strings.Contains(s, "..")
+}
+
+// isPhraseByte reports whether c is ASCII atext or a dot, less "=" and "?",
+// so that no word of a display name is an encoded word (RFC 2047 §2).
+func isPhraseByte(c byte) bool {
+	if c <= ' ' || c >= 0x7f {
+		return false
+	}
+	switch c {
+	case '(', ')', '<', '>', '[', ']', ':', ';', '@', '\\', ',', '"', '=', '?':
+		return false
+	}
+	return true
+}
+
+func skipWSP(v string, i int) int {
+	for i < len(v) && (v[i] == ' ' || v[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// joinWords is s, words between spaces and tabs, with one space between
+// each two.
+func joinWords(s string) string {
+	if !strings.Contains(s, "  ") && !strings.ContainsRune(s, '\t') {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
 }
 
 var wordDecoder = &mime.WordDecoder{CharsetReader: charset.Reader}
@@ -324,6 +452,29 @@ func cleanID(s string) string {
 // turned into spaces, other control characters and bidirectional overrides
 // removed, runs of spaces collapsed.
 func cleanLine(s string) string {
+	if plainLine(s) {
+		return s
+	}
+	return cleanedLine(s)
+}
+
+// plainLine reports whether cleanLine would give s back as it is: printable
+// ASCII and single spaces between words, as most subjects, names and
+// message ids are (TestPlainLine, FuzzPlainLine).
+func plainLine(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == ' ' && s[i+1] == ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// cleanedLine is cleanLine for any s.
+func cleanedLine(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}

@@ -6,6 +6,7 @@ package mailin
 // these tests hold each to its first form.
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -152,5 +153,98 @@ func FuzzUnflowAndLineTests(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkLine(t, s)
+	})
+}
+
+// addressSeeds are address lists as mail has them, and lists next to the
+// forms plainAddressList reads: each it reads must give what
+// parsedAddressList gives.
+var addressSeeds = []string{"Walter158 <walter158@agora.example.org>", "agora-business@example.test", "<a@b.example>",
+	"Alice <a@b.example>, bob@c.example", "Alice\t Liddell  <A.L@B.Example>", "a@b.example, ", "a@b.example,,c@d.example",
+	", a@b.example", "a@b.example (Alice)", `"Alice L." <a@b.example>`, "=?utf-8?q?Jos=C3=A9?= <j@b.example>", "Jos=C3 <j@b.example>",
+	"José <j@b.example>", "a @b.example", "a@ b.example", "< a@b.example>", "<a@b.example >", "Alice <a@b.example> x", "a@b.example <c@d.example>",
+	".a@b.example", "a.@b.example", "a..b@c.example", "a@.b", "a@b..c", "a@b.", "a@", "@b", "a@b@c", "a.b <c@d>", "a..b <c@d>",
+	"...  <c@d>", "Alice:  a@b.example;", "undisclosed-recipients:;", "Alice <a@[192.0.2.1]>", "a@b.example\r\n", "Alice<a@b>", "Alice <a@b>,Bob<c@d>",
+	"Al?ce <a@b>", "x=y@b.example", "a?b@c", "", " ", "<>", "Alice <>", "Alice", "Alice <a@b", "a\"b@c", "Alice; <a@b>", "a@b\xff"}
+
+func checkAddressList(t *testing.T, v string) {
+	t.Helper()
+	got, ok := plainAddressList(v)
+	if !ok {
+		return
+	}
+	if want := parsedAddressList(v); !slices.Equal(got, want) {
+		t.Errorf("plainAddressList(%q) = %q, parsedAddressList gives %q", v, got, want)
+	}
+}
+
+func TestPlainAddressList(t *testing.T) {
+	for _, v := range addressSeeds {
+		checkAddressList(t, v)
+	}
+	// The forms of the archive's mail take the plain way.
+	for _, v := range []string{"Walter158 <walter158@agora.example.org>", "agora-business@example.test", "Alice <a@b.example>, bob@c.example"} {
+		if _, ok := plainAddressList(v); !ok {
+			t.Errorf("plainAddressList(%q) is not ok", v)
+		}
+	}
+	// Lists made of the seeds' pieces, so that each two forms meet.
+	pieces := []string{"Alice", "Bob.", "a@b.example", "<c@d.example>", "<", ">", "@", ",", " ", "\t", ".", "(x)", `"`, "=?", "é", ":", ";", "x"}
+	r := rand.New(rand.NewPCG(14, 1))
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + r.IntN(7) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		checkAddressList(t, b.String())
+	}
+}
+
+func FuzzPlainAddressList(f *testing.F) {
+	for _, v := range addressSeeds {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		checkAddressList(t, v)
+	})
+}
+
+// lineSeedsForClean are header values, plain and not.
+var lineSeedsForClean = []string{"", " ", "a", "DIS: Re: a question about rounds", "1.5950f65d@agora.example.org", "a  b", " a", "a ", "a\tb", "a\r\nb",
+	"a\x00b", "a\x7fb", "José", "a\u202eb", "a\u00a0b", "~!@#$%^&*()_+{}|:\"<>?`-=[]\\;',./", "\xff", "a \x85b"}
+
+func checkLineClean(t *testing.T, s string) {
+	t.Helper()
+	if got, want := cleanLine(s), cleanedLine(s); got != want {
+		t.Errorf("cleanLine(%q) = %q, cleanedLine gives %q", s, got, want)
+	}
+}
+
+func TestPlainLine(t *testing.T) {
+	for _, s := range lineSeedsForClean {
+		checkLineClean(t, s)
+	}
+	for _, s := range []string{"DIS: Re: a question about rounds", "1.5950f65d@agora.example.org", "Walter158"} {
+		if !plainLine(s) {
+			t.Errorf("plainLine(%q) is false", s)
+		}
+	}
+	pieces := []string{"a", "Z", " ", "  ", "\t", "~", "\x7f", "\x1f", "é", "\u2066", "\xc2", "<", ">"}
+	r := rand.New(rand.NewPCG(14, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(6) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		checkLineClean(t, b.String())
+	}
+}
+
+func FuzzPlainLine(f *testing.F) {
+	for _, s := range lineSeedsForClean {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkLineClean(t, s)
 	})
 }

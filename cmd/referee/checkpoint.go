@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -127,14 +128,29 @@ func (c *replayCheckpoint) pointOf(at store.Position) (replayPoint, bool) {
 // emlWriter writes notices as numbered .eml files in dir (none when dir is
 // ""), each in place under its number (a file cut short by a kill belongs
 // to the checkpoint's save, whose files the resumed replay writes again),
-// with one sync of the file system for all of them.
+// with one sync of the file system for all of them. Once started
+// (background), it composes and writes them on a goroutine of its own, in
+// the order given, while the replay applies the next messages; sync waits
+// for them, and returns the first error met.
 type emlWriter struct {
 	dir     string
 	addr    bridge.Addresses
-	pending bool // files written since the last sync
+	pending bool // files written (or handed over) since the last sync
 	// chmod: the umask takes bits of 0644 away (or is not known), so a
 	// file made with that mode is set to it again.
 	chmod bool
+	// With a writer goroutine: the runs of notices handed over, those
+	// not yet written, and the first error the goroutine met (read once
+	// wg says it is done).
+	jobs chan emlJob
+	wg   sync.WaitGroup
+	err  error
+}
+
+// emlJob is a run of notices to be written from number next on.
+type emlJob struct {
+	outbox []*contract.Outgoing
+	next   int
 }
 
 func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
@@ -154,6 +170,32 @@ func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
 	return w, nil
 }
 
+// background starts the writer goroutine; stop ends it.
+func (w *emlWriter) background() {
+	if w.dir == "" || w.jobs != nil {
+		return
+	}
+	jobs := make(chan emlJob, 4)
+	w.jobs = jobs
+	go func() {
+		for j := range jobs {
+			if w.err == nil {
+				w.err = w.writeAll(j.outbox, j.next, func(string) {})
+			}
+			w.wg.Done()
+		}
+	}()
+}
+
+// stop waits for the files handed over and ends the writer goroutine.
+func (w *emlWriter) stop() {
+	if w.jobs != nil {
+		w.wg.Wait()
+		close(w.jobs)
+		w.jobs = nil
+	}
+}
+
 // first is the number of the next file after those already in the folder.
 func (w *emlWriter) first() int {
 	next := 1
@@ -169,11 +211,23 @@ func (w *emlWriter) first() int {
 	return next
 }
 
-// write writes the outbox's notices as files from number next on.
+// write writes the outbox's notices as files from number next on, or hands
+// them to the writer goroutine. The notices are not changed after: the
+// outbox that held them is emptied.
 func (w *emlWriter) write(outbox []*contract.Outgoing, next int, pause func(string)) error {
-	if w.dir == "" {
+	if w.dir == "" || len(outbox) == 0 {
 		return nil
 	}
+	w.pending = true
+	if w.jobs != nil {
+		w.wg.Add(1)
+		w.jobs <- emlJob{outbox, next}
+		return nil
+	}
+	return w.writeAll(outbox, next, pause)
+}
+
+func (w *emlWriter) writeAll(outbox []*contract.Outgoing, next int, pause func(string)) error {
 	for i, o := range outbox {
 		raw, err := mailout.Compose(bridge.Mail(&o.Notice, w.addr))
 		if err != nil {
@@ -183,7 +237,6 @@ func (w *emlWriter) write(outbox []*contract.Outgoing, next int, pause func(stri
 		if err := w.writeFile(name, raw); err != nil {
 			return fmt.Errorf("write %s: %w", name, err)
 		}
-		w.pending = true
 		pause("eml")
 	}
 	return nil
@@ -259,6 +312,12 @@ func umask() uint32 {
 func (w *emlWriter) sync() error {
 	if !w.pending {
 		return nil
+	}
+	if w.jobs != nil {
+		w.wg.Wait()
+		if w.err != nil {
+			return w.err
+		}
 	}
 	d, err := os.Open(w.dir)
 	if err != nil {

@@ -127,6 +127,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	snapEvery := int64(snapshotInputs)
 	if pause.active() {
 		snapEvery = 3 // the tests' kills meet snapshots within a few messages
+	} else {
+		// The files are composed and written on another core while the
+		// next messages are applied (the tests' pauses come after each
+		// file, so there they are written in place).
+		emls.background()
+		defer emls.stop()
 	}
 
 	var cur replayPoint

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,6 +20,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"referee/contract"
+	"referee/internal/bridge"
 	"referee/mailhub"
 	"referee/mailin"
 )
@@ -216,6 +220,86 @@ func TestReplayMailFilesMode(t *testing.T) {
 	}
 	sameResult(t, "resumed over a mail changed", resultOf(t, dir), want)
 	modes(t, "resumed over a mail of mode 0600", dir)
+}
+
+// TestEmlWriterInBackground: the mails a replay hands to its writer
+// goroutine are the files the writer makes in place, under the same
+// numbers; a file that cannot be written (its name taken by a folder)
+// is the error of the next sync, naming it, and the mails handed over
+// after it are not written.
+func TestEmlWriterInBackground(t *testing.T) {
+	addr := bridge.Addresses{Referee: "referee@example.test", PublicList: "agora-business@example.test", OfficialList: "agora-official@example.test", PublicTag: "BUS:", OfficialTag: "OFF:"}
+	var outbox []*contract.Outgoing
+	for i := range 5 {
+		outbox = append(outbox, &contract.Outgoing{Notice: contract.Notice{ID: fmt.Sprintf("receipt/%d@example.test", i), Kind: "receipt",
+			Channel: contract.ChanPrivate, To: []string{"alice@example.test"}, Subject: fmt.Sprintf("Re: claim %d", i), Body: "Done.\n",
+			Time: time.Date(2026, 11, 2, 8, 0, i, 0, time.UTC)}})
+	}
+	write := func(dir string, background bool) error {
+		w, err := newEmlWriter(dir, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if background {
+			w.background()
+			defer w.stop()
+		}
+		for _, run := range [][]*contract.Outgoing{outbox[:2], outbox[2:3], outbox[3:]} {
+			if err := w.write(run, w.first(), func(string) {}); err != nil {
+				return err
+			}
+			if err := w.sync(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	inPlace, behind := t.TempDir(), t.TempDir()
+	if err := write(inPlace, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(behind, true); err != nil {
+		t.Fatal(err)
+	}
+	want, got := filesIn(t, inPlace), filesIn(t, behind)
+	if len(want) != len(outbox) || !maps.Equal(got, want) {
+		t.Errorf("written in the background: %v; in place: %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+
+	dir := t.TempDir()
+	taken := filepath.Join(dir, "0002.eml")
+	if err := os.MkdirAll(taken, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, _ := newEmlWriter(dir, addr)
+	w.background()
+	defer w.stop()
+	if err := w.write(outbox[:3], 1, func(string) {}); err != nil {
+		t.Fatalf("handing over: %v", err)
+	}
+	w.write(outbox[3:], 4, func(string) {})
+	if err := w.sync(); err == nil || err.Error() != "write "+taken+": is a directory" {
+		t.Errorf("sync after a mail that cannot be written: %v", err)
+	}
+	for _, name := range []string{"0003.eml", "0004.eml"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s written after the failed 0002.eml", name)
+		}
+	}
+}
+
+// filesIn is the text of each file in dir, by name.
+func filesIn(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range ents {
+		out[e.Name()] = string(readFile(t, filepath.Join(dir, e.Name())))
+	}
+	return out
 }
 
 // modes checks that every mail in dir/out has mode 0644.
