@@ -13,15 +13,7 @@ import (
 // only still reaches it; one that matches both is refused, naming both and
 // the rule, and changes nothing.
 func TestPowerNamedExactly(t *testing.T) {
-	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
-	for _, p := range []string{alice, bob, carol} {
-		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
-	}
-	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
-	privately(t, h, "2026-12-01T12:00:00Z",
-		alice, "Iron Skin: my skin turns to iron",
-		bob, "İron Skin: my skin turns to Turkish iron",
-		carol, "Flight: I fly")
+	h := lookalikeBids(t)
 	number := map[string]string{}
 	for i, p := range data2(h).Powers {
 		number[p.Name] = "#" + itoa(i+1)
@@ -53,4 +45,20 @@ func TestPowerNamedExactly(t *testing.T) {
 			t.Errorf("%q: a refused bid changed the state", ref)
 		}
 	}
+}
+
+// lookalikeBids is a game at its bids whose powers are "Iron Skin"
+// (Alice's), "İron Skin" (Bob's) and Flight (Carol's).
+func lookalikeBids(t *testing.T) *contracttest.Harness {
+	t.Helper()
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob, carol} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
+	privately(t, h, "2026-12-01T12:00:00Z",
+		alice, "Iron Skin: my skin turns to iron",
+		bob, "İron Skin: my skin turns to Turkish iron",
+		carol, "Flight: I fly")
+	return h
 }
