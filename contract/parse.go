@@ -274,9 +274,9 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 			return p, false
 		}
 		if inner.Cond != "" {
-			inner.Cond = m[1] + " and " + inner.Cond
+			inner.Cond = andConds(m[1]) + " and " + inner.Cond
 		} else {
-			inner.Cond = strings.TrimSpace(m[1])
+			inner.Cond = andConds(m[1])
 		}
 		return inner, true
 	}

@@ -53,6 +53,12 @@ const DoneFlag imap.Flag = "$RefereeDone"
 // that tests can shorten it).
 var cmdTimeout = 2 * time.Minute
 
+// dialTimeout bounds the TCP connect: a host that drops the SYN (a
+// firewall, a listener whose queue is full) is given up after it and
+// dialled again with backoff, not after the kernel's two minutes of SYN
+// retries (a variable so that tests can shorten it).
+var dialTimeout = 30 * time.Second
+
 const batchSize = 50 // messages fetched and applied at a time
 
 func (c *IMAPConfig) logger() *slog.Logger {
@@ -146,7 +152,7 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 		UnilateralDataHandler: handler,
 		WordDecoder:           wordDecoder,
 	}
-	conn, err := mailnet.Dial(ctx, c.Addr, 30*time.Second)
+	conn, err := mailnet.Dial(ctx, c.Addr, dialTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("imap dial: %w", err)
 	}
@@ -245,6 +251,10 @@ func (c *IMAPConfig) session(ctx context.Context, cp *Checkpoint, apply func(con
 	*progressed = true
 	idle := cl.Caps().Has(imap.CapIdle)
 	log.Info("imap connected", "addr", c.Addr, "mailbox", c.mailbox(), "uidvalidity", cp.UIDValidity, "last_uid", cp.LastUID, "idle", idle)
+	pollEvery := durationOr(c.PollInterval, 30*time.Second)
+	if !idle {
+		log.Info("imap server has no IDLE; polling for new mail", "mailbox", c.mailbox(), "every", pollEvery)
+	}
 	for {
 		if err := c.sync(ctx, cl, cp, apply); err != nil {
 			return err
@@ -252,7 +262,7 @@ func (c *IMAPConfig) session(ctx context.Context, cp *Checkpoint, apply func(con
 		if idle {
 			err = c.idle(ctx, cl, cp, apply, newMail)
 		} else {
-			err = c.poll(ctx, cl)
+			err = poll(ctx, cl, pollEvery)
 		}
 		if err != nil {
 			return err
@@ -355,9 +365,9 @@ func numMessages(cl *imapclient.Client) uint32 {
 	return 0
 }
 
-// poll waits PollInterval and asks the server for news with NOOP.
-func (c *IMAPConfig) poll(ctx context.Context, cl *imapclient.Client) error {
-	t := time.NewTimer(durationOr(c.PollInterval, 30*time.Second))
+// poll waits every and asks the server for news with NOOP.
+func poll(ctx context.Context, cl *imapclient.Client, every time.Duration) error {
+	t := time.NewTimer(every)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
@@ -415,10 +425,17 @@ func fetch(ctx context.Context, cl *imapclient.Client, uids []imap.UID) ([]*Raw,
 // client hands a FETCH command only the UIDs of the set it sent (n and above;
 // others go to the unilateral handler, which drops them), so a wake-up for
 // mail already read fetches nothing (TestIMAPWakeUpForMailAlreadyRead).
+// A message another client flagged and expunged between the search and the
+// fetch comes back as its flags alone (the server's unsolicited FETCH, which
+// the client counts to the command): it has no body and is left out.
 func rawsOf(bufs []*imapclient.FetchMessageBuffer) []*Raw {
 	raws := make([]*Raw, 0, len(bufs))
 	for _, b := range bufs {
-		raws = append(raws, &Raw{Data: b.FindBodySection(wholeBody), Arrived: b.InternalDate.UTC(), UID: uint32(b.UID)})
+		data := b.FindBodySection(wholeBody)
+		if data == nil {
+			continue
+		}
+		raws = append(raws, &Raw{Data: data, Arrived: b.InternalDate.UTC(), UID: uint32(b.UID)})
 	}
 	slices.SortFunc(raws, func(a, b *Raw) int { return cmp.Compare(a.UID, b.UID) })
 	return raws

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"math/big"
 	"net"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -51,8 +52,13 @@ type testServer struct {
 	idles     atomic.Int32     // IDLE commands seen
 	searches  atomic.Int32     // UID SEARCH commands seen
 	fetches   atomic.Int32     // UID FETCH commands seen
+	noops     atomic.Int32     // NOOP commands seen
 	accepts   atomic.Int32     // connections accepted
 	idlers    map[chan struct{}]bool
+	pollMu    sync.Mutex   // held by a poll of the mailbox and by deliverAll, so a poll sees all of a burst or none
+	squash    atomic.Int32 // EXISTS responses still to drop: deliverAll's burst is told in its last alone
+	failFetch atomic.Bool  // the next FETCH is refused (NO), once
+	onFetch   func()       // called before each FETCH is answered
 }
 
 func newTestServer(t *testing.T, mailboxes ...string) *testServer {
@@ -142,6 +148,23 @@ func (s *testServer) deliver(mailbox, subject string) {
 	s.changed()
 }
 
+// deliverAll appends n messages named prefix1..prefixN that the session
+// IDLE on mailbox is told of in one EXISTS, as a server that notices them
+// at one poll does (the memserver sends one EXISTS per message): no poll
+// runs while they are appended, and the first n-1 EXISTS are dropped.
+func (s *testServer) deliverAll(mailbox, prefix string, n int) {
+	s.pollMu.Lock()
+	s.squash.Store(int32(n - 1))
+	for i := 1; i <= n; i++ {
+		raw := fmt.Sprintf("From: player@example.org\r\nTo: referee@example.test\r\nSubject: %s%d\r\nMessage-ID: <%s%d.%d@example.org>\r\n\r\nI bid 1 on Flight.\r\n", prefix, i, prefix, i, uidCounter.Add(1))
+		if _, err := s.user.Append(mailbox, bytes.NewReader([]byte(raw)), &imap.AppendOptions{Time: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}); err != nil {
+			s.t.Errorf("deliver %s%d: %v", prefix, i, err)
+		}
+	}
+	s.pollMu.Unlock()
+	s.changed()
+}
+
 // changed signals every IDLE session.
 func (s *testServer) changed() {
 	s.mu.Lock()
@@ -189,6 +212,27 @@ func (ts *testSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) er
 	}
 }
 
+// Poll tells the session of changes to its mailbox; deliverAll holds it off.
+func (ts *testSession) Poll(w *imapserver.UpdateWriter, allowExpunge bool) error {
+	ts.s.pollMu.Lock()
+	defer ts.s.pollMu.Unlock()
+	return ts.Session.Poll(w, allowExpunge)
+}
+
+// Fetch answers FETCH, or refuses it once when failFetch is set.
+func (ts *testSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, options *imap.FetchOptions) error {
+	ts.s.mu.Lock()
+	f := ts.s.onFetch
+	ts.s.mu.Unlock()
+	if f != nil {
+		f()
+	}
+	if ts.s.failFetch.CompareAndSwap(true, false) {
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "fetch refused by the test"}
+	}
+	return ts.Session.Fetch(w, numSet, options)
+}
+
 // Move keeps MOVE (RFC 6851): the memserver's session has it, the
 // imapserver.Session interface does not.
 func (ts *testSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest string) error {
@@ -219,6 +263,8 @@ func (l *trackingListener) Accept() (net.Conn, error) {
 	l.s.mu.Unlock()
 	return hc, nil
 }
+
+var existsRE = regexp.MustCompile(`^\* \d+ EXISTS\r\n$`)
 
 type hookConn struct {
 	net.Conn
@@ -251,6 +297,9 @@ func (c *hookConn) Read(p []byte) (int, error) {
 		case strings.Contains(line, " UID FETCH "):
 			c.s.fetches.Add(1)
 			continue
+		case strings.HasSuffix(line, " NOOP"):
+			c.s.noops.Add(1)
+			continue
 		default:
 			continue
 		}
@@ -265,6 +314,10 @@ func (c *hookConn) Read(p []byte) (int, error) {
 }
 
 func (c *hookConn) Write(p []byte) (int, error) {
+	if c.s.squash.Load() > 0 && existsRE.Match(p) {
+		c.s.squash.Add(-1)
+		return len(p), nil
+	}
 	c.s.mu.Lock()
 	noIdle := c.s.noIdle
 	c.s.mu.Unlock()
@@ -281,6 +334,7 @@ func (c *hookConn) Write(p []byte) (int, error) {
 type collector struct {
 	mu     sync.Mutex
 	raws   []*Raw
+	sizes  []int // each batch's number of messages
 	cps    []Checkpoint
 	signal chan struct{}
 	fail   error
@@ -300,6 +354,7 @@ func (c *collector) apply(_ context.Context, b Batch) error {
 		}
 	}
 	c.raws = append(c.raws, b.Messages...)
+	c.sizes = append(c.sizes, len(b.Messages))
 	c.cps = append(c.cps, b.Checkpoint)
 	select {
 	case c.signal <- struct{}{}:

@@ -231,7 +231,7 @@ func TestReport(t *testing.T) {
 	dir := t.TempDir()
 	replayInto(t, dir)
 	code, out, errs := runCmd(t, dir, "report", "life")
-	if code != 0 || !strings.Contains(out, "Subject: [Life] Weekly Report") {
+	if code != 0 || !strings.Contains(out, "Subject: OFF: [Life] Weekly Report") {
 		t.Errorf("report life: %d %s %s", code, out, errs)
 	}
 	if code, _, _ := runCmd(t, dir, "report", "chess"); code != 2 {

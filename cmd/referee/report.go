@@ -4,12 +4,16 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"referee/internal/bridge"
 )
 
 const reportUsage = `Usage: referee report [--state F] [--config F] GAME
 
-Prints the game's current report as it would be mailed (subject, then body).
-The state is not changed. GAME is one of: life, rumble, steemfield, wackyworld.
+Prints the game's current report as it would be mailed now (subject, then
+body with its citation block: identifier, journal lines covered, state hash,
+ratification date). The state is not changed. GAME is one of: life, rumble,
+steemfield, wackyworld.
 `
 
 func cmdReport(args []string, stdout, stderr io.Writer) error {
@@ -20,7 +24,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return usagef("name one game (%v)", gameIDs())
 	}
-	_, e, s, err := c.loadState()
+	cfg, e, s, err := c.loadState()
 	if err != nil {
 		return err
 	}
@@ -31,10 +35,11 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	if now.IsZero() {
 		now = time.Now().UTC()
 	}
-	n, err := e.Report(s, fs.Arg(0), now)
+	n, err := e.MailedReport(s, fs.Arg(0), now)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Subject: %s\n\n%s", n.Subject, n.Body)
+	m := bridge.Mail(n, addresses(cfg))
+	fmt.Fprintf(stdout, "Subject: %s\n\n%s", m.Subject, m.Body)
 	return nil
 }

@@ -170,7 +170,10 @@ func parseBids(text string, st *State) (bids []Bid, explicit bool, err error) {
 			}
 			continue
 		}
-		p := st.lookupPower(name)
+		p, err := st.lookupPower(name, "Rumble 5")
+		if err != nil {
+			return nil, false, err
+		}
 		if p == nil {
 			return nil, false, contract.Reject("Rumble 5", "%q is not a power on the list of game %d", name, st.Game)
 		}
@@ -191,19 +194,64 @@ func parseBids(text string, st *State) (bids []Bid, explicit bool, err error) {
 	return bids, explicit, nil
 }
 
-// lookupPower finds a listed power by name or "#k".
-func (s *State) lookupPower(ref string) *Power {
+// lookupPower finds a listed power by "#k" or by name, in a bid, discard
+// or action list whose rule is rule: the name as listed, else the one
+// power whose name it matches in another case. Rumble 2 lists two names
+// that lower-case alike ("Iron Skin", "İron Skin"), so a name in another
+// case may match two: that is refused, naming both. No power is nil, nil.
+func (s *State) lookupPower(ref, rule string) (*Power, error) {
+	p, alike := s.matchPower(ref)
+	if len(alike) > 1 {
+		return nil, contract.Reject(rule, "%q could be the power %q (#%d) or %q (#%d), whose names differ only in case; write the name exactly as listed, or its number",
+			strings.TrimSpace(ref), alike[0].Name, s.powerNumber(alike[0]), alike[1].Name, s.powerNumber(alike[1]))
+	}
+	return p, nil
+}
+
+// namesPower says whether ref names a listed power, or two alike.
+func (s *State) namesPower(ref string) bool {
+	p, alike := s.matchPower(ref)
+	return p != nil || len(alike) > 1
+}
+
+// matchPower finds the power ref names (the name as written first, then
+// without a leading "the power" or "power"); when only names in another
+// case match and more than one does, p is nil and alike lists them.
+func (s *State) matchPower(ref string) (p *Power, alike []*Power) {
 	ref = strings.Trim(strings.TrimSpace(ref), `"'*`)
 	if strings.HasPrefix(ref, "#") {
 		k, err := strconv.Atoi(strings.TrimSpace(ref[1:]))
 		if err == nil && k >= 1 && k <= len(s.Powers) {
-			return s.Powers[k-1]
+			return s.Powers[k-1], nil
 		}
-		return nil
+		return nil, nil
 	}
-	ref = strings.TrimPrefix(strings.TrimPrefix(strings.ToLower(ref), "the power "), "power ")
-	return s.power(ref)
+	for _, r := range []string{ref, powerPrefix.ReplaceAllString(ref, "")} {
+		for _, q := range s.Powers {
+			if q.Name == r {
+				return q, nil
+			}
+		}
+		lower := strings.ToLower(r) // "İ" lower-cases to "i" but does not fold to it
+		for _, q := range s.Powers {
+			if strings.EqualFold(q.Name, r) || strings.ToLower(q.Name) == lower {
+				alike = append(alike, q)
+			}
+		}
+		if len(alike) == 1 {
+			return alike[0], nil
+		}
+		if len(alike) > 1 {
+			return nil, alike
+		}
+	}
+	return nil, nil
 }
+
+var powerPrefix = regexp.MustCompile(`(?i)^(?:the\s+)?power\s+`)
+
+// powerNumber is p's number on the power list, as "#k" names it.
+func (s *State) powerNumber(p *Power) int { return slices.Index(s.Powers, p) + 1 }
 
 // Discards (Rumble 6): "Discard: Flight", "I discard Flight", "no discard".
 
@@ -225,7 +273,10 @@ func parseDiscard(text string, st *State, f *Fighter) (discard string, found boo
 		if discard != "" {
 			return "", false, contract.Reject("Rumble 6", "only one power can be discarded")
 		}
-		p := st.lookupPower(m[1])
+		p, err := st.lookupPower(m[1], "Rumble 6")
+		if err != nil {
+			return "", false, err
+		}
 		if p == nil {
 			return "", false, contract.Reject("Rumble 6", "%q is not a power on the list", m[1])
 		}
@@ -257,7 +308,7 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 			continue
 		}
 		kind, rest := "", seg
-		if name, _, ok := nameAndAmount(seg); ok && st.lookupPower(name) != nil {
+		if name, _, ok := nameAndAmount(seg); ok && st.namesPower(name) {
 			// A listed power, even one named like a keyword ("Attack Dog: 4").
 		} else if m := actKeyword.FindStringSubmatch(seg); m != nil {
 			kind, rest = strings.ToLower(m[1]), strings.TrimSpace(m[2])
@@ -271,7 +322,7 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 			default:
 				kind = "burn"
 			}
-		} else if name, _, ok := nameAndAmount(seg); last == "attack" && !(ok && st.lookupPower(name) != nil) {
+		} else if name, _, ok := nameAndAmount(seg); last == "attack" && !(ok && st.namesPower(name)) {
 			kind = "attack" // "10 to Bob" after "Attack: 30 to Alice"
 		}
 		switch kind {
@@ -310,7 +361,10 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 				}
 				return nil, false, contract.Reject("Rumble 8", "%q is not understood; write \"Attack: 30 to Alice\", \"Defense: 40\" or \"Spend 10 on <power>\"", seg)
 			}
-			p := st.lookupPower(name)
+			p, err := st.lookupPower(name, "Rumble 8")
+			if err != nil {
+				return nil, false, err
+			}
 			if p == nil {
 				if kind == "" {
 					return nil, false, contract.Reject("Rumble 8", "%q is not understood: %q is not a power on the list", seg, name)

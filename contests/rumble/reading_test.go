@@ -245,15 +245,7 @@ func sealedAlike(t *testing.T, h *contracttest.Harness, at, who, name, want stri
 // one order whichever the list names first, so the receipt and the
 // commitment do not depend on how the bids were written (Rumble 5).
 func TestBidsOnLookalikeNames(t *testing.T) {
-	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
-	for _, p := range []string{alice, bob, carol} {
-		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
-	}
-	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
-	privately(t, h, "2026-12-01T12:00:00Z",
-		alice, "Iron Skin: my skin turns to iron",
-		bob, "İron Skin: my skin turns to Turkish iron",
-		carol, "Flight: I fly")
+	h := lookalikeBids(t)
 	if st := data2(h); st.Phase != PhaseBids {
 		t.Fatalf("phase %q after all powers, want bids", st.Phase)
 	}

@@ -111,10 +111,10 @@ func leaked(st *State, text string) bool {
 		if leakKeyword.MatchString(seg) {
 			return true
 		}
-		if name, _, ok := nameAndAmount(seg); ok && st.lookupPower(name) != nil {
+		if name, _, ok := nameAndAmount(seg); ok && st.namesPower(name) {
 			return true
 		}
-		if m := discardLead.FindStringSubmatch(seg); m != nil && st.lookupPower(m[1]) != nil {
+		if m := discardLead.FindStringSubmatch(seg); m != nil && st.namesPower(m[1]) {
 			return true
 		}
 		// Rumble 2: a power ("Power: Teleport: I vanish", or one whose text
