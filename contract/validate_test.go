@@ -154,3 +154,14 @@ func TestProblemWithoutALine(t *testing.T) {
 		}
 	}
 }
+
+// TestGameSectionKeyUnknown: a key a game's section does not have (a
+// misspelt "contestmaster") is refused at its line, like any other.
+func TestGameSectionKeyUnknown(t *testing.T) {
+	e, good := startedToy(t)
+	bad := []byte(strings.Replace(string(good), "\n  toy:\n", "\n  toy:\n    contestmastr: cm@example.test\n", 1))
+	_, err := e.Decode(bad)
+	if want := lineText(lineOf(t, bad, "contestmastr:"), "games.toy.contestmastr: no such key"); err == nil || err.Error() != want {
+		t.Errorf("a misspelt key in a game's section: %v, want %q", err, want)
+	}
+}
