@@ -133,3 +133,35 @@ func TestDecodeNamesGamesNotRun(t *testing.T) {
 		}
 	}
 }
+
+// TestProblemWithoutALine: a fault the YAML reader places on no line (a
+// byte that is not UTF-8, a control character) is listed without one, in
+// the file `referee check` names.
+func TestProblemWithoutALine(t *testing.T) {
+	e, good := startedToy(t)
+	for bad, want := range map[string]string{
+		"\xff": "referee.yaml: invalid leading UTF-8 octet",
+		"\x01": "referee.yaml: control characters are not allowed",
+	} {
+		_, err := e.Decode([]byte(strings.Replace(string(good), "rounds: 0", "rounds: 0 # "+bad, 1)))
+		var de *contract.DecodeError
+		if !errors.As(err, &de) {
+			t.Fatalf("%q: %v, want a decoding problem", bad, err)
+		}
+		de.File = "referee.yaml" // as the store names it
+		if got := err.Error(); got != want {
+			t.Errorf("%q: %q, want %q", bad, got, want)
+		}
+	}
+}
+
+// TestGameSectionKeyUnknown: a key a game's section does not have (a
+// misspelt "contestmaster") is refused at its line, like any other.
+func TestGameSectionKeyUnknown(t *testing.T) {
+	e, good := startedToy(t)
+	bad := []byte(strings.Replace(string(good), "\n  toy:\n", "\n  toy:\n    contestmastr: cm@example.test\n", 1))
+	_, err := e.Decode(bad)
+	if want := lineText(lineOf(t, bad, "contestmastr:"), "games.toy.contestmastr: no such key"); err == nil || err.Error() != want {
+		t.Errorf("a misspelt key in a game's section: %v, want %q", err, want)
+	}
+}
