@@ -49,14 +49,23 @@ var (
 )
 
 // suggestionText cuts a suggestion's text out of the message: after "suggest"
-// (or after the first colon of that line) and on following lines, up to a line
-// that starts another action ("I ..."), a line reading "END", or the end.
+// (or after the first colon of that line from the verb on) and on following
+// lines, up to a line that starts another action ("I ..."), a line reading
+// "END", or the end.
 func suggestionText(msg string, off int) string {
 	if off < 0 || off > len(msg) {
 		off = 0
 	}
 	lines := strings.Split(msg[off:], "\n")
 	first := lines[0]
+	// The sentence may open with a preface or a condition ("UPDATE:",
+	// "Alice:"); the text starts at the verb, so a colon before it is not
+	// the one that introduces the suggestion.
+	if p, ok := contract.ReadPerformative(first); ok && p.Action != "" {
+		if i := strings.Index(first, p.Action); i > 0 {
+			first = first[i:]
+		}
+	}
 	if i := strings.Index(first, ":"); i >= 0 {
 		first = first[i+1:]
 	} else if m := suggestHead.FindStringIndex(first); m != nil {

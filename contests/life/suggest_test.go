@@ -107,6 +107,31 @@ func TestG9BadChangeRefused(t *testing.T) {
 	}
 }
 
+// A preface before "I suggest" ("UPDATE:", a name and a colon) is not part
+// of the suggestion: its SET line is read and checked as without one (G9).
+func TestSuggestionAfterAPreface(t *testing.T) {
+	for _, msg := range []string{
+		"UPDATE: I suggest: SET VPP = 12",
+		"Alice: I suggest SET VPP = 12",
+		"Re my last mail: I make the following suggestion:\nSET VPP = 12",
+	} {
+		h := join3(t)
+		done(t, h.Public("2026-11-10T11:00:00Z", alice, msg), "Suggestion #1 recorded (regulation 6)")
+		for _, p := range []string{alice, bob, cm} {
+			h.Public("2026-11-10T12:00:00Z", p, "I consent to Suggestion #1 in Life.")
+		}
+		if got := h.S.Games[ID].Params["VPP"]; got != "12" {
+			t.Errorf("%q adopted: VPP = %s, want 12", msg, got)
+		}
+	}
+	h := join3(t)
+	before := snapshot(t, h)
+	notDone(t, h.Public("2026-11-10T11:00:00Z", alice, "UPDATE: I suggest: SET VPP = lots"), "Life R6")
+	if after := snapshot(t, h); after != before {
+		t.Errorf("state changed")
+	}
+}
+
 func TestSuggestionText(t *testing.T) {
 	tests := []struct{ msg, want string }{
 		{"I suggest: SET VPP = 12", "SET VPP = 12"},
