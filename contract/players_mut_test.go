@@ -117,3 +117,23 @@ func TestPlayerByAddressFollowsTheList(t *testing.T) {
 		})
 	}
 }
+
+// TestNameCutBeforeVia: a list's " via <list>" is cut from a display name
+// at its place in the name, also where lower-casing changes a letter's
+// length in bytes (Ⱥ is two bytes, ⱥ three; the Kelvin sign K three, k
+// one): the name keeps every letter before " via ", whole.
+func TestNameCutBeforeVia(t *testing.T) {
+	h := newToy(t)
+	for i, c := range []struct{ display, want string }{
+		{"Alice via agora-business", "Alice"},
+		{"ȺȺȺ via agora-business", "ȺȺȺ"},
+		{"ȺȺȺȺȺȺȺ via x", "ȺȺȺȺȺȺȺ"},
+		{"\u212a\u212a\u212a\u212a via x", "\u212a\u212a\u212a\u212a"},
+		{"Bo VIA list", "Bo"},
+		{"Via Appia", "Via Appia"},
+	} {
+		if got := joinAs(t, h, i, fmt.Sprintf("p%d@example.test", i), c.display); got != c.want {
+			t.Errorf("display name %q became %q, want %q", c.display, got, c.want)
+		}
+	}
+}
