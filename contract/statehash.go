@@ -42,21 +42,7 @@ import (
 
 // marshalText is yaml.Marshal(v), with every breakingText of v
 // double-quoted.
-func marshalText(v any) ([]byte, error) {
-	b, err := yaml.Marshal(v)
-	if err != nil || !mayLoseText(b) {
-		return b, err
-	}
-	var f textFinder
-	if f.find(reflect.ValueOf(v)); len(f.texts) == 0 {
-		return b, nil
-	}
-	var n yaml.Node
-	if err := f.encode(&n, v); err != nil {
-		return nil, err
-	}
-	return yaml.Marshal(&n)
-}
+func marshalText(v any) ([]byte, error) { return quotingTexts(v, yaml.Marshal) }
 
 // hashText keeps the text of each game's recent events and of each player
 // between hashes. The zero value is ready to use; it may be used by several
