@@ -355,21 +355,7 @@ func indent(text []byte, prefix string) []byte {
 
 // encodeYAML writes v as the YAML encoder does, indented by 2, with every
 // text that begins with a line break or a tab double-quoted (codec_text.go).
-func encodeYAML(v any) ([]byte, error) {
-	b, err := emitYAML(v)
-	if err != nil || !mayLoseText(b) {
-		return b, err
-	}
-	var f textFinder
-	if f.find(reflect.ValueOf(v)); len(f.texts) == 0 {
-		return b, nil
-	}
-	var n yaml.Node
-	if err := f.encode(&n, v); err != nil {
-		return nil, err
-	}
-	return emitYAML(&n)
-}
+func encodeYAML(v any) ([]byte, error) { return quotingTexts(v, emitYAML) }
 
 func emitYAML(v any) ([]byte, error) {
 	var b bytes.Buffer

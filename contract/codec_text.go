@@ -77,6 +77,26 @@ func mayLoseText(b []byte) bool {
 	return false
 }
 
+// quotingTexts is emit(v), with every breakingText of v double-quoted: the
+// text emit writes is kept unless it may hold one (mayLoseText) and v holds
+// one; v is then encoded into a node with the texts quoted, and the node
+// emitted.
+func quotingTexts(v any, emit func(any) ([]byte, error)) ([]byte, error) {
+	b, err := emit(v)
+	if err != nil || !mayLoseText(b) {
+		return b, err
+	}
+	var f textFinder
+	if f.find(reflect.ValueOf(v)); len(f.texts) == 0 {
+		return b, nil
+	}
+	var n yaml.Node
+	if err := f.encode(&n, v); err != nil {
+		return nil, err
+	}
+	return emit(&n)
+}
+
 // encodeNode encodes v into n as n.Encode(v) does, but with every
 // breakingText double-quoted.
 func encodeNode(n *yaml.Node, v any) error {

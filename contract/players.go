@@ -237,6 +237,12 @@ const maxName = 40
 // encodedWord is an RFC 2047 encoded-word ("=?utf-8?q?Mall=C3=B6ry?=").
 var encodedWord = regexp.MustCompile(`=\?[^?\s]*\?[^?\s]*\?[^?\s]*\?=`)
 
+// viaList is what a mailing list adds to a poster's display name ("Alice
+// via agora-business"), found on the name's own bytes: lower-casing a copy
+// first would move it where a letter's lower case has another length in
+// bytes (Ⱥ, ⱥ; the Kelvin sign, k).
+var viaList = regexp.MustCompile(`(?i) via `)
+
 // cleanName keeps a display name fit to print in a report and a header:
 // RFC 2047 encoded-words decoded, or dropped when their charset is unknown
 // (never copied raw, where a mail client would decode them into a header
@@ -258,8 +264,8 @@ func cleanName(s string) string {
 		return r
 	}, s)
 	s = strings.Join(strings.Fields(s), " ")
-	if i := strings.Index(strings.ToLower(s), " via "); i > 0 {
-		s = s[:i]
+	if at := viaList.FindStringIndex(s); at != nil {
+		s = s[:at[0]] // after Fields, s does not start with a space
 	}
 	if len(s) > maxName {
 		n := maxName

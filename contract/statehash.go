@@ -32,6 +32,18 @@ import (
 // entries and players are encoded 64 to a document, which is cut at the
 // start of each (itemTexts).
 
+// The text of a state is written as the state file writes it, with every
+// text that begins with a line break or a tab double-quoted (codec_text.go):
+// the YAML encoder's block scalars write some distinct texts alike (" a\nb"
+// and "\n a\nb" are each "|4-" then the lines " a" and "b"), and two states
+// differing in such a text would have one hash. A state without one is
+// written as yaml.Marshal writes it, byte for byte, so its hash is as it
+// was.
+
+// marshalText is yaml.Marshal(v), with every breakingText of v
+// double-quoted.
+func marshalText(v any) ([]byte, error) { return quotingTexts(v, yaml.Marshal) }
+
 // hashText keeps the text of each game's recent events and of each player
 // between hashes. The zero value is ready to use; it may be used by several
 // goroutines.
@@ -48,7 +60,7 @@ type keptPlayer struct {
 	text []byte
 }
 
-// of returns the YAML encoding of h, as yaml.Marshal(h) writes it.
+// of returns the YAML encoding of h, as marshalText(h) writes it.
 func (c *hashText) of(h *hashedState) ([]byte, error) {
 	var out []byte
 	v := reflect.ValueOf(h).Elem()
@@ -74,7 +86,7 @@ func (c *hashText) of(h *hashedState) ([]byte, error) {
 		}
 		one := reflect.New(reflect.StructOf([]reflect.StructField{{Name: f.Name, Type: f.Type, Tag: f.Tag}})).Elem()
 		one.Field(0).Set(v.Field(i))
-		b, err := yaml.Marshal(one.Interface())
+		b, err := marshalText(one.Interface())
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +139,7 @@ const (
 	playerStart = "    - "
 )
 
-func playersText(ps []*Player) ([]byte, error) { return yaml.Marshal(playersProbe{Players: ps}) }
+func playersText(ps []*Player) ([]byte, error) { return marshalText(playersProbe{Players: ps}) }
 
 // gamesKey is hashedState's "games:" key.
 const gamesKey = "games:\n"
@@ -238,7 +250,7 @@ func (c *hashText) section(id string, g *GameState) ([]byte, error) {
 // gameText is the text of game id's section g under "games:", encoded as a
 // document of its own.
 func gameText(id string, g *GameState) ([]byte, error) {
-	b, err := yaml.Marshal(map[string]map[string]*GameState{"games": {id: g}})
+	b, err := marshalText(map[string]map[string]*GameState{"games": {id: g}})
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +280,7 @@ const happeningStart = "            - "
 // happeningsText encodes entries of a game's recent events as probeHead,
 // their text and probeTail.
 func happeningsText(evs []Happening) ([]byte, error) {
-	return yaml.Marshal(map[string]map[string]happeningProbe{"games": {"g": {Recent: evs}}})
+	return marshalText(map[string]map[string]happeningProbe{"games": {"g": {Recent: evs}}})
 }
 
 // happeningText is the text of one entry of a game's recent events as the

@@ -7,13 +7,11 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"gopkg.in/yaml.v3"
 )
 
 // oldHashText is the state hash's text as it was encoded before its recent
 // events were kept: the reference hashText must equal.
-func oldHashText(h *hashedState) ([]byte, error) { return yaml.Marshal(h) }
+func oldHashText(h *hashedState) ([]byte, error) { return marshalText(h) }
 
 // hashSection is the data of a game in these tests.
 type hashSection struct {

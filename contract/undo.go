@@ -299,13 +299,10 @@ func diffState(a, b *State) string {
 	return diff("state", reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem())
 }
 
+// diff names where a and b first differ, under path. Both are always
+// valid values: a state, a field, an element, the value of a key both maps
+// hold, or what a pointer or an interface that is not nil holds.
 func diff(path string, a, b reflect.Value) string {
-	if a.IsValid() != b.IsValid() {
-		return path + ": one is missing"
-	}
-	if !a.IsValid() {
-		return ""
-	}
 	if a.Type() != b.Type() {
 		return fmt.Sprintf("%s: %s against %s", path, a.Type(), b.Type())
 	}
