@@ -195,10 +195,7 @@ func TestIMAPWakeUpFetchRefused(t *testing.T) {
 // TestIMAPPollingDefault: with PollInterval unset, a server without IDLE
 // is polled every 30 seconds, and the operator is told so.
 func TestIMAPPollingDefault(t *testing.T) {
-	s := newTestServer(t)
-	s.mu.Lock()
-	s.noIdle = true
-	s.mu.Unlock()
+	s := newServerWithoutIdle(t)
 	s.deliver("INBOX", "p1")
 	logs := newLogWatch()
 	c := newCollector()
@@ -220,10 +217,7 @@ func TestIMAPPollingDefault(t *testing.T) {
 // TestIMAPPollKeepsTheConnection: a server without IDLE is polled with
 // NOOP on one connection; a poll answered OK is no reason to reconnect.
 func TestIMAPPollKeepsTheConnection(t *testing.T) {
-	s := newTestServer(t)
-	s.mu.Lock()
-	s.noIdle = true
-	s.mu.Unlock()
+	s := newServerWithoutIdle(t)
 	logs := newLogWatch()
 	cfg := s.config()
 	cfg.Logger = logs.logger()

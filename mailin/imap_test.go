@@ -74,6 +74,16 @@ func newTestServer(t *testing.T, mailboxes ...string) *testServer {
 	return s
 }
 
+// newServerWithoutIdle is a test server that hides the IDLE capability,
+// so the client polls it.
+func newServerWithoutIdle(t *testing.T) *testServer {
+	s := newTestServer(t)
+	s.mu.Lock()
+	s.noIdle = true
+	s.mu.Unlock()
+	return s
+}
+
 func (s *testServer) start() {
 	addr := s.addr
 	if addr == "" {
@@ -795,10 +805,7 @@ func TestIMAPAppendDuringIdleRestart(t *testing.T) {
 }
 
 func TestIMAPPollingWithoutIdle(t *testing.T) {
-	s := newTestServer(t)
-	s.mu.Lock()
-	s.noIdle = true
-	s.mu.Unlock()
+	s := newServerWithoutIdle(t)
 	c := newCollector()
 	runInBackground(t, s.config(), Checkpoint{}, c.apply)
 	s.deliver("INBOX", "p1")
