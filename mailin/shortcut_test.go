@@ -192,11 +192,7 @@ func TestPlainAddressList(t *testing.T) {
 	pieces := []string{"Alice", "Bob.", "a@b.example", "<c@d.example>", "<", ">", "@", ",", " ", "\t", ".", "(x)", `"`, "=?", "é", ":", ";", "x"}
 	r := rand.New(rand.NewPCG(14, 1))
 	for range 20000 {
-		var b strings.Builder
-		for range 1 + r.IntN(7) {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		checkAddressList(t, b.String())
+		checkAddressList(t, joinPieces(r, pieces, 1+r.IntN(7)))
 	}
 }
 
@@ -232,11 +228,7 @@ func TestPlainLine(t *testing.T) {
 	pieces := []string{"a", "Z", " ", "  ", "\t", "~", "\x7f", "\x1f", "é", "\u2066", "\xc2", "<", ">"}
 	r := rand.New(rand.NewPCG(14, 2))
 	for range 20000 {
-		var b strings.Builder
-		for range r.IntN(6) {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		checkLineClean(t, b.String())
+		checkLineClean(t, joinPieces(r, pieces, r.IntN(6)))
 	}
 }
 
@@ -247,4 +239,14 @@ func FuzzPlainLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		checkLineClean(t, s)
 	})
+}
+
+// joinPieces is n of pieces, each drawn from r, joined: inputs in which
+// the awkward pieces meet one another.
+func joinPieces(r *rand.Rand, pieces []string, n int) string {
+	var b strings.Builder
+	for range n {
+		b.WriteString(pieces[r.IntN(len(pieces))])
+	}
+	return b.String()
 }
