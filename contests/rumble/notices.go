@@ -50,7 +50,7 @@ func commitBody(s *State, x *Sub) string {
 	return b.String()
 }
 
-func powersBody(c *contract.Ctx, s *State, revealed string, labels []string) string {
+func powersBody(c *contract.Ctx, s *State, revealed string, labels, spares []string) string {
 	var b strings.Builder
 	b.WriteString(sectionHead(fmt.Sprintf("Rumble game %d: the powers", s.Game)))
 	b.WriteString(wrapPara(fmt.Sprintf("The power submissions are closed, and these are the %d powers of game %d (Rumble 3). Every contestant's stamina is now %d (Rumble 4).", len(s.Powers), s.Game, c.IntParam("Stamina"))))
@@ -77,6 +77,11 @@ func powersBody(c *contract.Ctx, s *State, revealed string, labels []string) str
 		for _, l := range labels {
 			b.WriteString(text.WrapIndent(l, 0, "  ", "    "))
 		}
+		b.WriteString("\n")
+	}
+	if len(spares) > 0 {
+		b.WriteString(wrapPara(fmt.Sprintf("The pool was spent, so the referee made %s without a description: %s. Each is a power of its own, won by the bids on its name or number alone (U2, Rumble 5).",
+			text.Count(len(spares), "spare power", "spare powers"), strings.Join(spares, ", "))))
 		b.WriteString("\n")
 	}
 	b.WriteString(text.Heading("Sealed power submissions, revealed"))

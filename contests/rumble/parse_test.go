@@ -282,6 +282,63 @@ func TestPoolSkipsUsedNames(t *testing.T) {
 	}
 }
 
+// TestPoolSpent: when the pool's 66 powers are spent, each further power is
+// a spare named by its number in the list, or the next number whose name is
+// free, so no two powers share a name (U2) and a bid wins the one power it
+// names (Rumble 5). Alice sends ten powers, one of them "spare power 78";
+// Bob, Carol, Dave and the contestmaster send none, so 70 are drawn and the
+// last four of the 80 are spares: #77 is Spare Power 77, #78 skips Alice's
+// name to Spare Power 79, and #79 and #80 follow as 80 and 81.
+func TestPoolSpent(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob, carol, dave} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 10 powers per contestant and 40 contestmaster powers."))
+	var own []string
+	for _, n := range []string{"Rain", "Hail", "Sleet", "Snow", "Mist", "Frost", "Dew", "Gale", "Drizzle", "spare power 78"} {
+		own = append(own, n+": weather of my own")
+	}
+	privately(t, h, "2026-12-01T12:00:00Z", alice, strings.Join(own, "\n"))
+	h.Advance("2026-12-05T00:00:00Z")
+	powers := norm(sent(t, h, "rumble/1/powers"))
+	for _, want := range []string{
+		"10. spare power 78: weather of my own",
+		"77. Spare Power 77: A power with no description.",
+		"78. Spare Power 79: A power with no description.",
+		"79. Spare Power 80: A power with no description.",
+		"80. Spare Power 81: A power with no description.",
+		"The pool was spent, so the referee made 4 spare powers without a description: Spare Power 77, Spare Power 79, Spare Power 80, Spare Power 81.",
+	} {
+		if !strings.Contains(powers, want) {
+			t.Errorf("the powers notice lacks %q:\n%s", want, sent(t, h, "rumble/1/powers"))
+		}
+	}
+	if n := strings.Count(strings.ToLower(powers), ". spare power 77:"); n != 1 {
+		t.Errorf("Spare Power 77 is listed %d times, want once:\n%s", n, sent(t, h, "rumble/1/powers"))
+	}
+	privately(t, h, "2026-12-05T01:00:00Z",
+		alice, "spare power 78: 2",
+		bob, "Spare Power 77: 5",
+		carol, "#78: 3",
+		dave, "no bids")
+	bids := norm(sent(t, h, "rumble/1/bids"))
+	for _, want := range []string{
+		"spare power 78 2 2 Alice",
+		"Spare Power 77 5 5 Bob",
+		"Spare Power 79 3 3 Carol",
+		"Spare Power 80 0 (no bids: discarded)",
+		"Spare Power 81 0 (no bids: discarded)",
+		"Alice 2 98 spare power 78",
+		"Bob 5 95 Spare Power 77",
+		"Carol 3 97 Spare Power 79",
+	} {
+		if !strings.Contains(bids, want) {
+			t.Errorf("the bids notice lacks %q:\n%s", want, sent(t, h, "rumble/1/bids"))
+		}
+	}
+}
+
 // TestNoContestmasterPowers: in a game announced with 0 contestmaster
 // powers, a power list from the contestmaster is refused with the reason
 // in eir terms (Rumble 3: e creates the number e announced, here none),

@@ -126,7 +126,8 @@ func (s *State) close(c *contract.Ctx) error {
 func (s *State) closePowers(c *contract.Ctx) error {
 	_, revealed := reveals(c, s)
 	used := map[string]bool{}
-	var labels []string
+	var labels, spares []string
+	var list []*Power
 	for _, x := range s.Subs {
 		for _, d := range x.Powers {
 			used[strings.ToLower(d.Name)] = true
@@ -140,7 +141,17 @@ func (s *State) closePowers(c *contract.Ctx) error {
 			}
 		}
 		if len(cands) == 0 {
-			return PowerDef{Name: fmt.Sprintf("Spare Power %d", len(used)+1), Text: "A power with no description."}
+			// The pool is spent: each spare is named by its number in the
+			// list, or the next number whose name is free, so that no two
+			// powers share a name and a bid reaches one power (Rumble 5).
+			n := len(list) + 1
+			for used[strings.ToLower(spareName(n))] {
+				n++
+			}
+			d := PowerDef{Name: spareName(n), Text: "A power with no description."}
+			used[strings.ToLower(d.Name)] = true
+			spares = append(spares, d.Name)
+			return d
 		}
 		// G5: the label names the purpose.
 		label := fmt.Sprintf("game/%d/pool/%s/%d", s.Game, forWhom, k)
@@ -149,7 +160,6 @@ func (s *State) closePowers(c *contract.Ctx) error {
 		used[strings.ToLower(d.Name)] = true
 		return d
 	}
-	var list []*Power
 	var drawn []string
 	for _, f := range s.alive() {
 		x := s.sub(f.Name)
@@ -192,9 +202,12 @@ func (s *State) closePowers(c *contract.Ctx) error {
 	c.Record("referee", "announces the %d powers of game %d", len(list), s.Game)
 	s.open(c, PhaseBids)
 	c.Notify(&contract.Notice{ID: fmt.Sprintf("rumble/%d/powers", s.Game), Channel: contract.ChanPublic,
-		Subject: fmt.Sprintf("Rumble game %d: the powers", s.Game), Body: powersBody(c, s, revealed, labels)})
+		Subject: fmt.Sprintf("Rumble game %d: the powers", s.Game), Body: powersBody(c, s, revealed, labels, spares)})
 	return nil
 }
+
+// spareName names the nth power of a game made when the pool is spent (U2).
+func spareName(n int) string { return fmt.Sprintf("Spare Power %d", n) }
 
 // closeBids reveals the bids and awards the powers (Rumble 5, U4).
 func (s *State) closeBids(c *contract.Ctx) error {
