@@ -1,15 +1,12 @@
 package mailout
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net/mail"
 	"strings"
 	"time"
 	"unicode"
-
-	gomail "github.com/wneessen/go-mail"
 )
 
 // Mail is one finished outgoing message. Every field is plain data chosen by
@@ -29,7 +26,7 @@ type Mail struct {
 	ListPost      string // optional list address, written as List-Post: <mailto:...>
 }
 
-// Header names written by Compose that go-mail does not name.
+// Header names written by Compose beside RFC 5322's own.
 const (
 	HeaderAutoSubmitted = "Auto-Submitted"   // RFC 3834 5
 	HeaderNotice        = "X-Referee-Notice" // marks the referee's own mail
@@ -56,6 +53,33 @@ var ErrInvalid = errors.New("invalid mail")
 // (RFC 2045 2.8, 6.7). Caller text never breaks out of its header: CR, LF and
 // other control characters become a single space.
 func Compose(m *Mail) ([]byte, error) {
+	f, err := prepare(m)
+	if err != nil {
+		return nil, err
+	}
+	return f.write(), nil
+}
+
+// fields are a Mail's header values and body, checked and made safe: what
+// the message is written from.
+type fields struct {
+	from          *mail.Address
+	to, cc        []*mail.Address
+	subject       string // plain text, at most maxSubjectRunes
+	msgID         string // without <>
+	date          time.Time
+	inReplyTo     string   // without <>; "" for none
+	references    []string // without <>
+	autoSubmitted string
+	kind          string
+	listID        string // "" for none
+	listPost      string // the list's address; "" for none
+	body          string // CRLF line endings unless enc is encQP
+	enc           transferEncoding
+}
+
+// prepare checks m and makes its text safe for the message.
+func prepare(m *Mail) (*fields, error) {
 	if m == nil {
 		return nil, fmt.Errorf("compose: nil mail: %w", ErrInvalid)
 	}
@@ -69,78 +93,42 @@ func Compose(m *Mail) ([]byte, error) {
 	if len(m.To)+len(m.Cc) == 0 {
 		return nil, fmt.Errorf("compose %s: no recipients: %w", msgID, ErrInvalid)
 	}
-	auto := m.AutoSubmitted
-	switch auto {
+	f := &fields{msgID: msgID, autoSubmitted: m.AutoSubmitted, kind: kindToken(m.Kind)}
+	switch f.autoSubmitted {
 	case "":
-		auto = "auto-generated"
+		f.autoSubmitted = "auto-generated"
 	case "auto-generated", "auto-replied": // RFC 3834 5.1
 	default:
-		return nil, fmt.Errorf("compose %s: auto-submitted %q: %w", msgID, auto, ErrInvalid)
+		return nil, fmt.Errorf("compose %s: auto-submitted %q: %w", msgID, f.autoSubmitted, ErrInvalid)
 	}
-	kind := kindToken(m.Kind)
+	f.body, f.enc = prepareBody(m.Body)
 
-	body, enc := prepareBody(m.Body)
-	msg := gomail.NewMsg(
-		gomail.WithNoDefaultUserAgent(),
-		gomail.WithCharset(gomail.CharsetUTF8),
-		gomail.WithEncoding(enc.gomail()),
-	)
-
-	from, err := address(m.From)
-	if err != nil {
+	var err error
+	if f.from, err = address(m.From); err != nil {
 		return nil, fmt.Errorf("compose %s: from: %w", msgID, err)
 	}
-	msg.FromMailAddress(from)
-	to, err := addresses(m.To)
-	if err != nil {
+	if f.to, err = addresses(m.To); err != nil {
 		return nil, fmt.Errorf("compose %s: to: %w", msgID, err)
 	}
-	// go-mail writes no To or Cc header for an empty list.
-	msg.ToMailAddress(to...)
-	cc, err := addresses(m.Cc)
-	if err != nil {
+	if f.cc, err = addresses(m.Cc); err != nil {
 		return nil, fmt.Errorf("compose %s: cc: %w", msgID, err)
 	}
-	msg.CcMailAddress(cc...)
-
-	// go-mail Q-encodes a value only when it needs it (RFC 2047 5(1)).
-	msg.Subject(limitRunes(headerText(m.Subject), maxSubjectRunes))
-	msg.SetMessageIDWithValue(msgID)
+	f.subject = limitRunes(headerText(m.Subject), maxSubjectRunes)
 	// Deterministic for replay: the caller's instant, always written in UTC.
-	msg.SetDateWithValue(m.Date.UTC())
-	refs := references(m.InReplyTo, m.References)
+	f.date = m.Date.UTC()
+	f.references = references(m.InReplyTo, m.References)
 	if parent := trimAngles(m.InReplyTo); validMsgID(parent) {
-		msg.SetGenHeader(gomail.HeaderInReplyTo, "<"+parent+">")
+		f.inReplyTo = parent
 	}
-	if len(refs) > 0 {
-		// One space-separated value: go-mail joins several values with
-		// ", ", which RFC 5322 3.6.4 does not allow in References.
-		msg.SetGenHeader(gomail.HeaderReferences, "<"+strings.Join(refs, "> <")+">")
-	}
-	msg.SetGenHeader(HeaderAutoSubmitted, auto)
-	msg.SetGenHeader(HeaderNotice, kind)
-	if id := limitRunes(headerText(m.ListID), maxSubjectRunes); id != "" {
-		msg.SetGenHeader(HeaderListID, id)
-	}
+	f.listID = limitRunes(headerText(m.ListID), maxSubjectRunes)
 	if m.ListPost != "" {
 		a, err := address(m.ListPost)
 		if err != nil {
 			return nil, fmt.Errorf("compose %s: list-post: %w", msgID, err)
 		}
-		msg.SetGenHeader(HeaderListPost, "<mailto:"+a.Address+">")
+		f.listPost = a.Address
 	}
-	msg.SetBodyString(gomail.TypeTextPlain, body)
-
-	var buf bytes.Buffer
-	buf.Grow(len(body) + len(body)/8 + 1024) // the header, and quoted-printable's escapes
-	if _, err := msg.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("compose %s: write: %w", msgID, err)
-	}
-	out := buf.Bytes()
-	if enc == enc7bit {
-		out = relabel7bit(out)
-	}
-	return out, nil
+	return f, nil
 }
 
 // transferEncoding is the body's Content-Transfer-Encoding (RFC 2045 6).
@@ -152,13 +140,14 @@ const (
 	encQP
 )
 
-func (e transferEncoding) gomail() gomail.Encoding {
-	if e == encQP {
-		return gomail.EncodingQP
+func (e transferEncoding) String() string {
+	switch e {
+	case enc7bit:
+		return "7bit"
+	case enc8bit:
+		return "8bit"
 	}
-	// go-mail writes "7bit" parts through a quoted-printable encoder, so
-	// ASCII bodies are written as 8bit and relabelled afterwards.
-	return gomail.NoEncoding
+	return "quoted-printable"
 }
 
 // prepareBody normalises line endings to CRLF (quoted-printable does that
@@ -197,23 +186,6 @@ func prepareBody(s string) (string, transferEncoding) {
 		return s, enc
 	}
 	return strings.ReplaceAll(s, "\n", "\r\n"), enc
-}
-
-// relabel7bit rewrites the Content-Transfer-Encoding header of an all-ASCII
-// body from 8bit to 7bit (RFC 2045 2.7). go-mail writes the part's fields
-// after the mail's, so that field always follows a CRLF.
-// The first such field of the header is changed, in place (raw is
-// Compose's own).
-func relabel7bit(raw []byte) []byte {
-	end := bytes.Index(raw, []byte("\r\n\r\n"))
-	if end < 0 {
-		return raw
-	}
-	const field = "\r\nContent-Transfer-Encoding: "
-	if i := bytes.Index(raw[:end+2], []byte(field+"8bit\r\n")); i >= 0 {
-		raw[i+len(field)] = '7'
-	}
-	return raw
 }
 
 // headerText makes caller text safe for one header line: invalid UTF-8 is

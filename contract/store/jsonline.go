@@ -273,37 +273,61 @@ func appendStrings(b []byte, ss []string) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// jsonSafe marks the bytes a JSON string holds as they are: ASCII from
+// the space on, but for '"', '\\' and the HTML characters '<', '>' and '&'.
+// Bytes from 0x80 on are not marked: they are read as UTF-8.
+var jsonSafe = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = !strings.ContainsRune(`"\<>&`, rune(c))
+	}
+	return t
+}()
+
+// jsonEscape is what encoding/json writes for each ASCII byte jsonSafe
+// does not mark: a backslash and a letter for '"', '\\', \b, \f, \n, \r
+// and \t, \u00XX for the rest.
+var jsonEscape = func() (t [utf8.RuneSelf]string) {
+	for c := range utf8.RuneSelf {
+		if jsonSafe[c] {
+			continue
+		}
+		switch c {
+		case '"', '\\':
+			t[c] = string([]byte{'\\', byte(c)})
+		case '\b':
+			t[c] = `\b`
+		case '\f':
+			t[c] = `\f`
+		case '\n':
+			t[c] = `\n`
+		case '\r':
+			t[c] = `\r`
+		case '\t':
+			t[c] = `\t`
+		default:
+			t[c] = string([]byte{'\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF]})
+		}
+	}
+	return t
+}()
+
 // appendJSONString writes s quoted as encoding/json writes a string: '"'
 // and '\\' escaped by a backslash, so are \b, \f, \n, \r and \t; the other
 // control characters, '<', '>' and '&' as \u00XX; U+2028 and U+2029 as
-// \u2028 and \u2029; each byte of invalid UTF-8 as \ufffd.
+// \u2028 and \u2029; each byte of invalid UTF-8 as \ufffd. A byte is
+// looked up in jsonSafe, and an ASCII one not marked there in jsonEscape.
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonSafe[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
+			b = append(b, jsonEscape[c]...)
 			i++
 			start = i
 			continue

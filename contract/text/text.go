@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -50,32 +51,77 @@ func Wrap(s string, width int) string {
 }
 
 // WrapIndent wraps with a first-line prefix and a prefix for the lines after.
+// Words are what strings.Fields finds (runs of Unicode space between them),
+// written whole with one space between them; a line takes the next word while
+// its runes, prefix included, stay within width, and a line's first word is
+// written whatever its length. Nothing is written for a text without words.
 func WrapIndent(s string, width int, first, rest string) string {
 	if width == 0 {
 		width = Width
 	}
 	var b strings.Builder
-	line := first
-	empty := true
-	for _, w := range strings.Fields(s) {
-		if !empty && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) > width {
-			b.WriteString(line)
+	restRunes := -1 // counted at the first line break
+	lineRunes := 0  // runes of the line so far, prefix included
+	empty := true   // no word written yet
+	for i := 0; i < len(s); {
+		// Skip the space before a word, as strings.Fields does.
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if asciiSpace[c] {
+				i++
+				continue
+			}
+		} else if r, n := utf8.DecodeRuneInString(s[i:]); unicode.IsSpace(r) {
+			i += n
+			continue
+		}
+		// The word runs to the next space; its runes are counted on the way.
+		start, runes := i, 0
+		for i < len(s) {
+			c := s[i]
+			if c < utf8.RuneSelf {
+				if asciiSpace[c] {
+					break
+				}
+				i++
+			} else {
+				r, n := utf8.DecodeRuneInString(s[i:])
+				if unicode.IsSpace(r) {
+					break
+				}
+				i += n
+			}
+			runes++
+		}
+		w := s[start:i]
+		switch {
+		case empty:
+			// The words and their spaces, a prefix per line of about 32 bytes.
+			b.Grow(len(first) + len(s) + (len(s)/32+1)*(len(rest)+1))
+			b.WriteString(first)
+			lineRunes = utf8.RuneCountInString(first) + runes
+			empty = false
+		case lineRunes+1+runes > width:
+			if restRunes < 0 {
+				restRunes = utf8.RuneCountInString(rest)
+			}
 			b.WriteByte('\n')
-			line = rest
-			empty = true
+			b.WriteString(rest)
+			lineRunes = restRunes + runes
+		default:
+			b.WriteByte(' ')
+			lineRunes += 1 + runes
 		}
-		if !empty {
-			line += " "
-		}
-		line += w
-		empty = false
+		b.WriteString(w)
 	}
 	if !empty {
-		b.WriteString(line)
 		b.WriteByte('\n')
 	}
 	return b.String()
 }
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace holds for.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // Signature is the short signature naming the office: "-- \nThe Life
 // Contestmaster (referee)\n".
