@@ -454,8 +454,12 @@ func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, erro
 	return encodedSection{text: b, recent: recent}, err
 }
 
+// sameSection: a and b encode alike. The last report's date is compared
+// with its location (sameTime): the same instant in another zone is
+// written otherwise. The recent events' and the data's times are compared
+// by reflect.DeepEqual, which follows a time's location too.
 func sameSection(a, b *GameState) bool {
-	return a.Contestmaster == b.Contestmaster && a.LastReport.Equal(b.LastReport) &&
+	return a.Contestmaster == b.Contestmaster && sameTime(a.LastReport, b.LastReport) &&
 		reflect.DeepEqual(a.Params, b.Params) && reflect.DeepEqual(a.Recent, b.Recent) && reflect.DeepEqual(a.Data, b.Data)
 }
 
