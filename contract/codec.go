@@ -456,11 +456,13 @@ func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, erro
 
 // sameSection: a and b encode alike. The last report's date is compared
 // with its location (sameTime): the same instant in another zone is
-// written otherwise. The recent events' and the data's times are compared
-// by reflect.DeepEqual, which follows a time's location too.
+// written otherwise. The recent events are compared with ==, which
+// compares a time's location too (and its monotonic reading, which a copy
+// keeps), the data's times by reflect.DeepEqual, which follows the
+// location.
 func sameSection(a, b *GameState) bool {
 	return a.Contestmaster == b.Contestmaster && sameTime(a.LastReport, b.LastReport) &&
-		reflect.DeepEqual(a.Params, b.Params) && reflect.DeepEqual(a.Recent, b.Recent) && reflect.DeepEqual(a.Data, b.Data)
+		maps.Equal(a.Params, b.Params) && slices.Equal(a.Recent, b.Recent) && reflect.DeepEqual(a.Data, b.Data)
 }
 
 // ErrFutureVersion is returned for a state written by a newer build.
