@@ -32,7 +32,8 @@ import (
 // within a changed one, each of its recent events), so a message that
 // touches one game does not pay for the others. The players, the ledger and
 // the recent events are written as the YAML encoder writes them whole
-// (TestKeptTextIsTheEncoders, TestLedgerTextIsTheEncoders).
+// (TestKeptTextIsTheEncoders, TestLedgerTextIsTheEncoders), an event
+// whose texts are plain by hand (TestHappeningTextIsTheEncoders).
 // Those parts are spliced in where the YAML encoder wrote them empty, each
 // found as its own top-level key, so a field added to State anywhere, before,
 // between or after them, is saved like any other.
@@ -421,9 +422,11 @@ type encodedSection struct {
 }
 
 // encodeSection encodes g as the YAML encoder does, writing each of its
-// recent events from the text old kept of it when there is one: a game's
-// recent events are most of its section (every join, every transfer
-// since the report before the last), and an action adds one.
+// recent events from the text old kept of it when there is one, by hand
+// when its texts are plain (happeningItem), through the encoder
+// otherwise: a game's recent events are most of its section (every join,
+// every transfer since the report before the last), and an action adds
+// one.
 func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, error) {
 	h := *g
 	h.Recent = nil
@@ -437,6 +440,9 @@ func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, erro
 		text, ok := recent[hp]
 		if !ok {
 			text, ok = old[hp]
+		}
+		if !ok {
+			text, ok = happeningItem(hp)
 		}
 		if !ok {
 			item, err := encodeYAML(struct {
