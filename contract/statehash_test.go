@@ -334,3 +334,18 @@ func TestHashTextRandomChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestCutItemsShortEncoding: an encoding whose head and tail overlap (one
+// shorter than both together, which no list of items has) is refused as
+// unexpected, not cut out of range.
+func TestCutItemsShortEncoding(t *testing.T) {
+	encode := func([]int) ([]byte, error) { return []byte("- a\n"), nil }
+	texts, err := itemTexts([]int{1}, encode, "- a\n", "a\n", "- ")
+	if err == nil || !strings.Contains(err.Error(), "unexpected encoding") {
+		t.Errorf("an encoding shorter than its head and tail: %q, %v; want an unexpected encoding", texts, err)
+	}
+	texts, err = itemTexts([]int{1}, func([]int) ([]byte, error) { return []byte("H\n- a\n- b\nT\n"), nil }, "H\n", "T\n", "- ")
+	if err == nil || !strings.Contains(err.Error(), "1 items encoded as 2") {
+		t.Errorf("two items cut from the encoding of one: %q, %v; want an error", texts, err)
+	}
+}
