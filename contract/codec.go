@@ -32,7 +32,8 @@ import (
 // within a changed one, each of its recent events), so a message that
 // touches one game does not pay for the others. The players, the ledger and
 // the recent events are written as the YAML encoder writes them whole
-// (TestKeptTextIsTheEncoders, TestLedgerTextIsTheEncoders).
+// (TestKeptTextIsTheEncoders, TestLedgerTextIsTheEncoders), an event
+// whose texts are plain by hand (TestHappeningTextIsTheEncoders).
 // Those parts are spliced in where the YAML encoder wrote them empty, each
 // found as its own top-level key, so a field added to State anywhere, before,
 // between or after them, is saved like any other.
@@ -421,9 +422,11 @@ type encodedSection struct {
 }
 
 // encodeSection encodes g as the YAML encoder does, writing each of its
-// recent events from the text old kept of it when there is one: a game's
-// recent events are most of its section (every join, every transfer
-// since the report before the last), and an action adds one.
+// recent events from the text old kept of it when there is one, by hand
+// when its texts are plain (happeningItem), through the encoder
+// otherwise: a game's recent events are most of its section (every join,
+// every transfer since the report before the last), and an action adds
+// one.
 func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, error) {
 	h := *g
 	h.Recent = nil
@@ -437,6 +440,9 @@ func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, erro
 		text, ok := recent[hp]
 		if !ok {
 			text, ok = old[hp]
+		}
+		if !ok {
+			text, ok = happeningItem(hp)
 		}
 		if !ok {
 			item, err := encodeYAML(struct {
@@ -454,9 +460,15 @@ func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, erro
 	return encodedSection{text: b, recent: recent}, err
 }
 
+// sameSection: a and b encode alike. The last report's date is compared
+// with its location (sameTime): the same instant in another zone is
+// written otherwise. The recent events are compared with ==, which
+// compares a time's location too (and its monotonic reading, which a copy
+// keeps), the data's times by reflect.DeepEqual, which follows the
+// location.
 func sameSection(a, b *GameState) bool {
-	return a.Contestmaster == b.Contestmaster && a.LastReport.Equal(b.LastReport) &&
-		reflect.DeepEqual(a.Params, b.Params) && reflect.DeepEqual(a.Recent, b.Recent) && reflect.DeepEqual(a.Data, b.Data)
+	return a.Contestmaster == b.Contestmaster && sameTime(a.LastReport, b.LastReport) &&
+		maps.Equal(a.Params, b.Params) && slices.Equal(a.Recent, b.Recent) && reflect.DeepEqual(a.Data, b.Data)
 }
 
 // ErrFutureVersion is returned for a state written by a newer build.

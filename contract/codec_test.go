@@ -162,15 +162,22 @@ func FuzzSeenID(f *testing.F) {
 	})
 }
 
-// sameEncoding: what an Encoder writes from its kept text is what a fresh
-// encoding writes.
+// sameEncoding: what an Encoder writes from its kept text, directly and
+// through a Take (a background snapshot's), is what a fresh encoding writes.
 func sameEncoding(t *testing.T, enc *contract.Encoder, s *contract.State) {
 	t.Helper()
-	got, err := enc.Encode(s)
+	want, err := contract.Encode(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := contract.Encode(s)
+	got, err := enc.Take(s).Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the Encoder's kept text, taken, is stale:\n%s\nwant\n%s", got, want)
+	}
+	got, err = enc.Encode(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,6 +207,31 @@ func TestEncoderSections(t *testing.T) {
 	snap := contract.Snapshot(h.S)
 	delete(snap.Games, "toy")
 	sameEncoding(t, &enc, snap)
+	sameEncoding(t, &enc, h.S)
+	// The last report's date moved to another zone at the same instant
+	// (time.Equal holds): the file writes the new zone's offset.
+	g := h.S.Games["toy"]
+	g.LastReport = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	sameEncoding(t, &enc, h.S)
+	g.LastReport = g.LastReport.In(time.FixedZone("", 2*3600))
+	sameEncoding(t, &enc, h.S)
+	g.LastReport = g.LastReport.In(time.FixedZone("", -5*3600-30*60))
+	sameEncoding(t, &enc, h.S)
+	g.LastReport = g.LastReport.UTC()
+	sameEncoding(t, &enc, h.S)
+	// So does a recent event's time.
+	event := contract.Happening{Time: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC), Who: "Alice", What: "wins a round"}
+	g.Recent = append(slices.Clone(g.Recent), event)
+	sameEncoding(t, &enc, h.S)
+	event.Time = event.Time.In(time.FixedZone("", 3600))
+	g.Recent = append(slices.Clone(g.Recent[:len(g.Recent)-1]), event)
+	sameEncoding(t, &enc, h.S)
+	// A player added, then the section removed and put back.
+	h.Public("2026-12-01T10:10:00Z", "Bob <bob@example.test>", "I join the toy game.")
+	sameEncoding(t, &enc, h.S)
+	delete(h.S.Games, "toy")
+	sameEncoding(t, &enc, h.S)
+	h.S.Games["toy"] = g
 	sameEncoding(t, &enc, h.S)
 }
 

@@ -30,7 +30,11 @@ import (
 // each player's text kept, while the player is the same (a copy of it is
 // compared with samePlayer, as the state's Encoder compares its own); new
 // entries and players are encoded 64 to a document, which is cut at the
-// start of each (itemTexts).
+// start of each (itemTexts). And each game's section text is kept whole
+// while the section is unchanged, by the check the Encoder makes of its
+// own kept sections (sameSection, against a deep copy): a notice of one
+// game, or a report after a message that touched one game, encodes that
+// section alone.
 
 // The text of a state is written as the state file writes it, with every
 // text that begins with a line break or a tab double-quoted (codec_text.go):
@@ -44,13 +48,22 @@ import (
 // double-quoted.
 func marshalText(v any) ([]byte, error) { return quotingTexts(v, yaml.Marshal) }
 
-// hashText keeps the text of each game's recent events and of each player
-// between hashes. The zero value is ready to use; it may be used by several
-// goroutines.
+// hashText keeps the text of each game's section, of each of its recent
+// events and of each player between hashes. The zero value is ready to
+// use; it may be used by several goroutines.
 type hashText struct {
-	mu     sync.Mutex
-	recent map[string]map[Happening][]byte // by game ID: each entry's text
-	people map[*Player]keptPlayer          // each player's text
+	mu       sync.Mutex
+	recent   map[string]map[Happening][]byte // by game ID: each entry's text
+	people   map[*Player]keptPlayer          // each player's text
+	sections map[string]keptSection          // by game ID: the section's text
+	size     int                             // of the last text
+}
+
+// keptSection is a game's section text under "games:" and a deep copy of
+// the section it is the text of.
+type keptSection struct {
+	of   *GameState
+	text []byte
 }
 
 // keptPlayer is a player's text in hashedState and a copy of the player
@@ -62,25 +75,25 @@ type keptPlayer struct {
 
 // of returns the YAML encoding of h, as marshalText(h) writes it.
 func (c *hashText) of(h *hashedState) ([]byte, error) {
-	var out []byte
+	c.mu.Lock()
+	out := make([]byte, 0, c.size)
+	c.mu.Unlock()
 	v := reflect.ValueOf(h).Elem()
 	for i := range v.NumField() {
 		f := v.Type().Field(i)
 		if f.Name == "Players" && len(h.Players) > 0 && !slices.Contains(h.Players, nil) {
-			players, err := c.players(h.Players)
-			if err != nil {
+			var err error
+			if out, err = c.players(out, h.Players); err != nil {
 				return nil, err
 			}
-			out = append(out, players...)
 			continue
 		}
 		if f.Name == "Games" && len(h.Games) > 0 {
 			if ids := yamlKeyOrder(h.Games); ids != nil {
-				games, err := c.games(h.Games, ids)
-				if err != nil {
+				var err error
+				if out, err = c.games(out, h.Games, ids); err != nil {
 					return nil, err
 				}
-				out = append(out, games...)
 				continue
 			}
 		}
@@ -92,12 +105,15 @@ func (c *hashText) of(h *hashedState) ([]byte, error) {
 		}
 		out = append(out, b...)
 	}
+	c.mu.Lock()
+	c.size = len(out)
+	c.mu.Unlock()
 	return out, nil
 }
 
-// players is the "players:" key of hashedState: the text of each player
-// kept while the player is the same.
-func (c *hashText) players(ps []*Player) ([]byte, error) {
+// players appends the "players:" key of hashedState to out: the text of
+// each player kept while the player is the same.
+func (c *hashText) players(out []byte, ps []*Player) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	fresh := make(map[*Player]keptPlayer, len(ps))
@@ -119,7 +135,7 @@ func (c *hashText) players(ps []*Player) ([]byte, error) {
 	for i, p := range missing {
 		fresh[p] = keptPlayer{of: clonePlayer(p), text: texts[i]}
 	}
-	out := []byte(playersHead)
+	out = append(out, playersHead...)
 	for _, p := range ps {
 		out = append(out, fresh[p].text...)
 	}
@@ -144,10 +160,10 @@ func playersText(ps []*Player) ([]byte, error) { return marshalText(playersProbe
 // gamesKey is hashedState's "games:" key.
 const gamesKey = "games:\n"
 
-// games is the "games:" key of hashedState with the sections of games, in
-// the order ids.
-func (c *hashText) games(games map[string]*GameState, ids []string) ([]byte, error) {
-	out := []byte(gamesKey)
+// games appends the "games:" key of hashedState to out, with the sections
+// of games in the order ids.
+func (c *hashText) games(out []byte, games map[string]*GameState, ids []string) ([]byte, error) {
+	out = append(out, gamesKey...)
 	for _, id := range ids {
 		b, err := c.section(id, games[id])
 		if err != nil {
@@ -192,9 +208,36 @@ func yamlKeyOrder[V any](m map[string]V) []string {
 	return order
 }
 
-// section is the text of game id's section g under "games:".
+// section is the text of game id's section g under "games:", kept while
+// the section is unchanged (sameSection, the check the state's Encoder
+// makes of its own kept sections).
 func (c *hashText) section(id string, g *GameState) ([]byte, error) {
-	if g == nil || len(g.Recent) == 0 {
+	if g == nil {
+		return gameText(id, g)
+	}
+	c.mu.Lock()
+	k, ok := c.sections[id]
+	c.mu.Unlock()
+	if ok && sameSection(g, k.of) {
+		return k.text, nil
+	}
+	b, err := c.encodeSection(id, g)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sections == nil {
+		c.sections = map[string]keptSection{}
+	}
+	c.sections[id] = keptSection{of: deepCopy(reflect.ValueOf(g)).Interface().(*GameState), text: b}
+	return b, nil
+}
+
+// encodeSection encodes game id's section g under "games:", its recent
+// events from the text kept of each.
+func (c *hashText) encodeSection(id string, g *GameState) ([]byte, error) {
+	if len(g.Recent) == 0 {
 		return gameText(id, g)
 	}
 	bare := *g
@@ -299,9 +342,10 @@ const itemChunk = 64
 // itemTexts is the text of each of items, items of a block sequence: encode
 // writes a document of items, which is head, the items' text and tail, and
 // start begins the first line of each item and no other line (a line deeper
-// in an item is indented further). The items are encoded itemChunk at a
-// time, the text cut at each start; should the cuts not give one text per
-// item, each item of the chunk is encoded alone.
+// in an item is indented further: the encoder's width is unlimited, so no
+// scalar is folded onto a line of its own, and a block scalar's lines are
+// indented past its key). The items are encoded itemChunk at a time, the
+// text cut at each start.
 func itemTexts[T any](items []T, encode func([]T) ([]byte, error), head, tail, start string) ([][]byte, error) {
 	out := make([][]byte, 0, len(items))
 	for len(items) > 0 {
@@ -312,17 +356,7 @@ func itemTexts[T any](items []T, encode func([]T) ([]byte, error), head, tail, s
 			return nil, err
 		}
 		if len(texts) != len(chunk) {
-			texts = texts[:0]
-			for i := range chunk {
-				t, err := cutItems(chunk[i:i+1], encode, head, tail, start)
-				if err != nil {
-					return nil, err
-				}
-				if len(t) != 1 {
-					return nil, fmt.Errorf("state hash: unexpected encoding of an item: %q", t)
-				}
-				texts = append(texts, t[0])
-			}
+			return nil, fmt.Errorf("state hash: %d items encoded as %d", len(chunk), len(texts))
 		}
 		out = append(out, texts...)
 	}

@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -185,5 +186,166 @@ func TestHashTextCostsWhatChanged(t *testing.T) {
 	sameHashText(t, c, h)
 	if warm*10 > cold {
 		t.Errorf("hashing again after one new event allocates %.0f times, the first hash %.0f: more than a tenth", warm, cold)
+	}
+}
+
+// BenchmarkHashTextAgain: the state hash's text of four games of 300 recent
+// events and 200 players, hashed again with nothing changed, and after a
+// new event in one game.
+func BenchmarkHashTextAgain(b *testing.B) {
+	at := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	events := make([]string, 300)
+	for i := range events {
+		events[i] = fmt.Sprintf("takes control of Cell (%d, %d) (R16)", i%16, i/16)
+	}
+	h := hashStateOf([]string{"life", "rumble", "steemfield", "wackyworld"}, events, at)
+	for _, g := range h.Games {
+		for i := range 200 {
+			g.Data.(*hashSection).Notes = append(g.Data.(*hashSection).Notes, fmt.Sprintf("cell %d owned by Player%03d", i, i))
+		}
+	}
+	for i := range 200 {
+		h.Players = append(h.Players, &Player{Name: fmt.Sprintf("Player%03d", i), Addresses: []string{fmt.Sprintf("p%03d@example.test", i)},
+			Joined: map[string]time.Time{"life": at}, Member: []string{"life"}})
+	}
+	b.Run("unchanged", func(b *testing.B) {
+		var c hashText
+		if _, err := c.of(h); err != nil {
+			b.Fatal(err)
+		}
+		cpu := cpuTime()
+		for b.Loop() {
+			if _, err := c.of(h); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	})
+	b.Run("one-changed", func(b *testing.B) {
+		var c hashText
+		if _, err := c.of(h); err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		cpu := cpuTime()
+		for b.Loop() {
+			n++
+			g := h.Games["rumble"]
+			g.Recent = append(g.Recent[1:], Happening{Time: at.Add(time.Duration(n) * time.Minute), Who: "Bob", What: fmt.Sprintf("bids %d", n)})
+			if _, err := c.of(h); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	})
+}
+
+// TestHashTextRandomChanges: the state hash of an engine, which keeps each
+// section's text while the section is unchanged, is the hash of a fresh
+// computation and its text the whole encoding's, after each of a run of
+// random changes to the players, the games' sections (each field, a
+// section gone and back) and the times' zones at the same instant.
+func TestHashTextRandomChanges(t *testing.T) {
+	at := time.Date(2026, 11, 23, 0, 4, 6, 0, time.UTC)
+	zones := []*time.Location{time.UTC, time.FixedZone("", 2*3600), time.FixedZone("", -5*3600-30*60), time.FixedZone("X", 2*3600)}
+	ids := []string{"life", "rumble", "steemfield"}
+	h := hashStateOf(ids, trickyEvents[:8], at)
+	s := &State{Secret: strings.Repeat("ab", 32), Players: h.Players, Points: h.Points, Games: h.Games}
+	var c hashText
+	r := rand.New(rand.NewPCG(1, 2))
+	gone := map[string]*GameState{}
+	for step := range 400 {
+		id := ids[r.IntN(len(ids))]
+		g := s.Games[id]
+		var what string
+		switch k := r.IntN(12); {
+		case g == nil:
+			what = "section back"
+			s.Games[id] = gone[id]
+		case k == 0:
+			what = "last report to another zone"
+			g.LastReport = g.LastReport.In(zones[r.IntN(len(zones))])
+		case k == 1:
+			what = "last report moved"
+			g.LastReport = g.LastReport.Add(time.Duration(r.IntN(3)) * time.Hour)
+		case k == 2 && len(g.Recent) > 0:
+			what = "an event's time to another zone, in place"
+			e := &g.Recent[r.IntN(len(g.Recent))]
+			e.Time = e.Time.In(zones[r.IntN(len(zones))])
+		case k == 3:
+			what = "an event added"
+			g.Recent = append(g.Recent, Happening{Time: at.Add(time.Duration(step) * time.Minute), Who: "Bob", What: trickyEvents[r.IntN(len(trickyEvents))]})
+		case k == 4 && len(g.Recent) > 0:
+			what = "the oldest event dropped"
+			g.Recent = g.Recent[1:]
+		case k == 5:
+			what = "contestmaster"
+			g.Contestmaster = fmt.Sprintf("cm%d@example.test", r.IntN(3))
+		case k == 6:
+			what = "a parameter"
+			g.Params[fmt.Sprintf("p%d", r.IntN(3))] = trickyEvents[r.IntN(len(trickyEvents))]
+		case k == 7:
+			what = "the data"
+			g.Data.(*hashSection).Turn = r.IntN(3)
+		case k == 8:
+			what = "the data's notes"
+			d := g.Data.(*hashSection)
+			d.Notes = append(d.Notes, trickyEvents[r.IntN(len(trickyEvents))])
+		case k == 9:
+			what = "a section gone"
+			gone[id] = g
+			delete(s.Games, id)
+		case k == 10:
+			what = "a player added"
+			s.Players = append(s.Players, &Player{Name: fmt.Sprintf("P%d", step), Addresses: []string{fmt.Sprintf("p%d@example.test", step)},
+				Joined: map[string]time.Time{id: at.In(zones[r.IntN(len(zones))])}})
+		default:
+			what = "a player's join to another zone"
+			p := s.Players[r.IntN(len(s.Players))]
+			if p.Joined == nil {
+				p.Joined = map[string]time.Time{}
+			}
+			p.Joined[id] = at.In(zones[r.IntN(len(zones))])
+		}
+		for _, game := range []string{"", id} {
+			got, err := c.hash(s, game, int64(step), at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := StateHash(s, game, int64(step), at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Fatalf("step %d (%s), game %q: the kept state hash %s, a fresh one %s", step, what, game, got, want)
+			}
+		}
+		hs := &hashedState{Time: at, Players: s.Players, Points: s.Points, Games: s.Games}
+		got, err := c.of(hs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := oldHashText(hs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("step %d (%s): the kept text differs from the whole encoding:\n%s\nwant\n%s", step, what, got, want)
+		}
+	}
+}
+
+// TestCutItemsShortEncoding: an encoding whose head and tail overlap (one
+// shorter than both together, which no list of items has) is refused as
+// unexpected, not cut out of range.
+func TestCutItemsShortEncoding(t *testing.T) {
+	encode := func([]int) ([]byte, error) { return []byte("- a\n"), nil }
+	texts, err := itemTexts([]int{1}, encode, "- a\n", "a\n", "- ")
+	if err == nil || !strings.Contains(err.Error(), "unexpected encoding") {
+		t.Errorf("an encoding shorter than its head and tail: %q, %v; want an unexpected encoding", texts, err)
+	}
+	texts, err = itemTexts([]int{1}, func([]int) ([]byte, error) { return []byte("H\n- a\n- b\nT\n"), nil }, "H\n", "T\n", "- ")
+	if err == nil || !strings.Contains(err.Error(), "1 items encoded as 2") {
+		t.Errorf("two items cut from the encoding of one: %q, %v; want an error", texts, err)
 	}
 }

@@ -163,12 +163,17 @@ func sameTimes(a, b map[string]time.Time) bool {
 	}
 	for k, x := range a {
 		y, ok := b[k]
-		if !ok || !x.Equal(y) || x.Location() != y.Location() {
+		if !ok || !sameTime(x, y) {
 			return false
 		}
 	}
 	return true
 }
+
+// sameTime: x and y are the same instant in the same location, so written
+// alike (time.Equal alone holds for the same instant in another zone,
+// written with another offset).
+func sameTime(x, y time.Time) bool { return x.Equal(y) && x.Location() == y.Location() }
 
 // takenSection is a game's kept section text, or (text nil) the section
 // to encode.
