@@ -499,8 +499,8 @@ func (e *Engine) gameRef(action string) (rest string, game string) {
 			if !a.mayMatch(lower, ascii) {
 				continue
 			}
-			if m := a.trailing.FindStringIndex(rest); m != nil {
-				return strings.TrimSpace(rest[:m[0]]), g.Spec().ID
+			if i := a.trailingAt(rest, ascii); i >= 0 {
+				return strings.TrimSpace(rest[:i]), g.Spec().ID
 			}
 		}
 	}
@@ -523,8 +523,21 @@ func (e *Engine) gameNamed(name string) string {
 
 type alias struct {
 	lower    string // the word in lower case
+	plain    bool   // isPlainName: mentionAt finds it at the end of an ASCII text
 	trailing *regexp.Regexp
 	anywhere *regexp.Regexp
+}
+
+// trailingAt is where a mention of the alias ends s (see gameRef), as
+// a.trailing finds it, or -1; ascii: s is ASCII.
+func (a alias) trailingAt(s string, ascii bool) int {
+	if ascii && a.plain {
+		return mentionAt(s, a.lower)
+	}
+	if m := a.trailing.FindStringIndex(s); m != nil {
+		return m[0]
+	}
+	return -1
 }
 
 // mayMatch reports whether the alias's patterns can match a text, given
@@ -547,6 +560,7 @@ func compileAlias(word string) alias {
 	w := regexp.QuoteMeta(word)
 	return alias{
 		lower:    strings.ToLower(word),
+		plain:    isPlainName(word),
 		trailing: regexp.MustCompile(`(?i)\s*[,(]?\s*\b(?:in|for|of|on|to|at|from|with)?\s*(?:the\s+)?` + w + `(?:\s+(?:contest|game|contract))?\s*\)?$`),
 		anywhere: regexp.MustCompile(`(?i)\b` + w + `\b`),
 	}
