@@ -56,7 +56,7 @@ func Sentences(text string) []Sentence {
 		for _, m := range sentenceEnds(s) {
 			// Do not split "No. 3" style abbreviations before a digit, nor a
 			// list number ("1. I join") from its item.
-			if m[1] < len(s) && !startsNewSentence(s[m[1]:]) || listNumber.MatchString(s[start:m[1]]) {
+			if m[1] < len(s) && !startsNewSentence(s[m[1]:]) || isListNumber(s[start:m[1]]) {
 				continue
 			}
 			if t := strings.TrimSpace(s[start:m[1]]); t != "" {
@@ -107,7 +107,29 @@ func (c *chunk) add(t string) {
 	c.b.WriteString(t)
 }
 
-var listNumber = regexp.MustCompile(`^\s*\d{1,2}\.\s+$`)
+// isListNumber reports whether s is a list's number and the white space
+// after it ("1. ", " 12.\t"): white space, one or two ASCII digits, a dot,
+// and white space to the end (TestIsListNumber holds it to
+// `^\s*\d{1,2}\.\s+$`).
+func isListNumber(s string) bool {
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	d := i
+	for i < len(s) && i-d < 2 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == d || i+1 >= len(s) || s[i] != '.' { // a third digit is not a dot
+		return false
+	}
+	for i++; i < len(s); i++ {
+		if !isSpace(s[i]) {
+			return false
+		}
+	}
+	return true
+}
 
 // endsSentence reports whether a chunk's text so far ends in . ! ? ; or :
 // (all ASCII, so the last byte tells).

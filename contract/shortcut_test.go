@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bufio"
+	"math/rand/v2"
 	"os"
 	"regexp"
 	"strings"
@@ -14,8 +15,9 @@ import (
 // it cannot match (parse.go: mayStartSentence, startsWord with mayCond,
 // mayResolve, mayPerform and mayPreface, mayTrail, mayNotAction,
 // alias.mayMatch; apply.go: maySpell; correct.go: hasCorrect; claims.go:
-// mayClaim), and finds sentence ends without one (sentenceEnds). These
-// tests hold each shortcut to the regular expression it stands for.
+// mayClaim), and finds sentence ends and list numbers without one
+// (sentenceEnds, isListNumber). These tests hold each shortcut to the
+// regular expression it stands for.
 
 // sentenceEndRE is what sentenceEnds finds.
 var sentenceEndRE = regexp.MustCompile(`[.!?;]+(\s+|$)`)
@@ -91,6 +93,9 @@ func checkShortcuts(t *testing.T, s string) {
 	}
 	if !hasCorrect(s) && correctHead.MatchString(s) {
 		t.Errorf("hasCorrect(%q) is false, but correctHead matches", s)
+	}
+	if got, want := isListNumber(s), listNumberRE.MatchString(s); got != want {
+		t.Errorf("isListNumber(%q) = %v, listNumberRE says %v", s, got, want)
 	}
 	if !maySpell(s) && spelled.MatchString(s) {
 		t.Errorf("maySpell(%q) is false, but spelled matches", s)
@@ -183,4 +188,53 @@ func FuzzReaderShortcuts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		checkShortcuts(t, s)
 	})
+}
+
+// listNumberRE is what isListNumber reads: a list's number and the white
+// space after it.
+var listNumberRE = regexp.MustCompile(`^\s*\d{1,2}\.\s+$`)
+
+// TestIsListNumber: isListNumber answers as listNumberRE does, on a table
+// of edges and on 20,000 texts drawn as white space, digits, a dot and
+// white space, each part perhaps left out or followed by something else.
+func TestIsListNumber(t *testing.T) {
+	inputs := []string{"", "1", "1.", "1. ", " 1. ", "12. ", "123. ", "1.  \t", "1.\n", "1.\r\n", "\t\f1.\v", "1. x", "1 . ", ".1 ", "a. ", "01. ",
+		"99.\t", "1.. ", "1.,", "١. ", "1.\u00a0", "\u00a01. ", "  ", ". ", "1,2. ", "1\n. ", "\n\n12.\n"}
+	pieces := []string{"1", "9", "0", "12", ".", " ", "\t", "\n", "\r", "\f", "\v", "a", ",", "\u00a0", "١", "-"}
+	r := rand.New(rand.NewPCG(14, 2))
+	spaces := []string{" ", "\t", "\n", "\r", "\f", "\v", "\u00a0"}
+	for range 20000 {
+		var b strings.Builder
+		// white space, digits, a dot and white space, each perhaps
+		// left out or followed by a piece of anything
+		for range r.IntN(3) {
+			b.WriteString(spaces[r.IntN(len(spaces))])
+		}
+		for range r.IntN(4) {
+			b.WriteByte(byte('0' + r.IntN(10)))
+		}
+		if r.IntN(5) > 0 {
+			b.WriteByte('.')
+		}
+		for range r.IntN(3) {
+			b.WriteString(spaces[r.IntN(len(spaces))])
+		}
+		if r.IntN(4) == 0 {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		inputs = append(inputs, b.String())
+	}
+	yes := 0
+	for _, s := range inputs {
+		got, want := isListNumber(s), listNumberRE.MatchString(s)
+		if got != want {
+			t.Errorf("isListNumber(%q) = %v, listNumberRE says %v", s, got, want)
+		}
+		if want {
+			yes++
+		}
+	}
+	if yes < 100 {
+		t.Errorf("only %d of the inputs are list numbers: the draws test too little", yes)
+	}
 }
