@@ -285,7 +285,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return p, false
 	}
 	if strings.HasSuffix(s, "?") {
-		if performative.MatchString(s) {
+		if findPerformative(s) != nil {
 			return Performative{Kind: "not", Action: s}, true
 		}
 		return p, false
@@ -309,7 +309,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		}
 		return inner, ok
 	}
-	m := startsWord(s, mayPerform, performative)
+	m := findPerformative(s)
 	if m == nil {
 		if pm := startsWord(s, mayPreface, preface); pm != nil && startsWord(s, mayResolve, resolveForm) == nil {
 			inner, ok := ReadPerformative(pm[2])
@@ -464,6 +464,50 @@ func mayPerform(s string) bool {
 		n = 2
 	}
 	return n > 0 && len(s) > n && (isSpace(s[n]) || s[n] == ',')
+}
+
+// performativeAdverbs are the words performative reads between "I" and
+// the action ("I hereby join"; "do" of "I do hereby").
+var performativeAdverbs = map[string]bool{"hereby": true, "now": true, "also": true, "too": true, "therefore": true, "then": true, "thus": true,
+	"hence": true, "additionally": true, "officially": true, "formally": true, "simply": true, "just": true, "do": true}
+
+// findPerformative is performative.FindStringSubmatch(s), with the
+// sentence most actions are read by hand: "I", white space and the action,
+// on one line, whose first word is ASCII and none of performativeAdverbs
+// ("I claim cell (1, 2)"). TestFindPerformative holds it to the
+// expression.
+func findPerformative(s string) []string {
+	if len(s) > 2 && s[0]|0x20 == 'i' && isSpace(s[1]) {
+		i := 2
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		if rest := s[i:]; rest != "" && rest[0] != ',' && strings.IndexByte(rest, '\n') < 0 && !adverbFirst(rest) {
+			return []string{s, rest}
+		}
+	}
+	return startsWord(s, mayPerform, performative)
+}
+
+// adverbFirst reports whether the first word of s (up to white space) may
+// be one of performativeAdverbs: it is, in some case, or it is not ASCII
+// (case folding takes ſ for s).
+func adverbFirst(s string) bool {
+	end := 0
+	for end < len(s) && !isSpace(s[end]) {
+		if s[end] >= 0x80 {
+			return true
+		}
+		end++
+	}
+	if end > len("additionally") {
+		return false
+	}
+	var low [len("additionally")]byte
+	for i := 0; i < end; i++ {
+		low[i] = s[i] | 0x20
+	}
+	return performativeAdverbs[string(low[:end])]
 }
 
 // mayPreface reports whether preface can match s: s has one of the

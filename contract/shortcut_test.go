@@ -15,8 +15,8 @@ import (
 // it cannot match (parse.go: mayStartSentence, startsWord with mayCond,
 // mayResolve, mayPerform and mayPreface, mayTrail, mayNotAction,
 // alias.mayMatch; apply.go: maySpell; correct.go: hasCorrect; claims.go:
-// mayClaim), and finds sentence ends and list numbers without one
-// (sentenceEnds, isListNumber). These tests hold each shortcut to the
+// mayClaim), and finds sentence ends, list numbers and the plain "I
+// <action>" without one (sentenceEnds, isListNumber, findPerformative). These tests hold each shortcut to the
 // regular expression it stands for.
 
 // sentenceEndRE is what sentenceEnds finds.
@@ -67,6 +67,9 @@ func checkShortcuts(t *testing.T, s string) {
 	}
 	if !mayStartList(s) && listMarker.MatchString(s) {
 		t.Errorf("mayStartList(%q) is false, but listMarker matches", s)
+	}
+	if got, want := findPerformative(s), performative.FindStringSubmatch(s); !cmp.Equal(got, want) {
+		t.Errorf("findPerformative(%q) = %q, performative finds %q", s, got, want)
 	}
 	for _, c := range []struct {
 		may func(string) bool
@@ -236,5 +239,46 @@ func TestIsListNumber(t *testing.T) {
 	}
 	if yes < 100 {
 		t.Errorf("only %d of the inputs are list numbers: the draws test too little", yes)
+	}
+}
+
+// TestFindPerformative: findPerformative finds what performative finds,
+// on the shortcut seeds and on 20,000 sentences drawn as "I" or another
+// start, white space, perhaps one of performative's adverbs, and words.
+func TestFindPerformative(t *testing.T) {
+	check := func(s string) bool {
+		t.Helper()
+		got, want := findPerformative(s), performative.FindStringSubmatch(s)
+		if !cmp.Equal(got, want) {
+			t.Errorf("findPerformative(%q) = %q, performative finds %q", s, got, want)
+		}
+		return want != nil
+	}
+	for _, s := range shortcutSeeds(t) {
+		check(s)
+	}
+	for _, s := range []string{"I", "I ", "I  ", "I x", "i x", "I\tx", "I\nx", "I \n x", "I x\ny", "I x\r", "I ,x", "I , Bob, join", "I hereby join",
+		"I HEREBY join", "I hereby", "I now", "I nowhere", "I now,", "I do hereby join", "I do join", "I don't", "I thuſ join", "I thus\tjoin",
+		"I additionally join", "I additionallyx join", "I \u212Aeep", "İ join", "ı join", "I\u00a0join", "I\vjoin", "I\xffjoin", "I \xff", "We join"} {
+		check(s)
+	}
+	starts := []string{"I", "i", "We", "İ", "I,", "x"}
+	spaces := []string{" ", "  ", "\t", "\n", "\r", "\f", "\v", "\u00a0", ""}
+	words := []string{"join", "claim", "hereby", "HEREBY", "now", "Now,", "do", "do hereby", "thuſ", "too", "simply", ",", ", Bob,", "cell (1, 2)", "x\ny", "\xff", "additionally", "just"}
+	r := rand.New(rand.NewPCG(14, 6))
+	read := 0
+	for range 20000 {
+		var b strings.Builder
+		b.WriteString(starts[r.IntN(len(starts))])
+		for range 1 + r.IntN(4) {
+			b.WriteString(spaces[r.IntN(len(spaces))])
+			b.WriteString(words[r.IntN(len(words))])
+		}
+		if check(b.String()) {
+			read++
+		}
+	}
+	if read < 5000 {
+		t.Errorf("only %d of the sentences are performatives: the draws test too little", read)
 	}
 }
