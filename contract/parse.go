@@ -56,7 +56,7 @@ func Sentences(text string) []Sentence {
 		for _, m := range sentenceEnds(s) {
 			// Do not split "No. 3" style abbreviations before a digit, nor a
 			// list number ("1. I join") from its item.
-			if m[1] < len(s) && !startsNewSentence(s[m[1]:]) || listNumber.MatchString(s[start:m[1]]) {
+			if m[1] < len(s) && !startsNewSentence(s[m[1]:]) || isListNumber(s[start:m[1]]) {
 				continue
 			}
 			if t := strings.TrimSpace(s[start:m[1]]); t != "" {
@@ -107,7 +107,29 @@ func (c *chunk) add(t string) {
 	c.b.WriteString(t)
 }
 
-var listNumber = regexp.MustCompile(`^\s*\d{1,2}\.\s+$`)
+// isListNumber reports whether s is a list's number and the white space
+// after it ("1. ", " 12.\t"): white space, one or two ASCII digits, a dot,
+// and white space to the end (TestIsListNumber holds it to
+// `^\s*\d{1,2}\.\s+$`).
+func isListNumber(s string) bool {
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	d := i
+	for i < len(s) && i-d < 2 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == d || i+1 >= len(s) || s[i] != '.' { // a third digit is not a dot
+		return false
+	}
+	for i++; i < len(s); i++ {
+		if !isSpace(s[i]) {
+			return false
+		}
+	}
+	return true
+}
 
 // endsSentence reports whether a chunk's text so far ends in . ! ? ; or :
 // (all ASCII, so the last byte tells).
@@ -263,7 +285,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return p, false
 	}
 	if strings.HasSuffix(s, "?") {
-		if performative.MatchString(s) {
+		if findPerformative(s) != nil {
 			return Performative{Kind: "not", Action: s}, true
 		}
 		return p, false
@@ -287,7 +309,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		}
 		return inner, ok
 	}
-	m := startsWord(s, mayPerform, performative)
+	m := findPerformative(s)
 	if m == nil {
 		if pm := startsWord(s, mayPreface, preface); pm != nil && startsWord(s, mayResolve, resolveForm) == nil {
 			inner, ok := ReadPerformative(pm[2])
@@ -444,6 +466,50 @@ func mayPerform(s string) bool {
 	return n > 0 && len(s) > n && (isSpace(s[n]) || s[n] == ',')
 }
 
+// performativeAdverbs are the words performative reads between "I" and
+// the action ("I hereby join"; "do" of "I do hereby").
+var performativeAdverbs = map[string]bool{"hereby": true, "now": true, "also": true, "too": true, "therefore": true, "then": true, "thus": true,
+	"hence": true, "additionally": true, "officially": true, "formally": true, "simply": true, "just": true, "do": true}
+
+// findPerformative is performative.FindStringSubmatch(s), with the
+// sentence most actions are read by hand: "I", white space and the action,
+// on one line, whose first word is ASCII and none of performativeAdverbs
+// ("I claim cell (1, 2)"). TestFindPerformative holds it to the
+// expression.
+func findPerformative(s string) []string {
+	if len(s) > 2 && s[0]|0x20 == 'i' && isSpace(s[1]) {
+		i := 2
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		if rest := s[i:]; rest != "" && rest[0] != ',' && strings.IndexByte(rest, '\n') < 0 && !adverbFirst(rest) {
+			return []string{s, rest}
+		}
+	}
+	return startsWord(s, mayPerform, performative)
+}
+
+// adverbFirst reports whether the first word of s (up to white space) may
+// be one of performativeAdverbs: it is, in some case, or it is not ASCII
+// (case folding takes ſ for s).
+func adverbFirst(s string) bool {
+	end := 0
+	for end < len(s) && !isSpace(s[end]) {
+		if s[end] >= 0x80 {
+			return true
+		}
+		end++
+	}
+	if end > len("additionally") {
+		return false
+	}
+	var low [len("additionally")]byte
+	for i := 0; i < end; i++ {
+		low[i] = s[i] | 0x20
+	}
+	return performativeAdverbs[string(low[:end])]
+}
+
 // mayPreface reports whether preface can match s: s has one of the
 // marks that end a preface (, : ;).
 func mayPreface(s string) bool { return strings.ContainsAny(s, ",:;") }
@@ -499,8 +565,8 @@ func (e *Engine) gameRef(action string) (rest string, game string) {
 			if !a.mayMatch(lower, ascii) {
 				continue
 			}
-			if m := a.trailing.FindStringIndex(rest); m != nil {
-				return strings.TrimSpace(rest[:m[0]]), g.Spec().ID
+			if i := a.trailingAt(rest, ascii); i >= 0 {
+				return strings.TrimSpace(rest[:i]), g.Spec().ID
 			}
 		}
 	}
@@ -523,8 +589,21 @@ func (e *Engine) gameNamed(name string) string {
 
 type alias struct {
 	lower    string // the word in lower case
+	plain    bool   // isPlainName: mentionAt finds it at the end of an ASCII text
 	trailing *regexp.Regexp
 	anywhere *regexp.Regexp
+}
+
+// trailingAt is where a mention of the alias ends s (see gameRef), as
+// a.trailing finds it, or -1; ascii: s is ASCII.
+func (a alias) trailingAt(s string, ascii bool) int {
+	if ascii && a.plain {
+		return mentionAt(s, a.lower)
+	}
+	if m := a.trailing.FindStringIndex(s); m != nil {
+		return m[0]
+	}
+	return -1
 }
 
 // mayMatch reports whether the alias's patterns can match a text, given
@@ -547,6 +626,7 @@ func compileAlias(word string) alias {
 	w := regexp.QuoteMeta(word)
 	return alias{
 		lower:    strings.ToLower(word),
+		plain:    isPlainName(word),
 		trailing: regexp.MustCompile(`(?i)\s*[,(]?\s*\b(?:in|for|of|on|to|at|from|with)?\s*(?:the\s+)?` + w + `(?:\s+(?:contest|game|contract))?\s*\)?$`),
 		anywhere: regexp.MustCompile(`(?i)\b` + w + `\b`),
 	}

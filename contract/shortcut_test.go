@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bufio"
+	"math/rand/v2"
 	"os"
 	"regexp"
 	"strings"
@@ -14,8 +15,9 @@ import (
 // it cannot match (parse.go: mayStartSentence, startsWord with mayCond,
 // mayResolve, mayPerform and mayPreface, mayTrail, mayNotAction,
 // alias.mayMatch; apply.go: maySpell; correct.go: hasCorrect; claims.go:
-// mayClaim), and finds sentence ends without one (sentenceEnds). These
-// tests hold each shortcut to the regular expression it stands for.
+// mayClaim), and finds sentence ends, list numbers and the plain "I
+// <action>" without one (sentenceEnds, isListNumber, findPerformative). These tests hold each shortcut to the
+// regular expression it stands for.
 
 // sentenceEndRE is what sentenceEnds finds.
 var sentenceEndRE = regexp.MustCompile(`[.!?;]+(\s+|$)`)
@@ -66,6 +68,9 @@ func checkShortcuts(t *testing.T, s string) {
 	if !mayStartList(s) && listMarker.MatchString(s) {
 		t.Errorf("mayStartList(%q) is false, but listMarker matches", s)
 	}
+	if got, want := findPerformative(s), performative.FindStringSubmatch(s); !cmp.Equal(got, want) {
+		t.Errorf("findPerformative(%q) = %q, performative finds %q", s, got, want)
+	}
 	for _, c := range []struct {
 		may func(string) bool
 		re  *regexp.Regexp
@@ -91,6 +96,9 @@ func checkShortcuts(t *testing.T, s string) {
 	}
 	if !hasCorrect(s) && correctHead.MatchString(s) {
 		t.Errorf("hasCorrect(%q) is false, but correctHead matches", s)
+	}
+	if got, want := isListNumber(s), listNumberRE.MatchString(s); got != want {
+		t.Errorf("isListNumber(%q) = %v, listNumberRE says %v", s, got, want)
 	}
 	if !maySpell(s) && spelled.MatchString(s) {
 		t.Errorf("maySpell(%q) is false, but spelled matches", s)
@@ -183,4 +191,94 @@ func FuzzReaderShortcuts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		checkShortcuts(t, s)
 	})
+}
+
+// listNumberRE is what isListNumber reads: a list's number and the white
+// space after it.
+var listNumberRE = regexp.MustCompile(`^\s*\d{1,2}\.\s+$`)
+
+// TestIsListNumber: isListNumber answers as listNumberRE does, on a table
+// of edges and on 20,000 texts drawn as white space, digits, a dot and
+// white space, each part perhaps left out or followed by something else.
+func TestIsListNumber(t *testing.T) {
+	inputs := []string{"", "1", "1.", "1. ", " 1. ", "12. ", "123. ", "1.  \t", "1.\n", "1.\r\n", "\t\f1.\v", "1. x", "1 . ", ".1 ", "a. ", "01. ",
+		"99.\t", "1.. ", "1.,", "١. ", "1.\u00a0", "\u00a01. ", "  ", ". ", "1,2. ", "1\n. ", "\n\n12.\n"}
+	pieces := []string{"1", "9", "0", "12", ".", " ", "\t", "\n", "\r", "\f", "\v", "a", ",", "\u00a0", "١", "-"}
+	r := rand.New(rand.NewPCG(14, 2))
+	spaces := []string{" ", "\t", "\n", "\r", "\f", "\v", "\u00a0"}
+	for range 20000 {
+		var b strings.Builder
+		// white space, digits, a dot and white space, each perhaps
+		// left out or followed by a piece of anything
+		for range r.IntN(3) {
+			b.WriteString(spaces[r.IntN(len(spaces))])
+		}
+		for range r.IntN(4) {
+			b.WriteByte(byte('0' + r.IntN(10)))
+		}
+		if r.IntN(5) > 0 {
+			b.WriteByte('.')
+		}
+		for range r.IntN(3) {
+			b.WriteString(spaces[r.IntN(len(spaces))])
+		}
+		if r.IntN(4) == 0 {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		inputs = append(inputs, b.String())
+	}
+	yes := 0
+	for _, s := range inputs {
+		got, want := isListNumber(s), listNumberRE.MatchString(s)
+		if got != want {
+			t.Errorf("isListNumber(%q) = %v, listNumberRE says %v", s, got, want)
+		}
+		if want {
+			yes++
+		}
+	}
+	if yes < 100 {
+		t.Errorf("only %d of the inputs are list numbers: the draws test too little", yes)
+	}
+}
+
+// TestFindPerformative: findPerformative finds what performative finds,
+// on the shortcut seeds and on 20,000 sentences drawn as "I" or another
+// start, white space, perhaps one of performative's adverbs, and words.
+func TestFindPerformative(t *testing.T) {
+	check := func(s string) bool {
+		t.Helper()
+		got, want := findPerformative(s), performative.FindStringSubmatch(s)
+		if !cmp.Equal(got, want) {
+			t.Errorf("findPerformative(%q) = %q, performative finds %q", s, got, want)
+		}
+		return want != nil
+	}
+	for _, s := range shortcutSeeds(t) {
+		check(s)
+	}
+	for _, s := range []string{"I", "I ", "I  ", "I x", "i x", "I\tx", "I\nx", "I \n x", "I x\ny", "I x\r", "I ,x", "I , Bob, join", "I hereby join",
+		"I HEREBY join", "I hereby", "I now", "I nowhere", "I now,", "I do hereby join", "I do join", "I don't", "I thuſ join", "I thus\tjoin",
+		"I additionally join", "I additionallyx join", "I \u212Aeep", "İ join", "ı join", "I\u00a0join", "I\vjoin", "I\xffjoin", "I \xff", "We join"} {
+		check(s)
+	}
+	starts := []string{"I", "i", "We", "İ", "I,", "x"}
+	spaces := []string{" ", "  ", "\t", "\n", "\r", "\f", "\v", "\u00a0", ""}
+	words := []string{"join", "claim", "hereby", "HEREBY", "now", "Now,", "do", "do hereby", "thuſ", "too", "simply", ",", ", Bob,", "cell (1, 2)", "x\ny", "\xff", "additionally", "just"}
+	r := rand.New(rand.NewPCG(14, 6))
+	read := 0
+	for range 20000 {
+		var b strings.Builder
+		b.WriteString(starts[r.IntN(len(starts))])
+		for range 1 + r.IntN(4) {
+			b.WriteString(spaces[r.IntN(len(spaces))])
+			b.WriteString(words[r.IntN(len(words))])
+		}
+		if check(b.String()) {
+			read++
+		}
+	}
+	if read < 5000 {
+		t.Errorf("only %d of the sentences are performatives: the draws test too little", read)
+	}
 }

@@ -18,24 +18,65 @@ const (
 type configuredList struct {
 	addr string // lower-case
 	role listRole
+	// The List-Id identifiers that name the list (RFC 2919 §3): Mailman
+	// (2 and 3) derives one from the address,
+	// "agora-business@example.test" -> "agora-business.example.test";
+	// one that starts with idStart and ends with idEnd is taken too.
+	// All "" for an address without "@", which no identifier names.
+	idWhole, idStart, idEnd string
 }
 
+// newConfiguredList is the list with the address addr, lower-case.
+func newConfiguredList(addr string, role listRole) configuredList {
+	l := configuredList{addr: addr, role: role}
+	if local, domain, ok := strings.Cut(addr, "@"); ok {
+		l.idWhole, l.idStart, l.idEnd = local+"."+domain, local+".", "."+domain
+	}
+	return l
+}
+
+// namedBy reports whether a List-Id identifier names the list.
+func (l *configuredList) namedBy(id string) bool {
+	return l.idWhole != "" && id != "" && (id == l.idWhole || strings.HasPrefix(id, l.idStart) && strings.HasSuffix(id, l.idEnd))
+}
+
+// through reports whether a message came through the list: its List-Id
+// identifier names the list, or the list is among To/Cc (AGORA "Lists").
+func (l *configuredList) through(listID string, to, cc []string) bool {
+	return l.namedBy(listID) || slices.Contains(to, l.addr) || slices.Contains(cc, l.addr)
+}
+
+// listSet is the configured lists as read from a Config, with the
+// fields they were read from.
+type listSet struct {
+	official           string
+	public, discussion []string
+	lists              []configuredList
+}
+
+// lists returns the configured lists: read once, and again only when the
+// Config's lists have changed since. The caller does not change them.
 func (c *Config) lists() []configuredList {
-	ls := make([]configuredList, 0, 1+len(c.PublicLists)+len(c.DiscussionLists))
+	if p, _ := c.listsRead.Load().(*listSet); p != nil && p.official == c.OfficialList && slices.Equal(p.public, c.PublicLists) && slices.Equal(p.discussion, c.DiscussionLists) {
+		return p.lists
+	}
+	p := &listSet{official: c.OfficialList, public: slices.Clone(c.PublicLists), discussion: slices.Clone(c.DiscussionLists)}
+	p.lists = make([]configuredList, 0, 1+len(p.public)+len(p.discussion))
 	add := func(a string, r listRole) {
 		a = strings.ToLower(strings.TrimSpace(a))
 		if a != "" {
-			ls = append(ls, configuredList{a, r})
+			p.lists = append(p.lists, newConfiguredList(a, r))
 		}
 	}
-	add(c.OfficialList, roleOfficial)
-	for _, a := range c.PublicLists {
+	add(p.official, roleOfficial)
+	for _, a := range p.public {
 		add(a, rolePublic)
 	}
-	for _, a := range c.DiscussionLists {
+	for _, a := range p.discussion {
 		add(a, roleDiscussion)
 	}
-	return ls
+	c.listsRead.Store(p)
+	return p.lists
 }
 
 // listID returns the list identifier of a List-Id value (RFC 2919 §3):
@@ -49,29 +90,31 @@ func listID(v string) string {
 	return strings.ToLower(strings.TrimSpace(v))
 }
 
-// listIDMatches reports whether a List-Id identifier names the list with
-// this address. Mailman (2 and 3) derives it from the address:
-// "agora-business@example.test" -> "agora-business.example.test".
-func listIDMatches(id, addr string) bool {
-	local, domain, ok := strings.Cut(addr, "@")
-	if !ok || id == "" {
-		return false
-	}
-	return id == local+"."+domain || (strings.HasPrefix(id, local+".") && strings.HasSuffix(id, "."+domain))
-}
-
-// through reports whether a message came through the list with this
-// address: its List-Id names the list, or the list is among To/Cc (AGORA
-// "Lists").
-func through(listID, addr string, to, cc []string) bool {
-	return listIDMatches(listID, addr) || slices.Contains(to, addr) || slices.Contains(cc, addr)
-}
-
 var (
 	autoSubjectRE = regexp.MustCompile(`(?i)^\s*(out of (the )?office|automatic reply|auto(matic)?[ -]?(reply|response|antwort)|auto:|vacation(\s+(reply|notice|message|response|auto-?reply))?\s*($|[:(\[-])|abwesenheitsnotiz|abwesend|réponse automatique|respuesta automática|fuera de la oficina|risposta automatica|fuori sede|自動応答|不在)`)
 	oooRE         = regexp.MustCompile(`(?i)out of (the )?office|on vacation|abwesenheit|congés|vacances`)
 	digestRE      = regexp.MustCompile(`(?i)\bdigest\b.*\bvol(ume)?\b\.?\s*\d+`)
 )
+
+// mayAutoSubject reports whether autoSubjectRE can match a subject: after
+// white space, its first letter is the first of one of the expression's
+// phrases (a, f, o, r, v in some case, which no other rune folds to), or
+// it is not ASCII (自動応答, 不在).
+func mayAutoSubject(subject string) bool {
+	i := 0
+	for i < len(subject) && (subject[i] == ' ' || subject[i] == '\t' || subject[i] == '\n' || subject[i] == '\f' || subject[i] == '\r') {
+		i++
+	}
+	if i == len(subject) {
+		return false
+	}
+	switch c := subject[i]; c | 0x20 {
+	case 'a', 'f', 'o', 'r', 'v':
+		return true
+	default:
+		return c >= 0x80
+	}
+}
 
 // mayNameDigest reports whether digestRE can match a subject: an ASCII
 // subject must hold "digest" in some case (case folding takes ſ for s).
@@ -122,7 +165,7 @@ func ignoreReason(h header, m *Message, cfg *Config, w *bodyWalker) string {
 	if prec == "auto_reply" {
 		return ReasonAutoReply
 	}
-	if autoSubjectRE.MatchString(m.Subject) || ((prec == "bulk" || prec == "junk") && oooRE.MatchString(m.Subject)) {
+	if mayAutoSubject(m.Subject) && autoSubjectRE.MatchString(m.Subject) || ((prec == "bulk" || prec == "junk") && oooRE.MatchString(m.Subject)) {
 		return ReasonAutoReply
 	}
 	// A null reverse-path (RFC 5321 §4.5.5) is what bounces are sent with.
@@ -141,7 +184,7 @@ func classify(raw []byte, h header, from []address, m *Message, cfg *Config, w *
 	id := listID(h.Get("List-Id"))
 	var official, public, discussion bool
 	for _, l := range cfg.lists() {
-		if !through(id, l.addr, m.To, m.Cc) {
+		if !l.through(id, m.To, m.Cc) {
 			continue
 		}
 		if !slices.Contains(m.Lists, l.addr) {
@@ -203,7 +246,7 @@ func sender(h header, from []address, cfg *Config, to, cc []string) address {
 	}
 	id := listID(h.Get("List-Id"))
 	for _, l := range cfg.lists() {
-		if l.addr == f.addr && through(id, l.addr, to, cc) {
+		if l.addr == f.addr && l.through(id, to, cc) {
 			if orig := parseAddressList(xof); len(orig) > 0 {
 				return orig[0]
 			}
@@ -226,7 +269,7 @@ func listCopy(raw []byte, h header, m *Message, cfg *Config, id string) (bool, s
 		_, domain, _ := strings.Cut(l.addr, "@")
 		switch policy {
 		case "", AuthNone:
-			if listIDMatches(id, l.addr) && addressed {
+			if l.namedBy(id) && addressed {
 				return true, "List-Id " + id + " and " + l.addr + " in To/Cc (policy none: not authenticated)"
 			}
 		case AuthAuthRes:

@@ -1,6 +1,9 @@
 package mailin
 
-import "time"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Class says where a message counts (ruling G4, AGORA "Lists").
 type Class string
@@ -55,6 +58,8 @@ type Config struct {
 	AuthServID      string                              // for authres
 	LookupTXT       func(name string) ([]string, error) // for dkim; nil = net.LookupTXT
 	MaxTextBytes    int                                 // 0 = 1 MiB
+
+	listsRead atomic.Value // *listSet: the lists above, read (Config.lists); a Config copied keeps it, and it is checked against them
 }
 
 // Message is one parsed, classified message.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"referee/contract"
 )
@@ -82,8 +83,20 @@ func amount(s, rule, what string) (int, error) {
 var (
 	powerLead = regexp.MustCompile(`(?i)^(?:i\s+(?:hereby\s+)?submit\s+(?:the\s+)?(?:power\s+)?|power\s*(?:#?\d+)?\s*[:.)-]\s*)`)
 	powerSep  = regexp.MustCompile(`\s*(?::|\s[-–—]\s)\s*`)
-	powerName = regexp.MustCompile(`^[\pL\pN][\pL\pN '’-]{0,39}$`)
+	powerName = regexp.MustCompile(`^[\pL\pN][\pL\pN '’-]*$`)
 )
+
+// maxPowerName is the longest power name, in characters (Rumble 2). It is
+// counted apart from powerName: the same bound as a repetition inside the
+// expression compiles to fifteen times the program, at every start-up.
+const maxPowerName = 40
+
+// isPowerName reports whether name is a power name (Rumble 2): up to 40
+// letters, digits, spaces, ' and -, beginning with a letter or digit and
+// holding a letter.
+func isPowerName(name string) bool {
+	return utf8.RuneCountInString(name) <= maxPowerName && powerName.MatchString(name) && hasLetter(name)
+}
 
 func parsePowers(text string) ([]PowerDef, error) {
 	var out []PowerDef
@@ -108,7 +121,7 @@ func parsePowers(text string) ([]PowerDef, error) {
 			}
 			continue
 		}
-		if !powerName.MatchString(name) || !hasLetter(name) {
+		if !isPowerName(name) {
 			return nil, contract.Reject("Rumble 2", "%q is not a power name: use up to 40 letters, digits, spaces, ' and -", name)
 		}
 		if len(desc) > 300 {
