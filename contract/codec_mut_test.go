@@ -93,3 +93,14 @@ func TestMultilineTextBesideBreakingOnes(t *testing.T) {
 	}
 	checkTextRoundTrip(t, h.S)
 }
+
+// TestBreakingTextAfterDoubleBar: a text that begins with a line break,
+// saved after a text holding "||" (a bar right after a bar, where the
+// search for the YAML encoder's block headers resumes), is still written
+// double-quoted and loaded back whole.
+func TestBreakingTextAfterDoubleBar(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.S.Players[0].Nicknames = []string{"this || that", "\nPlease note:\nthe round ends on Monday."}
+	checkTextRoundTrip(t, h.S)
+}
