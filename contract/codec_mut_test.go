@@ -104,3 +104,16 @@ func TestBreakingTextAfterDoubleBar(t *testing.T) {
 	h.S.Players[0].Nicknames = []string{"this || that", "\nPlease note:\nthe round ends on Monday."}
 	checkTextRoundTrip(t, h.S)
 }
+
+// TestTabLedTextAlone: a text whose first line begins with a tab, the only
+// such text of a player, is saved double-quoted and loaded back whole,
+// whatever its end: no line feed, one, or more (the YAML encoder's block
+// header "|-", "|" or "|+").
+func TestTabLedTextAlone(t *testing.T) {
+	for _, nick := range []string{"\ttabbed\nline", "\ttabbed\nline\n", "\ttabbed\nline\n\n"} {
+		h := newToy(t)
+		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+		h.S.Players[0].Nicknames = []string{nick}
+		checkTextRoundTrip(t, h.S)
+	}
+}
