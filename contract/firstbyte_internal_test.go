@@ -42,6 +42,7 @@ func TestFirstBytesOf(t *testing.T) {
 		{re: `(?i)^(?:x?)$`, none: true, matchEmpty: true},
 		{re: `(?i)(?:claim)$`, none: true}, // not anchored
 		{re: `^(?:é|e)`, yes: "e", no: "E", nonASCII: true},
+		{re: `^(?:[a-\x{80}]x)`, yes: "a\x7f", no: "A0", nonASCII: true}, // a range that ends at U+0080, the first rune past ASCII
 	} {
 		re := regexp.MustCompile(c.re)
 		fb := firstBytesOf(re)

@@ -46,3 +46,17 @@ func TestActionsAsWrittenAtTheEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestTrailingWordAfterLongWhiteSpace: a trailing "too" after a run of
+// white space longer than the end the reader looks at (64 bytes: a line
+// of a mail wrapped and indented, say) is dropped as any trailing "too"
+// is, and the action is done.
+func TestTrailingWordAfterLongWhiteSpace(t *testing.T) {
+	for _, gap := range []string{strings.Repeat(" ", 61), strings.Repeat("\t", 70), "\n" + strings.Repeat(" ", 80)} {
+		h := newToy(t)
+		r := h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game"+gap+"too.")
+		if r == nil || !strings.Contains(r.Body, "Done: you joined Toy") || !strings.Contains(r.Body, "1 done, 0 not done.") {
+			t.Errorf("%q before \"too\": receipt %v", gap, r)
+		}
+	}
+}
