@@ -625,3 +625,33 @@ func TestMboxLineLongerThanTheBuffer(t *testing.T) {
 		t.Errorf("the first message (%d bytes) does not end with its long line (%d bytes) and \"end\"", len(raws[0].Data), len(long))
 	}
 }
+
+// TestSeveralListsOfARole: a referee configured with two public lists and
+// no discussion list, or two discussion lists and no public one, reads a
+// message through either list as that list's (its class and its list),
+// and one through none as private.
+func TestSeveralListsOfARole(t *testing.T) {
+	for _, c := range []struct {
+		cfg   *Config
+		to    string
+		class Class
+	}{
+		{&Config{PublicLists: []string{"agora-business@example.test", "agora-contests@example.test"}}, "agora-contests@example.test", Public},
+		{&Config{PublicLists: []string{"agora-business@example.test", "agora-contests@example.test"}}, "referee@example.test", Private},
+		{&Config{DiscussionLists: []string{"agora-discussion@example.test", "agora-chat@example.test"}}, "agora-chat@example.test", Discussion},
+		{&Config{DiscussionLists: []string{"agora-discussion@example.test", "agora-chat@example.test"}}, "referee@example.test", Private},
+	} {
+		raw := "From: alice@example.org\nTo: " + c.to + "\nSubject: joining\n\nI join the Life contest.\n"
+		m, err := Parse([]byte(raw), time.Time{}, c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantLists := []string{c.to}
+		if c.class == Private {
+			wantLists = nil
+		}
+		if m.Class != c.class || !slices.Equal(m.Lists, wantLists) || m.Text != "I join the Life contest." {
+			t.Errorf("to %s with lists %q, %q: class %v, lists %q, text %q; want %v, %q", c.to, c.cfg.PublicLists, c.cfg.DiscussionLists, m.Class, m.Lists, m.Text, c.class, wantLists)
+		}
+	}
+}
