@@ -577,13 +577,16 @@ func TestWrappedAttributionShortEnd(t *testing.T) {
 	}
 }
 
-// TestMboxTruncatedEnd: an mbox cut off after a From_ line holds no
-// message there, and a last line of quote marks without its line end is
-// the message's own.
+// TestMboxTruncatedEnd: an mbox cut off after a From_ line (its first or a
+// later one) holds no message there, and a last line of quote marks
+// without its line end is the message's own.
 func TestMboxTruncatedEnd(t *testing.T) {
 	for body, want := range map[string][]string{
 		"From a Mon Nov 30 10:00:00 2026\nSubject: one\n\nx\n\nFrom b Mon Nov 30 11:00:00 2026\n": {"one"},
 		"From a Mon Nov 30 10:00:00 2026\nSubject: one\n\nx\n>>":                                  {"one"},
+		// A From_ line alone, with and without its line end: no message.
+		"From a Mon Nov 30 10:00:00 2026\n": nil,
+		"From a Mon Nov 30 10:00:00 2026":   nil,
 	} {
 		path := filepath.Join(t.TempDir(), "box")
 		writeFile(t, path, body)
