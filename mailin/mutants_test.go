@@ -658,3 +658,17 @@ func TestSeveralListsOfARole(t *testing.T) {
 		}
 	}
 }
+
+// TestDisplayNameWithDEL: a display name holding a DEL (0x7f) is read
+// without it, as every control character of a name is removed.
+func TestDisplayNameWithDEL(t *testing.T) {
+	for _, from := range []string{"Ali\x7fce <alice@example.org>", "Alice Li\x7fddell <alice@example.org>"} {
+		m, err := Parse([]byte("From: "+from+"\nSubject: joining\n\nI join the Life contest.\n"), time.Time{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.ReplaceAll(from[:strings.IndexByte(from, '<')-1], "\x7f", ""); m.From != "alice@example.org" || m.FromName != want {
+			t.Errorf("From %q: address %q, name %q; want alice@example.org, %q", from, m.From, m.FromName, want)
+		}
+	}
+}
