@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -286,5 +287,54 @@ func TestMboxReleasedMemory(t *testing.T) {
 	r.Release()
 	if string(r.Data) != "From: a@example.org\n\nhi\n" {
 		t.Error("Release of a message no mbox read changed it")
+	}
+}
+
+// TestMboxReleasedMemoryReadAgain: messages released once read are read
+// into the memory the one before released, when it is as large as the next
+// one asks for (a buffer sized for a message as long as the one before): so
+// for messages of one length, and for short messages after a long one,
+// whose memory is larger than they ask. The sync.Pool may drop a buffer
+// now and then, so only "some" is asked for, from the third message on
+// (the first two are read into memory sized before any message was).
+func TestMboxReleasedMemoryReadAgain(t *testing.T) {
+	short := "From: p@example.org\nTo: agora-business@example.test\nSubject: bid\n\nI bid 5.\n"
+	long := "From: p@example.org\nSubject: bids\n\n" + strings.Repeat("I bid 5 on the next auction.\n", 150)
+	oneLength := slices.Repeat([]string{short}, 30)
+	for name, msgs := range map[string][]string{"one length": oneLength, "a long one first": append([]string{long}, oneLength[1:]...)} {
+		var mbox strings.Builder
+		for i, m := range msgs {
+			fmt.Fprintf(&mbox, "From p@example.org Sun Nov 29 10:%02d:00 2026\n%s\n", i, m)
+		}
+		path := filepath.Join(t.TempDir(), "box")
+		writeFile(t, path, mbox.String())
+		a, err := OpenArchive(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var last *byte // the first byte of the message released last
+		n, reused := 0, 0
+		for ; ; n++ {
+			r, err := a.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(r.Data) != msgs[n] {
+				t.Fatalf("%s: message %d read as %q, want %q", name, n+1, r.Data, msgs[n])
+			}
+			if first := &r.Data[:1][0]; first == last && n >= 2 {
+				reused++
+			} else {
+				last = first
+			}
+			r.Release()
+		}
+		a.Close()
+		if n != len(msgs) || reused == 0 {
+			t.Errorf("%s: %d messages read, %d of the third on into the memory of the one before; want %d, some", name, n, reused, len(msgs))
+		}
 	}
 }

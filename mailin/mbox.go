@@ -48,10 +48,10 @@ func (a *mboxArchive) readLine() ([]byte, error) {
 func (a *mboxArchive) Next() (*Raw, error) {
 	if !a.first {
 		a.first = true
-		line, err := a.readLine()
-		if err != nil && len(line) == 0 {
-			return nil, io.EOF
-		}
+		// Never empty: OpenArchive took the file for an mbox because its
+		// first five bytes, buffered, are "From ". An error after them
+		// comes again from the next read.
+		line, _ := a.readLine()
 		a.from = strings.TrimRight(string(line), "\r\n")
 	}
 	if a.eof && a.from == "" {

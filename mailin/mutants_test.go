@@ -577,13 +577,16 @@ func TestWrappedAttributionShortEnd(t *testing.T) {
 	}
 }
 
-// TestMboxTruncatedEnd: an mbox cut off after a From_ line holds no
-// message there, and a last line of quote marks without its line end is
-// the message's own.
+// TestMboxTruncatedEnd: an mbox cut off after a From_ line (its first or a
+// later one) holds no message there, and a last line of quote marks
+// without its line end is the message's own.
 func TestMboxTruncatedEnd(t *testing.T) {
 	for body, want := range map[string][]string{
 		"From a Mon Nov 30 10:00:00 2026\nSubject: one\n\nx\n\nFrom b Mon Nov 30 11:00:00 2026\n": {"one"},
 		"From a Mon Nov 30 10:00:00 2026\nSubject: one\n\nx\n>>":                                  {"one"},
+		// A From_ line alone, with and without its line end: no message.
+		"From a Mon Nov 30 10:00:00 2026\n": nil,
+		"From a Mon Nov 30 10:00:00 2026":   nil,
 	} {
 		path := filepath.Join(t.TempDir(), "box")
 		writeFile(t, path, body)
@@ -623,5 +626,49 @@ func TestMboxLineLongerThanTheBuffer(t *testing.T) {
 	}
 	if want := "\n\n" + long + "\nend\n"; !strings.HasSuffix(string(raws[0].Data), want) {
 		t.Errorf("the first message (%d bytes) does not end with its long line (%d bytes) and \"end\"", len(raws[0].Data), len(long))
+	}
+}
+
+// TestSeveralListsOfARole: a referee configured with two public lists and
+// no discussion list, or two discussion lists and no public one, reads a
+// message through either list as that list's (its class and its list),
+// and one through none as private.
+func TestSeveralListsOfARole(t *testing.T) {
+	for _, c := range []struct {
+		cfg   *Config
+		to    string
+		class Class
+	}{
+		{&Config{PublicLists: []string{"agora-business@example.test", "agora-contests@example.test"}}, "agora-contests@example.test", Public},
+		{&Config{PublicLists: []string{"agora-business@example.test", "agora-contests@example.test"}}, "referee@example.test", Private},
+		{&Config{DiscussionLists: []string{"agora-discussion@example.test", "agora-chat@example.test"}}, "agora-chat@example.test", Discussion},
+		{&Config{DiscussionLists: []string{"agora-discussion@example.test", "agora-chat@example.test"}}, "referee@example.test", Private},
+	} {
+		raw := "From: alice@example.org\nTo: " + c.to + "\nSubject: joining\n\nI join the Life contest.\n"
+		m, err := Parse([]byte(raw), time.Time{}, c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantLists := []string{c.to}
+		if c.class == Private {
+			wantLists = nil
+		}
+		if m.Class != c.class || !slices.Equal(m.Lists, wantLists) || m.Text != "I join the Life contest." {
+			t.Errorf("to %s with lists %q, %q: class %v, lists %q, text %q; want %v, %q", c.to, c.cfg.PublicLists, c.cfg.DiscussionLists, m.Class, m.Lists, m.Text, c.class, wantLists)
+		}
+	}
+}
+
+// TestDisplayNameWithDEL: a display name holding a DEL (0x7f) is read
+// without it, as every control character of a name is removed.
+func TestDisplayNameWithDEL(t *testing.T) {
+	for _, from := range []string{"Ali\x7fce <alice@example.org>", "Alice Li\x7fddell <alice@example.org>"} {
+		m, err := Parse([]byte("From: "+from+"\nSubject: joining\n\nI join the Life contest.\n"), time.Time{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.ReplaceAll(from[:strings.IndexByte(from, '<')-1], "\x7f", ""); m.From != "alice@example.org" || m.FromName != want {
+			t.Errorf("From %q: address %q, name %q; want alice@example.org, %q", from, m.From, m.FromName, want)
+		}
 	}
 }

@@ -1,12 +1,14 @@
 package store_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"referee/contract"
 	"referee/contract/store"
@@ -167,5 +169,48 @@ func TestJournalLineSeqAndExcerpt(t *testing.T) {
 		if !strings.HasSuffix(err.Error(), c.want) {
 			t.Errorf("%q: %v, want it to end %s", c.line, err, c.want)
 		}
+	}
+}
+
+// TestCommitOfATimePastYear9999: a journal line cannot hold a time past
+// year 9999 (encoding/json refuses it), so a save with one, in an entry or
+// in an input, fails with the line and the reason, and leaves the state
+// file and the journal as they were: no line of it is written, none
+// skipped while the rest go through. The next save goes on from there.
+func TestCommitOfATimePastYear9999(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	j, err := store.OpenJournal(store.JournalPath(path), store.Position{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if err := store.Commit(j, path, version(1), entries(1, 1, "one")); err != nil {
+		t.Fatal(err)
+	}
+	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	journal, _ := os.ReadFile(store.JournalPath(path))
+	unchanged := func(what string, err error, want string) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "year outside of range") {
+			t.Errorf("%s: error %v, want one naming %q and the year", what, err, want)
+		}
+		if seq, lines := committed(t, path); seq != 1 || lines != "1:one" {
+			t.Errorf("%s: state at seq %d, journal %q; want 1, %q", what, seq, lines, "1:one")
+		}
+		if now, _ := os.ReadFile(store.JournalPath(path)); !bytes.Equal(now, journal) {
+			t.Errorf("%s: the journal changed:\n%s", what, now)
+		}
+	}
+	late := entries(2, 3, "two")
+	late[1].Time = far
+	unchanged("an entry's time", store.Commit(j, path, version(3), late), "journal entry 3")
+	in := &contract.Input{Kind: contract.InAdvance, At: far}
+	unchanged("an input's time", store.CommitSteps(j, path, version(2), []store.Step{{Input: in, Entries: entries(2, 2, "two")}}), "journal input 1")
+	unchanged("an input's time, journaled alone", j.Log(version(2), []store.Step{{Input: in, Entries: entries(2, 2, "two")}}, true), "journal input 1")
+	if err := store.Commit(j, path, version(2), entries(2, 2, "two")); err != nil {
+		t.Fatal(err)
+	}
+	if seq, lines := committed(t, path); seq != 2 || lines != "1:one 2:two" {
+		t.Errorf("the next save: state at seq %d, journal %q; want 2, %q", seq, lines, "1:one 2:two")
 	}
 }
