@@ -33,7 +33,6 @@ const (
 type bodyWalker struct {
 	notes  []string
 	limit  int  // stop decoding once this much text is collected
-	size   int  // the message's body in bytes: room for a part's text
 	digest bool // a multipart/digest was seen
 	report string
 	// The message's own Content-Type as contentType reads it, once the
@@ -152,9 +151,6 @@ func (w *bodyWalker) text(h message.Header, params map[string]string, own bool, 
 	max := int64(w.limit) * 4
 	buf := textBuffers.Get().(*bytes.Buffer)
 	defer putTextBuffer(buf)
-	// Room for the part at once: as much as the message's body holds (a
-	// part decodes to about its bytes), up to maxTextBuffer.
-	buf.Grow(min(w.size, maxTextBuffer) + bytes.MinRead)
 	_, err = buf.ReadFrom(io.LimitReader(body, max+1))
 	data := buf.Bytes()
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) { // an unclosed multipart is noted by its walker
@@ -190,18 +186,13 @@ func asIs(h message.Header, params map[string]string) bool {
 	return !ok || ch == "utf-8" || ch == "us-ascii"
 }
 
-// maxTextBuffer is the most room a part's buffer is given before its
-// text is read, more than most text parts need; textBuffers keeps buffers
-// of up to twice that.
-const maxTextBuffer = 64 << 10
-
 // textBuffers hold a part's decoded bytes until they are made a string.
 var textBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // putTextBuffer gives buf back to textBuffers, unless it grew larger than
 // most text parts are.
 func putTextBuffer(buf *bytes.Buffer) {
-	if buf.Cap() <= 2*maxTextBuffer { // Grow rounds up what it is asked for
+	if buf.Cap() <= 64<<10 {
 		buf.Reset()
 		textBuffers.Put(buf)
 	}

@@ -60,7 +60,7 @@ func parse(raw []byte, arrived time.Time, cfg *Config, read func([]byte) (header
 	if limit <= 0 {
 		limit = DefaultMaxTextBytes
 	}
-	w := &bodyWalker{limit: limit, size: len(body)}
+	w := &bodyWalker{limit: limit}
 	text, kind := w.entity(h.Header, bytes.NewReader(body), 0, "", "text/plain")
 	m.Notes = append(m.Notes, w.notes...)
 	if kind == kindNone && len(bytes.TrimSpace(body)) > 0 && !w.digest && w.report == "" {

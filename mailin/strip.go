@@ -171,30 +171,25 @@ func stripQuoted(text string) (kept, quoted string) {
 			break
 		}
 	}
+	var k, q []string
 	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " \t\r")
+		l = strings.TrimRight(l, " \t\r")
+		if i >= cut || removed[i] {
+			q = append(q, l)
+		} else {
+			k = append(k, l)
+		}
 	}
-	return joinLines(lines, func(i int) bool { return i < cut && !removed[i] }), joinLines(lines, func(i int) bool { return i >= cut || removed[i] })
+	return joinLines(k), joinLines(q)
 }
 
-// joinLines joins the lines that want takes, dropping leading and
-// trailing blank lines and collapsing runs of blank lines into one, in
-// a string whose room is counted first.
-func joinLines(lines []string, want func(i int) bool) string {
-	size := 0
-	for i, l := range lines {
-		if want(i) {
-			size += len(l) + 2 // a line and at most two line breaks before it
-		}
-	}
+// joinLines joins lines, dropping leading and trailing blank lines and
+// collapsing runs of blank lines into one.
+func joinLines(lines []string) string {
 	var b strings.Builder
-	b.Grow(size)
 	blank := 0
 	started := false
-	for i, l := range lines {
-		if !want(i) {
-			continue
-		}
+	for _, l := range lines {
 		if strings.TrimSpace(l) == "" {
 			if started {
 				blank++
