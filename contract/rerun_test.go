@@ -607,11 +607,10 @@ func TestRerunNamesTheLineThatDiffers(t *testing.T) {
 	}
 }
 
-// TestRevisionOfAReceiptAlone: a correction that changes only how a
-// message reads, not what it did, changes its receipt alone; the revision
-// lists that receipt, does not say nothing changed, and has no heading for
-// what did not change.
-func TestRevisionOfAReceiptAlone(t *testing.T) {
+// rewordedJoining is the revision of a correction that changes only how
+// Alice's joining reads ("I hereby join"), not what it did.
+func rewordedJoining(t *testing.T) *contract.Revision {
+	t.Helper()
 	h := newToy(t)
 	h.Record()
 	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
@@ -620,6 +619,15 @@ func TestRevisionOfAReceiptAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rev
+}
+
+// TestRevisionOfAReceiptAlone: a correction that changes only how a
+// message reads, not what it did, changes its receipt alone; the revision
+// lists that receipt, does not say nothing changed, and has no heading for
+// what did not change.
+func TestRevisionOfAReceiptAlone(t *testing.T) {
+	rev := rewordedJoining(t)
 	if len(rev.Outcomes)+len(rev.State)+len(rev.Draws)+len(rev.Notices) != 0 || len(rev.Receipts) != 1 || !rev.Changed() || strings.Contains(rev.Text(), "Nothing changed.") {
 		t.Errorf("a correction of a receipt's wording alone:\n%s", rev.Text())
 	}

@@ -39,14 +39,7 @@ func TestRevisionOfNothing(t *testing.T) {
 // (JSON, the entry of its correction) reads back with the receipt it
 // lists named.
 func TestRevisionReadBackFromTheJournal(t *testing.T) {
-	h := newToy(t)
-	h.Record()
-	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
-	h.Public("2026-12-01T10:06:00Z", alice, "CoE: my joining.")
-	rev, _, err := h.Correct("2026-12-01T11:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m1@example.test", Text: "I hereby join the Toy game."}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rev := rewordedJoining(t)
 	b, err := json.Marshal(rev)
 	if err != nil {
 		t.Fatal(err)
