@@ -301,19 +301,13 @@ func TestPoolSpent(t *testing.T) {
 	}
 	privately(t, h, "2026-12-01T12:00:00Z", alice, strings.Join(own, "\n"))
 	h.Advance("2026-12-05T00:00:00Z")
-	powers := norm(sent(t, h, "rumble/1/powers"))
-	for _, want := range []string{
+	powers := noticeHas(t, h, "rumble/1/powers",
 		"10. spare power 78: weather of my own",
 		"77. Spare Power 77: A power with no description.",
 		"78. Spare Power 79: A power with no description.",
 		"79. Spare Power 80: A power with no description.",
 		"80. Spare Power 81: A power with no description.",
-		"The pool was spent, so the referee made 4 spare powers without a description: Spare Power 77, Spare Power 79, Spare Power 80, Spare Power 81.",
-	} {
-		if !strings.Contains(powers, want) {
-			t.Errorf("the powers notice lacks %q:\n%s", want, sent(t, h, "rumble/1/powers"))
-		}
-	}
+		"The pool was spent, so the referee made 4 spare powers without a description: Spare Power 77, Spare Power 79, Spare Power 80, Spare Power 81.")
 	if n := strings.Count(strings.ToLower(powers), ". spare power 77:"); n != 1 {
 		t.Errorf("Spare Power 77 is listed %d times, want once:\n%s", n, sent(t, h, "rumble/1/powers"))
 	}
@@ -322,8 +316,7 @@ func TestPoolSpent(t *testing.T) {
 		bob, "Spare Power 77: 5",
 		carol, "#78: 3",
 		dave, "no bids")
-	bids := norm(sent(t, h, "rumble/1/bids"))
-	for _, want := range []string{
+	noticeHas(t, h, "rumble/1/bids",
 		"spare power 78 2 2 Alice",
 		"Spare Power 77 5 5 Bob",
 		"Spare Power 79 3 3 Carol",
@@ -331,12 +324,20 @@ func TestPoolSpent(t *testing.T) {
 		"Spare Power 81 0 (no bids: discarded)",
 		"Alice 2 98 spare power 78",
 		"Bob 5 95 Spare Power 77",
-		"Carol 3 97 Spare Power 79",
-	} {
-		if !strings.Contains(bids, want) {
-			t.Errorf("the bids notice lacks %q:\n%s", want, sent(t, h, "rumble/1/bids"))
+		"Carol 3 97 Spare Power 79")
+}
+
+// noticeHas is the notice id's text with its white space made single
+// spaces, after checking that it holds each of wants.
+func noticeHas(t *testing.T, h *contracttest.Harness, id string, wants ...string) string {
+	t.Helper()
+	body := norm(sent(t, h, id))
+	for _, want := range wants {
+		if !strings.Contains(body, want) {
+			t.Errorf("the notice %s lacks %q:\n%s", id, want, sent(t, h, id))
 		}
 	}
+	return body
 }
 
 // TestNoContestmasterPowers: in a game announced with 0 contestmaster
