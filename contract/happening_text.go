@@ -63,11 +63,11 @@ func plainText(s string) bool {
 func asciiLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // printableRune: r, outside ASCII, is a character YAML writes as it is:
-// not a C1 control, line or paragraph separator, byte order mark, surrogate
-// or non-character, and within the Basic Multilingual Plane (the encoder
-// escapes the others).
+// none that quoteYAML escapes (escapedYAML), no surrogate, and within the
+// Basic Multilingual Plane (stricter than the encoder, which sends the
+// others to the encoder too).
 func printableRune(r rune) bool {
-	return (0xa0 <= r && r < 0xd800 || 0xe000 <= r && r <= 0xfffd) && r != 0x2028 && r != 0x2029 && r != 0xfeff
+	return 0xa0 <= r && r <= 0xfffd && (r < 0xd800 || 0xe000 <= r) && !escapedYAML(r)
 }
 
 // yamlWord: s is a word a plain scalar beginning with a letter would be

@@ -143,7 +143,7 @@ func (s *State) closePowers(c *contract.Ctx) error {
 		if len(cands) == 0 {
 			// The pool is spent: each spare is named by its number in the
 			// list, or the next number whose name is free, so that no two
-			// powers share a name and a bid reaches one power (Rumble 5).
+			// powers share a name (U2) and a bid reaches one power (Rumble 5).
 			n := len(list) + 1
 			for used[strings.ToLower(spareName(n))] {
 				n++
