@@ -10,9 +10,9 @@ import "strings"
 // the action. mentionAt finds the position the expression finds;
 // TestMentionAt and FuzzMentionAt hold it to it.
 
-// mentionBefore are the words the trailing expression allows before a
-// game's name ("in Life"), and mentionAfter those after it ("Life
-// contest").
+// mentionBefore are the words a mention may have before a game's name
+// ("in Life"), and mentionAfter those after it ("Life contest"): the
+// trailing expression's (compileAlias) and mentionAt's.
 var (
 	mentionBefore = []string{"in", "for", "of", "on", "to", "at", "from", "with"}
 	mentionAfter  = []string{"contest", "game", "contract"}

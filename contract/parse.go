@@ -627,7 +627,7 @@ func compileAlias(word string) alias {
 	return alias{
 		lower:    strings.ToLower(word),
 		plain:    isPlainName(word),
-		trailing: regexp.MustCompile(`(?i)\s*[,(]?\s*\b(?:in|for|of|on|to|at|from|with)?\s*(?:the\s+)?` + w + `(?:\s+(?:contest|game|contract))?\s*\)?$`),
+		trailing: regexp.MustCompile(`(?i)\s*[,(]?\s*\b(?:` + strings.Join(mentionBefore, "|") + `)?\s*(?:the\s+)?` + w + `(?:\s+(?:` + strings.Join(mentionAfter, "|") + `))?\s*\)?$`),
 		anywhere: regexp.MustCompile(`(?i)\b` + w + `\b`),
 	}
 }
