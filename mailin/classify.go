@@ -10,7 +10,7 @@ import (
 type listRole int
 
 const (
-	rolePublic listRole = iota + 1
+	rolePublic listRole = iota
 	roleOfficial
 	roleDiscussion
 )
@@ -116,15 +116,12 @@ func mayAutoSubject(subject string) bool {
 	}
 }
 
-// mayNameDigest reports whether digestRE can match a subject: an ASCII
-// subject must hold "digest" in some case (case folding takes ſ for s).
+// mayNameDigest reports whether digestRE can match a subject: the subject
+// must hold "digest" in some case. Of the runes outside ASCII, case folding
+// takes only ſ for one of its letters (s); strings.ToLower also makes i of
+// İ, which the expression does not, so the test is wider, never narrower.
 func mayNameDigest(subject string) bool {
-	for i := 0; i < len(subject); i++ {
-		if subject[i] >= 0x80 {
-			return true
-		}
-	}
-	return strings.Contains(strings.ToLower(subject), "digest")
+	return strings.Contains(strings.ToLower(strings.ReplaceAll(subject, "ſ", "s")), "digest")
 }
 
 // ignoreReason returns why a message performs nothing (ruling G4: bounces,

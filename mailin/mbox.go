@@ -54,7 +54,10 @@ func (a *mboxArchive) Next() (*Raw, error) {
 		line, _ := a.readLine()
 		a.from = strings.TrimRight(string(line), "\r\n")
 	}
-	if a.eof && a.from == "" {
+	// At the end no From_ line is pending: a From_ line read last ends
+	// its message's read before the end is seen, and the next read, which
+	// sees it, finds no other.
+	if a.eof {
 		return nil, io.EOF
 	}
 	// Sized for a message as long as the last one, so that it is written

@@ -38,6 +38,10 @@
 # in scripts/mutate-notes/games.md; every other
 # lived mutant is a missing test. Which files of contract have had an
 # efficacy run, and their figures, is in core.md's "contract" section.
+# scripts/mutate-notes/SUMMARY.md gathers the figures of each package (its
+# first run and its latest, how efficacy is counted, the files never run,
+# the equivalent mutants) and, for each of the twelve hand-planted bugs
+# that once got through every test, the test that fails with it planted.
 set -euo pipefail
 
 GREMLINS_VERSION=v0.6.0
