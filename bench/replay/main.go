@@ -109,8 +109,10 @@ func main() {
 	// procs → size → median of the runs: wall ms, CPU ms per message, and
 	// the replay's CPU over the parse's
 	perMsg, cpuMsg, userMsg, cpuRatio := map[int]map[int]float64{}, map[int]map[int]float64{}, map[int]map[int]float64{}, map[int]map[int]float64{}
+	fig := figures{sizes: ns, ratio: map[int]map[int]float64{}, rate: map[int]map[int]float64{}, cpu: cpuMsg, user: userMsg, rss: map[int]map[int]float64{}}
 	for _, p := range ps {
 		perMsg[p], cpuMsg[p], userMsg[p], cpuRatio[p] = map[int]float64{}, map[int]float64{}, map[int]float64{}, map[int]float64{}
+		fig.ratio[p], fig.rate[p], fig.rss[p] = map[int]float64{}, map[int]float64{}, map[int]float64{}
 	}
 	var datas []string // removed at the end, not between runs (see the doc)
 	defer func() {
@@ -144,6 +146,7 @@ func main() {
 				rss = append(rss, float64(res.maxRSS)/(1<<20))
 			}
 			perMsg[p][n], cpuMsg[p][n], userMsg[p][n], cpuRatio[p][n] = median(ms), median(cpu), median(user), median(cratio)
+			fig.ratio[p][n], fig.rate[p][n], fig.rss[p][n] = median(ratio), median(replay), median(rss)
 			fmt.Printf("%8d %5d | %-22s | %-22s | %-18s | %-20s | %-24s | %-20s | %-20s | %-18s | %-14s\n", n, p,
 				spread(parse, "%.0f"), spread(replay, "%.0f"), spread(ratio, "%.2f"), spread(ms, "%.3f"),
 				spread(pcpu, "%.4f"), spread(cpu, "%.3f"), spread(user, "%.3f"), spread(cratio, "%.2f"), spread(rss, "%.0f"))
@@ -156,6 +159,10 @@ func main() {
 		growth(ns, cpuMsg[p], "replay CPU ms per message", "%.3f")
 		growth(ns, userMsg[p], "replay user ms per message", "%.3f")
 		growth(ns, cpuRatio[p], "replay CPU / parse CPU", "%.2f")
+	}
+	fmt.Println("\nIssue 14's targets, medians:")
+	for _, v := range verdicts(fig) {
+		fmt.Println("  " + v)
 	}
 }
 
