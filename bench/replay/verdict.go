@@ -41,7 +41,7 @@ func verdicts(f figures) []string {
 		out = append(out, fmt.Sprintf("%-7s  ", v)+fmt.Sprintf(format, args...))
 	}
 	if v, ok := f.ratio[1][largest]; ok {
-		say(v >= targetRatio, "replay/parse on one core at %d messages: %.2f (target at least %.2f)", largest, v, targetRatio)
+		say(v >= targetRatio, "replay/parse on one core at %d messages: %.3f (target at least %.2f)", largest, v, targetRatio)
 	} else {
 		out = append(out, fmt.Sprintf("not measured: replay/parse on one core at %d messages (target at least %.2f): run with -procs 1", largest, targetRatio))
 	}

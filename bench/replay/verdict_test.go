@@ -27,7 +27,7 @@ func TestVerdicts(t *testing.T) {
 		rss: byProcs(map[int]float64{200000: 149}, map[int]float64{5000: 200, 200000: 120}),
 	}
 	want := []string{
-		"met      replay/parse on one core at 200000 messages: 0.50 (target at least 0.50)",
+		"met      replay/parse on one core at 200000 messages: 0.500 (target at least 0.50)",
 		"NOT met  replay on two cores at 200000 messages: 24999 messages/s (target at least 25000)",
 		"met      user CPU per message, 5000 to 200000 messages, GOMAXPROCS=1: max/min 1.20 (target at most 1.20)",
 		"met      whole (user + system) CPU per message, 5000 to 200000 messages, GOMAXPROCS=1: max/min 1.20 (target at most 1.20)",
