@@ -90,6 +90,19 @@ func TestPrepareBodyIsTwoPasses(t *testing.T) {
 	}
 }
 
+// TestPrepareBodyWritesOnce: a body sent 7bit or 8bit is written in one
+// allocation, the CRLF of each line counted before (a report's grid, a
+// receipt without its last line break, lines of one byte: 22 of them
+// need 66 bytes, two more than the size class of 64 a count short by two
+// would allocate).
+func TestPrepareBodyWritesOnce(t *testing.T) {
+	for _, s := range []string{strings.Repeat(grid+"\n", 64), "Received:\n\n> I join.\n\nApplied: Rêve joins", "\n\n\n", strings.Repeat("a\n", 22), strings.Repeat("a\n", 100)} {
+		if n := testing.AllocsPerRun(20, func() { prepareBody(s) }); n != 1 {
+			t.Errorf("prepareBody(%.40q...): %v allocations, want 1", s, n)
+		}
+	}
+}
+
 func FuzzPrepareBody(f *testing.F) {
 	for _, s := range []string{"", "a\r\nb\rc\n", "Rêve\x80\n", "12345678\x0112345678\t\f", strings.Repeat("x", 999), "\x7f"} {
 		f.Add(s)
