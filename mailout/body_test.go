@@ -78,6 +78,14 @@ func randomBody(r *rand.Rand) string {
 func TestPrepareBodyIsTwoPasses(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 1))
 	bodies := []string{"", "\n", "\r", "\r\n", "a", "a\n", "\n\n", grid + "\n", strings.Repeat(grid+"\n", 64)}
+	// Each control character and DEL at each place of eight bytes read
+	// at once, among bytes under 0x60 (which no other test of the eight
+	// would send to the byte loop).
+	for _, c := range append([]byte("\x7f"), []byte("\x00\x01\x08\t\v\f\x0e\x1b\x1f")...) {
+		for k := range 8 {
+			bodies = append(bodies, "ABCDEFG"[:k]+string(c)+"ABCDEFG"[k:]+"\n")
+		}
+	}
 	for range 20000 {
 		bodies = append(bodies, randomBody(r))
 	}
