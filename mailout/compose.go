@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Mail is one finished outgoing message. Every field is plain data chosen by
@@ -152,40 +153,97 @@ func (e transferEncoding) String() string {
 
 // prepareBody normalises line endings to CRLF (quoted-printable does that
 // itself), ends a non-empty body with a line break, and picks the
-// transfer encoding.
+// transfer encoding. Invalid UTF-8 is replaced (each run of bad bytes by
+// one U+FFFD) and CR or CRLF become LF first, which a body the referee
+// writes rarely needs: the body is then read once, a line at a time,
+// for its encoding, and written once.
 func prepareBody(s string) (string, transferEncoding) {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	if s != "" && !strings.HasSuffix(s, "\n") {
-		s += "\n"
+	if strings.IndexByte(s, '\r') >= 0 || !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+		s = strings.ReplaceAll(s, "\r", "\n")
 	}
-	enc := enc7bit
-	lineLen := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\n' {
-			lineLen = 0
-			continue
+	if s == "" {
+		return s, enc7bit
+	}
+	enc, lines := enc7bit, 0
+	for rest := s; rest != "" && enc != encQP; lines++ {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
 		}
-		if c > 0x7f {
-			if enc == enc7bit {
-				enc = enc8bit
-			}
-		} else if c < 0x20 && c != '\t' && c != '\f' || c == 0x7f {
-			// RFC 2045 2.7: no NUL, and CR/LF only as CRLF; other
-			// controls are safest encoded.
+		if len(line) > maxLineOctets {
 			enc = encQP
-		}
-		lineLen++
-		if lineLen > maxLineOctets {
-			enc = encQP
+		} else {
+			enc = max(enc, lineEncoding(line))
 		}
 	}
+	ended := s[len(s)-1] == '\n'
 	if enc == encQP {
+		if !ended {
+			s += "\n"
+		}
 		return s, enc
 	}
-	return strings.ReplaceAll(s, "\n", "\r\n"), enc
+	var b strings.Builder
+	b.Grow(len(s) + lines + 2)
+	for rest := s; rest != ""; {
+		i := strings.IndexByte(rest, '\n')
+		if i < 0 {
+			i = len(rest)
+		}
+		b.WriteString(rest[:i])
+		b.WriteString("\r\n")
+		rest = rest[min(i+1, len(rest)):]
+	}
+	return b.String(), enc
+}
+
+// lineEncoding is the transfer encoding a line (without its line break)
+// needs: 7bit for ASCII, 8bit with a byte past it, quoted-printable with a
+// control character other than tab and form feed, or DEL (RFC 2045 2.7,
+// 2.8: no NUL, and CR and LF only as CRLF; the other controls are safest
+// encoded). Eight bytes are tested at once, and looked at one by one only
+// when one of them may be a control character.
+func lineEncoding(line string) transferEncoding {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	enc := enc7bit
+	i := 0
+	for ; i+8 <= len(line); i += 8 {
+		w := uint64(line[i]) | uint64(line[i+1])<<8 | uint64(line[i+2])<<16 | uint64(line[i+3])<<24 |
+			uint64(line[i+4])<<32 | uint64(line[i+5])<<40 | uint64(line[i+6])<<48 | uint64(line[i+7])<<56
+		if w&highs != 0 {
+			enc = enc8bit
+		}
+		// A byte under 0x20 or a DEL sets its high bit in ctl (and
+		// perhaps the bytes after it, which the loop below sorts out).
+		del := w ^ 0x7f*ones
+		if ctl := ((w-0x20*ones)&^w | (del-ones)&^del) & highs; ctl != 0 {
+			for _, c := range []byte(line[i : i+8]) {
+				if isBodyControl(c) {
+					return encQP
+				}
+			}
+		}
+	}
+	for ; i < len(line); i++ {
+		c := line[i]
+		if c > 0x7f {
+			enc = enc8bit
+		} else if isBodyControl(c) {
+			return encQP
+		}
+	}
+	return enc
+}
+
+// isBodyControl reports whether c, not a line break, is a control
+// character a body is sent quoted-printable for: any but tab and form
+// feed, and DEL.
+func isBodyControl(c byte) bool {
+	return c < 0x20 && c != '\t' && c != '\f' || c == 0x7f
 }
 
 // headerText makes caller text safe for one header line: invalid UTF-8 is
