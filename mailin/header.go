@@ -287,25 +287,17 @@ func subject(h header) string {
 }
 
 // decodeHeader is go-message's reading of a field's encoded words (its
-// decodeHeader, errors dropped): s itself when one does not decode.
+// decodeHeader, errors dropped): s itself when one does not decode. Its
+// word decoder reads UTF-8, ISO-8859-1 and US-ASCII itself, as mime's
+// does, and hands other charsets, in lower case, to go-message/charset's
+// Reader (go-message's CharsetReader), which wordDecoder has too.
 func decodeHeader(s string) string {
-	d, err := goMessageWords.DecodeHeader(s)
+	d, err := wordDecoder.DecodeHeader(s)
 	if err != nil {
 		return s
 	}
 	return d
 }
-
-// goMessageWords decodes encoded words as go-message does: UTF-8 and
-// US-ASCII as they are, other charsets by go-message's CharsetReader
-// (go-message/charset's, with the labels registered in init).
-var goMessageWords = &mime.WordDecoder{CharsetReader: func(cs string, input io.Reader) (io.Reader, error) {
-	cs = strings.ToLower(cs)
-	if cs == "utf-8" || cs == "us-ascii" {
-		return input, nil
-	}
-	return charset.Reader(cs, input)
-}}
 
 // headerWithParams is go-message's reading of a field with parameters
 // (Content-Type, Content-Disposition): mime.ParseMediaType, each
@@ -377,7 +369,7 @@ func msgIDList(h header, key string) ([]string, error) {
 	var ids []string
 	for rest := v; rest != ""; {
 		id, next, ok := plainMsgID(rest)
-		if !ok || next != "" && next[0] == '(' {
+		if !ok {
 			return oneField(key, v).MsgIDList(key)
 		}
 		ids, rest = append(ids, id), next

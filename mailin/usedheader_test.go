@@ -22,16 +22,20 @@ var readKeys = []string{"Subject", "Date", "Message-Id", "In-Reply-To", "Referen
 	"Authentication-Results", "X-Bench-Seq", "Reply-To", "X-Unknown", "x(odd", "A Space", "", "MESSAGE-ID", "message-id",
 	"Content-type", "conTent-TYPE", "x-\u212arefix", "Subjec\u0130"}
 
-// keyVariants is k as written, upper case, lower case and with the case of
-// each letter swapped.
+// keyVariants is k as written, upper case, lower case, with the case of
+// each letter swapped, and with each byte from '@' on changed as a letter's
+// case is ('_' and DEL, '[' and '{', ...).
 func keyVariants(k string) []string {
-	swap := []byte(k)
+	swap, all := []byte(k), []byte(k)
 	for i, c := range swap {
 		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
 			swap[i] = c ^ 0x20
 		}
+		if c >= '@' && c < 0x80 {
+			all[i] = c ^ 0x20
+		}
 	}
-	return []string{k, strings.ToUpper(k), strings.ToLower(k), string(swap)}
+	return []string{k, strings.ToUpper(k), strings.ToLower(k), string(swap), string(all)}
 }
 
 // sameHeader fails unless readUsedHeader's header of raw, where it reads
@@ -107,12 +111,12 @@ var (
 	randomKeys = []string{"Subject", "Date", "Message-ID", "In-Reply-To", "References", "To", "Cc", "From",
 		"Content-Type", "Content-Disposition", "Content-Transfer-Encoding", "List-Id", "X-Original-From",
 		"Authentication-Results", "Received", "DKIM-Signature", "X-Mailer", "Precedence", "Auto-Submitted",
-		"X-Autoreply", "Return-Path", "x(odd", "X_Under", "X.Dot", "X-\x7e", "Mime-version", "mime-VERSION"}
+		"X-Autoreply", "Return-Path", "x(odd", "X_Under", "X\x7fUnder", "X-[a]", "X-{a}", "X-^", "X-~", "X.Dot", "X-\x7e", "Mime-version", "mime-VERSION"}
 	randomValues = []string{"", "hi", "  spaced  out  ", "Re: =?utf-8?q?caf=C3=A9?=", "=?iso-8859-1?b?Y2Fm6Q==?= x",
 		"=?x-unknown?q?a?=", "=?utf-8?q?broken", "<a@b.example>", " <a@b.example> <c.d@e.example>",
 		"<a@b.example>,<c@d.example>", "<a@[192.0.2.1]>", "<a@b.example> (a comment)", "(c) <a@b.example>",
 		"<a@b.example> (unclosed", "<\xc3\xa9@b.example>", "<\xff@b.example>", "<a@b.example", "a@b.example",
-		"<@b.example>", "<a@>", "<a.b@c>x", "<a@b>  <c@d>\t", "text/plain; charset=utf-8",
+		"<@b.example>", "<a@>", "<a\\b@c.example>", "<a@b;c>", "<a(b)@c>", "<a b@c>", "<a.b@c>x", "<a@b>  <c@d>\t", "text/plain; charset=utf-8",
 		"text/plain; charset=\"UTF-8\"; format=flowed", "multipart/alternative; boundary=\"b1\"",
 		"text/plain; charset*=utf-8''caf%C3%A9", "text/plain; name=\"=?utf-8?q?caf=C3=A9?=\"", "text/plain;;",
 		"bad type", "attachment; filename=a.txt", "inline", "7bit", "Quoted-Printable", "Mon, 02 Nov 2026 08:00:00 +0000",
@@ -128,7 +132,7 @@ func randomHeader(r *rand.Rand) []byte {
 	ends := []string{"\n", "\r\n", "\r\n", "\n", "\r\r\n"}
 	end := ends[r.IntN(2)+1]
 	for n := r.IntN(12); n >= 0; n-- {
-		k := keyVariants(randomKeys[r.IntN(len(randomKeys))])[r.IntN(4)]
+		k := keyVariants(randomKeys[r.IntN(len(randomKeys))])[r.IntN(5)]
 		v := randomValues[r.IntN(len(randomValues))]
 		if r.IntN(4) == 0 {
 			v += " " + randomValues[r.IntN(len(randomValues))]
