@@ -90,10 +90,9 @@ func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 	if len(raw) == 0 || raw[0] == ' ' || raw[0] == '\t' {
 		return readHeader(raw)
 	}
-	var spans [48][2]int // the fields kept, [start, end) in raw
+	var spans [48]usedSpan // the fields kept
 	used := spans[:0]
-	size := 0                   // of the fields kept
-	start := 0                  // of the field being read
+	var field usedSpan          // the field being read
 	skip, named := false, false // it is unread; it has a name (textproto skips one without)
 	for i := 0; ; {
 		j := bytes.IndexByte(raw[i:], '\n')
@@ -106,9 +105,9 @@ func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 			continue
 		}
 		// A field ends here: keep it, or not.
-		if i > start && named && !skip {
-			used = append(used, [2]int{start, i})
-			size += i - start
+		if named && !skip {
+			field.end = i
+			used = append(used, field)
 		}
 		if j == 0 || j == 1 && line[0] == '\r' { // the blank line
 			body = raw[i+j+1:]
@@ -118,44 +117,44 @@ func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 		if colon < 0 {
 			return readHeader(raw)
 		}
-		key := bytes.Trim(line[:colon], " \t")
+		name := bytes.TrimLeft(line[:colon], " \t")
+		key := bytes.TrimRight(name, " \t")
 		for _, c := range key {
 			if c < 33 || c > 126 {
 				return readHeader(raw)
 			}
 		}
-		start, skip, named = i, unreadField(key), len(key) > 0
+		start := i + colon - len(name)
+		field = usedSpan{key: start, keyEnd: start + len(key), value: i + colon + 1}
+		skip, named = unreadField(key), len(key) > 0
 		i += j + 1
 	}
 	if len(used) == 0 {
 		return readHeader(raw)
 	}
-	// The fields kept, copied into one string that their keys and
-	// values are cut from.
-	var b strings.Builder
-	b.Grow(size)
-	for _, sp := range used {
-		b.Write(raw[sp[0]:sp[1]])
-	}
-	all := b.String()
 	u := &usedHeader{fields: make([]usedField, len(used))}
-	at := 0
 	for k, sp := range used {
-		f := all[at : at+sp[1]-sp[0]]
-		at += len(f)
-		colon := strings.IndexByte(f, ':')
-		u.fields[k] = usedField{key: trimWSP(f[:colon]), value: unfold(f[colon+1:])}
+		u.fields[k] = usedField{key: raw[sp.key:sp.keyEnd:sp.keyEnd], value: unfold(raw[sp.value:sp.end])}
 	}
 	return u, body, nil
 }
 
+// usedSpan is where a field kept is in raw: its key, less the spaces and
+// tabs around it, [key, keyEnd), and its text after the colon, [value, end).
+type usedSpan struct{ key, keyEnd, value, end int }
+
 // usedHeader is the header readUsedHeader reads: its fields, topmost
-// first. A field's key is as written, less the spaces and tabs around it;
-// it matches a key asked for as textproto's canonical keys match (sameKey).
-// Its value is what textproto gives (unfold).
+// first. A field's key is a slice of the message, as written less the
+// spaces and tabs around it; it matches a key asked for as textproto's
+// canonical keys match (sameKey). Its value is what textproto gives
+// (unfold), a string of its own, as textproto's are: what Parse keeps of
+// one (an id, an address, the subject) holds no more memory than it.
 type usedHeader struct{ fields []usedField }
 
-type usedField struct{ key, value string }
+type usedField struct {
+	key   []byte
+	value string
+}
 
 func (h *usedHeader) Get(key string) string {
 	for _, f := range h.fields {
@@ -193,7 +192,7 @@ func (h *usedHeader) Len() int { return len(h.fields) }
 // and after each "-" and lower case elsewhere: two keys are the same if
 // they are equal, or differ only in the case of ASCII letters and are
 // made of a token's bytes.
-func sameKey(a, b string) bool {
+func sameKey(a []byte, b string) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -211,10 +210,10 @@ func sameKey(a, b string) bool {
 
 // tokenKey reports whether every byte of k is a token's (RFC 7230 §3.2.6),
 // as net/textproto's validHeaderFieldByte reads it.
-func tokenKey(k string) bool {
+func tokenKey(k []byte) bool {
 	for i := 0; i < len(k); i++ {
 		c := k[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c < 0x80 && strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
 			return false
 		}
 	}
@@ -224,28 +223,28 @@ func tokenKey(k string) bool {
 // unfold is the value textproto gives a field whose text after the colon
 // is v (its trimAroundNewlines): each line without its line end and the
 // spaces and tabs around it, the lines left empty dropped, the others
-// joined by one space. A value of one line is a slice of v.
-func unfold(v string) string {
-	var first string
+// joined by one space.
+func unfold(v []byte) string {
+	var first []byte
 	var b strings.Builder
 	n := 0
 	for {
-		i := strings.IndexByte(v, '\n')
+		i := bytes.IndexByte(v, '\n')
 		line := v
 		if i >= 0 {
 			line = v[:i]
 		}
-		if line = trimWSP(strings.TrimSuffix(line, "\r")); line != "" {
+		if line = bytes.Trim(bytes.TrimSuffix(line, []byte("\r")), " \t"); len(line) > 0 {
 			switch n {
 			case 0:
 				first = line
 			case 1:
 				b.Grow(len(v) + len(first) + 1)
-				b.WriteString(first)
+				b.Write(first)
 				fallthrough
 			default:
 				b.WriteByte(' ')
-				b.WriteString(line)
+				b.Write(line)
 			}
 			n++
 		}
@@ -255,21 +254,9 @@ func unfold(v string) string {
 		v = v[i+1:]
 	}
 	if n <= 1 {
-		return first
+		return string(first)
 	}
 	return b.String()
-}
-
-// trimWSP is s without the spaces and tabs around it.
-func trimWSP(s string) string {
-	i, j := 0, len(s)
-	for i < j && (s[i] == ' ' || s[i] == '\t') {
-		i++
-	}
-	for j > i && (s[j-1] == ' ' || s[j-1] == '\t') {
-		j--
-	}
-	return s[i:j]
 }
 
 // The readings of a header go-message's Header gives, for any header: by
@@ -432,7 +419,7 @@ func goHeader(h header) message.Header {
 	u := h.(*usedHeader)
 	var th textproto.Header
 	for k := len(u.fields) - 1; k >= 0; k-- { // textproto.Header.Add puts a field on top
-		th.Add(u.fields[k].key, u.fields[k].value)
+		th.Add(string(u.fields[k].key), u.fields[k].value)
 	}
 	return message.Header{Header: th}
 }

@@ -147,7 +147,7 @@ func fieldList(h header) []string {
 		}
 	case *usedHeader:
 		for _, f := range g.fields {
-			out = append(out, textproto.CanonicalMIMEHeaderKey(f.key)+": "+f.value)
+			out = append(out, textproto.CanonicalMIMEHeaderKey(string(f.key))+": "+f.value)
 		}
 	}
 	return out

@@ -20,7 +20,7 @@ var readKeys = []string{"Subject", "Date", "Message-Id", "In-Reply-To", "Referen
 	"Content-Type", "Content-Disposition", "Content-Transfer-Encoding", "X-Referee-Notice", "Auto-Submitted",
 	"X-Autoreply", "X-Autorespond", "X-Autoresponder", "Precedence", "Return-Path", "List-Id", "X-Original-From",
 	"Authentication-Results", "X-Bench-Seq", "Reply-To", "X-Unknown", "x(odd", "A Space", "", "MESSAGE-ID", "message-id",
-	"Content-type", "conTent-TYPE", "x-\u212arefix", "Subjec\u0130"}
+	"Content-type", "conTent-TYPE", "x-\u212arefix", "Subjec\u0130", "X-Zz9", "x-0aA"}
 
 // keyVariants is k as written, upper case, lower case, with the case of
 // each letter swapped, and with each byte from '@' on changed as a letter's
@@ -111,7 +111,7 @@ var (
 	randomKeys = []string{"Subject", "Date", "Message-ID", "In-Reply-To", "References", "To", "Cc", "From",
 		"Content-Type", "Content-Disposition", "Content-Transfer-Encoding", "List-Id", "X-Original-From",
 		"Authentication-Results", "Received", "DKIM-Signature", "X-Mailer", "Precedence", "Auto-Submitted",
-		"X-Autoreply", "Return-Path", "x(odd", "X_Under", "X\x7fUnder", "X-[a]", "X-{a}", "X-^", "X-~", "X.Dot", "X-\x7e", "Mime-version", "mime-VERSION"}
+		"X-Autoreply", "Return-Path", "x(odd", "X_Under", "X\x7fUnder", "X-[a]", "X-{a}", "X-^", "X-~", "X-Zz9", "x-0aA", "X.Dot", "X-\x7e", "Mime-version", "mime-VERSION"}
 	randomValues = []string{"", "hi", "  spaced  out  ", "Re: =?utf-8?q?caf=C3=A9?=", "=?iso-8859-1?b?Y2Fm6Q==?= x",
 		"=?x-unknown?q?a?=", "=?utf-8?q?broken", "<a@b.example>", " <a@b.example> <c.d@e.example>",
 		"<a@b.example>,<c@d.example>", "<a@[192.0.2.1]>", "<a@b.example> (a comment)", "(c) <a@b.example>",
