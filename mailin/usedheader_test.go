@@ -20,7 +20,7 @@ var readKeys = []string{"Subject", "Date", "Message-Id", "In-Reply-To", "Referen
 	"Content-Type", "Content-Disposition", "Content-Transfer-Encoding", "X-Referee-Notice", "Auto-Submitted",
 	"X-Autoreply", "X-Autorespond", "X-Autoresponder", "Precedence", "Return-Path", "List-Id", "X-Original-From",
 	"Authentication-Results", "X-Bench-Seq", "Reply-To", "X-Unknown", "x(odd", "A Space", "", "MESSAGE-ID", "message-id",
-	"Content-type", "conTent-TYPE", "x-\u212arefix", "Subjec\u0130", "X-Zz9", "x-0aA"}
+	"Content-type", "conTent-TYPE", "x-\u212arefix", "Subjec\u0130", "X-Zz9", "x-0aA", "X-!a"}
 
 // keyVariants is k as written, upper case, lower case, with the case of
 // each letter swapped, and with each byte from '@' on changed as a letter's
@@ -111,11 +111,11 @@ var (
 	randomKeys = []string{"Subject", "Date", "Message-ID", "In-Reply-To", "References", "To", "Cc", "From",
 		"Content-Type", "Content-Disposition", "Content-Transfer-Encoding", "List-Id", "X-Original-From",
 		"Authentication-Results", "Received", "DKIM-Signature", "X-Mailer", "Precedence", "Auto-Submitted",
-		"X-Autoreply", "Return-Path", "x(odd", "X_Under", "X\x7fUnder", "X-[a]", "X-{a}", "X-^", "X-~", "X-Zz9", "x-0aA", "X.Dot", "X-\x7e", "Mime-version", "mime-VERSION"}
+		"X-Autoreply", "Return-Path", "x(odd", "X_Under", "X\x7fUnder", "X-[a]", "X-{a}", "X-^", "X-~", "X-Zz9", "x-0aA", "X-!a", "X.Dot", "X-\x7e", "Mime-version", "mime-VERSION"}
 	randomValues = []string{"", "hi", "  spaced  out  ", "Re: =?utf-8?q?caf=C3=A9?=", "=?iso-8859-1?b?Y2Fm6Q==?= x",
 		"=?x-unknown?q?a?=", "=?utf-8?q?broken", "<a@b.example>", " <a@b.example> <c.d@e.example>",
 		"<a@b.example>,<c@d.example>", "<a@[192.0.2.1]>", "<a@b.example> (a comment)", "(c) <a@b.example>",
-		"<a@b.example> (unclosed", "<\xc3\xa9@b.example>", "<\xff@b.example>", "<a@b.example", "a@b.example",
+		"<a@b.example> (unclosed", "<\xc3\xa9@b.example>", "<\xff@b.example>", "<a@b.example", "<unclosed", "a@b.example",
 		"<@b.example>", "<a@>", "<a\\b@c.example>", "<a@b;c>", "<a(b)@c>", "<a b@c>", "<a.b@c>x", "<a@b>  <c@d>\t", "text/plain; charset=utf-8",
 		"text/plain; charset=\"UTF-8\"; format=flowed", "multipart/alternative; boundary=\"b1\"",
 		"text/plain; charset*=utf-8''caf%C3%A9", "text/plain; name=\"=?utf-8?q?caf=C3=A9?=\"", "text/plain;;",
@@ -249,4 +249,29 @@ func FuzzUsedHeader(f *testing.F) {
 		sameHeader(t, raw)
 		sameParse(t, raw)
 	})
+}
+
+// TestPlainMsgID: the message ids nearly all mail writes are read without
+// go-message's parser (the shortcut Parse takes), and every other form is
+// left to it.
+func TestPlainMsgID(t *testing.T) {
+	for _, c := range []struct {
+		v, id, rest string
+		ok          bool
+	}{
+		{"<a@b.example>", "a@b.example", "", true},
+		{" \t<a.b+c@d.example>  <e@f>", "a.b+c@d.example", "<e@f>", true},
+		{"<x@y>z", "x@y", "z", true},
+		{"<a!b#c@d~e.f>", "a!b#c@d~e.f", "", true},
+		{"<a@b.example> (a comment)", "a@b.example", "(a comment)", true},
+		{"", "", "", false}, {"  ", "", "", false}, {"a@b.example", "", "", false}, {"<a", "", "", false},
+		{"<a@", "", "", false}, {"<a@b", "", "", false}, {"<@b>", "", "", false}, {"<a@>", "", "", false},
+		{"<a@[192.0.2.1]>", "", "", false}, {"<a\\b@c>", "", "", false}, {"<a b@c>", "", "", false},
+		{"<\xc3\xa9@b>", "", "", false}, {"<a@b\x7f>", "", "", false}, {"<a@b;c>", "", "", false},
+	} {
+		id, rest, ok := plainMsgID(c.v)
+		if id != c.id || rest != c.rest || ok != c.ok {
+			t.Errorf("plainMsgID(%q) = %q, %q, %v, want %q, %q, %v", c.v, id, rest, ok, c.id, c.rest, c.ok)
+		}
+	}
 }
