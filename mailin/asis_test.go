@@ -21,18 +21,18 @@ func textBothWays(t *testing.T, ctype, cte string, body []byte) (asis bool) {
 	if cte != "" {
 		h.Set("Content-Transfer-Encoding", cte)
 	}
-	typ, params, ok := contentType(h)
+	typ, params, ok := contentType(&h)
 	if !ok && h.Has("Content-Type") || typ != "" && typ != "text/plain" {
 		return false // the walker reads a part as text only with a text type
 	}
 	fast := &bodyWalker{limit: 1 << 10}
-	got := fast.text(h, params, true, bytes.NewReader(body), "1")
+	got := fast.text(&h, params, true, bytes.NewReader(body), "1")
 	slow := &bodyWalker{limit: 1 << 10}
-	want := slow.text(h, params, false, bytes.NewReader(body), "1")
+	want := slow.text(&h, params, false, bytes.NewReader(body), "1")
 	if got != want || !reflect.DeepEqual(fast.notes, slow.notes) {
 		t.Fatalf("Content-Type %q, Content-Transfer-Encoding %q, body %q:\ngot  %q %q\nwant %q %q", ctype, cte, body, got, fast.notes, want, slow.notes)
 	}
-	return asIs(h, params)
+	return asIs(&h, params)
 }
 
 var asIsSeeds = []struct{ ctype, cte, body string }{

@@ -50,8 +50,8 @@ func (w *bodyWalker) note(format string, args ...any) {
 
 // contentType reads h's Content-Type with go-message; ok is false when it
 // does not parse and brokenContentType had to read it.
-func contentType(h message.Header) (typ string, params map[string]string, ok bool) {
-	typ, params, err := h.ContentType()
+func contentType(h header) (typ string, params map[string]string, ok bool) {
+	typ, params, err := headerContentType(h)
 	if err != nil {
 		typ, params = brokenContentType(h.Get("Content-Type"))
 		return typ, params, false
@@ -78,7 +78,7 @@ func brokenContentType(v string) (string, map[string]string) {
 // entity returns the text of one entity (a message or a body part) and its
 // kind. defType is the type implied when Content-Type is absent (text/plain,
 // or message/rfc822 inside a digest: RFC 2046 §5.1.5).
-func (w *bodyWalker) entity(h message.Header, body io.Reader, depth int, path string, defType string) (string, textKind) {
+func (w *bodyWalker) entity(h header, body io.Reader, depth int, path string, defType string) (string, textKind) {
 	if depth > maxDepth {
 		w.note("%s nested too deep; skipped", partName(path))
 		return "", kindNone
@@ -92,15 +92,17 @@ func (w *bodyWalker) entity(h message.Header, body io.Reader, depth int, path st
 		typ = defType
 	case !ok:
 		w.note("malformed Content-Type in %s", partName(path))
-		h = h.Copy()
-		h.SetContentType(typ, params) // so that go-message decodes it
+		g := goHeader(h)
+		c := g.Copy()
+		c.SetContentType(typ, params) // so that go-message decodes it
+		h = &c
 	}
 	if !strings.Contains(typ, "/") {
 		w.note("invalid media type %q in %s; %s assumed", cleanLine(typ), partName(path), defType)
 		typ, params = defType, nil
 	}
 	// RFC 2183 §2.2: an attachment is not part of the message's text.
-	disp, dparams, _ := h.ContentDisposition()
+	disp, dparams, _ := contentDisposition(h)
 	if disp == "attachment" {
 		return "", kindNone
 	}
@@ -134,12 +136,12 @@ func (w *bodyWalker) entity(h message.Header, body io.Reader, depth int, path st
 // decode is used as it is, with a note. params are the part's Content-Type
 // parameters; own: they are those go-message reads from h (h's Content-Type
 // parsed, or absent).
-func (w *bodyWalker) text(h message.Header, params map[string]string, own bool, body io.Reader, path string) string {
+func (w *bodyWalker) text(h header, params map[string]string, own bool, body io.Reader, path string) string {
 	label := params["charset"]
 	var err error
 	if !own || !asIs(h, params) {
 		var e *message.Entity
-		e, err = message.New(h, body)
+		e, err = message.New(goHeader(h), body)
 		switch {
 		case message.IsUnknownCharset(err):
 			w.note("unknown charset %s; raw bytes used in %s", cleanLine(strings.ToLower(label)), partName(path))
@@ -175,7 +177,7 @@ func (w *bodyWalker) text(h message.Header, params map[string]string, own bool, 
 // asIs reports whether go-message would hand a part's body over as it is
 // (message.New): no transfer encoding (RFC 2045 §6.2: 7bit, 8bit, binary)
 // and no charset, or UTF-8 or US-ASCII. Its Content-Type is not read again.
-func asIs(h message.Header, params map[string]string) bool {
+func asIs(h header, params map[string]string) bool {
 	switch strings.ToLower(h.Get("Content-Transfer-Encoding")) {
 	case "", "7bit", "8bit", "binary":
 	default:
@@ -247,7 +249,7 @@ func (w *bodyWalker) multipart(sub string, params map[string]string, body io.Rea
 		if done {
 			continue // read on only to see whether the multipart is closed
 		}
-		s, k := w.entity(message.Header{Header: p.Header}, p, depth+1, subPath(path, n), "text/plain")
+		s, k := w.entity(&message.Header{Header: p.Header}, p, depth+1, subPath(path, n), "text/plain")
 		switch sub {
 		case "alternative":
 			// RFC 2046 §5.1.4: the parts are the same content; take the

@@ -132,7 +132,7 @@ func ignoreReason(h header, m *Message, cfg *Config, w *bodyWalker) string {
 	}
 	ct, params := w.topType, w.topParams
 	if !w.typed {
-		ct, params, _ = contentType(h.Header)
+		ct, params, _ = contentType(h)
 	}
 	local, _, _ := strings.Cut(m.From, "@")
 	if local == "mailer-daemon" || local == "postmaster" {

@@ -38,8 +38,7 @@ func parse(raw []byte, arrived time.Time, cfg *Config, read func([]byte) (header
 	m.Notes = append(m.Notes, notes...)
 
 	m.MessageID = messageID(h, raw)
-	subject, _ := h.Subject()
-	m.Subject = cleanLine(subject)
+	m.Subject = cleanLine(subject(h))
 	if d, err := parseDate(h.Get("Date")); err == nil {
 		m.Date = d
 	} else if h.Get("Date") != "" {
@@ -61,7 +60,7 @@ func parse(raw []byte, arrived time.Time, cfg *Config, read func([]byte) (header
 		limit = DefaultMaxTextBytes
 	}
 	w := &bodyWalker{limit: limit}
-	text, kind := w.entity(h.Header, bytes.NewReader(body), 0, "", "text/plain")
+	text, kind := w.entity(h, bytes.NewReader(body), 0, "", "text/plain")
 	m.Notes = append(m.Notes, w.notes...)
 	if kind == kindNone && len(bytes.TrimSpace(body)) > 0 && !w.digest && w.report == "" {
 		m.Notes = append(m.Notes, "no readable text part")
@@ -86,7 +85,7 @@ func parse(raw []byte, arrived time.Time, cfg *Config, read func([]byte) (header
 // messageID returns the Message-ID without <> (RFC 5322 §3.6.4), or a
 // stable synthetic one made from a hash of the raw bytes.
 func messageID(h header, raw []byte) string {
-	if id, err := h.MessageID(); err == nil && cleanID(id) != "" {
+	if id, err := headerMessageID(h); err == nil && cleanID(id) != "" {
 		return cleanID(id)
 	}
 	sum := sha256.Sum256(raw)
