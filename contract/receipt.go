@@ -98,7 +98,7 @@ func replySubject(subj string) string {
 	if s == "" {
 		return "Re: your message"
 	}
-	if strings.HasPrefix(strings.ToLower(s), "re:") {
+	if lowerHasPrefix(s, "re:") {
 		return s
 	}
 	return "Re: " + s
