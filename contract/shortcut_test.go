@@ -56,7 +56,11 @@ func shortcutSeeds(t testing.TB) []string {
 // expression on s.
 func checkShortcuts(t *testing.T, s string) {
 	t.Helper()
-	if got, want := sentenceEnds(s), sentenceEndRE.FindAllStringIndex(s, -1); len(got) != len(want) || len(got) > 0 && !cmp.Equal(got, want) {
+	var got [][]int
+	for _, m := range sentenceEnds(nil, s) {
+		got = append(got, []int{m[0], m[1]})
+	}
+	if want := sentenceEndRE.FindAllStringIndex(s, -1); len(got) != len(want) || len(got) > 0 && !cmp.Equal(got, want) {
 		t.Errorf("sentenceEnds(%q) = %v, the regular expression finds %v", s, got, want)
 	}
 	if !mayStartSentence(s) && (startsAction.MatchString(s) || listItem.MatchString(s)) {
