@@ -200,17 +200,28 @@ type unreadResult struct {
 func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	var acts []*Action
 	var notUnderstood []unreadResult
+	var actor *Player // looked up once for every game's Extractor
+	looked := false
 	for _, g := range e.list {
 		if x, ok := g.(Extractor); ok {
-			c := e.ctx(s, g.Spec().ID, s.Clock, m)
-			c.ro = true
+			if !looked {
+				actor, looked = s.PlayerByAddress(m.From), true
+			}
+			id := g.Spec().ID
+			c := &Ctx{e: e, s: s, game: id, gs: s.Games[id], now: s.Clock, msg: m, actor: actor, ro: true}
 			for _, a := range x.Extract(c, m) {
 				a.Game = g.Spec().ID
 				acts = append(acts, a)
 			}
 		}
 	}
-	fixes, text := e.extractCorrections(m.Text)
+	var fixes []*Action
+	var text string
+	if r := m.ahead; r != nil && r.raw == m.Text {
+		fixes, text = r.fixes, r.text // read ahead, of this text
+	} else {
+		fixes, text = e.extractCorrections(m.Text)
+	}
 	acts = append(acts, fixes...)
 	sentences, notUnderstood := e.readOf(m, text)
 	for _, a := range sentences {
@@ -224,7 +235,9 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 
 // readAhead is a message's sentences as read before Apply.
 type readAhead struct {
-	text   string
+	raw    string    // m.Text as read
+	fixes  []*Action // its corrections (extractCorrections)
+	text   string    // raw with the corrections blanked
 	acts   []*Action
 	unread []unreadResult
 }
@@ -235,9 +248,9 @@ type readAhead struct {
 // the sentences there too. Safe for concurrent use; m must not be applied
 // meanwhile.
 func (e *Engine) ReadAhead(m *Message) {
-	_, text := e.extractCorrections(m.Text)
+	fixes, text := e.extractCorrections(m.Text)
 	acts, unread := e.read(text)
-	m.ahead = &readAhead{text: text, acts: acts, unread: unread}
+	m.ahead = &readAhead{raw: m.Text, fixes: fixes, text: text, acts: acts, unread: unread}
 }
 
 // readOf is the sentences of text, m's text with the contestmaster's

@@ -136,6 +136,9 @@ func paragraphs(text string) [][3]int {
 // not follow its form is an action that fails with the syntax expected.
 // spans are the byte ranges read, which the sentence reader skips.
 func claimActions(text string) (acts []*Action, spans [][2]int) {
+	if !mayClaim(text) {
+		return nil, nil // no line of it may claim: most mail
+	}
 	for _, p := range paragraphs(text) {
 		lines := strings.SplitAfter(text[p[0]:p[1]], "\n")
 		off := p[0]

@@ -76,20 +76,30 @@ func hasCorrect(text string) bool { return hasFoldASCII(text, "correct") }
 // lower-case ASCII letters that no rune past ASCII lowers or folds to (not
 // k, for the Kelvin sign, nor s, for ſ; nor i, for İ): a byte of such a
 // rune is never an ASCII letter.
+//
+// Each case of the word's first letter is found by strings.IndexByte, which
+// passes over the text many bytes at a time, and the rest compared there.
 func hasFoldASCII(text, word string) bool {
-	for i := 0; i+len(word) <= len(text); i++ {
-		if text[i]|0x20 != word[0] {
-			continue
+	return hasFoldFrom(text, word, word[0]) || hasFoldFrom(text, word, word[0]-('a'-'A'))
+}
+
+// hasFoldFrom reports whether text has word in some case starting with the
+// byte first.
+func hasFoldFrom(text, word string, first byte) bool {
+	for i := 0; ; i++ {
+		k := strings.IndexByte(text[i:], first)
+		if k < 0 || i+k+len(word) > len(text) {
+			return false
 		}
-		k := 1
-		for k < len(word) && text[i+k]|0x20 == word[k] {
-			k++
+		i += k
+		n := 1
+		for n < len(word) && text[i+n]|0x20 == word[n] {
+			n++
 		}
-		if k == len(word) {
+		if n == len(word) {
 			return true
 		}
 	}
-	return false
 }
 
 // extractCorrections finds the correction commands of a message's text and

@@ -26,8 +26,10 @@ var (
 // sentences end at . ! ? or ; followed by a space (so "(12, 34)" and "1.5" stay
 // whole). The Subject is never part of the text (G3).
 func Sentences(text string) []Sentence {
-	var chunks []*chunk
-	var cur *chunk
+	// The chunks are kept by value, cur indexing the last: a message's
+	// sentences cost a few slices, not an object per chunk and per end.
+	var chunks []chunk
+	cur := -1
 	off := 0
 	for rest := text; rest != ""; {
 		line := rest
@@ -39,21 +41,28 @@ func Sentences(text string) []Sentence {
 		off += len(line)
 		t := strings.TrimSpace(line)
 		if t == "" {
-			cur = nil
+			cur = -1
 			continue
 		}
 		lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
-		if cur == nil || endsSentence(cur.text()) || mayStartSentence(t) && (startsAction.MatchString(t) || listItem.MatchString(t)) {
-			cur = &chunk{off: lineOff + lead}
-			chunks = append(chunks, cur)
+		if cur < 0 || endsSentence(chunks[cur].text()) || mayStartSentence(t) && (startsAction.MatchString(t) || listItem.MatchString(t)) {
+			chunks = append(chunks, chunk{off: lineOff + lead})
+			cur = len(chunks) - 1
 		}
-		cur.add(t)
+		chunks[cur].add(t)
 	}
-	var out []Sentence
-	for _, c := range chunks {
+	if len(chunks) == 0 {
+		return nil
+	}
+	// A chunk has at most one sentence more than it has stops: the
+	// sentences fit in len(chunks) plus the text's stops.
+	out := make([]Sentence, 0, len(chunks)+countStops(text))
+	var buf [16][2]int
+	for i := range chunks {
+		c := &chunks[i]
 		s := c.text()
 		start := 0
-		for _, m := range sentenceEnds(s) {
+		for _, m := range sentenceEnds(buf[:0], s) {
 			// Do not split "No. 3" style abbreviations before a digit, nor a
 			// list number ("1. I join") from its item.
 			if m[1] < len(s) && !startsNewSentence(s[m[1]:]) || isListNumber(s[start:m[1]]) {
@@ -68,7 +77,21 @@ func Sentences(text string) []Sentence {
 			out = append(out, Sentence{Text: t, Offset: c.off + start})
 		}
 	}
+	if len(out) == 0 {
+		return nil
+	}
 	return out
+}
+
+// countStops is how many bytes of s are stops (isStop).
+func countStops(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if isStop(s[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 // chunk is lines of a paragraph read as one run of text, joined by a
@@ -154,9 +177,9 @@ func mayStartSentence(t string) bool {
 
 // sentenceEnds finds where sentences end in s: each run of . ! ? ; followed
 // by white space (taken with it) or by the end of s, as [start, end) pairs;
-// the regular expression [.!?;]+(\s+|$) without its cost.
-func sentenceEnds(s string) [][]int {
-	var out [][]int
+// the regular expression [.!?;]+(\s+|$) without its cost, appended to dst.
+func sentenceEnds(dst [][2]int, s string) [][2]int {
+	out := dst
 	for i := 0; i < len(s); {
 		if !isStop(s[i]) {
 			i++
@@ -171,7 +194,7 @@ func sentenceEnds(s string) [][]int {
 			k++
 		}
 		if k > j || j == len(s) {
-			out = append(out, []int{i, k})
+			out = append(out, [2]int{i, k})
 		}
 		i = k
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"mime"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -35,13 +36,7 @@ func (p *Player) In(game string) bool {
 
 // HasAddress reports whether addr is one of the player's addresses.
 func (p *Player) HasAddress(addr string) bool {
-	addr = strings.ToLower(addr)
-	for _, a := range p.Addresses {
-		if a == addr {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(p.Addresses, strings.ToLower(addr))
 }
 
 // Address is the player's first address, where private notices go.
@@ -160,29 +155,19 @@ func (s *State) Resolve(ref string) (*Player, error) {
 	if r == "" {
 		return nil, Reject("syntax", "no player named")
 	}
+	// Each name, nickname and address is compared with r as lower-cased
+	// (lowerIs), not copied in lower case: a reference costs a scan of
+	// the players, nothing allocated.
+	addr := strings.ToLower(r) // as HasAddress lower-cases it
 	var exact, prefix []*Player
 	for _, p := range s.Players {
-		names := append([]string{p.Name}, p.Nicknames...)
-		hit := false
-		for _, n := range names {
-			if strings.ToLower(n) == r {
-				exact = append(exact, p)
-				hit = true
-				break
-			}
-		}
-		if !hit && p.HasAddress(r) {
+		if lowerIs(p.Name, r) || slices.ContainsFunc(p.Nicknames, func(n string) bool { return lowerIs(n, r) }) ||
+			slices.Contains(p.Addresses, addr) {
 			exact = append(exact, p)
 			continue
 		}
-		if hit {
-			continue
-		}
-		for _, n := range names {
-			if strings.HasPrefix(strings.ToLower(n), r) {
-				prefix = append(prefix, p)
-				break
-			}
+		if lowerHasPrefix(p.Name, r) || slices.ContainsFunc(p.Nicknames, func(n string) bool { return lowerHasPrefix(n, r) }) {
+			prefix = append(prefix, p)
 		}
 	}
 	switch {

@@ -20,7 +20,13 @@ var readingGuide string
 var helpRE = regexp.MustCompile(`(?i)^\s*help\b\s*([a-z ]*?)\s*[.!]?\s*$`)
 
 func firstLine(s string) string {
-	for _, l := range strings.Split(s, "\n") {
+	for s != "" {
+		l := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			l, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
 		if strings.TrimSpace(l) != "" {
 			return l
 		}
@@ -98,7 +104,7 @@ func replySubject(subj string) string {
 	if s == "" {
 		return "Re: your message"
 	}
-	if strings.HasPrefix(strings.ToLower(s), "re:") {
+	if lowerHasPrefix(s, "re:") {
 		return s
 	}
 	return "Re: " + s

@@ -37,7 +37,7 @@ func shortcutSeeds(t testing.TB) []string {
 		"I correct CoE #3: message <a@b> is void", "I CORRECT coe 2", "If\tI join, I claim", "If I join; I claim", "I,Bob, join",
 		"We\u00a0join", "we,", "I", "i\tjoin", "Having received none; I act", "So I join", "So:\n I join", "I \u212Aorrect", "I corr\u0130ct", "I deny CoE 3: no", "- I hereby COE: x", "Claim of ERROR: y", "CoE on x: z", "I claim an error", "corre\xffct", "correc",
 		"0i", "9i", "ai", "zi", "Ai", "Zi", "i_", "_we", "we9", "Wea", "Dubai.", "ski",
-		"will0", "will9", "willa", "willz", "willA", "willZ", "will_"}
+		"will0", "will9", "willa", "willz", "willA", "willZ", "will_", "", "\n", "\n \t\nhelp life\nI join.", " \r\n\tpreview\r\n", "a\n\nb", "eRRor", "CORRECT", "cOe"}
 	f, err := os.Open("testdata/phrasing/sentences.tsv")
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +56,11 @@ func shortcutSeeds(t testing.TB) []string {
 // expression on s.
 func checkShortcuts(t *testing.T, s string) {
 	t.Helper()
-	if got, want := sentenceEnds(s), sentenceEndRE.FindAllStringIndex(s, -1); len(got) != len(want) || len(got) > 0 && !cmp.Equal(got, want) {
+	var got [][]int
+	for _, m := range sentenceEnds(nil, s) {
+		got = append(got, []int{m[0], m[1]})
+	}
+	if want := sentenceEndRE.FindAllStringIndex(s, -1); len(got) != len(want) || len(got) > 0 && !cmp.Equal(got, want) {
 		t.Errorf("sentenceEnds(%q) = %v, the regular expression finds %v", s, got, want)
 	}
 	if !mayStartSentence(s) && (startsAction.MatchString(s) || listItem.MatchString(s)) {
@@ -90,6 +94,14 @@ func checkShortcuts(t *testing.T, s string) {
 	}
 	if got, want := hasCorrect(s), strings.Contains(strings.ToLower(s), "correct"); got != want {
 		t.Errorf("hasCorrect(%q) = %v, strings.Contains of its lower case %v", s, got, want)
+	}
+	if got, want := firstLine(s), firstLineBySplit(s); got != want {
+		t.Errorf("firstLine(%q) = %q, by strings.Split %q", s, got, want)
+	}
+	for _, w := range []string{"coe", "error", "correct"} {
+		if got, want := hasFoldASCII(s, w), strings.Contains(strings.ToLower(s), w); got != want {
+			t.Errorf("hasFoldASCII(%q, %q) = %v, strings.Contains of its lower case %v", s, w, got, want)
+		}
 	}
 	if !mayClaim(s) && (denyLine.MatchString(s) || claimLine.MatchString(s)) {
 		t.Errorf("mayClaim(%q) is false, but a claim's or a denial's line matches", s)
@@ -281,4 +293,14 @@ func TestFindPerformative(t *testing.T) {
 	if read < 5000 {
 		t.Errorf("only %d of the sentences are performatives: the draws test too little", read)
 	}
+}
+
+// firstLineBySplit is firstLine as it was written, on strings.Split's lines.
+func firstLineBySplit(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			return l
+		}
+	}
+	return ""
 }

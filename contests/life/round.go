@@ -22,7 +22,8 @@ func (g *Game) Next(c *contract.Ctx) (contract.Event, bool) {
 	if base.IsZero() {
 		return contract.Event{}, false
 	}
-	return contract.Event{At: contract.NextWeekStart(base), Name: "week", Key: contract.WeekLabel(contract.NextWeekStart(base))}, true
+	at := contract.NextWeekStart(base)
+	return contract.Event{At: at, Name: "week", Key: contract.WeekLabel(at)}, true
 }
 
 // Run implements contract.Game. At the beginning of every Agoran week a Round
