@@ -1,8 +1,9 @@
 package life
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"referee/contract"
@@ -70,12 +71,8 @@ func controllers(c *contract.Ctx, st *State) []string {
 		addrs = append(addrs, a)
 		name[a] = c.State().NameOf(a)
 	}
-	sort.Slice(addrs, func(i, j int) bool {
-		ni, nj := name[addrs[i]], name[addrs[j]]
-		if ni != nj {
-			return ni < nj
-		}
-		return addrs[i] < addrs[j]
+	slices.SortFunc(addrs, func(a, b string) int {
+		return cmp.Or(cmp.Compare(name[a], name[b]), cmp.Compare(a, b))
 	})
 	return addrs
 }
@@ -124,10 +121,7 @@ func runRound(c *contract.Ctx) error {
 	// R21: N = contest's Vials / contestants, rounded up, at least 1.
 	pool := vials(c, contest())
 	k := int64(len(members))
-	n := int((pool + k - 1) / k)
-	if n < 1 {
-		n = 1
-	}
+	n := max(int((pool+k-1)/k), 1)
 	tie := NewTieBreaker(c.Key("round/parent"))
 	if err := runGenerations(c, n, tie); err != nil {
 		return err

@@ -66,8 +66,8 @@ func suggestionText(msg string, off int) string {
 			first = first[i:]
 		}
 	}
-	if i := strings.Index(first, ":"); i >= 0 {
-		first = first[i+1:]
+	if _, after, ok := strings.Cut(first, ":"); ok {
+		first = after
 	} else if m := suggestHead.FindStringIndex(first); m != nil {
 		first = first[m[1]:]
 	}

@@ -208,8 +208,9 @@ func TestResize(t *testing.T) {
 }
 
 // TestOpposeByNumber: with two modifications open, a party opposes the one
-// named and the other stands; without a number, the opposition is refused
-// (Wacky 1). Each modification's receipt names its 24 hours.
+// named and the other stands; without a number, the opposition is refused,
+// and once only one is open it opposes that one (Wacky 1). Each
+// modification's receipt names its 24 hours.
 func TestOpposeByNumber(t *testing.T) {
 	h := world(t)
 	atlas := "Atlas <" + cm + ">"
@@ -254,6 +255,21 @@ func TestOpposeByNumber(t *testing.T) {
 	}
 	if w, c := h.s.Games[ID].Params[ParamWidth], h.s.Games[ID].Params[ParamBuild]; w != "16" || c != "2" {
 		t.Errorf("after opposing #1: Width %s, BuildXCost %s; want 16 and 2", w, c)
+	}
+	// Only #2 is open now: an opposition naming no modification opposes it.
+	ns = h.send("2026-12-01T13:03:00Z", alice, "I oppose the modification in Wacky World.", contract.ChanPublic)
+	if r := contracttest.Receipt(ns); !done(r) {
+		t.Fatalf("an opposition naming no modification, with only #2 open:\n%s", r.Body)
+	}
+	told = false
+	for _, n := range ns {
+		told = told || n.Channel == contract.ChanPublic && strings.Contains(strings.Join(strings.Fields(n.Body), " "), "Alice opposed Atlas's modification #2")
+	}
+	if !told {
+		t.Errorf("no public notice that Alice opposed modification #2")
+	}
+	if c := h.s.Games[ID].Params[ParamBuild]; c != "1" {
+		t.Errorf("after opposing #2: BuildXCost %s, want 1 again", c)
 	}
 }
 

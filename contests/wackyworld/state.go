@@ -1,9 +1,9 @@
 package wackyworld
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -113,9 +113,7 @@ func (s *State) resize(w, h int) {
 		if y < len(s.Terrain) {
 			row = []byte(s.Terrain[y])
 		}
-		if len(row) > w {
-			row = row[:w]
-		}
+		row = row[:min(len(row), w)]
 		for len(row) < w {
 			row = append(row, Fallow)
 		}
@@ -252,6 +250,6 @@ func initials(c *contract.Ctx, s *State) map[string]rune {
 
 func sortedAssets(as []*Asset) []*Asset {
 	out := append([]*Asset(nil), as...)
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	slices.SortFunc(out, func(a, b *Asset) int { return cmp.Compare(a.ID, b.ID) })
 	return out
 }
