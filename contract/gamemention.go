@@ -112,8 +112,8 @@ func spaceStart(s string, e int) int {
 	return e
 }
 
-// wordEdge reports whether \b holds at position p of s: a word byte on one
-// side only.
+// wordEdge reports whether \b holds at p, a position of s before the name
+// mentionLead reads: a word byte on one side only.
 func wordEdge(s string, p int) bool {
-	return (p > 0 && isWordByte(s[p-1])) != (p < len(s) && isWordByte(s[p]))
+	return (p > 0 && isWordByte(s[p-1])) != isWordByte(s[p])
 }

@@ -63,11 +63,12 @@ func plainText(s string) bool {
 func asciiLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // printableRune: r, outside ASCII, is a character YAML writes as it is:
-// none that quoteYAML escapes (escapedYAML), no surrogate, and within the
-// Basic Multilingual Plane (stricter than the encoder, which sends the
-// others to the encoder too).
+// none that quoteYAML escapes (escapedYAML), and within the Basic
+// Multilingual Plane (stricter than the encoder, which sends the others to
+// the encoder too). r is never a surrogate: utf8.DecodeRuneInString reads
+// the bytes of one as an error of one byte, which plainText refuses.
 func printableRune(r rune) bool {
-	return 0xa0 <= r && r <= 0xfffd && (r < 0xd800 || 0xe000 <= r) && !escapedYAML(r)
+	return 0xa0 <= r && r <= 0xfffd && !escapedYAML(r)
 }
 
 // yamlWord: s is a word a plain scalar beginning with a letter would be
