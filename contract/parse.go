@@ -55,8 +55,10 @@ func Sentences(text string) []Sentence {
 		return nil
 	}
 	// A chunk has at most one sentence more than it has stops: the
-	// sentences fit in len(chunks) plus the text's stops.
-	out := make([]Sentence, 0, len(chunks)+countStops(text))
+	// sentences of most texts fit in len(chunks) plus the text's stops.
+	// The stops counted are capped: a run of them ends one sentence, and
+	// a text of a million dots is one sentence, not room for a million.
+	out := make([]Sentence, 0, len(chunks)+min(countStops(text), maxStopsAhead))
 	var buf [16][2]int
 	for i := range chunks {
 		c := &chunks[i]
@@ -84,6 +86,11 @@ func Sentences(text string) []Sentence {
 }
 
 // countStops is how many bytes of s are stops (isStop).
+// maxStopsAhead caps the sentences Sentences makes room for from the
+// text's stops before it reads them (most actions have a few; append grows
+// the rest).
+const maxStopsAhead = 64
+
 func countStops(s string) int {
 	n := 0
 	for i := 0; i < len(s); i++ {

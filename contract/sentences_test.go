@@ -1,10 +1,13 @@
 package contract_test
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"referee/contract"
 )
 
 // TestSentencesAsWritten: how a message's text is cut into sentences, as
@@ -97,4 +100,41 @@ func TestConditionInACondition(t *testing.T) {
 			t.Errorf("owning 5, at least %s: transferred %v", c.least, got)
 		}
 	}
+}
+
+// TestSentencesOfManyStops: a text that is mostly stops (a player's
+// million dots, or ". " many times) is read with memory of the order of
+// the text, not a Sentence's room for every stop: room made for each stop
+// up front was 24 times the text, 25 MB for 1 MiB of dots.
+func TestSentencesOfManyStops(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       int   // sentences
+		times      int64 // the most allocated, in times the text
+	}{
+		{"dots", "I join the Life contest. " + strings.Repeat(".", 1<<20), 1, 4},
+		// Each run of stops is an end, kept while the text is read (16
+		// bytes for 2 of text, and append's doubling).
+		{"dot and space", "I join the Life contest. " + strings.Repeat(". ", 1<<16), 1, 64},
+	} {
+		var got []contract.Sentence
+		allocated := bytesAllocated(func() { got = contract.Sentences(tc.text) })
+		if len(got) != tc.want || !strings.HasPrefix(got[0].Text, "I join the Life contest.") {
+			t.Errorf("%s: %d sentences, want %d starting with the join", tc.name, len(got), tc.want)
+		}
+		if allocated > tc.times*int64(len(tc.text)) {
+			t.Errorf("%s: reading %d bytes allocated %d bytes, more than %d times the text", tc.name, len(tc.text), allocated, tc.times)
+		}
+	}
+}
+
+// bytesAllocated is what f allocates on the heap (the test runs alone: no
+// other goroutine of the package allocates meanwhile).
+func bytesAllocated(f func()) int64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return int64(after.TotalAlloc - before.TotalAlloc)
 }
