@@ -157,7 +157,8 @@ func (s *State) Resolve(ref string) (*Player, error) {
 	}
 	// Each name, nickname and address is compared with r as lower-cased
 	// (lowerIs), not copied in lower case: a reference costs a scan of
-	// the players, nothing allocated.
+	// the players, nothing allocated for ASCII names (one with a letter
+	// outside ASCII is lower-cased as a copy, as before).
 	addr := strings.ToLower(r) // as HasAddress lower-cases it
 	var exact, prefix []*Player
 	for _, p := range s.Players {

@@ -315,8 +315,8 @@ var jsonEscape = func() (t [utf8.RuneSelf]string) {
 // and '\\' escaped by a backslash, so are \b, \f, \n, \r and \t; the other
 // control characters, '<', '>' and '&' as \u00XX; U+2028 and U+2029 as
 // \u2028 and \u2029; each byte of invalid UTF-8 as \ufffd. A byte is
-// looked up in jsonSafe, four at once while all four are marked (a branch
-// per four bytes of plain text: two thirds of the time of one per byte,
+// looked up in jsonSafe, four at once while all four are marked (one loop
+// test per four bytes of plain text: two thirds of the time of one per byte,
 // BenchmarkJournalString), and an ASCII one not marked in jsonEscape.
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
