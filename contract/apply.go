@@ -208,7 +208,8 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 				actor, looked = s.PlayerByAddress(m.From), true
 			}
 			id := g.Spec().ID
-			c := &Ctx{e: e, s: s, game: id, gs: s.Games[id], now: s.Clock, msg: m, actor: actor, ro: true}
+			c := e.ctxOf(s, id, s.Clock, m, actor)
+			c.ro = true
 			for _, a := range x.Extract(c, m) {
 				a.Game = g.Spec().ID
 				acts = append(acts, a)

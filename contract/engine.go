@@ -205,12 +205,19 @@ func (e *Engine) bind(s *State) []yamlerr.Problem {
 }
 
 func (e *Engine) ctx(s *State, game string, now time.Time, m *Message) *Ctx {
-	c := &Ctx{e: e, s: s, game: game, now: now, msg: m}
+	var actor *Player
+	if m != nil {
+		actor = s.PlayerByAddress(m.From)
+	}
+	return e.ctxOf(s, game, now, m, actor)
+}
+
+// ctxOf is ctx with the message's sender already looked up (nil: not a
+// player).
+func (e *Engine) ctxOf(s *State, game string, now time.Time, m *Message, actor *Player) *Ctx {
+	c := &Ctx{e: e, s: s, game: game, now: now, msg: m, actor: actor}
 	if game != "" {
 		c.gs = s.Games[game]
-	}
-	if m != nil {
-		c.actor = s.PlayerByAddress(m.From)
 	}
 	return c
 }
