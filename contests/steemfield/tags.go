@@ -94,8 +94,8 @@ func extractTags(t string) []*contract.Action {
 			mask[k] = true
 		}
 		tag := strings.TrimSpace(l.text[loc[0]:])
-		if k := strings.Index(tag, "}"); k >= 0 {
-			tag = tag[:k+1]
+		if head, _, ok := strings.Cut(tag, "}"); ok {
+			tag = tag[:len(head)+1]
 		}
 		a := &contract.Action{Line: tag, Offset: l.off + loc[0], Verb: verb("propose"), Args: map[string]string{}, Body: strings.TrimSpace(strings.Join(body, "\n"))}
 		pm := reProposal.FindStringSubmatch(tag)
@@ -118,12 +118,11 @@ func extractTags(t string) []*contract.Action {
 		}
 		name := strings.ToLower(t[loc[2]:loc[3]])
 		rest := t[loc[0]:]
-		close := strings.IndexAny(rest, "}\n")
-		var tag string
-		if close >= 0 && rest[close] == '}' {
-			tag = rest[:close+1]
-		} else {
-			tag = strings.TrimSpace(firstLine(rest))
+		// The tag runs to its "}", if one closes it on its line.
+		head, _, closed := strings.Cut(firstLine(rest), "}")
+		tag := strings.TrimSpace(head)
+		if closed {
+			tag = rest[:len(head)+1]
 		}
 		if name == "proposal" {
 			// Implementation Details, Proposals: a proposal's tag is the first
@@ -135,7 +134,7 @@ func extractTags(t string) []*contract.Action {
 		}
 		a := readTag(name, tag)
 		a.Offset = loc[0]
-		if close < 0 || rest[close] != '}' {
+		if !closed {
 			a.Reject = contract.Reject("syntax", "the tag is not closed with \"}\"; write %s", a.Verb.Syntax)
 		}
 		acts = append(acts, a)
@@ -167,10 +166,8 @@ func splitLines(t string) []line {
 }
 
 func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 // readProposalBody reads "TYPE, AFFECTED RULES IF APPLICABLE" and the rule's
