@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"referee/internal/benchgen"
 )
 
 // The list archive: what the referee's store of a list's mail looks like
@@ -24,28 +26,6 @@ const (
 	discussionID   = "Agora Discussion <agora-discussion.example.test>"
 )
 
-var firstNames = []string{"Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy",
-	"Mallory", "Niaj", "Olivia", "Peggy", "Rupert", "Sybil", "Trent", "Victor", "Walter", "Zelda"}
-
-var domains = []string{"example.test", "mail.example.net", "agora.example.org", "post.example.com"}
-
-var chatter = []string{
-	"I think the last round went badly for everyone who bet on gliders.",
-	"Has anyone worked out whether a blinker near the edge wraps around the torus?",
-	"Will I claim (3, 4) next week? Probably not, it looks crowded there.",
-	"The report says the contest holds most of the Vials now. Is that intended?",
-	"I would support a suggestion to raise VPP, if someone writes one.",
-	"Thanks for the summary, that clears it up.",
-	"Could the referee's receipts be shorter? Mine are three screens long.",
-	"I disagree: the amended R21 is the better reading, and the rulings say so.",
-	"If you claim cells in a line they die at once, so do not do that.",
-	"Does anybody know when the next monthly award is counted?",
-	"Speaking as a former contestmaster, this was always contested.",
-	"My last message was a joke, please do not take it as an action.",
-	"Someone should write a guide for new players about still lifes.",
-	"Interesting. I had not noticed that the corners are neighbours.",
-}
-
 var quoted = []string{
 	"> I join the Life contest.",
 	"> Has anyone worked out whether a blinker near the edge wraps around?",
@@ -53,18 +33,12 @@ var quoted = []string{
 	"> The report says the contest holds most of the Vials now.",
 }
 
-// player is one of the players writing to the lists.
-type player struct {
-	name, addr string
-	joined     bool
-}
-
 // generator makes the archive's messages one after the other; the same
 // seed gives the same archive, and a longer archive begins with a shorter
 // one.
 type generator struct {
 	r       *rand.Rand
-	players []player
+	players []benchgen.Player
 	at      time.Time
 	n       int
 	ids     []string // recent Message-IDs, for replies
@@ -72,45 +46,8 @@ type generator struct {
 
 func newGenerator(seed uint64, players int) *generator {
 	g := &generator{r: rand.New(rand.NewPCG(seed, 14)), at: time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)}
-	for i := 0; i < players; i++ {
-		fn := firstNames[i%len(firstNames)]
-		g.players = append(g.players, player{
-			name: fmt.Sprintf("%s%03d", fn, i),
-			addr: fmt.Sprintf("%s%03d@%s", strings.ToLower(fn), i, domains[i%len(domains)]),
-		})
-	}
+	g.players = benchgen.Players(players)
 	return g
-}
-
-// cell is a Cell written as players write it, now and then badly.
-func (g *generator) cell() string {
-	x, y := g.r.IntN(51), g.r.IntN(51)
-	switch g.r.IntN(40) {
-	case 0:
-		return fmt.Sprintf("(%d, %d, 1)", x, y)
-	case 1:
-		return fmt.Sprintf("(%d,%d)", x, y+60)
-	}
-	return fmt.Sprintf("(%d, %d)", x, y)
-}
-
-// action is the text of a Life action by p.
-func (g *generator) action(p *player) (subject, text string) {
-	if !p.joined {
-		p.joined = true
-		return "Joining Life", "Hello all,\n\nI join the Life contest.\n"
-	}
-	switch k := g.r.IntN(10); {
-	case k < 5:
-		return "Life", fmt.Sprintf("I claim cell %s in Life.\n", g.cell())
-	case k < 7:
-		return "Life claims", fmt.Sprintf("I claim cells %s, %s and %s in Life.\n", g.cell(), g.cell(), g.cell())
-	case k < 8:
-		return "Life", fmt.Sprintf("I transfer a Vial of Primordial Ooze to the Life contest to take control of Cell %s.\n", g.cell())
-	default:
-		to := &g.players[g.r.IntN(len(g.players))]
-		return "Life: a gift", fmt.Sprintf("I transfer %d Vials to %s.\n", 1+g.r.IntN(2), to.name)
-	}
 }
 
 // next writes the next message, From_ line and all, mboxrd-escaped (no
@@ -126,30 +63,30 @@ func (g *generator) next(w *bufio.Writer) {
 	}
 	var subject, text string
 	if isAction {
-		subject, text = g.action(p)
+		subject, text = benchgen.Action(g.r, p, g.players)
 	} else {
-		subject = "Re: " + []string{"Life strategy", "the last report", "a question about rounds", "regulations"}[g.r.IntN(4)]
+		subject = "Re: " + benchgen.Topics[g.r.IntN(len(benchgen.Topics))]
 		var b strings.Builder
 		if g.r.IntN(2) == 0 {
 			fmt.Fprintf(&b, "On %s, someone wrote:\n%s\n\n", g.at.Add(-time.Hour).Format("Mon, Jan 2, 2006 at 15:04"), quoted[g.r.IntN(len(quoted))])
 		}
 		for i := 0; i < 1+g.r.IntN(4); i++ {
-			b.WriteString(chatter[g.r.IntN(len(chatter))])
+			b.WriteString(benchgen.Chatter[g.r.IntN(len(benchgen.Chatter))])
 			b.WriteString(" ")
-			b.WriteString(chatter[g.r.IntN(len(chatter))])
+			b.WriteString(benchgen.Chatter[g.r.IntN(len(benchgen.Chatter))])
 			b.WriteString("\n\n")
 		}
 		text = b.String()
 	}
-	id := fmt.Sprintf("<%d.%08x@%s>", g.n, g.r.Uint32(), p.addr[strings.IndexByte(p.addr, '@')+1:])
+	id := fmt.Sprintf("<%d.%08x@%s>", g.n, g.r.Uint32(), p.Addr[strings.IndexByte(p.Addr, '@')+1:])
 	listLocal := list[:strings.IndexByte(list, '@')]
 
 	fmt.Fprintf(w, "From %s-bounces@example.test %s\n", listLocal, g.at.Format("Mon Jan _2 15:04:05 2006"))
-	fmt.Fprintf(w, "Return-Path: <%s-bounces+%s=%s@example.test>\n", listLocal, p.addr[:strings.IndexByte(p.addr, '@')], p.addr[strings.IndexByte(p.addr, '@')+1:])
+	fmt.Fprintf(w, "Return-Path: <%s-bounces+%s=%s@example.test>\n", listLocal, p.Addr[:strings.IndexByte(p.Addr, '@')], p.Addr[strings.IndexByte(p.Addr, '@')+1:])
 	fmt.Fprintf(w, "Delivered-To: referee@example.test\n")
 	fmt.Fprintf(w, "Received: from lists.example.test (lists.example.test [192.0.2.25])\n\tby mx.example.org (Postfix) with ESMTPS id %08X\n\tfor <referee@example.test>; %s\n", g.r.Uint32(), g.at.Format(time.RFC1123Z))
 	fmt.Fprintf(w, "Received: from [198.51.100.%d] (client.example.net [198.51.100.%d])\n\tby lists.example.test (Postfix) with ESMTPSA id %08X;\n\t%s\n", g.n%250+1, g.n%250+1, g.r.Uint32(), g.at.Add(-3*time.Second).Format(time.RFC1123Z))
-	fmt.Fprintf(w, "From: %s <%s>\n", p.name, p.addr)
+	fmt.Fprintf(w, "From: %s <%s>\n", p.Name, p.Addr)
 	fmt.Fprintf(w, "To: %s\n", list)
 	fmt.Fprintf(w, "Subject: %s%s\n", tag, subject)
 	fmt.Fprintf(w, "Date: %s\n", g.at.Add(-5*time.Second).Format(time.RFC1123Z))
@@ -178,7 +115,7 @@ func (g *generator) next(w *bufio.Writer) {
 			g.n, text, g.n, strings.ReplaceAll(strings.TrimSpace(text), "\n\n", "</p><p>"), g.n)
 	} else {
 		w.WriteString(text)
-		w.WriteString("\n-- \n" + p.name + "\n")
+		w.WriteString("\n-- \n" + p.Name + "\n")
 	}
 	fmt.Fprintf(w, "_______________________________________________\n%s mailing list -- %s\nTo unsubscribe send an email to %s-leave@example.test\n\n", listLocal, list, listLocal)
 	g.ids = append(g.ids, id)
