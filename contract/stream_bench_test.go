@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"referee/contests/wackyworld"
 	"referee/contract"
 	"referee/contract/contracttest"
+	"referee/internal/benchanchor"
 	"referee/internal/benchgen"
 )
 
@@ -53,7 +53,7 @@ func BenchmarkStream(b *testing.B) {
 		}
 		runtime.GC()
 		b.StartTimer()
-		t0 := processCPU()
+		t0 := processCPU(b)
 		for _, m := range mail {
 			e.ReadAhead(m)
 			if _, err := e.Apply(s, m); err != nil {
@@ -61,19 +61,19 @@ func BenchmarkStream(b *testing.B) {
 			}
 			s.Outbox = nil // sent
 		}
-		cpu += processCPU() - t0
+		cpu += processCPU(b) - t0
 		n += msgs
 	}
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(n)/1000, "cpu-µs/msg")
 }
 
 // processCPU is the CPU time the process has used, user and system.
-func processCPU() time.Duration {
-	var u syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
-		return 0
+func processCPU(b *testing.B) time.Duration {
+	cpu, err := benchanchor.ProcessCPU()
+	if err != nil {
+		b.Fatal(err)
 	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+	return cpu
 }
 
 // stream makes the archive's messages as bench/replay's generator does

@@ -263,11 +263,11 @@ func parseRate(path string, procs int) (float64, time.Duration, error) {
 
 // processCPU is the user and system time this process has used.
 func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	cpu, err := benchanchor.ProcessCPU()
+	if err != nil {
 		fail("getrusage: %v", err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return cpu
 }
 
 type replayResult struct {

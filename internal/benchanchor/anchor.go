@@ -48,3 +48,14 @@ func ThreadCPU() (time.Duration, error) {
 	}
 	return time.Duration(ts.Nano()), nil
 }
+
+// ProcessCPU is the CPU time the process has used, user and system (with
+// GOMAXPROCS=1 the garbage collector's work is counted, and nothing
+// else's).
+func ProcessCPU() (time.Duration, error) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, err
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
+}
