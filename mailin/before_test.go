@@ -5,11 +5,15 @@ package mailin
 // the corpus, on mutations of it and on random input.
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"github.com/emersion/go-message"
 )
 
 // stripQuotedBefore is stripQuoted as it was: strings.Split, the kept and
@@ -134,6 +138,31 @@ func joinLinesBefore(lines []string) string {
 	return b.String()
 }
 
+// asIsBefore is asIs as it was: both values made lower case.
+func asIsBefore(h header, params map[string]string) bool {
+	switch strings.ToLower(h.Get("Content-Transfer-Encoding")) {
+	case "", "7bit", "8bit", "binary":
+	default:
+		return false
+	}
+	ch, ok := params["charset"]
+	ch = strings.ToLower(ch)
+	return !ok || ch == "utf-8" || ch == "us-ascii"
+}
+
+// textBefore is what the walker made of a text part's bytes: cleanText of
+// them, always.
+func textBefore(data []byte) string { return cleanText(string(data)) }
+
+// textNow is what the walker makes of them now, in a part declared
+// UTF-8.
+func textNow(data []byte) string {
+	var h message.Header
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	w := &bodyWalker{limit: 1 << 20}
+	return w.text(&h, map[string]string{"charset": "utf-8"}, true, bytes.NewReader(data), "1")
+}
+
 // corpusTexts are the texts stripQuoted is given on the corpus (each
 // message's text, kept and quoted, as Parse found them) and each
 // message's raw body.
@@ -252,4 +281,73 @@ func FuzzStripQuotedIsBefore(f *testing.F) {
 		f.Add("I pass.\n" + l + "\n> x\n")
 	}
 	f.Fuzz(func(t *testing.T, s string) { sameStrip(t, s) })
+}
+
+// TestAsIsIsBefore: asIs answers as it did, with the values made lower
+// case, for the transfer encodings and charsets go-message compares and
+// their look-alikes: each in odd case, with a byte changed, cut, grown,
+// and with letters that become ASCII ones in lower case (İ, K) or fold to
+// them (ſ).
+func TestAsIsIsBefore(t *testing.T) {
+	var values []string
+	for _, v := range []string{"", "7bit", "8bit", "binary", "utf-8", "us-ascii", "base64", "quoted-printable", "x"} {
+		values = append(values, keyVariants(v)...)
+		for i := range len(v) {
+			values = append(values, v[:i]+v[i+1:], v[:i]+"\u212a"+v[i+1:], v[:i]+"\u0130"+v[i+1:], v[:i]+"\u017f"+v[i+1:], v[:i]+"@"+v[i+1:], v[:i]+"\x00"+v[i:])
+		}
+		values = append(values, v+" ", " "+v, v+v)
+	}
+	values = append(values, "U\u017f-A\u017fC\u0130\u0130", "u\u017f-ascii", "b\u0130nary", "us-asc\u0130\u0130", "7B\u0130T")
+	for _, cte := range values {
+		for _, ch := range values {
+			for _, withCharset := range []bool{false, true} {
+				var h message.Header
+				if cte != "" {
+					h.Set("Content-Transfer-Encoding", cte)
+				}
+				params := map[string]string{}
+				if withCharset {
+					params["charset"] = ch
+				}
+				if got, want := asIs(&h, params), asIsBefore(&h, params); got != want {
+					t.Fatalf("asIs(Content-Transfer-Encoding %q, charset %q (%v)) = %v, want %v", cte, ch, withCharset, got, want)
+				}
+			}
+		}
+	}
+}
+
+// textRunes are the characters cleanText changes or keeps and their
+// neighbours in UTF-8.
+var textRunes = []rune{'a', ' ', '\n', '\t', '\r', 0, 0x1f, 0x7f, 0x80, 0x9f, 0xa0, 0xa1, 0xe9, 0x600, 0x61b, 0x61c, 0x63f, 0x640,
+	0x2000, 0x200d, 0x200e, 0x200f, 0x202a, 0x202e, 0x2066, 0x2069, 0x2fff, 0x3000, 0xf000, 0xfeff, 0xfffd, 0xffff, 0x10000}
+
+// TestTextIsBefore: a text part's bytes make the text they did, for the
+// corpus's texts, and 20,000 random texts of textRunes, some with a byte
+// that is not UTF-8.
+func TestTextIsBefore(t *testing.T) {
+	texts := corpusTexts(t)
+	r := rand.New(rand.NewPCG(14, 5))
+	for range 20000 {
+		var b []byte
+		for n := r.IntN(40); n >= 0; n-- {
+			b = utf8.AppendRune(b, textRunes[r.IntN(len(textRunes))])
+		}
+		if r.IntN(10) == 0 {
+			b = append(b, 0xff)
+		}
+		texts = append(texts, string(b))
+	}
+	var fast int
+	for _, s := range texts {
+		if got, want := textNow([]byte(s)), textBefore([]byte(s)); got != want {
+			t.Fatalf("text of %q = %q, want %q", s, got, want)
+		}
+		if utf8.ValidString(s) && !needsCleaning([]byte(s)) {
+			fast++
+		}
+	}
+	if fast == 0 || fast == len(texts) {
+		t.Errorf("%d of %d texts need no cleaning, want some and not all", fast, len(texts))
+	}
 }

@@ -170,22 +170,73 @@ func (w *bodyWalker) text(h header, params map[string]string, own bool, body io.
 		case "utf-8":
 			w.note("invalid UTF-8 replaced in %s", partName(path))
 		}
+	} else if !needsCleaning(data) {
+		return string(data) // cleanText would change nothing
 	}
 	return cleanText(string(data))
+}
+
+// dirtyBytes are the bytes cleanText looks for in valid UTF-8: a CR, a
+// control character other than tab and newline, DEL, and the first bytes
+// of U+0080 to U+00BF (C1 controls, the no-break space), of U+2000 to
+// U+2FFF (bidi controls), of U+0600 to U+063F (the Arabic letter mark) and
+// of U+F000 to U+FFFF (the byte order mark).
+var dirtyBytes = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = c != '\n' && c != '\t'
+	}
+	for _, c := range []byte{0x7f, 0xc2, 0xe2, 0xd8, 0xef} {
+		t[c] = true
+	}
+	return t
+}()
+
+// needsCleaning reports whether cleanText may change valid UTF-8 data:
+// whether it holds one of dirtyBytes.
+func needsCleaning(data []byte) bool {
+	for _, c := range data {
+		if dirtyBytes[c] {
+			return true
+		}
+	}
+	return false
 }
 
 // asIs reports whether go-message would hand a part's body over as it is
 // (message.New): no transfer encoding (RFC 2045 §6.2: 7bit, 8bit, binary)
 // and no charset, or UTF-8 or US-ASCII. Its Content-Type is not read again.
 func asIs(h header, params map[string]string) bool {
-	switch strings.ToLower(h.Get("Content-Transfer-Encoding")) {
-	case "", "7bit", "8bit", "binary":
+	switch cte := h.Get("Content-Transfer-Encoding"); {
+	case cte == "", lowerIs(cte, "7bit"), lowerIs(cte, "8bit"), lowerIs(cte, "binary"):
 	default:
 		return false
 	}
 	ch, ok := params["charset"]
-	ch = strings.ToLower(ch) // as go-message compares it
-	return !ok || ch == "utf-8" || ch == "us-ascii"
+	return !ok || lowerIs(ch, "utf-8") || lowerIs(ch, "us-ascii") // as go-message compares it
+}
+
+// lowerIs reports whether strings.ToLower(s) == lower, lower being ASCII
+// in lower case, without making the lower-case string: for s in ASCII,
+// whether it is lower with ASCII letters in either case.
+func lowerIs(s, lower string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return strings.ToLower(s) == lower // İ and K become i and k
+		}
+	}
+	if len(s) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // textBuffers hold a part's decoded bytes until they are made a string.
