@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"os"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -163,6 +165,15 @@ func textNow(data []byte) string {
 	return w.text(&h, map[string]string{"charset": "utf-8"}, true, bytes.NewReader(data), "1")
 }
 
+// goMessagesParams is go-message's reading of a field with parameters
+// (its Header's ContentDisposition, which ContentType is but for an
+// empty field).
+func goMessagesParams(v string) (string, map[string]string, error) {
+	var h message.Header
+	h.Set("Content-Disposition", v)
+	return h.ContentDisposition()
+}
+
 // corpusTexts are the texts stripQuoted is given on the corpus (each
 // message's text, kept and quoted, as Parse found them) and each
 // message's raw body.
@@ -281,6 +292,97 @@ func FuzzStripQuotedIsBefore(f *testing.F) {
 		f.Add("I pass.\n" + l + "\n> x\n")
 	}
 	f.Fuzz(func(t *testing.T, s string) { sameStrip(t, s) })
+}
+
+// mediaTypes are Content-Type and Content-Disposition values: the corpus
+// writes most of them; the others have what plainMediaType leaves to
+// mime.ParseMediaType or reads differently from a slip.
+var mediaTypes = []string{"", "text/plain", "Text/PLAIN; Charset=UTF-8", "text/plain;charset=utf-8;", "text/plain; charset=utf-8 ;",
+	"text/plain ; charset = \"UTF-8\" ; format = flowed", "text/plain;;", "text/plain; ;", "text/plain; charset=", "text/plain; charset=\"\"",
+	"text/plain; charset=\"a;b\"", "text/plain; charset=\"a\\\"b\"", "text/plain; charset=\"a\\b\"", "text/plain; charset=\"unclosed",
+	"text/plain; charset=\"caf\xc3\xa9\"", "text/plain; charset=caf\xc3\xa9", "text/plain; charset=utf-8; charset=utf-8",
+	"text/plain; charset=utf-8; charset=us-ascii", "text/plain; Charset=a; charset=b", "text/plain; name*=utf-8''caf%C3%A9",
+	"text/plain; name*0=a; name*1=b", "text/plain; name=\"=?utf-8?q?caf=C3=A9?=\"", "text/plain; name==?utf-8?q?x?=",
+	"text", "text/", "/plain", "text/plain/x", "text / plain", " text/plain ", "\ttext/plain\t;\tcharset=x\t", "text/plain\v",
+	"text/plain;\u00a0charset=x", "text/plain; charset=x y", "text/plain; charset=x\r\n", "text/plain charset=x", "attachment",
+	"attachment; filename=a.txt", "inline; filename=\"a b.txt\"", "multipart/alternative; boundary=\"b14\"",
+	"multipart/mixed; boundary=----=_Part_1", "multipart/mixed; boundary=\"----=_Part_1\"", "text/plain; a=b; c=d; e=f; g=h",
+	"TEXT/\u212aELVIN", "text/plain; \u212a=x", "text/plain; x=\u212a", "text/plain; [a]=x", "text/plain; a=(x)", "text/plain; a=\"\r\"",
+	"text/plain; a=\"x\"y", "text/plain; a=\"x\" y", "text/plain; a=\"x\";", "text/plain; a=x;;"}
+
+// corpusMediaTypes are the Content-Type and Content-Disposition values of
+// the corpus's messages and parts, unfolded.
+func corpusMediaTypes(t testing.TB) []string {
+	re := regexp.MustCompile(`(?im)^content-(?:type|disposition):(.*(?:\r?\n[ \t].*)*)`)
+	var out []string
+	for _, path := range corpusFiles(t) {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllSubmatch(raw, -1) {
+			out = append(out, unfold(m[1]))
+		}
+	}
+	return out
+}
+
+// sameParams fails unless headerWithParams reads v as go-message does; it
+// reports whether plainMediaType read it.
+func sameParams(t *testing.T, v string) bool {
+	t.Helper()
+	typ, params, err := headerWithParams(v)
+	wtyp, wparams, werr := goMessagesParams(v)
+	if typ != wtyp || !reflect.DeepEqual(params, wparams) || (err == nil) != (werr == nil) {
+		t.Fatalf("headerWithParams(%q) = %q, %q, %v; want %q, %q, %v", v, typ, params, err, wtyp, wparams, werr)
+	}
+	_, _, ok := plainMediaType(v)
+	return ok
+}
+
+// TestHeaderWithParamsIsGoMessages: a field with parameters reads as
+// go-message reads it, for the corpus's fields, mediaTypes, each with
+// every byte of it dropped and with a byte that matters to the grammar
+// put in at each place, and 20,000 of their pieces joined at random; some
+// of them and not all take plainMediaType's way.
+func TestHeaderWithParamsIsGoMessages(t *testing.T) {
+	values := append(corpusMediaTypes(t), mediaTypes...)
+	var plain, all int
+	try := func(v string) {
+		all++
+		if sameParams(t, v) {
+			plain++
+		}
+	}
+	for _, v := range values {
+		try(v)
+		for i := range len(v) {
+			try(v[:i] + v[i+1:])
+			for _, c := range []string{";", "=", "\"", "\\", "/", " ", "\t", "*", "\r", "\n", "A", "\xc3", "=?", "\u00a0"} {
+				try(v[:i] + c + v[i:])
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(14, 3))
+	for range 20000 {
+		v := values[r.IntN(len(values))]
+		for n := r.IntN(3); n > 0; n-- {
+			w := values[r.IntN(len(values))]
+			i, j := r.IntN(len(v)+1), r.IntN(len(w)+1)
+			v = v[:i] + w[j:]
+		}
+		try(v)
+	}
+	if plain == 0 || plain == all {
+		t.Errorf("%d of %d values read by plainMediaType, want some and not all", plain, all)
+	}
+}
+
+func FuzzHeaderWithParamsIsGoMessages(f *testing.F) {
+	for _, v := range append(corpusMediaTypes(f), mediaTypes...) {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) { sameParams(t, v) })
 }
 
 // TestAsIsIsBefore: asIs answers as it did, with the values made lower
