@@ -152,6 +152,16 @@ func asIsBefore(h header, params map[string]string) bool {
 	return !ok || ch == "utf-8" || ch == "us-ascii"
 }
 
+// unreadFieldBefore is unreadField as it was: every name compared.
+func unreadFieldBefore(key []byte) bool {
+	for _, f := range unreadFields {
+		if len(f) == len(key) && bytes.EqualFold([]byte(f), key) {
+			return true
+		}
+	}
+	return false
+}
+
 // textBefore is what the walker made of a text part's bytes: cleanText of
 // them, always.
 func textBefore(data []byte) string { return cleanText(string(data)) }
@@ -415,6 +425,36 @@ func TestAsIsIsBefore(t *testing.T) {
 					t.Fatalf("asIs(Content-Transfer-Encoding %q, charset %q (%v)) = %v, want %v", cte, ch, withCharset, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestUnreadFieldIsBefore: unreadField answers as it did for every
+// unread field's name and the package's keys, in any case, cut, grown,
+// with a letter changed for one that folds to it (K, ſ) or for the byte a
+// letter's case bit makes of it, and for 20,000 random keys of their
+// bytes.
+func TestUnreadFieldIsBefore(t *testing.T) {
+	var keys []string
+	for _, k := range append(append([]string(nil), unreadFields...), readKeys...) {
+		for _, v := range keyVariants(k) {
+			keys = append(keys, v, v+"x", strings.TrimSuffix(v, v[max(0, len(v)-1):]))
+			for i := range len(v) {
+				keys = append(keys, v[:i]+"\u212a"+v[i+1:], v[:i]+"\u017f"+v[i+1:], v[:i]+string(v[i]^0x20)+v[i+1:])
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(14, 4))
+	for range 20000 {
+		k := []byte(unreadFields[r.IntN(len(unreadFields))])
+		for n := r.IntN(3); n > 0; n-- {
+			k[r.IntN(len(k))] ^= byte(1 << r.IntN(8))
+		}
+		keys = append(keys, string(k))
+	}
+	for _, k := range keys {
+		if got, want := unreadField([]byte(k)), unreadFieldBefore([]byte(k)); got != want {
+			t.Fatalf("unreadField(%q) = %v, want %v", k, got, want)
 		}
 	}
 }

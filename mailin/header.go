@@ -70,13 +70,41 @@ var unreadFields = []string{"Received", "X-Received", "DKIM-Signature", "X-Googl
 	"ARC-Authentication-Results", "Delivered-To", "List-Archive", "List-Help", "List-Post", "List-Subscribe", "List-Unsubscribe", "List-Owner",
 	"User-Agent", "X-Mailer", "MIME-Version", "Thread-Index", "Thread-Topic", "X-Spam-Status", "X-Virus-Scanned", "X-Gm-Message-State", "X-Google-Smtp-Source"}
 
+// unreadField reports whether key is one of unreadFields, in any case
+// (bytes.EqualFold: of keys as long as a name, which is ASCII, only those
+// in ASCII can be equal to it, as a letter that is not folds to an ASCII
+// one of fewer bytes).
 func unreadField(key []byte) bool {
-	for _, f := range unreadFields {
-		if len(f) == len(key) && bytes.EqualFold([]byte(f), key) {
+	if len(key) >= len(unreadByLength) {
+		return false
+	}
+	for _, f := range unreadByLength[len(key)] {
+		if asciiFold(f, key) {
 			return true
 		}
 	}
 	return false
+}
+
+// unreadByLength are unreadFields by their length.
+var unreadByLength = func() (t [32][]string) {
+	for _, f := range unreadFields {
+		t[len(f)] = append(t[len(f)], f)
+	}
+	return t
+}()
+
+// asciiFold reports whether f and k, of the same length, are equal but for
+// the case of ASCII letters.
+func asciiFold(f string, k []byte) bool {
+	for i := 0; i < len(f); i++ {
+		if c, d := f[i], k[i]; c != d {
+			if l := c | 0x20; l != d|0x20 || l < 'a' || l > 'z' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // readUsedHeader is readHeader for Parse: the header without its
@@ -119,8 +147,14 @@ func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 		if colon < 0 {
 			return readHeader(raw)
 		}
-		name := bytes.TrimLeft(line[:colon], " \t")
-		key := bytes.TrimRight(name, " \t")
+		name := line[:colon]
+		for len(name) > 0 && (name[0] == ' ' || name[0] == '\t') {
+			name = name[1:]
+		}
+		key := name
+		for len(key) > 0 && (key[len(key)-1] == ' ' || key[len(key)-1] == '\t') {
+			key = key[:len(key)-1]
+		}
 		for _, c := range key {
 			if c < 33 || c > 126 {
 				return readHeader(raw)

@@ -109,7 +109,7 @@ func unfold(v []byte) string {
 		if i >= 0 {
 			line = v[:i]
 		}
-		if line = bytes.Trim(bytes.TrimSuffix(line, []byte("\r")), " \t"); len(line) > 0 {
+		if line = trimWSP(bytes.TrimSuffix(line, []byte("\r"))); len(line) > 0 {
 			switch n {
 			case 0:
 				first = line
@@ -132,6 +132,17 @@ func unfold(v []byte) string {
 		return string(first)
 	}
 	return b.String()
+}
+
+// trimWSP is bytes.Trim(b, " \t").
+func trimWSP(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 // The readings of a header go-message's Header gives, for any header: by
