@@ -6,6 +6,7 @@ package mailin
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -16,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/emersion/go-message"
+	"github.com/emersion/go-message/textproto"
 )
 
 // stripQuotedBefore is stripQuoted as it was: strings.Split, the kept and
@@ -492,4 +494,194 @@ func TestTextIsBefore(t *testing.T) {
 	if fast == 0 || fast == len(texts) {
 		t.Errorf("%d of %d texts need no cleaning, want some and not all", fast, len(texts))
 	}
+}
+
+// sameSplit fails unless splitMultipart, where it splits b, finds the
+// parts go-message's MultipartReader reads, with the same header values
+// and bodies, and the multipart closed after them; it reports whether
+// splitMultipart split b.
+func sameSplit(t *testing.T, b []byte, boundary string) bool {
+	t.Helper()
+	parts, ok := splitMultipart(b, boundary)
+	if !ok {
+		return false
+	}
+	mr := textproto.NewMultipartReader(bytes.NewReader(b), boundary)
+	for n, want := range parts {
+		p, err := mr.NextPart()
+		if err != nil {
+			t.Fatalf("%q, boundary %q: part %d split, go-message: %v", b, boundary, n+1, err)
+		}
+		keys := append([]string(nil), readKeys...)
+		for f := p.Header.Fields(); f.Next(); {
+			keys = append(keys, f.Key())
+		}
+		for _, k := range keys {
+			if unreadField([]byte(k)) {
+				continue
+			}
+			if got, w := want.header.Values(k), p.Header.Values(k); !reflect.DeepEqual(got, w) {
+				t.Fatalf("%q, boundary %q: part %d: Values(%q) = %q, go-message's %q", b, boundary, n+1, k, got, w)
+			}
+		}
+		body, err := io.ReadAll(p)
+		if err != nil || !bytes.Equal(body, want.body) {
+			t.Fatalf("%q, boundary %q: part %d: body %q, go-message's %q, %v", b, boundary, n+1, want.body, body, err)
+		}
+	}
+	if _, err := mr.NextPart(); err != io.EOF {
+		t.Fatalf("%q, boundary %q: split into %d parts, go-message: %v after them", b, boundary, len(parts), err)
+	}
+	return true
+}
+
+// sameWalk fails unless the walker makes of raw's body, held in memory
+// (its multiparts split by splitMultipart where it can), what it makes of
+// it read by go-message's MultipartReader alone: the same text, kind and
+// notes. It reports whether splitMultipart split the body.
+func sameWalk(t *testing.T, raw []byte) bool {
+	t.Helper()
+	h, body, _ := readUsedHeader(raw)
+	fast, slow := &bodyWalker{limit: 1 << 12}, &bodyWalker{limit: 1 << 12}
+	got, gk := fast.entity(h, newRawBody(body), 0, "", "text/plain")
+	want, wk := slow.entity(h, bytes.NewReader(body), 0, "", "text/plain")
+	if got != want || gk != wk || !reflect.DeepEqual(fast.notes, slow.notes) || fast.digest != slow.digest || fast.report != slow.report {
+		t.Fatalf("%q:\ngot  %q %v %q %v %q\nwant %q %v %q %v %q", raw, got, gk, fast.notes, fast.digest, fast.report, want, wk, slow.notes, slow.digest, slow.report)
+	}
+	typ, params, _ := contentType(h)
+	return strings.HasPrefix(typ, "multipart/") && sameSplit(t, body, params["boundary"])
+}
+
+// The pieces randomMultipart makes messages of.
+var (
+	splitBoundaries = []string{"b", "b14", "----=_Part_1", "a b", "b\\\"", "x"}
+	splitPreamble   = []string{"This is a multi-part message in MIME format.", "", " ", "--@", "--@x", "--@--", "--@ -", "--", "x--@"}
+	splitDelimiters = []string{"--@\n", "--@\n", "--@\n", "--@ \t\n", "--@\r\n", "--@x\n", "--@", "--@ x\n", "--@-\n", " --@\n"}
+	splitHeaders    = []string{"Content-Type: text/plain; charset=utf-8\n", "Content-Type: text/html\n", "Content-Transfer-Encoding: base64\n",
+		"Content-Transfer-Encoding: quoted-printable\n", "Content-Disposition: attachment\n", "Content-Disposition: inline; filename=a.txt\n",
+		"MIME-Version: 1.0\n", "X-Other: y\n", " continued\n", "not a field\n", "Content-Type: text/plain; charset=\"unclosed\n",
+		"Content-Type: multipart/alternative; boundary=inner\n", "Content-Type: multipart/mixed; boundary=\"@\"\n",
+		"Content-Type: multipart/signed; boundary=s\n", "Content-Type: message/rfc822\n", "Content-Type: text/plain; charset=x-unknown\n",
+		"Content-type:text/plain\n", "content-TYPE : text/html\n", ""}
+	splitBody = []string{"I bid 3 on Flight.", "", "> quoted", "SSBiaWQgMy4=", "caf=C3=A9=", "--@x", "--inner", "--inner--", "--s", "--s--",
+		"<p>I pass.</p>", "--", "-- ", "\xe9t\xe9", "--@", "--@-", "--@ ", "--@--", "--@--x", "--@\t"}
+	splitClose = []string{"--@--\n", "--@--\n", "--@--", "--@-- \t\n", "--@--\r\n", "--@--x\n", "", "--@ --\n", "--@---\n"}
+)
+
+// randomMultipart is a message whose body is a multipart made at random
+// of the pieces above ("@" the boundary): a preamble, up to three parts,
+// some of them multiparts of their own, a close delimiter, an epilogue,
+// the lines ending in LF or, at times, CRLF.
+func randomMultipart(r *rand.Rand) []byte {
+	// Half of them are made of the pieces a multipart splitMultipart
+	// splits is made of (those first in each list), but for the bodies.
+	good := r.IntN(2) == 0
+	pick := func(s []string) string {
+		if good {
+			switch &s[0] {
+			case &splitPreamble[0]:
+				return s[r.IntN(3)]
+			case &splitDelimiters[0]:
+				return s[r.IntN(4)]
+			case &splitHeaders[0]:
+				return s[r.IntN(8)]
+			case &splitClose[0]:
+				return s[r.IntN(4)]
+			case &splitBody[0]:
+				return s[r.IntN(14)]
+			}
+		}
+		return s[r.IntN(len(s))]
+	}
+	boundary := pick(splitBoundaries)
+	var b strings.Builder
+	b.WriteString("From: a@example.org\nContent-Type: multipart/" + pick([]string{"mixed", "alternative", "related", "signed"}) + "; boundary=\"" + boundary + "\"\n\n")
+	for n := r.IntN(3); n > 0; n-- {
+		b.WriteString(pick(splitPreamble) + "\n")
+	}
+	for n := r.IntN(4); n > 0 || good && n == 0; n-- {
+		b.WriteString(pick(splitDelimiters))
+		if good {
+			b.WriteString(splitHeaders[r.IntN(2)])
+		}
+		for m := r.IntN(3); m > 0; m-- {
+			b.WriteString(pick(splitHeaders))
+		}
+		if good || r.IntN(8) > 0 {
+			b.WriteString("\n")
+		}
+		for m := r.IntN(4); m > 0; m-- {
+			b.WriteString(pick(splitBody) + "\n")
+		}
+		if r.IntN(4) == 0 { // a multipart inside
+			for _, l := range []string{"--inner", pick(splitHeaders), "", pick(splitBody), "--inner--", ""} {
+				b.WriteString(l + "\n")
+			}
+		}
+	}
+	b.WriteString(pick(splitClose))
+	if r.IntN(2) == 0 {
+		b.WriteString(pick(splitBody) + "\n")
+	}
+	s := strings.ReplaceAll(b.String(), "@", boundary)
+	if !good && r.IntN(3) == 0 {
+		s = strings.ReplaceAll(s, "\n", "\r\n")
+	}
+	return []byte(s)
+}
+
+// TestSplitMultipartIsGoMessages: a multipart split in memory gives the
+// parts, and the walker the text and notes, go-message's MultipartReader
+// gives, for the corpus's messages, each with each of its lines dropped,
+// doubled or given a trailing space, and 20,000 random multiparts; some of
+// them and not all are split in memory.
+func TestSplitMultipartIsGoMessages(t *testing.T) {
+	var split, all int
+	try := func(raw []byte) {
+		all++
+		if sameWalk(t, raw) {
+			split++
+		}
+	}
+	for _, path := range corpusFiles(t) {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		try(raw)
+		try(bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n")))
+		lines := bytes.SplitAfter(bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n")), []byte("\n"))
+		for i := range lines {
+			for _, change := range []func(l []byte) []byte{
+				func([]byte) []byte { return nil },
+				func(l []byte) []byte { return append(append([]byte(nil), l...), l...) },
+				func(l []byte) []byte { return append(bytes.TrimSuffix(l, []byte("\n")), " \n"...) },
+			} {
+				var m []byte
+				for j, l := range lines {
+					if j == i {
+						l = change(l)
+					}
+					m = append(m, l...)
+				}
+				try(m)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(14, 6))
+	for range 20000 {
+		try(randomMultipart(r))
+	}
+	if split == 0 || split == all {
+		t.Errorf("%d of %d multiparts split in memory, want some and not all", split, all)
+	}
+}
+
+func FuzzSplitMultipartIsGoMessages(f *testing.F) {
+	addCorpusSeeds(f, func(raw []byte) { f.Add(raw) })
+	r := rand.New(rand.NewPCG(14, 7))
+	for range 50 {
+		f.Add(randomMultipart(r))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) { sameWalk(t, raw) })
 }

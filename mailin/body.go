@@ -282,7 +282,7 @@ func (w *bodyWalker) multipart(sub string, params map[string]string, body io.Rea
 			w.report = "unknown"
 		}
 	}
-	mr := textproto.NewMultipartReader(body, boundary)
+	next := nextPart(body, boundary)
 	var (
 		texts          []string
 		kind           = kindNone
@@ -291,16 +291,17 @@ func (w *bodyWalker) multipart(sub string, params map[string]string, body io.Rea
 		done           bool
 		n              int
 		err            error
-		p              *textproto.Part
+		ph             header
+		pbody          io.Reader
 	)
 	for ; ; n++ {
-		if p, err = mr.NextPart(); err != nil {
+		if ph, pbody, err = next(); err != nil {
 			break
 		}
 		if done {
 			continue // read on only to see whether the multipart is closed
 		}
-		s, k := w.entity(&message.Header{Header: p.Header}, p, depth+1, subPath(path, n), "text/plain")
+		s, k := w.entity(ph, pbody, depth+1, subPath(path, n), "text/plain")
 		switch sub {
 		case "alternative":
 			// RFC 2046 §5.1.4: the parts are the same content; take the
@@ -342,6 +343,33 @@ func (w *bodyWalker) multipart(sub string, params map[string]string, body io.Rea
 		return empty, kindPlain
 	}
 	return strings.Join(texts, "\n\n"), kind // a single text but for mixed and the like
+}
+
+// nextPart returns the parts of a multipart one by one, then io.EOF if
+// it is closed, or another error: those splitMultipart splits it into, for
+// a body held in memory that it splits, else those go-message's
+// MultipartReader reads.
+func nextPart(body io.Reader, boundary string) func() (header, io.Reader, error) {
+	if r, ok := body.(*rawBody); ok {
+		if parts, ok := splitMultipart(r.raw, boundary); ok {
+			return func() (header, io.Reader, error) {
+				if len(parts) == 0 {
+					return nil, nil, io.EOF
+				}
+				p := parts[0]
+				parts = parts[1:]
+				return p.header, newRawBody(p.body), nil
+			}
+		}
+	}
+	mr := textproto.NewMultipartReader(body, boundary)
+	return func() (header, io.Reader, error) {
+		p, err := mr.NextPart()
+		if err != nil {
+			return nil, nil, err
+		}
+		return &message.Header{Header: p.Header}, p, nil
+	}
 }
 
 func subPath(path string, i int) string {

@@ -117,8 +117,17 @@ func asciiFold(f string, k []byte) bool {
 // line after it), or one with nothing left once the unread fields are taken
 // out, is read whole by readHeader, as are its notes.
 func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
+	if u, body, ok := readUsedFields(raw); ok {
+		return u, body, nil
+	}
+	return readHeader(raw)
+}
+
+// readUsedFields is readUsedHeader's own reading of raw's header; ok is
+// false for a header it leaves to readHeader.
+func readUsedFields(raw []byte) (u *usedHeader, body []byte, ok bool) {
 	if len(raw) == 0 || raw[0] == ' ' || raw[0] == '\t' {
-		return readHeader(raw)
+		return nil, nil, false
 	}
 	var spans [48]usedSpan // the fields kept
 	used := spans[:0]
@@ -127,7 +136,7 @@ func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 	for i := 0; ; {
 		j := bytes.IndexByte(raw[i:], '\n')
 		if j < 0 {
-			return readHeader(raw) // no blank line
+			return nil, nil, false // no blank line
 		}
 		line := raw[i : i+j+1]
 		if line[0] == ' ' || line[0] == '\t' { // a continuation
@@ -145,7 +154,7 @@ func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 		}
 		colon := bytes.IndexByte(line, ':')
 		if colon < 0 {
-			return readHeader(raw)
+			return nil, nil, false
 		}
 		name := line[:colon]
 		for len(name) > 0 && (name[0] == ' ' || name[0] == '\t') {
@@ -157,7 +166,7 @@ func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 		}
 		for _, c := range key {
 			if c < 33 || c > 126 {
-				return readHeader(raw)
+				return nil, nil, false
 			}
 		}
 		start := i + colon - len(name)
@@ -166,13 +175,13 @@ func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 		i += j + 1
 	}
 	if len(used) == 0 {
-		return readHeader(raw)
+		return nil, nil, false
 	}
-	u := &usedHeader{fields: make([]usedField, len(used))}
+	u = &usedHeader{fields: make([]usedField, len(used))}
 	for k, sp := range used {
 		u.fields[k] = usedField{key: raw[sp.key:sp.keyEnd:sp.keyEnd], value: unfold(raw[sp.value:sp.end])}
 	}
-	return u, body, nil
+	return u, body, true
 }
 
 // headerReaders saves a 4 KiB buffer per message (textproto copies what it
