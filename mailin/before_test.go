@@ -446,6 +446,9 @@ func TestUnreadFieldIsBefore(t *testing.T) {
 			}
 		}
 	}
+	for n := range 40 { // about the longest name, and as long as the table of lengths
+		keys = append(keys, strings.Repeat("x", n))
+	}
 	r := rand.New(rand.NewPCG(14, 4))
 	for range 20000 {
 		k := []byte(unreadFields[r.IntN(len(unreadFields))])

@@ -183,11 +183,12 @@ func (w *bodyWalker) text(h header, params map[string]string, own bool, body io.
 // of U+F000 to U+FFFF (the byte order mark).
 var dirtyBytes = func() (t [256]bool) {
 	for c := range 0x20 {
-		t[c] = c != '\n' && c != '\t'
+		t[c] = true
 	}
 	for _, c := range []byte{0x7f, 0xc2, 0xe2, 0xd8, 0xef} {
 		t[c] = true
 	}
+	t['\n'], t['\t'] = false, false
 	return t
 }()
 
@@ -216,27 +217,15 @@ func asIs(h header, params map[string]string) bool {
 }
 
 // lowerIs reports whether strings.ToLower(s) == lower, lower being ASCII
-// in lower case, without making the lower-case string: for s in ASCII,
-// whether it is lower with ASCII letters in either case.
+// in lower case, without making the lower-case string where s is as long
+// as lower: then it is, only if s is ASCII (a letter that is not lowers to
+// one that is not, or, as İ and K do, to an ASCII one of fewer bytes) and
+// equal to lower but for the case of its letters.
 func lowerIs(s, lower string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return strings.ToLower(s) == lower // İ and K become i and k
-		}
+	if len(s) == len(lower) {
+		return asciiFold(lower, s)
 	}
-	if len(s) != len(lower) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
+	return strings.ToLower(s) == lower
 }
 
 // textBuffers hold a part's decoded bytes until they are made a string.

@@ -96,7 +96,7 @@ var unreadByLength = func() (t [32][]string) {
 
 // asciiFold reports whether f and k, of the same length, are equal but for
 // the case of ASCII letters.
-func asciiFold(f string, k []byte) bool {
+func asciiFold[K string | []byte](f string, k K) bool {
 	for i := 0; i < len(f); i++ {
 		if c, d := f[i], k[i]; c != d {
 			if l := c | 0x20; l != d|0x20 || l < 'a' || l > 'z' {
