@@ -688,3 +688,104 @@ func FuzzSplitMultipartIsGoMessages(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) { sameWalk(t, raw) })
 }
+
+// unflowBefore is unflow as it was: every text rebuilt.
+func unflowBefore(s string, delsp bool) string {
+	var out strings.Builder // the paragraphs, one a line
+	out.Grow(len(s))
+	started, open := false, false
+	curDepth := 0
+	for line := range strings.SplitSeq(s, "\n") {
+		depth := 0
+		for depth < len(line) && line[depth] == '>' {
+			depth++
+		}
+		body := line[depth:]
+		body = strings.TrimPrefix(body, " ") // space-stuffing, or the space after the quote marks
+		if open && (depth != curDepth || body == "-- ") {
+			open = false // §4.5: a quote-depth change ends the paragraph; §4.3: so does the signature separator
+		}
+		curDepth = depth
+		flowed := strings.HasSuffix(body, " ") && body != "-- "
+		if flowed && delsp {
+			body = body[:len(body)-1]
+		}
+		if !open {
+			if started {
+				out.WriteByte('\n')
+			}
+			started, open = true, true
+			if depth > 0 {
+				out.WriteString(strings.Repeat(">", depth))
+				out.WriteByte(' ')
+			}
+		}
+		out.WriteString(body)
+		if !flowed {
+			open = false
+		}
+	}
+	return out.String()
+}
+
+// sameUnflow fails unless unflow gives for s, with and without DelSp, what
+// unflowBefore gave.
+func sameUnflow(t *testing.T, s string) {
+	t.Helper()
+	for _, delsp := range []bool{false, true} {
+		if got, want := unflow(s, delsp), unflowBefore(s, delsp); got != want {
+			t.Fatalf("unflow(%q, %v) = %q, want %q", s, delsp, got, want)
+		}
+	}
+}
+
+// flowedLines are lines unflow reads otherwise than as they are: quoted,
+// space-stuffed, soft-broken, signature separators and their look-alikes.
+var flowedLines = []string{"I bid 3 ", "on Flight.", "> quoted ", "> quoted", ">> deep", " stuffed", "  two", "-- ", "--", "--  ", " -- ", "> -- ", "a\t", "\u00a0", ""}
+
+// TestUnflowIsBefore: unflow gives what it did, for the corpus's texts,
+// 50 mutations of each (their lines and flowedLines), and 20,000 random
+// texts of flowedLines and stripLines.
+func TestUnflowIsBefore(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 8))
+	for _, s := range corpusTexts(t) {
+		sameUnflow(t, s)
+		for _, m := range mutateText(r, s, 50) {
+			sameUnflow(t, m)
+			sameUnflow(t, strings.ReplaceAll(m, "\r\n", "\n"))
+		}
+	}
+	for range 20000 {
+		var b strings.Builder
+		for n := r.IntN(12); n >= 0; n-- {
+			if r.IntN(2) == 0 {
+				b.WriteString(flowedLines[r.IntN(len(flowedLines))])
+			} else {
+				b.WriteString(stripLines[r.IntN(len(stripLines))])
+			}
+			if n > 0 {
+				b.WriteByte('\n')
+			}
+		}
+		sameUnflow(t, b.String())
+	}
+}
+
+// TestUnflowPlainAllocatesNothing: a flowed text with no line to join,
+// quote or unstuff is given back as it is, with no copy made.
+func TestUnflowPlainAllocatesNothing(t *testing.T) {
+	s := "I claim cells (33, 45, 1) in Life.\n\nThanks for the summary.\n-- \nTrent176\n"
+	if n := testing.AllocsPerRun(20, func() { unflow(s, false) }); n != 0 {
+		t.Errorf("unflow of a plain text: %v allocations, want 0", n)
+	}
+}
+
+func FuzzUnflowIsBefore(f *testing.F) {
+	for _, s := range corpusTexts(f) {
+		f.Add(s)
+	}
+	for _, l := range flowedLines {
+		f.Add("a \n" + l + "\nb")
+	}
+	f.Fuzz(func(t *testing.T, s string) { sameUnflow(t, s) })
+}
