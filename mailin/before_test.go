@@ -789,3 +789,40 @@ func FuzzUnflowIsBefore(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { sameUnflow(t, s) })
 }
+
+// TestSplitMultipartInMemory: the multiparts mail writes are split in
+// memory, not left to go-message's reader: the bench's reply with its
+// HTML part, a part with an empty body, a preamble with a blank line and
+// blanks after the boundaries; a multipart cut right after a boundary is
+// left to the reader.
+func TestSplitMultipartInMemory(t *testing.T) {
+	raw, err := os.ReadFile("testdata/bench/chatter-html.eml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := readUsedHeader(raw)
+	for _, tc := range []struct {
+		name, boundary string
+		body           []byte
+		parts          int
+	}{
+		{"chatter-html", "b14", body, 2},
+		{"empty body", "b", []byte("--b\nContent-Type: text/plain\n\n\n--b\nContent-Type: text/html\n\n<p>x</p>\n--b--\n"), 2},
+		{"preamble and blanks", "b", []byte("This is a multi-part message in MIME format.\n\n--b \t\nContent-Type: text/plain\n\nI pass.\n--b\t\nContent-Type: text/html\n\n<p>I pass.</p>\n--b-- \n"), 2},
+		{"cut after the boundary", "b", []byte("--b\nContent-Type: text/plain\n\nI pass.\n--b"), -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parts, ok := splitMultipart(tc.body, tc.boundary)
+			if tc.parts < 0 {
+				if ok {
+					t.Errorf("split into %d parts, want it left to go-message", len(parts))
+				}
+				return
+			}
+			if !ok || len(parts) != tc.parts {
+				t.Errorf("split %v into %d parts, want %d", ok, len(parts), tc.parts)
+			}
+			sameSplit(t, tc.body, tc.boundary)
+		})
+	}
+}

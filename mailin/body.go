@@ -28,8 +28,8 @@ const (
 )
 
 // bodyWalker collects the readable text of a MIME tree (RFC 2045/2046).
-// go-message splits the multiparts and undoes transfer encodings and
-// charsets; the walker chooses which parts count.
+// go-message (or splitMultipart, as it would) splits the multiparts and
+// undoes transfer encodings and charsets; the walker chooses which count.
 type bodyWalker struct {
 	notes  []string
 	limit  int  // stop decoding once this much text is collected
