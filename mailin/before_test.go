@@ -320,7 +320,7 @@ var mediaTypes = []string{"", "text/plain", "Text/PLAIN; Charset=UTF-8", "text/p
 	"attachment; filename=a.txt", "inline; filename=\"a b.txt\"", "multipart/alternative; boundary=\"b14\"",
 	"multipart/mixed; boundary=----=_Part_1", "multipart/mixed; boundary=\"----=_Part_1\"", "text/plain; a=b; c=d; e=f; g=h",
 	"TEXT/\u212aELVIN", "text/plain; \u212a=x", "text/plain; x=\u212a", "text/plain; [a]=x", "text/plain; a=(x)", "text/plain; a=\"\r\"",
-	"text/plain; a=\"x\"y", "text/plain; a=\"x\" y", "text/plain; a=\"x\";", "text/plain; a=x;;"}
+	"text/plain; a=\"x\"y", "text/plain; a=\"x\" y", "text/plain; a=\"x\";", "text/plain; a=x;;", "text/plain; a=\"x\\; b=c", "text/plain; a=\"x\n; b=c"}
 
 // corpusMediaTypes are the Content-Type and Content-Disposition values of
 // the corpus's messages and parts, unfolded.
@@ -387,6 +387,11 @@ func TestHeaderWithParamsIsGoMessages(t *testing.T) {
 	}
 	if plain == 0 || plain == all {
 		t.Errorf("%d of %d values read by plainMediaType, want some and not all", plain, all)
+	}
+	for _, v := range []string{"text/plain; charset=UTF-8; format=flowed", "multipart/alternative; boundary=\"b14\"", "text/plain;"} {
+		if _, _, ok := plainMediaType(v); !ok {
+			t.Errorf("%q left to mime.ParseMediaType, want it read by plainMediaType", v)
+		}
 	}
 }
 
