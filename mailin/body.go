@@ -28,8 +28,8 @@ const (
 )
 
 // bodyWalker collects the readable text of a MIME tree (RFC 2045/2046).
-// go-message splits the multiparts and undoes transfer encodings and
-// charsets; the walker chooses which parts count.
+// go-message (or splitMultipart, as it would) splits the multiparts and
+// undoes transfer encodings and charsets; the walker chooses which count.
 type bodyWalker struct {
 	notes  []string
 	limit  int  // stop decoding once this much text is collected
@@ -170,22 +170,62 @@ func (w *bodyWalker) text(h header, params map[string]string, own bool, body io.
 		case "utf-8":
 			w.note("invalid UTF-8 replaced in %s", partName(path))
 		}
+	} else if !needsCleaning(data) {
+		return string(data) // cleanText would change nothing
 	}
 	return cleanText(string(data))
+}
+
+// dirtyBytes are the bytes cleanText looks for in valid UTF-8: a CR, a
+// control character other than tab and newline, DEL, and the first bytes
+// of U+0080 to U+00BF (C1 controls, the no-break space), of U+2000 to
+// U+2FFF (bidi controls), of U+0600 to U+063F (the Arabic letter mark) and
+// of U+F000 to U+FFFF (the byte order mark).
+var dirtyBytes = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	for _, c := range []byte{0x7f, 0xc2, 0xe2, 0xd8, 0xef} {
+		t[c] = true
+	}
+	t['\n'], t['\t'] = false, false
+	return t
+}()
+
+// needsCleaning reports whether cleanText may change valid UTF-8 data:
+// whether it holds one of dirtyBytes.
+func needsCleaning(data []byte) bool {
+	for _, c := range data {
+		if dirtyBytes[c] {
+			return true
+		}
+	}
+	return false
 }
 
 // asIs reports whether go-message would hand a part's body over as it is
 // (message.New): no transfer encoding (RFC 2045 §6.2: 7bit, 8bit, binary)
 // and no charset, or UTF-8 or US-ASCII. Its Content-Type is not read again.
 func asIs(h header, params map[string]string) bool {
-	switch strings.ToLower(h.Get("Content-Transfer-Encoding")) {
-	case "", "7bit", "8bit", "binary":
+	switch cte := h.Get("Content-Transfer-Encoding"); {
+	case cte == "", lowerIs(cte, "7bit"), lowerIs(cte, "8bit"), lowerIs(cte, "binary"):
 	default:
 		return false
 	}
 	ch, ok := params["charset"]
-	ch = strings.ToLower(ch) // as go-message compares it
-	return !ok || ch == "utf-8" || ch == "us-ascii"
+	return !ok || lowerIs(ch, "utf-8") || lowerIs(ch, "us-ascii") // as go-message compares it
+}
+
+// lowerIs reports whether strings.ToLower(s) == lower, lower being ASCII
+// in lower case, without making the lower-case string where s is as long
+// as lower: then it is, only if s is ASCII (a letter that is not lowers to
+// one that is not, or, as İ and K do, to an ASCII one of fewer bytes) and
+// equal to lower but for the case of its letters.
+func lowerIs(s, lower string) bool {
+	if len(s) == len(lower) {
+		return asciiFold(lower, s)
+	}
+	return strings.ToLower(s) == lower
 }
 
 // textBuffers hold a part's decoded bytes until they are made a string.
@@ -231,7 +271,7 @@ func (w *bodyWalker) multipart(sub string, params map[string]string, body io.Rea
 			w.report = "unknown"
 		}
 	}
-	mr := textproto.NewMultipartReader(body, boundary)
+	next := nextPart(body, boundary)
 	var (
 		texts          []string
 		kind           = kindNone
@@ -240,16 +280,17 @@ func (w *bodyWalker) multipart(sub string, params map[string]string, body io.Rea
 		done           bool
 		n              int
 		err            error
-		p              *textproto.Part
+		ph             header
+		pbody          io.Reader
 	)
 	for ; ; n++ {
-		if p, err = mr.NextPart(); err != nil {
+		if ph, pbody, err = next(); err != nil {
 			break
 		}
 		if done {
 			continue // read on only to see whether the multipart is closed
 		}
-		s, k := w.entity(&message.Header{Header: p.Header}, p, depth+1, subPath(path, n), "text/plain")
+		s, k := w.entity(ph, pbody, depth+1, subPath(path, n), "text/plain")
 		switch sub {
 		case "alternative":
 			// RFC 2046 §5.1.4: the parts are the same content; take the
@@ -291,6 +332,33 @@ func (w *bodyWalker) multipart(sub string, params map[string]string, body io.Rea
 		return empty, kindPlain
 	}
 	return strings.Join(texts, "\n\n"), kind // a single text but for mixed and the like
+}
+
+// nextPart returns the parts of a multipart one by one, then io.EOF if
+// it is closed, or another error: those splitMultipart splits it into, for
+// a body held in memory that it splits, else those go-message's
+// MultipartReader reads.
+func nextPart(body io.Reader, boundary string) func() (header, io.Reader, error) {
+	if r, ok := body.(*rawBody); ok {
+		if parts, ok := splitMultipart(r.raw, boundary); ok {
+			return func() (header, io.Reader, error) {
+				if len(parts) == 0 {
+					return nil, nil, io.EOF
+				}
+				p := parts[0]
+				parts = parts[1:]
+				return p.header, newRawBody(p.body), nil
+			}
+		}
+	}
+	mr := textproto.NewMultipartReader(body, boundary)
+	return func() (header, io.Reader, error) {
+		p, err := mr.NextPart()
+		if err != nil {
+			return nil, nil, err
+		}
+		return &message.Header{Header: p.Header}, p, nil
+	}
 }
 
 func subPath(path string, i int) string {

@@ -8,6 +8,9 @@ import "strings"
 // signature separator "-- " stays a line of its own (§4.3), and quoted lines
 // come out as "> " per level, so that quote stripping sees them.
 func unflow(s string, delsp bool) string {
+	if plainFlowed(s) {
+		return s
+	}
 	var out strings.Builder // the paragraphs, one a line
 	out.Grow(len(s))
 	started, open := false, false
@@ -43,4 +46,16 @@ func unflow(s string, delsp bool) string {
 		}
 	}
 	return out.String()
+}
+
+// plainFlowed reports whether unflow would give s back as it is: no line
+// is quoted (">") or space-stuffed, and none but a signature separator
+// ("-- ") ends in a space, so that no line joins the next (RFC 3676 §4.2).
+func plainFlowed(s string) bool {
+	for line := range strings.SplitSeq(s, "\n") {
+		if line != "-- " && (strings.HasPrefix(line, ">") || strings.HasPrefix(line, " ") || strings.HasSuffix(line, " ")) {
+			return false
+		}
+	}
+	return true
 }

@@ -70,13 +70,41 @@ var unreadFields = []string{"Received", "X-Received", "DKIM-Signature", "X-Googl
 	"ARC-Authentication-Results", "Delivered-To", "List-Archive", "List-Help", "List-Post", "List-Subscribe", "List-Unsubscribe", "List-Owner",
 	"User-Agent", "X-Mailer", "MIME-Version", "Thread-Index", "Thread-Topic", "X-Spam-Status", "X-Virus-Scanned", "X-Gm-Message-State", "X-Google-Smtp-Source"}
 
+// unreadField reports whether key is one of unreadFields, in any case
+// (bytes.EqualFold: of keys as long as a name, which is ASCII, only those
+// in ASCII can be equal to it, as a letter that is not folds to an ASCII
+// one of fewer bytes).
 func unreadField(key []byte) bool {
-	for _, f := range unreadFields {
-		if len(f) == len(key) && bytes.EqualFold([]byte(f), key) {
+	if len(key) >= len(unreadByLength) {
+		return false
+	}
+	for _, f := range unreadByLength[len(key)] {
+		if asciiFold(f, key) {
 			return true
 		}
 	}
 	return false
+}
+
+// unreadByLength are unreadFields by their length.
+var unreadByLength = func() (t [32][]string) {
+	for _, f := range unreadFields {
+		t[len(f)] = append(t[len(f)], f)
+	}
+	return t
+}()
+
+// asciiFold reports whether f and k, of the same length, are equal but for
+// the case of ASCII letters.
+func asciiFold[K string | []byte](f string, k K) bool {
+	for i := 0; i < len(f); i++ {
+		if c, d := f[i], k[i]; c != d {
+			if l := c | 0x20; l != d|0x20 || l < 'a' || l > 'z' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // readUsedHeader is readHeader for Parse: the header without its
@@ -89,8 +117,17 @@ func unreadField(key []byte) bool {
 // line after it), or one with nothing left once the unread fields are taken
 // out, is read whole by readHeader, as are its notes.
 func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
+	if u, body, ok := readUsedFields(raw); ok {
+		return u, body, nil
+	}
+	return readHeader(raw)
+}
+
+// readUsedFields is readUsedHeader's own reading of raw's header; ok is
+// false for a header it leaves to readHeader.
+func readUsedFields(raw []byte) (u *usedHeader, body []byte, ok bool) {
 	if len(raw) == 0 || raw[0] == ' ' || raw[0] == '\t' {
-		return readHeader(raw)
+		return nil, nil, false
 	}
 	var spans [48]usedSpan // the fields kept
 	used := spans[:0]
@@ -99,7 +136,7 @@ func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 	for i := 0; ; {
 		j := bytes.IndexByte(raw[i:], '\n')
 		if j < 0 {
-			return readHeader(raw) // no blank line
+			return nil, nil, false // no blank line
 		}
 		line := raw[i : i+j+1]
 		if line[0] == ' ' || line[0] == '\t' { // a continuation
@@ -117,13 +154,19 @@ func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 		}
 		colon := bytes.IndexByte(line, ':')
 		if colon < 0 {
-			return readHeader(raw)
+			return nil, nil, false
 		}
-		name := bytes.TrimLeft(line[:colon], " \t")
-		key := bytes.TrimRight(name, " \t")
+		name := line[:colon]
+		for len(name) > 0 && (name[0] == ' ' || name[0] == '\t') {
+			name = name[1:]
+		}
+		key := name
+		for len(key) > 0 && (key[len(key)-1] == ' ' || key[len(key)-1] == '\t') {
+			key = key[:len(key)-1]
+		}
 		for _, c := range key {
 			if c < 33 || c > 126 {
-				return readHeader(raw)
+				return nil, nil, false
 			}
 		}
 		start := i + colon - len(name)
@@ -132,13 +175,13 @@ func readUsedHeader(raw []byte) (h header, body []byte, notes []string) {
 		i += j + 1
 	}
 	if len(used) == 0 {
-		return readHeader(raw)
+		return nil, nil, false
 	}
-	u := &usedHeader{fields: make([]usedField, len(used))}
+	u = &usedHeader{fields: make([]usedField, len(used))}
 	for k, sp := range used {
 		u.fields[k] = usedField{key: raw[sp.key:sp.keyEnd:sp.keyEnd], value: unfold(raw[sp.value:sp.end])}
 	}
-	return u, body, nil
+	return u, body, true
 }
 
 // headerReaders saves a 4 KiB buffer per message (textproto copies what it

@@ -60,7 +60,7 @@ func parse(raw []byte, arrived time.Time, cfg *Config, read func([]byte) (header
 		limit = DefaultMaxTextBytes
 	}
 	w := &bodyWalker{limit: limit}
-	text, kind := w.entity(h, bytes.NewReader(body), 0, "", "text/plain")
+	text, kind := w.entity(h, newRawBody(body), 0, "", "text/plain")
 	m.Notes = append(m.Notes, w.notes...)
 	if kind == kindNone && len(bytes.TrimSpace(body)) > 0 && !w.digest && w.report == "" {
 		m.Notes = append(m.Notes, "no readable text part")

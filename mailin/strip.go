@@ -72,11 +72,13 @@ func isSigDelimiter(line string) bool {
 // closely by at least two more header lines (Sent, To, Subject, ...).
 func outlookBlockAt(lines []string, i int) bool {
 	l := lines[i]
-	// Cheap tests first: most lines are none of these.
-	if !strings.ContainsAny(l, "-_:") && !strings.Contains(l, "：") {
+	// Cheap tests first: most lines are none of these. forwardRE needs a
+	// colon, hdrFromRE one of either width.
+	colon := strings.IndexByte(l, ':') >= 0 || strings.Contains(l, "：")
+	if !colon && !strings.ContainsAny(l, "-_") {
 		return false
 	}
-	if (strings.Contains(l, "--") && originalRE.MatchString(l)) || forwardRE.MatchString(l) {
+	if (strings.Contains(l, "--") && originalRE.MatchString(l)) || (strings.IndexByte(l, ':') >= 0 && forwardRE.MatchString(l)) {
 		return true
 	}
 	if strings.Contains(l, "__________") && underscoreRE.MatchString(l) {
@@ -91,7 +93,7 @@ func outlookBlockAt(lines []string, i int) bool {
 		}
 		return false
 	}
-	if !hdrFromRE.MatchString(l) {
+	if !colon || !mayStartFrom(l) || !hdrFromRE.MatchString(l) {
 		return false
 	}
 	n, seen := 0, 0
@@ -109,6 +111,30 @@ func outlookBlockAt(lines []string, i int) bool {
 		}
 	}
 	return n >= 2
+}
+
+// mayStartFrom reports whether l may match hdrFromRE, by the byte its
+// word starts with: after the spaces (\s) and a "*", a letter that
+// starts one of its words in either case (ASCII letters fold to no other
+// ASCII letter, and to no other letter at all but k and s, which start
+// none of them), or a byte of a letter that is not ASCII.
+func mayStartFrom(l string) bool {
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t' || l[i] == '\n' || l[i] == '\f' || l[i] == '\r') {
+		i++
+	}
+	if i < len(l) && l[i] == '*' {
+		i++
+	}
+	if i == len(l) {
+		return false
+	}
+	switch c := l[i]; c | 0x20 {
+	case 'f', 'd', 'v', 'o', 'l':
+		return true
+	default:
+		return c >= 0x80
+	}
 }
 
 // nextNonBlank returns the index of the first non-blank line at or after i, or len(lines).
@@ -129,8 +155,17 @@ func nextNonBlank(lines []string, i int) int {
 // quote marks), everything below it is taken as quoted too.
 func stripQuoted(text string) (kept, quoted string) {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
-	lines := strings.Split(text, "\n")
-	removed := make([]bool, len(lines))
+	// A text of up to 64 lines, nearly every message's, is split and
+	// marked on the stack.
+	var linesOnStack [64]string
+	var removedOnStack [64]bool
+	lines := splitLines(text, linesOnStack[:0])
+	var removed []bool
+	if len(lines) <= len(removedOnStack) {
+		removed = removedOnStack[:len(lines)]
+	} else {
+		removed = make([]bool, len(lines))
+	}
 	cut := len(lines)
 	for i, l := range lines {
 		if isSigDelimiter(l) || (!isQuoted(l) && outlookBlockAt(lines, i)) {
@@ -171,40 +206,56 @@ func stripQuoted(text string) (kept, quoted string) {
 			break
 		}
 	}
-	var k, q []string
-	for i, l := range lines {
-		l = strings.TrimRight(l, " \t\r")
-		if i >= cut || removed[i] {
-			q = append(q, l)
-		} else {
-			k = append(k, l)
-		}
-	}
-	return joinLines(k), joinLines(q)
+	return joinLines(lines, cut, removed, false), joinLines(lines, cut, removed, true)
 }
 
-// joinLines joins lines, dropping leading and trailing blank lines and
-// collapsing runs of blank lines into one.
-func joinLines(lines []string) string {
-	var b strings.Builder
-	blank := 0
-	started := false
-	for _, l := range lines {
+// splitLines is strings.Split(text, "\n"), appended to lines.
+func splitLines(text string, lines []string) []string {
+	for {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			return append(lines, text)
+		}
+		lines = append(lines, text[:i])
+		text = text[i+1:]
+	}
+}
+
+// joinLines joins the lines kept (quoted false: those before cut and not
+// removed) or the others, each without the spaces, tabs and CRs at its
+// end, dropping leading and trailing blank lines and collapsing runs of
+// blank lines into one. The text is put together on the stack, then made
+// a string of its own size.
+func joinLines(lines []string, cut int, removed []bool, quoted bool) string {
+	var scratch [1024]byte
+	b := scratch[:0]
+	blank, started := false, false
+	for i, l := range lines {
+		if (i >= cut || removed[i]) != quoted {
+			continue
+		}
+		l = trimLineEnd(l)
 		if strings.TrimSpace(l) == "" {
-			if started {
-				blank++
-			}
+			blank = started
 			continue
 		}
 		if started {
-			b.WriteByte('\n')
-			if blank > 0 {
-				b.WriteByte('\n')
+			b = append(b, '\n')
+			if blank {
+				b = append(b, '\n')
 			}
 		}
-		blank = 0
-		started = true
-		b.WriteString(l)
+		blank, started = false, true
+		b = append(b, l...)
 	}
-	return b.String()
+	return string(b)
+}
+
+// trimLineEnd is strings.TrimRight(l, " \t\r").
+func trimLineEnd(l string) string {
+	n := len(l)
+	for n > 0 && (l[n-1] == ' ' || l[n-1] == '\t' || l[n-1] == '\r') {
+		n--
+	}
+	return l[:n]
 }

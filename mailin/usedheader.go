@@ -109,7 +109,7 @@ func unfold(v []byte) string {
 		if i >= 0 {
 			line = v[:i]
 		}
-		if line = bytes.Trim(bytes.TrimSuffix(line, []byte("\r")), " \t"); len(line) > 0 {
+		if line = trimWSP(bytes.TrimSuffix(line, []byte("\r"))); len(line) > 0 {
 			switch n {
 			case 0:
 				first = line
@@ -132,6 +132,17 @@ func unfold(v []byte) string {
 		return string(first)
 	}
 	return b.String()
+}
+
+// trimWSP is bytes.Trim(b, " \t").
+func trimWSP(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 // The readings of a header go-message's Header gives, for any header: by
@@ -165,6 +176,9 @@ func decodeHeader(s string) string {
 // (Content-Type, Content-Disposition): mime.ParseMediaType, each
 // parameter's encoded words decoded.
 func headerWithParams(v string) (string, map[string]string, error) {
+	if f, params, ok := plainMediaType(v); ok {
+		return f, params, nil
+	}
 	f, params, err := mime.ParseMediaType(v)
 	if err != nil {
 		return v, nil, err
@@ -175,13 +189,94 @@ func headerWithParams(v string) (string, map[string]string, error) {
 	return f, params, nil
 }
 
+// plainMediaType is mime.ParseMediaType's reading of v, each parameter's
+// encoded words decoded, for a field as nearly all mail writes it: in
+// ASCII, a type and subtype, and parameters each a token, "=" and a token
+// or a quoted string without a backslash, each named once and not in RFC
+// 2231's pieces ("*"), spaces and tabs around them, perhaps one ";" at the
+// end. ok is false for any other field, which ParseMediaType reads.
+func plainMediaType(v string) (typ string, params map[string]string, ok bool) {
+	i := skipWSP(v, 0)
+	start := i
+	if i = mediaToken(v, i); i == start || i == len(v) || v[i] != '/' {
+		return "", nil, false
+	}
+	if j := mediaToken(v, i+1); j > i+1 {
+		typ, i = lowerASCII(v[start:j]), skipWSP(v, j)
+	} else {
+		return "", nil, false
+	}
+	params = map[string]string{}
+	for i < len(v) {
+		if v[i] != ';' {
+			return "", nil, false
+		}
+		if i = skipWSP(v, i+1); i == len(v) {
+			break // one ";" at the end
+		}
+		start = i
+		if i = mediaToken(v, i); i == start || strings.IndexByte(v[start:i], '*') >= 0 {
+			return "", nil, false
+		}
+		key := lowerASCII(v[start:i])
+		if i = skipWSP(v, i); i == len(v) || v[i] != '=' {
+			return "", nil, false
+		}
+		i = skipWSP(v, i+1)
+		start = i
+		var val string
+		if i < len(v) && v[i] == '"' {
+			end := strings.IndexAny(v[i+1:], "\"\\\r\n")
+			if end < 0 || v[i+1+end] != '"' {
+				return "", nil, false
+			}
+			val, i = v[i+1:i+1+end], i+end+2
+		} else if i = mediaToken(v, i); i > start {
+			val = v[start:i]
+		} else {
+			return "", nil, false
+		}
+		if _, twice := params[key]; twice {
+			return "", nil, false
+		}
+		params[key] = decodeHeader(val)
+		i = skipWSP(v, i)
+	}
+	return typ, params, true
+}
+
+// mediaToken is the end of the run of token bytes at v[i:] (RFC 2045
+// §5.1, as mime reads them: printable ASCII but tspecials).
+func mediaToken(v string, i int) int {
+	for i < len(v) && tokenBytes[v[i]] {
+		i++
+	}
+	return i
+}
+
+// tokenBytes are the bytes of a token (mediaToken).
+var tokenBytes = func() (t [256]bool) {
+	for c := '!'; c <= '~'; c++ {
+		t[c] = !strings.ContainsRune(`()<>@,;:\"/[]?=`, c)
+	}
+	return t
+}()
+
+// lowerASCII is strings.ToLower of s in ASCII.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
 // headerContentType is go-message's ContentType: text/plain when there is
-// no Content-Type.
+// no Content-Type (a part's header, *message.Header, is read by the same
+// steps as its ContentType takes).
 func headerContentType(h header) (string, map[string]string, error) {
-	switch g := h.(type) {
-	case *message.Header:
-		return g.ContentType()
-	case *gomail.Header:
+	if g, ok := h.(*gomail.Header); ok {
 		return g.ContentType()
 	}
 	v := h.Get("Content-Type")
@@ -193,10 +288,7 @@ func headerContentType(h header) (string, map[string]string, error) {
 
 // contentDisposition is go-message's ContentDisposition (RFC 2183).
 func contentDisposition(h header) (string, map[string]string, error) {
-	switch g := h.(type) {
-	case *message.Header:
-		return g.ContentDisposition()
-	case *gomail.Header:
+	if g, ok := h.(*gomail.Header); ok {
 		return g.ContentDisposition()
 	}
 	return headerWithParams(h.Get("Content-Disposition"))
