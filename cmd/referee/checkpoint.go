@@ -185,7 +185,7 @@ func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
 // closes the folder.
 func (w *emlWriter) close() {
 	w.stop()
-	if w.dir != "" && w.dirFD >= 0 {
+	if w.dirFD != -1 {
 		unix.Close(w.dirFD)
 		w.dirFD = -1
 	}
@@ -267,10 +267,7 @@ func (w *emlWriter) writeAll(outbox []*contract.Outgoing, next int, pause func(s
 // digits, as "%04d.eml" writes it.
 func emlName(n int) string {
 	d := strconv.Itoa(n)
-	if len(d) < 4 {
-		d = "0000"[len(d):] + d
-	}
-	return d + ".eml"
+	return "0000"[min(len(d), 4):] + d + ".eml"
 }
 
 // writeFile writes raw as the file name in the folder, mode 0644 whatever

@@ -123,6 +123,35 @@ func TestEmlFileIsByPaths(t *testing.T) {
 	}
 }
 
+// TestEmlWriterClosesItsFolder: a replay's writer, closed, leaves no file
+// of the process open: 64 of them, on folders of their own or none, each
+// closed twice, and the process has as many open as before (or fewer).
+func TestEmlWriterClosesItsFolder(t *testing.T) {
+	open := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skipf("open files not listed: %v", err)
+		}
+		return len(ents)
+	}
+	before := open()
+	for i := range 64 {
+		dir := ""
+		if i%4 != 0 {
+			dir = t.TempDir()
+		}
+		w, err := newEmlWriter(dir, bridge.Addresses{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.close()
+		w.close()
+	}
+	if after := open(); after >= before+48 {
+		t.Errorf("%d files open after 64 writers closed, %d before", after, before)
+	}
+}
+
 // fileOf is a file's mode, size and a digest of its text.
 func fileOf(t *testing.T, path string) string {
 	t.Helper()
