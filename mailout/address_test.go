@@ -145,3 +145,21 @@ func TestAtextIsRFC5322s(t *testing.T) {
 		}
 	}
 }
+
+// TestAddressesKept: the addresses taken lately are kept, each once, up
+// to maxCachedAddrs: the cache of a referee mailing ten players holds ten.
+func TestAddressesKept(t *testing.T) {
+	addrCache.Lock()
+	clear(addrCache.m)
+	addrCache.Unlock()
+	for round := range 3 {
+		for i := range 10 {
+			if _, err := address(fmt.Sprintf("Player %d <p%d@example.test>", i, i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := len(addrCache.m); n != 10 {
+			t.Errorf("round %d: %d addresses kept, want 10", round, n)
+		}
+	}
+}
