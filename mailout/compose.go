@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -64,8 +65,8 @@ func Compose(m *Mail) ([]byte, error) {
 // fields are a Mail's header values and body, checked and made safe: what
 // the message is written from.
 type fields struct {
-	from          *mail.Address
-	to, cc        []*mail.Address
+	from          addr
+	to, cc        []addr
 	subject       string // plain text, at most maxSubjectRunes
 	msgID         string // without <>
 	date          time.Time
@@ -127,7 +128,7 @@ func prepare(m *Mail) (*fields, error) {
 		if err != nil {
 			return nil, fmt.Errorf("compose %s: list-post: %w", msgID, err)
 		}
-		f.listPost = a.Address
+		f.listPost = a.parsed.Address
 	}
 	return f, nil
 }
@@ -250,6 +251,15 @@ func isBodyControl(c byte) bool {
 // replaced, every run of control characters or line separators becomes one
 // space (so "\r\nBcc: x" cannot start a header), and the ends are trimmed.
 func headerText(s string) string {
+	// Printable ASCII (most text, every address the referee writes) has
+	// nothing to replace.
+	i := 0
+	for i < len(s) && ' ' <= s[i] && s[i] < 0x7f {
+		i++
+	}
+	if i == len(s) {
+		return strings.TrimSpace(s)
+	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	var b strings.Builder
 	b.Grow(len(s))
@@ -279,22 +289,64 @@ func limitRunes(s string, n int) string {
 	return s
 }
 
-// address parses one address after neutralising control characters.
-func address(s string) (*mail.Address, error) {
-	clean := headerText(s)
-	if clean == "" {
-		return nil, fmt.Errorf("empty address: %w", ErrInvalid)
+// addr is an address of the mail, as net/mail parses it (not to be
+// changed: it may be shared with other mails) and as net/mail writes it in
+// a header.
+type addr struct {
+	parsed *mail.Address
+	text   string // parsed.String()
+}
+
+// address is one address, parsed after neutralising control characters:
+// as parseAddress makes it, taken from addrCache when it was made lately.
+func address(s string) (addr, error) {
+	addrCache.Lock()
+	a, ok := addrCache.m[s]
+	addrCache.Unlock()
+	if ok {
+		return a, nil
 	}
-	a, err := mail.ParseAddress(clean)
+	a, err := parseAddress(s)
 	if err != nil {
-		return nil, fmt.Errorf("address %q: %w: %w", clean, ErrInvalid, err)
+		return addr{}, err
 	}
-	a.Name = headerText(a.Name)
+	addrCache.Lock()
+	if len(addrCache.m) >= maxCachedAddrs {
+		clear(addrCache.m)
+	}
+	addrCache.m[s] = a
+	addrCache.Unlock()
 	return a, nil
 }
 
-func addresses(list []string) ([]*mail.Address, error) {
-	out := make([]*mail.Address, 0, len(list))
+// addrCache holds the addresses parsed lately, by the text given: the
+// referee mails the same few hundred addresses again and again (the
+// players', the lists', its own), and net/mail's parse and writing of one
+// allocate more than the rest of a receipt's composing. It is emptied
+// when it holds maxCachedAddrs.
+var addrCache = struct {
+	sync.Mutex
+	m map[string]addr
+}{m: map[string]addr{}}
+
+const maxCachedAddrs = 4096
+
+// parseAddress parses one address after neutralising control characters.
+func parseAddress(s string) (addr, error) {
+	clean := headerText(s)
+	if clean == "" {
+		return addr{}, fmt.Errorf("empty address: %w", ErrInvalid)
+	}
+	a, err := mail.ParseAddress(clean)
+	if err != nil {
+		return addr{}, fmt.Errorf("address %q: %w: %w", clean, ErrInvalid, err)
+	}
+	a.Name = headerText(a.Name)
+	return addr{a, a.String()}, nil
+}
+
+func addresses(list []string) ([]addr, error) {
+	out := make([]addr, 0, len(list))
 	for _, s := range list {
 		a, err := address(s)
 		if err != nil {
@@ -355,10 +407,16 @@ func validMsgID(s string) bool {
 }
 
 // isAtext reports whether c is an RFC 5322 3.2.3 atext character.
-func isAtext(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-		strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0
-}
+func isAtext(c byte) bool { return atext[c] }
+
+// atext marks the RFC 5322 3.2.3 atext characters.
+var atext = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+			strings.IndexByte("!#$%&'*+-/=?^_`{|}~", byte(c)) >= 0
+	}
+	return t
+}()
 
 // kindToken makes Kind a header token: lower case letters, digits and
 // '-', at most 40 of them; anything else becomes '-'. A mail is never

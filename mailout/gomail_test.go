@@ -3,6 +3,7 @@ package mailout
 import (
 	"bytes"
 	"fmt"
+	"net/mail"
 	"strings"
 
 	gomail "github.com/wneessen/go-mail"
@@ -21,10 +22,10 @@ func writeGoMail(f *fields) ([]byte, error) {
 		gomail.WithCharset(gomail.CharsetUTF8),
 		gomail.WithEncoding(enc),
 	)
-	msg.FromMailAddress(f.from)
+	msg.FromMailAddress(f.from.parsed)
 	// go-mail writes no To or Cc header for an empty list.
-	msg.ToMailAddress(f.to...)
-	msg.CcMailAddress(f.cc...)
+	msg.ToMailAddress(parsedOf(f.to)...)
+	msg.CcMailAddress(parsedOf(f.cc)...)
 	// go-mail Q-encodes a value only when it needs it (RFC 2047 5(1)).
 	msg.Subject(f.subject)
 	msg.SetMessageIDWithValue(f.msgID)
@@ -74,4 +75,13 @@ func relabel7bit(raw []byte) []byte {
 		raw[i+len(field)] = '7'
 	}
 	return raw
+}
+
+// parsedOf is the addresses as net/mail parsed them.
+func parsedOf(list []addr) []*mail.Address {
+	out := make([]*mail.Address, len(list))
+	for i, a := range list {
+		out[i] = a.parsed
+	}
+	return out
 }

@@ -3,7 +3,6 @@ package mailout
 import (
 	"mime"
 	"mime/quotedprintable"
-	"net/mail"
 	"strings"
 	"time"
 )
@@ -56,7 +55,7 @@ func (f *fields) write() []byte {
 	b = textHeader(b, "Subject", f.subject)
 	b = textHeader(b, HeaderNotice, f.kind)
 
-	b = foldHeader(b, "From", f.from.String())
+	b = foldHeader(b, "From", f.from.text)
 	b = addressHeader(b, "To", f.to)
 	b = addressHeader(b, "Cc", f.cc)
 
@@ -77,16 +76,16 @@ func (f *fields) write() []byte {
 
 // addressHeader writes a To or Cc header of the addresses, joined by ", ";
 // none for no address.
-func addressHeader(b []byte, key string, list []*mail.Address) []byte {
+func addressHeader(b []byte, key string, list []addr) []byte {
 	switch len(list) {
 	case 0:
 		return b
 	case 1:
-		return foldHeader(b, key, list[0].String())
+		return foldHeader(b, key, list[0].text)
 	}
 	all := make([]string, len(list))
 	for i, a := range list {
-		all[i] = a.String()
+		all[i] = a.text
 	}
 	return foldHeader(b, key, strings.Join(all, ", "))
 }

@@ -133,8 +133,12 @@ func (c *replayCheckpoint) pointOf(at store.Position) (replayPoint, bool) {
 // the order given, while the replay applies the next messages; sync waits
 // for them, and returns the first error met.
 type emlWriter struct {
-	dir     string
-	addr    bridge.Addresses
+	dir  string
+	addr bridge.Addresses
+	// dirFD is dir, open from newEmlWriter to close: each file is made
+	// by its name in it (openat), with no walk of dir's path, and the
+	// sync is of its file system.
+	dirFD   int
 	pending bool // files written (or handed over) since the last sync
 	// chmod: the umask takes bits of 0644 away (or is not known), so a
 	// file made with that mode is set to it again.
@@ -154,7 +158,7 @@ type emlJob struct {
 }
 
 func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
-	w := &emlWriter{dir: dir, addr: addr, chmod: umask()&0o644 != 0}
+	w := &emlWriter{dir: dir, addr: addr, dirFD: -1, chmod: umask()&0o644 != 0}
 	if dir == "" {
 		return w, nil
 	}
@@ -167,7 +171,24 @@ func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
 	for _, f := range stale {
 		os.Remove(f)
 	}
+	fd, err := ignoringEINTR(func() (int, error) {
+		return unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	})
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
+	}
+	w.dirFD = fd
 	return w, nil
+}
+
+// close waits for the files handed over, ends the writer goroutine and
+// closes the folder.
+func (w *emlWriter) close() {
+	w.stop()
+	if w.dirFD != -1 {
+		unix.Close(w.dirFD)
+		w.dirFD = -1
+	}
 }
 
 // background starts the writer goroutine; stop ends it.
@@ -233,28 +254,38 @@ func (w *emlWriter) writeAll(outbox []*contract.Outgoing, next int, pause func(s
 		if err != nil {
 			return fmt.Errorf("compose %s: %w", o.ID, err)
 		}
-		name := filepath.Join(w.dir, fmt.Sprintf("%04d.eml", next+i))
+		name := emlName(next + i)
 		if err := w.writeFile(name, raw); err != nil {
-			return fmt.Errorf("write %s: %w", name, err)
+			return fmt.Errorf("write %s: %w", filepath.Join(w.dir, name), err)
 		}
 		pause("eml")
 	}
 	return nil
 }
 
-// writeFile writes raw as the file name, mode 0644 whatever the umask. A
-// new file takes three system calls (open, write, close: os.OpenFile adds
-// four fcntl and an epoll_ctl to them, the chmod one more), with a fourth
-// only when the umask takes bits of 0644 away; a file that is there already
-// (written before a kill) is written over and set to 0644.
+// emlName is the name of the file numbered n (n >= 0): at least four
+// digits, as "%04d.eml" writes it.
+func emlName(n int) string {
+	d := strconv.Itoa(n)
+	return "0000"[min(len(d), 4):] + d + ".eml"
+}
+
+// writeFile writes raw as the file name in the folder, mode 0644 whatever
+// the umask. A new file takes three system calls (openat, write, close:
+// os.OpenFile adds four fcntl and an epoll_ctl to them, the chmod one
+// more), with a fourth only when the umask takes bits of 0644 away; a file
+// that is there already (written before a kill) is written over and set to
+// 0644. The name is looked up in the folder held open, not by its path
+// from the root: the kernel's time to make a file is then the folder's
+// (its lookup of the name, the new inode, the name's entry).
 func (w *emlWriter) writeFile(name string, raw []byte) error {
 	fd, err := ignoringEINTR(func() (int, error) {
-		return unix.Open(name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
+		return unix.Openat(w.dirFD, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
 	})
 	chmod := w.chmod
 	if errors.Is(err, unix.EEXIST) {
 		fd, err = ignoringEINTR(func() (int, error) {
-			return unix.Open(name, unix.O_WRONLY|unix.O_TRUNC|unix.O_CLOEXEC, 0)
+			return unix.Openat(w.dirFD, name, unix.O_WRONLY|unix.O_TRUNC|unix.O_CLOEXEC, 0)
 		})
 		chmod = true
 	}
@@ -319,12 +350,7 @@ func (w *emlWriter) sync() error {
 			return w.err
 		}
 	}
-	d, err := os.Open(w.dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := unix.Syncfs(int(d.Fd())); err != nil {
+	if err := unix.Syncfs(w.dirFD); err != nil {
 		return fmt.Errorf("sync %s: %w", w.dir, err)
 	}
 	w.pending = false

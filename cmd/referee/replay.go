@@ -150,6 +150,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer emls.close()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -162,7 +163,6 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		// next messages are applied (the tests' pauses come after each
 		// file, so there they are written in place).
 		emls.background()
-		defer emls.stop()
 	}
 
 	var cur replayPoint

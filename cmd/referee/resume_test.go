@@ -240,9 +240,9 @@ func TestEmlWriterInBackground(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer w.close()
 		if background {
 			w.background()
-			defer w.stop()
 		}
 		for _, run := range [][]*contract.Outgoing{outbox[:2], outbox[2:3], outbox[3:]} {
 			if err := w.write(run, w.first(), func(string) {}); err != nil {
@@ -273,7 +273,7 @@ func TestEmlWriterInBackground(t *testing.T) {
 	}
 	w, _ := newEmlWriter(dir, addr)
 	w.background()
-	defer w.stop()
+	defer w.close()
 	if err := w.write(outbox[:3], 1, func(string) {}); err != nil {
 		t.Fatalf("handing over: %v", err)
 	}
