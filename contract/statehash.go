@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -267,7 +268,9 @@ func (c *hashText) encodeSection(id string, g *GameState) ([]byte, error) {
 		}
 		t, ok := kept[ev]
 		if !ok {
-			missing = append(missing, ev)
+			if t, ok = plainHappening(ev); !ok {
+				missing = append(missing, ev)
+			}
 		}
 		fresh[ev] = t
 	}
@@ -335,6 +338,28 @@ func happeningText(ev Happening) ([]byte, error) {
 	}
 	return t[0], nil
 }
+
+// plainHappening is happeningText(ev) written without the YAML encoder,
+// as happeningItem writes an entry of the state file's (happening_text.go),
+// at the entry's depth in hashedState; ok is false for an entry whose
+// texts the encoder does not write plain (plainText), which is encoded.
+func plainHappening(ev Happening) (text []byte, ok bool) {
+	if !plainText(ev.Who) || !plainText(ev.What) {
+		return nil, false
+	}
+	b := make([]byte, 0, 192) // an entry of a Cell claimed fits
+	b = append(b, happeningStart+"time: "...)
+	b = ev.Time.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, "\n"+happeningIndent+"who: "...)
+	b = append(b, ev.Who...)
+	b = append(b, "\n"+happeningIndent+"what: "...)
+	b = append(b, ev.What...)
+	return append(b, '\n'), true
+}
+
+// happeningIndent starts the lines of an entry of a game's recent events
+// after its first (happeningStart).
+const happeningIndent = "              "
 
 // itemChunk is how many items itemTexts encodes in one document.
 const itemChunk = 64
