@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -56,6 +57,7 @@ type hashText struct {
 	recent   map[string]map[Happening][]byte // by game ID: each entry's text
 	people   map[*Player]keptPlayer          // each player's text
 	sections map[string]keptSection          // by game ID: the section's text
+	keys     keyText                         // of the ledger and the points
 	size     int                             // of the last text
 }
 
@@ -79,8 +81,19 @@ func (c *hashText) of(h *hashedState) ([]byte, error) {
 	out := make([]byte, 0, c.size)
 	c.mu.Unlock()
 	v := reflect.ValueOf(h).Elem()
+	var points []byte // "points:", written with "ledger:"
 	for i := range v.NumField() {
 		f := v.Type().Field(i)
+		if f.Name == "Ledger" {
+			if lt, pt, ok := c.ledger(&h.Ledger, h.Points); ok {
+				out, points = append(out, lt...), pt
+				continue
+			}
+		}
+		if f.Name == "Points" && points != nil {
+			out = append(out, points...)
+			continue
+		}
 		if f.Name == "Players" && len(h.Players) > 0 && !slices.Contains(h.Players, nil) {
 			var err error
 			if out, err = c.players(out, h.Players); err != nil {
@@ -141,6 +154,53 @@ func (c *hashText) players(out []byte, ps []*Player) ([]byte, error) {
 	}
 	c.people = fresh
 	return out, nil
+}
+
+// ledger writes hashedState's "ledger:" and "points:" keys as marshalText
+// writes them, from the text of their keys (the currencies, owners,
+// players and games) as the state file's are written (codec_ledger.go),
+// at hashedState's indentation; ok is false when the YAML encoder writes a
+// key other than on one line, and the caller encodes them.
+func (c *hashText) ledger(l *Ledger, points map[string]map[string]int) (ledger, pts []byte, ok bool) {
+	keys := map[string]struct{}{}
+	for cur, owners := range l.Balances {
+		keys[cur] = struct{}{}
+		for o := range owners {
+			keys[o] = struct{}{}
+		}
+	}
+	for cur := range l.Supply {
+		keys[cur] = struct{}{}
+	}
+	for p, games := range points {
+		keys[p] = struct{}{}
+		for g := range games {
+			keys[g] = struct{}{}
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.keys.learn(keys) {
+		return nil, nil, false
+	}
+	b := []byte("ledger:\n")
+	b = appendNestedAt(b, &c.keys, "    balances:", "        ", l.Balances)
+	b = appendAmounts(b, &c.keys, "    supply:", "        ", l.Supply)
+	return b, appendNestedAt(nil, &c.keys, "points:", "    ", points), true
+}
+
+// appendNestedAt writes a key holding a map of maps of amounts, its
+// entries at indent and theirs four spaces further, as appendNested writes
+// the state file's two.
+func appendNestedAt[V int | int64](b []byte, k *keyText, head, indent string, m map[string]map[string]V) []byte {
+	if len(m) == 0 {
+		return append(append(b, head...), " {}\n"...)
+	}
+	b = append(append(b, head...), '\n')
+	for _, key := range sortedKeys(k, m) {
+		b = appendAmounts(b, k, indent+string(k.text[key])+":", indent+"    ", m[key])
+	}
+	return b
 }
 
 // playersProbe is hashedState's "players:" key, followed by another.
@@ -267,7 +327,9 @@ func (c *hashText) encodeSection(id string, g *GameState) ([]byte, error) {
 		}
 		t, ok := kept[ev]
 		if !ok {
-			missing = append(missing, ev)
+			if t, ok = plainHappening(ev); !ok {
+				missing = append(missing, ev)
+			}
 		}
 		fresh[ev] = t
 	}
@@ -335,6 +397,28 @@ func happeningText(ev Happening) ([]byte, error) {
 	}
 	return t[0], nil
 }
+
+// plainHappening is happeningText(ev) written without the YAML encoder,
+// as happeningItem writes an entry of the state file's (happening_text.go),
+// at the entry's depth in hashedState; ok is false for an entry whose
+// texts the encoder does not write plain (plainText), which is encoded.
+func plainHappening(ev Happening) (text []byte, ok bool) {
+	if !plainText(ev.Who) || !plainText(ev.What) {
+		return nil, false
+	}
+	b := make([]byte, 0, 192) // an entry of a Cell claimed fits
+	b = append(b, happeningStart+"time: "...)
+	b = ev.Time.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, "\n"+happeningIndent+"who: "...)
+	b = append(b, ev.Who...)
+	b = append(b, "\n"+happeningIndent+"what: "...)
+	b = append(b, ev.What...)
+	return append(b, '\n'), true
+}
+
+// happeningIndent starts the lines of an entry of a game's recent events
+// after its first (happeningStart).
+const happeningIndent = "              "
 
 // itemChunk is how many items itemTexts encodes in one document.
 const itemChunk = 64

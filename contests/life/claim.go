@@ -2,6 +2,7 @@ package life
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -67,6 +68,7 @@ func doClaim(c *contract.Ctx, a *contract.Action) error {
 	if err != nil {
 		return err
 	}
+	had := len(mine) // the Cells held before, then those claimed
 	claimed := map[Pt]bool{}
 	lim := limits(c)
 	var done []string
@@ -101,8 +103,11 @@ func doClaim(c *contract.Ctx, a *contract.Action) error {
 	if len(done) == 0 {
 		return failed[0]
 	}
+	inForm := st.Cells[p.Address()] == cellList(mine[:had])
+	added := slices.Clone(mine[had:])
 	contract.SaveEntry(c, st.Cells, p.Address())
 	st.Cells[p.Address()] = cellList(mine)
+	st.claimed(c, p.Address(), inForm, added)
 	c.Did("you Control Cell%s %s, paying %s to the contest; you own %s",
 		map[bool]string{true: "s"}[len(done) > 1], strings.Join(done, ", "),
 		plural(int64(len(done)), "Vial", "Vials"), plural(vials(c, p.Name), "Vial", "Vials"))

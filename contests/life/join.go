@@ -44,6 +44,7 @@ func doLeave(c *contract.Ctx, a *contract.Action) error {
 	cells := st.count(p.Address())
 	contract.SaveEntry(c, st.Cells, p.Address())
 	delete(st.Cells, p.Address())
+	st.index = nil // made again by the next claim (cellIndex)
 	v := vials(c, p.Name)
 	if err := c.State().Ledger.Destroy(Vial, p.Name, v); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	_ "embed"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -119,6 +120,9 @@ type State struct {
 	NextSuggestion int           `yaml:"next_suggestion"`
 	// Handover is the pending change of contestmaster by mutual consent (R1).
 	Handover Handover `yaml:"handover"`
+	// index is the Controller of each Cell in Cells, kept beside them
+	// (cellIndex); nil until one is needed.
+	index *cellIndex
 }
 
 // SaveTop implements contract.DataSaver: the fields by value. The rest is
@@ -159,6 +163,7 @@ func (g *Game) Init(c *contract.Ctx) error {
 	st := data(c)
 	st.Since = c.Now()
 	st.Cells = map[string]string{}
+	st.index = newCellIndex(st.Cells)
 	return nil
 }
 
@@ -212,6 +217,7 @@ func (st *State) setCells(m map[Pt]string) {
 	for who, ps := range by {
 		st.Cells[who] = cellList(ps)
 	}
+	st.index = newCellIndex(st.Cells)
 }
 
 // cellList is a Controller's Cells as the state keeps them: in row order,
@@ -230,25 +236,73 @@ func cellList(ps []Pt) string {
 	return string(b)
 }
 
-// controllerOf is the Controller of the Cell at p ("" for the contest),
-// found without reading every Cell of the state.
+// controllerOf is the Controller of the Cell at p ("" for the contest):
+// the Controller whose list holds p's text "x,y" between spaces or the
+// list's ends, found in the Cells' index (cellIndex).
 func (st *State) controllerOf(p Pt) string {
-	tok := strconv.Itoa(p.X) + "," + strconv.Itoa(p.Y)
-	for who, list := range st.Cells {
-		for i := 0; ; {
-			k := strings.Index(list[i:], tok)
-			if k < 0 {
-				break
+	return st.cellIndex().at[strconv.Itoa(p.X)+","+strconv.Itoa(p.Y)]
+}
+
+// cellIndex maps the text of each Cell in the Cells lists ("x,y", as the
+// lists are cut at each space) to its Controller, so that a claim looks up
+// the Cells it claims without reading every Controller's list. It is a
+// field of the State, so that the State's top level saved and put back by
+// undo (SaveTop) puts back the index that went with the Cells; a claim
+// adds its Cells to it entry by entry, each saved (contract.SaveEntry) as
+// the claimant's list is. Any other change of the Cells drops it (a
+// Controller leaving) or makes a new one (setCells), and the next claim
+// that finds none makes one. A copy of the State (contract.Snapshot)
+// shares the index of the one it copies, and has Cells of its own: of
+// tells them apart, and the copy makes its own index when it needs one
+// rather than change a shared one.
+type cellIndex struct {
+	of map[string]string // the Cells map indexed
+	at map[string]string // a Cell's text -> its Controller's address
+}
+
+// newCellIndex indexes cells. A text in two lists (a state written by
+// hand) is indexed to one of them, as the scan it replaces found one.
+func newCellIndex(cells map[string]string) *cellIndex {
+	x := &cellIndex{of: cells, at: map[string]string{}}
+	for who, list := range cells {
+		for _, t := range strings.Split(list, " ") {
+			if t != "" {
+				x.at[t] = who
 			}
-			k += i
-			end := k + len(tok)
-			if (k == 0 || list[k-1] == ' ') && (end == len(list) || list[end] == ' ') {
-				return who
-			}
-			i = k + 1
 		}
 	}
-	return ""
+	return x
+}
+
+// cellIndex is the index of st.Cells, made if st has none of its own (a
+// state read from its file, a copy, a Controller gone).
+func (st *State) cellIndex() *cellIndex {
+	if st.index == nil || !sameMap(st.index.of, st.Cells) {
+		st.index = newCellIndex(st.Cells)
+	}
+	return st.index
+}
+
+// sameMap says whether a and b are the same map, not equal ones.
+func sameMap(a, b map[string]string) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// claimed records that who claimed added, eir list old (before the claim)
+// being in the form cellList writes (inForm): every text of it is then in
+// the list cellList wrote after the claim, so only the added are indexed.
+// Otherwise (a state written by hand) the index is dropped.
+func (st *State) claimed(c *contract.Ctx, who string, inForm bool, added []Pt) {
+	if !inForm {
+		st.index = nil
+		return
+	}
+	x := st.cellIndex()
+	for _, p := range added {
+		t := strconv.Itoa(p.X) + "," + strconv.Itoa(p.Y)
+		contract.SaveEntry(c, x.at, t)
+		x.at[t] = who
+	}
 }
 
 // cellsOf reads one Controller's Cells.
