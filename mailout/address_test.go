@@ -163,3 +163,32 @@ func TestAddressesKept(t *testing.T) {
 		}
 	}
 }
+
+// TestLongAddressNotKept: an address longer than any a player writes (a
+// sender's display name of 100,000 bytes) is parsed and written as
+// before but not kept, so that 4,096 of them do not hold hundreds of
+// megabytes; the cache holds at most maxCachedAddrs texts of at most
+// maxCachedAddrLen bytes.
+func TestLongAddressNotKept(t *testing.T) {
+	addrCache.Lock()
+	clear(addrCache.m)
+	addrCache.Unlock()
+	long := "\"" + strings.Repeat("x", 100000) + "\" <mallory@example.test>"
+	got, err := address(long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := parseAddress(long)
+	if got.text != want.text {
+		t.Errorf("long address written %d bytes, want %d", len(got.text), len(want.text))
+	}
+	if n := len(addrCache.m); n != 0 {
+		t.Errorf("%d long addresses kept, want none", n)
+	}
+	if _, err := address("Player 1 <p1@example.test>"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(addrCache.m); n != 1 {
+		t.Errorf("%d short addresses kept, want 1", n)
+	}
+}

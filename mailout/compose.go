@@ -307,8 +307,8 @@ func address(s string) (addr, error) {
 		return a, nil
 	}
 	a, err := parseAddress(s)
-	if err != nil {
-		return addr{}, err
+	if err != nil || len(s) > maxCachedAddrLen {
+		return a, err
 	}
 	addrCache.Lock()
 	if len(addrCache.m) >= maxCachedAddrs {
@@ -323,13 +323,19 @@ func address(s string) (addr, error) {
 // referee mails the same few hundred addresses again and again (the
 // players', the lists', its own), and net/mail's parse and writing of one
 // allocate more than the rest of a receipt's composing. It is emptied
-// when it holds maxCachedAddrs.
+// when it holds maxCachedAddrs; an address given in more than
+// maxCachedAddrLen bytes (a path is at most 256, RFC 5321 §4.5.3.1.3; a
+// longer one is parsed each time) is not kept, so that the cache holds a
+// few megabytes at most whatever senders write.
 var addrCache = struct {
 	sync.Mutex
 	m map[string]addr
 }{m: map[string]addr{}}
 
-const maxCachedAddrs = 4096
+const (
+	maxCachedAddrs   = 4096
+	maxCachedAddrLen = 512
+)
 
 // parseAddress parses one address after neutralising control characters.
 func parseAddress(s string) (addr, error) {
