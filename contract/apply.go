@@ -435,15 +435,13 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 		}
 		return nil, &Result{Line: sen.Text, Game: game, Reason: "not understood; " + e.nearest(game, rest)}
 	}
-	// Prefer a game's verb over the interpreter's own, and a single game.
-	pick := -1
+	// Prefer a game's verb over the interpreter's own, and a single game. The
+	// hits are in e.verbs' order, every game's verbs before the interpreter's
+	// (NewEngine), so the first is a game's whenever any is.
 	games := map[string]bool{}
-	for i, cv := range hits {
+	for _, cv := range hits {
 		if cv.game != "" {
 			games[cv.game] = true
-			if pick < 0 {
-				pick = i
-			}
 		}
 	}
 	if len(games) > 1 {
@@ -456,14 +454,11 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 			Reject: Reject("syntax", "this could be an action of %s; name the game (\"... in %s\")", strings.Join(names, " or "), names[0])}
 		return a, nil
 	}
-	if pick < 0 {
-		pick = 0
-	}
-	cv := hits[pick]
+	cv := hits[0]
 	a := &Action{Line: sen.Text, Offset: sen.Offset, Game: cv.game, Verb: cv.verb, Cond: p.Cond, Args: map[string]string{}}
 	for i, name := range cv.re.SubexpNames() {
 		if name != "" {
-			a.Args[name] = strings.TrimSpace(args[pick][i])
+			a.Args[name] = strings.TrimSpace(args[0][i])
 		}
 	}
 	if p.Resolves {

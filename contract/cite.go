@@ -25,7 +25,9 @@ var coreParams = []Param{ratificationParam}
 func (e *Engine) ratification(s *State, game string) time.Duration {
 	if gs := s.Games[game]; gs != nil {
 		if v, ok := gs.Params[ratificationParam.Name]; ok {
-			if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			// Every value stored passed Param.Validate (SetParam, the
+			// state's validate), which takes only durations above zero.
+			if d, err := time.ParseDuration(v); err == nil {
 				return d
 			}
 		}
@@ -103,10 +105,7 @@ func (e *Engine) cite(s *State, n *Notice) (*Cited, error) {
 	if err != nil {
 		return nil, err
 	}
-	from := s.Covered[n.Game] + 1
-	if from > seq {
-		from = seq
-	}
+	from := min(s.Covered[n.Game]+1, seq)
 	r := &Cited{ID: n.ID, Game: n.Game, Kind: n.Kind, Subject: n.Subject, From: from, Seq: seq, LastMsgID: s.LastMsgID,
 		Hash: hash, Published: n.Time, Ratifies: n.Time.Add(e.ratification(s, n.Game)), Status: "pending"}
 	if g := e.games[n.Game]; g != nil {
@@ -160,21 +159,19 @@ func (e *Engine) cite(s *State, n *Notice) (*Cited, error) {
 // insertBeforeSignature puts block before the body's signature ("-- \n"), or
 // at its end.
 func insertBeforeSignature(body, block string) string {
-	i := strings.LastIndex(body, "\n-- \n")
-	if i < 0 {
-		if strings.HasPrefix(body, "-- \n") {
-			return block + "\n" + body
-		}
+	// j: where the last line "-- " begins, the body's first line too.
+	j := strings.LastIndex("\n"+body, "\n-- \n")
+	if j < 0 {
 		if body != "" && !strings.HasSuffix(body, "\n") {
 			body += "\n"
 		}
 		return body + "\n" + block
 	}
-	head := body[:i+1]
-	if !strings.HasSuffix(head, "\n\n") {
+	head := body[:j]
+	if head != "" && !strings.HasSuffix(head, "\n\n") {
 		head += "\n"
 	}
-	return head + block + body[i:]
+	return head + block + "\n" + body[j:]
 }
 
 // openClaims are the open claims of a game, every game's for "".

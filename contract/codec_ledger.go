@@ -60,8 +60,8 @@ func (k *keyText) learn(keys map[string]struct{}) bool {
 		return false
 	}
 	nodes := doc.Content[0].Content
-	lines := bytes.SplitAfter(b, []byte("\n"))
-	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
+	lines := bytes.SplitAfter(b, []byte("\n")) // never empty: [b] at least
+	if len(lines[len(lines)-1]) == 0 {
 		lines = lines[:len(lines)-1]
 	}
 	if len(nodes) != 2*len(keys) || len(lines) != len(keys) {

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
@@ -122,7 +123,7 @@ func (f *textFinder) encode(n *yaml.Node, v any) error {
 	back := make(map[string]string, len(texts))
 	width := len(strconv.Itoa(len(texts)))
 	for i, t := range texts {
-		p := prefix + strings.Repeat("0", width-len(strconv.Itoa(i))) + strconv.Itoa(i)
+		p := prefix + fmt.Sprintf("%0*d", width, i)
 		places[t], back[p] = p, t
 	}
 	if err := n.Encode(replaceTexts(reflect.ValueOf(v), places).Interface()); err != nil {
@@ -196,9 +197,7 @@ func (f *textFinder) text(s string) {
 		f.texts = append(f.texts, s)
 	}
 	if s != "" && s[0] == 0 {
-		if n := len(s) - len(strings.TrimLeft(s, "\x00")); n > f.nuls {
-			f.nuls = n
-		}
+		f.nuls = max(f.nuls, len(s)-len(strings.TrimLeft(s, "\x00")))
 	}
 }
 

@@ -141,12 +141,9 @@ func (e *Engine) extractCorrections(text string) ([]*Action, string) {
 			a.Args["time"], a.Args["change"], a.Args["rule"] = tail[m[2]:m[3]], tail[m[4]:m[5]], tail[m[6]:m[7]]
 			end += m[1]
 		} else {
-			nl := strings.IndexByte(tail, '\n')
-			if nl < 0 {
-				nl = len(tail)
-			}
+			line, _, _ := strings.Cut(tail, "\n")
 			a.Reject = Reject("syntax", "a correction is written as: %s", fixSyntax)
-			end += nl
+			end += len(line)
 		}
 		if m := fixOverride.FindStringIndex(text[end:]); m != nil {
 			a.Args["override"] = "yes"

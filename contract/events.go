@@ -273,10 +273,9 @@ func (e *Engine) randomnessNotice(s *State, at time.Time) (Entry, error) {
 			}
 		}
 	}
-	// Keep the state bounded: drop revealed weeks older than eight weeks.
-	if n := len(s.Randomness.Weeks); n > 10 {
-		s.Randomness.Weeks = append([]WeekSeed(nil), s.Randomness.Weeks[n-10:]...)
-	}
+	// Keep the state bounded: drop revealed weeks older than eight weeks
+	// (the last ten kept, in an array of their own).
+	s.Randomness.Weeks = slices.Clone(s.Randomness.Weeks[max(0, len(s.Randomness.Weeks)-10):])
 	b.WriteString("\n")
 	b.WriteString(text.Heading("How to check a draw"))
 	b.WriteString(text.Wrap("A draw labelled L (for example life/2026-W50/round/J) with n outcomes is computed from the week's seed: for k = 0, 1, ... take HMAC-SHA256(seed, L + \"#\" + k), read its first 8 bytes as a big-endian unsigned number v, and stop at the first v below the largest multiple of n that fits in 64 bits; the draw is v mod n. Each notice names the labels it used.", 0))

@@ -110,9 +110,7 @@ func (e *Engine) Redo(s *State, in *Input) ([]Entry, error) {
 			return e.correctionRefused(s, in), nil
 		}
 		e.corrected(s, in.Fix.CoE)
-		if in.Seq > s.JournalSeq {
-			s.JournalSeq = in.Seq
-		}
+		s.JournalSeq = max(s.JournalSeq, in.Seq)
 		return nil, nil
 	}
 	return nil, fmt.Errorf("redo: unknown input kind %q", in.Kind)

@@ -112,7 +112,7 @@ func replySubject(subj string) string {
 
 func refs(m *Message) []string {
 	out := append([]string{}, m.References...)
-	if len(out) == 0 && len(m.InReplyTo) > 0 {
+	if len(out) == 0 {
 		out = append(out, m.InReplyTo...)
 	}
 	return append(out, m.ID)

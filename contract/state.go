@@ -102,15 +102,15 @@ type gameStateYAML struct {
 	State         yaml.Node         `yaml:"state"`
 }
 
-// MarshalYAML writes the section with the game's data under "state".
+// MarshalYAML writes the section with the game's data under "state". The
+// node read (raw) is never written: Engine.Decode binds every section, its
+// node decoded into Data, or returns no state.
 func (g *GameState) MarshalYAML() (any, error) {
 	var n yaml.Node
 	if g.Data != nil {
 		if err := encodeNode(&n, g.Data); err != nil {
 			return nil, err
 		}
-	} else if g.raw != nil {
-		n = *g.raw
 	}
 	return &gameStateYAML{Contestmaster: g.Contestmaster, Params: g.Params, LastReport: g.LastReport, Recent: g.Recent, State: n}, nil
 }
