@@ -93,6 +93,19 @@ func sortedKeys[V any](k *keyText, m map[string]V) []string {
 // renderLedger writes the state's "ledger:" and "points:" keys, as the
 // YAML encoder writes them (TestLedgerTextIsTheEncoders).
 func (k *keyText) renderLedger(l *Ledger, points map[string]map[string]int) ([]byte, []byte, error) {
+	keys := keysOfLedger(l, points)
+	if !k.learn(keys) {
+		return yamlLedger(l, points)
+	}
+	b := []byte("ledger:\n")
+	b = appendNested(b, k, "  balances:", "    ", "  ", l.Balances)
+	b = appendAmounts(b, k, "  supply:", "    ", l.Supply)
+	return b, appendNested(nil, k, "points:", "  ", "  ", points), nil
+}
+
+// keysOfLedger lists every key the ledger and the points write: the
+// currencies, their owners, the players and their games.
+func keysOfLedger(l *Ledger, points map[string]map[string]int) map[string]struct{} {
 	keys := map[string]struct{}{}
 	for cur, owners := range l.Balances {
 		keys[cur] = struct{}{}
@@ -109,24 +122,18 @@ func (k *keyText) renderLedger(l *Ledger, points map[string]map[string]int) ([]b
 			keys[g] = struct{}{}
 		}
 	}
-	if !k.learn(keys) {
-		return yamlLedger(l, points)
-	}
-	b := []byte("ledger:\n")
-	b = appendNested(b, k, "  balances:", "    ", l.Balances)
-	b = appendAmounts(b, k, "  supply:", "    ", l.Supply)
-	return b, appendNested(nil, k, "points:", "  ", points), nil
+	return keys
 }
 
 // appendNested writes a key holding a map of maps of amounts, its entries
-// at indent.
-func appendNested[V int | int64](b []byte, k *keyText, head, indent string, m map[string]map[string]V) []byte {
+// at indent and theirs step further.
+func appendNested[V int | int64](b []byte, k *keyText, head, indent, step string, m map[string]map[string]V) []byte {
 	if len(m) == 0 {
 		return append(append(b, head...), " {}\n"...)
 	}
 	b = append(append(b, head...), '\n')
 	for _, key := range sortedKeys(k, m) {
-		b = appendAmounts(b, k, indent+string(k.text[key])+":", indent+"  ", m[key])
+		b = appendAmounts(b, k, indent+string(k.text[key])+":", indent+step, m[key])
 	}
 	return b
 }

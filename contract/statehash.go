@@ -162,45 +162,16 @@ func (c *hashText) players(out []byte, ps []*Player) ([]byte, error) {
 // at hashedState's indentation; ok is false when the YAML encoder writes a
 // key other than on one line, and the caller encodes them.
 func (c *hashText) ledger(l *Ledger, points map[string]map[string]int) (ledger, pts []byte, ok bool) {
-	keys := map[string]struct{}{}
-	for cur, owners := range l.Balances {
-		keys[cur] = struct{}{}
-		for o := range owners {
-			keys[o] = struct{}{}
-		}
-	}
-	for cur := range l.Supply {
-		keys[cur] = struct{}{}
-	}
-	for p, games := range points {
-		keys[p] = struct{}{}
-		for g := range games {
-			keys[g] = struct{}{}
-		}
-	}
+	keys := keysOfLedger(l, points)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.keys.learn(keys) {
 		return nil, nil, false
 	}
 	b := []byte("ledger:\n")
-	b = appendNestedAt(b, &c.keys, "    balances:", "        ", l.Balances)
+	b = appendNested(b, &c.keys, "    balances:", "        ", "    ", l.Balances)
 	b = appendAmounts(b, &c.keys, "    supply:", "        ", l.Supply)
-	return b, appendNestedAt(nil, &c.keys, "points:", "    ", points), true
-}
-
-// appendNestedAt writes a key holding a map of maps of amounts, its
-// entries at indent and theirs four spaces further, as appendNested writes
-// the state file's two.
-func appendNestedAt[V int | int64](b []byte, k *keyText, head, indent string, m map[string]map[string]V) []byte {
-	if len(m) == 0 {
-		return append(append(b, head...), " {}\n"...)
-	}
-	b = append(append(b, head...), '\n')
-	for _, key := range sortedKeys(k, m) {
-		b = appendAmounts(b, k, indent+string(k.text[key])+":", indent+"    ", m[key])
-	}
-	return b
+	return b, appendNested(nil, &c.keys, "points:", "    ", "    ", points), true
 }
 
 // playersProbe is hashedState's "players:" key, followed by another.
