@@ -6,7 +6,6 @@ import (
 	"net/mail"
 	"strings"
 	"testing"
-	"unicode"
 )
 
 // addressByNetMail is how Compose took an address before it kept those
@@ -82,27 +81,6 @@ func TestAddressIsNetMails(t *testing.T) {
 	if n := len(addrCache.m); n == 0 || n > maxCachedAddrs {
 		t.Errorf("%d addresses kept, want 1 to %d", n, maxCachedAddrs)
 	}
-}
-
-// headerTextByRune is headerText before its shortcut for printable ASCII:
-// every text taken a rune at a time.
-func headerTextByRune(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	var b strings.Builder
-	b.Grow(len(s))
-	inCtl := false
-	for _, r := range s {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			if !inCtl {
-				b.WriteByte(' ')
-			}
-			inCtl = true
-			continue
-		}
-		inCtl = false
-		b.WriteRune(r)
-	}
-	return strings.TrimSpace(b.String())
 }
 
 // TestHeaderTextIsByRunes: a header's text is what taking it a rune at a

@@ -260,6 +260,12 @@ func headerText(s string) string {
 	if i == len(s) {
 		return strings.TrimSpace(s)
 	}
+	return headerTextByRune(s)
+}
+
+// headerTextByRune is headerText taken a rune at a time: invalid UTF-8
+// replaced, each run of controls and line separators made one space.
+func headerTextByRune(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	var b strings.Builder
 	b.Grow(len(s))
