@@ -16,20 +16,22 @@ type Raw struct {
 	Data    []byte
 	Arrived time.Time
 	UID     uint32
-	pooled  bool // Data's memory may be used again once released
+	free    chan<- []byte // where Data's memory goes once released, for the archive's next message
 }
 
 // Release tells the archive that read r that r.Data is no longer used: an
 // mbox archive reads a later message into the same memory. Neither r.Data
 // nor a slice of it may be used after; what Parse returns shares no memory
-// with it.
+// with it. Release may be called from any goroutine.
 func (r *Raw) Release() {
-	if !r.pooled || cap(r.Data) > maxSizeHint {
+	if r.free == nil || cap(r.Data) > maxSizeHint {
 		return
 	}
-	b := r.Data[:0]
-	r.Data, r.pooled = nil, false
-	mboxBuffers.Put(&b)
+	select {
+	case r.free <- r.Data[:0]:
+	default: // the archive holds as many as it keeps
+	}
+	r.Data, r.free = nil, nil
 }
 
 // Archive reads stored mail in arrival order; Next returns io.EOF at the end.
@@ -56,7 +58,7 @@ func OpenArchive(path string) (Archive, error) {
 	br := bufio.NewReaderSize(f, 64<<10)
 	head, _ := br.Peek(5)
 	if bytes.Equal(head, []byte("From ")) {
-		return &mboxArchive{f: f, r: br}, nil
+		return &mboxArchive{f: f, r: br, free: make(chan []byte, mboxFree)}, nil
 	}
 	return &emlArchive{f: f, r: br, mtime: st.ModTime(), name: filepath.Base(path)}, nil
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 )
@@ -27,7 +26,19 @@ type mboxArchive struct {
 	eof   bool
 	first bool
 	size  int // the last message's size, a hint for the next one's
+	// free holds the memory of the messages released (Raw.Release), of
+	// length 0, for the next messages read. Its own list, not a sync.Pool,
+	// so that a released message's memory is used again whatever the
+	// collector and the scheduler do: a reader that releases each message
+	// before the next holds one message's memory, and a pipeline that
+	// parses a bounded number ahead (replay's reader) as many as it holds.
+	free chan []byte
 }
+
+// mboxFree bounds the released messages an mbox keeps: more than replay's
+// reader has read and not yet released (its batches ahead and the one
+// being read).
+const mboxFree = 1024
 
 // maxSizeHint bounds the memory a large message makes the next one take.
 const maxSizeHint = 1 << 20
@@ -63,7 +74,7 @@ func (a *mboxArchive) Next() (*Raw, error) {
 	// Sized for a message as long as the last one, so that it is written
 	// in place instead of copied as it grows; the memory of a message
 	// released (Raw.Release) is used again.
-	buf := bytes.NewBuffer(mboxBuffer(a.size + a.size/8 + 512))
+	buf := bytes.NewBuffer(a.buffer(a.size + a.size/8 + 512))
 	prevBlank := false
 	next := ""
 	for {
@@ -115,18 +126,19 @@ func (a *mboxArchive) Next() (*Raw, error) {
 	if arrived.IsZero() {
 		arrived = headerDate(data)
 	}
-	return &Raw{Data: data, Arrived: arrived.UTC(), UID: a.n, pooled: true}, nil
+	return &Raw{Data: data, Arrived: arrived.UTC(), UID: a.n, free: a.free}, nil
 }
 
-// mboxBuffers holds the memory of the messages released (Raw.Release), as
-// *[]byte of length 0.
-var mboxBuffers sync.Pool
-
-// mboxBuffer is an empty slice of at least size bytes of capacity: a
-// released message's, if there is one large enough.
-func mboxBuffer(size int) []byte {
-	if p, _ := mboxBuffers.Get().(*[]byte); p != nil && cap(*p) >= size {
-		return *p
+// buffer is an empty slice of at least size bytes of capacity: a released
+// message's, if the one released first is large enough (a smaller one is
+// left to the collector).
+func (a *mboxArchive) buffer(size int) []byte {
+	select {
+	case b := <-a.free:
+		if cap(b) >= size {
+			return b
+		}
+	default:
 	}
 	return make([]byte, 0, size)
 }
