@@ -25,8 +25,7 @@ import (
 //
 //	go test -run '^$' -bench ApplyCost -benchtime 1x ./contract/
 func BenchmarkApplyCost(b *testing.B) {
-	contract.SetVerifyUndo(false)
-	defer contract.SetVerifyUndo(true)
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
 	fmt.Printf("%8s %9s %24s %24s %7s\n", "players", "messages", "undo log µs/msg (spread)", "old copy µs/msg (spread)", "ratio")
 	for _, players := range []int{20, 200, 2000} {
 		const msgs = 1000

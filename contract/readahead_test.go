@@ -21,8 +21,7 @@ import (
 // The checks of undo are off: with them, Apply runs each message twice and
 // keeps the second run, which finds nothing read ahead.
 func TestReadAheadAsApplied(t *testing.T) {
-	contract.SetVerifyUndo(false)
-	defer contract.SetVerifyUndo(true)
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
 	type mail struct {
 		from, text string
 		ahead      string // the text read ahead, when not text

@@ -104,8 +104,7 @@ func TestCorrectionProperties(t *testing.T) {
 	// The re-runs redo thousands of inputs: the undo checks, which run
 	// every message twice and copy the state at every transaction, are
 	// the undo tests' business.
-	contract.SetVerifyUndo(false)
-	defer contract.SetVerifyUndo(true)
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
 	texts := []string{"I join chaos.", "I stir 7. I stir 8.", "I transfer 2 chips to ann.", "Nothing here.", "I stir 9."}
 	changed := 0
 	for seed := range uint64(many(12, 4)) {
@@ -185,8 +184,7 @@ func TestCorrectionProperties(t *testing.T) {
 // arrival gives the state of a fresh replay with the message in its new
 // place, and the mailbox position stays where it was.
 func TestCorrectionArrivedMovesTheMessage(t *testing.T) {
-	contract.SetVerifyUndo(false)
-	defer contract.SetVerifyUndo(true)
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
 	for seed := range uint64(many(6, 2)) {
 		h := newChaosHistory(t, seed, 50)
 		msgs := h.messages()
@@ -291,8 +289,7 @@ func TestCorrectionVoid(t *testing.T) {
 // the revision then says so.
 func TestCorrectionRefusedAfterRatification(t *testing.T) {
 	// As in TestCorrectionProperties: the undo checks are the undo tests'.
-	contract.SetVerifyUndo(false)
-	defer contract.SetVerifyUndo(true)
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
 	for seed := range uint64(20) {
 		h := newChaosHistory(t, seed, 60)
 		var k = -1

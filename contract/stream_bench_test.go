@@ -30,8 +30,7 @@ import (
 //
 //	GOMAXPROCS=1 go test ./contract -run '^$' -bench '^BenchmarkStream$' -benchtime 1x -count 3
 func BenchmarkStream(b *testing.B) {
-	contract.SetVerifyUndo(false)
-	defer contract.SetVerifyUndo(true)
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
 	const msgs = 20000
 	var cpu time.Duration
 	n := 0

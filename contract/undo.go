@@ -36,9 +36,12 @@ import (
 // verifyUndo turns the checks on; see SetVerifyUndo.
 var verifyUndo atomic.Bool
 
-// SetVerifyUndo turns on the checks of every undo against a deep copy (slow:
-// for tests).
-func SetVerifyUndo(on bool) { verifyUndo.Store(on) }
+// SetVerifyUndo turns on or off the checks of every undo against a deep copy
+// (slow: for tests), and returns whether they were on, so a test that turns
+// them off gives back what it found:
+//
+//	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
+func SetVerifyUndo(on bool) (was bool) { return verifyUndo.Swap(on) }
 
 // Txn is an open transaction on a state (State.Begin).
 type Txn struct {

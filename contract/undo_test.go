@@ -400,3 +400,21 @@ func TestMemoryExpiresAsAScanDid(t *testing.T) {
 		}
 	}
 }
+
+// TestSetVerifyUndoGivesBack: turning the undo checks off returns whether
+// they were on, so a test that turns them off for a while leaves them as it
+// found them, on or off.
+func TestSetVerifyUndoGivesBack(t *testing.T) {
+	for _, first := range []bool{true, false} {
+		was := contract.SetVerifyUndo(first)
+		func() {
+			defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
+			if got := contract.SetVerifyUndo(false); got {
+				t.Errorf("the checks read on inside, after turning them off")
+			}
+		}()
+		if got := contract.SetVerifyUndo(was); got != first {
+			t.Errorf("turned %v, then off and given back: %v", first, got)
+		}
+	}
+}

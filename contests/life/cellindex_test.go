@@ -117,8 +117,7 @@ func indexHolds(t *testing.T, st *State, when string) {
 // Controller as the scan of the lists would. Undo is checked on what Life
 // saves itself, not on contracttest's deep copies.
 func TestCellIndexFollowsUndo(t *testing.T) {
-	contract.SetVerifyUndo(false)
-	defer contract.SetVerifyUndo(true)
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
 	kept, checked := 0, 0
 	for seed := uint64(1); seed <= 3; seed++ {
 		cfg := contract.Config{Referee: contracttest.Referee, Contestmaster: contracttest.Contestmaster, SeenHorizon: 5 * 24 * time.Hour}

@@ -335,8 +335,7 @@ func BenchmarkRound(b *testing.B) {
 	for _, n := range []int{100, 1000} {
 		b.Run(fmt.Sprintf("controllers=%d", n), func(b *testing.B) {
 			h, _ := manyControllers(b, n)
-			contract.SetVerifyUndo(false)
-			defer contract.SetVerifyUndo(true)
+			defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
 			at := contracttest.At(b, "2026-11-16T00:00:00Z")
 			start := h.S
 			var total time.Duration
@@ -368,8 +367,7 @@ func manyControllers(t testing.TB, n int) (*harness, map[string]string) {
 	addr := controllerAddr
 	// The joins are setup: they are not run twice to check their undo (the
 	// other tests do that), which would cost a deep copy of every player each.
-	contract.SetVerifyUndo(false)
-	defer contract.SetVerifyUndo(true)
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
 	for i := 0; i < n; i++ {
 		m := &contract.Message{ID: fmt.Sprintf("join%d@example.test", i), From: addr(i), Name: fmt.Sprintf("P%04d", i+1),
 			Arrived: at, Date: at, Subject: "join", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: "I join the Life contest."}

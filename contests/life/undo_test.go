@@ -60,8 +60,7 @@ func lifeMail(r *rand.Rand, n int, at time.Time) *contract.Message {
 // contracttest are off here, so this holds on what Life saves itself
 // (contract.DataSaver), not on the deep copies of those checks.
 func TestUndoPropertyLife(t *testing.T) {
-	contract.SetVerifyUndo(false)
-	defer contract.SetVerifyUndo(true)
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
 	kept, controllers := map[string]int{}, 0
 	for seed := uint64(1); seed <= 3; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
@@ -146,8 +145,7 @@ func st2(s *contract.State) *State { return s.Games[ID].Data.(*State) }
 // undone, are nearly the same with 20 and with 4,000 other Controllers. A
 // deep copy of the Cells map allocates over 300 kB more at 4,000.
 func TestClaimCostsWhatItTouches(t *testing.T) {
-	contract.SetVerifyUndo(false)
-	defer contract.SetVerifyUndo(true)
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
 	cost := func(others int) float64 {
 		h := newHarness(t, "2026-11-04T09:00:00Z")
 		done(t, h.Public("2026-11-04T10:00:00Z", alice, "I join the Life contest."))

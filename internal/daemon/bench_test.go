@@ -52,8 +52,7 @@ import (
 //
 //	go test ./internal/daemon -run '^$' -bench LiveSave -benchtime 1x
 func BenchmarkLiveSave(b *testing.B) {
-	contract.SetVerifyUndo(false)
-	defer contract.SetVerifyUndo(true)
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
 	whole := os.Getenv("REFEREE_BENCH_WHOLE") != ""
 	every := 100
 	if n, err := strconv.Atoi(os.Getenv("REFEREE_BENCH_SNAP")); err == nil && n > 0 {
