@@ -48,23 +48,28 @@ var happeningRunes = []string{
 }
 
 // TestHappeningTextIsTheEncoders: every recent event happeningItem writes
-// by hand is byte for byte the YAML encoder's text, for the texts of
-// events as they are, YAML's tricky ones, and random ones drawn from
-// plain and unplain characters at any time and zone; and the plain ones
-// are written by hand.
+// by hand is byte for byte the YAML encoder's text (happeningsAsTheEncoder).
 func TestHappeningTextIsTheEncoders(t *testing.T) {
+	happeningsAsTheEncoder(t, rand.New(rand.NewPCG(3, 4)), sameHappening)
+}
+
+// happeningsAsTheEncoder checks with same, which says whether an event was
+// written by hand (and fails t if that text is not the encoder's), the
+// texts of events as they are, YAML's tricky ones, and 20,000 random ones
+// drawn by r from plain and unplain characters at any time and zone; the
+// plain ones, and at least 1,000 of the random ones, must be written by hand.
+func happeningsAsTheEncoder(t *testing.T, r *rand.Rand, same func(testing.TB, Happening) bool) {
 	at := time.Date(2026, 12, 1, 10, 4, 5, 120000000, time.UTC)
 	for _, plain := range []string{"Alice", "takes control of Cell (16, 14) (R16)", "Bob's bid, 3 stamina", "a", "Zoë", "yesterday", "nullified", "wins 5 coins & a Vial!", "Ünïcode 漢字 ok"} {
-		if !sameHappening(t, Happening{Time: at, Who: plain, What: plain}) {
+		if !same(t, Happening{Time: at, Who: plain, What: plain}) {
 			t.Errorf("%q is not written by hand", plain)
 		}
 	}
 	for _, tricky := range slices.Concat(trickyEvents, happeningRunes) {
-		sameHappening(t, Happening{Time: at, Who: "Alice", What: tricky})
-		sameHappening(t, Happening{Time: at, Who: tricky, What: "joins"})
+		same(t, Happening{Time: at, Who: "Alice", What: tricky})
+		same(t, Happening{Time: at, Who: tricky, What: "joins"})
 	}
 	zones := []*time.Location{time.UTC, time.FixedZone("", 2*3600), time.FixedZone("X", -5*3600-30*60), time.FixedZone("", 59)}
-	r := rand.New(rand.NewPCG(3, 4))
 	text := func() string {
 		var b strings.Builder
 		if r.IntN(2) == 0 {
@@ -82,7 +87,7 @@ func TestHappeningTextIsTheEncoders(t *testing.T) {
 	hand := 0
 	for range 20000 {
 		ev := Happening{Time: time.Unix(r.Int64N(1<<36)-1<<35, r.Int64N(1e9)).In(zones[r.IntN(len(zones))]), Who: text(), What: text()}
-		if sameHappening(t, ev) {
+		if same(t, ev) {
 			hand++
 		}
 	}
@@ -91,14 +96,20 @@ func TestHappeningTextIsTheEncoders(t *testing.T) {
 	}
 }
 
-// FuzzHappeningText: any recent event happeningItem writes by hand is the
-// encoder's text.
-func FuzzHappeningText(f *testing.F) {
+// fuzzHappenings seeds f with the tricky events and a plain one, and runs
+// same on every event the fuzzer makes of them.
+func fuzzHappenings(f *testing.F, same func(testing.TB, Happening) bool) {
 	for i, ev := range trickyEvents {
 		f.Add(trickyEvents[(i+1)%len(trickyEvents)], ev, int64(i)*1e9+int64(i), 3600*i)
 	}
 	f.Add("Alice", "takes control of Cell (16, 14) (R16)", int64(1764583200e9), 0)
 	f.Fuzz(func(t *testing.T, who, what string, ns int64, offset int) {
-		sameHappening(t, Happening{Time: time.Unix(0, ns).In(time.FixedZone("", offset%(24*3600))), Who: who, What: what})
+		same(t, Happening{Time: time.Unix(0, ns).In(time.FixedZone("", offset%(24*3600))), Who: who, What: what})
 	})
+}
+
+// FuzzHappeningText: any recent event happeningItem writes by hand is the
+// encoder's text.
+func FuzzHappeningText(f *testing.F) {
+	fuzzHappenings(f, sameHappening)
 }
