@@ -66,8 +66,9 @@ func Sentences(text string) []Sentence {
 		start := 0
 		for _, m := range sentenceEnds(buf[:0], s) {
 			// Do not split "No. 3" style abbreviations before a digit, nor a
-			// list number ("1. I join") from its item.
-			if m[1] < len(s) && !startsNewSentence(s[m[1]:]) || isListNumber(s[start:m[1]]) {
+			// list number ("1. I join") from its item. A stop that ends the
+			// chunk ends its sentence (startsNewSentence of nothing).
+			if !startsNewSentence(s[m[1]:]) || isListNumber(s[start:m[1]]) {
 				continue
 			}
 			if t := strings.TrimSpace(s[start:m[1]]); t != "" {
@@ -93,7 +94,7 @@ const maxStopsAhead = 64
 
 func countStops(s string) int {
 	n := 0
-	for i := 0; i < len(s); i++ {
+	for i := range len(s) {
 		if isStop(s[i]) {
 			n++
 		}
@@ -213,6 +214,8 @@ func isStop(c byte) bool { return c == '.' || c == '!' || c == '?' || c == ';' }
 // isSpace is the regular expressions' \s: ASCII white space.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 
+// startsNewSentence reports whether rest, what follows a stop, begins a new
+// sentence: a capital, a brace or a quotation mark, or nothing at all.
 func startsNewSentence(rest string) bool {
 	for _, r := range rest {
 		return unicode.IsUpper(r) || r == '{' || r == '"'

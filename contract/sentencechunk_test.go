@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // checkChunks fails unless the sentences of text are the same with a
@@ -40,4 +41,28 @@ func FuzzSentenceChunks(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(checkChunks)
+}
+
+// TestOneLineChunkTakenAsItIs: a paragraph of one line is read as that
+// line, with no copy of it made (most actions are one line); a second line
+// joins it with a space.
+func TestOneLineChunkTakenAsItIs(t *testing.T) {
+	line := "I claim Cell (2, 3) in Life."
+	var text string
+	if n := testing.AllocsPerRun(20, func() {
+		var c chunk
+		c.add(line)
+		text = c.text()
+	}); n != 0 {
+		t.Errorf("a chunk of one line made %v allocations, want none", n)
+	}
+	if text != line || unsafe.StringData(text) != unsafe.StringData(line) {
+		t.Errorf("a chunk of one line reads %q, not the line itself", text)
+	}
+	var c chunk
+	c.add(line)
+	c.add("And I join.")
+	if got, want := c.text(), line+" And I join."; got != want {
+		t.Errorf("two lines read %q, want %q", got, want)
+	}
 }
