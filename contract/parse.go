@@ -477,26 +477,28 @@ func startsWord(s string, may func(string) bool, re *regexp.Regexp) []string {
 // mayCond reports whether condForm can match s: s starts with "if" (no
 // rune but I folds to i, nor but F to f) and white space, and has a comma.
 func mayCond(s string) bool {
-	return len(s) > 3 && s[0]|0x20 == 'i' && s[1]|0x20 == 'f' && isSpace(s[2]) && strings.IndexByte(s, ',') > 0
+	return len(s) > 2 && s[0]|0x20 == 'i' && s[1]|0x20 == 'f' && isSpace(s[2]) && strings.Contains(s, ",")
 }
 
 // mayResolve reports whether resolveForm can match s: s starts with h or
 // w (having, with, without) and has a comma.
 func mayResolve(s string) bool {
-	return s != "" && (s[0]|0x20 == 'h' || s[0]|0x20 == 'w') && strings.IndexByte(s, ',') > 0
+	return s != "" && (s[0]|0x20 == 'h' || s[0]|0x20 == 'w') && strings.Contains(s, ",")
 }
 
 // mayPerform reports whether performative can match s: s starts with "I"
 // or "we", followed by white space or a comma.
 func mayPerform(s string) bool {
-	n := 0
+	var n int
 	switch {
 	case s != "" && s[0]|0x20 == 'i':
 		n = 1
 	case len(s) > 1 && s[0]|0x20 == 'w' && s[1]|0x20 == 'e':
 		n = 2
+	default:
+		return false
 	}
-	return n > 0 && len(s) > n && (isSpace(s[n]) || s[n] == ',')
+	return len(s) > n && (isSpace(s[n]) || s[n] == ',')
 }
 
 // performativeAdverbs are the words performative reads between "I" and
@@ -515,7 +517,7 @@ func findPerformative(s string) []string {
 		for i < len(s) && isSpace(s[i]) {
 			i++
 		}
-		if rest := s[i:]; rest != "" && rest[0] != ',' && strings.IndexByte(rest, '\n') < 0 && !adverbFirst(rest) {
+		if rest := s[i:]; rest != "" && rest[0] != ',' && !strings.Contains(rest, "\n") && !adverbFirst(rest) {
 			return []string{s, rest}
 		}
 	}

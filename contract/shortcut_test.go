@@ -37,7 +37,7 @@ func shortcutSeeds(t testing.TB) []string {
 		"I correct CoE #3: message <a@b> is void", "I CORRECT coe 2", "If\tI join, I claim", "If I join; I claim", "I,Bob, join",
 		"We\u00a0join", "we,", "I", "i\tjoin", "Having received none; I act", "So I join", "So:\n I join", "I \u212Aorrect", "I corr\u0130ct", "I deny CoE 3: no", "- I hereby COE: x", "Claim of ERROR: y", "CoE on x: z", "I claim an error", "corre\xffct", "correc",
 		"0i", "9i", "ai", "zi", "Ai", "Zi", "i_", "_we", "we9", "Wea", "Dubai.", "ski",
-		"will0", "will9", "willa", "willz", "willA", "willZ", "will_", "", "\n", "\n \t\nhelp life\nI join.", " \r\n\tpreview\r\n", "a\n\nb", "eRRor", "CORRECT", "cOe"}
+		"will0", "will9", "willa", "willz", "willA", "willZ", "will_", "If", "if", "", "\n", "\n \t\nhelp life\nI join.", " \r\n\tpreview\r\n", "a\n\nb", "eRRor", "CORRECT", "cOe"}
 	f, err := os.Open("testdata/phrasing/sentences.tsv")
 	if err != nil {
 		t.Fatal(err)
