@@ -39,12 +39,12 @@ func happeningItem(ev Happening) (item []byte, ok bool) {
 // check is stricter than the encoder's (no ':' or '#' at all, no brackets),
 // so some plain texts go to the encoder too, written as it writes them.
 func plainText(s string) bool {
-	if s == "" || !asciiLetter(s[0]) && s[0] < utf8.RuneSelf || s[len(s)-1] == ' ' || yamlWord(s) {
+	if s == "" || !asciiLetter(s[0]) && s[0]&0x80 == 0 || s[len(s)-1] == ' ' || yamlWord(s) {
 		return false
 	}
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < utf8.RuneSelf {
+		if c&0x80 == 0 {
 			if c < ' ' || c > '~' || c == ':' || c == '#' || c == '[' || c == ']' || c == '{' || c == '}' || c == '?' {
 				return false
 			}

@@ -410,8 +410,8 @@ func mayNotAction(s string) bool {
 	}
 	switch {
 	case i == 0:
-		return s != "" && (s[0] == '\'' || s[0] >= 0x80)
-	case i < len(s) && s[i] >= 0x80:
+		return s != "" && (s[0] == '\'' || s[0]&0x80 != 0)
+	case i < len(s) && s[i]&0x80 != 0:
 		return true
 	}
 	return notActionWords[strings.ToLower(s[:i])]
@@ -444,7 +444,7 @@ func isNotAction(s string) bool {
 	for i < len(s) && isWordByte(s[i]) {
 		i++
 	}
-	if i > 0 && (i == len(s) || s[i] < 0x80) && notActionWhole[strings.ToLower(s[:i])] {
+	if i > 0 && (i == len(s) || s[i]&0x80 == 0) && notActionWhole[strings.ToLower(s[:i])] {
 		return true
 	}
 	return notAction.MatchString(s)
@@ -530,7 +530,7 @@ func findPerformative(s string) []string {
 func adverbFirst(s string) bool {
 	end := 0
 	for end < len(s) && !isSpace(s[end]) {
-		if s[end] >= 0x80 {
+		if s[end]&0x80 != 0 {
 			return true
 		}
 		end++
@@ -561,7 +561,7 @@ func mayTrail(s string) bool {
 	for i > 0 && (s[i-1]|0x20 >= 'a' && s[i-1]|0x20 <= 'z') {
 		i--
 	}
-	if i > 0 && s[i-1] >= 0x80 {
+	if i > 0 && s[i-1]&0x80 != 0 {
 		return true
 	}
 	return trailingWords[strings.ToLower(s[i:])]
@@ -649,8 +649,8 @@ func (a alias) mayMatch(lower string, ascii bool) bool {
 }
 
 func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+	for i := range len(s) {
+		if s[i]&0x80 != 0 {
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"cmp"
 	"fmt"
 	"mime"
 	"regexp"
@@ -9,7 +10,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 )
 
 // Player is a person known to the referee.
@@ -253,14 +253,9 @@ func cleanName(s string) string {
 	if at := viaList.FindStringIndex(s); at != nil {
 		s = s[:at[0]] // after Fields, s does not start with a space
 	}
-	if len(s) > maxName {
-		n := maxName
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s = strings.TrimSpace(s[:n])
-	}
-	return s
+	// At most maxName bytes: a character the cut splits is dropped whole
+	// (s was valid UTF-8, so only the cut character's bytes are not).
+	return strings.TrimSpace(strings.ToValidUTF8(s[:min(len(s), maxName)], ""))
 }
 
 // Members lists the players in the game, in the order they joined (then by name).
@@ -271,12 +266,8 @@ func (s *State) Members(game string) []*Player {
 			out = append(out, p)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].Joined[game], out[j].Joined[game]
-		if !a.Equal(b) {
-			return a.Before(b)
-		}
-		return out[i].Name < out[j].Name
+	slices.SortStableFunc(out, func(p, q *Player) int {
+		return cmp.Or(p.Joined[game].Compare(q.Joined[game]), strings.Compare(p.Name, q.Name))
 	})
 	return out
 }

@@ -35,12 +35,7 @@ func (e *Engine) preview(s *State, m *Message, at time.Time) error {
 	pm := *m
 	pm.preview = true
 	if previewRE.MatchString(firstLine(m.Text)) {
-		t := strings.TrimLeft(m.Text, " \t\r\n")
-		if i := strings.IndexByte(t, '\n'); i >= 0 {
-			pm.Text = t[i+1:]
-		} else {
-			pm.Text = ""
-		}
+		_, pm.Text, _ = strings.Cut(strings.TrimLeft(m.Text, " \t\r\n"), "\n") // nothing after a first line alone
 	}
 	tx := s.Begin()
 	n0 := len(s.Outbox)
