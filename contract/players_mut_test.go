@@ -51,6 +51,16 @@ func TestNameOfMaxLength(t *testing.T) {
 	if got := joinAs(t, h, 2, "longer@example.test", "Z"+forty); got != "Z"+forty[:39] {
 		t.Errorf("a 41-byte name became %q, want %q", got, "Z"+forty[:39])
 	}
+	// A character the 40th byte splits is dropped whole, and a space the
+	// cut leaves last is trimmed.
+	split := forty[:39] + "Ȼmore"
+	if got := joinAs(t, h, 3, "split@example.test", split); got != forty[:39] {
+		t.Errorf("a name whose 40th byte splits Ȼ became %q, want %q", got, forty[:39])
+	}
+	spaced := "B" + forty[1:39] + " Zed"
+	if got := joinAs(t, h, 4, "spaced@example.test", spaced); got != "B"+forty[1:39] {
+		t.Errorf("a name cut after a space became %q, want %q", got, "B"+forty[1:39])
+	}
 }
 
 // TestNameOfAndAddress: a player's name and first address, and for an
