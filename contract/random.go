@@ -56,10 +56,7 @@ func Commitment(seed []byte) string {
 
 // Intn draws a number in [0, n) for label from seed (see the package comment).
 func Intn(seed []byte, label string, n int) int {
-	if n <= 1 {
-		return 0
-	}
-	un := uint64(n)
+	un := uint64(max(n, 1)) // n of 1 or less: every value is 0 modulo 1
 	limit := math.MaxUint64 - math.MaxUint64%un
 	for k := 0; ; k++ {
 		m := hmac.New(sha256.New, seed)

@@ -59,3 +59,15 @@ func TestCommitmentForIsThePublished(t *testing.T) {
 		t.Errorf("a week never committed has the commitment %q", got)
 	}
 }
+
+// TestIntnOfOneOrLess: a draw among one number, or none, is 0 (a game
+// drawing among the players left when one or none is left), never a panic
+// or a value outside [0, n).
+func TestIntnOfOneOrLess(t *testing.T) {
+	seed := []byte("week seed")
+	for _, n := range []int{1, 0, -1, -1 << 62} {
+		if got := contract.Intn(seed, "winner", n); got != 0 {
+			t.Errorf("Intn(seed, winner, %d) = %d, want 0", n, got)
+		}
+	}
+}
