@@ -404,16 +404,14 @@ func (e *Engine) compare(old, cur *history, r *Rerun, from time.Time) (*Revision
 // journal lines it covers and the state's hash change with any change of the
 // record before it; the revision gives the new hashes).
 func reported(body string) string {
-	head := "\n" + text.Heading("Citation")
-	i := strings.Index(body, head)
-	if i < 0 {
+	kept, cited, ok := strings.Cut(body, "\n"+text.Heading("Citation"))
+	if !ok {
 		return body
 	}
-	j := strings.Index(body[i+len(head):], "\n-- \n")
-	if j < 0 {
-		return body[:i]
+	if _, signature, ok := strings.Cut(cited, "\n-- \n"); ok {
+		return kept + "\n-- \n" + signature
 	}
-	return body[:i] + body[i+len(head)+j:]
+	return kept
 }
 
 // outcomeChanges compares the journal entries of two histories by what they
