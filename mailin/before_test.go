@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"io"
 	"math/rand/v2"
+	"mime"
 	"os"
 	"reflect"
 	"regexp"
@@ -320,7 +321,8 @@ var mediaTypes = []string{"", "text/plain", "Text/PLAIN; Charset=UTF-8", "text/p
 	"attachment; filename=a.txt", "inline; filename=\"a b.txt\"", "multipart/alternative; boundary=\"b14\"",
 	"multipart/mixed; boundary=----=_Part_1", "multipart/mixed; boundary=\"----=_Part_1\"", "text/plain; a=b; c=d; e=f; g=h",
 	"TEXT/\u212aELVIN", "text/plain; \u212a=x", "text/plain; x=\u212a", "text/plain; [a]=x", "text/plain; a=(x)", "text/plain; a=\"\r\"",
-	"text/plain; a=\"x\"y", "text/plain; a=\"x\" y", "text/plain; a=\"x\";", "text/plain; a=x;;", "text/plain; a=\"x\\; b=c", "text/plain; a=\"x\n; b=c"}
+	"text/plain; a=\"x\"y", "text/plain; a=\"x\" y", "text/plain; a=\"x\";", "text/plain; a=x;;", "text/plain; a=\"x\\; b=c", "text/plain; a=\"x\n; b=c",
+	"TEXT/PLAIN; CHARSET=US-ASCII", "application/Zip; Z=x"}
 
 // corpusMediaTypes are the Content-Type and Content-Disposition values of
 // the corpus's messages and parts, unfolded.
@@ -391,6 +393,19 @@ func TestHeaderWithParamsIsGoMessages(t *testing.T) {
 	for _, v := range []string{"text/plain; charset=UTF-8; format=flowed", "multipart/alternative; boundary=\"b14\"", "text/plain;"} {
 		if _, _, ok := plainMediaType(v); !ok {
 			t.Errorf("%q left to mime.ParseMediaType, want it read by plainMediaType", v)
+		}
+	}
+}
+
+// TestTokenBytesAreMimes: the bytes mediaToken takes into a token are
+// those mime.ParseMediaType reads as a token's, each of the 256: "x/y;
+// a=bcb" gives a = "bcb" for them alone.
+func TestTokenBytesAreMimes(t *testing.T) {
+	for c := range 256 {
+		s := string([]byte{byte(c)})
+		_, params, err := mime.ParseMediaType("x/y; a=b" + s + "b")
+		if want := err == nil && params["a"] == "b"+s+"b"; tokenBytes[c] != want {
+			t.Errorf("tokenBytes[%q] = %v, mime reads it as a token's byte: %v", s, tokenBytes[c], want)
 		}
 	}
 }

@@ -74,11 +74,11 @@ func outlookBlockAt(lines []string, i int) bool {
 	l := lines[i]
 	// Cheap tests first: most lines are none of these. forwardRE needs a
 	// colon, hdrFromRE one of either width.
-	colon := strings.IndexByte(l, ':') >= 0 || strings.Contains(l, "：")
+	colon := strings.Contains(l, ":") || strings.Contains(l, "：")
 	if !colon && !strings.ContainsAny(l, "-_") {
 		return false
 	}
-	if (strings.Contains(l, "--") && originalRE.MatchString(l)) || (strings.IndexByte(l, ':') >= 0 && forwardRE.MatchString(l)) {
+	if (strings.Contains(l, "--") && originalRE.MatchString(l)) || (strings.Contains(l, ":") && forwardRE.MatchString(l)) {
 		return true
 	}
 	if strings.Contains(l, "__________") && underscoreRE.MatchString(l) {
@@ -93,7 +93,7 @@ func outlookBlockAt(lines []string, i int) bool {
 		}
 		return false
 	}
-	if !colon || !mayStartFrom(l) || !hdrFromRE.MatchString(l) {
+	if !(colon && mayStartFrom(l) && hdrFromRE.MatchString(l)) {
 		return false
 	}
 	n, seen := 0, 0
@@ -119,21 +119,15 @@ func outlookBlockAt(lines []string, i int) bool {
 // ASCII letter, and to no other letter at all but k and s, which start
 // none of them), or a byte of a letter that is not ASCII.
 func mayStartFrom(l string) bool {
-	i := 0
-	for i < len(l) && (l[i] == ' ' || l[i] == '\t' || l[i] == '\n' || l[i] == '\f' || l[i] == '\r') {
-		i++
-	}
-	if i < len(l) && l[i] == '*' {
-		i++
-	}
-	if i == len(l) {
+	w := strings.TrimPrefix(strings.TrimLeft(l, " \t\n\f\r"), "*")
+	if w == "" {
 		return false
 	}
-	switch c := l[i]; c | 0x20 {
+	switch c := w[0]; c | 0x20 {
 	case 'f', 'd', 'v', 'o', 'l':
 		return true
 	default:
-		return c >= 0x80
+		return c&0x80 != 0
 	}
 }
 
@@ -156,16 +150,11 @@ func nextNonBlank(lines []string, i int) int {
 func stripQuoted(text string) (kept, quoted string) {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	// A text of up to 64 lines, nearly every message's, is split and
-	// marked on the stack.
+	// marked on the stack (append moves a longer one's to the heap).
 	var linesOnStack [64]string
 	var removedOnStack [64]bool
 	lines := splitLines(text, linesOnStack[:0])
-	var removed []bool
-	if len(lines) <= len(removedOnStack) {
-		removed = removedOnStack[:len(lines)]
-	} else {
-		removed = make([]bool, len(lines))
-	}
+	removed := append(removedOnStack[:0], make([]bool, len(lines))...)
 	cut := len(lines)
 	for i, l := range lines {
 		if isSigDelimiter(l) || (!isQuoted(l) && outlookBlockAt(lines, i)) {

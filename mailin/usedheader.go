@@ -202,7 +202,7 @@ func plainMediaType(v string) (typ string, params map[string]string, ok bool) {
 		return "", nil, false
 	}
 	if j := mediaToken(v, i+1); j > i+1 {
-		typ, i = lowerASCII(v[start:j]), skipWSP(v, j)
+		typ, i = strings.ToLower(v[start:j]), skipWSP(v, j)
 	} else {
 		return "", nil, false
 	}
@@ -218,7 +218,7 @@ func plainMediaType(v string) (typ string, params map[string]string, ok bool) {
 		if i = mediaToken(v, i); i == start || strings.IndexByte(v[start:i], '*') >= 0 {
 			return "", nil, false
 		}
-		key := lowerASCII(v[start:i])
+		key := strings.ToLower(v[start:i])
 		if i = skipWSP(v, i); i == len(v) || v[i] != '=' {
 			return "", nil, false
 		}
@@ -226,11 +226,11 @@ func plainMediaType(v string) (typ string, params map[string]string, ok bool) {
 		start = i
 		var val string
 		if i < len(v) && v[i] == '"' {
-			end := strings.IndexAny(v[i+1:], "\"\\\r\n")
-			if end < 0 || v[i+1+end] != '"' {
+			q, _, closed := strings.Cut(v[i+1:], `"`)
+			if !closed || strings.ContainsAny(q, "\\\r\n") {
 				return "", nil, false
 			}
-			val, i = v[i+1:i+1+end], i+end+2
+			val, i = q, i+len(q)+2
 		} else if i = mediaToken(v, i); i > start {
 			val = v[start:i]
 		} else {
@@ -261,16 +261,6 @@ var tokenBytes = func() (t [256]bool) {
 	}
 	return t
 }()
-
-// lowerASCII is strings.ToLower of s in ASCII.
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return strings.ToLower(s)
-		}
-	}
-	return s
-}
 
 // headerContentType is go-message's ContentType: text/plain when there is
 // no Content-Type (a part's header, *message.Header, is read by the same
