@@ -14,10 +14,15 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 	"github.com/google/go-cmp/cmp"
+
+	"referee/internal/testdeadline"
 )
 
-// waitBound bounds every wait for an event; it is never slept.
-const waitBound = 10 * time.Second
+// waitBound bounds every wait for an event; it is never slept. It ends
+// shortly before the test binary's deadline (testdeadline), not after a
+// fixed number of seconds, so that a loaded machine or the race detector
+// slows a test without failing it.
+func waitBound(t testing.TB) time.Duration { return testdeadline.Left(t) }
 
 var t0 = time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC)
 
@@ -92,7 +97,7 @@ func watch(t testing.TB, h *Hub, user, password string) *watcher {
 // await waits until the mailbox holds at least n messages.
 func (w *watcher) await(t testing.TB, n uint32) {
 	t.Helper()
-	timeout := time.After(waitBound)
+	timeout := time.After(waitBound(t))
 	for {
 		select {
 		case got := <-w.exists:
@@ -100,7 +105,7 @@ func (w *watcher) await(t testing.TB, n uint32) {
 				return
 			}
 		case <-timeout:
-			t.Fatalf("no EXISTS %d within %v", n, waitBound)
+			t.Fatalf("no EXISTS %d by the test's deadline", n)
 		}
 	}
 }
@@ -334,7 +339,7 @@ func TestCloseDropsIdleClients(t *testing.T) {
 	}
 	select {
 	case <-w.c.Closed():
-	case <-time.After(waitBound):
+	case <-time.After(waitBound(t)):
 		t.Fatal("IDLE client not disconnected by Close")
 	}
 }

@@ -381,6 +381,10 @@ func TestTornWrites(t *testing.T) {
 
 const crashEnv = "MAILHUB_CRASH_DIR"
 
+// TestKillDuringDelivery kills its child once it has confirmed
+// crashConfirmed deliveries; the child makes crashDeliveries at most.
+const crashConfirmed, crashDeliveries = 50, 4 * 50
+
 // TestKillDuringDelivery kills (SIGKILL) a process that delivers mail
 // without pause, at a moment it does not choose, then opens its directory:
 // every message it confirmed is there, and nothing half written shows.
@@ -404,7 +408,7 @@ func TestKillDuringDelivery(t *testing.T) {
 	for sc.Scan() {
 		if n, ok := strings.CutPrefix(sc.Text(), "delivered "); ok {
 			confirmed, _ = strconv.Atoi(n)
-			if confirmed >= 50 {
+			if confirmed >= crashConfirmed {
 				break
 			}
 		}
@@ -417,7 +421,7 @@ func TestKillDuringDelivery(t *testing.T) {
 		}
 	}
 	cmd.Wait()
-	if confirmed < 50 {
+	if confirmed < crashConfirmed {
 		t.Fatalf("the child confirmed %d deliveries before it stopped", confirmed)
 	}
 
@@ -448,15 +452,18 @@ func TestKillDuringDelivery(t *testing.T) {
 }
 
 // crashChild delivers numbered messages of 200 KB to a list and to a
-// player, alternately, for at most a minute.
+// player, alternately, until it is killed, or at most crashDeliveries of
+// them (four times the deliveries TestKillDuringDelivery waits for,
+// however slowly they go: a bound on the disk it fills, not on time). A
+// parent gone ends it too: its next line, on a broken pipe, kills it
+// (SIGPIPE).
 func crashChild(dir string) {
 	h, err := Start(Options{Dir: dir, Users: []string{"p@example.test", "r@example.test"}, Lists: map[string]string{business: businessID}})
 	if err != nil {
 		fmt.Println("start:", err)
 		os.Exit(1)
 	}
-	deadline := time.Now().Add(time.Minute)
-	for n := 1; time.Now().Before(deadline); n++ {
+	for n := 1; n <= crashDeliveries; n++ {
 		to := []string{"p@example.test", "r@example.test"}
 		if n%2 == 0 {
 			to = []string{business}

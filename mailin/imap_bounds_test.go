@@ -45,13 +45,13 @@ func (w *logWatch) logger() *slog.Logger { return slog.New(slog.NewTextHandler(w
 // waitFor waits (bounded) until text occurs n times in the log.
 func (w *logWatch) waitFor(t *testing.T, text string, n int) {
 	t.Helper()
-	deadline := time.NewTimer(waitLimit)
+	deadline := time.NewTimer(waitLimit(t))
 	defer deadline.Stop()
 	for strings.Count(w.String(), text) < n {
 		select {
 		case <-w.signal:
 		case <-deadline.C:
-			t.Fatalf("waited %v for %d log lines with %q; log:\n%s", waitLimit, n, text, w.String())
+			t.Fatalf("waited to the test's deadline for %d log lines with %q; log:\n%s", n, text, w.String())
 		}
 	}
 }
@@ -223,10 +223,10 @@ func TestIMAPPollKeepsTheConnection(t *testing.T) {
 	cfg.Logger = logs.logger()
 	c := newCollector()
 	runInBackground(t, cfg, Checkpoint{}, c.apply)
-	deadline := time.Now().Add(waitLimit)
+	deadline := time.Now().Add(waitLimit(t))
 	for s.noops.Load() < 3 {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for 3 polls, saw %d", waitLimit, s.noops.Load())
+			t.Fatalf("waited to the test's deadline for 3 polls, saw %d", s.noops.Load())
 		}
 		time.Sleep(time.Millisecond)
 	}

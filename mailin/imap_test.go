@@ -28,9 +28,14 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+
+	"referee/internal/testdeadline"
 )
 
-const waitLimit = 10 * time.Second // every wait in these tests is bounded by this
+// waitLimit bounds every wait in these tests: shortly before the test
+// binary's deadline (testdeadline), not a fixed number of seconds, so that
+// a loaded machine or the race detector slows a test without failing it.
+func waitLimit(t testing.TB) time.Duration { return testdeadline.Left(t) }
 
 // testServer is go-imap's in-process server (imapserver + imapmemserver)
 // behind a listener that tracks connections, so a test can drop them, stop
@@ -137,10 +142,10 @@ func (s *testServer) dropConns() {
 // waitIdles waits (bounded) until the client has sent IDLE n times in all.
 func (s *testServer) waitIdles(t *testing.T, n int32) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
+	deadline := time.Now().Add(waitLimit(t))
 	for s.idles.Load() < n {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for IDLE #%d", waitLimit, n)
+			t.Fatalf("waited to the test's deadline for IDLE #%d", n)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -376,7 +381,7 @@ func (c *collector) apply(_ context.Context, b Batch) error {
 // waitN waits (bounded) until at least n messages were applied.
 func (c *collector) waitN(t *testing.T, n int) []string {
 	t.Helper()
-	deadline := time.NewTimer(waitLimit)
+	deadline := time.NewTimer(waitLimit(t))
 	defer deadline.Stop()
 	for {
 		c.mu.Lock()
@@ -388,7 +393,7 @@ func (c *collector) waitN(t *testing.T, n int) []string {
 		select {
 		case <-c.signal:
 		case <-deadline.C:
-			t.Fatalf("waited %v for %d messages, got %d: %v", waitLimit, n, got, c.subjects())
+			t.Fatalf("waited to the test's deadline for %d messages, got %d: %v", n, got, c.subjects())
 		}
 	}
 }
@@ -436,8 +441,8 @@ func runInBackground(t *testing.T, cfg *IMAPConfig, from Checkpoint, apply func(
 		cancel()
 		select {
 		case <-finished:
-		case <-time.After(waitLimit):
-			t.Fatalf("Run did not return within %v of cancel", waitLimit)
+		case <-time.After(waitLimit(t)):
+			t.Fatal("Run did not return after cancel by the test's deadline")
 		}
 		return result
 	}
@@ -507,7 +512,7 @@ func TestIMAPRunIdle(t *testing.T) {
 		t.Errorf("subjects = %v, want %v", got, want)
 	}
 	// Marking follows apply: wait (bounded) until every message is flagged.
-	deadline := time.Now().Add(waitLimit)
+	deadline := time.Now().Add(waitLimit(t))
 	for {
 		unflagged := 0
 		flags := fetchFlags(t, s, "INBOX")
@@ -524,7 +529,7 @@ func TestIMAPRunIdle(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("flags after %v: %v, want \\Seen and %s on all 5", waitLimit, flags, DoneFlag)
+			t.Fatalf("flags at the test's deadline: %v, want \\Seen and %s on all 5", flags, DoneFlag)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -606,7 +611,7 @@ func TestIMAPMoveToProcessed(t *testing.T) {
 	c := newCollector()
 	runInBackground(t, cfg, Checkpoint{}, c.apply)
 	c.waitN(t, 2)
-	deadline := time.Now().Add(waitLimit)
+	deadline := time.Now().Add(waitLimit(t))
 	for {
 		in, err1 := s.user.Status("INBOX", &imap.StatusOptions{NumMessages: true})
 		done, err2 := s.user.Status("Processed", &imap.StatusOptions{NumMessages: true})
@@ -632,7 +637,7 @@ func TestIMAPApplyErrorStopsRun(t *testing.T) {
 		if err := stop(); !errors.Is(err, boom) {
 			t.Errorf("Run returned %v, want %v", err, boom)
 		}
-	case <-time.After(waitLimit):
+	case <-time.After(waitLimit(t)):
 		t.Fatal("Run did not return the apply error")
 	}
 	for uid, flags := range fetchFlags(t, s, "INBOX") {
@@ -682,10 +687,10 @@ func TestIMAPDeadConnection(t *testing.T) {
 	s.swallow.Store(true)
 	// With every DONE swallowed the connection is dead after its next
 	// IDLE restart: only a new connection brings progress.
-	deadline := time.Now().Add(waitLimit)
+	deadline := time.Now().Add(waitLimit(t))
 	for s.accepts.Load() < 2 {
 		if time.Now().After(deadline) {
-			t.Fatalf("no reconnect within %v of the connection going dead", waitLimit)
+			t.Fatal("no reconnect by the test's deadline after the connection went dead")
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -883,7 +888,7 @@ func TestOpenIMAPArchive(t *testing.T) {
 
 func TestIMAPRefusesPlainTextOffLoopback(t *testing.T) {
 	cfg := &IMAPConfig{Addr: "192.0.2.1:143", TLS: "none", User: "u", Password: "p"}
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit(t))
 	defer cancel()
 	if _, err := OpenIMAPArchive(ctx, cfg); err == nil || !strings.Contains(err.Error(), "off loopback") {
 		t.Errorf("err = %v, want a refusal", err)
@@ -957,10 +962,10 @@ func TestIMAPLoginFailureRetries(t *testing.T) {
 	c := newCollector()
 	start := time.Now()
 	stop, _ := runInBackground(t, cfg, Checkpoint{}, c.apply)
-	deadline := time.Now().Add(waitLimit)
+	deadline := time.Now().Add(waitLimit(t))
 	for s.accepts.Load() < 4 {
 		if time.Now().After(deadline) {
-			t.Fatalf("only %d connection attempts in %v", s.accepts.Load(), waitLimit)
+			t.Fatalf("only %d connection attempts by the test's deadline", s.accepts.Load())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -983,10 +988,10 @@ func TestIMAPDefaultBackoff(t *testing.T) {
 	c := newCollector()
 	start := time.Now()
 	stop, _ := runInBackground(t, cfg, Checkpoint{}, c.apply)
-	deadline := time.Now().Add(waitLimit)
+	deadline := time.Now().Add(waitLimit(t))
 	for s.accepts.Load() < 2 {
 		if time.Now().After(deadline) {
-			t.Fatalf("only %d connection attempts in %v", s.accepts.Load(), waitLimit)
+			t.Fatalf("only %d connection attempts by the test's deadline", s.accepts.Load())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -23,6 +23,8 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 	"github.com/google/go-cmp/cmp"
+
+	"referee/internal/testdeadline"
 )
 
 // delivery is what the recording server saw for one accepted message.
@@ -432,8 +434,8 @@ func TestSendCancel(t *testing.T) {
 		if err == nil || IsPermanent(err) || !errors.Is(err, context.Canceled) {
 			t.Errorf("Send = %v, want a temporary error wrapping context.Canceled", err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Send did not return after cancel")
+	case <-time.After(testdeadline.Left(t)):
+		t.Fatal("Send did not return after cancel by the test's deadline")
 	}
 }
 

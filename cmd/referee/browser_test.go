@@ -30,6 +30,7 @@ import (
 	"referee/contests/steemfield"
 	"referee/contract"
 	"referee/contract/store"
+	"referee/internal/testdeadline"
 	"referee/internal/web"
 )
 
@@ -69,7 +70,7 @@ func TestBrowser(t *testing.T) {
 	}
 	run := startReferee(t, dir, "--state", state, "--clock-start", monday.Add(-2*time.Second).Format(time.RFC3339))
 	var base string
-	timeout := time.After(30 * time.Second)
+	timeout := time.After(testdeadline.Left(t))
 	for base == "" {
 		select {
 		case l, ok := <-run.lines:
@@ -87,7 +88,7 @@ func TestBrowser(t *testing.T) {
 	// Wait for the Life report to be sent and the outbox to drain.
 	var lastLife *web.Sent
 	var s *contract.State
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(testdeadline.Left(t))
 	for {
 		all, _ := web.OpenArchive(web.SentPath(state)).All()
 		for _, m := range all {
@@ -100,7 +101,7 @@ func TestBrowser(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no Life report sent, or the outbox never drained, in 90 s (outbox %d)", len(s.Outbox))
+			t.Fatalf("no Life report sent, or the outbox never drained, by the test's deadline (outbox %d)", len(s.Outbox))
 		}
 		select {
 		case err := <-run.exited:

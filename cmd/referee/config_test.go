@@ -13,6 +13,7 @@ import (
 
 	"referee/contract/store"
 	"referee/internal/daemon"
+	"referee/internal/testdeadline"
 )
 
 func TestConfigEnvironmentOverrides(t *testing.T) {
@@ -254,10 +255,10 @@ func TestConfigSnapshots(t *testing.T) {
 	for i := 1; i <= 2; i++ {
 		id := fmt.Sprintf("alice-%d@example.test", i)
 		submitTo(t, d.smtpAddr, "alice@example.test", "referee@example.test", []string{"referee@example.test"}, "joining", id, "I join the Life contest.")
-		alice.waitFor(t, 20*time.Second, func(m string) bool { return strings.Contains(m, "In-Reply-To: <"+id+">") })
+		alice.waitFor(t, func(m string) bool { return strings.Contains(m, "In-Reply-To: <"+id+">") })
 	}
 	state := filepath.Join(d.dir, "data/state.yaml")
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(testdeadline.Left(t))
 	for {
 		snaps, _ := store.Snapshots(state)
 		if len(snaps) > 0 && snaps[len(snaps)-1].Inputs >= 3 {

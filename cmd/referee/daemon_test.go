@@ -21,6 +21,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"referee/contract/store"
+	"referee/internal/testdeadline"
 )
 
 // buildReferee builds the command once per test binary.
@@ -117,10 +118,12 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 }
 
 // waitFor waits, woken by each write, until the text from offset on
-// matches, and returns that text.
-func (s *syncBuffer) waitFor(t testing.TB, within time.Duration, from int, what string, match func(string) bool) string {
+// matches, and returns that text; it gives up shortly before the test
+// binary's deadline (testdeadline), not after a fixed time, so that a
+// loaded machine slows the test without failing it.
+func (s *syncBuffer) waitFor(t testing.TB, from int, what string, match func(string) bool) string {
 	t.Helper()
-	deadline := time.NewTimer(within)
+	deadline := testdeadline.Timer(t)
 	defer deadline.Stop()
 	for {
 		s.mu.Lock()
@@ -137,7 +140,7 @@ func (s *syncBuffer) waitFor(t testing.TB, within time.Duration, from int, what 
 		select {
 		case <-ch:
 		case <-deadline.C:
-			t.Fatalf("the log does not show %s within %v:\n%s", what, within, text)
+			t.Fatalf("the log does not show %s by the test's deadline:\n%s", what, text)
 		}
 	}
 }
@@ -174,8 +177,8 @@ func startHubDaemonIn(t testing.TB, dir, extraConfig string, args ...string) *hu
 			t.Fatalf("unexpected first line %q", l)
 		}
 		d.imapAddr, d.smtpAddr = m[1], m[2]
-	case <-time.After(30 * time.Second):
-		t.Fatalf("referee run printed no hub line in 30 s:\n%s", d.stderr.String())
+	case <-time.After(testdeadline.Left(t)):
+		t.Fatalf("referee run printed no hub line by the test's deadline:\n%s", d.stderr.String())
 	}
 	return d
 }
@@ -280,10 +283,11 @@ func (mb *mailbox) all(t testing.TB) []string {
 	return out
 }
 
-// waitFor polls the mailbox (woken by EXISTS via NOOP) until a message matches.
-func (mb *mailbox) waitFor(t testing.TB, within time.Duration, match func(string) bool) string {
+// waitFor polls the mailbox (woken by EXISTS via NOOP) until a message
+// matches, until shortly before the test binary's deadline (testdeadline).
+func (mb *mailbox) waitFor(t testing.TB, match func(string) bool) string {
 	t.Helper()
-	deadline := time.Now().Add(within)
+	deadline := time.Now().Add(testdeadline.Left(t))
 	for {
 		for _, m := range mb.all(t) {
 			if match(m) {
@@ -291,7 +295,7 @@ func (mb *mailbox) waitFor(t testing.TB, within time.Duration, match func(string
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no matching mail within %v; the mailbox holds %d", within, len(mb.all(t)))
+			t.Fatalf("no matching mail by the test's deadline; the mailbox holds %d", len(mb.all(t)))
 		}
 		if err := mb.c.Noop().Wait(); err != nil {
 			t.Fatal(err)
@@ -310,13 +314,13 @@ func TestRunOverEmbeddedHub(t *testing.T) {
 	alice := openMailbox(t, d.imapAddr, "alice@example.test")
 	sendMail(t, d.smtpAddr, "Alice <alice@example.test>", "agora-business@example.test", "joining", "join-1@example.test",
 		"Hello!\n\nI join the Life contest.\nI claim cell (5, 5) in Life.\nI claim cell (99, 5) in Life.")
-	rec := alice.waitFor(t, 20*time.Second, func(m string) bool { return strings.Contains(m, "In-Reply-To: <join-1@example.test>") })
+	rec := alice.waitFor(t, func(m string) bool { return strings.Contains(m, "In-Reply-To: <join-1@example.test>") })
 	for _, want := range []string{"Subject: Re: joining", "Auto-Submitted: auto-replied", "> I join the Life contest.", "2 done, 1 not done."} {
 		if !strings.Contains(rec, want) {
 			t.Errorf("receipt lacks %q:\n%s", want, rec)
 		}
 	}
-	rep := alice.waitFor(t, 30*time.Second, func(m string) bool { return strings.Contains(m, "Subject: OFF: [Life] Weekly Report") })
+	rep := alice.waitFor(t, func(m string) bool { return strings.Contains(m, "Subject: OFF: [Life] Weekly Report") })
 	if !strings.Contains(rep, "2026-12-07") || !strings.Contains(rep, "List-Id:") {
 		t.Errorf("weekly report:\n%s", rep)
 	}
@@ -328,8 +332,8 @@ func TestRunOverEmbeddedHub(t *testing.T) {
 			t.Errorf("referee run exited with %v after SIGINT", err)
 		}
 		d.exited <- err
-	case <-time.After(30 * time.Second):
-		t.Fatal("referee run did not stop within 30 s of SIGINT")
+	case <-time.After(testdeadline.Left(t)):
+		t.Fatal("referee run did not stop after SIGINT by the test's deadline")
 	}
 	e, _ := newEngine(&Config{Address: "referee@example.test"})
 	s, err := store.Load(e, filepath.Join(d.dir, "data/state.yaml"))
@@ -408,8 +412,8 @@ func BenchmarkHubLatency(b *testing.B) {
 			select {
 			case e := <-news:
 				seen = append(seen, e)
-			case <-time.After(30 * time.Second):
-				b.Fatalf("no new mail within 30 s")
+			case <-time.After(testdeadline.Left(b)):
+				b.Fatalf("no new mail by the test's deadline")
 			}
 			block = false
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/emersion/go-smtp"
 
+	"referee/internal/testdeadline"
 	"referee/mailhub"
 )
 
@@ -125,8 +126,8 @@ func stopReferee(t *testing.T, r *runningReferee) {
 		if err != nil {
 			t.Fatalf("referee run exited with %v after SIGINT:\n%s", err, r.stderr.String())
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("referee run did not stop within 30 s of SIGINT")
+	case <-time.After(testdeadline.Left(t)):
+		t.Fatal("referee run did not stop after SIGINT by the test's deadline")
 	}
 }
 
@@ -197,13 +198,13 @@ func diskFault(t *testing.T, disk string, inject func(state string) (heal func()
 	r := startOnRig(t, rig, dir, state)
 	alice := openMailbox(t, rig.hub.IMAPAddr(), "alice@example.test")
 	sendMail(t, rig.hub.SMTPAddr(), "Alice <alice@example.test>", businessList, "joining", "join-1@example.test", "I join the Life contest.")
-	alice.waitFor(t, 20*time.Second, func(m string) bool { return strings.Contains(m, "In-Reply-To: <join-1@example.test>") })
+	alice.waitFor(t, func(m string) bool { return strings.Contains(m, "In-Reply-To: <join-1@example.test>") })
 
 	from := r.stderr.Len()
 	heal := inject(state)
 	sendMail(t, rig.hub.SMTPAddr(), "Alice <alice@example.test>", businessList, "a claim", "claim-1@example.test", "I claim cell (5, 5) in Life.")
 	applied := `msg=message msgid=claim-1@example.test from=alice@example.test channel=public entries=1 saved=true`
-	log := r.stderr.waitFor(t, 30*time.Second, from, "the fault or the claim applied", func(s string) bool {
+	log := r.stderr.waitFor(t, from, "the fault or the claim applied", func(s string) bool {
 		return strings.Contains(s, logWant) || strings.Contains(s, applied)
 	})
 	checkFault := func() {
@@ -217,7 +218,7 @@ func diskFault(t *testing.T, disk string, inject func(state string) (heal func()
 	if strings.Contains(log, logWant) && !strings.Contains(log, applied) {
 		// The claim's save failed: nothing of it is kept or sent, and it
 		// is read again until the fault is gone.
-		log = r.stderr.waitFor(t, 30*time.Second, from, "the claim left unread", func(s string) bool {
+		log = r.stderr.waitFor(t, from, "the claim left unread", func(s string) bool {
 			return strings.Contains(s, `msg="mail reading stopped; retrying"`)
 		})
 		wants(t, "the log", log, `msg=message msgid=claim-1@example.test from=alice@example.test channel=public entries=1 saved=false`)
@@ -227,19 +228,19 @@ func diskFault(t *testing.T, disk string, inject func(state string) (heal func()
 		}
 		from = r.stderr.Len()
 		heal()
-		alice.waitFor(t, 60*time.Second, func(m string) bool { return strings.Contains(m, "In-Reply-To: <claim-1@example.test>") })
-		r.stderr.waitFor(t, 10*time.Second, from, "the claim applied and saved", func(s string) bool { return strings.Contains(s, applied) })
+		alice.waitFor(t, func(m string) bool { return strings.Contains(m, "In-Reply-To: <claim-1@example.test>") })
+		r.stderr.waitFor(t, from, "the claim applied and saved", func(s string) bool { return strings.Contains(s, applied) })
 		stopReferee(t, r)
 	} else {
 		// The claim is on record: answered now, the fault named when
 		// the state is written whole, by the way out at the latest.
-		alice.waitFor(t, 20*time.Second, func(m string) bool { return strings.Contains(m, "In-Reply-To: <claim-1@example.test>") })
+		alice.waitFor(t, func(m string) bool { return strings.Contains(m, "In-Reply-To: <claim-1@example.test>") })
 		checkFault()
 		stopReferee(t, r)
 		wants(t, "the log", r.stderr.String()[from:], logWant)
 		heal()
 		r = startOnRig(t, rig, dir, state)
-		r.stderr.waitFor(t, 20*time.Second, 0, "the state loaded again", func(s string) bool { return strings.Contains(s, `msg="imap connected"`) })
+		r.stderr.waitFor(t, 0, "the state loaded again", func(s string) bool { return strings.Contains(s, `msg="imap connected"`) })
 		stopReferee(t, r)
 	}
 	if got := receiptsIn(t, alice, "join-1@example.test", "claim-1@example.test"); got["join-1@example.test"] != 1 || got["claim-1@example.test"] != 1 {
@@ -327,13 +328,13 @@ func TestRunWithoutSMTPForAnHour(t *testing.T) {
 	r := startOnRig(t, rig, dir, "data/state.yaml", "--clock-start", "2026-12-01T10:00:00Z", "--clock-rate", "3600")
 	alice := openMailbox(t, rig.hub.IMAPAddr(), "alice@example.test")
 	sendMail(t, rig.hub.SMTPAddr(), "Alice <alice@example.test>", businessList, "joining", "join-1@example.test", "I join the Life contest.")
-	alice.waitFor(t, 20*time.Second, func(m string) bool { return strings.Contains(m, "In-Reply-To: <join-1@example.test>") })
+	alice.waitFor(t, func(m string) bool { return strings.Contains(m, "In-Reply-To: <join-1@example.test>") })
 
 	rig.stopRelay()
 	from := r.stderr.Len()
 	sendMail(t, rig.hub.SMTPAddr(), "Alice <alice@example.test>", businessList, "a claim", "claim-1@example.test", "I claim cell (5, 5) in Life.")
 	// Applied and saved at once; its receipt waits.
-	log := r.stderr.waitFor(t, 30*time.Second, from, "a third failed attempt", func(s string) bool {
+	log := r.stderr.waitFor(t, from, "a third failed attempt", func(s string) bool {
 		return strings.Contains(s, "attempt=3")
 	})
 	wants(t, "the log", log, `msg=message msgid=claim-1@example.test`, "saved=true", `msg="send failed; will retry"`, "connection refused")
@@ -363,7 +364,7 @@ func TestRunWithoutSMTPForAnHour(t *testing.T) {
 	}
 
 	rig.startRelay(t)
-	alice.waitFor(t, 60*time.Second, func(m string) bool { return strings.Contains(m, "In-Reply-To: <claim-1@example.test>") })
+	alice.waitFor(t, func(m string) bool { return strings.Contains(m, "In-Reply-To: <claim-1@example.test>") })
 	stopReferee(t, r)
 	if got := receiptsIn(t, alice, "join-1@example.test", "claim-1@example.test"); got["join-1@example.test"] != 1 || got["claim-1@example.test"] != 1 {
 		t.Errorf("receipts in alice's mailbox: %v, want one each", got)

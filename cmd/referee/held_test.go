@@ -61,16 +61,16 @@ func TestHeldDirectCopyOverHub(t *testing.T) {
 	bob := openMailbox(t, d.imapAddr, "bob@example.test")
 	from := d.stderr.Len()
 	submitTo(t, d.smtpAddr, "bob@example.test", businessList, []string{"referee@example.test"}, "BUS: joining", "bob-1@example.test", "I join the Life contest.")
-	held := d.stderr.waitFor(t, 20*time.Second, from, "Bob's direct copy held", func(s string) bool {
+	held := d.stderr.waitFor(t, from, "Bob's direct copy held", func(s string) bool {
 		return strings.Contains(s, "outcome=held msgid=bob-1@example.test")
 	})
 	if strings.Contains(held, "outcome=applied msgid=bob-1@example.test") {
 		t.Errorf("Bob's direct copy was applied:\n%s", held)
 	}
 	submitTo(t, d.smtpAddr, "alice@example.test", businessList, []string{businessList, "referee@example.test"}, "BUS: joining", "alice-1@example.test", "I join the Life contest.")
-	alice.waitFor(t, 20*time.Second, func(m string) bool { return strings.Contains(m, "In-Reply-To: <alice-1@example.test>") })
+	alice.waitFor(t, func(m string) bool { return strings.Contains(m, "In-Reply-To: <alice-1@example.test>") })
 
-	reply := bob.waitFor(t, 30*time.Second, func(m string) bool { return strings.Contains(m, "In-Reply-To: <bob-1@example.test>") })
+	reply := bob.waitFor(t, func(m string) bool { return strings.Contains(m, "In-Reply-To: <bob-1@example.test>") })
 	wants(t, "the reply to Bob", oneLine(reply), "named a public list, but the list's copy of it did not reach the referee within 1 hour",
 		"so the list never carried it and nothing in it was performed: public actions count from the list's copy (G4)")
 	// The reply is dated an hour or more after Bob's message.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"referee/internal/testdeadline"
 )
 
 // referee run's banner names the hub, the page, the state (just created) and
@@ -29,8 +31,8 @@ func TestRunBannerAndMetrics(t *testing.T) {
 				t.Fatalf("referee run ended its output after %q", banner)
 			}
 			banner = append(banner, l)
-		case <-time.After(30 * time.Second):
-			t.Fatalf("referee run printed only %q in 30 s", banner)
+		case <-time.After(testdeadline.Left(t)):
+			t.Fatalf("referee run printed only %q by the test's deadline", banner)
 		}
 	}
 	smtp := hubLine.FindStringSubmatch(banner[0])
@@ -55,11 +57,11 @@ func TestRunBannerAndMetrics(t *testing.T) {
 	// Every message read is logged once as "message" (the referee's own
 	// Randomness notice comes back through the hub too, and is read).
 	logged := func() string { return fmt.Sprint(strings.Count(stderr.String(), " msg=message ")) }
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(testdeadline.Left(t))
 	for metric(`referee_actions_total\{game="life",outcome="applied"\}`) != "1" || metric("referee_messages_read_total") != logged() ||
 		!strings.Contains(stderr.String(), "msgid=join1@example.test") || metric("referee_outbox_depth") != "0" {
 		if time.Now().After(deadline) {
-			t.Fatalf("in 30 s the metrics did not count the join: read %q, applied %q, outbox %q", metric("referee_messages_read_total"),
+			t.Fatalf("by the test's deadline the metrics did not count the join: read %q, applied %q, outbox %q", metric("referee_messages_read_total"),
 				metric(`referee_actions_total\{game="life",outcome="applied"\}`), metric("referee_outbox_depth"))
 		}
 		select {

@@ -65,6 +65,7 @@ func TestSaveLoop(t *testing.T) {
 			os.Exit(3)
 		}
 		os.WriteFile(path+".n", []byte(strconv.Itoa(n)), 0o600)
+		fmt.Printf("done %d\n", n)
 	}
 }
 
@@ -84,30 +85,15 @@ func TestKillDuringSave(t *testing.T) {
 		if round%3 == 2 {
 			cmd.Env = append(cmd.Env, "REFEREE_SAVE_PLAIN=1")
 		}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		// Wait until the child has saved at least once more (bounded), then kill
-		// it after a random extra delay.
-		deadline := time.Now().Add(10 * time.Second)
-		start, _ := os.ReadFile(path + ".n")
-		for {
-			now, _ := os.ReadFile(path + ".n")
-			if len(now) > 0 && string(now) != string(start) {
-				break
-			}
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatalf("the child saved nothing in 10 s: %s", stderr.String())
-			}
-			time.Sleep(time.Millisecond)
-		}
+		// Wait until the child has saved at least once more, then kill it
+		// after a random extra delay.
+		c := startChild(t, cmd)
+		c.wait(t, c.done, "saved a version")
 		time.Sleep(time.Duration(rng.IntN(3000)) * time.Microsecond)
 		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
+		c.reading.Wait()
 		cmd.Wait()
 		kills++
 		s, err := store.Load(e, path)

@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -312,6 +310,7 @@ func TestWALLoop(t *testing.T) {
 			os.Exit(3)
 		}
 		os.WriteFile(path+".n", []byte(strconv.Itoa(n)), 0o600)
+		fmt.Printf("done %d\n", n)
 	}
 }
 
@@ -369,6 +368,7 @@ func walLoopBackground(t *testing.T, path string) {
 			}()
 		}
 		os.WriteFile(path+".n", []byte(strconv.Itoa(n)), 0o600)
+		fmt.Printf("done %d\n", n)
 	}
 }
 
@@ -394,58 +394,13 @@ func TestKillDuringWAL(t *testing.T) {
 		bg := round >= 20
 		cmd := exec.Command(os.Args[0], "-test.run=^TestWALLoop$")
 		cmd.Env = append(os.Environ(), "REFEREE_WAL_LOOP="+path, fmt.Sprintf("REFEREE_WAL_SNAP=%d", 3+round%5))
-		var started chan struct{}
-		var out bytes.Buffer
-		var reading sync.WaitGroup
 		if bg {
 			cmd.Env = append(cmd.Env, "REFEREE_WAL_BG=1")
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			started = make(chan struct{}, 1)
-			reading.Add(1)
-			go func() {
-				defer reading.Done()
-				sc := bufio.NewScanner(stdout)
-				for sc.Scan() {
-					out.WriteString(sc.Text() + "\n")
-					if strings.HasPrefix(sc.Text(), "started ") {
-						select {
-						case started <- struct{}{}:
-						default:
-						}
-					}
-				}
-			}()
 		}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		start, _ := os.ReadFile(path + ".n")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			now, _ := os.ReadFile(path + ".n")
-			if len(now) > 0 && string(now) != string(start) {
-				break
-			}
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatalf("the child performed nothing in 20 s: %s", stderr.String())
-			}
-			time.Sleep(time.Millisecond)
-		}
+		c := startChild(t, cmd)
+		c.wait(t, c.done, "performed an input")
 		if bg {
-			select {
-			case <-started:
-			case <-time.After(20 * time.Second):
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatalf("the child started no snapshot in 20 s: %s", stderr.String())
-			}
+			c.wait(t, c.started, "started a snapshot")
 			time.Sleep(time.Duration(rng.IntN(300)) * time.Microsecond)
 		} else {
 			time.Sleep(time.Duration(rng.IntN(20000)) * time.Microsecond)
@@ -453,10 +408,10 @@ func TestKillDuringWAL(t *testing.T) {
 		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
-		reading.Wait()
+		c.reading.Wait()
 		cmd.Wait()
 		kills++
-		if bg && strings.Count(out.String(), "started ") > strings.Count(out.String(), "written ") {
+		if out := c.out.String(); bg && strings.Count(out, "started ") > strings.Count(out, "written ") {
 			midWrite++
 		}
 		done, _ := os.ReadFile(path + ".n")

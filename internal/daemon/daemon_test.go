@@ -27,6 +27,7 @@ import (
 	"referee/contract"
 	"referee/contract/store"
 	"referee/internal/bridge"
+	"referee/internal/testdeadline"
 	"referee/mailin"
 	"referee/mailout"
 )
@@ -149,7 +150,7 @@ func TestOutboxRetries(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- d.senderLoop(ctx) }()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(testdeadline.Left(t))
 	for {
 		d.mu.Lock()
 		left := len(d.s.Outbox)
@@ -158,7 +159,7 @@ func TestOutboxRetries(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d notices still in the outbox after 30 s", left)
+			t.Fatalf("%d notices still in the outbox at the test's deadline", left)
 		}
 		d.kick <- struct{}{}
 	}
