@@ -396,10 +396,11 @@ type timed struct {
 }
 
 // sync rebuilds the queue when m is not the map it indexes. each lists m's
-// keys with their times.
+// keys with their times. A nil map, at 0 as a queue that indexes nothing,
+// holds no key.
 func (q *timeQueue) sync(m any, each func(add func(string, time.Time))) {
 	p := reflect.ValueOf(m).Pointer()
-	if p == q.src && p != 0 {
+	if p == q.src {
 		return
 	}
 	q.src, q.items, q.head = p, q.items[:0], 0
