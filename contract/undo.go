@@ -41,6 +41,10 @@ var verifyUndo atomic.Bool
 // them off gives back what it found:
 //
 //	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
+//
+// The setting is the package's, not a test's: a test that turns it off
+// must not run in parallel with others (t.Parallel), which would run
+// without the checks, or find them off when they give back.
 func SetVerifyUndo(on bool) (was bool) { return verifyUndo.Swap(on) }
 
 // Txn is an open transaction on a state (State.Begin).

@@ -979,12 +979,15 @@ func TestIMAPLoginFailureRetries(t *testing.T) {
 }
 
 // TestIMAPDefaultBackoff: with MaxBackoff unset, a refused login is tried
-// again after the first backoff of a second, not at once.
+// again after the first backoff of a second, not at once, and not later: the
+// log line of the lost connection names the wait, a second.
 func TestIMAPDefaultBackoff(t *testing.T) {
 	s := newTestServer(t)
 	cfg := s.config()
 	cfg.Password = "wrong"
 	cfg.MaxBackoff = 0
+	w := newLogWatch()
+	cfg.Logger = w.logger()
 	c := newCollector()
 	start := time.Now()
 	stop, _ := runInBackground(t, cfg, Checkpoint{}, c.apply)
@@ -1000,6 +1003,14 @@ func TestIMAPDefaultBackoff(t *testing.T) {
 	}
 	if err := stop(); !errors.Is(err, context.Canceled) {
 		t.Errorf("Run returned %v, want context.Canceled", err)
+	}
+	log := w.String()
+	i := strings.Index(log, "imap connection lost")
+	if i < 0 {
+		t.Fatalf("no log line of the lost connection; log:\n%s", log)
+	}
+	if first, _, _ := strings.Cut(log[i:], "\n"); !strings.Contains(first, " retry_in=1s") {
+		t.Errorf("the first reconnection's log line: %q, want a wait of 1s (retry_in=1s)", first)
 	}
 }
 

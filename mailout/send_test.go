@@ -406,7 +406,8 @@ func TestSendConnectionErrors(t *testing.T) {
 }
 
 // TestSendCancel: a server that accepts and never greets; cancelling the
-// context must end Send with a temporary error.
+// context must end Send with a temporary error. The sender's own timeout is
+// a day, so that only the cancel can end Send before the test's deadline.
 func TestSendCancel(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -423,7 +424,7 @@ func TestSendCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	res := make(chan error, 1)
 	go func() {
-		res <- NewSender(SMTPConfig{Addr: ln.Addr().String(), TLS: TLSNone}, nil).
+		res <- NewSender(SMTPConfig{Addr: ln.Addr().String(), TLS: TLSNone, Timeout: 24 * time.Hour}, nil).
 			Send(ctx, "referee@example.test", []string{"a@example.test"}, []byte("x\r\n"))
 	}()
 	conn := <-accepted

@@ -16,8 +16,10 @@ import (
 // Left is how long a wait that begins now may last: until a twentieth of
 // the time left before the test binary's deadline remains, so that the
 // test's failure message is printed before the binary's timeout panics.
-// A benchmark (which has no Deadline) gets the -test.timeout it runs under
-// whole; with no timeout at all (-timeout 0) a wait is not bounded.
+// A benchmark has no Deadline: its binary's is reckoned from the
+// -test.timeout it runs under and the time the package was loaded (the
+// binary's start, near enough); with no timeout at all (-timeout 0) a wait
+// is not bounded.
 func Left(t testing.TB) time.Duration {
 	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
 		at, ok := d.Deadline()
@@ -28,11 +30,14 @@ func Left(t testing.TB) time.Duration {
 	}
 	if f := flag.Lookup("test.timeout"); f != nil {
 		if v, ok := f.Value.(flag.Getter).Get().(time.Duration); ok && v > 0 {
-			return v
+			return max((v-time.Since(loaded))*19/20, 0)
 		}
 	}
 	return math.MaxInt64
 }
+
+// loaded is when the package was loaded, at the test binary's start.
+var loaded = time.Now()
 
 // Timer is a timer that fires when Left ends; the caller stops it.
 func Timer(t testing.TB) *time.Timer {
