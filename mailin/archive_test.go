@@ -215,6 +215,18 @@ func TestCorpusAsMbox(t *testing.T) {
 	}
 }
 
+// openMbox opens an mbox file holding text.
+func openMbox(t *testing.T, text string) Archive {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "box")
+	writeFile(t, path, text)
+	a, err := OpenArchive(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 // TestMboxReleasedMemory reads an mbox releasing each message once it is
 // parsed (Raw.Release): a later message is read into the memory of an
 // earlier one, and neither the earlier message's Parse nor the later
@@ -233,12 +245,7 @@ func TestMboxReleasedMemory(t *testing.T) {
 		want = append(want, msg)
 		fmt.Fprintf(&mbox, "From p%d@example.org Sun Nov 29 10:%02d:00 2026\n%s\n", i, i, msg)
 	}
-	path := filepath.Join(t.TempDir(), "box")
-	writeFile(t, path, mbox.String())
-	a, err := OpenArchive(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := openMbox(t, mbox.String())
 	defer a.Close()
 	type parsed struct{ got, want *Message }
 	var done []parsed
@@ -311,12 +318,7 @@ func TestMboxReleasedMemoryReadAgain(t *testing.T) {
 		for i, m := range msgs {
 			fmt.Fprintf(&mbox, "From p@example.org Sun Nov 29 10:%02d:00 2026\n%s\n", i, m)
 		}
-		path := filepath.Join(t.TempDir(), "box")
-		writeFile(t, path, mbox.String())
-		a, err := OpenArchive(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := openMbox(t, mbox.String())
 		var last *byte // the first byte of the message released last
 		n, reused := 0, 0
 		for ; ; n++ {
@@ -354,12 +356,7 @@ func TestMboxReleaseNeverWaits(t *testing.T) {
 	for i := range 2 * n {
 		fmt.Fprintf(&mbox, "From p@example.org Sun Nov 29 10:00:00 2026\nFrom: p@example.org\nSubject: %04d\n\nI bid %04d.\n\n", i, i)
 	}
-	path := filepath.Join(t.TempDir(), "box")
-	writeFile(t, path, mbox.String())
-	a, err := OpenArchive(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := openMbox(t, mbox.String())
 	defer a.Close()
 	// The first message is read into memory sized before any message was,
 	// too small for the next ones: it is released and left.
