@@ -87,19 +87,27 @@ func (g *terse) Verbs() []*contract.Verb {
 		}})
 }
 
+// aliceNotice is the body of the notice id that Alice's public, authenticated
+// message of text made at 10:06, as sent.
+func aliceNotice(t *testing.T, h *contracttest.Harness, text, id string) string {
+	t.Helper()
+	at := contracttest.At(t, "2026-12-01T10:06:00Z")
+	for _, n := range h.Send(&contract.Message{From: "alice@example.test", Name: "Alice", Date: at, Arrived: at, Channel: contract.ChanPublic, Authenticated: true, Text: text}) {
+		if n.ID == id {
+			return n.Body
+		}
+	}
+	t.Fatalf("%q made no notice %s", text, id)
+	return ""
+}
+
 // TestCitationAfterAnUnendedNotice: a game's public notice whose last line
 // has no newline (and no signature) keeps that line whole, and its Citation
 // block follows after a blank line, as after any other notice.
 func TestCitationAfterAnUnendedNotice(t *testing.T) {
 	h := contracttest.New(t, "2026-12-01T10:00:00Z", &terse{})
 	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
-	var body string
-	for _, n := range h.Send(&contract.Message{From: "alice@example.test", Name: "Alice", Date: contracttest.At(t, "2026-12-01T10:06:00Z"),
-		Arrived: contracttest.At(t, "2026-12-01T10:06:00Z"), Channel: contract.ChanPublic, Authenticated: true, Text: "I herald the spring in Toy."}) {
-		if n.ID == "toy/herald" {
-			body = n.Body
-		}
-	}
+	body := aliceNotice(t, h, "I herald the spring in Toy.", "toy/herald")
 	if !strings.HasPrefix(body, "Hear ye: the spring\n\nCitation\n--------\nCite as: toy/herald\n") {
 		t.Errorf("the notice's last line and its citation:\n%s", body)
 	}

@@ -28,13 +28,7 @@ func (g *signer) Verbs() []*contract.Verb {
 func TestCitationBeforeABareSignature(t *testing.T) {
 	h := contracttest.New(t, "2026-12-01T10:00:00Z", &signer{})
 	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
-	var body string
-	for _, n := range h.Send(&contract.Message{From: "alice@example.test", Name: "Alice", Date: contracttest.At(t, "2026-12-01T10:06:00Z"),
-		Arrived: contracttest.At(t, "2026-12-01T10:06:00Z"), Channel: contract.ChanPublic, Authenticated: true, Text: "I sign the register in Toy."}) {
-		if n.ID == "toy/signed" {
-			body = n.Body
-		}
-	}
+	body := aliceNotice(t, h, "I sign the register in Toy.", "toy/signed")
 	if !strings.HasPrefix(body, "Citation\n--------\nCite as: toy/signed\n") || !strings.HasSuffix(body, "before then.\n\n-- \nThe Toy register\n") {
 		t.Errorf("the notice as sent, its Citation first and its signature last:\n%s", body)
 	}
