@@ -625,9 +625,9 @@ func (e *Engine) gameNamed(name string) string {
 }
 
 type alias struct {
-	lower    string // the word in lower case
-	plain    bool   // isPlainName: mentionAt finds it at the end of an ASCII text
-	trailing *regexp.Regexp
+	lower    string                // the word in lower case
+	plain    bool                  // isPlainName: mentionAt finds it at the end of an ASCII text
+	trailing func() *regexp.Regexp // compiled at its first use: a plain alias in an ASCII text needs none
 	anywhere *regexp.Regexp
 }
 
@@ -637,7 +637,7 @@ func (a alias) trailingAt(s string, ascii bool) int {
 	if ascii && a.plain {
 		return mentionAt(s, a.lower)
 	}
-	if m := a.trailing.FindStringIndex(s); m != nil {
+	if m := a.trailing().FindStringIndex(s); m != nil {
 		return m[0]
 	}
 	return -1
@@ -664,7 +664,7 @@ func compileAlias(word string) alias {
 	return alias{
 		lower:    strings.ToLower(word),
 		plain:    isPlainName(word),
-		trailing: regexp.MustCompile(`(?i)\s*[,(]?\s*\b(?:` + strings.Join(mentionBefore, "|") + `)?\s*(?:the\s+)?` + w + `(?:\s+(?:` + strings.Join(mentionAfter, "|") + `))?\s*\)?$`),
+		trailing: lazyre.MustCompile(`(?i)\s*[,(]?\s*\b(?:` + strings.Join(mentionBefore, "|") + `)?\s*(?:the\s+)?` + w + `(?:\s+(?:` + strings.Join(mentionAfter, "|") + `))?\s*\)?$`),
 		anywhere: regexp.MustCompile(`(?i)\b` + w + `\b`),
 	}
 }

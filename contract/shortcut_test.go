@@ -117,7 +117,7 @@ func checkShortcuts(t *testing.T, s string) {
 	}
 	lower, ascii := strings.ToLower(s), isASCII(s)
 	for _, w := range []string{"life", "the life contest", "wacky world", "steemfield", "vials of primordial ooze"} {
-		if a := compileAlias(w); !a.mayMatch(lower, ascii) && (a.trailing.MatchString(s) || a.anywhere.MatchString(lower)) {
+		if a := compileAlias(w); !a.mayMatch(lower, ascii) && (a.trailing().MatchString(s) || a.anywhere.MatchString(lower)) {
 			t.Errorf("alias %q: mayMatch(%q) is false, but the alias matches", w, s)
 		}
 	}
