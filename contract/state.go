@@ -109,8 +109,8 @@ type gameStateYAML struct {
 // The data is written in place, as the YAML encoder writes it; its texts
 // that begin with a line break or a tab are double-quoted by the encoding
 // of the section (quotingTexts), which searches Data as well. Encoded into
-// a node first, as a section is read, the data would be written, parsed
-// back and written again: a third of the encoding of a game's section.
+// a node first, the data would be written, parsed back and written again
+// (yaml.v3's Node.Encode writes the value and parses the text).
 func (g *GameState) MarshalYAML() (any, error) {
 	if g.Data == nil {
 		return &gameStateYAML{Contestmaster: g.Contestmaster, Params: g.Params, LastReport: g.LastReport, Recent: g.Recent}, nil
