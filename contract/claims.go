@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"referee/contract/text"
+	"referee/internal/lazyre"
 )
 
 // Claims of Error and self-ratification (AGORA "Reports and notices"): every
@@ -85,11 +86,11 @@ const DefaultRatification = 7 * 24 * time.Hour
 var (
 	// claimLine starts a claim: "I CoE on <report>: ...", "CoE: ...",
 	// "Claim of Error on <report>: ...".
-	claimLine = regexp.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:(i)\s+(?:hereby\s+)?(?:coe|make\s+a\s+claim\s+of\s+error|claim\s+(?:an\s+)?error)\b|(?:coe|claim\s+of\s+error)\s*(?:\bon\b|\bagainst\b|:))`)
-	claimForm = regexp.MustCompile(`(?is)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:i\s+(?:hereby\s+)?)?(?:coe|make\s+a\s+claim\s+of\s+error|claim\s+(?:an\s+)?error|claim\s+of\s+error)(?:\s+(?:on|against)\s+<?(?P<report>[^\s:<>]+?)>?)?\s*:\s*(?P<what>\S.*)$`)
+	claimLine = lazyre.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:(i)\s+(?:hereby\s+)?(?:coe|make\s+a\s+claim\s+of\s+error|claim\s+(?:an\s+)?error)\b|(?:coe|claim\s+of\s+error)\s*(?:\bon\b|\bagainst\b|:))`)
+	claimForm = lazyre.MustCompile(`(?is)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:i\s+(?:hereby\s+)?)?(?:coe|make\s+a\s+claim\s+of\s+error|claim\s+(?:an\s+)?error|claim\s+of\s+error)(?:\s+(?:on|against)\s+<?(?P<report>[^\s:<>]+?)>?)?\s*:\s*(?P<what>\S.*)$`)
 	// denyLine starts a denial: "I deny CoE #N: <reason>".
-	denyLine = regexp.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?i\s+(?:hereby\s+)?deny\s+(?:the\s+)?(?:coe|claim\s+of\s+error)\b`)
-	denyForm = regexp.MustCompile(`(?is)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?i\s+(?:hereby\s+)?deny\s+(?:the\s+)?(?:coe|claim\s+of\s+error)\s*(?:#|no\.?\s*|number\s*)?\s*(?P<id>\d+)\s*[:,.-]\s*(?P<reason>\S.*)$`)
+	denyLine = lazyre.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?i\s+(?:hereby\s+)?deny\s+(?:the\s+)?(?:coe|claim\s+of\s+error)\b`)
+	denyForm = lazyre.MustCompile(`(?is)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?i\s+(?:hereby\s+)?deny\s+(?:the\s+)?(?:coe|claim\s+of\s+error)\s*(?:#|no\.?\s*|number\s*)?\s*(?P<id>\d+)\s*[:,.-]\s*(?P<reason>\S.*)$`)
 )
 
 const (
@@ -149,10 +150,10 @@ func claimActions(text string) (acts []*Action, spans [][2]int) {
 			var form *regexp.Regexp
 			switch {
 			case !mayClaim(t):
-			case denyLine.MatchString(t):
-				verb, form = denyVerb, denyForm
-			case claimLine.MatchString(t):
-				verb, form = coeVerb, claimForm
+			case denyLine().MatchString(t):
+				verb, form = denyVerb, denyForm()
+			case claimLine().MatchString(t):
+				verb, form = coeVerb, claimForm()
 			}
 			if verb == nil {
 				off += len(line)
@@ -164,7 +165,7 @@ func claimActions(text string) (acts []*Action, spans [][2]int) {
 			end := off + len(line)
 			for _, l := range lines[i+1:] {
 				lt := strings.TrimSpace(l)
-				if mayClaim(lt) && (denyLine.MatchString(lt) || claimLine.MatchString(lt)) {
+				if mayClaim(lt) && (denyLine().MatchString(lt) || claimLine().MatchString(lt)) {
 					break
 				}
 				rest = append(rest, lt)

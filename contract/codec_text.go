@@ -98,19 +98,6 @@ func quotingTexts(v any, emit func(any) ([]byte, error)) ([]byte, error) {
 	return emit(&n)
 }
 
-// encodeNode encodes v into n as n.Encode(v) does, but with every
-// breakingText double-quoted.
-func encodeNode(n *yaml.Node, v any) error {
-	// The YAML encoder's text is parsed inside n.Encode, out of reach of
-	// mayLoseText: v is searched instead, for under 1% of n.Encode's cost
-	// on a Life section.
-	var f textFinder
-	if f.find(reflect.ValueOf(v)); len(f.texts) == 0 {
-		return n.Encode(v)
-	}
-	return f.encode(n, v)
-}
-
 // encode encodes v into n with the texts found in it double-quoted.
 func (f *textFinder) encode(n *yaml.Node, v any) error {
 	// Each text's placeholder: a run of NULs longer than any a string of v

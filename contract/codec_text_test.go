@@ -203,3 +203,28 @@ func checkTextRoundTrip(t *testing.T, s *contract.State) {
 		t.Errorf("a taken state encodes otherwise (%v):\n%s\nwant\n%s", err, tb, b)
 	}
 }
+
+// TestSectionDataInPlace: a game's data written in place under "state"
+// is the text it had when it went through a node first, in the state file
+// and in the state hash alike, whether its texts are plain or every one
+// begins with a line break or a tab.
+func TestSectionDataInPlace(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	for name, s := range map[string]*contract.State{"plain": h.S, "breaking": textState(t, "")} {
+		for id, g := range s.Games {
+			if g.Data == nil {
+				t.Fatalf("%s: game %s has no data to write", name, id)
+			}
+			inPlace, throughNode, err := contract.SectionTexts(g)
+			if err != nil {
+				t.Fatalf("%s: game %s: %v", name, id, err)
+			}
+			for i, what := range []string{"state file", "state hash"} {
+				if !bytes.Equal(inPlace[i], throughNode[i]) {
+					t.Errorf("%s: game %s's section in the %s:\n%s\nthrough a node:\n%s", name, id, what, inPlace[i], throughNode[i])
+				}
+			}
+		}
+	}
+}

@@ -1,24 +1,25 @@
 package contract
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"referee/internal/lazyre"
 )
 
 var (
-	condOwn       = regexp.MustCompile(`(?i)^i\s+(?:own|have|hold)\s+(?P<cmp>more than|fewer than|less than|at least|at most|exactly|over|under)?\s*(?P<n>\d+)\s+(?P<what>.+)$`)
-	condPlayer    = regexp.MustCompile(`(?i)^i\s+am\s+(?P<not>not\s+)?(?:a|an)\s+(?:contestant|player|member|party)\s*(?:(?:of|in|to)\s+(?P<game>.+))?$`)
-	condSplitAnd  = regexp.MustCompile(`(?i)\s+and\s+`)
-	condOtherJoin = regexp.MustCompile(`(?i),(?:[^0-9]|$)|\bor\b`)
-	ifChain       = regexp.MustCompile(`(?i),\s*(?:and\s+)?if\s+`)
+	condOwn       = lazyre.MustCompile(`(?i)^i\s+(?:own|have|hold)\s+(?P<cmp>more than|fewer than|less than|at least|at most|exactly|over|under)?\s*(?P<n>\d+)\s+(?P<what>.+)$`)
+	condPlayer    = lazyre.MustCompile(`(?i)^i\s+am\s+(?P<not>not\s+)?(?:a|an)\s+(?:contestant|player|member|party)\s*(?:(?:of|in|to)\s+(?P<game>.+))?$`)
+	condSplitAnd  = lazyre.MustCompile(`(?i)\s+and\s+`)
+	condOtherJoin = lazyre.MustCompile(`(?i),(?:[^0-9]|$)|\bor\b`)
+	ifChain       = lazyre.MustCompile(`(?i),\s*(?:and\s+)?if\s+`)
 )
 
 // andConds reads the condition of "If A, if B, I ..." (or "If A, and if
 // B, I ...") as both, "A and B", as a condition inside a condition is
 // (G3); a condition without a further "if" is returned trimmed.
 func andConds(cond string) string {
-	return ifChain.ReplaceAllString(strings.TrimSpace(cond), " and ")
+	return ifChain().ReplaceAllString(strings.TrimSpace(cond), " and ")
 }
 
 // evalCond decides a condition from the state at once (G3), or fails: it is
@@ -26,10 +27,10 @@ func andConds(cond string) string {
 func (e *Engine) evalCond(c *Ctx, cond string) (bool, error) {
 	// Conditions join with "and" alone: a comma or "or" left in one would
 	// be read as part of a game's or currency's name.
-	if condOtherJoin.MatchString(cond) {
+	if condOtherJoin().MatchString(cond) {
 		return false, Reject("G3", "the condition %q joins conditions with a comma or \"or\", which the referee does not read, so the action was not performed; write \"If A and B, I ...\" or \"If A, if B, I ...\" (both must hold)", cond)
 	}
-	for _, part := range condSplitAnd.Split(strings.TrimSpace(cond), -1) {
+	for _, part := range condSplitAnd().Split(strings.TrimSpace(cond), -1) {
 		ok, err := e.evalOne(c, strings.TrimSpace(part))
 		if err != nil || !ok {
 			return ok, err
@@ -39,7 +40,7 @@ func (e *Engine) evalCond(c *Ctx, cond string) (bool, error) {
 }
 
 func (e *Engine) evalOne(c *Ctx, cond string) (bool, error) {
-	if m := condOwn.FindStringSubmatch(cond); m != nil {
+	if m := condOwn().FindStringSubmatch(cond); m != nil {
 		n, _ := strconv.ParseInt(m[2], 10, 64)
 		what := strings.ToLower(strings.TrimSpace(m[3]))
 		var have int64
@@ -66,7 +67,7 @@ func (e *Engine) evalOne(c *Ctx, cond string) (bool, error) {
 			return have == n, nil
 		}
 	}
-	if m := condPlayer.FindStringSubmatch(cond); m != nil {
+	if m := condPlayer().FindStringSubmatch(cond); m != nil {
 		in := false
 		game := strings.TrimSpace(m[2])
 		if game == "" {

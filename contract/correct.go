@@ -2,13 +2,13 @@ package contract
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"referee/contract/text"
+	"referee/internal/lazyre"
 )
 
 // The contestmaster's correction, by private mail (issue: corrections):
@@ -32,15 +32,15 @@ import (
 // it was refused.
 
 var (
-	correctHead = regexp.MustCompile(`(?i)\bI\s+(?:hereby\s+)?correct\s+(?:CoE|claim(?:\s+of\s+error)?)\s*(?:#|no\.?\s*)?\s*(\d+)\s*[:,.-]?\s*`)
+	correctHead = lazyre.MustCompile(`(?i)\bI\s+(?:hereby\s+)?correct\s+(?:CoE|claim(?:\s+of\s+error)?)\s*(?:#|no\.?\s*)?\s*(\d+)\s*[:,.-]?\s*`)
 	// \x60 is the backtick that quotes a message's corrected text.
-	fixMessage = regexp.MustCompile(`(?is)^message\s+<?([^\s<>\x60]+?)>?\s+(?:(reads)\s*\x60([^\x60]*)\x60|(is\s+void)|(arrived\s+at)\s+(` + timePattern + `))`)
+	fixMessage = lazyre.MustCompile(`(?is)^message\s+<?([^\s<>\x60]+?)>?\s+(?:(reads)\s*\x60([^\x60]*)\x60|(is\s+void)|(arrived\s+at)\s+(` + timePattern + `))`)
 	// The change may hold parenthesised text without a letter (Life's
 	// "Cell (x, y) is Dead"); the rule, in parentheses, names one.
-	fixAdjust   = regexp.MustCompile(`(?is)^at\s+(` + timePattern + `)\s*,\s*((?:[^()\n]|\([^()\n\pL]*\))+?)\s*\(([^()\n]*\pL[^()\n]*)\)`)
-	fixOverride = regexp.MustCompile(`(?i)^\s*[,;]?\s*(?:and\s+)?(?:\(?\s*overriding\s+ratification\s*\)?|I\s+override\s+ratification)`)
-	fixEnd      = regexp.MustCompile(`^\s*[.!]?`)
-	ledgerForm  = regexp.MustCompile(`(?i)^(.+?)\s+(?:has|holds|owns)\s+(\d+)\s+(.+)$`)
+	fixAdjust   = lazyre.MustCompile(`(?is)^at\s+(` + timePattern + `)\s*,\s*((?:[^()\n]|\([^()\n\pL]*\))+?)\s*\(([^()\n]*\pL[^()\n]*)\)`)
+	fixOverride = lazyre.MustCompile(`(?i)^\s*[,;]?\s*(?:and\s+)?(?:\(?\s*overriding\s+ratification\s*\)?|I\s+override\s+ratification)`)
+	fixEnd      = lazyre.MustCompile(`^\s*[.!]?`)
+	ledgerForm  = lazyre.MustCompile(`(?i)^(.+?)\s+(?:has|holds|owns)\s+(\d+)\s+(.+)$`)
 )
 
 const timePattern = `\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?\s*(?:Z|UTC)?`
@@ -111,7 +111,7 @@ func (e *Engine) extractCorrections(text string) ([]*Action, string) {
 	}
 	var acts []*Action
 	b := []byte(text)
-	for _, loc := range correctHead.FindAllStringSubmatchIndex(text, -1) {
+	for _, loc := range correctHead().FindAllStringSubmatchIndex(text, -1) {
 		start, rest := loc[0], loc[1]
 		if b[start] == ' ' { // blanked by an earlier command
 			continue
@@ -119,7 +119,7 @@ func (e *Engine) extractCorrections(text string) ([]*Action, string) {
 		a := &Action{Offset: start, Verb: correctVerb, Args: map[string]string{"coe": text[loc[2]:loc[3]]}}
 		tail := text[rest:]
 		end := rest
-		if m := fixMessage.FindStringSubmatchIndex(tail); m != nil {
+		if m := fixMessage().FindStringSubmatchIndex(tail); m != nil {
 			sub := func(i int) string {
 				if m[2*i] < 0 {
 					return ""
@@ -136,7 +136,7 @@ func (e *Engine) extractCorrections(text string) ([]*Action, string) {
 				a.Args["kind"], a.Args["time"] = string(FixArrived), sub(6)
 			}
 			end += m[1]
-		} else if m := fixAdjust.FindStringSubmatchIndex(tail); m != nil {
+		} else if m := fixAdjust().FindStringSubmatchIndex(tail); m != nil {
 			a.Args["kind"] = string(FixAdjust)
 			a.Args["time"], a.Args["change"], a.Args["rule"] = tail[m[2]:m[3]], tail[m[4]:m[5]], tail[m[6]:m[7]]
 			end += m[1]
@@ -145,11 +145,11 @@ func (e *Engine) extractCorrections(text string) ([]*Action, string) {
 			a.Reject = Reject("syntax", "a correction is written as: %s", fixSyntax)
 			end += len(line)
 		}
-		if m := fixOverride.FindStringIndex(text[end:]); m != nil {
+		if m := fixOverride().FindStringIndex(text[end:]); m != nil {
 			a.Args["override"] = "yes"
 			end += m[1]
 		}
-		if m := fixEnd.FindStringIndex(text[end:]); m != nil {
+		if m := fixEnd().FindStringIndex(text[end:]); m != nil {
 			end += m[1]
 		}
 		a.Line = strings.Join(strings.Fields(text[start:end]), " ")
@@ -184,7 +184,7 @@ func (e *Engine) fix(s *State, a *Action) (*Correction, error) {
 		}
 		adj := &Adjustment{At: t, Rule: strings.TrimSpace(a.Arg("rule")), CoE: n}
 		change := strings.TrimSpace(a.Arg("change"))
-		if m := ledgerForm.FindStringSubmatch(change); m != nil {
+		if m := ledgerForm().FindStringSubmatch(change); m != nil {
 			if cur, _, ok := e.currency(m[3]); ok {
 				amount, _ := strconv.ParseInt(m[2], 10, 64)
 				adj.Owner, adj.Amount, adj.Currency = strings.TrimSpace(m[1]), amount, cur.ID

@@ -35,7 +35,7 @@ func isPlainName(w string) bool {
 
 // mentionAt is where a mention of the game named w (isPlainName) begins at
 // the end of s, an ASCII text, or -1: what
-// compileAlias(w).trailing.FindStringIndex(s) gives as its start, the
+// compileAlias(w).trailing().FindStringIndex(s) gives as its start, the
 // leftmost position from which the rest of s is, in any case, white space,
 // an optional "," or "(", white space, one of mentionBefore (at a word's
 // start), white space, an optional "the" and white space, the name, an

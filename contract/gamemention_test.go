@@ -30,7 +30,7 @@ var mentionPieces = []string{" ", "  ", "\t", "\n", "\r\n", "\f", ",", "(", ")",
 func checkMention(t *testing.T, a alias, s string) {
 	t.Helper()
 	want := -1
-	if m := a.trailing.FindStringIndex(s); m != nil {
+	if m := a.trailing().FindStringIndex(s); m != nil {
 		want = m[0]
 	}
 	if got := a.trailingAt(s, true); got != want {
@@ -81,7 +81,7 @@ func TestMentionAt(t *testing.T) {
 	for _, s := range inputs {
 		for _, a := range aliases {
 			checkMention(t, a, s)
-			if a.trailing.MatchString(s) {
+			if a.trailing().MatchString(s) {
 				found++
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"referee/internal/lazyre"
 )
 
 // Sentence is one candidate action found in a message's text.
@@ -238,25 +240,25 @@ type Performative struct {
 }
 
 var (
-	condForm     = regexp.MustCompile(`(?i)^if\s+(.+?),\s*(?:then\s+)?(i\b.*)$`)
-	resolveForm  = regexp.MustCompile(`(?i)^(?:having\s+received\s+[^,]+|having\s+given\s+[^,]+|with\s+(?:\d+\s+)?support|without\s+(?:\d+\s+)?objections?|with\s+agoran\s+consent|with\s+notice)\s*,\s*(i\b.*)$`)
-	performative = regexp.MustCompile(`(?i)^(?:i|we)\s*(?:,\s*[^,]{1,40},)?\s+(?:(?:hereby|now|also|too|therefore|then|thus|hence|additionally|officially|formally|simply|just|do\s+hereby)\s+)*(.+)$`)
-	notAction    = regexp.MustCompile(`(?i)^(will|shall|would|could|should|might|may|must|can|cannot|can't|won't|wouldn't|don't|do not|didn't|did|does|doesn't|never|not|no longer|refuse|decline|'ll|'d|think|guess|wonder|hope|want|wish|plan|believe|suppose|feel|am|was|were|have|has|had|'m|'ve|agree|disagree|like|love|see|know|mean|suggest that|propose that|was going|expect|intended|need|needed|forgot|remember|recall|tried|try|meant|prefer|imagine|assume|doubt|regret|used to|keep meaning|'s|is|are|be|being|been|say|said|wrote|write|read|thought|heard|reckon|figure|gather|understand|agreed|asked|ask\s+(?:whether|if|why|how|what)|wonder(?:ed)?|get|got|am going|was going|'re)\b`)
+	condForm     = lazyre.MustCompile(`(?i)^if\s+(.+?),\s*(?:then\s+)?(i\b.*)$`)
+	resolveForm  = lazyre.MustCompile(`(?i)^(?:having\s+received\s+[^,]+|having\s+given\s+[^,]+|with\s+(?:\d+\s+)?support|without\s+(?:\d+\s+)?objections?|with\s+agoran\s+consent|with\s+notice)\s*,\s*(i\b.*)$`)
+	performative = lazyre.MustCompile(`(?i)^(?:i|we)\s*(?:,\s*[^,]{1,40},)?\s+(?:(?:hereby|now|also|too|therefore|then|thus|hence|additionally|officially|formally|simply|just|do\s+hereby)\s+)*(.+)$`)
+	notAction    = lazyre.MustCompile(`(?i)^(will|shall|would|could|should|might|may|must|can|cannot|can't|won't|wouldn't|don't|do not|didn't|did|does|doesn't|never|not|no longer|refuse|decline|'ll|'d|think|guess|wonder|hope|want|wish|plan|believe|suppose|feel|am|was|were|have|has|had|'m|'ve|agree|disagree|like|love|see|know|mean|suggest that|propose that|was going|expect|intended|need|needed|forgot|remember|recall|tried|try|meant|prefer|imagine|assume|doubt|regret|used to|keep meaning|'s|is|are|be|being|been|say|said|wrote|write|read|thought|heard|reckon|figure|gather|understand|agreed|asked|ask\s+(?:whether|if|why|how|what)|wonder(?:ed)?|get|got|am going|was going|'re)\b`)
 	// pastTense is an action written in the past: "I joined", "I gave".
 	pastTense = regexp.MustCompile(`(?i)^(?:[a-z]+ed|took|gave|sent|paid|made|left|won|lost|went|spent|sold|bought|held|chose|came|told|began|drew|ran|threw|grabbed|handed|became)\b`)
 	presentEd = regexp.MustCompile(`(?i)^(?:need|proceed|exceed|succeed|feed|seed|heed|speed|breed|bleed|shred|embed|shed)\b`)
 	// preface is what people write before the performative: "For the
 	// record, I ...", "So: I ...", "In satisfaction of my pledge, I ...".
-	preface = regexp.MustCompile(`(?i)^([^.!?;:,]{1,60}?)\s*[,:;]\s*(?:[-–—]\s*)?(?:(?:and|so|also|then|but)\s+)?((?:i|we)\b.*)$`)
+	preface = lazyre.MustCompile(`(?i)^([^.!?;:,]{1,60}?)\s*[,:;]\s*(?:[-–—]\s*)?(?:(?:and|so|also|then|but)\s+)?((?:i|we)\b.*)$`)
 	// prefaceNot marks a preface after which the "I" sentence is not an
 	// action: time clauses the referee cannot decide ("When Bob joins, I
 	// ..."), reported speech ("Alice said: I ..."), and the past.
-	prefaceNot = regexp.MustCompile(`(?i)(?:^(?:when|whenever|once|unless|until|after\s+(?:\w+\s+)?(?:join|leave|send|post|answer|reply|does|do|has|have|is|are)\w*|before|as\s+soon\s+as|in\s+case|provided|assuming|suppose|supposing|if|what\s+if|maybe|perhaps|hypothetically|in\s+theory|imagine|say|otherwise|or|but\s+if|and\s+if|ideally)\b|\b(?:said|says|wrote|writes|asked|asks|replied|quote|quoting|told|last\s+(?:week|year|month|night|time|round|game|turn)|ago|yesterday|previously|back\s+then|in\s+\d{4})\b)`)
+	prefaceNot = lazyre.MustCompile(`(?i)(?:^(?:when|whenever|once|unless|until|after\s+(?:\w+\s+)?(?:join|leave|send|post|answer|reply|does|do|has|have|is|are)\w*|before|as\s+soon\s+as|in\s+case|provided|assuming|suppose|supposing|if|what\s+if|maybe|perhaps|hypothetically|in\s+theory|imagine|say|otherwise|or|but\s+if|and\s+if|ideally)\b|\b(?:said|says|wrote|writes|asked|asks|replied|quote|quoting|told|last\s+(?:week|year|month|night|time|round|game|turn)|ago|yesterday|previously|back\s+then|in\s+\d{4})\b)`)
 	// listMarker is a list item's mark before the sentence.
-	listMarker = regexp.MustCompile(`^(?:[-*•]|\(?\d{1,2}[.)]|\(?[a-z][.)])\s+`)
+	listMarker = lazyre.MustCompile(`^(?:[-*•]|\(?\d{1,2}[.)]|\(?[a-z][.)])\s+`)
 	// trailingAdverb is a word people put after the action: "too", "as
 	// well", "also", "now", "please".
-	trailingAdverb = regexp.MustCompile(`(?i)(?:\s*,)?\s+(?:too|as\s+well|also|now|please|then|again|hereby|thanks|thank\s+you|for\s+now|at\s+once|right\s+away|immediately)$`)
+	trailingAdverb = lazyre.MustCompile(`(?i)(?:\s*,)?\s+(?:too|as\s+well|also|now|please|then|again|hereby|thanks|thank\s+you|for\s+now|at\s+once|right\s+away|immediately)$`)
 	intentForm     = regexp.MustCompile(`(?i)^intend\s*,?\s*(without\s+(?:(\d+|one|two|three|four|five)\s+)?objections?|with\s+(?:(\d+|one|two|three|four|five)\s+)?support(?:ers?)?|with\s+agoran\s+consent|with\s+(?:(\d+)\s+days?'?\s+)?notice)\s*,?\s*to\s+(.+)$`)
 )
 
@@ -312,7 +314,7 @@ func atoiWord(s string) int {
 func ReadPerformative(s string) (p Performative, ok bool) {
 	s = strings.TrimSpace(s)
 	if mayStartList(s) {
-		s = strings.TrimSpace(listMarker.ReplaceAllString(s, ""))
+		s = strings.TrimSpace(listMarker().ReplaceAllString(s, ""))
 	}
 	if !namesPerformer(s) {
 		return p, false
@@ -346,7 +348,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	if m == nil {
 		if pm := startsWord(s, mayPreface, preface); pm != nil && startsWord(s, mayResolve, resolveForm) == nil {
 			inner, ok := ReadPerformative(pm[2])
-			if ok && prefaceNot.MatchString(pm[1]) {
+			if ok && prefaceNot().MatchString(pm[1]) {
 				inner = Performative{Kind: "not", Action: inner.Action}
 			}
 			return inner, ok
@@ -432,7 +434,7 @@ func init() {
 	}
 }
 
-// isNotAction is notAction.MatchString(s), without the regular expression
+// isNotAction is notAction().MatchString(s), without the regular expression
 // (some 5 µs a sentence) when s starts with a whole ASCII word followed by
 // an ASCII character or nothing: then it matches if the word is one of
 // notActionWhole, not at all if it is none of notActionWords.
@@ -447,7 +449,7 @@ func isNotAction(s string) bool {
 	if i > 0 && (i == len(s) || s[i]&0x80 == 0) && notActionWhole[strings.ToLower(s[:i])] {
 		return true
 	}
-	return notAction.MatchString(s)
+	return notAction().MatchString(s)
 }
 
 // isWordByte is the regular expressions' \w: an ASCII letter, digit or _.
@@ -467,11 +469,11 @@ func mayStartList(s string) bool {
 
 // startsWord is re.FindStringSubmatch(s), nil at once when may(s) says
 // re cannot match s.
-func startsWord(s string, may func(string) bool, re *regexp.Regexp) []string {
+func startsWord(s string, may func(string) bool, re func() *regexp.Regexp) []string {
 	if !may(s) {
 		return nil
 	}
-	return re.FindStringSubmatch(s)
+	return re().FindStringSubmatch(s)
 }
 
 // mayCond reports whether condForm can match s: s starts with "if" (no
@@ -506,7 +508,7 @@ func mayPerform(s string) bool {
 var performativeAdverbs = map[string]bool{"hereby": true, "now": true, "also": true, "too": true, "therefore": true, "then": true, "thus": true,
 	"hence": true, "additionally": true, "officially": true, "formally": true, "simply": true, "just": true, "do": true}
 
-// findPerformative is performative.FindStringSubmatch(s), with the
+// findPerformative is performative().FindStringSubmatch(s), with the
 // sentence most actions are read by hand: "I", white space and the action,
 // on one line, whose first word is ASCII and none of performativeAdverbs
 // ("I claim cell (1, 2)"). TestFindPerformative holds it to the
@@ -578,7 +580,7 @@ func dropTrailing(rest string) string {
 		}
 		tail := rest[cut:]
 		if mayTrail(tail) {
-			tail = trailingAdverb.ReplaceAllString(tail, "")
+			tail = trailingAdverb().ReplaceAllString(tail, "")
 		}
 		tail = trimStop(tail)
 		if tail == rest[cut:] || cut == 0 && tail == "" {
@@ -623,9 +625,9 @@ func (e *Engine) gameNamed(name string) string {
 }
 
 type alias struct {
-	lower    string // the word in lower case
-	plain    bool   // isPlainName: mentionAt finds it at the end of an ASCII text
-	trailing *regexp.Regexp
+	lower    string                // the word in lower case
+	plain    bool                  // isPlainName: mentionAt finds it at the end of an ASCII text
+	trailing func() *regexp.Regexp // compiled at its first use: a plain alias in an ASCII text needs none
 	anywhere *regexp.Regexp
 }
 
@@ -635,7 +637,7 @@ func (a alias) trailingAt(s string, ascii bool) int {
 	if ascii && a.plain {
 		return mentionAt(s, a.lower)
 	}
-	if m := a.trailing.FindStringIndex(s); m != nil {
+	if m := a.trailing().FindStringIndex(s); m != nil {
 		return m[0]
 	}
 	return -1
@@ -662,7 +664,7 @@ func compileAlias(word string) alias {
 	return alias{
 		lower:    strings.ToLower(word),
 		plain:    isPlainName(word),
-		trailing: regexp.MustCompile(`(?i)\s*[,(]?\s*\b(?:` + strings.Join(mentionBefore, "|") + `)?\s*(?:the\s+)?` + w + `(?:\s+(?:` + strings.Join(mentionAfter, "|") + `))?\s*\)?$`),
+		trailing: lazyre.MustCompile(`(?i)\s*[,(]?\s*\b(?:` + strings.Join(mentionBefore, "|") + `)?\s*(?:the\s+)?` + w + `(?:\s+(?:` + strings.Join(mentionAfter, "|") + `))?\s*\)?$`),
 		anywhere: regexp.MustCompile(`(?i)\b` + w + `\b`),
 	}
 }

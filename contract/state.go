@@ -105,14 +105,27 @@ type gameStateYAML struct {
 // MarshalYAML writes the section with the game's data under "state". The
 // node read (raw) is never written: Engine.Decode binds every section, its
 // node decoded into Data, or returns no state.
+//
+// The data is written in place, as the YAML encoder writes it; its texts
+// that begin with a line break or a tab are double-quoted by the encoding
+// of the section (quotingTexts), which searches Data as well. Encoded into
+// a node first, the data would be written, parsed back and written again
+// (yaml.v3's Node.Encode writes the value and parses the text).
 func (g *GameState) MarshalYAML() (any, error) {
-	var n yaml.Node
-	if g.Data != nil {
-		if err := encodeNode(&n, g.Data); err != nil {
-			return nil, err
-		}
+	if g.Data == nil {
+		return &gameStateYAML{Contestmaster: g.Contestmaster, Params: g.Params, LastReport: g.LastReport, Recent: g.Recent}, nil
 	}
-	return &gameStateYAML{Contestmaster: g.Contestmaster, Params: g.Params, LastReport: g.LastReport, Recent: g.Recent, State: n}, nil
+	return &gameStateText{Contestmaster: g.Contestmaster, Params: g.Params, LastReport: g.LastReport, Recent: g.Recent, State: g.Data}, nil
+}
+
+// gameStateText is a section as gameStateYAML writes it, with the game's
+// data in place of its node.
+type gameStateText struct {
+	Contestmaster string            `yaml:"contestmaster"`
+	Params        map[string]string `yaml:"params"`
+	LastReport    time.Time         `yaml:"last_report,omitempty"`
+	Recent        []Happening       `yaml:"recent"`
+	State         any               `yaml:"state"`
 }
 
 // UnmarshalYAML keeps the game's data as a node until the game is known.

@@ -41,7 +41,7 @@ func outlookBlockAtBefore(lines []string, i int) bool {
 				continue
 			}
 			// Outlook's reply header, or a Mailman list footer.
-			return hdrFromRE.MatchString(lines[j]) || footerRE.MatchString(lines[j])
+			return hdrFromRE.MatchString(lines[j]) || footerRE().MatchString(lines[j])
 		}
 		return false
 	}
@@ -58,7 +58,7 @@ func outlookBlockAtBefore(lines []string, i int) bool {
 			continue
 		}
 		seen++
-		if hdrNextRE.MatchString(lines[j]) {
+		if hdrNextRE().MatchString(lines[j]) {
 			n++
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -13,6 +12,8 @@ import (
 	"github.com/emersion/go-message"
 	"github.com/emersion/go-message/charset"
 	"github.com/emersion/go-message/textproto"
+
+	"referee/internal/lazyre"
 )
 
 const maxDepth = 30 // nesting limit for multiparts
@@ -59,7 +60,7 @@ func contentType(h header) (typ string, params map[string]string, ok bool) {
 	return typ, params, true
 }
 
-var paramRE = regexp.MustCompile(`(?i);\s*(charset|boundary|format|delsp|report-type)\s*=\s*("[^;]*|[^;\s]+)`)
+var paramRE = lazyre.MustCompile(`(?i);\s*(charset|boundary|format|delsp|report-type)\s*=\s*("[^;]*|[^;\s]+)`)
 
 // brokenContentType reads a Content-Type that mime.ParseMediaType refuses,
 // such as an unterminated quote (corpus: malformed-headers): the type is the
@@ -68,7 +69,7 @@ var paramRE = regexp.MustCompile(`(?i);\s*(charset|boundary|format|delsp|report-
 func brokenContentType(v string) (string, map[string]string) {
 	t, _, _ := strings.Cut(v, ";")
 	p := map[string]string{}
-	for _, m := range paramRE.FindAllStringSubmatch(v, -1) {
+	for _, m := range paramRE().FindAllStringSubmatch(v, -1) {
 		val, _, _ := strings.Cut(strings.TrimPrefix(m[2], `"`), `"`)
 		p[strings.ToLower(m[1])] = strings.TrimSpace(val)
 	}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"io"
 	"mime"
-	"regexp"
 	"strings"
 	"sync"
 	"unicode"
@@ -16,6 +15,8 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 	"github.com/emersion/go-message/textproto"
 	"golang.org/x/text/encoding/charmap"
+
+	"referee/internal/lazyre"
 )
 
 // header is a message's header: Get gives the value of a field's topmost
@@ -429,7 +430,7 @@ func encodedWordsInName(n string) string {
 	return cleanLine(n)
 }
 
-var addrSpecRE = regexp.MustCompile(`[A-Za-z0-9.!#$%&'*+/=?^_` + "`" + `{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?`)
+var addrSpecRE = lazyre.MustCompile(`[A-Za-z0-9.!#$%&'*+/=?^_` + "`" + `{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?`)
 
 // unparsableAddressList reads an address list that net/mail refuses, such as
 // an unquoted address used as display name (corpus: unquoted-address-as-name):
@@ -445,10 +446,10 @@ func unparsableAddressList(v string) []address {
 		}
 		name, addr := "", ""
 		if lt := strings.IndexByte(piece, '<'); lt >= 0 {
-			name, addr = strings.Trim(strings.TrimSpace(piece[:lt]), `"`), addrSpecRE.FindString(piece[lt:])
+			name, addr = strings.Trim(strings.TrimSpace(piece[:lt]), `"`), addrSpecRE().FindString(piece[lt:])
 		}
 		if addr == "" {
-			name, addr = "", addrSpecRE.FindString(piece)
+			name, addr = "", addrSpecRE().FindString(piece)
 		}
 		if addr != "" {
 			out = append(out, address{strings.ToLower(addr), encodedWordsInName(name)})
@@ -474,7 +475,7 @@ func msgIDs(h header, key string) []string {
 	return ids
 }
 
-var msgIDRE = regexp.MustCompile(`<([^<>\s]+)>`)
+var msgIDRE = lazyre.MustCompile(`<([^<>\s]+)>`)
 
 // commaSeparatedMsgIDs reads a list of message ids that go-message refuses,
 // such as the comma-separated References that go-mail writes (corpus:
@@ -482,7 +483,7 @@ var msgIDRE = regexp.MustCompile(`<([^<>\s]+)>`)
 // contain an "@".
 func commaSeparatedMsgIDs(v string) []string {
 	var ids []string
-	for _, m := range msgIDRE.FindAllStringSubmatch(v, -1) {
+	for _, m := range msgIDRE().FindAllStringSubmatch(v, -1) {
 		ids = append(ids, cleanID(m[1]))
 	}
 	if ids == nil {

@@ -31,7 +31,7 @@ func checkWrote(t *testing.T, line string) {
 	if !strings.HasSuffix(t1, ":") && !strings.HasSuffix(t1, "：") {
 		return // stripQuoted asks only of such lines
 	}
-	if got, want := wroteAtEnd(t1), wroteRE.MatchString(t1); got != want {
+	if got, want := wroteAtEnd(t1), wroteRE().MatchString(t1); got != want {
 		t.Errorf("wroteAtEnd(%q) = %v, wroteRE says %v", t1, got, want)
 	}
 }
@@ -46,7 +46,7 @@ func TestWroteAtEnd(t *testing.T) {
 // wroteASCII, so that a word added to the expression and not there fails
 // here.
 func TestWroteASCII(t *testing.T) {
-	src := wroteRE.String()
+	src := wroteRE().String()
 	body := src[strings.Index(src, "(?i)(")+5 : strings.Index(src, `)\s*`)]
 	words := strings.Split(body, "|")
 	if len(words) < 20 {

@@ -3,6 +3,8 @@ package mailin
 import (
 	"regexp"
 	"strings"
+
+	"referee/internal/lazyre"
 )
 
 // Patterns for what does not count (ruling G3). Localised forms cover the
@@ -16,14 +18,14 @@ var (
 	underscoreRE = regexp.MustCompile(`^\s*_{10,}\s*$`)
 	// "From: ..." starting an Outlook-style header block, also bolded ("*From:*").
 	hdrFromRE = regexp.MustCompile(`(?i)^\s*\*?(from|de|von|van|da|od|från|fra|lähettäjä|от|差出人|发件人)\s*\*?\s*[:：]\s*\*?\s*\S`)
-	hdrNextRE = regexp.MustCompile(`(?i)^\s*\*?(sent|date|to|subject|cc|envoyé|gesendet|datum|an|betreff|à|objet|enviado|fecha|para|asunto|inviato|data|a|oggetto|verzonden|onderwerp|aan|skickat|ämne|till|sendt|emne|til|lähetetty|aihe|отправлено|тема|кому|送信日時|件名|宛先|发送时间|主题|收件人)\s*\*?\s*[:：]`)
+	hdrNextRE = lazyre.MustCompile(`(?i)^\s*\*?(sent|date|to|subject|cc|envoyé|gesendet|datum|an|betreff|à|objet|enviado|fecha|para|asunto|inviato|data|a|oggetto|verzonden|onderwerp|aan|skickat|ämne|till|sendt|emne|til|lähetetty|aihe|отправлено|тема|кому|送信日時|件名|宛先|发送时间|主题|收件人)\s*\*?\s*[:：]`)
 	// An attribution line ends with "wrote:" or a translation.
-	wroteRE = regexp.MustCompile(`(?i)(wrote|writes|said|schrieb|a écrit|escribió|ha scritto|schreef|napisał\(a\)|napisał|escreveu|skrev|kirjoitti|написал\(а\)|написал[а]?|napsal\(a\)|napsal|yazdı|írta|写道|書きました|のメッセージ)\s*[:：]\s*$`)
+	wroteRE = lazyre.MustCompile(`(?i)(wrote|writes|said|schrieb|a écrit|escribió|ha scritto|schreef|napisał\(a\)|napisał|escreveu|skrev|kirjoitti|написал\(а\)|написал[а]?|napsal\(a\)|napsal|yazdı|írta|写道|書きました|のメッセージ)\s*[:：]\s*$`)
 	// The same words anywhere in a line that starts like an attribution:
 	// German and Dutch put the name after the verb ("Am ... schrieb Referee:").
 	wroteInRE = regexp.MustCompile(`(?i)\b(wrote|schrieb|a écrit|escribió|ha scritto|schreef|napisał|escreveu|skrev|kirjoitti|написал)\b`)
 	// A list footer (Mailman): a rule, then "<list> mailing list".
-	footerRE = regexp.MustCompile(`(?i)mailing list`)
+	footerRE = lazyre.MustCompile(`(?i)mailing list`)
 	// The words an attribution starts with ("On Mon, ... wrote:").
 	introRE = regexp.MustCompile(`(?i)^\s*(on|am|le|el|il|op|em|den|på|w dniu|dne|pe|в|\d{4}[年/-])(\s|$|\d)`)
 )
@@ -31,7 +33,7 @@ var (
 // wroteASCII are the words of wroteRE written in ASCII alone, in lower case.
 var wroteASCII = []string{"wrote", "writes", "said", "schrieb", "ha scritto", "schreef", "napsal(a)", "napsal", "escreveu", "skrev", "kirjoitti"}
 
-// wroteAtEnd is wroteRE.MatchString(t) for a trimmed line that ends in a
+// wroteAtEnd is wroteRE().MatchString(t) for a trimmed line that ends in a
 // colon, without the regular expression's scan of the whole line when
 // what comes before the colon ends in ASCII: a word of wroteRE ends there
 // (no word of it is longer than 18 bytes, and only those of wroteASCII
@@ -41,7 +43,7 @@ func wroteAtEnd(t string) bool {
 	tail := v[max(0, len(v)-32):]
 	for i := 0; i < len(tail); i++ {
 		if tail[i] >= 0x80 {
-			return wroteRE.MatchString(t)
+			return wroteRE().MatchString(t)
 		}
 	}
 	tail = strings.ToLower(tail)
@@ -89,7 +91,7 @@ func outlookBlockAt(lines []string, i int) bool {
 				continue
 			}
 			// Outlook's reply header, or a Mailman list footer.
-			return hdrFromRE.MatchString(lines[j]) || footerRE.MatchString(lines[j])
+			return hdrFromRE.MatchString(lines[j]) || footerRE().MatchString(lines[j])
 		}
 		return false
 	}
@@ -106,7 +108,7 @@ func outlookBlockAt(lines []string, i int) bool {
 			continue
 		}
 		seen++
-		if hdrNextRE.MatchString(lines[j]) {
+		if hdrNextRE().MatchString(lines[j]) {
 			n++
 		}
 	}

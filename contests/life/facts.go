@@ -2,10 +2,10 @@ package life
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"referee/contract"
+	"referee/internal/lazyre"
 )
 
 // Facts implements contract.Facter: what a revision compares of the contest,
@@ -24,7 +24,7 @@ func (g *Game) Facts(c *contract.Ctx) (map[string]string, error) {
 	return out, nil
 }
 
-var adjustCellRE = regexp.MustCompile(`(?i)^cell\s*(\(\s*-?\d+\s*,\s*-?\d+\s*\))\s+is\s+(?:(dead)|controlled\s+by\s+(.+?))\.?$`)
+var adjustCellRE = lazyre.MustCompile(`(?i)^cell\s*(\(\s*-?\d+\s*,\s*-?\d+\s*\))\s+is\s+(?:(dead)|controlled\s+by\s+(.+?))\.?$`)
 
 // Adjust implements contract.Adjuster: a correction's change of the map,
 // "Cell (x, y) is Controlled by <player>" or "Cell (x, y) is Dead", made by
@@ -32,7 +32,7 @@ var adjustCellRE = regexp.MustCompile(`(?i)^cell\s*(\(\s*-?\d+\s*,\s*-?\d+\s*\))
 // correction's). The Cell must exist (R5, R7) and the player be a
 // contestant (R16).
 func (g *Game) Adjust(c *contract.Ctx, change string) (bool, error) {
-	m := adjustCellRE.FindStringSubmatch(strings.TrimSpace(change))
+	m := adjustCellRE().FindStringSubmatch(strings.TrimSpace(change))
 	if m == nil {
 		return false, nil
 	}

@@ -12,6 +12,7 @@ import (
 
 	"referee/contract"
 	"referee/contract/text"
+	"referee/internal/lazyre"
 )
 
 // Suggestion is a suggested regulation change (ruling L9).
@@ -41,10 +42,10 @@ type Change struct {
 }
 
 var (
-	suggestHead = regexp.MustCompile(`(?i)\b(?:suggestion|suggest)\b`)
-	actionLine  = regexp.MustCompile(`(?i)^i\s`)
-	endLine     = regexp.MustCompile(`(?i)^(?:end|end of suggestion)\.?$`)
-	regRefs     = regexp.MustCompile(`(?i)\b(?:regulations?|R)\s*((?:\d+\s*(?:,|and|&|or)?\s*)+)`)
+	suggestHead = lazyre.MustCompile(`(?i)\b(?:suggestion|suggest)\b`)
+	actionLine  = lazyre.MustCompile(`(?i)^i\s`)
+	endLine     = lazyre.MustCompile(`(?i)^(?:end|end of suggestion)\.?$`)
+	regRefs     = lazyre.MustCompile(`(?i)\b(?:regulations?|R)\s*((?:\d+\s*(?:,|and|&|or)?\s*)+)`)
 	number      = regexp.MustCompile(`\d+`)
 )
 
@@ -68,13 +69,13 @@ func suggestionText(msg string, off int) string {
 	}
 	if _, after, ok := strings.Cut(first, ":"); ok {
 		first = after
-	} else if m := suggestHead.FindStringIndex(first); m != nil {
+	} else if m := suggestHead().FindStringIndex(first); m != nil {
 		first = first[m[1]:]
 	}
 	out := []string{strings.TrimSpace(first)}
 	for _, l := range lines[1:] {
 		t := strings.TrimSpace(l)
-		if actionLine.MatchString(t) || endLine.MatchString(t) {
+		if actionLine().MatchString(t) || endLine().MatchString(t) {
 			break
 		}
 		out = append(out, strings.TrimRight(l, " \t\r"))
@@ -85,7 +86,7 @@ func suggestionText(msg string, off int) string {
 // parseChanges reads the G9 lines: "SET <parameter> = <value>" and "SELECT
 // <variant>", where a variant is "original" or "amended" (regulations 21 and 23
 // together, as Suggestion #3 changed them), or "R21 original" and the like.
-var regulationRE = regexp.MustCompile(`\b(?:regulation|r)\s*(\d+)`)
+var regulationRE = lazyre.MustCompile(`\b(?:regulation|r)\s*(\d+)`)
 
 func parseChanges(g *Game, txt string) ([]Change, error) {
 	var out []Change
@@ -100,7 +101,7 @@ func parseChanges(g *Game, txt string) ([]Change, error) {
 			cs = []Change{{Param: name, Value: value}}
 		case "select":
 			// "R21", "r 21", "Regulation 21" and "regulation21" all name R21.
-			v := regulationRE.ReplaceAllString(strings.ToLower(value), "r$1")
+			v := regulationRE().ReplaceAllString(strings.ToLower(value), "r$1")
 			f := strings.Fields(strings.NewReplacer("/", " ", ",", " ").Replace(v))
 			var regs []string
 			variant := ""
@@ -167,7 +168,7 @@ func regulationsOf(txt string, cs []Change) []int {
 		n, _ := strconv.Atoi(paramRegulation(ch.Param))
 		set[n] = true
 	}
-	for _, m := range regRefs.FindAllStringSubmatch(txt, -1) {
+	for _, m := range regRefs().FindAllStringSubmatch(txt, -1) {
 		for _, d := range number.FindAllString(m[1], -1) {
 			if n, err := strconv.Atoi(d); err == nil && n >= 1 && n <= 99 {
 				set[n] = true

@@ -1,9 +1,10 @@
 package rumble
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"referee/internal/lazyre"
 )
 
 // Machine-readable power effects (ruling U5). S is the power's strength, the
@@ -52,12 +53,12 @@ func powerKind(p *Power) string {
 	return ""
 }
 
-var effectTag = regexp.MustCompile(`(?i)(?:[\[(]\s*(?:effect\s*[:=]?\s*)?(ward|fury|mend|thorns|blood)\s*[\])]|\beffect\s*[:=]\s*(ward|fury|mend|thorns|blood)\b)`)
+var effectTag = lazyre.MustCompile(`(?i)(?:[\[(]\s*(?:effect\s*[:=]?\s*)?(ward|fury|mend|thorns|blood)\s*[\])]|\beffect\s*[:=]\s*(ward|fury|mend|thorns|blood)\b)`)
 
 // tagEffect finds an effect tag in a power's description: "(ward)", "[fury]",
 // "effect: mend".
 func tagEffect(text string) string {
-	m := effectTag.FindStringSubmatch(text)
+	m := effectTag().FindStringSubmatch(text)
 	if m == nil {
 		return ""
 	}
@@ -75,26 +76,26 @@ type ruled struct {
 }
 
 var (
-	ruleNone   = regexp.MustCompile(`(?i)^(?:none|no effect|nothing|it (?:has|does) no effect|no)\b`)
-	ruleEffect = regexp.MustCompile(`(?i)^(ward|fury|mend|thorns)\s*[:=]?\s*\+?(\d+)\b`)
-	ruleStrike = regexp.MustCompile(`(?i)^strike\s+(.+?)\s*[:=]?\s+(\d+)\b`)
+	ruleNone   = lazyre.MustCompile(`(?i)^(?:none|no effect|nothing|it (?:has|does) no effect|no)\b`)
+	ruleEffect = lazyre.MustCompile(`(?i)^(ward|fury|mend|thorns)\s*[:=]?\s*\+?(\d+)\b`)
+	ruleStrike = lazyre.MustCompile(`(?i)^strike\s+(.+?)\s*[:=]?\s+(\d+)\b`)
 )
 
 // readRuling reads a ruling answer; ok is false when it says none of the forms.
 func readRuling(answer string) (ruled, bool) {
 	a := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(answer), "."))
 	switch {
-	case ruleNone.MatchString(a):
+	case ruleNone().MatchString(a):
 		return ruled{}, true
-	case ruleEffect.MatchString(a):
-		m := ruleEffect.FindStringSubmatch(a)
+	case ruleEffect().MatchString(a):
+		m := ruleEffect().FindStringSubmatch(a)
 		n, err := strconv.Atoi(m[2])
 		if err != nil {
 			return ruled{}, false
 		}
 		return ruled{Effect: strings.ToLower(m[1]), N: n}, true
-	case ruleStrike.MatchString(a):
-		m := ruleStrike.FindStringSubmatch(a)
+	case ruleStrike().MatchString(a):
+		m := ruleStrike().FindStringSubmatch(a)
 		n, err := strconv.Atoi(m[2])
 		if err != nil {
 			return ruled{}, false

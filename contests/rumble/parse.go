@@ -1,7 +1,6 @@
 package rumble
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"referee/contract"
+	"referee/internal/lazyre"
 )
 
 // Lenient readers of private submissions, as players write them: one item per
@@ -18,10 +18,10 @@ import (
 // that hold no number and no keyword (greetings, thanks) are skipped.
 
 var (
-	bullet    = regexp.MustCompile(`^\s*(?:[-*•>]+|\d+[.)])\s+`)
-	iPrefix   = regexp.MustCompile(`(?i)^(?:i|we)\s+(?:hereby\s+|now\s+)?`)
-	hasDigit  = regexp.MustCompile(`\d`)
-	wholeNum  = regexp.MustCompile(`^\d+$`)
+	bullet    = lazyre.MustCompile(`^\s*(?:[-*•>]+|\d+[.)])\s+`)
+	iPrefix   = lazyre.MustCompile(`(?i)^(?:i|we)\s+(?:hereby\s+|now\s+)?`)
+	hasDigit  = lazyre.MustCompile(`\d`)
+	wholeNum  = lazyre.MustCompile(`^\d+$`)
 	numberish = `[-+]?\d[\d.,]*`
 )
 
@@ -29,7 +29,7 @@ var (
 func lines(text string) []string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimSpace(bullet.ReplaceAllString(l, ""))
+		l = strings.TrimSpace(bullet().ReplaceAllString(l, ""))
 		if l != "" {
 			out = append(out, l)
 		}
@@ -40,18 +40,18 @@ func lines(text string) []string {
 // sentenceBreak ends an item at ". " or "! " before a new one: an "I ..."
 // sentence, a "#3" power reference, a number or a list keyword ("I bid 35 on
 // Rage. #4: 20" is two bids). A name with a dot ("J. Random") stays whole.
-var sentenceBreak = regexp.MustCompile(`[.!]\s+((?:I|We)\s|#|\d|(?i:attack|defen[cs]e|defend|spend|burn|bids?\b|discard|no\s))`)
+var sentenceBreak = lazyre.MustCompile(`[.!]\s+((?:I|We)\s|#|\d|(?i:attack|defen[cs]e|defend|spend|burn|bids?\b|discard|no\s))`)
 
 // segments splits text into items: lines (and sentences, as sentenceBreak
 // says), then " / " and ";".
 func segments(text string) []string {
 	var out []string
-	text = sentenceBreak.ReplaceAllString(text, "\n$1")
+	text = sentenceBreak().ReplaceAllString(text, "\n$1")
 	for _, l := range lines(text) {
 		for _, a := range strings.Split(l, " / ") {
 			for _, b := range strings.Split(a, ";") {
 				b = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(b), ".!"))
-				b = iPrefix.ReplaceAllString(b, "")
+				b = iPrefix().ReplaceAllString(b, "")
 				if b != "" {
 					out = append(out, b)
 				}
@@ -64,7 +64,7 @@ func segments(text string) []string {
 // amount reads a whole number >= 0, or rejects citing rule.
 func amount(s, rule, what string) (int, error) {
 	s = strings.TrimSpace(s)
-	if !wholeNum.MatchString(s) {
+	if !wholeNum().MatchString(s) {
 		if strings.HasPrefix(s, "-") {
 			return 0, contract.Reject(rule, "%s %q is negative; amounts are whole numbers of 0 or more", what, s)
 		}
@@ -81,9 +81,9 @@ func amount(s, rule, what string) (int, error) {
 // optional "Power:" / "Power 1:" / "I submit the power" in front.
 
 var (
-	powerLead = regexp.MustCompile(`(?i)^(?:i\s+(?:hereby\s+)?submit\s+(?:the\s+)?(?:power\s+)?|power\s*(?:#?\d+)?\s*[:.)-]\s*)`)
-	powerSep  = regexp.MustCompile(`\s*(?::|\s[-–—]\s)\s*`)
-	powerName = regexp.MustCompile(`^[\pL\pN][\pL\pN '’-]*$`)
+	powerLead = lazyre.MustCompile(`(?i)^(?:i\s+(?:hereby\s+)?submit\s+(?:the\s+)?(?:power\s+)?|power\s*(?:#?\d+)?\s*[:.)-]\s*)`)
+	powerSep  = lazyre.MustCompile(`\s*(?::|\s[-–—]\s)\s*`)
+	powerName = lazyre.MustCompile(`^[\pL\pN][\pL\pN '’-]*$`)
 )
 
 // maxPowerName is the longest power name, in characters (Rumble 2). It is
@@ -95,18 +95,18 @@ const maxPowerName = 40
 // letters, digits, spaces, ' and -, beginning with a letter or digit and
 // holding a letter.
 func isPowerName(name string) bool {
-	return utf8.RuneCountInString(name) <= maxPowerName && powerName.MatchString(name) && hasLetter(name)
+	return utf8.RuneCountInString(name) <= maxPowerName && powerName().MatchString(name) && hasLetter(name)
 }
 
 func parsePowers(text string) ([]PowerDef, error) {
 	var out []PowerDef
 	for _, l := range lines(text) {
-		lead := powerLead.FindString(l)
-		if lead == "" && iPrefix.MatchString(l) {
+		lead := powerLead().FindString(l)
+		if lead == "" && iPrefix().MatchString(l) {
 			continue // another "I ..." sentence, not a power
 		}
 		body := strings.TrimSpace(l[len(lead):])
-		loc := powerSep.FindStringIndex(body)
+		loc := powerSep().FindStringIndex(body)
 		if loc == nil {
 			if lead != "" {
 				return nil, contract.Reject("Rumble 2", "the power %q has no description; write \"Name: what it does\"", body)
@@ -150,18 +150,18 @@ func hasLetter(s string) bool {
 // Flight", "no bids".
 
 var (
-	noBids    = regexp.MustCompile(`(?i)^(?:no\s+bids?|none|nothing|bid\s+(?:nothing|on\s+nothing)|(?:do\s+not|don't)\s+bid)$`)
-	bidLead   = regexp.MustCompile(`(?i)^(?:bids?|place\s+(?:a\s+)?bids?(?:\s+of)?)\s*[:=]?\s*`)
-	amountFor = regexp.MustCompile(`(?i)^(?P<n>` + numberish + `)\s*(?:energy\s+|points?\s+|stamina\s+)?(?:to|on|at|against|for|into)\s+(?:the\s+power\s+|power\s+)?(?P<x>.+)$`)
-	nameAmt   = regexp.MustCompile(`(?i)^(?:on\s+|for\s+)?(?P<x>.+?)\s*(?:[:=]|\bwith\b|\bfor\b|\bby\b|\bat\b)?\s*(?P<n>` + numberish + `)(?:\s*(?:energy|points?|stamina))?$`)
+	noBids    = lazyre.MustCompile(`(?i)^(?:no\s+bids?|none|nothing|bid\s+(?:nothing|on\s+nothing)|(?:do\s+not|don't)\s+bid)$`)
+	bidLead   = lazyre.MustCompile(`(?i)^(?:bids?|place\s+(?:a\s+)?bids?(?:\s+of)?)\s*[:=]?\s*`)
+	amountFor = lazyre.MustCompile(`(?i)^(?P<n>` + numberish + `)\s*(?:energy\s+|points?\s+|stamina\s+)?(?:to|on|at|against|for|into)\s+(?:the\s+power\s+|power\s+)?(?P<x>.+)$`)
+	nameAmt   = lazyre.MustCompile(`(?i)^(?:on\s+|for\s+)?(?P<x>.+?)\s*(?:[:=]|\bwith\b|\bfor\b|\bby\b|\bat\b)?\s*(?P<n>` + numberish + `)(?:\s*(?:energy|points?|stamina))?$`)
 )
 
 // nameAndAmount splits "30 to Alice", "Alice: 30", "Alice with 30".
 func nameAndAmount(s string) (name, num string, ok bool) {
-	if m := amountFor.FindStringSubmatch(s); m != nil {
+	if m := amountFor().FindStringSubmatch(s); m != nil {
 		return strings.TrimSpace(m[2]), m[1], true
 	}
-	if m := nameAmt.FindStringSubmatch(s); m != nil {
+	if m := nameAmt().FindStringSubmatch(s); m != nil {
 		return strings.TrimSpace(m[1]), m[2], true
 	}
 	return "", "", false
@@ -171,14 +171,14 @@ func nameAndAmount(s string) (name, num string, ok bool) {
 // says "no bids".
 func parseBids(text string, st *State) (bids []Bid, explicit bool, err error) {
 	for _, seg := range segments(text) {
-		if noBids.MatchString(seg) {
+		if noBids().MatchString(seg) {
 			explicit = true
 			continue
 		}
-		seg = bidLead.ReplaceAllString(seg, "")
+		seg = bidLead().ReplaceAllString(seg, "")
 		name, num, ok := nameAndAmount(seg)
 		if !ok {
-			if hasDigit.MatchString(seg) {
+			if hasDigit().MatchString(seg) {
 				return nil, false, contract.Reject("Rumble 5", "%q is not a bid; write \"Power: amount\" or \"I bid 30 on Power\"", seg)
 			}
 			continue
@@ -239,7 +239,7 @@ func (s *State) matchPower(ref string) (p *Power, alike []*Power) {
 		}
 		return nil, nil
 	}
-	for _, r := range []string{ref, powerPrefix.ReplaceAllString(ref, "")} {
+	for _, r := range []string{ref, powerPrefix().ReplaceAllString(ref, "")} {
 		for _, q := range s.Powers {
 			if q.Name == r {
 				return q, nil
@@ -261,7 +261,7 @@ func (s *State) matchPower(ref string) (p *Power, alike []*Power) {
 	return nil, nil
 }
 
-var powerPrefix = regexp.MustCompile(`(?i)^(?:the\s+)?power\s+`)
+var powerPrefix = lazyre.MustCompile(`(?i)^(?:the\s+)?power\s+`)
 
 // powerNumber is p's number on the power list, as "#k" names it.
 func (s *State) powerNumber(p *Power) int { return slices.Index(s.Powers, p) + 1 }
@@ -269,17 +269,17 @@ func (s *State) powerNumber(p *Power) int { return slices.Index(s.Powers, p) + 1
 // Discards (Rumble 6): "Discard: Flight", "I discard Flight", "no discard".
 
 var (
-	noDiscard   = regexp.MustCompile(`(?i)^(?:no\s+discards?|none|nothing|discard\s*[:=]?\s*(?:none|nothing|no\s+power)|keep\s+(?:all|everything|all\s+my\s+powers|my\s+powers)|(?:do\s+not|don't)\s+discard(?:\s+anything)?)$`)
-	discardLead = regexp.MustCompile(`(?i)^(?:discard(?:s|ing)?|drop)\s*[:=]?\s*(?:the\s+power\s+|power\s+)?(?P<p>.+)$`)
+	noDiscard   = lazyre.MustCompile(`(?i)^(?:no\s+discards?|none|nothing|discard\s*[:=]?\s*(?:none|nothing|no\s+power)|keep\s+(?:all|everything|all\s+my\s+powers|my\s+powers)|(?:do\s+not|don't)\s+discard(?:\s+anything)?)$`)
+	discardLead = lazyre.MustCompile(`(?i)^(?:discard(?:s|ing)?|drop)\s*[:=]?\s*(?:the\s+power\s+|power\s+)?(?P<p>.+)$`)
 )
 
 func parseDiscard(text string, st *State, f *Fighter) (discard string, found bool, err error) {
 	for _, seg := range segments(text) {
-		if noDiscard.MatchString(seg) {
+		if noDiscard().MatchString(seg) {
 			found = true
 			continue
 		}
-		m := discardLead.FindStringSubmatch(seg)
+		m := discardLead().FindStringSubmatch(seg)
 		if m == nil {
 			continue
 		}
@@ -308,22 +308,22 @@ func holds(f *Fighter, power string) bool { return slices.Contains(f.Powers, pow
 // "Flight: 10".
 
 var (
-	actKeyword = regexp.MustCompile(`(?i)^(attacks?|attacking|defen[cs]es?|defend(?:ing)?|spend(?:ing)?|burn(?:ing)?)\b\s*[:=]?\s*(.*)$`)
-	withAmount = regexp.MustCompile(`(?i)^(?:with\s+|by\s+)?(` + numberish + `)(?:\s*(?:energy|points?))?$`)
-	noActions  = regexp.MustCompile(`(?i)^(?:none|nothing|no\s+actions?|pass|rest)$`)
+	actKeyword = lazyre.MustCompile(`(?i)^(attacks?|attacking|defen[cs]es?|defend(?:ing)?|spend(?:ing)?|burn(?:ing)?)\b\s*[:=]?\s*(.*)$`)
+	withAmount = lazyre.MustCompile(`(?i)^(?:with\s+|by\s+)?(` + numberish + `)(?:\s*(?:energy|points?))?$`)
+	noActions  = lazyre.MustCompile(`(?i)^(?:none|nothing|no\s+actions?|pass|rest)$`)
 )
 
 func parseActions(text string, st *State, self *Fighter, resolve func(string) (string, error)) (acts []Alloc, explicit bool, err error) {
 	last := ""
 	for _, seg := range segments(text) {
-		if noActions.MatchString(seg) {
+		if noActions().MatchString(seg) {
 			explicit = true
 			continue
 		}
 		kind, rest := "", seg
 		if name, _, ok := nameAndAmount(seg); ok && st.namesPower(name) {
 			// A listed power, even one named like a keyword ("Attack Dog: 4").
-		} else if m := actKeyword.FindStringSubmatch(seg); m != nil {
+		} else if m := actKeyword().FindStringSubmatch(seg); m != nil {
 			kind, rest = strings.ToLower(m[1]), strings.TrimSpace(m[2])
 			switch {
 			case strings.HasPrefix(kind, "attack"):
@@ -357,7 +357,7 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 			}
 			acts = addAlloc(acts, Alloc{Kind: "attack", Target: target, N: n})
 		case "defend":
-			m := withAmount.FindStringSubmatch(rest)
+			m := withAmount().FindStringSubmatch(rest)
 			if m == nil {
 				return nil, false, contract.Reject("Rumble 8", "%q is not a Defense; write \"Defense: 40\"", seg)
 			}
@@ -369,7 +369,7 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 		case "spend", "burn", "":
 			name, num, ok := nameAndAmount(rest)
 			if !ok {
-				if kind == "" && !hasDigit.MatchString(seg) {
+				if kind == "" && !hasDigit().MatchString(seg) {
 					continue // a greeting or a remark
 				}
 				return nil, false, contract.Reject("Rumble 8", "%q is not understood; write \"Attack: 30 to Alice\", \"Defense: 40\" or \"Spend 10 on <power>\"", seg)
@@ -424,13 +424,13 @@ func sniff(text string) string {
 	for _, seg := range segments(text) {
 		l := strings.ToLower(seg)
 		switch {
-		case actKeyword.MatchString(seg):
+		case actKeyword().MatchString(seg):
 			return PhaseRound
 		case strings.HasPrefix(l, "discard") || strings.HasPrefix(l, "no discard") || strings.HasPrefix(l, "keep "):
 			return PhaseDiscard
 		case strings.HasPrefix(l, "bid") || strings.HasPrefix(l, "no bid"):
 			return PhaseBids
-		case powerLead.MatchString(seg):
+		case powerLead().MatchString(seg):
 			return PhasePowers
 		}
 	}

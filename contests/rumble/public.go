@@ -2,12 +2,12 @@ package rumble
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"referee/contract"
 	"referee/contract/text"
+	"referee/internal/lazyre"
 )
 
 func doJoin(c *contract.Ctx, a *contract.Action) error {
@@ -57,8 +57,8 @@ func doLeave(c *contract.Ctx, a *contract.Action) error {
 }
 
 var (
-	startP = regexp.MustCompile(`(?i)(\d+)\s+powers?\s+(?:per|for\s+each|each|for\s+every|for)\s+(?:contestant|player|person)`)
-	startQ = regexp.MustCompile(`(?i)(?:(\d+)\s+(?:contestmaster|cm|mod)\s+powers?|(\d+)\s+powers?\s+for\s+(?:the\s+)?(?:contestmaster|cm|mod|me))`)
+	startP = lazyre.MustCompile(`(?i)(\d+)\s+powers?\s+(?:per|for\s+each|each|for\s+every|for)\s+(?:contestant|player|person)`)
+	startQ = lazyre.MustCompile(`(?i)(?:(\d+)\s+(?:contestmaster|cm|mod)\s+powers?|(\d+)\s+powers?\s+for\s+(?:the\s+)?(?:contestmaster|cm|mod|me))`)
 )
 
 func doStart(c *contract.Ctx, a *contract.Action) error {
@@ -72,10 +72,10 @@ func doStart(c *contract.Ctx, a *contract.Action) error {
 	}
 	p, q := c.IntParam("Powers"), c.IntParam("ContestmasterPowers")
 	rest := a.Arg("rest")
-	if m := startP.FindStringSubmatch(rest); m != nil {
+	if m := startP().FindStringSubmatch(rest); m != nil {
 		p, _ = strconv.Atoi(m[1])
 	}
-	if m := startQ.FindStringSubmatch(rest); m != nil {
+	if m := startQ().FindStringSubmatch(rest); m != nil {
 		v := m[1]
 		if v == "" {
 			v = m[2]

@@ -2,12 +2,12 @@ package rumble
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"referee/contract"
 	"referee/contract/text"
+	"referee/internal/lazyre"
 )
 
 // Extract implements contract.Extractor. A private message from a contestant
@@ -25,7 +25,7 @@ func (g *Game) Extract(c *contract.Ctx, m *contract.Message) []*contract.Action 
 		}
 		var keep []string
 		for _, l := range lines(text) {
-			if !iPrefix.MatchString(l) {
+			if !iPrefix().MatchString(l) {
 				keep = append(keep, l)
 			}
 		}
@@ -66,19 +66,19 @@ func submitVerb(g *Game) *contract.Verb {
 
 // rumbleSentence is what an "I ..." sentence of a private list starts with,
 // once "I" is removed: a sealed sentence, a power, or "no bids" and the like.
-var rumbleSentence = regexp.MustCompile(`(?i)^(?:bids?|place|attack|defen[cs]e|defend|spend|burn|discard|drop|keep|submit|rule|power|no\b|do\s+not|don't|pass|rest|none|nothing)\b`)
+var rumbleSentence = lazyre.MustCompile(`(?i)^(?:bids?|place|attack|defen[cs]e|defend|spend|burn|discard|drop|keep|submit|rule|power|no\b|do\s+not|don't|pass|rest|none|nothing)\b`)
 
 // dropForeign removes from a private message the "I ..." sentences that are
 // not Rumble's ("I claim cell (3, 4) in Life."): another game's private action
 // is that game's to read, not an item of a Rumble list. A message without one
 // comes back as it was.
 func dropForeign(text string) string {
-	pieces := strings.Split(sentenceBreak.ReplaceAllString(text, "\n$1"), "\n")
+	pieces := strings.Split(sentenceBreak().ReplaceAllString(text, "\n$1"), "\n")
 	var keep []string
 	dropped := false
 	for _, l := range pieces {
-		t := strings.TrimSpace(bullet.ReplaceAllString(l, ""))
-		if iPrefix.MatchString(t) && !rumbleSentence.MatchString(iPrefix.ReplaceAllString(t, "")) {
+		t := strings.TrimSpace(bullet().ReplaceAllString(l, ""))
+		if iPrefix().MatchString(t) && !rumbleSentence().MatchString(iPrefix().ReplaceAllString(t, "")) {
 			dropped = true
 			continue
 		}
@@ -101,25 +101,25 @@ func stripRulings(text string) string {
 	return strings.Join(keep, "\n")
 }
 
-var leakKeyword = regexp.MustCompile(`(?i)^(?:attacks?|defen[cs]es?|defend|spend|burn|bids?)\b.*\d`)
+var leakKeyword = lazyre.MustCompile(`(?i)^(?:attacks?|defen[cs]es?|defend|spend|burn|bids?)\b.*\d`)
 
 // leaked spots, in public mail, items of a private list: "Attack: 30 to Bob",
 // "Bids: Flight 30", "Flight: 10" for a listed power, "Discard: Flight". Talk
 // that merely mentions attacks or bids, without a number, is not one.
 func leaked(st *State, text string) bool {
 	for _, seg := range segments(text) {
-		if leakKeyword.MatchString(seg) {
+		if leakKeyword().MatchString(seg) {
 			return true
 		}
 		if name, _, ok := nameAndAmount(seg); ok && st.namesPower(name) {
 			return true
 		}
-		if m := discardLead.FindStringSubmatch(seg); m != nil && st.namesPower(m[1]) {
+		if m := discardLead().FindStringSubmatch(seg); m != nil && st.namesPower(m[1]) {
 			return true
 		}
 		// Rumble 2: a power ("Power: Teleport: I vanish", or one whose text
 		// carries an effect tag) while powers are being submitted.
-		if st.Phase == PhasePowers && powerLead.MatchString(seg) {
+		if st.Phase == PhasePowers && powerLead().MatchString(seg) {
 			return true
 		}
 		if st.Phase == PhasePowers {

@@ -9,6 +9,7 @@ import (
 
 	"referee/contract"
 	"referee/contract/text"
+	"referee/internal/lazyre"
 )
 
 // rules.txt is the starting rule set: the meta rules and the base rules of the
@@ -105,7 +106,7 @@ var sectionAliases = []struct {
 	{regexp.MustCompile(`(?i)\brewards?\b`), "Rewards Allocation"},
 }
 
-var ruleNumber = regexp.MustCompile(`(?i)(?:rule\s*)?#?\s*(\d+)`)
+var ruleNumber = lazyre.MustCompile(`(?i)(?:rule\s*)?#?\s*(\d+)`)
 
 // parseRef reads a rule reference ("Gameplay, Rule 4", "Gameplay 4", "Rule #5
 // of Gameplay", or the quoted text of a rule) against the current rules.
@@ -128,7 +129,7 @@ func parseRef(rules []Rule, ref string) (sec string, n int, ok bool) {
 	if sec == "" {
 		return "", 0, false
 	}
-	if m := ruleNumber.FindStringSubmatch(ref); m != nil {
+	if m := ruleNumber().FindStringSubmatch(ref); m != nil {
 		n, _ = strconv.Atoi(m[1])
 	}
 	return sec, n, true

@@ -6,26 +6,27 @@ import (
 	"strings"
 
 	"referee/contract"
+	"referee/internal/lazyre"
 )
 
 // The players' tags, exactly as the rules write them (Implementation Details;
 // ruling S1 for the email stand-ins), spacing and case lenient.
 var (
-	dashLine = regexp.MustCompile(`^\s*-{3,}\s*$`)
+	dashLine = lazyre.MustCompile(`^\s*-{3,}\s*$`)
 	// tagOpen finds the start of anything that looks like one of our tags.
 	tagOpen = regexp.MustCompile(`(?i)\{\s*(gift|(?:proposal|yes|no|referred_?by|burn|unplace|place|undelegate|delegate|roll)\b)`)
 
-	reProposal   = regexp.MustCompile(`(?i)^\{\s*proposal\s*:\s*(addition|subtraction|replacement)\s*\}$`)
-	reVote       = regexp.MustCompile(`(?i)^\{\s*(?:yes|no)\s*\}$`)
-	reReferred   = regexp.MustCompile(`(?i)^\{\s*referred_?by\s*:\s*["“]?\s*@?([^"”{}]+?)\s*["”]?\s*\}$`)
-	reGift       = regexp.MustCompile(`(?i)^\{\s*gift_?\s*(\d+)\s*_?land_?to\s*:\s*["“]?\s*@?([^"”{}]+?)\s*["”]?\s*\}$`)
-	reBurn       = regexp.MustCompile(`(?i)^\{\s*burn\s*:\s*(\d+)\s*\}$`)
-	rePlace      = regexp.MustCompile(`(?i)^\{\s*place\s*:\s*l\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*\}$`)
-	reUnplace    = regexp.MustCompile(`(?i)^\{\s*unplace\s*:\s*l\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*\}$`)
-	reDelegate   = regexp.MustCompile(`(?i)^\{\s*delegate\s*:\s*(\d+(?:\.\d+)?)\s*(?:sp|steem power)?\s*\}$`)
-	reUndelegate = regexp.MustCompile(`(?i)^\{\s*undelegate\s*\}$`)
-	reRoll       = regexp.MustCompile(`(?i)^\{\s*roll\s*\}$`)
-	reKind       = regexp.MustCompile(`(?i)^\s*(addition|subtraction|replacement)\b\s*[:,.-]?\s*(.*)$`)
+	reProposal   = lazyre.MustCompile(`(?i)^\{\s*proposal\s*:\s*(addition|subtraction|replacement)\s*\}$`)
+	reVote       = lazyre.MustCompile(`(?i)^\{\s*(?:yes|no)\s*\}$`)
+	reReferred   = lazyre.MustCompile(`(?i)^\{\s*referred_?by\s*:\s*["“]?\s*@?([^"”{}]+?)\s*["”]?\s*\}$`)
+	reGift       = lazyre.MustCompile(`(?i)^\{\s*gift_?\s*(\d+)\s*_?land_?to\s*:\s*["“]?\s*@?([^"”{}]+?)\s*["”]?\s*\}$`)
+	reBurn       = lazyre.MustCompile(`(?i)^\{\s*burn\s*:\s*(\d+)\s*\}$`)
+	rePlace      = lazyre.MustCompile(`(?i)^\{\s*place\s*:\s*l\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*\}$`)
+	reUnplace    = lazyre.MustCompile(`(?i)^\{\s*unplace\s*:\s*l\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*\}$`)
+	reDelegate   = lazyre.MustCompile(`(?i)^\{\s*delegate\s*:\s*(\d+(?:\.\d+)?)\s*(?:sp|steem power)?\s*\}$`)
+	reUndelegate = lazyre.MustCompile(`(?i)^\{\s*undelegate\s*\}$`)
+	reRoll       = lazyre.MustCompile(`(?i)^\{\s*roll\s*\}$`)
+	reKind       = lazyre.MustCompile(`(?i)^\s*(addition|subtraction|replacement)\b\s*[:,.-]?\s*(.*)$`)
 )
 
 // Syntax strings shown in rejections and the guide.
@@ -67,7 +68,7 @@ func extractTags(t string) []*contract.Action {
 		}
 		inBlock := false
 		for j := i - 1; j >= 0; j-- {
-			if dashLine.MatchString(lines[j].text) {
+			if dashLine().MatchString(lines[j].text) {
 				inBlock = true
 				break
 			}
@@ -77,7 +78,7 @@ func extractTags(t string) []*contract.Action {
 		}
 		end := len(lines)
 		for j := i + 1; j < len(lines); j++ {
-			if dashLine.MatchString(lines[j].text) {
+			if dashLine().MatchString(lines[j].text) {
 				end = j
 				break
 			}
@@ -98,7 +99,7 @@ func extractTags(t string) []*contract.Action {
 			tag = tag[:len(head)+1]
 		}
 		a := &contract.Action{Line: tag, Offset: l.off + loc[0], Verb: verb("propose"), Args: map[string]string{}, Body: strings.TrimSpace(strings.Join(body, "\n"))}
-		pm := reProposal.FindStringSubmatch(tag)
+		pm := reProposal().FindStringSubmatch(tag)
 		switch {
 		case pm == nil:
 			a.Reject = contract.Reject("syntax", "a proposal is written %s", synProposal)
@@ -176,7 +177,7 @@ func readProposalBody(a *contract.Action) {
 	// The body is trimmed (Extract), so its first line is the type line if
 	// there is one.
 	lines := strings.Split(a.Body, "\n")
-	if m := reKind.FindStringSubmatch(lines[0]); m != nil {
+	if m := reKind().FindStringSubmatch(lines[0]); m != nil {
 		a.Args["ref"] = strings.TrimSpace(m[2])
 		if !strings.EqualFold(m[1], a.Args["type"]) {
 			a.Args["kind_mismatch"] = strings.ToUpper(m[1])
@@ -195,9 +196,9 @@ func readProposalBody(a *contract.Action) {
 func readTag(name, tag string) *contract.Action {
 	a := &contract.Action{Line: tag, Args: map[string]string{}}
 	// read matches the tag against re and stores its groups as args, in order.
-	read := func(re *regexp.Regexp, verbName, syn string, args ...string) *contract.Action {
+	read := func(re func() *regexp.Regexp, verbName, syn string, args ...string) *contract.Action {
 		a.Verb = verb(verbName)
-		m := re.FindStringSubmatch(tag)
+		m := re().FindStringSubmatch(tag)
 		if m == nil {
 			a.Reject = contract.Reject("syntax", "write %s", syn)
 			return a

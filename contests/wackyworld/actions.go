@@ -3,13 +3,13 @@ package wackyworld
 import (
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"referee/contract"
 	"referee/contract/text"
+	"referee/internal/lazyre"
 )
 
 // gameAction checks what every Game Action needs (Wacky 6): the actor is a
@@ -79,16 +79,16 @@ func doMove(c *contract.Ctx, a *contract.Action) error {
 }
 
 var (
-	leadWords = regexp.MustCompile(`(?i)^(?:my|the|a|an|one|this|that|some)\s+`)
-	amountRE  = regexp.MustCompile(`(?i)^(\d+|a|an|one)\s+(.+)$`)
-	assetRef  = regexp.MustCompile(`(?i)^(?:asset\s*)?#\s*(\d+)$`)
+	leadWords = lazyre.MustCompile(`(?i)^(?:my|the|a|an|one|this|that|some)\s+`)
+	amountRE  = lazyre.MustCompile(`(?i)^(\d+|a|an|one)\s+(.+)$`)
+	assetRef  = lazyre.MustCompile(`(?i)^(?:asset\s*)?#\s*(\d+)$`)
 )
 
 // thingName is an asset's name as a player writes it, without articles.
 func thingName(s string) string {
 	s = strings.TrimSpace(s)
 	for {
-		t := leadWords.ReplaceAllString(s, "")
+		t := leadWords().ReplaceAllString(s, "")
 		if t == s {
 			return strings.Join(strings.Fields(s), " ")
 		}
@@ -99,7 +99,7 @@ func thingName(s string) string {
 // ledgerCurrency reports whether a phrase names a currency the referee keeps in
 // its ledger ("3 Vials", "an x-point").
 func ledgerCurrency(c *contract.Ctx, what string) (string, bool) {
-	m := amountRE.FindStringSubmatch(strings.TrimSpace(what))
+	m := amountRE().FindStringSubmatch(strings.TrimSpace(what))
 	if m == nil {
 		return "", false
 	}
@@ -142,7 +142,7 @@ func doDrop(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("Wacky 6b, W6", "this contract CANNOT own %s (%s), so the attempted transfer is unsuccessful", strings.TrimSpace(raw), id)
 	}
 	nm := thingName(raw)
-	if nm == "" || assetRef.MatchString(nm) {
+	if nm == "" || assetRef().MatchString(nm) {
 		return contract.Reject("syntax", "name the thing you drop: I drop <thing> in Wacky World")
 	}
 	st, p, err := gameAction(c)
@@ -172,7 +172,7 @@ func doPickUp(c *contract.Ctx, a *contract.Action) error {
 		if as.At != *p.At {
 			continue
 		}
-		if m := assetRef.FindStringSubmatch(want); m != nil {
+		if m := assetRef().FindStringSubmatch(want); m != nil {
 			if id, _ := strconv.Atoi(m[1]); id == as.ID {
 				found = as
 				break

@@ -1,11 +1,18 @@
 package web
 
-import "html/template"
+import (
+	"html/template"
+	"sync"
+)
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"pathEscape": escapeID,
-	"fmtTime":    fmtTime,
-}).Parse(`
+// pages are the page templates, parsed at the first page served: a
+// program that links the package without serving (referee replay, check)
+// does not pay for them at its start.
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"pathEscape": escapeID,
+		"fmtTime":    fmtTime,
+	}).Parse(`
 {{define "head"}}<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -116,3 +123,4 @@ Outbox: <span id="outbox">{{.Outbox}}</span> waiting{{if .Failed}}, {{.Failed}} 
 {{end}}</tbody></table>
 {{template "foot" .}}{{end}}
 `))
+})

@@ -462,7 +462,7 @@ func (s *Server) page(title, game string) page {
 
 func (s *Server) render(w http.ResponseWriter, name string, data any) {
 	var b strings.Builder
-	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
+	if err := pages().ExecuteTemplate(&b, name, data); err != nil {
 		http.Error(w, "render "+name+": "+err.Error(), http.StatusInternalServerError)
 		return
 	}

@@ -11,11 +11,12 @@ package yamlerr
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"referee/internal/lazyre"
 )
 
 // Problem is one fault of a YAML document.
@@ -34,11 +35,11 @@ func (p Problem) String() string {
 }
 
 var (
-	lineRE    = regexp.MustCompile(`(?s)^(?:yaml: )?line (\d+): (.*)$`)
-	unknownRE = regexp.MustCompile("(?s)^field (.*) not found in type ")
-	goTypeRE  = regexp.MustCompile(` (?:in type|into) \S+`)
-	typeRE    = regexp.MustCompile("(?s)^cannot unmarshal (.*?)(?: `(.*)`)? into (\\S+)$")
-	dupRE     = regexp.MustCompile(`^mapping key "(.*)" already defined at line (\d+)$`)
+	lineRE    = lazyre.MustCompile(`(?s)^(?:yaml: )?line (\d+): (.*)$`)
+	unknownRE = lazyre.MustCompile("(?s)^field (.*) not found in type ")
+	goTypeRE  = lazyre.MustCompile(` (?:in type|into) \S+`)
+	typeRE    = lazyre.MustCompile("(?s)^cannot unmarshal (.*?)(?: `(.*)`)? into (\\S+)$")
+	dupRE     = lazyre.MustCompile(`^mapping key "(.*)" already defined at line (\d+)$`)
 )
 
 // Explain turns err, from decoding the document whose node is root, into
@@ -61,29 +62,29 @@ func Explain(err error, root *yaml.Node, offset int, prefix string) []Problem {
 }
 
 func explain(m string, root *yaml.Node, offset int, prefix string) Problem {
-	sub := lineRE.FindStringSubmatch(m)
+	sub := lineRE().FindStringSubmatch(m)
 	if sub == nil {
-		return Problem{Msg: goTypeRE.ReplaceAllString(strings.TrimPrefix(m, "yaml: "), "")}
+		return Problem{Msg: goTypeRE().ReplaceAllString(strings.TrimPrefix(m, "yaml: "), "")}
 	}
 	line, _ := strconv.Atoi(sub[1])
 	line += offset
 	rest := sub[2]
 	key := join(prefix, KeyAt(root, line))
 	switch {
-	case unknownRE.MatchString(rest):
+	case unknownRE().MatchString(rest):
 		return Problem{Line: line, Key: key, Msg: "no such key"}
-	case typeRE.MatchString(rest):
-		t := typeRE.FindStringSubmatch(rest)
+	case typeRE().MatchString(rest):
+		t := typeRE().FindStringSubmatch(rest)
 		got := map[string]string{"!!map": "a mapping", "!!seq": "a list", "!!null": "empty"}[t[1]]
 		if got == "" {
 			got = strconv.Quote(t[2])
 		}
 		return Problem{Line: line, Key: key, Msg: fmt.Sprintf("%s is not %s", got, Want(t[3]))}
-	case dupRE.MatchString(rest):
-		d := dupRE.FindStringSubmatch(rest)
+	case dupRE().MatchString(rest):
+		d := dupRE().FindStringSubmatch(rest)
 		return Problem{Line: line, Key: key, Msg: fmt.Sprintf("given twice (first at line %s)", d[2])}
 	}
-	rest = goTypeRE.ReplaceAllString(rest, "")
+	rest = goTypeRE().ReplaceAllString(rest, "")
 	if key == "" {
 		return Problem{Line: line, Msg: rest + " (not valid YAML)"}
 	}
