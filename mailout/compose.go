@@ -79,7 +79,7 @@ type fields struct {
 	listPost      string // the list's address; "" for none
 	body          string // LF line endings (prepareBody)
 	enc           transferEncoding
-	lines         int // the body's lines when enc is not encQP
+	lines         int // the body's lines (up to the first that needs encQP)
 }
 
 // prepare checks m and makes its text safe for the message.

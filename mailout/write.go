@@ -31,13 +31,9 @@ const maxHeaderLength = 76
 
 // write writes the message of f.
 func (f *fields) write() []byte {
-	// The header's lines, and the body with a CR more a line (an eighth
-	// more for quoted-printable).
-	size := 768 + len(f.body) + f.lines + 1
-	if f.enc == encQP {
-		size += len(f.body) / 8
-	}
-	b := make([]byte, 0, size)
+	// The header's lines, and the body with a CR more a line (a body
+	// sent quoted-printable, rare, grows it again).
+	b := make([]byte, 0, 768+len(f.body)+f.lines)
 
 	// The date and the msg-ids are printable ASCII (validMsgID), which
 	// go-mail does not Q-encode: they are folded as they are, written in
