@@ -205,10 +205,7 @@ type seenItem struct {
 // them: a memory that changed a little costs a lookup of each ID and a
 // copy of its text.
 func (c *seenCache) render(s *Seen) []byte {
-	b := c.spareText[:0]
-	if want := len(c.text) + 128; cap(b) < want {
-		b = make([]byte, 0, want)
-	}
+	b := slices.Grow(c.spareText[:0], len(c.text))
 	b = append(b, "seen:\n"...)
 	if !s.Horizon.IsZero() {
 		b = append(b, "  horizon: "...)
@@ -224,29 +221,22 @@ func (c *seenCache) render(s *Seen) []byte {
 		c.text, c.items, c.spareText, c.spareItems = nil, nil, nil, nil
 		return append(b, "  ids: {}\n"...)
 	}
-	// The last IDs still remembered at the same time, and the latest of
-	// those times, in place of the last list.
+	// The last IDs still remembered at the same time, in place of the
+	// last list.
 	last := c.items[:0]
 	kept := last
-	var latest time.Time
 	for _, it := range c.items {
 		if t, ok := s.IDs[it.id]; ok && it.at.Equal(t) {
 			kept = append(kept, it)
-			if it.at.After(latest) {
-				latest = it.at
-			}
 		}
 	}
 	var fresh []string
 	if len(kept) < len(s.IDs) {
-		fresh = freshIDs(s.IDs, kept, latest)
+		fresh = freshIDs(s.IDs, kept)
 		slices.Sort(fresh)
 	}
 	b = append(b, "  ids:\n"...)
-	items := c.spareItems[:0]
-	if cap(items) < len(s.IDs) {
-		items = make([]seenItem, 0, len(s.IDs))
-	}
+	items := slices.Grow(c.spareItems[:0], len(s.IDs))
 	// Each fresh ID after the kept ones before it.
 	for len(kept) > 0 || len(fresh) > 0 {
 		n := len(kept)
@@ -291,11 +281,18 @@ func (c *seenCache) copyKept(b []byte, items, kept []seenItem) ([]byte, []seenIt
 }
 
 // freshIDs lists the IDs of ids that kept does not hold (kept: IDs of ids,
-// each at its time there, latest the latest of those times). Those after
-// latest are the fresh ones when they are as many as the IDs kept does not
-// hold (a memory that has only grown and lost its oldest, as the engine
-// keeps it); otherwise each ID is looked up among kept's.
-func freshIDs(ids map[string]time.Time, kept []seenItem, latest time.Time) []string {
+// each at its time there). Those after the latest time of kept are the
+// fresh ones when they are as many as the IDs kept does not hold (a
+// memory that has only grown and lost its oldest, as the engine keeps
+// it): the memory is read once and no set is made. Otherwise each ID is
+// looked up in a set of kept's.
+func freshIDs(ids map[string]time.Time, kept []seenItem) []string {
+	var latest time.Time
+	for _, it := range kept {
+		if it.at.After(latest) {
+			latest = it.at
+		}
+	}
 	fresh := make([]string, 0, len(ids)-len(kept))
 	for id, t := range ids {
 		if len(kept) == 0 || t.After(latest) {
