@@ -106,7 +106,7 @@ func (enc *Encoder) encodeTaken(top any, s *State, players []takenPlayer, games 
 		{"players: []\n", ptext},
 		{emptyLedger, ltext},
 		{emptyPoints, ptstext},
-		{"seen:\n  ids: {}\n", enc.seen.render(make([]byte, 0, enc.seen.size+64), &s.Seen)},
+		{"seen:\n  ids: {}\n", enc.seen.render(&s.Seen)},
 		{"receipts: {}\n", renderReceipts(nil, s.Receipts)},
 		{"games: {}\n", gtext},
 	})
@@ -175,79 +175,151 @@ func renderReceipts(b []byte, r map[string][]time.Time) []byte {
 	return b
 }
 
-// seenCache keeps the text of each remembered Message-ID and their order. It
-// is checked against the map at every encoding, so it is never trusted
-// stale: another state, or a change made behind its back, costs a
-// re-encoding of what differs, nothing more.
+// seenCache keeps the text of the remembered Message-IDs as last written
+// and their order. It is checked against the map at every encoding, so it
+// is never trusted stale: another state, or a change made behind its
+// back, costs a re-encoding of what differs, nothing more.
 type seenCache struct {
-	lines map[string]seenLine // exactly the IDs of order
-	order []string            // byte order
-	size  int                 // bytes of the last rendering
+	text  []byte     // the "seen:" key last written, its IDs' lines in order
+	items []seenItem // their IDs, in byte order
+	// The arrays of the rendering before the last, written over by the
+	// next: what render writes is read (spliced) before render is called
+	// again, and the last rendering's are read by the next.
+	spareText  []byte
+	spareItems []seenItem
 }
 
-type seenLine struct {
-	at   time.Time
-	text []byte // "    <id>: <time>\n", as the YAML encoder writes it
+// seenItem is a remembered Message-ID and its time, with its line
+// ("    <id>: <time>\n", as the YAML encoder writes it; two lines for a
+// long or binary key) in seenCache.text: text[from:to].
+type seenItem struct {
+	id       string
+	at       time.Time
+	from, to int
 }
 
-func (c *seenCache) render(b []byte, s *Seen) []byte {
-	if c.lines == nil {
-		c.lines = map[string]seenLine{}
-	}
-	start := len(b)
+// render writes the "seen:" key, in an array of its own that the next
+// call but one writes over. The lines of the IDs kept at the same time
+// are copied from the text last written, runs of them that were written
+// together in one piece, and the others' (sorted) are written between
+// them: a memory that changed a little costs a lookup of each ID and a
+// copy of its text.
+func (c *seenCache) render(s *Seen) []byte {
+	b := slices.Grow(c.spareText[:0], len(c.text))
 	b = append(b, "seen:\n"...)
 	if !s.Horizon.IsZero() {
 		b = append(b, "  horizon: "...)
-		b = append(b, s.Horizon.Format(time.RFC3339Nano)...)
+		b = s.Horizon.AppendFormat(b, time.RFC3339Nano)
 		b = append(b, '\n')
 	}
 	if !s.Latest.IsZero() {
 		b = append(b, "  latest: "...)
-		b = append(b, s.Latest.Format(time.RFC3339Nano)...)
+		b = s.Latest.AppendFormat(b, time.RFC3339Nano)
 		b = append(b, '\n')
 	}
 	if len(s.IDs) == 0 {
-		clear(c.lines)
-		c.order = c.order[:0]
-		b = append(b, "  ids: {}\n"...)
-		c.size = len(b) - start
-		return b
+		c.text, c.items, c.spareText, c.spareItems = nil, nil, nil, nil
+		return append(b, "  ids: {}\n"...)
 	}
-	// The last order, less what has gone or changed.
-	order := make([]string, 0, len(s.IDs))
-	for _, id := range c.order {
-		if t, ok := s.IDs[id]; ok && c.lines[id].at.Equal(t) {
-			order = append(order, id)
-		} else {
-			delete(c.lines, id)
+	// The last IDs still remembered at the same time, in place of the
+	// last list.
+	last := c.items[:0]
+	kept := last
+	for _, it := range c.items {
+		if t, ok := s.IDs[it.id]; ok && it.at.Equal(t) {
+			kept = append(kept, it)
 		}
 	}
-	if len(order) < len(s.IDs) {
-		var fresh []string
-		for id, t := range s.IDs {
-			if _, ok := c.lines[id]; ok {
-				continue
-			}
-			c.lines[id] = seenLine{at: t, text: seenEntry(id, t)}
-			fresh = append(fresh, id)
-		}
+	var fresh []string
+	if len(kept) < len(s.IDs) {
+		fresh = freshIDs(s.IDs, kept)
 		slices.Sort(fresh)
-		order = mergeSorted(order, fresh)
 	}
-	c.order = order
 	b = append(b, "  ids:\n"...)
-	for _, id := range order {
-		b = append(b, c.lines[id].text...)
+	items := slices.Grow(c.spareItems[:0], len(s.IDs))
+	// Each fresh ID after the kept ones before it.
+	for len(kept) > 0 || len(fresh) > 0 {
+		n := len(kept)
+		if len(fresh) > 0 {
+			n, _ = slices.BinarySearchFunc(kept, fresh[0], func(it seenItem, id string) int { return strings.Compare(it.id, id) })
+		}
+		b, items = c.copyKept(b, items, kept[:n])
+		kept = kept[n:]
+		if len(fresh) > 0 {
+			it := seenItem{id: fresh[0], at: s.IDs[fresh[0]], from: len(b)}
+			fresh = fresh[1:]
+			b = seenEntry(b, it.id, it.at)
+			it.to = len(b)
+			items = append(items, it)
+		}
 	}
-	c.size = len(b) - start
+	c.spareText, c.spareItems = c.text[:0], last
+	c.text, c.items = b, items
 	return b
 }
 
-// seenEntry is one line of seen.ids (two for a long or binary key).
-func seenEntry(id string, at time.Time) []byte {
-	b := appendKey(nil, "    ", id)
+// copyKept appends the lines of kept, items of c, to b and lists them in
+// items as they are there: lines that follow each other in c.text are
+// copied in one piece.
+func (c *seenCache) copyKept(b []byte, items, kept []seenItem) ([]byte, []seenItem) {
+	for len(kept) > 0 {
+		n := 1
+		for n < len(kept) && kept[n].from == kept[n-1].to {
+			n++
+		}
+		from, to := kept[0].from, kept[n-1].to
+		shift := len(b) - from
+		b = append(b, c.text[from:to]...)
+		for _, it := range kept[:n] {
+			it.from += shift
+			it.to += shift
+			items = append(items, it)
+		}
+		kept = kept[n:]
+	}
+	return b, items
+}
+
+// freshIDs lists the IDs of ids that kept does not hold (kept: IDs of ids,
+// each at its time there). Those after the latest time of kept are the
+// fresh ones when they are as many as the IDs kept does not hold (a
+// memory that has only grown and lost its oldest, as the engine keeps
+// it): the memory is read once and no set is made. Otherwise each ID is
+// looked up in a set of kept's.
+func freshIDs(ids map[string]time.Time, kept []seenItem) []string {
+	var latest time.Time
+	for _, it := range kept {
+		if it.at.After(latest) {
+			latest = it.at
+		}
+	}
+	fresh := make([]string, 0, len(ids)-len(kept))
+	for id, t := range ids {
+		if len(kept) == 0 || t.After(latest) {
+			fresh = append(fresh, id)
+		}
+	}
+	if len(kept)+len(fresh) == len(ids) {
+		return fresh
+	}
+	held := make(map[string]bool, len(kept))
+	for _, it := range kept {
+		held[it.id] = true
+	}
+	fresh = fresh[:0]
+	for id := range ids {
+		if !held[id] {
+			fresh = append(fresh, id)
+		}
+	}
+	return fresh
+}
+
+// seenEntry appends one line of seen.ids (two for a long or binary key).
+func seenEntry(b []byte, id string, at time.Time) []byte {
+	b = appendKey(b, "    ", id)
 	b = append(b, ' ')
-	b = append(b, at.Format(time.RFC3339Nano)...)
+	b = at.AppendFormat(b, time.RFC3339Nano)
 	return append(b, '\n')
 }
 
@@ -259,6 +331,11 @@ func seenEntry(id string, at time.Time) []byte {
 // explicit "? " key, its colon on the next line: YAML limits implicit keys
 // to 1024 characters, and 512 bytes stays below that whatever the text.
 func appendKey(b []byte, indent, key string) []byte {
+	if len(key) <= 512 && plainID(key) {
+		b = append(b, indent...)
+		b = append(b, key...)
+		return append(b, ':')
+	}
 	var text []byte
 	switch {
 	case !utf8.ValidString(key):
@@ -320,23 +397,6 @@ func quoteYAML(s string) []byte {
 // byte order mark, a non-character) or a line or paragraph separator.
 func escapedYAML(r rune) bool {
 	return r < 0x20 || r == 0x7f || (0x80 <= r && r < 0xa0) || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff
-}
-
-// mergeSorted merges two sorted lists.
-func mergeSorted(a, b []string) []string {
-	if len(b) == 0 {
-		return a
-	}
-	out := make([]string, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if a[0] < b[0] {
-			out, a = append(out, a[0]), a[1:]
-		} else {
-			out, b = append(out, b[0]), b[1:]
-		}
-	}
-	out = append(out, a...)
-	return append(out, b...)
 }
 
 // indent prefixes every non-empty line of text.

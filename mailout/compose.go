@@ -3,6 +3,7 @@ package mailout
 import (
 	"errors"
 	"fmt"
+	"mime/quotedprintable"
 	"net/mail"
 	"strings"
 	"sync"
@@ -76,8 +77,9 @@ type fields struct {
 	kind          string
 	listID        string // "" for none
 	listPost      string // the list's address; "" for none
-	body          string // CRLF line endings unless enc is encQP
+	body          string // LF line endings (prepareBody)
 	enc           transferEncoding
+	lines         int // the body's lines (up to the first that needs encQP)
 }
 
 // prepare checks m and makes its text safe for the message.
@@ -103,7 +105,7 @@ func prepare(m *Mail) (*fields, error) {
 	default:
 		return nil, fmt.Errorf("compose %s: auto-submitted %q: %w", msgID, f.autoSubmitted, ErrInvalid)
 	}
-	f.body, f.enc = prepareBody(m.Body)
+	f.body, f.enc, f.lines = prepareBody(m.Body)
 
 	var err error
 	if f.from, err = address(m.From); err != nil {
@@ -152,20 +154,19 @@ func (e transferEncoding) String() string {
 	return "quoted-printable"
 }
 
-// prepareBody normalises line endings to CRLF (quoted-printable does that
-// itself), ends a non-empty body with a line break, and picks the
-// transfer encoding. Invalid UTF-8 is replaced (each run of bad bytes by
-// one U+FFFD) and CR or CRLF become LF first, which a body the referee
-// writes rarely needs: the body is then read once, a line at a time,
-// for its encoding, and written once.
-func prepareBody(s string) (string, transferEncoding) {
+// prepareBody normalises line endings to LF and picks the transfer
+// encoding; it also counts the lines, so that writeBody can size the
+// message before it writes the body with CRLF line endings (or
+// quoted-printable, which writes CRLF itself), ending a non-empty body with
+// a line break. Invalid UTF-8 is replaced (each run of bad bytes by one
+// U+FFFD) and CR or CRLF become LF first, which a body the referee writes
+// rarely needs: the body is otherwise read once here, a line at a time,
+// for its encoding, and copied once, into the message.
+func prepareBody(s string) (string, transferEncoding, int) {
 	if strings.IndexByte(s, '\r') >= 0 || !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 		s = strings.ReplaceAll(s, "\r\n", "\n")
 		s = strings.ReplaceAll(s, "\r", "\n")
-	}
-	if s == "" {
-		return s, enc7bit
 	}
 	enc, lines := enc7bit, 0
 	for rest := s; rest != "" && enc != encQP; lines++ {
@@ -181,25 +182,38 @@ func prepareBody(s string) (string, transferEncoding) {
 			enc = max(enc, lineEncoding(line))
 		}
 	}
-	ended := s[len(s)-1] == '\n'
-	if enc == encQP {
-		if !ended {
+	return s, enc, lines
+}
+
+// writeBody appends the body of f to b: each of its lines with CRLF, the
+// last one too, or quoted-printable (mime/quotedprintable, which turns
+// LF into CRLF itself) with a line break added when it has none.
+func (f *fields) writeBody(b []byte) []byte {
+	s := f.body
+	if s == "" {
+		return b
+	}
+	if f.enc == encQP {
+		if s[len(s)-1] != '\n' {
 			s += "\n"
 		}
-		return s, enc
+		out := &appender{b}
+		qp := quotedprintable.NewWriter(out)
+		// Writes to an appender do not fail.
+		_, _ = qp.Write([]byte(s))
+		_ = qp.Close()
+		return out.b
 	}
-	var b strings.Builder
-	b.Grow(len(s) + lines + 2)
-	for rest := s; rest != ""; {
-		i := strings.IndexByte(rest, '\n')
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
 		if i < 0 {
-			i = len(rest)
+			i = len(s)
 		}
-		b.WriteString(rest[:i])
-		b.WriteString("\r\n")
-		rest = rest[min(i+1, len(rest)):]
+		b = append(b, s[:i]...)
+		b = append(b, "\r\n"...)
+		s = s[min(i+1, len(s)):]
 	}
-	return b.String(), enc
+	return b
 }
 
 // lineEncoding is the transfer encoding a line (without its line break)
@@ -432,8 +446,12 @@ var atext = func() (t [256]bool) {
 
 // kindToken makes Kind a header token: lower case letters, digits and
 // '-', at most 40 of them; anything else becomes '-'. A mail is never
-// refused for its kind, and an empty one is "notice".
+// refused for its kind, and an empty one is "notice". A kind that is a
+// token already (the referee's own) is returned as it is.
 func kindToken(s string) string {
+	if isToken(s) {
+		return s
+	}
 	var b strings.Builder
 	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
 		if b.Len() == 40 {
@@ -449,4 +467,17 @@ func kindToken(s string) string {
 		return "notice"
 	}
 	return b.String()
+}
+
+// isToken: s is 1 to 40 lower case letters, digits and '-'.
+func isToken(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

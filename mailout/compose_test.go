@@ -174,7 +174,7 @@ func checkWellFormed(t *testing.T, raw []byte, m *Mail) {
 	if err != nil {
 		t.Fatalf("read body: %v", err)
 	}
-	want, _ := prepareBody(m.Body)
+	want, _ := preparedBody(m.Body)
 	want = strings.ReplaceAll(want, "\r\n", "\n")
 	if got := strings.ReplaceAll(string(body), "\r\n", "\n"); got != want {
 		t.Errorf("decoded body differs:\n got %q\nwant %q", got, want)

@@ -46,7 +46,9 @@ func writeGoMail(f *fields) ([]byte, error) {
 	if f.listPost != "" {
 		msg.SetGenHeader(HeaderListPost, "<mailto:"+f.listPost+">")
 	}
-	msg.SetBodyString(gomail.TypeTextPlain, f.body)
+	// The body as Compose held it whole before it wrote it line by line.
+	body, _ := preparedBody(f.body)
+	msg.SetBodyString(gomail.TypeTextPlain, body)
 
 	var buf bytes.Buffer
 	if _, err := msg.WriteTo(&buf); err != nil {

@@ -2,7 +2,6 @@ package mailout
 
 import (
 	"mime"
-	"mime/quotedprintable"
 	"strings"
 	"time"
 )
@@ -32,13 +31,18 @@ const maxHeaderLength = 76
 
 // write writes the message of f.
 func (f *fields) write() []byte {
-	b := make([]byte, 0, 768+len(f.body)+len(f.body)/8)
+	// The header's lines, and the body with a CR more a line (a body
+	// sent quoted-printable, rare, grows it again).
+	b := make([]byte, 0, 768+len(f.body)+f.lines)
 
+	// The date and the msg-ids are printable ASCII (validMsgID), which
+	// go-mail does not Q-encode: they are folded as they are, written in
+	// a buffer of the stack.
+	var value [2 + 256]byte
 	b = textHeader(b, HeaderAutoSubmitted, f.autoSubmitted)
-	var date [len(time.RFC1123Z) + 8]byte
-	b = textHeader(b, "Date", string(f.date.AppendFormat(date[:0], time.RFC1123Z)))
+	b = foldHeader(b, "Date", f.date.AppendFormat(value[:0], time.RFC1123Z))
 	if f.inReplyTo != "" {
-		b = textHeader(b, "In-Reply-To", "<"+f.inReplyTo+">")
+		b = foldHeader(b, "In-Reply-To", angled(value[:0], f.inReplyTo))
 	}
 	if f.listID != "" {
 		b = textHeader(b, HeaderListID, f.listID)
@@ -47,10 +51,18 @@ func (f *fields) write() []byte {
 		b = textHeader(b, HeaderListPost, "<mailto:"+f.listPost+">")
 	}
 	b = textHeader(b, "MIME-Version", "1.0")
-	b = textHeader(b, "Message-ID", "<"+f.msgID+">")
+	b = foldHeader(b, "Message-ID", angled(value[:0], f.msgID))
 	if len(f.references) > 0 {
 		// One space-separated value (RFC 5322 3.6.4).
-		b = textHeader(b, "References", "<"+strings.Join(f.references, "> <")+">")
+		var refs [512]byte
+		v := refs[:0]
+		for i, r := range f.references {
+			if i > 0 {
+				v = append(v, ' ')
+			}
+			v = angled(v, r)
+		}
+		b = foldHeader(b, "References", v)
 	}
 	b = textHeader(b, "Subject", f.subject)
 	b = textHeader(b, HeaderNotice, f.kind)
@@ -63,15 +75,7 @@ func (f *fields) write() []byte {
 	b = foldHeader(b, "Content-Transfer-Encoding", f.enc.String())
 	b = foldHeader(b, "Content-Type", "text/plain; charset=UTF-8")
 	b = append(b, "\r\n"...)
-	if f.enc != encQP {
-		return append(b, f.body...)
-	}
-	out := &appender{b}
-	qp := quotedprintable.NewWriter(out)
-	// Writes to an appender do not fail.
-	_, _ = qp.Write([]byte(f.body))
-	_ = qp.Close()
-	return out.b
+	return f.writeBody(b)
 }
 
 // addressHeader writes a To or Cc header of the addresses, joined by ", ";
@@ -103,13 +107,13 @@ func textHeader(b []byte, key, value string) []byte {
 // leading space and CRLF in the others'); the space before a line break is
 // dropped, the one after the key's colon too. A word longer than a line
 // stays whole.
-func foldHeader(b []byte, key, value string) []byte {
+func foldHeader[T string | []byte](b []byte, key string, value T) []byte {
 	b = append(b, key...)
 	b = append(b, ": "...)
 	left := maxHeaderLength - 2 - len(key) - 2
 	for {
 		word, more := value, false
-		if i := strings.IndexByte(value, ' '); i >= 0 {
+		if i := indexSpace(value); i >= 0 {
 			word, value, more = value[:i], value[i+1:], true
 		}
 		if left-len(word) <= 1 {
@@ -126,6 +130,23 @@ func foldHeader(b []byte, key, value string) []byte {
 		left--
 	}
 	return append(b, "\r\n"...)
+}
+
+// indexSpace is the index of the first space of s, -1 for none.
+func indexSpace[T string | []byte](s T) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' {
+			return i
+		}
+	}
+	return -1
+}
+
+// angled appends "<id>" to b.
+func angled(b []byte, id string) []byte {
+	b = append(b, '<')
+	b = append(b, id...)
+	return append(b, '>')
 }
 
 // appender is an io.Writer appending to its bytes.

@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -235,7 +237,11 @@ func TestJournalSaveIsEncodingJSONs(t *testing.T) {
 	}
 	s := &contract.State{JournalSeq: seq, JournalInputs: 7}
 	var got bytes.Buffer
-	if _, err := encodeSave(&got, s, steps); err != nil {
+	w := &chunkWriter{f: &got}
+	if _, err := encodeSave(w, s, steps); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.flush(); err != nil {
 		t.Fatal(err)
 	}
 	var want bytes.Buffer
@@ -307,4 +313,41 @@ func BenchmarkJournalLine(b *testing.B) {
 			enc.Encode(en)
 		}
 	})
+}
+
+// BenchmarkJournalSave times the lines of a replay's save of 400 inputs
+// (a checkpoint's: more than logChunk), messages as the bench's archive
+// has them, one in five with an entry, gathered and written as Log writes
+// them (to io.Discard): ns/op is one save's.
+//
+//	go test ./contract/store -run '^$' -bench '^BenchmarkJournalSave$' -count 3
+func BenchmarkJournalSave(b *testing.B) {
+	at := time.Date(2026, 11, 2, 8, 16, 31, 0, time.UTC)
+	var steps []Step
+	for i := range 400 {
+		in := &contract.Input{Kind: contract.InMessage, At: at, Msg: &contract.Message{
+			ID: fmt.Sprintf("%d.5a5e9098@example.test", i), From: "trent096@example.test", Name: "Trent096", Date: at.Add(-5 * time.Second), Arrived: at,
+			Subject: "BUS: Re: a question about rounds", Channel: "public", ListCopy: true, Authenticated: true, AuthNote: "not checked (policy none)",
+			Text: "Does anybody know when the next monthly award is counted? My last message was a joke, please do not take it as an action.\n\n" +
+				"I think the last round went badly for everyone who bet on gliders. Has anyone worked out whether a blinker near the edge wraps around the torus?"}}
+		st := Step{Input: in}
+		if i%5 == 0 {
+			st.Entries = []contract.Entry{{Seq: int64(i + 1), Time: at, MsgID: in.Msg.ID, Game: "life", Player: "Trent096", Verb: "claim", Outcome: "applied",
+				Detail: map[string]any{"changes": []string{"you control (3, 4) and (5, 6) (R18)", "you paid 2 Vials (R18)"}, "line": "I claim cells (3, 4) and (5, 6) in Life."}}}
+		}
+		steps = append(steps, st)
+		at = at.Add(time.Minute)
+	}
+	s := &contract.State{JournalSeq: 80}
+	var w *chunkWriter
+	for b.Loop() {
+		w = &chunkWriter{f: io.Discard, b: make([]byte, 0, min(saveSize(steps), logChunk)+lineSlack)}
+		if _, err := encodeSave(w, s, steps); err != nil {
+			b.Fatal(err)
+		}
+		if err := w.flush(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(w.n), "bytes/save")
 }

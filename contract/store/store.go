@@ -474,9 +474,9 @@ func Commit(j *Journal, path string, s *contract.State, entries []contract.Entry
 // state file again (a failed sync of the directory comes after the rename).
 func CommitSteps(j *Journal, path string, s *contract.State, steps []Step) error {
 	size := j.size
-	var lines bytes.Buffer
-	lines.Grow(saveSize(steps))
-	nin, err := encodeSave(&lines, s, steps)
+	// The lines gathered whole (a chunkWriter without a file).
+	lines := &chunkWriter{b: make([]byte, 0, saveSize(steps)+lineSlack)}
+	nin, err := encodeSave(lines, s, steps)
 	if err != nil {
 		return err
 	}
@@ -486,7 +486,7 @@ func CommitSteps(j *Journal, path string, s *contract.State, steps []Step) error
 		return err
 	}
 	jerr := make(chan error, 1)
-	go func() { jerr <- j.appendSync(lines.Bytes()) }()
+	go func() { jerr <- j.appendSync(lines.b) }()
 	b, err := j.enc.Encode(s)
 	if err != nil {
 		if <-jerr == nil {

@@ -88,7 +88,7 @@ func saveSize(steps []Step) int {
 // to w: the inputs are numbered after s.JournalInputs-count, the entries'
 // base is the seq before the first of them. It returns the number of
 // inputs.
-func encodeSave(w io.Writer, s *contract.State, steps []Step) (int64, error) {
+func encodeSave(w *chunkWriter, s *contract.State, steps []Step) (int64, error) {
 	var nent, nin int64
 	for _, st := range steps {
 		nent += int64(len(st.Entries))
@@ -98,27 +98,29 @@ func encodeSave(w io.Writer, s *contract.State, steps []Step) (int64, error) {
 	}
 	base := s.JournalSeq - nent
 	n := s.JournalInputs
-	// Each line as json.Encoder writes it (jsonline.go), and a newline.
+	// Each line as json.Encoder writes it (jsonline.go), and a newline,
+	// written where w gathers its lines.
 	enc := json.NewEncoder(w)
-	var line []byte
 	left := nin // inputs not yet written: every one but the last has "more"
 	for _, st := range steps {
 		if st.Input != nil {
 			n++
 			left--
 			r := inputRecord{In: n, Base: base, Entries: len(st.Entries), More: left > 0, Input: st.Input}
+			mark := len(w.b)
 			var ok bool
-			if line, ok = appendInputLine(line[:0], r); ok {
-				w.Write(line)
-			} else if err := enc.Encode(r); err != nil {
+			if w.b, ok = appendInputLine(w.b, r); ok {
+				w.written()
+			} else if err := w.encode(mark, enc, r); err != nil {
 				return 0, fmt.Errorf("journal input %d: %w", n, err)
 			}
 		}
 		for _, e := range st.Entries {
+			mark := len(w.b)
 			var ok bool
-			if line, ok = appendEntryLine(line[:0], record{e, base}); ok {
-				w.Write(line)
-			} else if err := enc.Encode(record{e, base}); err != nil {
+			if w.b, ok = appendEntryLine(w.b, record{e, base}); ok {
+				w.written()
+			} else if err := w.encode(mark, enc, record{e, base}); err != nil {
 				return 0, fmt.Errorf("journal entry %d: %w", e.Seq, err)
 			}
 		}
@@ -145,8 +147,7 @@ func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
 	// (a replay's saves are megabytes, which a buffer of the whole save
 	// would allocate, clear and grow each time): then in pieces of
 	// logChunk or a line more.
-	w := &chunkWriter{f: j.f}
-	w.b.Grow(min(saveSize(steps), logChunk))
+	w := &chunkWriter{f: j.f, b: make([]byte, 0, min(saveSize(steps), logChunk)+lineSlack)}
 	nin, err := encodeSave(w, s, steps)
 	if err == nil {
 		err = w.flush()
@@ -175,12 +176,19 @@ func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
 // logChunk is the size past which Log writes a save's lines in pieces.
 const logChunk = 256 << 10
 
-// chunkWriter gathers lines and writes them to f once they pass logChunk
-// (and at flush), counting what it wrote and keeping the first error,
-// which every later Write and flush return.
+// lineSlack is the room a save's buffer has past saveSize or logChunk,
+// so that the line which passes logChunk, or a save a little longer than
+// saveSize says, does not grow it.
+const lineSlack = 4 << 10
+
+// chunkWriter gathers lines in b and writes them to f once they pass
+// logChunk (and at flush), counting what it wrote and keeping the first
+// error, which every later Write and flush return; without f, it gathers
+// them all. A line is appended to b where it is made (encodeSave), then
+// written says so.
 type chunkWriter struct {
 	f   io.Writer
-	b   bytes.Buffer
+	b   []byte
 	n   int64
 	err error
 }
@@ -189,21 +197,34 @@ func (w *chunkWriter) Write(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
-	w.b.Write(p)
-	if w.b.Len() >= logChunk {
+	w.b = append(w.b, p...)
+	w.written()
+	return len(p), nil
+}
+
+// encode takes b back to mark, where a line that could not be written
+// directly began, and writes v there by enc (which writes to w).
+func (w *chunkWriter) encode(mark int, enc *json.Encoder, v any) error {
+	w.b = w.b[:mark]
+	return enc.Encode(v)
+}
+
+// written writes the lines gathered once they pass logChunk.
+func (w *chunkWriter) written() {
+	if len(w.b) >= logChunk && w.f != nil {
 		w.flush() // a failure is kept: the next Write or the last flush says it
 	}
-	return len(p), nil
 }
 
 func (w *chunkWriter) flush() error {
 	if w.err != nil {
+		w.b = w.b[:0]
 		return w.err
 	}
-	n, err := w.f.Write(w.b.Bytes())
+	n, err := w.f.Write(w.b)
 	w.n += int64(n)
 	w.err = err
-	w.b.Reset()
+	w.b = w.b[:0]
 	return err
 }
 
