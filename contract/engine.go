@@ -39,7 +39,8 @@ type Engine struct {
 	games   map[string]Game
 	aliases map[string][]alias
 	verbs   []compiledVerb
-	hashes  hashText // the state hashes' kept text (cite)
+	curs    []Currency // every game's currencies, in the games' order
+	hashes  hashText   // the state hashes' kept text (cite)
 }
 
 type compiledVerb struct {
@@ -69,6 +70,7 @@ func NewEngine(cfg Config, games ...Game) (*Engine, error) {
 			return nil, fmt.Errorf("engine: game %s listed twice", g.Spec().ID)
 		}
 		e.games[g.Spec().ID] = g
+		e.curs = append(e.curs, g.Spec().Currencies...)
 		for _, a := range g.Spec().Aliases {
 			e.aliases[g.Spec().ID] = append(e.aliases[g.Spec().ID], compileAlias(a))
 		}
@@ -502,13 +504,9 @@ func (s *State) hasOutgoing(id string) bool {
 	return false
 }
 
-func (e *Engine) currencies() []Currency {
-	var out []Currency
-	for _, g := range e.list {
-		out = append(out, g.Spec().Currencies...)
-	}
-	return out
-}
+// currencies are every game's currencies, listed once (a game's Spec never
+// changes); callers read the list and never change it.
+func (e *Engine) currencies() []Currency { return e.curs }
 
 func (e *Engine) currency(word string) (Currency, string, bool) {
 	w := strings.ToLower(strings.TrimSpace(word))
