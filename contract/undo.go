@@ -90,6 +90,7 @@ type aux struct {
 	receipts timeQueue // receipt senders by their latest receipt
 	players  playerIndex
 	next     []*nextAnswer // by the game's index in the engine's list (gameNext)
+	extract  *Ctx          // the context of the games' Extractors (extractCtx)
 	// undos counts the transactions undone: an undo may put back any
 	// section, so no game's answer to Next is kept across one.
 	undos uint64
