@@ -93,13 +93,7 @@ func Sentences(text string) []Sentence {
 const maxStopsAhead = 64
 
 func countStops(s string) int {
-	n := 0
-	for i := range len(s) {
-		if isStop(s[i]) {
-			n++
-		}
-	}
-	return n
+	return strings.Count(s, ".") + strings.Count(s, "!") + strings.Count(s, "?") + strings.Count(s, ";")
 }
 
 // chunk is lines of a paragraph read as one run of text, joined by a
