@@ -182,10 +182,10 @@ func mayStartSentence(t string) bool {
 // the regular expression [.!?;]+(\s+|$) without its cost, appended to dst.
 func sentenceEnds(dst [][2]int, s string) [][2]int {
 	out := dst
+	var next stopFinder
 	for i := 0; i < len(s); {
-		if !isStop(s[i]) {
-			i++
-			continue
+		if i = next.from(s, i); i == len(s) {
+			break
 		}
 		j := i
 		for j < len(s) && isStop(s[j]) {
@@ -204,6 +204,34 @@ func sentenceEnds(dst [][2]int, s string) [][2]int {
 }
 
 func isStop(c byte) bool { return c == '.' || c == '!' || c == '?' || c == ';' }
+
+// stops are the bytes isStop holds.
+const stops = ".!?;"
+
+// stopFinder finds the stops of a text from left to right by
+// strings.IndexByte of each stop, kept until passed: a text costs each
+// stop's scan once, not a test of every byte.
+type stopFinder struct {
+	at   [len(stops)]int // each stop's next place, len(s) for none
+	init bool            // at is found
+}
+
+// from is the place of the first stop of s at or after i, len(s) when
+// there is none; i never decreases from one call to the next.
+func (f *stopFinder) from(s string, i int) int {
+	first := len(s)
+	for k := range len(stops) {
+		if !f.init || f.at[k] < i {
+			f.at[k] = len(s)
+			if j := strings.IndexByte(s[i:], stops[k]); j >= 0 {
+				f.at[k] = i + j
+			}
+		}
+		first = min(first, f.at[k])
+	}
+	f.init = true
+	return first
+}
 
 // isSpace is the regular expressions' \s: ASCII white space.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
