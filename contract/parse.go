@@ -182,7 +182,7 @@ func mayStartSentence(t string) bool {
 // the regular expression [.!?;]+(\s+|$) without its cost, appended to dst.
 func sentenceEnds(dst [][2]int, s string) [][2]int {
 	out := dst
-	var next stopFinder
+	next := byteFinder{set: stops}
 	for i := 0; i < len(s); {
 		if i = next.from(s, i); i == len(s) {
 			break
@@ -208,22 +208,23 @@ func isStop(c byte) bool { return c == '.' || c == '!' || c == '?' || c == ';' }
 // stops are the bytes isStop holds.
 const stops = ".!?;"
 
-// stopFinder finds the stops of a text from left to right by
-// strings.IndexByte of each stop, kept until passed: a text costs each
-// stop's scan once, not a test of every byte.
-type stopFinder struct {
-	at   [len(stops)]int // each stop's next place, len(s) for none
-	init bool            // at is found
+// byteFinder finds the bytes of a set of four in a text from left to
+// right by strings.IndexByte of each, its place kept until passed: a text
+// costs each byte's scan once, not a test of every byte.
+type byteFinder struct {
+	set  string // four bytes
+	at   [4]int // each byte's next place, len(s) for none
+	init bool   // at is found
 }
 
-// from is the place of the first stop of s at or after i, len(s) when
-// there is none; i never decreases from one call to the next.
-func (f *stopFinder) from(s string, i int) int {
+// from is the place of the first byte of the set in s at or after i,
+// len(s) when there is none; i never decreases from one call to the next.
+func (f *byteFinder) from(s string, i int) int {
 	first := len(s)
-	for k := range len(stops) {
+	for k := range len(f.at) {
 		if !f.init || f.at[k] < i {
 			f.at[k] = len(s)
-			if j := strings.IndexByte(s[i:], stops[k]); j >= 0 {
+			if j := strings.IndexByte(s[i:], f.set[k]); j >= 0 {
 				f.at[k] = i + j
 			}
 		}
@@ -299,7 +300,11 @@ func namesPerformer(s string) bool {
 		c := s[i]
 		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 	}
+	next := byteFinder{set: "iIwW"}
 	for i := 0; i < len(s); i++ {
+		if i = next.from(s, i); i == len(s) {
+			break
+		}
 		n := 0
 		if s[i] == 'i' || s[i] == 'I' {
 			n = 1
