@@ -202,12 +202,12 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	var notUnderstood []unreadResult
 	var actor *Player // looked up once for every game's Extractor
 	var c *Ctx        // the state's context for the Extractors, made once
-	for _, g := range e.list {
+	for i, g := range e.list {
 		if x, ok := g.(Extractor); ok {
 			if c == nil {
 				actor, c = s.PlayerByAddress(m.From), s.extractCtx()
 			}
-			id := g.Spec().ID
+			id := e.ids[i]
 			*c = Ctx{e: e, s: s, game: id, gs: s.Games[id], now: s.Clock, msg: m, actor: actor, ro: true}
 			for _, a := range x.Extract(c, m) {
 				a.Game = id

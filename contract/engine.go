@@ -36,6 +36,7 @@ type Config struct {
 type Engine struct {
 	cfg     Config
 	list    []Game
+	ids     []string // the games' IDs, in list's order
 	games   map[string]Game
 	aliases map[string][]alias
 	verbs   []compiledVerb
@@ -70,6 +71,7 @@ func NewEngine(cfg Config, games ...Game) (*Engine, error) {
 			return nil, fmt.Errorf("engine: game %s listed twice", g.Spec().ID)
 		}
 		e.games[g.Spec().ID] = g
+		e.ids = append(e.ids, g.Spec().ID)
 		e.curs = append(e.curs, g.Spec().Currencies...)
 		for _, a := range g.Spec().Aliases {
 			e.aliases[g.Spec().ID] = append(e.aliases[g.Spec().ID], compileAlias(a))
@@ -289,7 +291,7 @@ func (e *Engine) advance(s *State, to time.Time) ([]Entry, error) {
 		s.Clock = at
 		id := ""
 		if game >= 0 {
-			id = e.list[game].Spec().ID
+			id = e.ids[game]
 		}
 		ent, err := e.runEvent(s, id, ev, at)
 		if err != nil {
@@ -369,8 +371,7 @@ func (a *nextAnswer) holds(e *Engine, s *State, gs *GameState) bool {
 // once and used again; it is a fresh one when that is in use (a Next that
 // asks again).
 func (e *Engine) gameNext(s *State, i int) (ev Event, ok bool, err error) {
-	g := e.list[i]
-	id := g.Spec().ID
+	g, id := e.list[i], e.ids[i]
 	gs := s.Games[id]
 	ax := s.aux()
 	if len(ax.next) < len(e.list) {
@@ -538,8 +539,8 @@ func (e *Engine) GameNext(s *State, game string) (Event, bool, error) {
 	if s.Secret == "" {
 		return Event{}, false, nil
 	}
-	for i, g := range e.list {
-		if g.Spec().ID == game {
+	for i, id := range e.ids {
+		if id == game {
 			return e.gameNext(s, i)
 		}
 	}
