@@ -17,7 +17,8 @@ import (
 // Next while nothing it read has changed (nextAnswer); these tests fail
 // when an answer is kept after such a change.
 type alarm struct {
-	mode string // "", "noon" or "greet"
+	mode  string // "", "noon" or "greet"
+	asked int    // Next's calls
 }
 
 type alarmState struct {
@@ -38,6 +39,7 @@ func (g *alarm) Init(c *contract.Ctx) error                       { return nil }
 func (g *alarm) Report(c *contract.Ctx) (*contract.Notice, error) { return nil, nil }
 
 func (g *alarm) Next(c *contract.Ctx) (contract.Event, bool) {
+	g.asked++
 	st := c.Data().(*alarmState)
 	switch {
 	case !st.Set.IsZero():
@@ -178,5 +180,55 @@ func TestUndoAsksAgain(t *testing.T) {
 	h.Advance("2026-12-01T11:00:00Z")
 	if got := rings(h); len(got) != 0 {
 		t.Errorf("rings after the alarm's setting was undone: %v, want none", got)
+	}
+}
+
+// stuck is a game whose event stays where it is after it ran.
+type stuck struct{ ticker }
+
+func (g *stuck) Spec() contract.Spec {
+	return contract.Spec{ID: "stuck", Title: "Stuck", Aliases: []string{"stuck"}, Guide: "A stuck clock.\n"}
+}
+func (g *stuck) Next(c *contract.Ctx) (contract.Event, bool) {
+	return contract.Event{At: tickFrom, Name: "tick"}, true
+}
+func (g *stuck) Run(c *contract.Ctx, e contract.Event) error { return nil }
+
+// TestStuckEventIsAFault: a game whose event, run, is still its next (its
+// Run did not move it on) stops the events with a fault naming the game
+// and the event, the first game of the list as any other, not after
+// 100,000 runs of it.
+func TestStuckEventIsAFault(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", &stuck{})
+	_, err := h.E.Advance(h.S, tickFrom.Add(time.Hour))
+	if err == nil || !strings.Contains(err.Error(), "advance: stuck event tick at 2026-12-01T11:00:00Z did not move on") {
+		t.Errorf("Advance past a stuck event: %v, want the event named as not moving on", err)
+	}
+}
+
+// TestChatterAsksNoGame: a message that changes nothing a game's Next
+// read (chatter) asks no game for its next event, nor does the status
+// page asking twice with nothing changed between: the answers kept are
+// given again. Without the undo checks, whose runs undone ask again.
+func TestChatterAsksNoGame(t *testing.T) {
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
+	for _, mode := range []string{"", "noon"} {
+		g := &alarm{mode: mode}
+		h := contracttest.New(t, "2026-12-01T09:00:00Z", g)
+		h.Public("2026-12-01T09:30:00Z", alice, "Good morning.")
+		asked := g.asked
+		h.Public("2026-12-01T09:30:00Z", alice, "Good morning again.")
+		if g.asked != asked {
+			t.Errorf("mode %q: chatter asked the game's Next %d times, want none", mode, g.asked-asked)
+		}
+		if _, _, err := h.E.GameNext(h.S, "alarm"); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := h.E.GameNext(h.S, "alarm"); err != nil {
+			t.Fatal(err)
+		}
+		if g.asked != asked {
+			t.Errorf("mode %q: the next event asked twice of an unchanged state asked Next %d times, want none", mode, g.asked-asked)
+		}
 	}
 }
