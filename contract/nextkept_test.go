@@ -216,6 +216,10 @@ func TestChatterAsksNoGame(t *testing.T) {
 		g := &alarm{mode: mode}
 		h := contracttest.New(t, "2026-12-01T09:00:00Z", g)
 		h.Public("2026-12-01T09:30:00Z", alice, "Good morning.")
+		h.Public("2026-12-01T09:30:00Z", alice, "I note the morning in Alarm.") // its section saved, its ring rung
+		if got := rings(h); len(got) != 1 {
+			t.Fatalf("mode %q: rings after a note: %v, want one", mode, got)
+		}
 		asked := g.asked
 		h.Public("2026-12-01T09:30:00Z", alice, "Good morning again.")
 		if g.asked != asked {
