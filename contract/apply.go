@@ -201,20 +201,22 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	var acts []*Action
 	var notUnderstood []unreadResult
 	var actor *Player // looked up once for every game's Extractor
-	looked := false
-	for _, g := range e.list {
+	var c *Ctx        // the state's context for the Extractors, made once
+	for i, g := range e.list {
 		if x, ok := g.(Extractor); ok {
-			if !looked {
-				actor, looked = s.PlayerByAddress(m.From), true
+			if c == nil {
+				actor, c = s.PlayerByAddress(m.From), s.extractCtx()
 			}
-			id := g.Spec().ID
-			c := e.ctxOf(s, id, s.Clock, m, actor)
-			c.ro = true
+			id := e.ids[i]
+			*c = Ctx{e: e, s: s, game: id, gs: s.Games[id], now: s.Clock, msg: m, actor: actor, ro: true}
 			for _, a := range x.Extract(c, m) {
-				a.Game = g.Spec().ID
+				a.Game = id
 				acts = append(acts, a)
 			}
 		}
+	}
+	if c != nil {
+		*c = Ctx{}
 	}
 	var fixes []*Action
 	var text string
@@ -232,6 +234,20 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	}
 	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Offset < acts[j].Offset })
 	return acts, notUnderstood
+}
+
+// extractCtx is the context the games' Extractors are given: the state's
+// own, used again message after message (a game keeps nothing of it), or a
+// fresh one while that is in use (an Extract that extracts again).
+func (s *State) extractCtx() *Ctx {
+	ax := s.aux()
+	if ax.extract == nil {
+		ax.extract = &Ctx{}
+	}
+	if ax.extract.e != nil {
+		return &Ctx{}
+	}
+	return ax.extract
 }
 
 // readAhead is a message's sentences as read before Apply.

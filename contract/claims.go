@@ -207,6 +207,7 @@ func inSpans(spans [][2]int, off int) bool {
 // claimTarget finds what a claim is about: the citation named, a report or
 // notice the message replies to, or the receipt it replies to.
 func (c *Ctx) claimTarget(ref string) (string, *Cited, error) {
+	c.reads |= readBeyond
 	s, m := c.s, c.msg
 	domain := Domain(c.e.cfg.Referee)
 	if ref != "" {

@@ -26,13 +26,31 @@ type Ctx struct {
 	// ignored is why an action that changed the state is still not done (a
 	// rules violation the game must remember); "" when it is done.
 	ignored string
+	// reads is what the game read beyond its own section (Next's answer
+	// is kept while its section and what it read are the same).
+	reads readSet
 }
 
+// readSet is what a context's game read beyond its own section, the
+// engine's configuration and its message.
+type readSet uint8
+
+const (
+	readClock  readSet = 1 << iota // the time (Now, Week)
+	readBeyond                     // anything else of the state (State, Players, ...)
+)
+
 // Now is the time of the action (its message's arrival) or of the event.
-func (c *Ctx) Now() time.Time { return c.now }
+func (c *Ctx) Now() time.Time {
+	c.reads |= readClock
+	return c.now
+}
 
 // State is the whole state (players, ledger, other games).
-func (c *Ctx) State() *State { return c.s }
+func (c *Ctx) State() *State {
+	c.reads |= readBeyond
+	return c.s
+}
 
 // Game is the id of the game being served.
 func (c *Ctx) Game() string { return c.game }
@@ -65,6 +83,7 @@ func (c *Ctx) Referee() string { return c.e.cfg.Referee }
 
 // Actor is the player who sent the message, registered on first use.
 func (c *Ctx) Actor() *Player {
+	c.reads |= readBeyond
 	if c.actor == nil && c.msg != nil {
 		c.actor = c.s.Register(c.msg.From, c.msg.Name)
 	}
@@ -129,9 +148,13 @@ func (c *Ctx) Notify(n *Notice) {
 }
 
 // Week is the label of the current Agoran week.
-func (c *Ctx) Week() string { return WeekLabel(c.now) }
+func (c *Ctx) Week() string {
+	c.reads |= readClock
+	return WeekLabel(c.now)
+}
 
 func (c *Ctx) seed() []byte {
+	c.reads |= readBeyond
 	sec, err := c.s.secret()
 	if err != nil {
 		panic(err)
@@ -160,6 +183,7 @@ func (c *Ctx) Key(label string) []byte {
 // Secret derives a private value (a commitment nonce) from the master secret and
 // label. It is never published until the rules reveal it.
 func (c *Ctx) Secret(label string) []byte {
+	c.reads |= readBeyond
 	sec, err := c.s.secret()
 	if err != nil {
 		panic(err)
@@ -168,7 +192,10 @@ func (c *Ctx) Secret(label string) []byte {
 }
 
 // Players is shorthand for the game's members in joining order.
-func (c *Ctx) Players() []*Player { return c.s.Members(c.game) }
+func (c *Ctx) Players() []*Player {
+	c.reads |= readBeyond
+	return c.s.Members(c.game)
+}
 
 // RecentEvents renders the game's "Recent events" for a report, with the
 // time-of-last-report marker (AGORA "Reports and notices").

@@ -36,10 +36,12 @@ type Config struct {
 type Engine struct {
 	cfg     Config
 	list    []Game
+	ids     []string // the games' IDs, in list's order
 	games   map[string]Game
 	aliases map[string][]alias
 	verbs   []compiledVerb
-	hashes  hashText // the state hashes' kept text (cite)
+	curs    []Currency // every game's currencies, in the games' order
+	hashes  hashText   // the state hashes' kept text (cite)
 }
 
 type compiledVerb struct {
@@ -69,6 +71,8 @@ func NewEngine(cfg Config, games ...Game) (*Engine, error) {
 			return nil, fmt.Errorf("engine: game %s listed twice", g.Spec().ID)
 		}
 		e.games[g.Spec().ID] = g
+		e.ids = append(e.ids, g.Spec().ID)
+		e.curs = append(e.curs, g.Spec().Currencies...)
 		for _, a := range g.Spec().Aliases {
 			e.aliases[g.Spec().ID] = append(e.aliases[g.Spec().ID], compileAlias(a))
 		}
@@ -285,19 +289,23 @@ func (e *Engine) advance(s *State, to time.Time) ([]Entry, error) {
 			at = s.Clock
 		}
 		s.Clock = at
-		ent, err := e.runEvent(s, game, ev, at)
+		id := ""
+		if game >= 0 {
+			id = e.ids[game]
+		}
+		ent, err := e.runEvent(s, id, ev, at)
 		if err != nil {
 			return out, err
 		}
 		out = append(out, ent...)
 		// Guard: the same event must not come back.
-		if game != "" {
-			next, ok, err := e.gameNext(s, e.games[game])
+		if game >= 0 {
+			next, ok, err := e.gameNext(s, game)
 			if err != nil {
 				return out, err
 			}
 			if ok && next == ev {
-				return out, fmt.Errorf("advance: %s event %s at %s did not move on", game, ev.Name, ev.At.Format(time.RFC3339))
+				return out, fmt.Errorf("advance: %s event %s at %s did not move on", id, ev.Name, ev.At.Format(time.RFC3339))
 			}
 		}
 	}
@@ -307,48 +315,89 @@ func (e *Engine) advance(s *State, to time.Time) ([]Entry, error) {
 	return out, nil
 }
 
-// earliest is the first scheduled event, core or game ("" for the core's);
-// on equal times the core's come first, then the games' in the order given.
-// ok is false when nothing is scheduled (always, before Start).
-func (e *Engine) earliest(s *State) (game string, ev Event, ok bool, err error) {
+// earliest is the first scheduled event, core or game (the game's index in
+// e.list, -1 for the core's); on equal times the core's come first, then
+// the games' in the order given. ok is false when nothing is scheduled
+// (always, before Start).
+func (e *Engine) earliest(s *State) (game int, ev Event, ok bool, err error) {
+	game = -1
 	if s.Secret == "" {
-		return "", Event{}, false, nil
+		return game, Event{}, false, nil
 	}
 	ev, ok = coreNext(s)
-	for _, g := range e.list {
-		gev, due, err := e.gameNext(s, g)
+	for i := range e.list {
+		gev, due, err := e.gameNext(s, i)
 		if err != nil {
-			return "", Event{}, false, err
+			return -1, Event{}, false, err
 		}
 		if due && (!ok || gev.At.Before(ev.At)) {
-			game, ev, ok = g.Spec().ID, gev, true
+			game, ev, ok = i, gev, true
 		}
 	}
 	return game, ev, ok, nil
 }
 
-// gameNext asks a game for its next event, a panic being a fault. The
-// context it gives the game is the state's own for the game's next events,
-// made once and used again (a replay asks every game at least twice a
-// message); it is a fresh one when that is in use (a Next that asks again).
-func (e *Engine) gameNext(s *State, g Game) (ev Event, ok bool, err error) {
-	id := g.Spec().ID
+// nextAnswer is a game's last answer to Next and what it was computed
+// from: the game's section, as often saved for a change (GameState.saves),
+// the state's undos, and the clock if Next read it. The context Next is
+// asked with is kept with it and used again.
+type nextAnswer struct {
+	ctx   Ctx
+	e     *Engine
+	gs    *GameState
+	saves uint64
+	undos uint64
+	clock time.Time
+	reads readSet
+	ev    Event
+	ok    bool
+}
+
+// holds says whether the answer is still the game's: asked of the same
+// section, not saved for a change since (every change to a section is,
+// for the undo log: Ctx.Data, Ctx.Section, touchSection), no undo since,
+// the clock the same if Next read it, and nothing read beyond the
+// section and the clock (Ctx.State, Ctx.Players, ...).
+func (a *nextAnswer) holds(e *Engine, s *State, gs *GameState) bool {
+	return a.e == e && a.gs == gs && gs != nil && a.saves == gs.saves && a.undos == s.ax.undos &&
+		a.reads&readBeyond == 0 && (a.reads&readClock == 0 || a.clock.Equal(s.Clock) && a.clock.Location() == s.Clock.Location())
+}
+
+// gameNext asks the game e.list[i] for its next event, a panic being a
+// fault. A replay asks every game at least twice a message; the answer is
+// kept (nextAnswer) and given again while nothing Next read has changed,
+// so a message that changes no game's section (chatter, a rejection, a
+// duplicate) asks no game again. The context it gives the game is made
+// once and used again; it is a fresh one when that is in use (a Next that
+// asks again).
+func (e *Engine) gameNext(s *State, i int) (ev Event, ok bool, err error) {
+	g, id := e.list[i], e.ids[i]
+	gs := s.Games[id]
 	ax := s.aux()
-	c := ax.next[id]
+	if len(ax.next) < len(e.list) {
+		ax.next = append(ax.next, make([]*nextAnswer, len(e.list)-len(ax.next))...)
+	}
+	a := ax.next[i]
 	switch {
-	case c == nil:
-		c = &Ctx{}
-		if ax.next == nil {
-			ax.next = map[string]*Ctx{}
-		}
-		ax.next[id] = c
-	case c.e != nil:
+	case a == nil:
+		a = &nextAnswer{}
+		ax.next[i] = a
+	case a.holds(e, s, gs):
+		return a.ev, a.ok, nil
+	}
+	c := &a.ctx
+	if c.e != nil {
 		c = &Ctx{}
 	}
-	*c = Ctx{e: e, s: s, game: id, gs: s.Games[id], now: nextNow(s), ro: true}
+	*c = Ctx{e: e, s: s, game: id, gs: gs, now: nextNow(s), ro: true}
 	defer func() { *c = Ctx{} }()
 	if err := run(func() error { ev, ok = g.Next(c); return nil }); err != nil {
+		a.e = nil
 		return Event{}, false, fmt.Errorf("next event of %s: %w", id, err)
+	}
+	a.e, a.gs, a.undos, a.clock, a.reads, a.ev, a.ok = e, gs, ax.undos, s.Clock, c.reads, ev, ok
+	if gs != nil {
+		a.saves = gs.saves
 	}
 	return ev, ok, nil
 }
@@ -456,13 +505,9 @@ func (s *State) hasOutgoing(id string) bool {
 	return false
 }
 
-func (e *Engine) currencies() []Currency {
-	var out []Currency
-	for _, g := range e.list {
-		out = append(out, g.Spec().Currencies...)
-	}
-	return out
-}
+// currencies are every game's currencies, listed once (a game's Spec never
+// changes); callers read the list and never change it.
+func (e *Engine) currencies() []Currency { return e.curs }
 
 func (e *Engine) currency(word string) (Currency, string, bool) {
 	w := strings.ToLower(strings.TrimSpace(word))
@@ -491,11 +536,15 @@ func (e *Engine) NextDue(s *State) (time.Time, bool, error) {
 // (what the status page and `referee status` show); ok is false when the game
 // has none.
 func (e *Engine) GameNext(s *State, game string) (Event, bool, error) {
-	g := e.games[game]
-	if g == nil || s.Secret == "" {
+	if s.Secret == "" {
 		return Event{}, false, nil
 	}
-	return e.gameNext(s, g)
+	for i, id := range e.ids {
+		if id == game {
+			return e.gameNext(s, i)
+		}
+	}
+	return Event{}, false, nil
 }
 
 // Report builds a game's current report without changing the state's outbox.

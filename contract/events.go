@@ -28,6 +28,7 @@ type Ruling struct {
 // deadline's passing (then the default applies), through RulingHandler.OnRuling.
 // A question with the same key already open is not asked twice.
 func (c *Ctx) AskRuling(key, question, dflt string) *Ruling {
+	c.reads |= readBeyond
 	for _, r := range c.s.Rulings {
 		if r.Game == c.game && r.Key == key {
 			return r
@@ -44,6 +45,7 @@ func (c *Ctx) AskRuling(key, question, dflt string) *Ruling {
 
 // Rulings lists the open ruling requests of the game.
 func (c *Ctx) Rulings() []*Ruling {
+	c.reads |= readBeyond
 	var out []*Ruling
 	for _, r := range c.s.Rulings {
 		if r.Game == c.game {

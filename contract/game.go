@@ -35,7 +35,11 @@ type Game interface {
 	// Verbs is the game's verb table: the parser, HELP and the players' guide all
 	// come from it.
 	Verbs() []*Verb
-	// Next returns the game's next scheduled event, computed from the state alone.
+	// Next returns the game's next scheduled event, computed from the state
+	// alone, read through c. The engine keeps the answer while nothing Next
+	// read has changed: the game's section (changed only after Ctx.Data or
+	// Ctx.Section, as the undo log requires), the clock if it read c.Now or
+	// c.Week, anything else if it read c.State, c.Players or c.Rulings.
 	Next(c *Ctx) (Event, bool)
 	// Run performs a due event at e.At (c.Now() == e.At, even when run late). It
 	// must change the state so that Next moves past e.

@@ -216,6 +216,7 @@ func (s *State) dropIntent(id int) {
 // findIntent picks the intent a support, objection or "I do so" refers to: by
 // number, by the message it replies to, or the only one open.
 func (c *Ctx) findIntent(id string, filter func(*Intent) bool) (*Intent, error) {
+	c.reads |= readBeyond
 	s := c.s
 	if id != "" {
 		n, _ := strconv.Atoi(id)

@@ -233,6 +233,7 @@ func (s *State) ledgerProblems(currencies []Currency, ids map[string]bool) []str
 // Award adds points to a player's score in the points ledger (G6). The journal
 // keeps the history (game, reason, date); the state keeps the totals.
 func (c *Ctx) Award(player string, points int, reason string) {
+	c.reads |= readBeyond
 	s := c.s
 	if s.Points == nil {
 		s.Points = map[string]map[string]int{}

@@ -95,13 +95,7 @@ func Sentences(text string) []Sentence {
 const maxStopsAhead = 64
 
 func countStops(s string) int {
-	n := 0
-	for i := range len(s) {
-		if isStop(s[i]) {
-			n++
-		}
-	}
-	return n
+	return strings.Count(s, ".") + strings.Count(s, "!") + strings.Count(s, "?") + strings.Count(s, ";")
 }
 
 // chunk is lines of a paragraph read as one run of text, joined by a
@@ -190,10 +184,10 @@ func mayStartSentence(t string) bool {
 // the regular expression [.!?;]+(\s+|$) without its cost, appended to dst.
 func sentenceEnds(dst [][2]int, s string) [][2]int {
 	out := dst
+	next := byteFinder{set: stops}
 	for i := 0; i < len(s); {
-		if !isStop(s[i]) {
-			i++
-			continue
+		if i = next.from(s, i); i == len(s) {
+			break
 		}
 		j := i
 		for j < len(s) && isStop(s[j]) {
@@ -212,6 +206,35 @@ func sentenceEnds(dst [][2]int, s string) [][2]int {
 }
 
 func isStop(c byte) bool { return c == '.' || c == '!' || c == '?' || c == ';' }
+
+// stops are the bytes isStop holds.
+const stops = ".!?;"
+
+// byteFinder finds the bytes of a set of four in a text from left to
+// right by strings.IndexByte of each, its place kept until passed: a text
+// costs each byte's scan once, not a test of every byte.
+type byteFinder struct {
+	set  string // four bytes
+	at   [4]int // each byte's next place, len(s) for none
+	init bool   // at is found
+}
+
+// from is the place of the first byte of the set in s at or after i,
+// len(s) when there is none; i never decreases from one call to the next.
+func (f *byteFinder) from(s string, i int) int {
+	first := len(s)
+	for k := range len(f.at) {
+		if !f.init || f.at[k] < i {
+			f.at[k] = len(s)
+			if j := strings.IndexByte(s[i:], f.set[k]); j >= 0 {
+				f.at[k] = i + j
+			}
+		}
+		first = min(first, f.at[k])
+	}
+	f.init = true
+	return first
+}
 
 // isSpace is the regular expressions' \s: ASCII white space.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
@@ -279,7 +302,11 @@ func namesPerformer(s string) bool {
 		c := s[i]
 		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 	}
+	next := byteFinder{set: "iIwW"}
 	for i := 0; i < len(s); i++ {
+		if i = next.from(s, i); i == len(s) {
+			break
+		}
 		n := 0
 		if s[i] == 'i' || s[i] == 'I' {
 			n = 1

@@ -145,3 +145,14 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestSentencesOfRunsOfStops: a text of one word and a run of one stop is
+// one sentence, whichever the stop (the room made for the sentences
+// counts every stop).
+func TestSentencesOfRunsOfStops(t *testing.T) {
+	for _, text := range []string{"Wow!!!!", "Why????", "So;;;;", "End...."} {
+		if got := contract.Sentences(text); len(got) != 1 || got[0].Text != text || got[0].Offset != 0 {
+			t.Errorf("Sentences(%q) = %v, want the text as one sentence", text, got)
+		}
+	}
+}

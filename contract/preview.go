@@ -22,8 +22,13 @@ func (e *Engine) isPreview(m *Message) bool {
 	if m.TooLarge || m.Channel == ChanDiscussion {
 		return false
 	}
-	return previewRE.MatchString(firstLine(m.Text)) || previewRE.MatchString(m.Subject)
+	return isPreviewLine(firstLine(m.Text)) || isPreviewLine(m.Subject)
 }
+
+// isPreviewLine is previewRE.MatchString(s), without the expression when s
+// does not hold "preview" in some case (no rune but an ASCII letter folds
+// to one of its letters).
+func isPreviewLine(s string) bool { return hasFoldASCII(s, "preview") && previewRE.MatchString(s) }
 
 // preview answers a preview: the message's actions, without its "preview"
 // line, read and performed as if each came where it counts (a public action
@@ -34,7 +39,7 @@ func (e *Engine) isPreview(m *Message) bool {
 func (e *Engine) preview(s *State, m *Message, at time.Time) error {
 	pm := *m
 	pm.preview = true
-	if previewRE.MatchString(firstLine(m.Text)) {
+	if isPreviewLine(firstLine(m.Text)) {
 		_, pm.Text, _ = strings.Cut(strings.TrimLeft(m.Text, " \t\r\n"), "\n") // nothing after a first line alone
 	}
 	tx := s.Begin()

@@ -35,8 +35,13 @@ func firstLine(s string) string {
 }
 
 func (e *Engine) isHelp(m *Message) bool {
-	return helpRE.MatchString(firstLine(m.Text)) || (strings.TrimSpace(m.Text) == "" && helpRE.MatchString(m.Subject))
+	return isHelpLine(firstLine(m.Text)) || (strings.TrimSpace(m.Text) == "" && isHelpLine(m.Subject))
 }
+
+// isHelpLine is helpRE.MatchString(s), without the expression when s does
+// not hold "help" in some case (no rune but an ASCII letter folds to one of
+// its letters).
+func isHelpLine(s string) bool { return hasFoldASCII(s, "help") && helpRE.MatchString(s) }
 
 // allowReceipt applies the per-sender receipt limit (default 30 an hour) so a
 // mail loop cannot flood anyone. Senders whose latest receipt is an hour old

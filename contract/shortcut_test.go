@@ -15,9 +15,10 @@ import (
 // it cannot match (parse.go: mayStartSentence, startsWord with mayCond,
 // mayResolve, mayPerform and mayPreface, mayTrail, mayNotAction,
 // alias.mayMatch; apply.go: maySpell; correct.go: hasCorrect; claims.go:
-// mayClaim), and finds sentence ends, list numbers and the plain "I
-// <action>" without one (sentenceEnds, isListNumber, findPerformative). These tests hold each shortcut to the
-// regular expression it stands for.
+// mayClaim; preview.go: isPreviewLine; receipt.go: isHelpLine), and finds
+// sentence ends, list numbers and the plain "I <action>" without one
+// (sentenceEnds, isListNumber, findPerformative). These tests hold each
+// shortcut to the regular expression it stands for.
 
 // sentenceEndRE is what sentenceEnds finds.
 var sentenceEndRE = regexp.MustCompile(`[.!?;]+(\s+|$)`)
@@ -37,7 +38,7 @@ func shortcutSeeds(t testing.TB) []string {
 		"I correct CoE #3: message <a@b> is void", "I CORRECT coe 2", "If\tI join, I claim", "If I join; I claim", "I,Bob, join",
 		"We\u00a0join", "we,", "I", "i\tjoin", "Having received none; I act", "So I join", "So:\n I join", "I \u212Aorrect", "I corr\u0130ct", "I deny CoE 3: no", "- I hereby COE: x", "Claim of ERROR: y", "CoE on x: z", "I claim an error", "corre\xffct", "correc",
 		"0i", "9i", "ai", "zi", "Ai", "Zi", "i_", "_we", "we9", "Wea", "Dubai.", "ski",
-		"will0", "will9", "willa", "willz", "willA", "willZ", "will_", "If", "if", "", "\n", "\n \t\nhelp life\nI join.", " \r\n\tpreview\r\n", "a\n\nb", "eRRor", "CORRECT", "cOe"}
+		"will0", "will9", "willa", "willz", "willA", "willZ", "will_", "If", "if", "", "\n", "\n \t\nhelp life\nI join.", " \r\n\tpreview\r\n", "PreView!", " HELP  Life. ", "helpful", "help\u00a0me", "prevIEW:", "preview please", "a\n\nb", "eRRor", "CORRECT", "cOe"}
 	f, err := os.Open("testdata/phrasing/sentences.tsv")
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +95,12 @@ func checkShortcuts(t *testing.T, s string) {
 	}
 	if got, want := hasCorrect(s), strings.Contains(strings.ToLower(s), "correct"); got != want {
 		t.Errorf("hasCorrect(%q) = %v, strings.Contains of its lower case %v", s, got, want)
+	}
+	if got, want := isPreviewLine(s), previewRE.MatchString(s); got != want {
+		t.Errorf("isPreviewLine(%q) = %v, previewRE matches: %v", s, got, want)
+	}
+	if got, want := isHelpLine(s), helpRE.MatchString(s); got != want {
+		t.Errorf("isHelpLine(%q) = %v, helpRE matches: %v", s, got, want)
 	}
 	if got, want := firstLine(s), firstLineBySplit(s); got != want {
 		t.Errorf("firstLine(%q) = %q, by strings.Split %q", s, got, want)

@@ -85,6 +85,10 @@ type GameState struct {
 	// Data is the game's own state (its NewState type).
 	Data any `yaml:"-"`
 	raw  *yaml.Node
+	// saves counts the times the section was saved for a change
+	// (touchSection, touchData), which every change to it is: a game's
+	// answer to Next is kept while it is the same (nextAnswer).
+	saves uint64
 }
 
 // Happening is one line of a report's "Recent events".

@@ -89,7 +89,11 @@ type aux struct {
 	seen     timeQueue // seen.ids by arrival, oldest first
 	receipts timeQueue // receipt senders by their latest receipt
 	players  playerIndex
-	next     map[string]*Ctx // by game ID: the context of its Next (gameNext)
+	next     []*nextAnswer // by the game's index in the engine's list (gameNext)
+	extract  *Ctx          // the context of the games' Extractors (extractCtx)
+	// undos counts the transactions undone: an undo may put back any
+	// section, so no game's answer to Next is kept across one.
+	undos uint64
 }
 
 func (s *State) aux() *aux {
@@ -125,6 +129,7 @@ func (t *Txn) Undo() {
 	if t.done {
 		return
 	}
+	t.s.aux().undos++
 	u := t.log
 	for i := len(u.recs) - 1; i >= t.mark; i-- {
 		u.recs[i]()
@@ -265,6 +270,9 @@ type dataKey struct{ gs *GameState }
 // map by its header, whose entries are logged one by one as they are
 // written (touchParam), as an action seldom changes one.
 func (s *State) touchSection(gs *GameState) {
+	if gs != nil {
+		gs.saves++
+	}
 	s.undoLog().once(sectionKey{gs}, func() func() {
 		cm, params, last, recent := gs.Contestmaster, gs.Params, gs.LastReport, gs.Recent
 		return func() { gs.Contestmaster, gs.Params, gs.LastReport, gs.Recent = cm, params, last, recent }
@@ -284,6 +292,7 @@ func (s *State) touchParam(gs *GameState, name string) {
 // copy, so that the cost of trying an action is the size of the section it
 // touches.
 func (s *State) touchData(gs *GameState) {
+	gs.saves++
 	if gs.Data == nil {
 		return
 	}
