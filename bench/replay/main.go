@@ -27,10 +27,19 @@
 // directories; the replay's system CPU is then its own. Where the mark
 // cannot be set (another file system) the bench says so and goes on.
 //
+// The same ext4 check makes two runs of the bench one after the other
+// unlike: the first removes its data directories at its end (some 270,000
+// files at the default sizes), and for minutes after, the second's replays
+// pay for them in system time (seen here: 0.05 ms a message more, in every
+// group). To compare two builds, time both in one run: -against OLD times
+// a second build in turn with the first, run by run, and prints the
+// first's figures over the second's.
+//
 // Run from the repository's root (not in CI: minutes, and noisy):
 //
 //	go run ./bench/replay
 //	go run ./bench/replay -sizes 5000,20000 -runs 1 -procs 2
+//	go run ./bench/replay -referee /tmp/referee-new -against /tmp/referee-old
 package main
 
 import (
@@ -62,6 +71,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "the generator's seed")
 	dir := flag.String("dir", "", "work directory (default: a temporary one, removed at the end)")
 	referee := flag.String("referee", "", "a built referee to time (default: build ./cmd/referee)")
+	against := flag.String("against", "", "a second built referee (an older build, say) timed in the same runs, in turn with the first, and compared with it")
 	genOnly := flag.Bool("generate", false, "only write the archives, list-N.mbox, in -dir")
 	flag.Parse()
 	ns, err := ints(*sizes)
@@ -138,6 +148,7 @@ func main() {
 	for _, n := range ns {
 		for _, p := range ps {
 			var parse, replay, ratio, ms, pcpu, cpu, user, cratio, rss []float64
+			var mine, other []replayResult // with -against: each run's two
 			for r := 0; r < *runs; r++ {
 				pr, pc, err := parseRate(archives[n], p)
 				if err != nil {
@@ -145,10 +156,18 @@ func main() {
 				}
 				data := filepath.Join(runDir, fmt.Sprintf("data-%d-%d-%d", n, p, r))
 				datas = append(datas, data)
+				// With -against, the two builds take turns to go first.
+				if *against != "" && r%2 == 1 {
+					other = append(other, againstRun(*against, archives[n], secret, data, p))
+				}
 				res, err := replayRun(bin, archives[n], secret, data, p)
 				if err != nil {
 					fail("replay %s: %v", archives[n], err)
 				}
+				if *against != "" && r%2 == 0 {
+					other = append(other, againstRun(*against, archives[n], secret, data, p))
+				}
+				mine = append(mine, res)
 				rate := float64(n) / res.wall.Seconds()
 				parse = append(parse, pr)
 				replay = append(replay, rate)
@@ -165,6 +184,9 @@ func main() {
 			fmt.Printf("%8d %5d | %-22s | %-22s | %-18s | %-20s | %-24s | %-20s | %-20s | %-18s | %-14s\n", n, p,
 				spread(parse, "%.0f"), spread(replay, "%.0f"), spread(ratio, "%.2f"), spread(ms, "%.3f"),
 				spread(pcpu, "%.4f"), spread(cpu, "%.3f"), spread(user, "%.3f"), spread(cratio, "%.2f"), spread(rss, "%.0f"))
+			if *against != "" {
+				printAgainst(n, mine, other)
+			}
 		}
 	}
 	fmt.Println()
@@ -230,6 +252,34 @@ func writeArchives(dir string, sizes []int, seed uint64, players int) (map[int]s
 		}
 	}
 	return paths, nil
+}
+
+// againstRun times the -against build as replayRun times the first, in a
+// data directory of its own beside the first's.
+func againstRun(bin, archive, secret, data string, procs int) replayResult {
+	res, err := replayRun(bin, archive, secret, data+"-against", procs)
+	if err != nil {
+		fail("replay %s with %s: %v", archive, bin, err)
+	}
+	return res
+}
+
+// printAgainst prints the -against build's figures under the first's, and
+// the first's over the second's, run by run (the two ran in turn, in the
+// same minute): wall time, whole CPU and user CPU, median [min-max].
+func printAgainst(n int, mine, other []replayResult) {
+	var rate, cpu, user, rWall, rCPU, rUser []float64
+	for i, o := range other {
+		m := mine[i]
+		rate = append(rate, float64(n)/o.wall.Seconds())
+		cpu = append(cpu, o.cpu.Seconds()*1000/float64(n))
+		user = append(user, o.user.Seconds()*1000/float64(n))
+		rWall = append(rWall, m.wall.Seconds()/o.wall.Seconds())
+		rCPU = append(rCPU, m.cpu.Seconds()/o.cpu.Seconds())
+		rUser = append(rUser, m.user.Seconds()/o.user.Seconds())
+	}
+	fmt.Printf("%8s %5s | against: replay msgs/s %s, CPU ms/msg %s, user ms/msg %s; this build over it, run by run: wall %s, CPU %s, user %s\n", "", "",
+		spread(rate, "%.0f"), spread(cpu, "%.3f"), spread(user, "%.3f"), spread(rWall, "%.2f"), spread(rCPU, "%.2f"), spread(rUser, "%.2f"))
 }
 
 // parseRate parses every message of the archive with go-message, with
