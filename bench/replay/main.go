@@ -266,20 +266,22 @@ func againstRun(bin, archive, secret, data string, procs int) replayResult {
 
 // printAgainst prints the -against build's figures under the first's, and
 // the first's over the second's, run by run (the two ran in turn, in the
-// same minute): wall time, whole CPU and user CPU, median [min-max].
+// same minute): wall time, whole CPU and user CPU, median [min-max]; and
+// the second's peak RSS.
 func printAgainst(n int, mine, other []replayResult) {
-	var rate, cpu, user, rWall, rCPU, rUser []float64
+	var rate, cpu, user, rss, rWall, rCPU, rUser []float64
 	for i, o := range other {
 		m := mine[i]
 		rate = append(rate, float64(n)/o.wall.Seconds())
+		rss = append(rss, float64(o.maxRSS)/(1<<20))
 		cpu = append(cpu, o.cpu.Seconds()*1000/float64(n))
 		user = append(user, o.user.Seconds()*1000/float64(n))
 		rWall = append(rWall, m.wall.Seconds()/o.wall.Seconds())
 		rCPU = append(rCPU, m.cpu.Seconds()/o.cpu.Seconds())
 		rUser = append(rUser, m.user.Seconds()/o.user.Seconds())
 	}
-	fmt.Printf("%8s %5s | against: replay msgs/s %s, CPU ms/msg %s, user ms/msg %s; this build over it, run by run: wall %s, CPU %s, user %s\n", "", "",
-		spread(rate, "%.0f"), spread(cpu, "%.3f"), spread(user, "%.3f"), spread(rWall, "%.2f"), spread(rCPU, "%.2f"), spread(rUser, "%.2f"))
+	fmt.Printf("%8s %5s | against: replay msgs/s %s, CPU ms/msg %s, user ms/msg %s, peak RSS MB %s; this build over it, run by run: wall %s, CPU %s, user %s\n", "", "",
+		spread(rate, "%.0f"), spread(cpu, "%.3f"), spread(user, "%.3f"), spread(rss, "%.0f"), spread(rWall, "%.2f"), spread(rCPU, "%.2f"), spread(rUser, "%.2f"))
 }
 
 // parseRate parses every message of the archive with go-message, with
