@@ -156,6 +156,9 @@ func main() {
 				}
 				data := filepath.Join(runDir, fmt.Sprintf("data-%d-%d-%d", n, p, r))
 				datas = append(datas, data)
+				if *against != "" {
+					datas = append(datas, data+"-against") // againstRun's
+				}
 				// With -against, the two builds take turns to go first.
 				if *against != "" && r%2 == 1 {
 					other = append(other, againstRun(*against, archives[n], secret, data, p))
