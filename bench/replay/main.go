@@ -154,7 +154,13 @@ func main() {
 				if err != nil {
 					fail("parse %s: %v", archives[n], err)
 				}
-				data := filepath.Join(runDir, fmt.Sprintf("data-%d-%d-%d", n, p, r))
+				// A name no run has used: a directory left by a bench
+				// stopped before its end would hold a finished replay,
+				// which the next would re-run instead of replaying.
+				data, err := os.MkdirTemp(runDir, fmt.Sprintf("data-%d-%d-%d-", n, p, r))
+				if err != nil {
+					fail("%v", err)
+				}
 				datas = append(datas, data)
 				if *against != "" {
 					datas = append(datas, data+"-against") // againstRun's
@@ -338,6 +344,11 @@ type replayResult struct {
 func replayRun(bin, archive, secret, data string, procs int) (replayResult, error) {
 	if err := os.MkdirAll(data, 0o755); err != nil {
 		return replayResult{}, err
+	}
+	// A fresh replay: a state already there would make it a re-run of
+	// what that state remembers, not the replay measured.
+	if _, err := os.Stat(filepath.Join(data, "state.yaml")); err == nil {
+		return replayResult{}, fmt.Errorf("%s holds a state already: a replay there would re-run it", data)
 	}
 	cmd := exec.Command(bin, "replay", "--state", "state.yaml", "--secret-file", secret, "--out", "out", archive)
 	cmd.Dir = data
