@@ -35,7 +35,7 @@ and dropped. A state that does not exist yet is created from the starting state
 at the first message's arrival time, and saved before anything else. Replaying
 the same archive again changes nothing: every message is remembered.
 
-Every few seconds, and on SIGINT or SIGTERM, the state's journal and the
+Every few seconds (or 8,192 messages), and on SIGINT or SIGTERM, the state's journal and the
 position in the archives are saved (the position in STATE.replay, removed at
 the end), and the state file whole every 25,000 messages and at the end; a
 mail is written only once the journal that made it is saved. A
@@ -400,7 +400,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				stop()
 				return err
 			}
-			if !fresh && (pause.active() || time.Since(lastSave) >= every || len(s.Outbox) >= checkpointNotices) {
+			if !fresh && (pause.active() || time.Since(lastSave) >= every || len(s.Outbox) >= checkpointNotices || len(steps) >= checkpointInputs) {
 				began := time.Now()
 				if err := checkpoint(pos, false); err != nil {
 					stop()
@@ -498,11 +498,17 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 // A replay saves its checkpoint every checkpointEvery (or twenty times as
 // long as the last checkpoint took, if that is longer), and sooner when
 // checkpointNotices notices wait in the outbox (each save encodes them with
-// the state, which takes memory).
+// the state, which takes memory) or checkpointInputs inputs wait to be
+// journaled (each holds its message: a replay of mail that makes no notice,
+// such as a re-run of an archive already replayed, held three seconds of
+// it, 200 MB and more).
 const (
 	checkpointEvery   = 3 * time.Second
 	checkpointNotices = 1024
 )
+
+// checkpointInputs is a variable for its test alone.
+var checkpointInputs = 8192
 
 // A replay writes the state file whole (a snapshot) every snapshotInputs
 // inputs, besides its first save and its end: a resumed replay re-does the
