@@ -28,6 +28,7 @@ func TestEveryUseCompiles(t *testing.T) {
 	}
 	uses := 0
 	fset := token.NewFileSet()
+	constsOf := map[string]map[string]string{} // by folder
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -46,7 +47,11 @@ func TestEveryUseCompiles(t *testing.T) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
-		consts := packageConsts(t, fset, filepath.Dir(path))
+		consts, ok := constsOf[filepath.Dir(path)]
+		if !ok {
+			consts = packageConsts(t, fset, filepath.Dir(path))
+			constsOf[filepath.Dir(path)] = consts
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) != 1 {
