@@ -116,14 +116,12 @@ type gameStateYAML struct {
 // a node first, the data would be written, parsed back and written again
 // (yaml.v3's Node.Encode writes the value and parses the text).
 func (g *GameState) MarshalYAML() (any, error) {
-	if g.Data == nil {
-		return &gameStateYAML{Contestmaster: g.Contestmaster, Params: g.Params, LastReport: g.LastReport, Recent: g.Recent}, nil
-	}
 	return &gameStateText{Contestmaster: g.Contestmaster, Params: g.Params, LastReport: g.LastReport, Recent: g.Recent, State: g.Data}, nil
 }
 
-// gameStateText is a section as gameStateYAML writes it, with the game's
-// data in place of its node.
+// gameStateText is a section as gameStateYAML reads it, with the game's
+// data in place of its node (no data, nil, is written "null", as an empty
+// node is).
 type gameStateText struct {
 	Contestmaster string            `yaml:"contestmaster"`
 	Params        map[string]string `yaml:"params"`
