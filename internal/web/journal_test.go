@@ -283,7 +283,7 @@ func TestJournalReadAfresh(t *testing.T) {
 		f := three(t)
 		good := f.bytes()
 		lines := bytes.Count(good, []byte("\n"))
-		f.append("{\"seq\":4,\"time\":\n")
+		f.append("{\"seq\":4,\"time\":\"" + strings.Repeat("x", 100<<10) + "\n") // longer than the reader's buffer
 		f.append(`{"seq":5,"time":"2026-11-16T13:00:00Z","msgid":"","game":"life","player":"Erin","verb":"bid","outcome":"held","base":4}` + "\n")
 		// As the whole journal read: the entries before the line that
 		// does not decode, and the line named.
@@ -295,6 +295,9 @@ func TestJournalReadAfresh(t *testing.T) {
 			if want := fmt.Sprintf("The journal could not be read whole: journal line %d: ", lines+1); !strings.Contains(p, want) {
 				t.Errorf("the page does not say %q:\n%s", want, p)
 			}
+		}
+		if got, want := f.srv.journal.read.Load(), int64(len(good)); got != want {
+			t.Errorf("the views read %d bytes of lines, the journal has %d before the line that does not decode", got, want)
 		}
 		replace(t, f, append(good, `{"seq":4,"time":"2026-11-16T13:00:00Z","msgid":"","game":"life","player":"Erin","verb":"bid","outcome":"held","base":3}`+"\n"...))
 		wantRows(t, f.view(""), "4 Erin", "3 Carol", "2 Bob", "1 Alice")
@@ -370,6 +373,39 @@ func TestJournalConcurrentViews(t *testing.T) {
 	if total(t, p) != n || len(rows(p)) != n {
 		t.Errorf("the last view counts %d entries and shows %d, want %d", total(t, p), len(rows(p)), n)
 	}
+}
+
+// TestJournalViewsMeanwhile: a view that read the journal while another
+// read further and kept its read shows what it read itself, newest first,
+// and leaves the further read kept.
+func TestJournalViewsMeanwhile(t *testing.T) {
+	f := newJournalFixture(t)
+	f.message("Alice", inputSecret, "applied")
+	wantRows(t, f.view(""), "1 Alice")
+	f.message("Bob", inputSecret, "applied")
+	read, release := make(chan struct{}), make(chan struct{})
+	var first atomic.Bool
+	f.srv.journal.readDone = func() {
+		if first.CompareAndSwap(false, true) {
+			close(read)
+			<-release
+		}
+	}
+	held := make(chan string)
+	go func() {
+		rec := httptest.NewRecorder()
+		f.srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/journal", nil))
+		held <- rec.Body.String()
+	}()
+	<-read
+	f.message("Carol", inputSecret, "applied")
+	wantRows(t, f.view(""), "3 Carol", "2 Bob", "1 Alice")
+	close(release)
+	wantRows(t, <-held, "2 Bob", "1 Alice")
+	if got, want := f.srv.journal.last.off, int64(len(f.bytes())); got != want {
+		t.Errorf("the read kept ends at %d, the journal at %d", got, want)
+	}
+	wantRows(t, f.view(""), "3 Carol", "2 Bob", "1 Alice")
 }
 
 // TestJournalPassesOverInputLines: an input line is known by its first
