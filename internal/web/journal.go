@@ -190,7 +190,7 @@ func (c *journalCache) readFrom(prev *journalRead) (next *journalRead, head, tai
 		w = window{}
 	}
 	next = &journalRead{file: fi, off: from.off, lines: from.lines}
-	tail = next.readLines(io.NewSectionReader(f, from.off, fi.Size()-from.off), &w)
+	tail = next.readLines(io.NewSectionReader(f, from.off, fi.Size()-from.off), fi.Size()-from.off, &w)
 	next.mark = maphash.Bytes(c.seed, w.bytes())
 	c.read.Add(next.off - from.off)
 	return next, from.entries, tail, nil
@@ -212,13 +212,15 @@ func (c *journalCache) marked(f *os.File, r *journalRead, w *window) bool {
 // whatever its length).
 const maxLine = 64 << 20
 
-// readLines reads the whole lines of src, the journal from r.off, moving
-// r.off and r.lines past each one read and keeping in w the bytes before
-// r.off; it returns the public entries. It stops at the end, before a
-// torn last line (a line being written, or cut at the next start), or
-// before a line that does not decode or cannot be read (r.err says why).
-func (r *journalRead) readLines(src io.Reader, w *window) []publicEntry {
-	br := bufio.NewReaderSize(src, 64<<10)
+// readLines reads the whole lines of src, the size bytes of the journal
+// from r.off, moving r.off and r.lines past each one read and keeping in
+// w the bytes before r.off; it returns the public entries. It stops at
+// the end, before a torn last line (a line being written, or cut at the
+// next start), or before a line that does not decode or cannot be read
+// (r.err says why).
+func (r *journalRead) readLines(src io.Reader, size int64, w *window) []publicEntry {
+	// The buffer holds most lines whole; a few appended lines, no more.
+	br := bufio.NewReaderSize(src, int(min(max(size, 4<<10), 64<<10)))
 	var out []publicEntry
 	names := map[string]string{}
 	var long []byte
