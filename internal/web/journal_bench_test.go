@@ -115,6 +115,51 @@ func BenchmarkJournalPage(b *testing.B) {
 	})
 }
 
+// BenchmarkJournalRead is the reading of BenchmarkJournalPage's views
+// alone, without the page: the whole journal decoded, as a view did
+// before, against the read of a view after a message and its entry were
+// journaled.
+//
+//	go test -run '^$' -bench JournalRead -count 3 ./internal/web/
+func BenchmarkJournalRead(b *testing.B) {
+	path := os.Getenv("REFEREE_BENCH_JOURNAL")
+	if path == "" {
+		path = benchJournal(b, time.Date(2026, 11, 16, 12, 0, 0, 0, time.UTC), 200000)
+	}
+	b.Run("whole", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := readWholeJournal(path); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("appended", func(b *testing.B) {
+		cp := filepath.Join(b.TempDir(), "journal.jsonl")
+		copyFile(b, path, cp)
+		c := newJournalCache(cp)
+		n := len(c.view().head)
+		f, err := os.OpenFile(cp, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		at := time.Date(2027, 11, 16, 12, 0, 0, 0, time.UTC)
+		msg := benchMessage(at, 1)
+		in, _ := json.Marshal(map[string]any{"in": 1, "base": 1, "entries": 1, "input": &contract.Input{Kind: contract.InMessage, At: at, Msg: msg}})
+		for b.Loop() {
+			n++
+			e, _ := json.Marshal(contract.Entry{Seq: int64(n), Time: at, MsgID: msg.ID, Game: "life", Player: msg.Name, Verb: "claim", Outcome: "rejected",
+				Reason: "Cell (28, 11) is Alive", Detail: map[string]any{"line": "I claim cell (28, 11) in Life."}})
+			if _, err := f.Write(append(append(append(in, '\n'), e...), '\n')); err != nil {
+				b.Fatal(err)
+			}
+			if v := c.view(); len(v.head)+len(v.tail) != n || v.err != nil {
+				b.Fatalf("%d entries read (%v), want %d", len(v.head)+len(v.tail), v.err, n)
+			}
+		}
+	})
+}
+
 // wholeJournalPage is the journal page as it was before the server kept
 // what it read: the whole journal read and decoded at each view.
 func (s *Server) wholeJournalPage(w http.ResponseWriter, r *http.Request) {
