@@ -285,6 +285,9 @@ func (r *journalRead) readLines(src io.Reader, size int64, w *window) []publicEn
 // input line by its first bytes, unless it is one by its seq (0); false,
 // with r.err set, when it does not decode.
 func (r *journalRead) decode(line []byte, out *[]publicEntry, names map[string]string) bool {
+	// Without its newline (and a CR before it), as bufio.ScanLines gives
+	// it: a line that does not decode is named as it was.
+	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 	var e publicEntry
 	if err := json.Unmarshal(line, &e); err != nil {
 		r.err = fmt.Errorf("journal line %d: %w", r.lines+1, err)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -426,4 +427,49 @@ func TestJournalPassesOverInputLines(t *testing.T) {
 	if allocs > 100 {
 		t.Errorf("a view of 1,000 input lines and an entry allocates %.0f times", allocs)
 	}
+}
+
+// FuzzJournalViews: a journal written piece by piece, a view after each
+// piece, ends with the entries, and the error, of one view of the whole;
+// and, but for the input lines passed over unread, with those the whole
+// journal decoded line by line gives (as the page read it before).
+func FuzzJournalViews(f *testing.F) {
+	entry := `{"seq":1,"time":"2026-12-07T00:00:00Z","msgid":"a@x","game":"life","player":"Alice","verb":"bid","outcome":"applied","reason":"r","base":0}` + "\n"
+	input := `{"in":1,"base":0,"entries":1,"input":{"kind":"message","msg":{"Text":"secret"}}}` + "\n"
+	f.Add([]byte(input+entry+strings.Replace(entry, `"seq":1`, `"seq":2`, 1)), []byte{10, 200, 90})
+	f.Add([]byte(entry+"{\n"+entry), []byte{50})
+	f.Add([]byte(`{"base":1,"in":2}`+"\n"+entry+"\n"), []byte{1, 2, 3})
+	f.Fuzz(func(t *testing.T, data, cuts []byte) {
+		path := filepath.Join(t.TempDir(), "journal.jsonl")
+		fh, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fh.Close()
+		c := newJournalCache(path)
+		at := 0
+		for _, k := range cuts {
+			next := at + int(k)*len(data)/256
+			if next <= at || next > len(data) {
+				continue
+			}
+			fh.Write(data[at:next])
+			at = next
+			c.view()
+		}
+		fh.Write(data[at:])
+		got := c.view()
+		one := newJournalCache(path).view()
+		all := append(slices.Clone(got.head), got.tail...)
+		if !slices.Equal(all, append(slices.Clone(one.head), one.tail...)) || fmt.Sprint(got.err) != fmt.Sprint(one.err) {
+			t.Fatalf("pieces: %v (%v); whole: %v (%v)", all, got.err, append(one.head, one.tail...), one.err)
+		}
+		if bytes.Contains(data, []byte(`{"in":`)) || len(data) > 0 && data[len(data)-1] != '\n' {
+			return
+		}
+		before, err := readWholeJournal(path)
+		if !slices.Equal(all, before) || fmt.Sprint(got.err) != fmt.Sprint(err) {
+			t.Fatalf("read: %v (%v); decoded line by line: %v (%v)", all, got.err, before, err)
+		}
+	})
 }
