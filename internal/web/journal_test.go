@@ -280,6 +280,24 @@ func TestJournalReadAfresh(t *testing.T) {
 		replace(t, f, b)
 		wantRows(t, f.view(""), "3 Carol", "2 Bob", "1 Alice")
 	})
+	t.Run("unreadable", func(t *testing.T) {
+		f := three(t)
+		b := f.bytes()
+		if err := os.Remove(f.path); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(f.path, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if p := f.view(""); len(rows(p)) > 0 || !strings.Contains(p, "The journal could not be read whole: read ") {
+			t.Errorf("a journal that is a directory shows %q, and no error:\n%s", rows(p), p)
+		}
+		if err := os.Remove(f.path); err != nil {
+			t.Fatal(err)
+		}
+		replace(t, f, b)
+		wantRows(t, f.view(""), "3 Carol", "2 Bob", "1 Alice")
+	})
 	t.Run("mended", func(t *testing.T) {
 		f := three(t)
 		good := f.bytes()
