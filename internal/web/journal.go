@@ -84,9 +84,10 @@ type publicEntry struct {
 // otherwise only appended to (contract/store).
 //
 // The entries kept are never changed: a read appends past them, and
-// readers of the old ones read only as far as they were. A view reads the
-// file with no lock held; the first read of the end it started from is
-// kept, another one's lines are its own.
+// views of the old ones read only as far as they were. A view reads the
+// file with no lock held. Of the views that read on from the same kept
+// read, the first to finish has its read kept; the others show what they
+// read themselves (never less than what was journaled before they began).
 
 // journalCache is what the journal page has read of the journal at path.
 type journalCache struct {
@@ -155,8 +156,8 @@ func (c *journalCache) view() journalView {
 		// this view shows what it read itself.
 		return journalView{head: head, tail: tail, err: next.err}
 	}
-	// Only here is an entries array appended to past its end: once per
-	// read, which c.last no longer is.
+	// Only here is an entries array appended to past its end, and only
+	// once past prev's: prev is no longer the read kept.
 	next.entries = append(head, tail...)
 	c.last = next
 	return journalView{head: next.entries, err: next.err}
