@@ -226,8 +226,28 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the archive's newest Life mail has Message-ID %s, want %s", msgid, "<"+mid+">")
 	}
 	shot("archive-report")
+	// The journal page counts the rejected Life actions the journal holds,
+	// the newest first (its input lines, which hold the messages' text,
+	// passed over).
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/journal?game=life&outcome=rejected")); err != nil {
 		t.Fatal(err)
+	}
+	entries, err := store.ReadJournal(store.JournalPath(state))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rejected, newest := 0, int64(0)
+	for _, en := range entries {
+		if en.Game == "life" && en.Outcome == "rejected" {
+			rejected, newest = rejected+1, en.Seq
+		}
+	}
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.querySelector('#total').textContent, (document.querySelector('#entries tbody td') || {}).textContent || 'none']`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total, first := shown[0], shown[1]; rejected == 0 || total != fmt.Sprint(rejected) || first != fmt.Sprintf("#%d", newest) {
+		t.Errorf("the journal page counts %s rejected Life actions, the newest %s; the journal has %d, the newest #%d", total, first, rejected, newest)
 	}
 	shot("journal")
 	t.Logf("screenshots in %s", shots)

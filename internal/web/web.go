@@ -12,15 +12,12 @@
 package web
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,8 +43,9 @@ type Options struct {
 
 // Server is the web server's handler.
 type Server struct {
-	o   Options
-	mux *http.ServeMux
+	o       Options
+	mux     *http.ServeMux
+	journal *journalCache
 }
 
 // New makes the handler.
@@ -55,14 +53,14 @@ func New(o Options) *Server {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	s := &Server{o: o, mux: http.NewServeMux()}
+	s := &Server{o: o, mux: http.NewServeMux(), journal: newJournalCache(o.Journal)}
 	s.mux.HandleFunc("GET /{$}", s.index)
 	s.mux.HandleFunc("GET /game/{id}", s.game)
 	s.mux.HandleFunc("GET /game/{id}/feed.atom", s.feed)
 	s.mux.HandleFunc("GET /feed.atom", s.feed)
 	s.mux.HandleFunc("GET /archive", s.archive)
 	s.mux.HandleFunc("GET /archive/{id...}", s.mail)
-	s.mux.HandleFunc("GET /journal", s.journal)
+	s.mux.HandleFunc("GET /journal", s.journalPage)
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	if o.Metrics != nil {
 		s.mux.Handle("GET /metrics", promhttp.HandlerFor(o.Metrics.Registry, promhttp.HandlerOpts{}))
@@ -317,83 +315,6 @@ func (s *Server) mail(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	http.Error(w, fmt.Sprintf("no notice %q in the archive", id), http.StatusNotFound)
-}
-
-// --- the journal ---
-
-type journalPage struct {
-	page
-	Game, Player, Outcome string
-	Games                 []string
-	Outcomes              []string
-	Entries               []publicEntry
-	Total, Shown          int
-	Error                 string
-}
-
-// journalLimit is how many entries the journal page shows, newest first.
-const journalLimit = 500
-
-func (s *Server) journal(w http.ResponseWriter, r *http.Request) {
-	p := journalPage{page: s.page("Journal", ""), Game: r.FormValue("game"), Player: strings.TrimSpace(r.FormValue("player")),
-		Outcome: r.FormValue("outcome"), Games: s.gameIDs(), Outcomes: []string{"applied", "rejected", "event", "held"}}
-	entries, err := readJournal(s.o.Journal)
-	if err != nil {
-		p.Error = err.Error()
-	}
-	for i := len(entries) - 1; i >= 0; i-- {
-		e := entries[i]
-		if (p.Game != "" && e.Game != p.Game) || (p.Outcome != "" && e.Outcome != p.Outcome) ||
-			(p.Player != "" && !strings.EqualFold(e.Player, p.Player)) {
-			continue
-		}
-		p.Total++
-		if len(p.Entries) < journalLimit {
-			p.Entries = append(p.Entries, e)
-		}
-	}
-	p.Shown = len(p.Entries)
-	s.render(w, "journal", p)
-}
-
-// publicEntry is the public columns of a journal entry: its reason and
-// detail are never read, for they can quote a private submission (a sealed
-// bid) before its reveal.
-type publicEntry struct {
-	Seq     int64     `json:"seq"`
-	Time    time.Time `json:"time"`
-	MsgID   string    `json:"msgid"`
-	Game    string    `json:"game"`
-	Player  string    `json:"player"`
-	Verb    string    `json:"verb"`
-	Outcome string    `json:"outcome"`
-}
-
-// readJournal reads the public columns of every journal entry; a torn last
-// line (a crash mid-append, cut at the next start) ends the reading.
-func readJournal(path string) ([]publicEntry, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []publicEntry
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		var e publicEntry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return out, fmt.Errorf("journal line %d: %w", n, err)
-		}
-		if e.Seq == 0 {
-			continue // an input line (it holds private text): never shown
-		}
-		out = append(out, e)
-	}
-	return out, sc.Err()
 }
 
 // --- helpers ---

@@ -536,6 +536,6 @@ func FuzzStores(f *testing.F) {
 				t.Errorf("the store yields %s on the %q channel", m.ID, m.Channel)
 			}
 		}
-		readJournal(p)
+		newJournalCache(p).view()
 	})
 }
