@@ -562,8 +562,16 @@ func (e *Engine) Decode(b []byte) (*State, error) {
 	return &s, nil
 }
 
+// decodeStrict decodes n into into as Decode decodes the state, unknown
+// keys refused: n is written and the text decoded. It is written indented
+// by 2, as the state file is: indented by 4 (yaml.Marshal's), a text that
+// begins with a space and holds a line break in an item of a list (a
+// Steemfield proposal's, a Rumble power's) would be misplaced: the
+// encoder writes an item's lines 2 columns past its "-" and the block's
+// header ("|4-") tells the decoder 4, so the state would be read without
+// the text's first spaces, or not at all.
 func decodeStrict(n *yaml.Node, into any) error {
-	b, err := yaml.Marshal(n)
+	b, err := emitYAML(n)
 	if err != nil {
 		return err
 	}
