@@ -113,10 +113,28 @@ func (f *textFinder) encode(n *yaml.Node, v any) error {
 		p := prefix + fmt.Sprintf("%0*d", width, i)
 		places[t], back[p] = p, t
 	}
-	if err := n.Encode(replaceTexts(reflect.ValueOf(v), places).Interface()); err != nil {
+	if err := encodeNode(n, replaceTexts(reflect.ValueOf(v), places).Interface()); err != nil {
 		return err
 	}
 	quoteTexts(n, back)
+	return nil
+}
+
+// encodeNode encodes v into n, as n.Encode(v) does (the text written and
+// parsed), but written indented by 2: n.Encode indents by 4, and misplaces
+// a text that begins with a space and holds a line break in an item of a
+// list (decodeStrict), which is then parsed without its first spaces, or
+// not at all.
+func encodeNode(n *yaml.Node, v any) error {
+	b, err := emitYAML(v)
+	if err != nil {
+		return err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return err
+	}
+	*n = *doc.Content[0]
 	return nil
 }
 
