@@ -416,7 +416,7 @@ func indent(text []byte, prefix string) []byte {
 
 // encodeYAML writes v as the YAML encoder does, indented by 2, with every
 // text that begins with a line break or a tab double-quoted (codec_text.go).
-func encodeYAML(v any) ([]byte, error) { return quotingTexts(v, emitYAML) }
+func encodeYAML(v any) ([]byte, error) { return quotingTexts(v, emitYAML, 2) }
 
 func emitYAML(v any) ([]byte, error) {
 	var b bytes.Buffer
@@ -566,10 +566,9 @@ func (e *Engine) Decode(b []byte) (*State, error) {
 // keys refused: n is written and the text decoded. It is written indented
 // by 2, as the state file is: indented by 4 (yaml.Marshal's), a text that
 // begins with a space and holds a line break in an item of a list (a
-// Steemfield proposal's, a Rumble power's) would be misplaced: the
-// encoder writes an item's lines 2 columns past its "-" and the block's
-// header ("|4-") tells the decoder 4, so the state would be read without
-// the text's first spaces, or not at all.
+// Steemfield proposal's, a Rumble power's) would be misplaced
+// (indentedText, codec_text.go): the state would be read without the
+// text's first spaces, or not at all.
 func decodeStrict(n *yaml.Node, into any) error {
 	b, err := emitYAML(n)
 	if err != nil {

@@ -1,12 +1,21 @@
 package contract_test
 
 import (
+	"bytes"
+	"fmt"
+	"reflect"
 	"testing"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+
+	"referee/contract"
+	"referee/contract/contracttest"
 )
 
 // indentedTexts begin with a space and hold a line break: the YAML encoder
 // writes each as a block scalar with an indentation indicator, which it
-// misplaces in an item of a list when it indents by 4 (decodeStrict).
+// misplaces in an item of a list when it indents by 4 (codec_text.go).
 var indentedTexts = []string{
 	" a\nb",
 	"  a\nb",
@@ -18,6 +27,130 @@ var indentedTexts = []string{
 	" a\n\n\n",
 	"   quoted from a mail:\n   > - item\n   > # heading\n",
 	" \u2028 a\nb",
+}
+
+// readsBack: b is YAML, and each text of v (but the empty ones and those
+// not UTF-8, written in base64) is one of its scalars, as many times as v
+// holds it.
+func readsBack(b []byte, v any) error {
+	var n yaml.Node
+	if err := yaml.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	have := map[string]int{}
+	var scalars func(*yaml.Node)
+	scalars = func(n *yaml.Node) {
+		if n.Kind == yaml.ScalarNode {
+			have[n.Value]++
+		}
+		for _, c := range n.Content {
+			scalars(c)
+		}
+	}
+	scalars(&n)
+	want := map[string]string{}
+	texts(reflect.ValueOf(v), "", want)
+	need := map[string]int{}
+	for _, w := range want {
+		if w != "" && utf8.ValidString(w) {
+			need[w]++
+		}
+	}
+	for w, k := range need {
+		if have[w] < k {
+			return fmt.Errorf("%q is written %d times, not %d", w, have[w], k)
+		}
+	}
+	return nil
+}
+
+// textStates are toy states with their texts set to each of texts, then,
+// each, with an indented text where no list holds it (the last message's
+// ID, a held message's text, a game's contestmaster) and every other text
+// one that begins with a line break (a text written through a node).
+func textStates(t *testing.T, texts []string) map[string]*contract.State {
+	out := map[string]*contract.State{}
+	for _, text := range texts {
+		out[fmt.Sprintf("all %q", text)] = textState(t, text)
+	}
+	for _, text := range indentedTexts {
+		s := textState(t, "")
+		s.LastMsgID = text
+		for _, h := range s.Held {
+			h.Message.Text = text
+		}
+		for _, g := range s.Games {
+			g.Contestmaster = text
+		}
+		out[fmt.Sprintf("breaking, %q out of lists", text)] = s
+	}
+	return out
+}
+
+// TestIndentedTextsWrittenAsBefore: every text is read back from the
+// state file's writer and the state hash's; and where the writers as they
+// were read back every text of a state (the texts that begin with a line
+// break or a tab, an indented text where no list holds it, the texts the
+// state hash's tests try), they write the same bytes as before, so that
+// the state files and the state hashes of those states are as they were.
+func TestIndentedTextsWrittenAsBefore(t *testing.T) {
+	corpus := append(append([]string{"plain", "a\nb", "ends with spaces  \nx"}, leadingBreaks...), indentedTexts...)
+	corpus = append(corpus, " leading space", "trailing space ", "two\nlines", "\nstarts with one", "tab\there", "null", "# hash", "- 12", "a: b")
+	same := map[int]int{}
+	for name, s := range textStates(t, corpus) {
+		for _, v := range []struct {
+			what string
+			v    any
+		}{{"state", s}, {"hashed", contract.Hashed(s)}} {
+			for _, indent := range []int{2, 4} {
+				got, err := contract.WriteText(v.v, indent)
+				if err != nil {
+					t.Errorf("%s, %s, indent %d: %v", name, v.what, indent, err)
+					continue
+				}
+				if err := readsBack(got, v.v); err != nil {
+					t.Errorf("%s, %s, indent %d: %v\n%s", name, v.what, indent, err, got)
+				}
+				before, err := contract.WriteTextBefore(v.v, indent)
+				if err != nil || readsBack(before, v.v) != nil {
+					continue // the writer as it was lost a text
+				}
+				same[indent]++
+				if !bytes.Equal(got, before) {
+					t.Errorf("%s, %s, indent %d: written\n%s\nwas\n%s", name, v.what, indent, got, before)
+				}
+			}
+		}
+	}
+	// The texts of lists a state written indented by 2 always read back;
+	// indented by 4, only the states without an indented text (and some
+	// with one out of lists).
+	if n := 2 * len(corpus); same[2] < n || same[4] < n-2*len(indentedTexts) {
+		t.Errorf("%d states compared indented by 2 (want %d or more), %d by 4", same[2], n, same[4])
+	}
+}
+
+// TestHashedTextIsYAML: the text a state hash covers is YAML that reads
+// back every text of the state, and of a game's section, whatever list of
+// it holds one that begins with a space and a line break.
+func TestHashedTextIsYAML(t *testing.T) {
+	at := contracttest.At(t, "2026-12-01T11:00:00Z")
+	for _, text := range indentedTexts {
+		s := textState(t, text)
+		for _, game := range []string{"", "toy"} {
+			b, err := contract.HashedText(s, game, 3, at)
+			if err != nil {
+				t.Fatalf("%q, game %q: %v", text, game, err)
+			}
+			v := contract.Hashed(s)
+			if game != "" {
+				v = s.Games[game]
+			}
+			if err := readsBack(b, v); err != nil {
+				t.Errorf("%q, game %q: %v\n%s", text, game, err, b)
+			}
+		}
+	}
 }
 
 // TestTextIndentedRoundTrip: a state whose every text (in every list,

@@ -78,22 +78,26 @@ func mayLoseText(b []byte) bool {
 	return false
 }
 
-// quotingTexts is emit(v), with every breakingText of v double-quoted: the
-// text emit writes is kept unless it may hold one (mayLoseText) and v holds
-// one; v is then encoded into a node with the texts quoted, and the node
-// emitted.
-func quotingTexts(v any, emit func(any) ([]byte, error)) ([]byte, error) {
+// quotingTexts is emit(v), with every breakingText of v double-quoted, and
+// every indentedText the emitter misplaces (indent: the emitter's
+// indentation, 2 or 4): the text emit writes is kept unless it may hold
+// one of them (mayLoseText) and v holds one; v is then encoded into a node
+// with the texts quoted, and the node emitted.
+func quotingTexts(v any, emit func(any) ([]byte, error), indent int) ([]byte, error) {
 	b, err := emit(v)
 	if err != nil || !mayLoseText(b) {
 		return b, err
 	}
 	var f textFinder
-	if f.find(reflect.ValueOf(v)); len(f.texts) == 0 {
+	if f.find(reflect.ValueOf(v)); len(f.texts) == 0 && indent == 2 {
 		return b, nil
 	}
 	var n yaml.Node
 	if err := f.encode(&n, v); err != nil {
 		return nil, err
+	}
+	if quoteMisplaced(&n, indent, 0) == 0 && len(f.texts) == 0 {
+		return b, nil
 	}
 	return emit(&n)
 }
@@ -122,9 +126,8 @@ func (f *textFinder) encode(n *yaml.Node, v any) error {
 
 // encodeNode encodes v into n, as n.Encode(v) does (the text written and
 // parsed), but written indented by 2: n.Encode indents by 4, and misplaces
-// a text that begins with a space and holds a line break in an item of a
-// list (decodeStrict), which is then parsed without its first spaces, or
-// not at all.
+// an indentedText in an item of a list, which is then parsed without its
+// first spaces, or not at all.
 func encodeNode(n *yaml.Node, v any) error {
 	b, err := emitYAML(v)
 	if err != nil {
@@ -136,6 +139,70 @@ func encodeNode(n *yaml.Node, v any) error {
 	}
 	*n = *doc.Content[0]
 	return nil
+}
+
+// Texts that begin with a space and hold a line break (indentedText). The
+// YAML encoder writes such a text as a literal block scalar with an
+// indentation indicator, the digit of its own indentation ("|2-" indented
+// by 2, "|4-" by 4): the decoder reads the block's lines from that many
+// columns past the list's "-" or the mapping's keys that hold it. The
+// encoder writes them elsewhere where its indentation is not 2
+// (yaml_emitter_increase_indent): an item of a list 2 columns past its
+// "-" whatever the indentation, and a key or value of a mapping at the
+// next multiple of the indentation past the mapping's keys, which are 2
+// past a "-" when the mapping is an item of a list. The text is then read
+// back without its first spaces (every line of it indented as much), or
+// not at all. The state file is indented by 2 and its texts are read back
+// as they were written; the state hash's text is yaml.Marshal's, indented
+// by 4, where the texts of the items of a list (a player, an intent, a
+// claim, a proposal of a game) would be misplaced, and are double-quoted
+// instead.
+
+// indentedText: s begins with a space or a line break, which the encoder's
+// block scalar writes with an indentation indicator.
+func indentedText(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch s[0] {
+	case ' ', '\n', '\r':
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return r == 0x85 || r == 0x2028 || r == 0x2029
+}
+
+// quoteMisplaced double-quotes each block scalar of n, a collection the
+// encoder writes at column at with its indentation indent, that the
+// encoder would misplace (an indentedText written where its indicator
+// does not say), and counts them. A scalar's lines are written at the
+// column of the collection's items (yaml_emitter_increase_indent); the
+// decoder reads them at the indicator's columns past the collection's.
+func quoteMisplaced(n *yaml.Node, indent, at int) int {
+	var inner int // the column of its items
+	switch {
+	case n.Style&yaml.FlowStyle != 0:
+		return 0 // its scalars are quoted, never blocks
+	case n.Kind == yaml.SequenceNode:
+		inner = at + 2 // past the "- "
+	case n.Kind == yaml.MappingNode:
+		inner = indent * ((at + indent) / indent)
+	default:
+		return 0
+	}
+	moved := 0
+	for _, c := range n.Content {
+		switch c.Kind {
+		case yaml.ScalarNode:
+			if c.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 && indentedText(c.Value) && inner != at+indent {
+				c.Style = yaml.DoubleQuotedStyle
+				moved++
+			}
+		case yaml.SequenceNode, yaml.MappingNode:
+			moved += quoteMisplaced(c, indent, inner)
+		}
+	}
+	return moved
 }
 
 // quoteTexts gives each placeholder's node its text back, double-quoted.
