@@ -416,7 +416,12 @@ func indent(text []byte, prefix string) []byte {
 
 // encodeYAML writes v as the YAML encoder does, indented by 2, with every
 // text that begins with a line break or a tab double-quoted (codec_text.go).
-func encodeYAML(v any) ([]byte, error) { return quotingTexts(v, emitYAML, 2) }
+func encodeYAML(v any) ([]byte, error) { return quotingTexts(v, emitYAML, 2, false) }
+
+// encodeSectionYAML is encodeYAML of a part of a game's section, indented
+// under "games:" line by line: its texts that hold a line or paragraph
+// separator within a line are double-quoted too (codec_text.go).
+func encodeSectionYAML(v any) ([]byte, error) { return quotingTexts(v, emitYAML, 2, true) }
 
 func emitYAML(v any) ([]byte, error) {
 	var b bytes.Buffer
@@ -490,7 +495,7 @@ type encodedSection struct {
 func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, error) {
 	h := *g
 	h.Recent = nil
-	b, err := encodeYAML(&h)
+	b, err := encodeSectionYAML(&h)
 	if err != nil || len(g.Recent) == 0 {
 		return encodedSection{text: b}, err
 	}
@@ -505,7 +510,7 @@ func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, erro
 			text, ok = happeningItem(hp)
 		}
 		if !ok {
-			item, err := encodeYAML(struct {
+			item, err := encodeSectionYAML(struct {
 				R []Happening `yaml:"recent"`
 			}{[]Happening{hp}})
 			if err != nil {

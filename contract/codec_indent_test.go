@@ -29,6 +29,21 @@ var indentedTexts = []string{
 	" \u2028 a\nb",
 }
 
+// separatedTexts hold a line feed and a line or paragraph separator
+// within a line: the YAML encoder writes the separator as it is in a
+// block scalar, and the decoder reads it as a line break, so the rest of
+// the line is not indented with the block's other lines where a game's
+// section is indented under "games:" (codec_text.go).
+var separatedTexts = []string{
+	"a\u2028b\nc",
+	"x\n\u2028",
+	"x\ny\u2029",
+	"a\u2028\u2028b\nc",
+	"a\n\u2029 b",
+	"ſ K é 漢字\n\u2028",
+	"  a\u2028  b\n  c",
+}
+
 // readsBack: b is YAML, and each text of v (but the empty ones and those
 // not UTF-8, written in base64) is one of its scalars, as many times as v
 // holds it.
@@ -96,6 +111,8 @@ func textStates(t *testing.T, texts []string) map[string]*contract.State {
 func TestIndentedTextsWrittenAsBefore(t *testing.T) {
 	corpus := append(append([]string{"plain", "a\nb", "ends with spaces  \nx"}, leadingBreaks...), indentedTexts...)
 	corpus = append(corpus, " leading space", "trailing space ", "two\nlines", "\nstarts with one", "tab\there", "null", "# hash", "- 12", "a: b")
+	corpus = append(corpus, separatedTexts...)
+	corpus = append(corpus, "a\u2028b", "a\u2028\nb", "a\nb\u2029\n", "a\u2028\u2028\nb", "\u2028 a", "a\u2028 b\nc")
 	same := map[int]int{}
 	for name, s := range textStates(t, corpus) {
 		for _, v := range []struct {
@@ -121,6 +138,30 @@ func TestIndentedTextsWrittenAsBefore(t *testing.T) {
 				}
 			}
 		}
+	}
+	// A game's section as the state file writes it, indented under
+	// "games:".
+	for name, s := range textStates(t, corpus) {
+		for id, g := range s.Games {
+			got, before, err := contract.WriteSection(g)
+			if err != nil {
+				t.Fatalf("%s, game %s: %v", name, id, err)
+			}
+			v := map[string]map[string]*contract.GameState{"games": {"g": g}}
+			if err := readsBack(got, v); err != nil {
+				t.Errorf("%s, game %s: %v\n%s", name, id, err, got)
+			}
+			if readsBack(before, v) != nil {
+				continue
+			}
+			same[0]++
+			if !bytes.Equal(got, before) {
+				t.Errorf("%s, game %s: written\n%s\nwas\n%s", name, id, got, before)
+			}
+		}
+	}
+	if same[0] < len(corpus) {
+		t.Errorf("%d sections compared, want %d or more", same[0], len(corpus))
 	}
 	// The texts of lists a state written indented by 2 always read back;
 	// indented by 4, only the states without an indented text (and some
@@ -159,6 +200,15 @@ func TestHashedTextIsYAML(t *testing.T) {
 // by an Encoder's kept text alike.
 func TestTextIndentedRoundTrip(t *testing.T) {
 	for _, text := range indentedTexts {
+		checkTextRoundTrip(t, textState(t, text))
+	}
+}
+
+// TestTextSeparatedRoundTrip: a state whose every text holds a line
+// separator within a line, in a game's section and elsewhere, is saved
+// and loaded back identical.
+func TestTextSeparatedRoundTrip(t *testing.T) {
+	for _, text := range separatedTexts {
 		checkTextRoundTrip(t, textState(t, text))
 	}
 }

@@ -78,17 +78,50 @@ func mayLoseText(b []byte) bool {
 	return false
 }
 
+// Texts of a game's section that hold a line feed and a line or paragraph
+// separator (U+2028, U+2029) before a character of a line (separatedText).
+// The encoder writes such a text as a literal block scalar with the
+// separator as it is, and the decoder reads the separator as a line break
+// (and keeps it): the encoder writes the rest of that line at the block's
+// indentation, from the separator on. A game's section is encoded apart
+// and indented under "games:" line by line (indent), a line being what
+// ends with a line feed: the rest of the line after the separator is not
+// indented, and the section is read without it, or not at all. Such a
+// text of a section is double-quoted too (the separator escaped, "\L",
+// "\P"); a quoted text's separator is written as it is but read back as
+// it is whatever the indentation, and is written as before.
+
+// separatedText: s is UTF-8, holds a line feed (so the encoder writes it
+// as a block scalar), and a line or paragraph separator ends it or comes
+// before a character other than a line feed or a separator.
+func separatedText(s string) bool {
+	if strings.IndexByte(s, '\n') < 0 || !utf8.ValidString(s) {
+		return false
+	}
+	for i, r := range s {
+		if r != 0x2028 && r != 0x2029 {
+			continue
+		}
+		next, _ := utf8.DecodeRuneInString(s[i+3:])
+		if next != '\n' && next != 0x2028 && next != 0x2029 {
+			return true // utf8.RuneError at the end
+		}
+	}
+	return false
+}
+
 // quotingTexts is emit(v), with every breakingText of v double-quoted, and
 // every indentedText the emitter misplaces (indent: the emitter's
-// indentation, 2 or 4): the text emit writes is kept unless it may hold
-// one of them (mayLoseText) and v holds one; v is then encoded into a node
-// with the texts quoted, and the node emitted.
-func quotingTexts(v any, emit func(any) ([]byte, error), indent int) ([]byte, error) {
+// indentation, 2 or 4), and, for a game's section (section), every
+// separatedText: the text emit writes is kept unless it may hold one of
+// them (mayLoseText, or a separator written as it is) and v holds one; v
+// is then encoded into a node with the texts quoted, and the node emitted.
+func quotingTexts(v any, emit func(any) ([]byte, error), indent int, section bool) ([]byte, error) {
 	b, err := emit(v)
-	if err != nil || !mayLoseText(b) {
+	if err != nil || !mayLoseText(b) && !(section && separated(b)) {
 		return b, err
 	}
-	var f textFinder
+	f := textFinder{section: section}
 	if f.find(reflect.ValueOf(v)); len(f.texts) == 0 && indent == 2 {
 		return b, nil
 	}
@@ -218,11 +251,18 @@ func quoteTexts(n *yaml.Node, back map[string]string) {
 	}
 }
 
-// textFinder lists the breakingTexts of a value (map keys too) and the
-// longest run of NULs any of its strings begins with.
+// separated: b holds a line or paragraph separator as it is.
+func separated(b []byte) bool {
+	return bytes.Contains(b, []byte("\u2028")) || bytes.Contains(b, []byte("\u2029"))
+}
+
+// textFinder lists the breakingTexts of a value (map keys too), and its
+// separatedTexts when it is a game's section, and the longest run of NULs
+// any of its strings begins with.
 type textFinder struct {
-	texts []string
-	nuls  int
+	texts   []string
+	nuls    int
+	section bool
 }
 
 var nodeType = reflect.TypeFor[yaml.Node]()
@@ -265,7 +305,7 @@ func (f *textFinder) find(v reflect.Value) {
 }
 
 func (f *textFinder) text(s string) {
-	if breakingText(s) {
+	if breakingText(s) || f.section && separatedText(s) {
 		f.texts = append(f.texts, s)
 	}
 	if s != "" && s[0] == 0 {

@@ -80,3 +80,18 @@ func Hashed(s *State) any {
 	return &hashedState{Players: s.Players, Ledger: s.Ledger, Points: s.Points,
 		Intents: s.Intents, Rulings: s.Rulings, Claims: s.Claims, Games: s.Games}
 }
+
+// WriteSection is game section g as the state file writes it under
+// "games:" (its ID "g"), and as the writer as it was (WriteTextBefore)
+// wrote it.
+func WriteSection(g *GameState) (now, before []byte, err error) {
+	es, err := encodeSection(g, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if before, err = WriteTextBefore(g, 2); err != nil {
+		return nil, nil, err
+	}
+	head := []byte("games:\n  g:\n")
+	return append(head, indent(es.text, "    ")...), append(slices.Clone(head), indent(before, "    ")...), nil
+}

@@ -50,7 +50,7 @@ import (
 
 // marshalText is yaml.Marshal(v), with every breakingText of v, and every
 // indentedText it would misplace, double-quoted.
-func marshalText(v any) ([]byte, error) { return quotingTexts(v, yaml.Marshal, 4) }
+func marshalText(v any) ([]byte, error) { return quotingTexts(v, yaml.Marshal, 4, false) }
 
 // hashText keeps the text of each game's section, of each of its recent
 // events and of each player between hashes. The zero value is ready to
