@@ -212,3 +212,50 @@ func TestTextSeparatedRoundTrip(t *testing.T) {
 		checkTextRoundTrip(t, textState(t, text))
 	}
 }
+
+// deepTexts holds texts in lists and maps at several depths, as the state
+// does (a list of a map, a list of a map of a map, a list of a list).
+type deepTexts struct {
+	A []string             `yaml:"a"`
+	B struct{ C []string } `yaml:"b"`
+	D []struct {
+		E string   `yaml:"e"`
+		F []string `yaml:"f"`
+	} `yaml:"d"`
+	G [][]string          `yaml:"g"`
+	H map[string][]string `yaml:"h"`
+}
+
+// TestMisplacedTextsEveryDepth: yaml.Marshal's text (the state hash's) of
+// a value holding a text that begins with a space and holds a line break,
+// in lists and maps nested in any order, and in several of them at once,
+// reads back every text.
+func TestMisplacedTextsEveryDepth(t *testing.T) {
+	text := "  a\n  b"
+	var each []deepTexts
+	var v deepTexts
+	v.A = []string{text}
+	each = append(each, v)
+	v = deepTexts{}
+	v.B.C = []string{text}
+	each = append(each, v)
+	v.A = []string{text} // two depths at once
+	each = append(each, v)
+	v = deepTexts{}
+	v.D = append(v.D, struct {
+		E string   `yaml:"e"`
+		F []string `yaml:"f"`
+	}{E: text, F: []string{text, "x"}})
+	each = append(each, v)
+	v = deepTexts{G: [][]string{{text}, {"x", text}}, H: map[string][]string{text: {text}}}
+	each = append(each, v)
+	for i, v := range each {
+		b, err := contract.WriteText(v, 4)
+		if err != nil {
+			t.Fatalf("value %d: %v", i, err)
+		}
+		if err := readsBack(b, v); err != nil {
+			t.Errorf("value %d: %v\n%s", i, err, b)
+		}
+	}
+}

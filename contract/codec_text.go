@@ -191,19 +191,11 @@ func encodeNode(n *yaml.Node, v any) error {
 // claim, a proposal of a game) would be misplaced, and are double-quoted
 // instead.
 
-// indentedText: s begins with a space or a line break, which the encoder's
-// block scalar writes with an indentation indicator.
-func indentedText(s string) bool {
-	if s == "" {
-		return false
-	}
-	switch s[0] {
-	case ' ', '\n', '\r':
-		return true
-	}
-	r, _ := utf8.DecodeRuneInString(s)
-	return r == 0x85 || r == 0x2028 || r == 0x2029
-}
+// indentedText: s begins with a space, which the encoder's block scalar
+// writes with an indentation indicator. (So does a line break; but a text
+// that begins with one and holds a line feed, as a block scalar does, is a
+// breakingText, double-quoted already.)
+func indentedText(s string) bool { return strings.HasPrefix(s, " ") }
 
 // quoteMisplaced double-quotes each block scalar of n, a collection the
 // encoder writes at column at with its indentation indent, that the
