@@ -416,7 +416,12 @@ func indent(text []byte, prefix string) []byte {
 
 // encodeYAML writes v as the YAML encoder does, indented by 2, with every
 // text that begins with a line break or a tab double-quoted (codec_text.go).
-func encodeYAML(v any) ([]byte, error) { return quotingTexts(v, emitYAML) }
+func encodeYAML(v any) ([]byte, error) { return quotingTexts(v, emitYAML, 2, false) }
+
+// encodeSectionYAML is encodeYAML of a part of a game's section, indented
+// under "games:" line by line: its texts that hold a line or paragraph
+// separator within a line are double-quoted too (codec_text.go).
+func encodeSectionYAML(v any) ([]byte, error) { return quotingTexts(v, emitYAML, 2, true) }
 
 func emitYAML(v any) ([]byte, error) {
 	var b bytes.Buffer
@@ -490,7 +495,7 @@ type encodedSection struct {
 func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, error) {
 	h := *g
 	h.Recent = nil
-	b, err := encodeYAML(&h)
+	b, err := encodeSectionYAML(&h)
 	if err != nil || len(g.Recent) == 0 {
 		return encodedSection{text: b}, err
 	}
@@ -505,7 +510,7 @@ func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, erro
 			text, ok = happeningItem(hp)
 		}
 		if !ok {
-			item, err := encodeYAML(struct {
+			item, err := encodeSectionYAML(struct {
 				R []Happening `yaml:"recent"`
 			}{[]Happening{hp}})
 			if err != nil {
@@ -562,8 +567,15 @@ func (e *Engine) Decode(b []byte) (*State, error) {
 	return &s, nil
 }
 
+// decodeStrict decodes n into into as Decode decodes the state, unknown
+// keys refused: n is written and the text decoded. It is written indented
+// by 2, as the state file is: indented by 4 (yaml.Marshal's), a text that
+// begins with a space and holds a line break in an item of a list (a
+// Steemfield proposal's, a Rumble power's) would be misplaced
+// (indentedText, codec_text.go): the state would be read without the
+// text's first spaces, or not at all.
 func decodeStrict(n *yaml.Node, into any) error {
-	b, err := yaml.Marshal(n)
+	b, err := emitYAML(n)
 	if err != nil {
 		return err
 	}

@@ -78,22 +78,59 @@ func mayLoseText(b []byte) bool {
 	return false
 }
 
-// quotingTexts is emit(v), with every breakingText of v double-quoted: the
-// text emit writes is kept unless it may hold one (mayLoseText) and v holds
-// one; v is then encoded into a node with the texts quoted, and the node
-// emitted.
-func quotingTexts(v any, emit func(any) ([]byte, error)) ([]byte, error) {
+// Texts of a game's section that hold a line feed and a line or paragraph
+// separator (U+2028, U+2029) before a character of a line (separatedText).
+// The encoder writes such a text as a literal block scalar with the
+// separator as it is, and the decoder reads the separator as a line break
+// (and keeps it): the encoder writes the rest of that line at the block's
+// indentation, from the separator on. A game's section is encoded apart
+// and indented under "games:" line by line (indent), a line being what
+// ends with a line feed: the rest of the line after the separator is not
+// indented, and the section is read without it, or not at all. Such a
+// text of a section is double-quoted too (the separator escaped, "\L",
+// "\P"); a quoted text's separator is written as it is but read back as
+// it is whatever the indentation, and is written as before.
+
+// separatedText: s is UTF-8, holds a line feed (so the encoder writes it
+// as a block scalar), and a line or paragraph separator ends it or comes
+// before a character other than a line feed or a separator.
+func separatedText(s string) bool {
+	if strings.IndexByte(s, '\n') < 0 || !utf8.ValidString(s) {
+		return false
+	}
+	for i, r := range s {
+		if r != 0x2028 && r != 0x2029 {
+			continue
+		}
+		next, _ := utf8.DecodeRuneInString(s[i+3:])
+		if next != '\n' && next != 0x2028 && next != 0x2029 {
+			return true // utf8.RuneError at the end
+		}
+	}
+	return false
+}
+
+// quotingTexts is emit(v), with every breakingText of v double-quoted, and
+// every indentedText the emitter misplaces (indent: the emitter's
+// indentation, 2 or 4), and, for a game's section (section), every
+// separatedText: the text emit writes is kept unless it may hold one of
+// them (mayLoseText, or a separator written as it is) and v holds one; v
+// is then encoded into a node with the texts quoted, and the node emitted.
+func quotingTexts(v any, emit func(any) ([]byte, error), indent int, section bool) ([]byte, error) {
 	b, err := emit(v)
-	if err != nil || !mayLoseText(b) {
+	if err != nil || !mayLoseText(b) && !(section && separated(b)) {
 		return b, err
 	}
-	var f textFinder
-	if f.find(reflect.ValueOf(v)); len(f.texts) == 0 {
+	f := textFinder{section: section}
+	if f.find(reflect.ValueOf(v)); len(f.texts) == 0 && indent == 2 {
 		return b, nil
 	}
 	var n yaml.Node
 	if err := f.encode(&n, v); err != nil {
 		return nil, err
+	}
+	if quoteMisplaced(&n, indent, 0) == 0 && len(f.texts) == 0 {
+		return b, nil
 	}
 	return emit(&n)
 }
@@ -113,11 +150,84 @@ func (f *textFinder) encode(n *yaml.Node, v any) error {
 		p := prefix + fmt.Sprintf("%0*d", width, i)
 		places[t], back[p] = p, t
 	}
-	if err := n.Encode(replaceTexts(reflect.ValueOf(v), places).Interface()); err != nil {
+	if err := encodeNode(n, replaceTexts(reflect.ValueOf(v), places).Interface()); err != nil {
 		return err
 	}
 	quoteTexts(n, back)
 	return nil
+}
+
+// encodeNode encodes v into n, as n.Encode(v) does (the text written and
+// parsed), but written indented by 2: n.Encode indents by 4, and misplaces
+// an indentedText in an item of a list, which is then parsed without its
+// first spaces, or not at all.
+func encodeNode(n *yaml.Node, v any) error {
+	b, err := emitYAML(v)
+	if err != nil {
+		return err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return err
+	}
+	*n = *doc.Content[0]
+	return nil
+}
+
+// Texts that begin with a space and hold a line break (indentedText). The
+// YAML encoder writes such a text as a literal block scalar with an
+// indentation indicator, the digit of its own indentation ("|2-" indented
+// by 2, "|4-" by 4): the decoder reads the block's lines from that many
+// columns past the list's "-" or the mapping's keys that hold it. The
+// encoder writes them elsewhere where its indentation is not 2
+// (yaml_emitter_increase_indent): an item of a list 2 columns past its
+// "-" whatever the indentation, and a key or value of a mapping at the
+// next multiple of the indentation past the mapping's keys, which are 2
+// past a "-" when the mapping is an item of a list. The text is then read
+// back without its first spaces (every line of it indented as much), or
+// not at all. The state file is indented by 2 and its texts are read back
+// as they were written; the state hash's text is yaml.Marshal's, indented
+// by 4, where the texts of the items of a list (a player, an intent, a
+// claim, a proposal of a game) would be misplaced, and are double-quoted
+// instead.
+
+// indentedText: s begins with a space, which the encoder's block scalar
+// writes with an indentation indicator. (So does a line break; but a text
+// that begins with one and holds a line feed, as a block scalar does, is a
+// breakingText, double-quoted already.)
+func indentedText(s string) bool { return strings.HasPrefix(s, " ") }
+
+// quoteMisplaced double-quotes each block scalar of n, a collection the
+// encoder writes at column at with its indentation indent, that the
+// encoder would misplace (an indentedText written where its indicator
+// does not say), and counts them. A scalar's lines are written at the
+// column of the collection's items (yaml_emitter_increase_indent); the
+// decoder reads them at the indicator's columns past the collection's.
+func quoteMisplaced(n *yaml.Node, indent, at int) int {
+	var inner int // the column of its items
+	switch {
+	case n.Style&yaml.FlowStyle != 0:
+		return 0 // its scalars are quoted, never blocks
+	case n.Kind == yaml.SequenceNode:
+		inner = at + 2 // past the "- "
+	case n.Kind == yaml.MappingNode:
+		inner = indent * ((at + indent) / indent)
+	default:
+		return 0
+	}
+	moved := 0
+	for _, c := range n.Content {
+		switch c.Kind {
+		case yaml.ScalarNode:
+			if c.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 && indentedText(c.Value) && inner != at+indent {
+				c.Style = yaml.DoubleQuotedStyle
+				moved++
+			}
+		case yaml.SequenceNode, yaml.MappingNode:
+			moved += quoteMisplaced(c, indent, inner)
+		}
+	}
+	return moved
 }
 
 // quoteTexts gives each placeholder's node its text back, double-quoted.
@@ -133,11 +243,18 @@ func quoteTexts(n *yaml.Node, back map[string]string) {
 	}
 }
 
-// textFinder lists the breakingTexts of a value (map keys too) and the
-// longest run of NULs any of its strings begins with.
+// separated: b holds a line or paragraph separator as it is.
+func separated(b []byte) bool {
+	return bytes.Contains(b, []byte("\u2028")) || bytes.Contains(b, []byte("\u2029"))
+}
+
+// textFinder lists the breakingTexts of a value (map keys too), and its
+// separatedTexts when it is a game's section, and the longest run of NULs
+// any of its strings begins with.
 type textFinder struct {
-	texts []string
-	nuls  int
+	texts   []string
+	nuls    int
+	section bool
 }
 
 var nodeType = reflect.TypeFor[yaml.Node]()
@@ -180,7 +297,7 @@ func (f *textFinder) find(v reflect.Value) {
 }
 
 func (f *textFinder) text(s string) {
-	if breakingText(s) {
+	if breakingText(s) || f.section && separatedText(s) {
 		f.texts = append(f.texts, s)
 	}
 	if s != "" && s[0] == 0 {

@@ -13,10 +13,10 @@ import (
 func SectionTexts(g *GameState) (inPlace, throughNode [2][]byte, err error) {
 	old := nodeSection{g}
 	for i, emit := range []func(any) ([]byte, error){emitYAML, yaml.Marshal} {
-		if inPlace[i], err = quotingTexts(g, emit); err != nil {
+		if inPlace[i], err = quotingTexts(g, emit, 2+2*i, i == 0); err != nil {
 			return
 		}
-		if throughNode[i], err = quotingTexts(old, emit); err != nil {
+		if throughNode[i], err = quotingTexts(old, emit, 2+2*i, i == 0); err != nil {
 			return
 		}
 	}

@@ -41,13 +41,16 @@ import (
 // text that begins with a line break or a tab double-quoted (codec_text.go):
 // the YAML encoder's block scalars write some distinct texts alike (" a\nb"
 // and "\n a\nb" are each "|4-" then the lines " a" and "b"), and two states
-// differing in such a text would have one hash. A state without one is
-// written as yaml.Marshal writes it, byte for byte, so its hash is as it
-// was.
+// differing in such a text would have one hash. So is every text that
+// begins with a space and holds a line break where yaml.Marshal, indented
+// by 4, would misplace it (an item of a list: a player's nickname, an
+// intent's text, a game's proposal; quoteMisplaced), so that the text is
+// YAML that reads back the state. A state without either is written as
+// yaml.Marshal writes it, byte for byte, so its hash is as it was.
 
-// marshalText is yaml.Marshal(v), with every breakingText of v
-// double-quoted.
-func marshalText(v any) ([]byte, error) { return quotingTexts(v, yaml.Marshal) }
+// marshalText is yaml.Marshal(v), with every breakingText of v, and every
+// indentedText it would misplace, double-quoted.
+func marshalText(v any) ([]byte, error) { return quotingTexts(v, yaml.Marshal, 4, false) }
 
 // hashText keeps the text of each game's section, of each of its recent
 // events and of each player between hashes. The zero value is ready to
