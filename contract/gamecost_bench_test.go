@@ -143,7 +143,7 @@ type gameBench struct {
 	name, id, subject string
 	// setup returns the engine, a state with players joined and the stretch
 	// of play behind them, and the time the timed mail begins.
-	setup func(b *testing.B, players int) (*contract.Engine, *contract.State, time.Time)
+	setup func(b testing.TB, players int) (*contract.Engine, *contract.State, time.Time)
 	// action is the i-th action message of the timed mail: its sender, its
 	// channel and its text. Sender -1 is the contestmaster.
 	action func(r *rand.Rand, players int) (int, contract.Channel, string)
@@ -187,14 +187,14 @@ func benchMsg(id string, i int, ch contract.Channel, at time.Time, subject, text
 // benchPlay applies messages to the state of a setup, failing on an error
 // (a rejected action is no error).
 type benchPlay struct {
-	b       *testing.B
+	b       testing.TB
 	e       *contract.Engine
 	s       *contract.State
 	subject string
 	n       int
 }
 
-func newBenchPlay(b *testing.B, subject string, start string) *benchPlay {
+func newBenchPlay(b testing.TB, subject string, start string) *benchPlay {
 	b.Helper()
 	e, err := contract.NewEngine(contract.Config{Referee: contracttest.Referee, Contestmaster: contracttest.Contestmaster},
 		rumble.New(), steemfield.New(), wackyworld.New())
@@ -237,7 +237,7 @@ func (p *benchPlay) chatter(at time.Time, players int) {
 // thorns), bids on them and keeps them, and fights three rounds, each
 // closing when every list is in. The timed mail comes in round 4, which
 // player 0 keeps open by sending nothing.
-func rumbleSetup(b *testing.B, players int) (*contract.Engine, *contract.State, time.Time) {
+func rumbleSetup(b testing.TB, players int) (*contract.Engine, *contract.State, time.Time) {
 	p := newBenchPlay(b, "Rumble", "2026-12-01T09:00:00Z")
 	at := contracttest.At(b, "2026-12-01T10:00:00Z")
 	p.chatter(at.Add(-time.Hour), players)
@@ -305,7 +305,7 @@ func rumbleAction(r *rand.Rand, players int) (int, contract.Channel, string) {
 // raises the cap (every player then gets LAND at the round's end), the
 // second grows the map to 40x40, the third needs the controller's ruling.
 // The timed mail comes in round 4's proposal period.
-func steemSetup(b *testing.B, players int) (*contract.Engine, *contract.State, time.Time) {
+func steemSetup(b testing.TB, players int) (*contract.Engine, *contract.State, time.Time) {
 	p := newBenchPlay(b, "Steemfield", "2026-12-01T09:00:00Z")
 	at := contracttest.At(b, "2026-12-01T10:00:00Z")
 	p.chatter(at.Add(-time.Hour), players)
@@ -384,7 +384,7 @@ func steemAction(r *rand.Rand, players int) (int, contract.Channel, string) {
 // wackySetup: the players join, Atlas grows the World to 48x48, and three
 // turns go by, in which each party moves, reaps, builds a wall, drops a
 // thing or searches. The timed mail comes early in turn 4.
-func wackySetup(b *testing.B, players int) (*contract.Engine, *contract.State, time.Time) {
+func wackySetup(b testing.TB, players int) (*contract.Engine, *contract.State, time.Time) {
 	p := newBenchPlay(b, "Wacky World", "2026-12-01T09:00:00Z")
 	at := contracttest.At(b, "2026-12-01T10:00:00Z")
 	p.chatter(at.Add(-time.Hour), players)
