@@ -58,6 +58,7 @@ type hashText struct {
 	people   map[*Player]keptPlayer          // each player's text
 	sections map[string]keptSection          // by game ID: the section's text
 	items    map[string]map[uintptr]keptItem // by game ID and list: each item's text (splitData)
+	itemsAt  map[string][]keptItem           // the same, by the item's place in its list
 	keys     keyText                         // of the ledger and the points
 	size     int                             // of the last text
 }

@@ -126,12 +126,12 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.items == nil {
-		c.items = map[string]map[uintptr]keptItem{}
+		c.items, c.itemsAt = map[string]map[uintptr]keptItem{}, map[string][]keptItem{}
 	}
 	out := make([][]byte, len(lists))
 	for li, l := range lists {
 		key := id + "\x00" + l.name
-		kept := c.items[key]
+		kept, keptAt := c.items[key], c.itemsAt[key]
 		fresh := make(map[uintptr]keptItem, l.items.Len())
 		var missing []reflect.Value
 		for i := 0; i < l.items.Len(); i++ {
@@ -141,6 +141,11 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 				continue
 			}
 			k, ok := kept[p]
+			if !ok && i < len(keptAt) {
+				// An item copied (an action undone puts back a deep
+				// copy of the data) is found at its place.
+				k, ok = keptAt[i], true
+			}
 			if !ok || !reflect.DeepEqual(k.of.Interface(), it.Interface()) {
 				missing = append(missing, it)
 				k = keptItem{}
@@ -177,10 +182,12 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 			size += len(fresh[l.items.Index(i).Pointer()].text)
 		}
 		text := make([]byte, 0, size)
-		for i := 0; i < l.items.Len(); i++ {
-			text = append(text, fresh[l.items.Index(i).Pointer()].text...)
+		at := make([]keptItem, l.items.Len())
+		for i := range at {
+			at[i] = fresh[l.items.Index(i).Pointer()]
+			text = append(text, at[i].text...)
 		}
-		c.items[key] = fresh
+		c.items[key], c.itemsAt[key] = fresh, at
 		out[li] = text
 	}
 	return out, nil
