@@ -89,9 +89,32 @@ func TestHashTextOfDataLists(t *testing.T) {
 	}
 }
 
+// marshaled writes itself (yaml.Marshaler, on the pointer), texted and
+// textedPtr too (encoding.TextMarshaler, on the value and on the pointer):
+// the encoder never sees their lists.
+type marshaled struct {
+	Items []*dataItem `yaml:"items"`
+}
+
+func (m *marshaled) MarshalYAML() (any, error) { return fmt.Sprintf("%d items", len(m.Items)), nil }
+
+type texted struct {
+	Items []*dataItem `yaml:"items"`
+}
+
+func (x texted) MarshalText() ([]byte, error) { return fmt.Appendf(nil, "%d items", len(x.Items)), nil }
+
+type textedPtr struct {
+	Items []*dataItem `yaml:"items"`
+}
+
+func (x *textedPtr) MarshalText() ([]byte, error) {
+	return fmt.Appendf(nil, "%d items", len(x.Items)), nil
+}
+
 // TestSplitDataLeavesOthersWhole: data that is not a pointer to a struct,
-// or a struct with an embedded or inline field, is encoded whole (the text
-// the same).
+// or a struct with an embedded or inline field, or one written by a method
+// of its own, is encoded whole (the text the same).
 func TestSplitDataLeavesOthersWhole(t *testing.T) {
 	type Base struct {
 		Name string `yaml:"name"`
@@ -105,7 +128,8 @@ func TestSplitDataLeavesOthersWhole(t *testing.T) {
 		Items []*dataItem `yaml:"items"`
 	}
 	items := []*dataItem{{Name: "a"}, {Name: "b"}}
-	for _, data := range []any{nil, listData{Items: items}, &embedded{Items: items}, &inline{Items: items}, []*dataItem{{Name: "c"}}, &listData{}} {
+	for _, data := range []any{nil, listData{Items: items}, &embedded{Items: items}, &inline{Items: items}, []*dataItem{{Name: "c"}}, &listData{},
+		&marshaled{Items: items}, &texted{Items: items}, &textedPtr{Items: items}} {
 		if _, lists := splitData("g", data); lists != nil {
 			t.Errorf("%T: split into %d lists, want none", data, len(lists))
 		}
