@@ -45,7 +45,7 @@ func listState(n int) (*hashedState, *listData) {
 // TestHashTextOfDataLists: the text of a game's data with its lists of
 // structs written item by item is the whole encoding, byte for byte,
 // through changes to an item, a list grown, shrunk, reordered, emptied,
-// and an item replaced by a copy of itself; and hashing again after one
+// holding one item twice, and an item replaced by a copy of itself; and hashing again after one
 // item changed encodes that item alone: a quarter of the allocations of
 // the first hash, or fewer (the section is still compared with, and
 // copied into, the one kept: some 6 allocations an item; the encoder makes
@@ -81,6 +81,7 @@ func TestHashTextOfDataLists(t *testing.T) {
 		func() { d.Others = nil },
 		func() { d.Empty = append(d.Empty, &dataItem{Name: "e"}) },
 		func() { d.Holes[1] = &dataItem{Name: "b"} },
+		func() { d.Items = append(d.Items[:len(d.Items):len(d.Items)], d.Items[2], &dataItem{Name: "after a twin"}) },
 		func() { d.Items = d.Items[:10] },
 	}
 	for i, step := range steps {
