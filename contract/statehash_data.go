@@ -90,11 +90,10 @@ func splitData(id string, data any) (any, []dataList) {
 }
 
 // writesItself says whether the YAML encoder writes a value of type t (a
-// pointer) or of what it points to by a method of the type.
+// pointer) by a method of the type, or of what it points to (whose methods
+// are the pointer's too).
 func writesItself(t reflect.Type) bool {
-	marshaler := reflect.TypeFor[yaml.Marshaler]()
-	text := reflect.TypeFor[encoding.TextMarshaler]()
-	return t.Implements(marshaler) || t.Implements(text) || t.Elem().Implements(marshaler) || t.Elem().Implements(text)
+	return t.Implements(reflect.TypeFor[yaml.Marshaler]()) || t.Implements(reflect.TypeFor[encoding.TextMarshaler]())
 }
 
 // isItemList says whether t is a slice of pointers to structs.

@@ -81,7 +81,9 @@ func TestHashTextOfDataLists(t *testing.T) {
 		func() { d.Others = nil },
 		func() { d.Empty = append(d.Empty, &dataItem{Name: "e"}) },
 		func() { d.Holes[1] = &dataItem{Name: "b"} },
-		func() { d.Items = append(d.Items[:len(d.Items):len(d.Items)], d.Items[2], &dataItem{Name: "after a twin"}) },
+		func() {
+			d.Items = append(d.Items[:len(d.Items):len(d.Items)], d.Items[2], &dataItem{Name: "after a twin"})
+		},
 		func() { d.Items = d.Items[:10] },
 	}
 	for i, step := range steps {
@@ -113,7 +115,8 @@ func (x *textedPtr) MarshalText() ([]byte, error) {
 	return fmt.Appendf(nil, "%d items", len(x.Items)), nil
 }
 
-// TestSplitDataLeavesOthersWhole: data that is not a pointer to a struct,
+// TestSplitDataLeavesOthersWhole: data that is not a pointer to a struct
+// (nil, a struct, a slice, a pointer to a slice or to a number),
 // or a struct with an embedded or inline field, or one written by a method
 // of its own, is encoded whole (the text the same).
 func TestSplitDataLeavesOthersWhole(t *testing.T) {
@@ -130,7 +133,7 @@ func TestSplitDataLeavesOthersWhole(t *testing.T) {
 	}
 	items := []*dataItem{{Name: "a"}, {Name: "b"}}
 	for _, data := range []any{nil, listData{Items: items}, &embedded{Items: items}, &inline{Items: items}, []*dataItem{{Name: "c"}}, &listData{},
-		&marshaled{Items: items}, &texted{Items: items}, &textedPtr{Items: items}} {
+		&marshaled{Items: items}, &texted{Items: items}, &textedPtr{Items: items}, &items, new(int)} {
 		if _, lists := splitData("g", data); lists != nil {
 			t.Errorf("%T: split into %d lists, want none", data, len(lists))
 		}
