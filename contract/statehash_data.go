@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"bytes"
 	"encoding"
 	"fmt"
 	"reflect"
@@ -164,7 +165,7 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 			}
 			// The document's head, down to the list's key, is cut off.
 			const head = "games:\n    g:\n        state:\n            items:\n"
-			if len(b) < len(head) || string(b[:len(head)]) != head {
+			if !bytes.HasPrefix(b, []byte(head)) {
 				return nil, fmt.Errorf("state hash: unexpected encoding of a list:\n%s", b)
 			}
 			return b[len(head):], nil
@@ -176,11 +177,7 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 		for i, it := range missing {
 			fresh[it.Pointer()] = keptItem{of: deepCopy(it), text: texts[i]}
 		}
-		size := 0
-		for i := 0; i < l.items.Len(); i++ {
-			size += len(fresh[l.items.Index(i).Pointer()].text)
-		}
-		text := make([]byte, 0, size)
+		var text []byte
 		at := make([]keptItem, l.items.Len())
 		for i := range at {
 			at[i] = fresh[l.items.Index(i).Pointer()]
