@@ -248,10 +248,22 @@ func rumbleSetup(b testing.TB, players int) (*contract.Engine, *contract.State, 
 	p.send(at, -1, contract.ChanPublic, "I announce a new game of Rumble with 2 powers per contestant and 0 contestmaster powers.")
 	tags := []string{"(ward)", "[fury]", "effect: mend", "(thorns)"}
 	st := func() *rumble.State { return p.s.Games["rumble"].Data.(*rumble.State) }
+	alive := func() []int { // the living contestants, by number
+		var out []int
+		for i, f := range st().Fighters {
+			if f.Name != benchName(i) {
+				b.Fatalf("Rumble: contestant %d is %s, want %s", i, f.Name, benchName(i))
+			}
+			if f.Alive {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
 	step := func(phase string, list func(i int) string) {
 		round := st().Round
 		at = at.Add(time.Hour)
-		for i := 0; i < players; i++ {
+		for _, i := range alive() {
 			p.send(at.Add(time.Duration(i)*time.Second), i, contract.ChanPrivate, list(i))
 		}
 		at = at.Add(time.Hour)
@@ -267,8 +279,17 @@ func rumbleSetup(b testing.TB, players int) (*contract.Engine, *contract.State, 
 	step(rumble.PhaseDiscard, func(int) string { return "No discard." })
 	r := rand.New(rand.NewPCG(uint64(players), 1))
 	for round := 1; round <= 3; round++ {
+		living := alive() // a contestant killed in a round is attacked no more
 		step(rumble.PhaseRound, func(i int) string {
-			return fmt.Sprintf("Attack P%04d 10\nDefend 20\nSpend 1 on Might %d\nSpend 1 on Guard %d", (i+1+r.IntN(players-1))%players, i, i)
+			target := living[r.IntN(len(living))]
+			for target == i {
+				target = living[r.IntN(len(living))]
+			}
+			e := st().Fighters[i].Energy // what a list may spend (Rumble 8)
+			if e < 8 {
+				return fmt.Sprintf("Attack P%04d 1\nDefend %d", target, e-1)
+			}
+			return fmt.Sprintf("Attack P%04d %d\nDefend %d\nSpend 1 on Might %d\nSpend 1 on Guard %d", target, min(10, e/8), min(20, e/4), i, i)
 		})
 	}
 	if st().Round != 4 || st().Phase != rumble.PhaseRound {
