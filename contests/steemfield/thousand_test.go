@@ -10,12 +10,13 @@ import (
 )
 
 // No fixed player limit: Steemfield with 1,000 players (more than a byte
-// can number, and past the 52 map letters) runs two rounds. The first
+// can number, and past the 52 map letters) runs three rounds. The first
 // player proposes to raise the cap and every player votes yes: the results
 // post tallies 1,000 votes and every player gets the end-of-round LAND
-// (S6). In round 2 the last player, and the 60th, both past the letters,
-// place it: the next results post lists the last with '?', and the map's
-// legend says '?' is shared, naming none of them.
+// (S6). In round 2 the 60th player, past the letters, places it: the map's
+// legend names em for '?'. In round 3 the last player, past them too,
+// places it: the results post lists em with '?', and the legend says '?'
+// is shared, naming neither.
 func TestRoundsOfAThousand(t *testing.T) {
 	n := 1000
 	if testing.Short() {
@@ -67,11 +68,20 @@ func TestRoundsOfAThousand(t *testing.T) {
 			t.Errorf("%s has %d LAND after round 1, want the end-of-round LAND", name(i), got)
 		}
 	}
+	// The 60th player, past the letters, alone on the map with '?': the
+	// legend names em.
 	mustContain(t, h.Public("2026-12-04T11:00:00Z", from(59), "{PLACE: L(5, 5)}"), "Done: your LAND is placed at (5, 5)")
-	mustContain(t, h.Public("2026-12-04T11:00:00Z", from(n-1), "{PLACE: L(3, 3)}"), "Done: your LAND is placed at (3, 3)")
 	post = findNotice(h.Advance("2026-12-07T10:30:00Z"), "steemfield/round/3/results-post")
 	if post == nil {
 		t.Fatal("no results post of round 2")
+	}
+	if !strings.Contains(post.Body, "\n  ?  "+name(59)+"\n") {
+		t.Errorf("the map's legend does not name %s, the one '?' on the map:\n%s", name(59), post.Body)
+	}
+	mustContain(t, h.Public("2026-12-07T11:00:00Z", from(n-1), "{PLACE: L(3, 3)}"), "Done: your LAND is placed at (3, 3)")
+	post = findNotice(h.Advance("2026-12-10T10:30:00Z"), "steemfield/round/4/results-post")
+	if post == nil {
+		t.Fatal("no results post of round 3")
 	}
 	if !strings.Contains(post.Body, name(n-1)+" (?)") {
 		t.Errorf("the distribution lacks %s (?):\n%s", name(n-1), post.Body)
