@@ -3,6 +3,7 @@ package contract
 import (
 	"maps"
 	"reflect"
+	"sync"
 	"time"
 )
 
@@ -83,11 +84,7 @@ func deepCopy(v reflect.Value) reflect.Value {
 	case reflect.Struct:
 		n := reflect.New(v.Type()).Elem()
 		n.Set(v)
-		t := v.Type()
-		for i := 0; i < v.NumField(); i++ {
-			if !t.Field(i).IsExported() || isPlain(t.Field(i).Type) {
-				continue
-			}
+		for _, i := range refFields(v.Type()) {
 			n.Field(i).Set(deepCopy(v.Field(i)))
 		}
 		return n
@@ -96,8 +93,36 @@ func deepCopy(v reflect.Value) reflect.Value {
 	}
 }
 
+// refFields lists the exported fields of struct type t that hold
+// references to copy, found once for each type (a game's data copied for
+// the undo log is thousands of structs of a few types).
+func refFields(t reflect.Type) []int {
+	if f, ok := refFieldsOf.Load(t); ok {
+		return f.([]int)
+	}
+	var out []int
+	for i := 0; i < t.NumField(); i++ {
+		if f := t.Field(i); f.IsExported() && !isPlain(f.Type) {
+			out = append(out, i)
+		}
+	}
+	refFieldsOf.Store(t, out)
+	return out
+}
+
+var refFieldsOf, plainOf sync.Map // by reflect.Type: refFields's and isPlain's answers
+
 // isPlain reports whether a type holds no references to copy.
 func isPlain(t reflect.Type) bool {
+	if p, ok := plainOf.Load(t); ok {
+		return p.(bool)
+	}
+	p := plainType(t)
+	plainOf.Store(t, p)
+	return p
+}
+
+func plainType(t reflect.Type) bool {
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.UnsafePointer:
 		return false

@@ -14,3 +14,20 @@ func SetMaxEvents(t interface{ Cleanup(func()) }, n int) {
 	maxEvents = n
 	t.Cleanup(func() { maxEvents = old })
 }
+
+// HashTexter writes the text a state hash covers, keeping what it kept
+// between calls as the engine's does.
+type HashTexter struct{ c hashText }
+
+// Texts is the text a state hash of game covers in s, as the engine writes
+// it (in parts, with the texts kept) and as the YAML encoder writes it
+// whole.
+func (h *HashTexter) Texts(s *State, game string) (parts, whole []byte, err error) {
+	hs := hashedState{Game: game, Seq: s.JournalSeq, Time: s.Clock, Players: s.Players, Ledger: s.Ledger, Points: s.Points,
+		Intents: s.Intents, Rulings: s.Rulings, Claims: s.Claims, Games: map[string]*GameState{game: s.Games[game]}}
+	if parts, err = h.c.of(&hs); err != nil {
+		return nil, nil, err
+	}
+	whole, err = marshalText(&hs)
+	return parts, whole, err
+}

@@ -60,6 +60,8 @@ type hashText struct {
 	recent   map[string]map[Happening][]byte // by game ID: each entry's text
 	people   map[*Player]keptPlayer          // each player's text
 	sections map[string]keptSection          // by game ID: the section's text
+	items    map[string]map[uintptr]keptItem // by game ID and list: each item's text (splitData)
+	itemsAt  map[string][]keptItem           // the same, by the item's place in its list
 	keys     keyText                         // of the ledger and the points
 	size     int                             // of the last text
 }
@@ -269,33 +271,77 @@ func (c *hashText) section(id string, g *GameState) ([]byte, error) {
 }
 
 // encodeSection encodes game id's section g under "games:", its recent
-// events from the text kept of each.
+// events from the text kept of each, and each list of its data
+// (splitData) from the text kept of each item.
 func (c *hashText) encodeSection(id string, g *GameState) ([]byte, error) {
-	if len(g.Recent) == 0 {
+	bare := gameStateText{Contestmaster: g.Contestmaster, Params: g.Params, LastReport: g.LastReport, Recent: g.Recent, State: g.Data}
+	var recentMark []byte
+	if len(g.Recent) > 0 {
+		bare.Recent = []Happening{{What: fmt.Sprintf("the recent events of %q, encoded apart", id)}}
+		var err error
+		if recentMark, err = happeningText(bare.Recent[0]); err != nil {
+			return nil, err
+		}
+	}
+	data, lists := splitData(id, g.Data)
+	if lists != nil {
+		bare.State = data
+	}
+	if recentMark == nil && lists == nil {
 		return gameText(id, g)
 	}
-	bare := *g
-	bare.Recent = []Happening{{What: fmt.Sprintf("the recent events of %q, encoded apart", id)}}
-	mark, err := happeningText(bare.Recent[0])
+	b, err := marshalText(map[string]map[string]*gameStateText{"games": {id: &bare}})
 	if err != nil {
 		return nil, err
 	}
-	b, err := gameText(id, &bare)
-	if err != nil {
-		return nil, err
+	if !bytes.HasPrefix(b, []byte(gamesKey)) {
+		return nil, fmt.Errorf("state hash: unexpected encoding of section %q:\n%s", id, b)
 	}
-	if bytes.Count(b, mark) != 1 || !bytes.Contains(b, append([]byte("\n"), mark...)) {
-		return gameText(id, g)
+	b = b[len(gamesKey):]
+	marks := make([][]byte, 0, len(lists)+1)
+	if recentMark != nil {
+		marks = append(marks, recentMark)
 	}
+	for _, l := range lists {
+		marks = append(marks, []byte(l.mark))
+	}
+	for _, m := range marks {
+		if bytes.Count(b, m) != 1 || !bytes.Contains(b, append([]byte("\n"), m...)) {
+			return gameText(id, g)
+		}
+	}
+	var parts []part
+	if recentMark != nil {
+		text, err := c.recentText(id, g.Recent)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, part{string(recentMark), text})
+	}
+	if lists != nil {
+		texts, err := c.listTexts(id, lists)
+		if err != nil {
+			return nil, err
+		}
+		for i, l := range lists {
+			parts = append(parts, part{l.mark, texts[i]})
+		}
+	}
+	return splice(b, parts)
+}
+
+// recentText is the text of game id's recent events, from the text kept of
+// each.
+func (c *hashText) recentText(id string, recent []Happening) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.recent == nil {
 		c.recent = map[string]map[Happening][]byte{}
 	}
 	kept := c.recent[id]
-	fresh := make(map[Happening][]byte, len(g.Recent))
+	fresh := make(map[Happening][]byte, len(recent))
 	var missing []Happening
-	for _, ev := range g.Recent {
+	for _, ev := range recent {
 		if _, ok := fresh[ev]; ok {
 			continue
 		}
@@ -315,15 +361,15 @@ func (c *hashText) encodeSection(id string, g *GameState) ([]byte, error) {
 		fresh[ev] = texts[i]
 	}
 	size := 0
-	for _, ev := range g.Recent {
+	for _, ev := range recent {
 		size += len(fresh[ev])
 	}
 	text := make([]byte, 0, size)
-	for _, ev := range g.Recent {
+	for _, ev := range recent {
 		text = append(text, fresh[ev]...)
 	}
 	c.recent[id] = fresh
-	return splice(b, []part{{string(mark), text}})
+	return text, nil
 }
 
 // gameText is the text of game id's section g under "games:", encoded as a

@@ -320,14 +320,20 @@ func (s *State) dropSub(who string) {
 	s.Subs = slices.DeleteFunc(s.Subs, func(x *Sub) bool { return x.Who == who })
 }
 
-// missing lists the contestants the open phase still waits for.
+// missing lists the contestants the open phase still waits for. It is
+// asked at each submission (checkAllIn): the submitters are looked up in a
+// set, not each in the list of submissions.
 func (s *State) missing() []*Fighter {
+	sent := make(map[string]bool, len(s.Subs))
+	for _, x := range s.Subs {
+		sent[x.Who] = true
+	}
 	var out []*Fighter
 	for _, f := range s.alive() {
 		if s.Phase == PhaseDiscard && len(f.Powers) == 0 {
 			continue // nothing to choose (Rumble 6)
 		}
-		if s.sub(f.Name) == nil {
+		if !sent[f.Name] {
 			out = append(out, f)
 		}
 	}

@@ -132,6 +132,12 @@ func mapText(c *contract.Ctx, st *State) string {
 	for _, cell := range st.Cells {
 		r := letter[cell.Owner]
 		at[Point{cell.X, cell.Y}] = r
+		if was, ok := legend[r]; ok && was != cell.Owner && r == '?' {
+			// Players who joined after the 52 letters were taken share
+			// '?' (letterFor): with two on the map, the legend names none.
+			legend[r] = "any player who joined after the 52 letters were taken (several share it)"
+			continue
+		}
 		legend[r] = cell.Owner
 	}
 	legend['.'] = "empty"

@@ -71,6 +71,7 @@ func doMove(c *contract.Ctx, a *contract.Action) error {
 	if st.at(to) == Wall {
 		return contract.Reject("Wacky 6a", "%s is a Wall; you can move only to a non-Wall tile", to)
 	}
+	saveParty(c, p)
 	p.At, p.Last = &to, &to
 	p.Acted = st.Turn
 	c.Did("you moved from %s to %s", from, to)
@@ -152,6 +153,7 @@ func doDrop(c *contract.Ctx, a *contract.Action) error {
 	st.NextAsset++
 	as := &Asset{ID: st.NextAsset, Name: nm, Donor: p.Addr, At: *p.At, Public: true, Since: c.Now()}
 	st.Assets = append(st.Assets, as)
+	saveParty(c, p)
 	p.Acted = st.Turn
 	c.Did("%s now lies at %s; you are its donor (Wacky 6b)", as.Label(), as.At)
 	c.Record(c.Actor().Name, "drops %s at %s", as.Label(), as.At)
@@ -188,6 +190,7 @@ func doPickUp(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("Wacky 6c", "there is no %q at your location %s", want, *p.At)
 	}
 	st.dropAsset(found.ID)
+	saveParty(c, p)
 	p.Acted = st.Turn
 	me := c.Actor().Name
 	c.Did("you picked up %s at %s; this contract transfers it to you", found.Label(), found.At)
@@ -202,6 +205,7 @@ func doPickUp(c *contract.Ctx, a *contract.Action) error {
 		donor := name(c, found.Donor)
 		c.Award(donor, n, fmt.Sprintf("y-points: %s picked up %s", me, found.Label()))
 		if d := st.party(found.Donor); d != nil {
+			saveParty(c, d)
 			d.YEarned += n
 		}
 		c.Did("%s, its donor, is awarded %d y-points (Wacky 6c)", donor, n)
@@ -224,6 +228,7 @@ func doReap(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("Wacky 6d", "%s is %s, not Fertile", t, terrainName(st.at(t)))
 	}
 	st.set(t, Fallow)
+	saveParty(c, p)
 	p.Acted = st.Turn
 	me := c.Actor().Name
 	n := c.IntParam(ParamReap)
@@ -264,6 +269,7 @@ func doBuild(c *contract.Ctx, a *contract.Action) error {
 	}
 	c.Award(me, -cost, fmt.Sprintf("x-point revoked for building a wall on %s", t))
 	st.set(t, Wall)
+	saveParty(c, p)
 	p.Acted = st.Turn
 	c.Did("%s is now Wall; %s revoked, you hold %d (Wacky 6e, W3)", t, text.Count(int(cost), "x-point", "x-points"), c.State().Ledger.Balance(XPoint, me))
 	c.Record(me, "builds a wall on %s (-%d %s)", t, cost, plural(cost, "x-point"))
@@ -292,6 +298,7 @@ func doPush(c *contract.Ctx, a *contract.Action) error {
 	}
 	st.set(far, Wall)
 	st.set(near, Fallow)
+	saveParty(c, p)
 	p.Acted = st.Turn
 	me := c.Actor().Name
 	c.Did("the wall moved from %s to %s; %s is now Fallow (Wacky 6f)", near, far, near)
@@ -300,6 +307,7 @@ func doPush(c *contract.Ctx, a *contract.Action) error {
 	// location becomes Null; it is told privately (guide, decision 8).
 	for _, q := range st.partiesAt(far) {
 		pl := c.State().PlayerByAddress(q.Addr)
+		saveParty(c, q)
 		q.At = nil
 		if pl == nil {
 			continue
@@ -352,6 +360,7 @@ func doSearch(c *contract.Ctx, a *contract.Action) error {
 			t.Add(as.Label(), kind, as.At.String())
 		}
 	}
+	saveParty(c, p)
 	p.Acted = st.Turn
 	var b strings.Builder
 	b.WriteString(text.Banner("Wacky World: search result", '='))

@@ -249,6 +249,7 @@ func doOppose(c *contract.Ctx, a *contract.Action) error {
 			return err
 		}
 	}
+	saveChange(c, ch)
 	ch.Status = statusOpposed
 	changeNotice(c, st, ch, fmt.Sprintf("%s opposed Atlas's modification #%d at %s UTC, so the contract is treated as if it had never been made (Wacky 1).", pl.Name, ch.ID, contract.Stamp(c.Now())))
 	c.Did("modification #%d is opposed and undone", ch.ID)
@@ -262,6 +263,7 @@ func modificationStands(c *contract.Ctx, key string) error {
 	id, _ := strconv.Atoi(key)
 	for _, ch := range st.Changes {
 		if ch.ID == id && ch.Status == statusOpen {
+			saveChange(c, ch)
 			ch.Status = statusInForce
 			c.Record("Atlas", "modification #%d stands: no party opposed it within 24 hours", id)
 		}
@@ -281,6 +283,7 @@ func (g *Game) OnRuling(c *contract.Ctx, r *contract.Ruling, timedOut bool) erro
 		if ch.ID != id {
 			continue
 		}
+		saveChange(c, ch)
 		ch.Ruling = r.Answer
 		if timedOut {
 			ch.Ruling = r.Default + " (no ruling in time, G8)"

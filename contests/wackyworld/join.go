@@ -43,6 +43,7 @@ func doJoin(c *contract.Ctx, a *contract.Action) error {
 		loc, _ = st.randomTile(c, fmt.Sprintf("turn/%d/party/%d/location", st.Turn, idx))
 		how = "a random non-Wall tile (ruling W4)"
 	}
+	saveParty(c, p)
 	p.At, p.Last = &loc, &loc
 	c.State().Join(pl, ID, c.Now())
 	c.Did("you are a party to Wacky World, located at %s, %s", loc, how)
@@ -68,6 +69,7 @@ func doLeave(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("Wacky 5", "you are not a party to Wacky World")
 	}
 	where := *p.At
+	saveParty(c, p)
 	p.At = nil
 	c.State().Leave(pl, ID, c.Now())
 	c.Did("you are no longer a party to Wacky World; your location was %s and is now Null", where)

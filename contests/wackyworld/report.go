@@ -32,7 +32,13 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	legend := map[rune]string{Fallow: "Fallow", Fertile: "Fertile", Wall: "Wall"}
 	for _, p := range st.members() {
 		r := marks[p.Addr]
-		legend[r] = name(c, p.Addr)
+		if _, ok := legend[r]; ok && r == '?' {
+			// Parties past the 26 letters and 10 digits share '?'
+			// (initials): with two of them, the legend names none.
+			legend[r] = "any party past the first 36 (the Parties table gives each one's location)"
+		} else {
+			legend[r] = name(c, p.Addr)
+		}
 		if _, taken := cells[*p.At]; taken {
 			cells[*p.At] = '*'
 			legend['*'] = "several parties"

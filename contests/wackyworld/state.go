@@ -99,9 +99,12 @@ func (s *State) on(p Pos) bool {
 
 func (s *State) at(p Pos) byte { return s.Terrain[p.Y][p.X] }
 
+// set makes tile p t. The rows are replaced, not changed in place, so that
+// the copy of the top level an action saves (SaveTop) keeps the old ones.
 func (s *State) set(p Pos, t byte) {
 	row := []byte(s.Terrain[p.Y])
 	row[p.X] = t
+	s.Terrain = slices.Clone(s.Terrain)
 	s.Terrain[p.Y] = string(row)
 }
 
@@ -202,9 +205,26 @@ func (s *State) partiesAt(p Pos) []*Party {
 	return out
 }
 
+// dropAsset takes asset id out of the World, in a new list (SaveTop).
 func (s *State) dropAsset(id int) {
-	s.Assets = slices.DeleteFunc(s.Assets, func(a *Asset) bool { return a.ID == id })
+	s.Assets = slices.DeleteFunc(slices.Clone(s.Assets), func(a *Asset) bool { return a.ID == id })
 }
+
+// SaveTop implements contract.DataSaver: the fields by value. The rest is
+// saved where it changes: a party (saveParty) and a change (saveChange)
+// before one of their fields is written. The lists (the rows of the
+// Terrain, the parties, the assets, the changes) are only appended to or
+// replaced, never changed in place.
+func (s *State) SaveTop() func() {
+	cp := *s
+	return func() { *s = cp }
+}
+
+// saveParty saves p before the action changes it (DataSaver).
+func saveParty(c *contract.Ctx, p *Party) { contract.SaveValue(c, p) }
+
+// saveChange saves ch before the action or event changes it (DataSaver).
+func saveChange(c *contract.Ctx, ch *Change) { contract.SaveValue(c, ch) }
 
 // name is a party's current name (the player registry's), or its address.
 func name(c *contract.Ctx, addr string) string { return c.State().NameOf(addr) }

@@ -1,0 +1,190 @@
+package contract
+
+import (
+	"bytes"
+	"encoding"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// A game's own data is most of its section, and most of the data, in a
+// game of many players, is lists of them and of their things (Rumble's
+// fighters, powers and sealed submissions; Steemfield's members; Wacky
+// World's parties and assets). A notice of a change to one of them would
+// encode them all again. So each list of the data that the YAML encoder
+// writes as a block sequence of structs (a field of the data's struct that
+// is a slice of pointers to structs) is encoded item by item, each item's
+// text kept while the item is the same (a deep copy of it compared), as a
+// game's recent events are: the section is encoded with a placeholder item
+// in each such list, replaced by the items' text. An item's text does not
+// depend on the items around it, nor on the list's key, but on its depth
+// alone (see itemTexts): the data's keys are at depth 12 under "games:",
+// the game's ID and "state:", the items at 16.
+
+// dataList is a list of a game's data encoded item by item.
+type dataList struct {
+	name  string        // the field's name, which keys its kept texts
+	items reflect.Value // the slice
+	mark  string        // the placeholder item's line in the section's text
+}
+
+// keptItem is an item's text and a deep copy of the item it is the text of.
+type keptItem struct {
+	of   reflect.Value
+	text []byte
+}
+
+// listStart begins the first line of an item of a list of a game's data,
+// and no other line of it.
+var listStart = strings.Repeat(" ", 16) + "- "
+
+// splitData returns data with each of its lists (a non-empty slice of
+// pointers to structs, none nil, in a field of the struct data points to)
+// replaced by a one-line placeholder, and the lists; nil lists when data is
+// not such a struct, is written by a method of its own, or has a field the
+// encoder would write other than under its own key.
+func splitData(id string, data any) (any, []dataList) {
+	v := reflect.ValueOf(data)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct || writesItself(v.Type()) {
+		return nil, nil
+	}
+	t := v.Elem().Type()
+	var fields []reflect.StructField
+	var values []reflect.Value
+	var lists []dataList
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Anonymous {
+			return nil, nil
+		}
+		tag := f.Tag.Get("yaml")
+		if !f.IsExported() || tag == "-" {
+			continue // the encoder writes neither
+		}
+		if strings.Contains(tag, ",inline") {
+			return nil, nil
+		}
+		fv := v.Elem().Field(i)
+		if isItemList(f.Type) && !strings.Contains(tag, ",flow") && fv.Len() > 0 && !hasNil(fv) {
+			l := dataList{name: f.Name, items: fv}
+			text := fmt.Sprintf("the %s of %s encoded apart", f.Name, id)
+			l.mark = listStart + text + "\n"
+			lists = append(lists, l)
+			fields = append(fields, reflect.StructField{Name: f.Name, Type: reflect.TypeFor[[]string](), Tag: f.Tag})
+			values = append(values, reflect.ValueOf([]string{text}))
+			continue
+		}
+		fields = append(fields, reflect.StructField{Name: f.Name, Type: f.Type, Tag: f.Tag})
+		values = append(values, fv)
+	}
+	if lists == nil {
+		return nil, nil
+	}
+	bare := reflect.New(reflect.StructOf(fields)).Elem()
+	for i, fv := range values {
+		bare.Field(i).Set(fv)
+	}
+	return bare.Addr().Interface(), lists
+}
+
+// writesItself says whether the YAML encoder writes a value of type t (a
+// pointer) by a method of the type, or of what it points to (whose methods
+// are the pointer's too).
+func writesItself(t reflect.Type) bool {
+	return t.Implements(reflect.TypeFor[yaml.Marshaler]()) || t.Implements(reflect.TypeFor[encoding.TextMarshaler]())
+}
+
+// isItemList says whether t is a slice of pointers to structs.
+func isItemList(t reflect.Type) bool {
+	return t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Pointer && t.Elem().Elem().Kind() == reflect.Struct
+}
+
+func hasNil(v reflect.Value) bool {
+	for i := 0; i < v.Len(); i++ {
+		if v.Index(i).IsNil() {
+			return true
+		}
+	}
+	return false
+}
+
+// listProbe puts a list's items at their depth in hashedState: games, a
+// game's ID, "state", the list's key ("items"); a key follows, so that the
+// items are not the end of the document.
+type listProbe struct {
+	State any `yaml:"state"`
+}
+
+const listTail = "            next: 0\n"
+
+// listTexts returns the text of each of lists, each item's kept while it is
+// the same; the texts kept of items no longer in a list are dropped.
+func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.items == nil {
+		c.items, c.itemsAt = map[string]map[uintptr]keptItem{}, map[string][]keptItem{}
+	}
+	out := make([][]byte, len(lists))
+	for li, l := range lists {
+		key := id + "\x00" + l.name
+		kept, keptAt := c.items[key], c.itemsAt[key]
+		fresh := make(map[uintptr]keptItem, l.items.Len())
+		var missing []reflect.Value
+		for i := 0; i < l.items.Len(); i++ {
+			it := l.items.Index(i)
+			p := it.Pointer()
+			if _, ok := fresh[p]; ok {
+				continue
+			}
+			k, ok := kept[p]
+			if !ok && i < len(keptAt) {
+				// An item copied (an action undone puts back a deep
+				// copy of the data) is found at its place.
+				k, ok = keptAt[i], true
+			}
+			if !ok || !reflect.DeepEqual(k.of.Interface(), it.Interface()) {
+				missing = append(missing, it)
+				k = keptItem{}
+			}
+			fresh[p] = k
+		}
+		probe := reflect.StructOf([]reflect.StructField{
+			{Name: "Items", Type: l.items.Type(), Tag: `yaml:"items"`},
+			{Name: "Next", Type: reflect.TypeFor[int](), Tag: `yaml:"next"`},
+		})
+		encode := func(items []reflect.Value) ([]byte, error) {
+			pv := reflect.New(probe).Elem()
+			pv.Field(0).Set(reflect.Append(reflect.MakeSlice(l.items.Type(), 0, len(items)), items...))
+			b, err := marshalText(map[string]map[string]listProbe{"games": {"g": {State: pv.Interface()}}})
+			if err != nil {
+				return nil, err
+			}
+			// The document's head, down to the list's key, is cut off.
+			const head = "games:\n    g:\n        state:\n            items:\n"
+			if !bytes.HasPrefix(b, []byte(head)) {
+				return nil, fmt.Errorf("state hash: unexpected encoding of a list:\n%s", b)
+			}
+			return b[len(head):], nil
+		}
+		texts, err := itemTexts(missing, encode, "", listTail, listStart)
+		if err != nil {
+			return nil, err
+		}
+		for i, it := range missing {
+			fresh[it.Pointer()] = keptItem{of: deepCopy(it), text: texts[i]}
+		}
+		var text []byte
+		at := make([]keptItem, l.items.Len())
+		for i := range at {
+			at[i] = fresh[l.items.Index(i).Pointer()]
+			text = append(text, at[i].text...)
+		}
+		c.items[key], c.itemsAt[key] = fresh, at
+		out[li] = text
+	}
+	return out, nil
+}
