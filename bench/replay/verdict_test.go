@@ -68,3 +68,22 @@ func TestVerdicts(t *testing.T) {
 		t.Errorf("verdicts:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestRunsOf: sizes under 20,000 messages are replayed about as much in
+// all (runs times 20,000/n, rounded up, at most 20 times), the others
+// runs times.
+func TestRunsOf(t *testing.T) {
+	for _, c := range []struct{ n, runs, want int }{
+		{5000, 3, 12}, {6000, 3, 12}, {19999, 3, 6}, {20000, 3, 3}, {200000, 3, 3}, {1, 1, 20}, {1000, 2, 40}, {5000, 1, 4},
+	} {
+		if got := runsOf(c.n, c.runs); got != c.want {
+			t.Errorf("runsOf(%d, %d) = %d, want %d", c.n, c.runs, got, c.want)
+		}
+	}
+	if got := shortRuns([]int{5000, 20000, 200000}, 3); got != "12 at 5000 messages" {
+		t.Errorf("shortRuns: %q", got)
+	}
+	if got := shortRuns([]int{20000, 200000}, 3); got != "every size" {
+		t.Errorf("shortRuns: %q", got)
+	}
+}
