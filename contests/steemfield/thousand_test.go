@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"referee/contract"
-	"referee/contract/contracttest"
 )
 
 // No fixed player limit: Steemfield with 1,000 players (more than a byte
@@ -25,35 +24,17 @@ func TestRoundsOfAThousand(t *testing.T) {
 	h := newHarness(t)
 	name := func(i int) string { return fmt.Sprintf("P%04d", i+1) }
 	from := func(i int) string { return fmt.Sprintf("%s <p%04d@example.test>", name(i), i+1) }
-	// All but the last message of a kind are setup, applied without the
-	// harness's encoding of the state after each and the check of its undo.
-	k := 0
-	quietly := func(at string, i int, text string) {
-		t.Helper()
-		defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
-		k++
-		when := contracttest.At(t, at)
-		m := &contract.Message{ID: fmt.Sprintf("q%d@example.test", k), From: fmt.Sprintf("p%04d@example.test", i+1), Name: name(i),
-			Arrived: when, Date: when, Subject: "Steemfield", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: text}
-		if _, err := h.E.Apply(h.S, m); err != nil {
-			t.Fatal(err)
-		}
-		for _, o := range h.S.Outbox {
-			if o.Kind == "receipt" && !strings.Contains(o.Body, "\n1 done, 0 not done") {
-				t.Fatalf("%s's %q:\n%s", name(i), text, o.Body)
-			}
-		}
-		h.S.Outbox = nil
-	}
+	// All but the last message of each kind are setup, applied quietly
+	// (contracttest: without the checks of the state after each).
 	for i := 0; i < n-1; i++ {
-		quietly("2026-12-01T10:00:00Z", i, "{DELEGATE: 1}")
+		h.Quietly("2026-12-01T10:00:00Z", from(i), contract.ChanPublic, "{DELEGATE: 1}")
 	}
 	mustContain(t, h.Public("2026-12-01T10:00:00Z", from(n-1), "{DELEGATE: 1}"), "you joined Steemfield as "+name(n-1)+" (?)")
 	mustContain(t, h.Public("2026-12-01T11:00:00Z", from(0), "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nSET LANDCap = 5000\n---"),
 		"Done: your proposal is recorded")
 	h.Advance("2026-12-02T10:30:00Z")
 	for i := 0; i < n-1; i++ {
-		quietly("2026-12-02T11:00:00Z", i, "{YES}")
+		h.Quietly("2026-12-02T11:00:00Z", from(i), contract.ChanPublic, "{YES}")
 	}
 	mustContain(t, h.Public("2026-12-02T11:00:00Z", from(n-1), "{YES}"), "Done: your vote YES")
 	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
