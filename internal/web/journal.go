@@ -180,33 +180,32 @@ func (c *journalCache) readFrom(prev *journalRead) (next *journalRead, head, tai
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var w window
 	from := &journalRead{}
-	if prev.file != nil && os.SameFile(prev.file, fi) && fi.Size() >= prev.off && c.marked(f, prev, &w) {
-		from = prev
-		if fi.Size() == prev.off && prev.err == nil {
-			return prev, prev.entries, nil, nil // nothing appended
+	if prev.file != nil && os.SameFile(prev.file, fi) && fi.Size() >= prev.off {
+		if mark, err := c.markAt(f, prev.off); err == nil && mark == prev.mark {
+			from = prev
+			if fi.Size() == prev.off && prev.err == nil {
+				return prev, prev.entries, nil, nil // nothing appended
+			}
 		}
-	} else {
-		w = window{}
 	}
 	next = &journalRead{file: fi, off: from.off, lines: from.lines}
-	tail = next.readLines(io.NewSectionReader(f, from.off, fi.Size()-from.off), fi.Size()-from.off, &w)
-	next.mark = maphash.Bytes(c.seed, w.bytes())
+	tail = next.readLines(io.NewSectionReader(f, from.off, fi.Size()-from.off), fi.Size()-from.off)
+	if next.mark, err = c.markAt(f, next.off); err != nil {
+		return nil, nil, nil, err
+	}
 	c.read.Add(next.off - from.off)
 	return next, from.entries, tail, nil
 }
 
-// marked reports whether the bytes before r's end in f are those r read,
-// and puts them in w.
-func (c *journalCache) marked(f *os.File, r *journalRead, w *window) bool {
-	n := min(r.off, markLen)
-	b := make([]byte, n)
-	if _, err := f.ReadAt(b, r.off-n); err != nil {
-		return false
+// markAt is the hash of the markLen bytes of f before off (all of them
+// when fewer).
+func (c *journalCache) markAt(f *os.File, off int64) (uint64, error) {
+	b := make([]byte, min(off, markLen))
+	if _, err := f.ReadAt(b, off-int64(len(b))); err != nil {
+		return 0, err
 	}
-	w.add(b)
-	return maphash.Bytes(c.seed, b) == r.mark
+	return maphash.Bytes(c.seed, b), nil
 }
 
 // maxLine is the longest entry line read (an input line is passed over
@@ -214,12 +213,12 @@ func (c *journalCache) marked(f *os.File, r *journalRead, w *window) bool {
 const maxLine = 64 << 20
 
 // readLines reads the whole lines of src, the size bytes of the journal
-// from r.off, moving r.off and r.lines past each one read and keeping in
-// w the bytes before r.off; it returns the public entries. It stops at
+// from r.off, moving r.off and r.lines past each one read; it returns the
+// public entries. It stops at
 // the end, before a torn last line (a line being written, or cut at the
 // next start), or before a line that does not decode or cannot be read
 // (r.err says why).
-func (r *journalRead) readLines(src io.Reader, size int64, w *window) []publicEntry {
+func (r *journalRead) readLines(src io.Reader, size int64) []publicEntry {
 	// The buffer holds most lines whole; a few appended lines, no more.
 	br := bufio.NewReaderSize(src, int(min(max(size, 4<<10), 64<<10)))
 	var out []publicEntry
@@ -233,14 +232,11 @@ func (r *journalRead) readLines(src io.Reader, size int64, w *window) []publicEn
 			// an input line's pieces are passed over, an entry's
 			// gathered.
 			input := isInputLine(line)
-			saved := *w
 			long = long[:0]
 			for errors.Is(err, bufio.ErrBufferFull) {
-				w.add(line)
 				if !input {
 					if len(long)+len(line) > maxLine {
 						r.err = fmt.Errorf("journal line %d: longer than %d MB", r.lines+1, maxLine>>20)
-						*w = saved
 						return out
 					}
 					long = append(long, line...)
@@ -249,7 +245,7 @@ func (r *journalRead) readLines(src io.Reader, size int64, w *window) []publicEn
 				n += int64(len(line))
 			}
 			if err != nil {
-				*w = saved // torn, or unreadable: not read
+				// torn, or unreadable: not read
 				if !errors.Is(err, io.EOF) {
 					r.err = err
 				}
@@ -258,11 +254,9 @@ func (r *journalRead) readLines(src io.Reader, size int64, w *window) []publicEn
 			if !input {
 				long = append(long, line...)
 				if !r.decode(long, &out, names) {
-					*w = saved
 					return out
 				}
 			}
-			w.add(line)
 			r.lines++
 			r.off += n
 			continue
@@ -276,7 +270,6 @@ func (r *journalRead) readLines(src io.Reader, size int64, w *window) []publicEn
 		if !isInputLine(line) && !r.decode(line, &out, names) {
 			return out
 		}
-		w.add(line)
 		r.lines++
 		r.off += n
 	}
@@ -323,23 +316,3 @@ func isInputLine(line []byte) bool {
 	rest, ok := bytes.CutPrefix(line, []byte(`{"in":`))
 	return ok && len(rest) > 0 && '0' <= rest[0] && rest[0] <= '9'
 }
-
-// window keeps the last markLen bytes added to it.
-type window struct {
-	b [2 * markLen]byte
-	n int
-}
-
-func (w *window) add(p []byte) {
-	if len(p) >= markLen {
-		w.n = copy(w.b[:], p[len(p)-markLen:])
-		return
-	}
-	if w.n+len(p) > len(w.b) {
-		keep := markLen - len(p)
-		w.n = copy(w.b[:], w.b[w.n-keep:w.n])
-	}
-	w.n += copy(w.b[w.n:], p)
-}
-
-func (w *window) bytes() []byte { return w.b[max(0, w.n-markLen):w.n] }
