@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -402,6 +403,62 @@ func TestUndoPropertyWacky(t *testing.T) {
 	for _, k := range append(both, once...) {
 		if kept[k] == 0 {
 			t.Errorf("too little happened to test: no %q kept in %v", k, kept)
+		}
+	}
+}
+
+// Trying a Game Action costs what it changes, not a copy of every party
+// (contract.DataSaver: SaveTop and saveParty): the bytes a move, a drop, a
+// reap and a build allocate, each applied and then undone, are nearly the
+// same with 20 and with 2,000 other parties.
+func TestActionCostsWhatItTouches(t *testing.T) {
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
+	actions := []string{"I move north in Wacky World.", "I drop a hat in Wacky World.", "I reap (6, 5) in Wacky World.", "I build a wall on (4, 5) in Wacky World."}
+	cost := func(others int, text string) float64 {
+		h := world(t)
+		h.terrain(`6,5="`)
+		if err := h.s.Ledger.Mint(XPoint, "Alice", 1); err != nil {
+			t.Fatal(err)
+		}
+		// The others are planted in the World, not joined: the setup of
+		// 2,000 joins would cost more than the test.
+		st := h.data()
+		for i := range others {
+			at := Pos{i % 16, 15}
+			st.Parties = append(st.Parties, &Party{Addr: fmt.Sprintf("p%d@example.test", i), At: &at, Last: &at})
+		}
+		at := mustTime(t, "2026-12-01T11:00:00Z")
+		m := &contract.Message{ID: "try@example.test", From: aAddr, Name: "Alice", Arrived: at, Date: at,
+			Subject: "Wacky World", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: text}
+		var outcome string
+		try := func() {
+			tx := h.s.Begin()
+			cp := *m
+			ent, err := h.e.Apply(h.s, &cp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outcome = ent[len(ent)-1].Outcome
+			tx.Undo()
+		}
+		try()
+		if outcome != "applied" {
+			t.Fatalf("%q was %s", text, outcome)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		const n = 50
+		for range n {
+			try()
+		}
+		runtime.ReadMemStats(&after)
+		return float64(after.TotalAlloc-before.TotalAlloc) / n
+	}
+	for _, text := range actions {
+		small, large := cost(20, text), cost(2000, text)
+		t.Logf("bytes allocated by %q: %.0f with 20 other parties, %.0f with 2,000", text, small, large)
+		if large > small*1.5+4096 {
+			t.Errorf("%q allocates %.0f bytes with 2,000 other parties against %.0f with 20: it copies what it does not change", text, large, small)
 		}
 	}
 }
