@@ -328,6 +328,8 @@ func TestUndoPropertyWacky(t *testing.T) {
 			}
 			ea, sa := mk()
 			eb, sb := mk()
+			// An Encoder each: the text of contract.Encode, the sections
+			// unchanged since the last message not encoded again.
 			encA, encB := new(contract.Encoder), new(contract.Encoder)
 			r := rand.New(rand.NewPCG(seed, 23))
 			at := start.Add(25 * time.Hour)
