@@ -68,8 +68,7 @@ func (g *Game) openRound(c *contract.Ctx, st *State, res *roundResult) {
 		m.Proposed, m.Voted, m.Placed, m.OwnRoll, m.Roll, m.Violations = false, false, false, 0, 0, nil
 	}
 	body := g.resultsBody(c, st, res)
-	for _, m := range st.Players {
-		saveMember(c, m)
+	for _, m := range st.Players { // each saved above, in this transaction
 		m.LastLAND = balance(c, m.Name)
 	}
 	st.Notes = nil
