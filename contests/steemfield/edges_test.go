@@ -112,6 +112,33 @@ func TestRenameFollows(t *testing.T) {
 	}
 }
 
+// TestRenameFollowsAfterLoad: a name changed by a message with no Steemfield
+// action in it, the state saved and loaded, is followed by the next action
+// (the game remembers in no file which changes it followed).
+func TestRenameFollowsAfterLoad(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	give(t, h, "Alice", 1)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], "{PLACE: L(2, 2)}", r1), "Done: your LAND is placed at (2, 2)")
+	mustContain(t, h.Public("2026-12-01T11:01:00Z", players[0], "I change my name to Alys."), "Done")
+	b, err := contract.Encode(h.S)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.S, err = h.E.Decode(b); err != nil {
+		t.Fatal(err)
+	}
+	give(t, h, "Bob", 1)
+	mustContain(t, reply(t, h, "2026-12-01T11:02:00Z", players[1], `{GIFT_1_LAND_TO:"Alys"}`, r1), "Done: you gave 1 LAND to Alys")
+	n, err := h.E.Report(h.S, ID, contracttest.At(t, "2026-12-01T12:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := strings.Join(strings.Fields(n.Body), " "); !strings.Contains(b, "Alys (A) 2") || !strings.Contains(b, "A Alys") {
+		t.Errorf("the report lost Alys's LAND or cell:\n%s", n.Body)
+	}
+}
+
 // TestLateJoinerRolls: a player who joins during the voting period has no
 // roll of eir own; the referee draws eir 1d6 at the round end from the
 // week's committed seed (Gameplay 15, G5, S6 (4)).

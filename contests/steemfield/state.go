@@ -42,6 +42,11 @@ type State struct {
 	// Pending is a passed rule whose effect waits for the totem controller's
 	// ruling (G9): its ruling key.
 	Pending []string `yaml:"pending,omitempty"`
+	// followed is set by sync, and names is the contract.NameEpoch it
+	// followed; kept by SaveTop, never saved in a file (data loaded has
+	// followed no names).
+	followed bool
+	names    uint64
 }
 
 // Member is a player of the game.
@@ -141,8 +146,14 @@ func (st *State) member(name string) *Member {
 }
 
 // sync follows players' name changes (the interpreter renames ledger entries;
-// the game's own state follows here) by address.
+// the game's own state follows here) by address; once no name changed since
+// it last looked (contract.NameEpoch), it does not look again.
 func (st *State) sync(c *contract.Ctx) {
+	epoch := contract.NameEpoch()
+	if st.followed && st.names == epoch {
+		return
+	}
+	st.followed, st.names = true, epoch
 	s := c.State()
 	for _, m := range st.Players {
 		p := s.PlayerByAddress(m.Addr)
