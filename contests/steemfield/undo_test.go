@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -196,3 +197,50 @@ func TestUndoPropertySteemfield(t *testing.T) {
 }
 
 func st2(s *contract.State) *State { return s.Games[ID].Data.(*State) }
+
+// Trying a placement costs what it changes, not a copy of every member
+// (contract.DataSaver): the bytes a placement allocates, applied and then
+// undone, are nearly the same with 20 and with 2,000 other members. A deep
+// copy of the members allocates hundreds of kB more at 2,000.
+func TestPlacementCostsWhatItTouches(t *testing.T) {
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
+	cost := func(others int) float64 {
+		h := newHarness(t)
+		joinAll(t, h, 3)
+		give(t, h, "Alice", 1)
+		for i := range others {
+			data0(h).Players = append(data0(h).Players, &Member{Name: fmt.Sprintf("P%04d", i), Addr: fmt.Sprintf("p%d@example.test", i), Letter: "?", Power: 1000})
+		}
+		at := contracttest.At(t, "2026-12-01T11:00:00Z")
+		m := &contract.Message{ID: "place@example.test", From: "alice@example.test", Name: "Alice", Arrived: at, Date: at,
+			Subject: "steemfield", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: "{PLACE: L(2, 2)}"}
+		var outcome string
+		try := func() {
+			tx := h.S.Begin()
+			cp := *m
+			ent, err := h.E.Apply(h.S, &cp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outcome = ent[len(ent)-1].Outcome
+			tx.Undo()
+		}
+		try()
+		if outcome != "applied" {
+			t.Fatalf("the placement was %s", outcome)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		const n = 50
+		for range n {
+			try()
+		}
+		runtime.ReadMemStats(&after)
+		return float64(after.TotalAlloc-before.TotalAlloc) / n
+	}
+	small, large := cost(20), cost(2000)
+	t.Logf("bytes allocated per placement: %.0f with 20 other members, %.0f with 2,000", small, large)
+	if large > small*1.5+4096 {
+		t.Errorf("a placement allocates %.0f bytes with 2,000 other members against %.0f with 20: it copies what it does not change", large, small)
+	}
+}
