@@ -119,6 +119,7 @@ func doName(c *Ctx, a *Action) error {
 	c.s.undoLog().touch("", old)
 	c.s.undoLog().touch("", name)
 	p.Name = name
+	renames.Add(1)
 	renamePlayer(c.s, old, name)
 	c.Did("you are now known as %s (before: %s)", name, old)
 	return nil

@@ -3,6 +3,8 @@ package contract_test
 import (
 	"strings"
 	"testing"
+
+	"referee/contract"
 )
 
 // TestNameChangeFollowsIntents: a player who changes name keeps each part
@@ -28,5 +30,19 @@ func TestNameChangeFollowsIntents(t *testing.T) {
 		if r := h.Public(at, c.from, c.text); r == nil || !strings.Contains(flat(r.Body), c.want) {
 			t.Errorf("%s: the receipt lacks %q:\n%v", c.text, c.want, r)
 		}
+	}
+}
+
+// TestNameEpochMovesWithARename: contract.NameEpoch is another number once
+// a player changed name, so that a game keeping names follows the change
+// (Steemfield's members, cells and votes).
+func TestNameEpochMovesWithARename(t *testing.T) {
+	h := joined(t)
+	before := contract.NameEpoch()
+	if r := h.Public("2026-12-01T10:10:00Z", alice, "I change my name to Alicia."); r == nil || !strings.Contains(flat(r.Body), "you are now known as Alicia") {
+		t.Fatalf("the rename was not done: %v", r)
+	}
+	if after := contract.NameEpoch(); after == before {
+		t.Errorf("the name epoch was %d before the rename and %d after", before, after)
 	}
 }

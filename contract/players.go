@@ -8,9 +8,22 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 )
+
+// renames counts the name changes of players made in this process, in any
+// state, undone or not (NameEpoch).
+var renames atomic.Uint64
+
+// NameEpoch counts the changes of players' names made in this process, in
+// any state. A game that keeps players' names in its own data and follows
+// their changes (by address, say) need follow them again only when the count
+// differs from the one of its last look: no name has changed since, nor has
+// one been given back by an undo (an undo puts back the game's data too).
+// Data loaded from a file has not looked in this process.
+func NameEpoch() uint64 { return renames.Load() }
 
 // Player is a person known to the referee.
 type Player struct {

@@ -11,7 +11,7 @@ import (
 // begin syncs names and finds the actor's membership.
 func begin(c *contract.Ctx) (*State, *Member) {
 	st := data(c)
-	st.sync(c.State())
+	st.sync(c)
 	p := c.Actor()
 	if p == nil {
 		return st, nil
@@ -79,6 +79,7 @@ func amount(a *contract.Action, syn string) (int, error) {
 // player will not receive the end-of-round LAND. It is not a rejection, since
 // the violation itself must be remembered.
 func violation(c *contract.Ctx, m *Member, what string) error {
+	saveMember(c, m)
 	m.Violations = append(m.Violations, what)
 	c.Ignored("%s is a rules violation, so it is ignored, and you will not receive the end-of-round LAND (ruling S10, Gameplay 7)", capitalFirst(what))
 	c.Record(m.Name, "commits a rules violation: %s", what)
@@ -135,6 +136,7 @@ func doDelegate(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("S1", "the delegated power must be more than 0, as in {DELEGATE: 0.5}")
 	}
 	if m != nil {
+		saveMember(c, m)
 		m.Power = pw
 		c.Did("your declared power is now %s (effective %s, voting weight %s)", milli(pw), milli(effective(pw)), micro(weight(pw)))
 		c.Record(m.Name, "declares a delegated power of %s", milli(pw))
@@ -282,6 +284,7 @@ func doReferral(c *contract.Ctx, a *contract.Action) error {
 	if ref == nil {
 		return contract.Reject("S9", "%s is not a player of Steemfield", p.Name)
 	}
+	saveMember(c, m)
 	m.Referred = true
 	given := []string{}
 	for _, who := range []string{m.Name, ref.Name} {
@@ -366,6 +369,7 @@ func doBurn(c *contract.Ctx, a *contract.Action) error {
 	if err := c.State().Ledger.Destroy(LAND, m.Name, int64(n)); err != nil {
 		return err
 	}
+	saveMember(c, m)
 	m.Burnt += n
 	c.Did("you burnt %d LAND (%d in all); your proposal score is now %d (Voting and Proposals 5)", n, m.Burnt, m.Passed-m.Burnt)
 	c.Record(m.Name, "burns %d LAND (proposal score %d)", n, m.Passed-m.Burnt)
@@ -427,6 +431,7 @@ func doPlace(c *contract.Ctx, a *contract.Action) error {
 	st.NextSeq++
 	st.Cells = append(st.Cells, Cell{X: x, Y: y, Owner: m.Name, Seq: st.NextSeq})
 	st.sortCells()
+	saveMember(c, m)
 	m.Placed = true
 	c.Did("your LAND is placed at %s; you have %d unplaced LAND left", cellName(x, y), st.unplaced(c, m.Name))
 	c.Record(m.Name, "places LAND at %s", cellName(x, y))
@@ -444,6 +449,7 @@ func doUnplace(c *contract.Ctx, a *contract.Action) error {
 	if m.Placed {
 		return violation(c, m, fmt.Sprintf("a second placement action in one proposal period (unplace at %s)", cellName(x, y)))
 	}
+	saveMember(c, m)
 	m.Placed = true
 	i := st.cellAt(x, y)
 	if i < 0 {
@@ -452,7 +458,7 @@ func doUnplace(c *contract.Ctx, a *contract.Action) error {
 		return nil
 	}
 	owner := st.Cells[i].Owner
-	st.Cells = append(st.Cells[:i], st.Cells[i+1:]...)
+	st.deleteCell(i)
 	c.Did("the LAND at %s is unplaced; %s keeps it, unplaced (Gameplay 13)", cellName(x, y), owner)
 	c.Record(m.Name, "unplaces the LAND of %s at %s", owner, cellName(x, y))
 	return nil
@@ -476,6 +482,7 @@ func doRoll(c *contract.Ctx, a *contract.Action) error {
 		c.Ignored("you already rolled %d this round, and the oldest roll counts (ruling S8)", m.OwnRoll)
 		return nil
 	}
+	saveMember(c, m)
 	m.OwnRoll = c.Intn(fmt.Sprintf("round/%d/roll/%s/own", st.Round, m.Name), 6) + 1
 	c.Did("you rolled %d: at the end of round %d you return up to %d unplaced LAND to the totem (Gameplay 15)", m.OwnRoll, st.Round, m.OwnRoll)
 	c.Record(m.Name, "rolls 1d6: %d", m.OwnRoll)
@@ -536,6 +543,7 @@ func doPropose(c *contract.Ctx, a *contract.Action) error {
 		}
 	}
 	st.Proposals = append(st.Proposals, p)
+	saveMember(c, m)
 	m.Proposed = true
 	c.Did("your proposal is recorded: %s", p.describe())
 	c.Record(m.Name, "proposes %s", p.describe())
@@ -588,6 +596,7 @@ func doVote(c *contract.Ctx, a *contract.Action) error {
 	yes := a.Arg("vote") == "yes"
 	w := weight(m.Power)
 	st.Votes = append(st.Votes, Vote{Player: m.Name, Yes: yes, Weight: w})
+	saveMember(c, m)
 	m.Voted = true
 	word := "NO"
 	if yes {

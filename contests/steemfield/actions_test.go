@@ -260,3 +260,17 @@ func TestRoundLANDToOne(t *testing.T) {
 		t.Errorf("results post:\n%s", post.Body)
 	}
 }
+
+// TestRedelegate: a player's new declared power replaces eir old one, and
+// with it eir voting weight (Participation 1, ruling S1).
+func TestRedelegate(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], "{DELEGATE: 0.5}", r1),
+		"Done: your declared power is now 0.500 (effective 0.500, voting weight 0.250)")
+	mustContain(t, reply(t, h, "2026-12-01T11:01:00Z", players[0], "{DELEGATE: 2}", r1),
+		"Done: your declared power is now 2.000 (effective 1.000, voting weight 1.000)")
+	if m := data0(h).member("Alice"); m == nil || m.Power != 2000 {
+		t.Errorf("Alice after two declarations: %+v", m)
+	}
+}

@@ -19,7 +19,7 @@ func controller(c *contract.Ctx) (*State, error) {
 		return nil, contract.Reject("Meta 3, G8", "only the totem's controller (%s) can do this", c.Contestmaster())
 	}
 	st := data(c)
-	st.sync(c.State())
+	st.sync(c)
 	return st, nil
 }
 
@@ -41,6 +41,7 @@ func doCorrect(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("S1", "the delegated power must be more than 0")
 	}
 	old := m.Power
+	saveMember(c, m)
 	m.Power = pw
 	c.Did("the declared power of %s is now %s (was %s; voting weight %s)", m.Name, milli(pw), milli(old), micro(weight(pw)))
 	c.Record("the totem", "corrects the delegated power of %s to %s (S1)", m.Name, milli(pw))

@@ -112,6 +112,33 @@ func TestRenameFollows(t *testing.T) {
 	}
 }
 
+// TestRenameFollowsAfterLoad: a name changed by a message with no Steemfield
+// action in it, the state saved and loaded, is followed by the next action
+// (the game remembers in no file which changes it followed).
+func TestRenameFollowsAfterLoad(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	give(t, h, "Alice", 1)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], "{PLACE: L(2, 2)}", r1), "Done: your LAND is placed at (2, 2)")
+	mustContain(t, h.Public("2026-12-01T11:01:00Z", players[0], "I change my name to Alys."), "Done")
+	b, err := contract.Encode(h.S)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.S, err = h.E.Decode(b); err != nil {
+		t.Fatal(err)
+	}
+	give(t, h, "Bob", 1)
+	mustContain(t, reply(t, h, "2026-12-01T11:02:00Z", players[1], `{GIFT_1_LAND_TO:"Alys"}`, r1), "Done: you gave 1 LAND to Alys")
+	n, err := h.E.Report(h.S, ID, contracttest.At(t, "2026-12-01T12:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := strings.Join(strings.Fields(n.Body), " "); !strings.Contains(b, "Alys (A) 2") || !strings.Contains(b, "A Alys") {
+		t.Errorf("the report lost Alys's LAND or cell:\n%s", n.Body)
+	}
+}
+
 // TestLateJoinerRolls: a player who joins during the voting period has no
 // roll of eir own; the referee draws eir 1d6 at the round end from the
 // week's committed seed (Gameplay 15, G5, S6 (4)).
@@ -228,10 +255,11 @@ func TestLastPlayerLeaves(t *testing.T) {
 	h := newHarness(t)
 	joinAll(t, h, 3)
 	give(t, h, "Carol", 2)
-	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[2], "{PLACE: L(2, 2)}", r1), "Done")
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[2], "{PLACE: L(7, 7)}", r1), "Done")
 	h.Advance("2026-12-04T10:30:00Z")
 	give(t, h, "Carol", 1)
-	mustContain(t, reply(t, h, "2026-12-04T11:00:00Z", players[2], "{PLACE: L(7, 7)}", "steemfield/round/2/results-post"), "Done")
+	// The newer cell comes first on the map: taking it moves the other.
+	mustContain(t, reply(t, h, "2026-12-04T11:00:00Z", players[2], "{PLACE: L(2, 2)}", "steemfield/round/2/results-post"), "Done")
 	// Carol now holds her two cells and nothing unplaced.
 	if err := h.S.Ledger.Move(LAND, "Carol", Totem, land(h, "Carol")-2); err != nil {
 		t.Fatal(err)
@@ -272,5 +300,33 @@ func TestRoundLANDRunsOut(t *testing.T) {
 	}
 	if land(h, "Carol") != 0 || land(h, Totem) != 0 {
 		t.Errorf("Carol %d LAND, the totem %d", land(h, "Carol"), land(h, Totem))
+	}
+}
+
+// TestLonelyCellsDie: two neighbouring cells, each with one neighbour, die of
+// loneliness at the round end and nothing grows; a cell with no neighbour
+// lives (Gameplay 14, ruling S7).
+func TestLonelyCellsDie(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	for i, at := range []string{"(2, 2)", "(3, 2)", "(7, 7)"} {
+		give(t, h, strings.Fields(players[i])[0], 1)
+		mustContain(t, reply(t, h, fmt.Sprintf("2026-12-01T11:0%d:00Z", i), players[i], "{PLACE: L"+at+"}", r1), "Done: your LAND is placed at "+at)
+	}
+	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	for _, w := range []string{"death at (2, 2) of loneliness (1 neighbour): the LAND returns to Alice's unplaced pool (Gameplay 14)",
+		"death at (3, 2) of loneliness (1 neighbour): the LAND returns to Bob's unplaced pool (Gameplay 14)"} {
+		if !strings.Contains(flat(post), w) {
+			t.Errorf("results post lacks %q:\n%s", w, post.Body)
+		}
+	}
+	if strings.Contains(post.Body, "growth at") || strings.Contains(post.Body, "death at (7, 7)") {
+		t.Errorf("a cell grew, or the lone cell died:\n%s", post.Body)
+	}
+	if got := data0(h).Cells; len(got) != 1 || got[0].X != 7 || got[0].Y != 7 || got[0].Owner != "Carol" {
+		t.Errorf("cells after the round end: %+v, want Carol's at (7, 7) alone", got)
 	}
 }

@@ -237,7 +237,7 @@ func (g *Game) finalBody(c *contract.Ctx, st *State, res *roundResult) string {
 // and the rule set. The results posts are the game's regular reports.
 func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	st := data(c)
-	st.sync(c.State())
+	st.sync(c)
 	var b strings.Builder
 	b.WriteString(text.ReportHead("Steemfield: current state", c.Section().LastReport, c.Now()))
 	switch st.Phase {

@@ -30,7 +30,7 @@ func (g *Game) Next(c *contract.Ctx) (contract.Event, bool) {
 // Run performs an event.
 func (g *Game) Run(c *contract.Ctx, e contract.Event) error {
 	st := data(c)
-	st.sync(c.State())
+	st.sync(c)
 	switch e.Name {
 	case "start":
 		st.StartDue = time.Time{}
@@ -64,10 +64,11 @@ func (g *Game) openRound(c *contract.Ctx, st *State, res *roundResult) {
 	}
 	st.Proposals, st.Chosen, st.Votes = nil, 0, nil
 	for _, m := range st.Players {
+		saveMember(c, m)
 		m.Proposed, m.Voted, m.Placed, m.OwnRoll, m.Roll, m.Violations = false, false, false, 0, 0, nil
 	}
 	body := g.resultsBody(c, st, res)
-	for _, m := range st.Players {
+	for _, m := range st.Players { // each saved above, in this transaction
 		m.LastLAND = balance(c, m.Name)
 	}
 	st.Notes = nil
@@ -121,6 +122,7 @@ func (g *Game) proposalPost(c *contract.Ctx, st *State) error {
 		}
 	}
 	for _, m := range st.Players {
+		saveMember(c, m)
 		m.Periods++
 		if m.OwnRoll != 0 {
 			m.Roll = m.OwnRoll

@@ -2,6 +2,7 @@ package steemfield
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"referee/contract"
@@ -110,17 +111,19 @@ func growAndDie(c *contract.Ctx, st *State, res *roundResult) error {
 		st.NextSeq++
 		st.Cells = append(st.Cells, Cell{X: gr.At.X, Y: gr.At.Y, Owner: gr.Owner, Seq: st.NextSeq})
 	}
+	dead := map[Point]bool{}
 	for _, d := range deaths {
-		i := st.cellAt(d.X, d.Y)
-		owner := st.Cells[i].Owner
+		owner := st.Cells[st.cellAt(d.X, d.Y)].Owner
 		n := len(snap.Neighbours(d))
 		why := "loneliness (1 neighbour)"
 		if n > 1 {
 			why = fmt.Sprintf("starvation (%d neighbours)", n)
 		}
-		st.Cells = append(st.Cells[:i], st.Cells[i+1:]...)
+		dead[d] = true
 		res.add("death at %s of %s: the LAND returns to %s's unplaced pool (%s)", cellName(d.X, d.Y), why, owner, st.cite("death"))
 	}
+	// The dead cells leave in a new list (SaveTop), which sortCells orders.
+	st.Cells = slices.DeleteFunc(slices.Clone(st.Cells), func(cell Cell) bool { return dead[Point{cell.X, cell.Y}] })
 	st.sortCells()
 	return nil
 }
@@ -133,6 +136,7 @@ func returnLand(c *contract.Ctx, st *State, res *roundResult) error {
 			break
 		}
 		if m.Roll == 0 { // joined during the voting period
+			saveMember(c, m)
 			m.Roll = c.Intn(fmt.Sprintf("round/%d/roll/%s", st.Round, m.Name), 6) + 1
 		}
 		n := m.Roll
@@ -257,6 +261,7 @@ func findWinner(c *contract.Ctx, st *State, res *roundResult) {
 // changed (S11) and the parameters it sets (G9).
 func (g *Game) pass(c *contract.Ctx, st *State, p *Proposal, res *roundResult) error {
 	if m := st.member(p.Player); m != nil {
+		saveMember(c, m)
 		m.Passed++
 		if !st.has("passland") {
 			// The rule was removed (S11): no LAND for it.
@@ -391,6 +396,7 @@ func (g *Game) OnRuling(c *contract.Ctx, r *contract.Ruling, timedOut bool) erro
 	} else {
 		st.Notes = append(st.Notes, fmt.Sprintf("The totem controller ruled on the rule passed in %s: %s", strings.ReplaceAll(r.Key, "rule/", "round "), r.Answer))
 	}
+	st.Rules = slices.Clone(st.Rules)
 	for i := range st.Rules {
 		if st.Rules[i].Needs == r.Key {
 			st.Rules[i].Needs = ""

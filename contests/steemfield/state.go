@@ -2,6 +2,7 @@ package steemfield
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -41,6 +42,11 @@ type State struct {
 	// Pending is a passed rule whose effect waits for the totem controller's
 	// ruling (G9): its ruling key.
 	Pending []string `yaml:"pending,omitempty"`
+	// followed is set by sync, and names is the contract.NameEpoch it
+	// followed; kept by SaveTop, never saved in a file (data loaded has
+	// followed no names).
+	followed bool
+	names    uint64
 }
 
 // Member is a player of the game.
@@ -140,15 +146,24 @@ func (st *State) member(name string) *Member {
 }
 
 // sync follows players' name changes (the interpreter renames ledger entries;
-// the game's own state follows here) by address.
-func (st *State) sync(s *contract.State) {
+// the game's own state follows here) by address; once no name changed since
+// it last looked (contract.NameEpoch), it does not look again.
+func (st *State) sync(c *contract.Ctx) {
+	epoch := contract.NameEpoch()
+	if st.followed && st.names == epoch {
+		return
+	}
+	st.followed, st.names = true, epoch
+	s := c.State()
 	for _, m := range st.Players {
 		p := s.PlayerByAddress(m.Addr)
 		if p == nil || p.Name == m.Name {
 			continue
 		}
 		old := m.Name
+		saveMember(c, m)
 		m.Name = p.Name
+		st.Cells = slices.Clone(st.Cells)
 		for i := range st.Cells {
 			if st.Cells[i].Owner == old {
 				st.Cells[i].Owner = p.Name
@@ -156,9 +171,11 @@ func (st *State) sync(s *contract.State) {
 		}
 		for _, pr := range st.Proposals {
 			if pr.Player == old {
+				saveProposal(c, pr)
 				pr.Player = p.Name
 			}
 		}
+		st.Votes = slices.Clone(st.Votes)
 		for i := range st.Votes {
 			if st.Votes[i].Player == old {
 				st.Votes[i].Player = p.Name
@@ -203,7 +220,9 @@ func (st *State) unplaced(c *contract.Ctx, name string) int {
 	return balance(c, name) - st.placed(name)
 }
 
+// sortCells puts the cells in map order, in a new list (SaveTop).
 func (st *State) sortCells() {
+	st.Cells = slices.Clone(st.Cells)
 	sort.Slice(st.Cells, func(i, j int) bool {
 		a, b := st.Cells[i], st.Cells[j]
 		if a.Y != b.Y {
@@ -231,8 +250,9 @@ func (st *State) moveOne(c *contract.Ctx, from, to string) (string, error) {
 		}
 		where = cellName(st.Cells[best].X, st.Cells[best].Y)
 		if to == Totem {
-			st.Cells = append(st.Cells[:best], st.Cells[best+1:]...)
+			st.deleteCell(best)
 		} else {
+			st.Cells = slices.Clone(st.Cells)
 			st.Cells[best].Owner = to
 		}
 	}
@@ -240,4 +260,26 @@ func (st *State) moveOne(c *contract.Ctx, from, to string) (string, error) {
 		return "", err
 	}
 	return where, nil
+}
+
+// SaveTop implements contract.DataSaver: the fields by value. The rest is
+// saved where it changes: a member (saveMember) and a proposal
+// (saveProposal) before one of their fields is written. The lists (the
+// players, the cells, the proposals, the votes, the rules, the notes, the
+// rulings pending, a member's violations) are only appended to or replaced,
+// never changed in place.
+func (st *State) SaveTop() func() {
+	cp := *st
+	return func() { *st = cp }
+}
+
+// saveMember saves m before an action or event changes it (DataSaver).
+func saveMember(c *contract.Ctx, m *Member) { contract.SaveValue(c, m) }
+
+// saveProposal saves p before an action changes it (DataSaver).
+func saveProposal(c *contract.Ctx, p *Proposal) { contract.SaveValue(c, p) }
+
+// deleteCell takes cell i off the map, in a new list (SaveTop).
+func (st *State) deleteCell(i int) {
+	st.Cells = slices.Delete(slices.Clone(st.Cells), i, i+1)
 }

@@ -41,6 +41,7 @@ var (
 	_ contract.Game          = (*Game)(nil)
 	_ contract.Extractor     = (*Game)(nil)
 	_ contract.RulingHandler = (*Game)(nil)
+	_ contract.DataSaver     = (*State)(nil)
 )
 
 // spec is Steemfield's static description.
