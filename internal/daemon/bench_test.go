@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,8 +25,9 @@ import (
 
 // BenchmarkLiveSave times the live path per message: apply and save, with
 // 20, 200 and 2,000 players in each game (Life, Rumble, Steemfield, Wacky
-// World; REFEREE_BENCH_GAMES=life,rumble runs those named), through the
-// daemon's transaction
+// World; REFEREE_BENCH_GAMES=life,rumble runs those named,
+// REFEREE_BENCH_PLAYERS=2000 that size alone), through the daemon's
+// transaction
 // (write: the input performed, journaled and synced, a snapshot started
 // when due) and the sender's record of the receipt sent (settle), on a real
 // file system with its fsyncs. Snapshots are due every 100 inputs here (ten
@@ -62,6 +64,9 @@ import (
 // times, on the same messages, the whole-state save the journal replaced
 // (apply, then store.Commit: the entries and the whole state encoded,
 // written, synced and renamed; a fifth as many messages: it is slow).
+// With REFEREE_BENCH_PROFILE=FILE it writes the CPU profile of the timed
+// messages and events alone (not of the setups) of each game and size to
+// FILE-GAME-PLAYERS.
 //
 //	go test ./internal/daemon -run '^$' -bench LiveSave -benchtime 1x
 func BenchmarkLiveSave(b *testing.B) {
@@ -75,11 +80,15 @@ func BenchmarkLiveSave(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	sizes := []int{20, 200, 2000}
+	if n, err := strconv.Atoi(os.Getenv("REFEREE_BENCH_PLAYERS")); err == nil && n > 1 {
+		sizes = []int{n}
+	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	for _, g := range games {
 		fmt.Printf("%s\n", g.name)
-		for _, players := range []int{20, 200, 2000} {
+		for _, players := range sizes {
 			liveSave(b, g, players, every, whole)
 		}
 	}
@@ -126,6 +135,17 @@ func liveSave(b *testing.B, g liveGame, players, every int, whole bool) {
 		eventsOurs = append(eventsOurs, ms(took-d.last.wall[partSync]))
 	}
 	runtime.GC()
+	if prof := os.Getenv("REFEREE_BENCH_PROFILE"); prof != "" {
+		f, err := os.Create(fmt.Sprintf("%s-%s-%d", prof, g.id, players))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			b.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	for i, m := range mail {
 		advance(m.Arrived)
 		start, startCPU := time.Now(), threadCPU()
