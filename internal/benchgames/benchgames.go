@@ -72,6 +72,18 @@ func Msg(id string, i int, ch contract.Channel, at time.Time, subject, text stri
 		Subject: subject, Channel: ch, ListCopy: ch.IsPublic(), Authenticated: true, Text: text}
 }
 
+// Engine is the engine of the setups: the three games, with cfg's
+// Referee and Contestmaster set to contracttest's.
+func Engine(b testing.TB, cfg contract.Config) *contract.Engine {
+	b.Helper()
+	cfg.Referee, cfg.Contestmaster = contracttest.Referee, contracttest.Contestmaster
+	e, err := contract.NewEngine(cfg, rumble.New(), steemfield.New(), wackyworld.New())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
 // play applies messages to the state of a setup, failing on an error
 // (a rejected action is no error).
 type play struct {
@@ -84,11 +96,7 @@ type play struct {
 
 func newPlay(b testing.TB, cfg contract.Config, subject string, start string) *play {
 	b.Helper()
-	cfg.Referee, cfg.Contestmaster = contracttest.Referee, contracttest.Contestmaster
-	e, err := contract.NewEngine(cfg, rumble.New(), steemfield.New(), wackyworld.New())
-	if err != nil {
-		b.Fatal(err)
-	}
+	e := Engine(b, cfg)
 	s, _, err := e.NewState(contracttest.Secret[:], contracttest.At(b, start))
 	if err != nil {
 		b.Fatal(err)

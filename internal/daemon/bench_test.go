@@ -253,12 +253,55 @@ func liveGames() []liveGame {
 	for _, g := range benchgames.Games {
 		games = append(games, liveGame{name: g.Name, id: g.ID, setup: func(b *testing.B, players, msgs int) (*Daemon, []*contract.Message) {
 			b.Helper()
-			e, s, at := g.Setup(b, contract.Config{SeenHorizon: 30 * 24 * time.Hour, RulingWait: 48 * time.Hour}, players)
+			e, s, at := gameSetup(b, g, players)
 			mail := benchgames.Mail(g, players, at)
 			return liveDaemon(b, e, s, at), mail[:min(msgs, len(mail))]
 		}})
 	}
 	return games
+}
+
+// gameSetup is g.Setup with players. With REFEREE_BENCH_CACHE=DIR, the
+// state it makes is saved in DIR (GAME-PLAYERS.yaml, and the time the
+// timed mail begins in GAME-PLAYERS.at) and, when there, loaded from it
+// instead (the setup of 2,000 players takes minutes): a state read from
+// its file, as at a start of the daemon, with nothing kept of its
+// encodings.
+func gameSetup(b *testing.B, g benchgames.Game, players int) (*contract.Engine, *contract.State, time.Time) {
+	b.Helper()
+	cfg := contract.Config{SeenHorizon: 30 * 24 * time.Hour, RulingWait: 48 * time.Hour}
+	dir := os.Getenv("REFEREE_BENCH_CACHE")
+	if dir == "" {
+		return g.Setup(b, cfg, players)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d", g.ID, players))
+	if text, err := os.ReadFile(path + ".at"); err == nil {
+		at, err := time.Parse(time.RFC3339Nano, string(text))
+		if err != nil {
+			b.Fatal(err)
+		}
+		e := benchgames.Engine(b, cfg)
+		s, err := store.Load(e, path+".yaml")
+		if err != nil {
+			b.Fatal(err)
+		}
+		return e, s, at
+	}
+	e, s, at := g.Setup(b, cfg, players)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := store.Save(path+".yaml", s); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path+".at", []byte(at.Format(time.RFC3339Nano)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	s, err := store.Load(e, path+".yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e, s, at
 }
 
 // liveGamesNamed are the games of liveGames whose IDs the comma-separated
