@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"sync"
@@ -31,11 +32,14 @@ import (
 // each player's text kept, while the player is the same (a copy of it is
 // compared with samePlayer, as the state's Encoder compares its own); new
 // entries and players are encoded 64 to a document, which is cut at the
-// start of each (itemTexts). And each game's section text is kept whole
-// while the section is unchanged, by the check the Encoder makes of its
-// own kept sections (sameSection, against a deep copy): a notice of one
-// game, or a report after a message that touched one game, encodes that
-// section alone.
+// start of each (itemTexts). And each game's section is encoded again
+// only where it changed: one whose data has lists written item by item
+// (statehash_data.go) is compared by its parts, the text with
+// placeholders kept while the game's fields and the data but for its
+// lists are the same; any other is kept whole while it is unchanged, by
+// the check the Encoder makes of its own kept sections (sameSection,
+// against a deep copy). A notice of one game, or a report after a message
+// that touched one game, encodes what changed in that section alone.
 
 // The text of a state is written as the state file writes it, with every
 // text that begins with a line break or a tab double-quoted (codec_text.go):
@@ -67,9 +71,11 @@ type hashText struct {
 }
 
 // keptSection is a game's section text under "games:" and a deep copy of
-// the section it is the text of.
+// the section it is the text of, or, for a section whose data has lists
+// written item by item, what its text with placeholders depends on.
 type keptSection struct {
 	of   *GameState
+	head *sectionHead
 	text []byte
 }
 
@@ -245,8 +251,14 @@ func yamlKeyOrder[V any](m map[string]V) []string {
 }
 
 // section is the text of game id's section g under "games:", kept while
-// the section is unchanged (sameSection, the check the state's Encoder
-// makes of its own kept sections).
+// the section is unchanged. A section whose data has lists written item
+// by item (splitData) is compared by its parts: the game's fields, the
+// data but for its lists (against a deep copy of that alone), and each
+// item of its lists (listTexts, against a deep copy of each); its text is
+// spliced again from the parts kept, and no copy of the whole section is
+// made or compared at each change. Any other section is compared whole
+// (sameSection, the check the state's Encoder makes of its own kept
+// sections, against a deep copy).
 func (c *hashText) section(id string, g *GameState) ([]byte, error) {
 	if g == nil {
 		return gameText(id, g)
@@ -254,26 +266,88 @@ func (c *hashText) section(id string, g *GameState) ([]byte, error) {
 	c.mu.Lock()
 	k, ok := c.sections[id]
 	c.mu.Unlock()
-	if ok && sameSection(g, k.of) {
+	data, lists := splitData(id, g.Data)
+	if lists != nil {
+		return c.splitSection(id, g, data, lists, k)
+	}
+	if ok && k.of != nil && sameSection(g, k.of) {
 		return k.text, nil
 	}
-	b, err := c.encodeSection(id, g)
+	b, err := c.encodeSection(id, g, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}
+	c.keep(id, keptSection{of: deepCopy(reflect.ValueOf(g)).Interface().(*GameState), text: b})
+	return b, nil
+}
+
+// splitSection is section for a section whose data has lists written item
+// by item: data is the data without them, k what was kept of the section.
+func (c *hashText) splitSection(id string, g *GameState, data any, lists []dataList, k keptSection) ([]byte, error) {
+	head := k.head
+	if head == nil || !head.same(g, data, lists) {
+		head = newSectionHead(g, data, lists)
+	}
+	b, err := c.encodeSection(id, g, data, lists, head)
+	if err != nil {
+		return nil, err
+	}
+	c.keep(id, keptSection{head: head, text: b})
+	return b, nil
+}
+
+func (c *hashText) keep(id string, k keptSection) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.sections == nil {
 		c.sections = map[string]keptSection{}
 	}
-	c.sections[id] = keptSection{of: deepCopy(reflect.ValueOf(g)).Interface().(*GameState), text: b}
-	return b, nil
+	c.sections[id] = k
+}
+
+// sectionHead is what the encoding of a section with placeholders
+// depends on (encodeSection): the game's fields but for its recent events
+// (whether there are any), the data without
+// its lists and the lists' fields, each kept as a copy; and that text.
+type sectionHead struct {
+	contestmaster string
+	params        map[string]string
+	lastReport    time.Time
+	recent        bool          // there are recent events (a placeholder); none, nil or not, are written "[]"
+	data          reflect.Value // a deep copy of the data without its lists
+	lists         []string      // the fields of the lists written apart
+	text          []byte        // the section with placeholders; nil: encoded whole
+}
+
+func newSectionHead(g *GameState, data any, lists []dataList) *sectionHead {
+	h := &sectionHead{contestmaster: g.Contestmaster, params: maps.Clone(g.Params), lastReport: g.LastReport,
+		recent: len(g.Recent) > 0, data: deepCopy(reflect.ValueOf(data))}
+	for _, l := range lists {
+		h.lists = append(h.lists, l.name)
+	}
+	return h
+}
+
+// same says whether g, its data without its lists and its lists encode
+// with placeholders as the section kept did.
+func (h *sectionHead) same(g *GameState, data any, lists []dataList) bool {
+	if h.contestmaster != g.Contestmaster || !sameTime(h.lastReport, g.LastReport) || !maps.Equal(h.params, g.Params) ||
+		h.recent != (len(g.Recent) > 0) || len(h.lists) != len(lists) {
+		return false
+	}
+	for i, l := range lists {
+		if h.lists[i] != l.name {
+			return false
+		}
+	}
+	return reflect.DeepEqual(h.data.Interface(), data)
 }
 
 // encodeSection encodes game id's section g under "games:", its recent
-// events from the text kept of each, and each list of its data
-// (splitData) from the text kept of each item.
-func (c *hashText) encodeSection(id string, g *GameState) ([]byte, error) {
+// events from the text kept of each, and each of lists, the lists of its
+// data (splitData: data is the data without them), from the text kept of
+// each item. With head, the section with placeholders is head's text.
+func (c *hashText) encodeSection(id string, g *GameState, data any, lists []dataList, head *sectionHead) ([]byte, error) {
 	bare := gameStateText{Contestmaster: g.Contestmaster, Params: g.Params, LastReport: g.LastReport, Recent: g.Recent, State: g.Data}
 	var recentMark []byte
 	if len(g.Recent) > 0 {
@@ -283,31 +357,38 @@ func (c *hashText) encodeSection(id string, g *GameState) ([]byte, error) {
 			return nil, err
 		}
 	}
-	data, lists := splitData(id, g.Data)
 	if lists != nil {
 		bare.State = data
 	}
 	if recentMark == nil && lists == nil {
 		return gameText(id, g)
 	}
-	b, err := marshalText(map[string]map[string]*gameStateText{"games": {id: &bare}})
-	if err != nil {
-		return nil, err
-	}
-	if !bytes.HasPrefix(b, []byte(gamesKey)) {
-		return nil, fmt.Errorf("state hash: unexpected encoding of section %q:\n%s", id, b)
-	}
-	b = b[len(gamesKey):]
-	marks := make([][]byte, 0, len(lists)+1)
-	if recentMark != nil {
-		marks = append(marks, recentMark)
-	}
-	for _, l := range lists {
-		marks = append(marks, []byte(l.mark))
-	}
-	for _, m := range marks {
-		if bytes.Count(b, m) != 1 || !bytes.Contains(b, append([]byte("\n"), m...)) {
-			return gameText(id, g)
+	var b []byte
+	if head != nil && head.text != nil {
+		b = head.text
+	} else {
+		var err error
+		if b, err = marshalText(map[string]map[string]*gameStateText{"games": {id: &bare}}); err != nil {
+			return nil, err
+		}
+		if !bytes.HasPrefix(b, []byte(gamesKey)) {
+			return nil, fmt.Errorf("state hash: unexpected encoding of section %q:\n%s", id, b)
+		}
+		b = b[len(gamesKey):]
+		marks := make([][]byte, 0, len(lists)+1)
+		if recentMark != nil {
+			marks = append(marks, recentMark)
+		}
+		for _, l := range lists {
+			marks = append(marks, []byte(l.mark))
+		}
+		for _, m := range marks {
+			if bytes.Count(b, m) != 1 || !bytes.Contains(b, append([]byte("\n"), m...)) {
+				return gameText(id, g)
+			}
+		}
+		if head != nil {
+			head.text = b
 		}
 	}
 	var parts []part
