@@ -61,7 +61,7 @@ func marshalText(v any) ([]byte, error) { return quotingTexts(v, yaml.Marshal, 4
 // use; it may be used by several goroutines.
 type hashText struct {
 	mu       sync.Mutex
-	recent   map[string]map[Happening][]byte // by game ID: each entry's text
+	recent   map[string]keptRecent           // by game ID: the entries' text
 	people   map[*Player]keptPlayer          // each player's text
 	sections map[string]keptSection          // by game ID: the section's text
 	items    map[string]map[uintptr]keptItem // by game ID and list: each item's text (splitData)
@@ -412,45 +412,63 @@ func (c *hashText) encodeSection(id string, g *GameState, data any, lists []data
 }
 
 // recentText is the text of game id's recent events, from the text kept of
-// each.
+// each. Events are added at the end of the list and dropped from its
+// start: the events kept are found from the place of the first of recent
+// among them, each compared; an event not found so is written anew.
 func (c *hashText) recentText(id string, recent []Happening) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.recent == nil {
-		c.recent = map[string]map[Happening][]byte{}
+		c.recent = map[string]keptRecent{}
 	}
-	kept := c.recent[id]
-	fresh := make(map[Happening][]byte, len(recent))
-	var missing []Happening
-	for _, ev := range recent {
-		if _, ok := fresh[ev]; ok {
-			continue
-		}
-		t, ok := kept[ev]
-		if !ok {
-			if t, ok = plainHappening(ev); !ok {
-				missing = append(missing, ev)
+	k := c.recent[id]
+	texts := make([][]byte, len(recent))
+	found := 0
+	if len(recent) > 0 {
+		if from := slices.Index(k.events, recent[0]); from >= 0 {
+			for found < len(recent) && from+found < len(k.events) && k.events[from+found] == recent[found] {
+				texts[found] = k.texts[from+found]
+				found++
+			}
+			if found == len(recent) && found == len(k.events) { // from is 0
+				return k.text, nil
 			}
 		}
-		fresh[ev] = t
 	}
-	texts, err := itemTexts(missing, happeningsText, probeHead, probeTail, happeningStart)
+	var missing []Happening
+	var at []int
+	for i := found; i < len(recent); i++ {
+		t, ok := plainHappening(recent[i])
+		if !ok {
+			missing, at = append(missing, recent[i]), append(at, i)
+		}
+		texts[i] = t
+	}
+	more, err := itemTexts(missing, happeningsText, probeHead, probeTail, happeningStart)
 	if err != nil {
 		return nil, err
 	}
-	for i, ev := range missing {
-		fresh[ev] = texts[i]
+	for j, i := range at {
+		texts[i] = more[j]
 	}
 	size := 0
-	for _, ev := range recent {
-		size += len(fresh[ev])
+	for _, t := range texts {
+		size += len(t)
 	}
 	text := make([]byte, 0, size)
-	for _, ev := range recent {
-		text = append(text, fresh[ev]...)
+	for _, t := range texts {
+		text = append(text, t...)
 	}
-	c.recent[id] = fresh
+	c.recent[id] = keptRecent{events: slices.Clone(recent), texts: texts, text: text}
 	return text, nil
+}
+
+// keptRecent is the text of a game's recent events, and of each, and a
+// copy of the events.
+type keptRecent struct {
+	events []Happening
+	texts  [][]byte
+	text   []byte
 }
 
 // gameText is the text of game id's section g under "games:", encoded as a

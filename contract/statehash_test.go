@@ -91,6 +91,24 @@ func TestHashText(t *testing.T) {
 			g.Recent = append(g.Recent[3:], Happening{Time: at.Add(time.Hour), Who: "Bob", What: "a new event"})
 		}
 		sameHashText(t, &c, h)
+		// An event changed where it is, one put first, one taken out of
+		// the middle, two swapped, the first two dropped, the last.
+		for _, id := range ids {
+			g := h.Games[id]
+			g.Recent[len(g.Recent)/2].What = "changed in place"
+		}
+		sameHashText(t, &c, h)
+		g := h.Games["rumble"]
+		g.Recent = append([]Happening{{Time: at, Who: "Carol", What: "first"}}, g.Recent...)
+		sameHashText(t, &c, h)
+		g.Recent = append(g.Recent[:2:2], g.Recent[3:]...)
+		sameHashText(t, &c, h)
+		g.Recent[0], g.Recent[1] = g.Recent[1], g.Recent[0]
+		sameHashText(t, &c, h)
+		g.Recent = g.Recent[2:] // the oldest dropped, none added
+		sameHashText(t, &c, h)
+		g.Recent = g.Recent[:len(g.Recent)-1]
+		sameHashText(t, &c, h)
 		one := &hashedState{Game: "life", Seq: 8, Time: at, Games: map[string]*GameState{"life": h.Games["life"]}}
 		sameHashText(t, &c, one)
 		h.Games["life"].Recent = nil
