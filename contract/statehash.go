@@ -61,13 +61,12 @@ func marshalText(v any) ([]byte, error) { return quotingTexts(v, yaml.Marshal, 4
 // use; it may be used by several goroutines.
 type hashText struct {
 	mu       sync.Mutex
-	recent   map[string]keptRecent           // by game ID: the entries' text
-	people   map[*Player]keptPlayer          // each player's text
-	sections map[string]keptSection          // by game ID: the section's text
-	items    map[string]map[uintptr]keptItem // by game ID and list: each item's text (splitData)
-	itemsAt  map[string][]keptItem           // the same, by the item's place in its list
-	keys     keyText                         // of the ledger and the points
-	size     int                             // of the last text
+	recent   map[string]keptRecent  // by game ID: the entries' text
+	people   map[*Player]keptPlayer // each player's text
+	sections map[string]keptSection // by game ID: the section's text
+	items    map[string][]keptItem  // by game ID and list: each item's text, at its place (splitData)
+	keys     keyText                // of the ledger and the points
+	size     int                    // of the last text
 }
 
 // keptSection is a game's section text under "games:" and a deep copy of
