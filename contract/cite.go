@@ -79,12 +79,14 @@ func (c *hashText) hash(s *State, game string, seq int64, at time.Time) (string,
 	if game != "" {
 		h.Games = map[string]*GameState{game: s.Games[game]}
 	}
-	b, err := c.of(&h)
+	pieces, err := c.pieces(&h)
 	if err != nil {
 		return "", fmt.Errorf("state hash: %w", err)
 	}
 	mac := hmac.New(sha256.New, KeyFor(sec, "state-hash"))
-	mac.Write(b)
+	for _, p := range pieces {
+		mac.Write(p)
+	}
 	return hex.EncodeToString(mac.Sum(nil)), nil
 }
 

@@ -62,11 +62,11 @@ func marshalText(v any) ([]byte, error) { return quotingTexts(v, yaml.Marshal, 4
 type hashText struct {
 	mu       sync.Mutex
 	recent   map[string]keptRecent  // by game ID: the entries' text
-	people   map[*Player]keptPlayer // each player's text
+	people   []keptPlayer           // each player's text, at its place
 	sections map[string]keptSection // by game ID: the section's text
 	items    map[string][]keptItem  // by game ID and list: each item's text, at its place (splitData)
 	keys     keyText                // of the ledger and the points
-	size     int                    // of the last text
+	size     int                    // the pieces of the last text
 }
 
 // keptSection is a game's section text under "games:" and a deep copy of
@@ -78,17 +78,38 @@ type keptSection struct {
 	text []byte
 }
 
-// keptPlayer is a player's text in hashedState and a copy of the player
-// it is the text of.
+// keptPlayer is a player's text in hashedState, a copy of the player it
+// is the text of, and the player.
 type keptPlayer struct {
+	p    *Player
 	of   *Player
 	text []byte
 }
 
 // of returns the YAML encoding of h, as marshalText(h) writes it.
 func (c *hashText) of(h *hashedState) ([]byte, error) {
+	pieces, err := c.pieces(h)
+	if err != nil {
+		return nil, err
+	}
+	size := 0
+	for _, p := range pieces {
+		size += len(p)
+	}
+	out := make([]byte, 0, size)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out, nil
+}
+
+// pieces is the YAML encoding of h, as marshalText(h) writes it, in
+// pieces to be read in order: the kept texts of the players and of the
+// games' sections are not copied into one text (the hash reads them
+// where they are).
+func (c *hashText) pieces(h *hashedState) ([][]byte, error) {
 	c.mu.Lock()
-	out := make([]byte, 0, c.size)
+	out := make([][]byte, 0, c.size)
 	c.mu.Unlock()
 	v := reflect.ValueOf(h).Elem()
 	var points []byte // "points:", written with "ledger:"
@@ -96,12 +117,12 @@ func (c *hashText) of(h *hashedState) ([]byte, error) {
 		f := v.Type().Field(i)
 		if f.Name == "Ledger" {
 			if lt, pt, ok := c.ledger(&h.Ledger, h.Points); ok {
-				out, points = append(out, lt...), pt
+				out, points = append(out, lt), pt
 				continue
 			}
 		}
 		if f.Name == "Points" && points != nil {
-			out = append(out, points...)
+			out = append(out, points)
 			continue
 		}
 		if f.Name == "Players" && len(h.Players) > 0 && !slices.Contains(h.Players, nil) {
@@ -126,7 +147,7 @@ func (c *hashText) of(h *hashedState) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, b...)
+		out = append(out, b)
 	}
 	c.mu.Lock()
 	c.size = len(out)
@@ -135,34 +156,48 @@ func (c *hashText) of(h *hashedState) ([]byte, error) {
 }
 
 // players appends the "players:" key of hashedState to out: the text of
-// each player kept while the player is the same.
-func (c *hashText) players(out []byte, ps []*Player) ([]byte, error) {
+// each player kept while the player is the same. A player is looked for
+// at its place in the list kept, and only when it is not there among all
+// the players kept (a map of them built then).
+func (c *hashText) players(out [][]byte, ps []*Player) ([][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	fresh := make(map[*Player]keptPlayer, len(ps))
+	var byPointer map[*Player]keptPlayer
+	at := make([]keptPlayer, len(ps))
 	var missing []*Player
-	for _, p := range ps {
-		if _, ok := fresh[p]; ok {
+	var places []int
+	for i, p := range ps {
+		var k keptPlayer
+		ok := i < len(c.people) && c.people[i].p == p
+		if ok {
+			k = c.people[i]
+		} else {
+			if byPointer == nil {
+				byPointer = make(map[*Player]keptPlayer, len(c.people))
+				for _, k := range c.people {
+					byPointer[k.p] = k
+				}
+			}
+			k, ok = byPointer[p]
+		}
+		if !ok || !samePlayer(k.of, p) {
+			missing, places = append(missing, p), append(places, i)
 			continue
 		}
-		k, ok := c.people[p]
-		if !ok || !samePlayer(k.of, p) {
-			missing = append(missing, p)
-		}
-		fresh[p] = k
+		at[i] = k
 	}
 	texts, err := itemTexts(missing, playersText, playersHead, playersTail, playerStart)
 	if err != nil {
 		return nil, err
 	}
-	for i, p := range missing {
-		fresh[p] = keptPlayer{of: clonePlayer(p), text: texts[i]}
+	for j, p := range missing {
+		at[places[j]] = keptPlayer{p: p, of: clonePlayer(p), text: texts[j]}
 	}
-	out = append(out, playersHead...)
-	for _, p := range ps {
-		out = append(out, fresh[p].text...)
+	out = append(out, []byte(playersHead))
+	for _, k := range at {
+		out = append(out, k.text)
 	}
-	c.people = fresh
+	c.people = at
 	return out, nil
 }
 
@@ -203,14 +238,14 @@ const gamesKey = "games:\n"
 
 // games appends the "games:" key of hashedState to out, with the sections
 // of games in the order ids.
-func (c *hashText) games(out []byte, games map[string]*GameState, ids []string) ([]byte, error) {
-	out = append(out, gamesKey...)
+func (c *hashText) games(out [][]byte, games map[string]*GameState, ids []string) ([][]byte, error) {
+	out = append(out, []byte(gamesKey))
 	for _, id := range ids {
 		b, err := c.section(id, games[id])
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, b...)
+		out = append(out, b)
 	}
 	return out, nil
 }

@@ -2,6 +2,9 @@ package contract
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -13,6 +16,28 @@ import (
 // oldHashText is the state hash's text as it was encoded before its recent
 // events were kept: the reference hashText must equal.
 func oldHashText(h *hashedState) ([]byte, error) { return marshalText(h) }
+
+// wholeHash is StateHash as the HMAC-SHA256 of the whole encoding of
+// hashedState (oldHashText), in one piece.
+func wholeHash(t *testing.T, s *State, game string, seq int64, at time.Time) string {
+	t.Helper()
+	h := hashedState{Game: game, Seq: seq, Time: at.UTC(), Players: s.Players, Ledger: s.Ledger, Points: s.Points,
+		Intents: s.Intents, Rulings: s.Rulings, Claims: s.Claims, Games: s.Games}
+	if game != "" {
+		h.Games = map[string]*GameState{game: s.Games[game]}
+	}
+	b, err := oldHashText(&h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec, err := s.secret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mac := hmac.New(sha256.New, KeyFor(sec, "state-hash"))
+	mac.Write(b)
+	return hex.EncodeToString(mac.Sum(nil))
+}
 
 // hashSection is the data of a game in these tests.
 type hashSection struct {
@@ -338,6 +363,9 @@ func TestHashTextRandomChanges(t *testing.T) {
 			}
 			if got != want {
 				t.Fatalf("step %d (%s), game %q: the kept state hash %s, a fresh one %s", step, what, game, got, want)
+			}
+			if whole := wholeHash(t, s, game, int64(step), at); got != whole {
+				t.Fatalf("step %d (%s), game %q: the kept state hash %s, the HMAC of the whole encoding %s", step, what, game, got, whole)
 			}
 		}
 		hs := &hashedState{Time: at, Players: s.Players, Points: s.Points, Games: s.Games}
