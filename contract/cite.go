@@ -206,8 +206,10 @@ func (s *State) cited(id string) *Cited {
 	return nil
 }
 
-// touchCited saves a citable record before it changes.
+// touchCited saves a citable record before it changes, and counts the
+// change (ratificationNext reads the records again).
 func (s *State) touchCited(x *Cited) {
+	s.aux().citedTouched++
 	s.undoLog().once(x, func() func() {
 		cp := *x
 		return func() { *x = cp }
