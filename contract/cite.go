@@ -79,12 +79,14 @@ func (c *hashText) hash(s *State, game string, seq int64, at time.Time) (string,
 	if game != "" {
 		h.Games = map[string]*GameState{game: s.Games[game]}
 	}
-	b, err := c.of(&h)
+	pieces, err := c.pieces(&h)
 	if err != nil {
 		return "", fmt.Errorf("state hash: %w", err)
 	}
 	mac := hmac.New(sha256.New, KeyFor(sec, "state-hash"))
-	mac.Write(b)
+	for _, p := range pieces {
+		mac.Write(p)
+	}
 	return hex.EncodeToString(mac.Sum(nil)), nil
 }
 
@@ -204,8 +206,10 @@ func (s *State) cited(id string) *Cited {
 	return nil
 }
 
-// touchCited saves a citable record before it changes.
+// touchCited saves a citable record before it changes, and counts the
+// change (ratificationNext reads the records again).
 func (s *State) touchCited(x *Cited) {
+	s.aux().citedTouched++
 	s.undoLog().once(x, func() func() {
 		cp := *x
 		return func() { *x = cp }

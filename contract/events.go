@@ -149,12 +149,47 @@ func coreNext(s *State) (Event, bool) {
 	if ev, ok := heldNext(s); ok && n.beaten(ev.At) {
 		n.set(ev)
 	}
-	for _, x := range s.Cited {
+	if ev, ok := s.ratificationNext(); ok && n.beaten(ev.At) {
+		n.set(ev)
+	}
+	return n.ev, n.ok
+}
+
+// ratificationNext is the soonest ratification of a pending record, the
+// first in the list of those at its time. The list holds a record of every
+// public notice for the processed-message memory's horizon, thousands in a
+// game of many players, each reached through its pointer: the answer is
+// kept, with the list it was found in, and the records are read again
+// only after one was changed (touchCited) or an undo; records appended
+// since are read alone, the list before them the same pointers.
+func (s *State) ratificationNext() (Event, bool) {
+	ax := s.aux()
+	k := &ax.ratification
+	from := 0
+	if k.valid && k.undos == ax.undos && k.touched == ax.citedTouched && len(s.Cited) >= len(k.list) && slices.Equal(s.Cited[:len(k.list)], k.list) {
+		from = len(k.list)
+	} else {
+		k.ev, k.ok = Event{}, false
+	}
+	n := soonest{ev: k.ev, ok: k.ok}
+	for _, x := range s.Cited[from:] {
 		if x.Status == "pending" && !x.Ratifies.IsZero() && n.beaten(x.Ratifies) {
 			n.set(Event{At: x.Ratifies, Name: "ratification", Key: x.ID})
 		}
 	}
+	*k = keptRatification{valid: true, list: s.Cited, undos: ax.undos, touched: ax.citedTouched, ev: n.ev, ok: n.ok}
 	return n.ev, n.ok
+}
+
+// keptRatification is ratificationNext's answer (ok: there is one) and
+// what it was found in: the list, the undos and the records' changes
+// counted then.
+type keptRatification struct {
+	valid          bool
+	list           []*Cited
+	undos, touched uint64
+	ev             Event
+	ok             bool
 }
 
 // soonest is the earliest event offered so far: the first offered of

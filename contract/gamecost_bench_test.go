@@ -2,18 +2,14 @@ package contract_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sort"
 	"testing"
 	"time"
 
-	"referee/contests/rumble"
-	"referee/contests/steemfield"
-	"referee/contests/wackyworld"
 	"referee/contract"
-	"referee/contract/contracttest"
+	"referee/internal/benchgames"
 )
 
 // BenchmarkGameCost prints what Engine.Apply costs per message in Rumble,
@@ -27,7 +23,7 @@ import (
 // game's events of the next eight days (rounds, posts, turns, reports), each
 // timed. Each size is run three times from copies of one state; the tables
 // give the median and the spread (lowest to highest), and the 2,000/20
-// ratio.
+// ratio. The setups and the mail are internal/benchgames's.
 //
 //	go test -run '^$' -bench GameCost -benchtime 1x ./contract/
 func BenchmarkGameCost(b *testing.B) {
@@ -36,20 +32,20 @@ func BenchmarkGameCost(b *testing.B) {
 	if testing.Short() {
 		sizes = []int{20, 60, 200} // a quick look
 	}
-	for _, g := range gameBenches {
-		b.Run(g.id, func(b *testing.B) { gameCost(b, g, sizes) })
+	for _, g := range benchgames.Games {
+		b.Run(g.ID, func(b *testing.B) { gameCost(b, g, sizes) })
 	}
 }
 
-func gameCost(b *testing.B, g gameBench, sizes []int) {
+func gameCost(b *testing.B, g benchgames.Game, sizes []int) {
 	{
-		fmt.Printf("\n%s\n%8s %9s %24s %24s %24s\n", g.name, "players", "messages", "all µs/msg (spread)", "actions µs/msg (spread)", "chatter µs/msg (spread)")
+		fmt.Printf("\n%s\n%8s %9s %24s %24s %24s\n", g.Name, "players", "messages", "all µs/msg (spread)", "actions µs/msg (spread)", "chatter µs/msg (spread)")
 		var first, firstAct float64
 		events := map[string][3][]float64{} // event name: its µs per event at each size
 		counts := map[string][3]int{}
 		for si, players := range sizes {
-			e, base, at := g.setup(b, players)
-			mail := gameMail(g, players, at)
+			e, base, at := g.Setup(b, contract.Config{}, players)
+			mail := benchgames.Mail(g, players, at)
 			var all, act, chat []float64
 			for run := 0; run < 3; run++ {
 				s := contract.Snapshot(base)
@@ -86,7 +82,7 @@ func gameCost(b *testing.B, g gameBench, sizes []int) {
 					d := time.Since(t0)
 					var names []string
 					for _, en := range ent {
-						if en.Outcome == "event" && en.Game == g.id {
+						if en.Outcome == "event" && en.Game == g.ID {
 							names = append(names, en.Verb)
 						}
 					}
@@ -116,7 +112,7 @@ func gameCost(b *testing.B, g gameBench, sizes []int) {
 				all[1], all[0], all[2], act[1], act[0], act[2], chat[1], chat[0], chat[2])
 			if si == len(sizes)-1 {
 				fmt.Printf("%8s %9s %9.1fx %24s\n", fmt.Sprintf("%d/%d", players, sizes[0]), "", all[1]/first, fmt.Sprintf("%.1fx", act[1]/firstAct))
-				b.ReportMetric(all[1]/first, g.id+"-ratio")
+				b.ReportMetric(all[1]/first, g.ID+"-ratio")
 			}
 		}
 		var names []string
@@ -136,325 +132,4 @@ func gameCost(b *testing.B, g gameBench, sizes []int) {
 			}
 		}
 	}
-}
-
-// A gameBench builds a game's state at a size and writes its players' mail.
-type gameBench struct {
-	name, id, subject string
-	// setup returns the engine, a state with players joined and the stretch
-	// of play behind them, and the time the timed mail begins.
-	setup func(b testing.TB, players int) (*contract.Engine, *contract.State, time.Time)
-	// action is the i-th action message of the timed mail: its sender, its
-	// channel and its text. Sender -1 is the contestmaster.
-	action func(r *rand.Rand, players int) (int, contract.Channel, string)
-}
-
-var gameBenches = []gameBench{
-	{name: "Rumble", id: "rumble", subject: "Rumble", setup: rumbleSetup, action: rumbleAction},
-	{name: "Steemfield", id: "steemfield", subject: "Steemfield", setup: steemSetup, action: steemAction},
-	{name: "Wacky World", id: "wackyworld", subject: "Wacky World", setup: wackySetup, action: wackyAction},
-}
-
-// gameMail is the timed mail: 1,000 messages 20 seconds apart from at, one
-// in two an action (gameBench.action), the others chatter of a random player.
-func gameMail(g gameBench, players int, at time.Time) []*contract.Message {
-	r := rand.New(rand.NewPCG(uint64(players), 7))
-	var mail []*contract.Message
-	for i := 0; i < 1000; i++ {
-		at = at.Add(20 * time.Second)
-		who, ch, text := 1+r.IntN(players-1), contract.ChanPublic, ""
-		if i%2 == 0 {
-			who, ch, text = g.action(r, players)
-		}
-		mail = append(mail, benchMsg(fmt.Sprintf("t%d", i), who, ch, at, g.subject, text))
-	}
-	return mail
-}
-
-func benchAddr(i int) string { return fmt.Sprintf("p%04d@example.test", i) }
-func benchName(i int) string { return fmt.Sprintf("P%04d", i) }
-
-// benchMsg is a message from player i (-1: the contestmaster).
-func benchMsg(id string, i int, ch contract.Channel, at time.Time, subject, text string) *contract.Message {
-	from, name := benchAddr(i), benchName(i)
-	if i < 0 {
-		from, name = contracttest.Contestmaster, "Mars"
-	}
-	return &contract.Message{ID: id + "@example.test", From: from, Name: name, Arrived: at, Date: at,
-		Subject: subject, Channel: ch, ListCopy: ch.IsPublic(), Authenticated: true, Text: text}
-}
-
-// benchPlay applies messages to the state of a setup, failing on an error
-// (a rejected action is no error).
-type benchPlay struct {
-	b       testing.TB
-	e       *contract.Engine
-	s       *contract.State
-	subject string
-	n       int
-}
-
-func newBenchPlay(b testing.TB, subject string, start string) *benchPlay {
-	b.Helper()
-	e, err := contract.NewEngine(contract.Config{Referee: contracttest.Referee, Contestmaster: contracttest.Contestmaster},
-		rumble.New(), steemfield.New(), wackyworld.New())
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, _, err := e.NewState(contracttest.Secret[:], contracttest.At(b, start))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return &benchPlay{b: b, e: e, s: s, subject: subject}
-}
-
-func (p *benchPlay) send(at time.Time, who int, ch contract.Channel, text string) {
-	p.b.Helper()
-	p.n++
-	if _, err := p.e.Apply(p.s, benchMsg(fmt.Sprintf("s%d", p.n), who, ch, at, p.subject, text)); err != nil {
-		p.b.Fatal(err)
-	}
-	p.s.Outbox = nil
-}
-
-func (p *benchPlay) advance(to time.Time) {
-	p.b.Helper()
-	if _, err := p.e.Advance(p.s, to); err != nil {
-		p.b.Fatal(err)
-	}
-	p.s.Outbox = nil
-}
-
-// chatter is the memory of a month's mail: 3,000 messages without actions.
-func (p *benchPlay) chatter(at time.Time, players int) {
-	for i := 0; i < 3000; i++ {
-		p.send(at.Add(time.Duration(i)*time.Second), i%players, contract.ChanPublic, "")
-	}
-}
-
-// rumbleSetup: the players join, the contestmaster announces a game of two
-// powers each, everyone submits eir powers (tagged ward, fury, mend or
-// thorns), bids on them and keeps them, and fights three rounds, each
-// closing when every list is in. The timed mail comes in round 4, which
-// player 0 keeps open by sending nothing.
-func rumbleSetup(b testing.TB, players int) (*contract.Engine, *contract.State, time.Time) {
-	p := newBenchPlay(b, "Rumble", "2026-12-01T09:00:00Z")
-	at := contracttest.At(b, "2026-12-01T10:00:00Z")
-	p.chatter(at.Add(-time.Hour), players)
-	for i := 0; i < players; i++ {
-		p.send(at, i, contract.ChanPublic, "I join Rumble.")
-	}
-	at = at.Add(time.Hour)
-	p.send(at, -1, contract.ChanPublic, "I announce a new game of Rumble with 2 powers per contestant and 0 contestmaster powers.")
-	tags := []string{"(ward)", "[fury]", "effect: mend", "(thorns)"}
-	st := func() *rumble.State { return p.s.Games["rumble"].Data.(*rumble.State) }
-	alive := func() []int { // the living contestants, by number
-		var out []int
-		for i, f := range st().Fighters {
-			if f.Name != benchName(i) {
-				b.Fatalf("Rumble: contestant %d is %s, want %s", i, f.Name, benchName(i))
-			}
-			if f.Alive {
-				out = append(out, i)
-			}
-		}
-		return out
-	}
-	step := func(phase string, list func(i int) string) {
-		round := st().Round
-		at = at.Add(time.Hour)
-		for _, i := range alive() {
-			p.send(at.Add(time.Duration(i)*time.Second), i, contract.ChanPrivate, list(i))
-		}
-		at = at.Add(time.Hour)
-		p.advance(at)
-		if st().Phase == phase && st().Round == round {
-			b.Fatalf("Rumble: phase %s did not close with %d players (round %d, phase %s close %v deadline %v subs %d %+v)", phase, players, st().Round, st().Phase, st().CloseAt, st().Deadline, len(st().Subs), st().Fighters[0])
-		}
-	}
-	step(rumble.PhasePowers, func(i int) string {
-		return fmt.Sprintf("Might %d: strength of P%04d %s\nGuard %d: shield of P%04d %s", i, i, tags[i%4], i, i, tags[(i+1)%4])
-	})
-	step(rumble.PhaseBids, func(i int) string { return fmt.Sprintf("I bid 10 on Might %d. I bid 5 on Guard %d.", i, i) })
-	step(rumble.PhaseDiscard, func(int) string { return "No discard." })
-	r := rand.New(rand.NewPCG(uint64(players), 1))
-	for round := 1; round <= 3; round++ {
-		living := alive() // a contestant killed in a round is attacked no more
-		step(rumble.PhaseRound, func(i int) string {
-			target := living[r.IntN(len(living))]
-			for target == i {
-				target = living[r.IntN(len(living))]
-			}
-			e := st().Fighters[i].Energy // what a list may spend (Rumble 8)
-			if e < 8 {
-				return fmt.Sprintf("Attack P%04d 1\nDefend %d", target, e-1)
-			}
-			return fmt.Sprintf("Attack P%04d %d\nDefend %d\nSpend 1 on Might %d\nSpend 1 on Guard %d", target, min(10, e/8), min(20, e/4), i, i)
-		})
-	}
-	if st().Round != 4 || st().Phase != rumble.PhaseRound {
-		b.Fatalf("Rumble: round %d phase %q after three rounds, want round 4", st().Round, st().Phase)
-	}
-	return p.e, p.s, at
-}
-
-// rumbleAction: an action list in private (valid, or over the energy, or
-// naming a power not held or a stranger), a bid out of its phase, a list
-// sent to the public list, a join during the game.
-func rumbleAction(r *rand.Rand, players int) (int, contract.Channel, string) {
-	who, other := 1+r.IntN(players-1), r.IntN(players)
-	switch r.IntN(8) {
-	case 0:
-		return who, contract.ChanPrivate, fmt.Sprintf("Attack P%04d 500", other)
-	case 1:
-		return who, contract.ChanPrivate, fmt.Sprintf("Attack P%04d 5 / Spend 3 on Might %d", other, other)
-	case 2:
-		return who, contract.ChanPrivate, fmt.Sprintf("I bid 10 on Might %d.", who)
-	case 3:
-		return who, contract.ChanPublic, fmt.Sprintf("Attack P%04d 5 / Defend 10", other)
-	case 4:
-		return who, contract.ChanPublic, "I join Rumble."
-	case 5:
-		return who, contract.ChanPrivate, "Attack: 10 to Nobody"
-	}
-	return who, contract.ChanPrivate, fmt.Sprintf("Attack: 10 to P%04d; Defense: 20 / Might %d: 2\nGuard %d: 1", other, who, who)
-}
-
-// steemSetup: the players join ({DELEGATE}), the game starts, and three
-// rounds go by: in each, one player in two proposes, others place LAND or
-// roll, and every player votes yes. The first proposal put to the vote
-// raises the cap (every player then gets LAND at the round's end), the
-// second grows the map to 40x40, the third needs the controller's ruling.
-// The timed mail comes in round 4's proposal period.
-func steemSetup(b testing.TB, players int) (*contract.Engine, *contract.State, time.Time) {
-	p := newBenchPlay(b, "Steemfield", "2026-12-01T09:00:00Z")
-	at := contracttest.At(b, "2026-12-01T10:00:00Z")
-	p.chatter(at.Add(-time.Hour), players)
-	for i := 0; i < players; i++ {
-		pw := "1"
-		if i%3 == 2 {
-			pw = "0.5"
-		}
-		p.send(at.Add(time.Duration(i)*time.Second), i, contract.ChanPublic, fmt.Sprintf("{DELEGATE: %s}", pw))
-	}
-	st := func() *steemfield.State { return p.s.Games["steemfield"].Data.(*steemfield.State) }
-	chosen := []string{"SET LANDCap = 50000", "SET GridSize = 40", "Players may sing."}
-	r := rand.New(rand.NewPCG(uint64(players), 2))
-	for round := 1; round <= 3; round++ {
-		at = st().RoundStart.Add(time.Hour)
-		if at.Before(st().RoundStart) || st().Phase != steemfield.PhaseProposal || st().Round != round {
-			b.Fatalf("Steemfield: round %d phase %q, want round %d's proposal period", st().Round, st().Phase, round)
-		}
-		size := 10
-		if round == 3 {
-			size = 40
-		}
-		for i := 0; i < players; i++ {
-			var text string
-			switch {
-			case i == round-1:
-				text = "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\n" + chosen[round-1] + "\n---"
-			case i%2 == 1:
-				text = fmt.Sprintf("I think so.\n---\n{PROPOSAL:ADDITION}\nAddition: Participation\nPlayer %d may sing in round %d.\n---", i, round)
-			case i%4 == 0:
-				text = "{ROLL}"
-			default:
-				text = fmt.Sprintf("{PLACE: L(%d, %d)}", 1+r.IntN(size), 1+r.IntN(size))
-			}
-			p.send(at.Add(time.Duration(i)*time.Second), i, contract.ChanPublic, text)
-		}
-		p.advance(st().ProposalEnd.Add(time.Minute))
-		at = st().ProposalEnd.Add(time.Hour)
-		for i := 0; i < players; i++ {
-			vote := "{YES}\nWhy not."
-			if i%5 == 4 {
-				vote = "{NO}"
-			}
-			p.send(at.Add(time.Duration(i)*time.Second), i, contract.ChanPublic, vote)
-		}
-		p.advance(st().RoundEnd.Add(time.Minute))
-	}
-	if st().Round != 4 || st().Phase != steemfield.PhaseProposal {
-		b.Fatalf("Steemfield: round %d phase %q after three rounds, want round 4's proposal period", st().Round, st().Phase)
-	}
-	return p.e, p.s, st().RoundStart.Add(time.Hour)
-}
-
-// steemAction: a placement (free or taken, on the map or off it, or a
-// second one), a proposal (or a second), a roll, a gift, a burn, a vote
-// out of its period, a broken tag.
-func steemAction(r *rand.Rand, players int) (int, contract.Channel, string) {
-	who := r.IntN(players)
-	switch r.IntN(8) {
-	case 0, 1:
-		return who, contract.ChanPublic, fmt.Sprintf("{PLACE: L(%d, %d)}", 1+r.IntN(40), 1+r.IntN(40))
-	case 2:
-		return who, contract.ChanPublic, fmt.Sprintf("{PLACE: L(%d, 3)}", 41+r.IntN(10))
-	case 3:
-		return who, contract.ChanPublic, fmt.Sprintf("---\n{PROPOSAL:REPLACEMENT}\nReplacement: Gameplay, Rule 4\nThe cap on total LAND is %d.\n---", 100+r.IntN(900))
-	case 4:
-		return who, contract.ChanPublic, "{ROLL}"
-	case 5:
-		return who, contract.ChanPublic, fmt.Sprintf("{GIFT_1_LAND_TO:\"P%04d\"}", r.IntN(players))
-	case 6:
-		return who, contract.ChanPublic, "{BURN:1}"
-	}
-	return who, contract.ChanPublic, "{YES} {PLACE: L(2,"
-}
-
-// wackySetup: the players join, Atlas grows the World to 48x48, and three
-// turns go by, in which each party moves, reaps, builds a wall, drops a
-// thing or searches. The timed mail comes early in turn 4.
-func wackySetup(b testing.TB, players int) (*contract.Engine, *contract.State, time.Time) {
-	p := newBenchPlay(b, "Wacky World", "2026-12-01T09:00:00Z")
-	at := contracttest.At(b, "2026-12-01T10:00:00Z")
-	p.chatter(at.Add(-time.Hour), players)
-	for i := 0; i < players; i++ {
-		p.send(at.Add(time.Duration(i)*time.Second), i, contract.ChanPublic, "I join Wacky World.")
-	}
-	p.send(at.Add(2*time.Hour), -1, contract.ChanPublic, "I modify Wacky World: SET Width = 48")
-	p.send(at.Add(2*time.Hour), -1, contract.ChanPublic, "I modify Wacky World: SET Height = 48")
-	p.send(at.Add(2*time.Hour), -1, contract.ChanPublic, "I create a medal named Gold Star in Wacky World.")
-	st := func() *wackyworld.State { return p.s.Games["wackyworld"].Data.(*wackyworld.State) }
-	r := rand.New(rand.NewPCG(uint64(players), 3))
-	for turn := 2; turn <= 4; turn++ {
-		p.advance(at.Add(7 * 24 * time.Hour))
-		for st().Turn < turn {
-			at = at.Add(time.Hour)
-			p.advance(at)
-		}
-		at = st().TurnStart.Add(time.Hour)
-		if turn == 4 {
-			break
-		}
-		for i := 0; i < players; i++ {
-			_, _, text := wackyAction(r, players)
-			p.send(at.Add(time.Duration(i)*time.Second), i, contract.ChanPublic, text)
-		}
-	}
-	return p.e, p.s, at
-}
-
-// wackyAction: a move (which may meet a Wall or the edge), a reap (of a
-// tile Fertile or not), a wall built, a thing dropped or picked up, a
-// search.
-func wackyAction(r *rand.Rand, players int) (int, contract.Channel, string) {
-	who := r.IntN(players)
-	dirs := []string{"north", "south", "east", "west"}
-	var text string
-	switch r.IntN(8) {
-	case 0, 1, 2:
-		text = fmt.Sprintf("I move %s in Wacky World.", dirs[r.IntN(4)])
-	case 3:
-		text = fmt.Sprintf("I reap the tile %s in Wacky World.", dirs[r.IntN(4)])
-	case 4:
-		text = fmt.Sprintf("I build a wall to the %s in Wacky World.", dirs[r.IntN(4)])
-	case 5:
-		text = fmt.Sprintf("I drop a silver spoon %d in Wacky World.", r.IntN(1000))
-	case 6:
-		text = fmt.Sprintf("I pick up asset #%d in Wacky World.", 1+r.IntN(50))
-	default:
-		text = "I search in Wacky World."
-	}
-	return who, contract.ChanPublic, text
 }

@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"sync"
@@ -31,11 +32,14 @@ import (
 // each player's text kept, while the player is the same (a copy of it is
 // compared with samePlayer, as the state's Encoder compares its own); new
 // entries and players are encoded 64 to a document, which is cut at the
-// start of each (itemTexts). And each game's section text is kept whole
-// while the section is unchanged, by the check the Encoder makes of its
-// own kept sections (sameSection, against a deep copy): a notice of one
-// game, or a report after a message that touched one game, encodes that
-// section alone.
+// start of each (itemTexts). And each game's section is encoded again
+// only where it changed: one whose data has lists written item by item
+// (statehash_data.go) is compared by its parts, the text with
+// placeholders kept while the game's fields and the data but for its
+// lists are the same; any other is kept whole while it is unchanged, by
+// the check the Encoder makes of its own kept sections (sameSection,
+// against a deep copy). A notice of one game, or a report after a message
+// that touched one game, encodes what changed in that section alone.
 
 // The text of a state is written as the state file writes it, with every
 // text that begins with a line break or a tab double-quoted (codec_text.go):
@@ -57,33 +61,55 @@ func marshalText(v any) ([]byte, error) { return quotingTexts(v, yaml.Marshal, 4
 // use; it may be used by several goroutines.
 type hashText struct {
 	mu       sync.Mutex
-	recent   map[string]map[Happening][]byte // by game ID: each entry's text
-	people   map[*Player]keptPlayer          // each player's text
-	sections map[string]keptSection          // by game ID: the section's text
-	items    map[string]map[uintptr]keptItem // by game ID and list: each item's text (splitData)
-	itemsAt  map[string][]keptItem           // the same, by the item's place in its list
-	keys     keyText                         // of the ledger and the points
-	size     int                             // of the last text
+	recent   map[string]keptRecent  // by game ID: the entries' text
+	people   []keptPlayer           // each player's text, at its place
+	sections map[string]keptSection // by game ID: the section's text
+	items    map[string][]keptItem  // by game ID and list: each item's text, at its place (splitData)
+	keys     keyText                // of the ledger and the points
+	size     int                    // the pieces of the last text
 }
 
 // keptSection is a game's section text under "games:" and a deep copy of
-// the section it is the text of.
+// the section it is the text of, or, for a section whose data has lists
+// written item by item, what its text with placeholders depends on.
 type keptSection struct {
 	of   *GameState
+	head *sectionHead
 	text []byte
 }
 
-// keptPlayer is a player's text in hashedState and a copy of the player
-// it is the text of.
+// keptPlayer is a player's text in hashedState, a copy of the player it
+// is the text of, and the player.
 type keptPlayer struct {
+	p    *Player
 	of   *Player
 	text []byte
 }
 
 // of returns the YAML encoding of h, as marshalText(h) writes it.
 func (c *hashText) of(h *hashedState) ([]byte, error) {
+	pieces, err := c.pieces(h)
+	if err != nil {
+		return nil, err
+	}
+	size := 0
+	for _, p := range pieces {
+		size += len(p)
+	}
+	out := make([]byte, 0, size)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out, nil
+}
+
+// pieces is the YAML encoding of h, as marshalText(h) writes it, in
+// pieces to be read in order: the kept texts of the players and of the
+// games' sections are not copied into one text (the hash reads them
+// where they are).
+func (c *hashText) pieces(h *hashedState) ([][]byte, error) {
 	c.mu.Lock()
-	out := make([]byte, 0, c.size)
+	out := make([][]byte, 0, c.size)
 	c.mu.Unlock()
 	v := reflect.ValueOf(h).Elem()
 	var points []byte // "points:", written with "ledger:"
@@ -91,12 +117,12 @@ func (c *hashText) of(h *hashedState) ([]byte, error) {
 		f := v.Type().Field(i)
 		if f.Name == "Ledger" {
 			if lt, pt, ok := c.ledger(&h.Ledger, h.Points); ok {
-				out, points = append(out, lt...), pt
+				out, points = append(out, lt), pt
 				continue
 			}
 		}
 		if f.Name == "Points" && points != nil {
-			out = append(out, points...)
+			out = append(out, points)
 			continue
 		}
 		if f.Name == "Players" && len(h.Players) > 0 && !slices.Contains(h.Players, nil) {
@@ -121,7 +147,7 @@ func (c *hashText) of(h *hashedState) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, b...)
+		out = append(out, b)
 	}
 	c.mu.Lock()
 	c.size = len(out)
@@ -130,34 +156,48 @@ func (c *hashText) of(h *hashedState) ([]byte, error) {
 }
 
 // players appends the "players:" key of hashedState to out: the text of
-// each player kept while the player is the same.
-func (c *hashText) players(out []byte, ps []*Player) ([]byte, error) {
+// each player kept while the player is the same. A player is looked for
+// at its place in the list kept, and only when it is not there among all
+// the players kept (a map of them built then).
+func (c *hashText) players(out [][]byte, ps []*Player) ([][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	fresh := make(map[*Player]keptPlayer, len(ps))
+	var byPointer map[*Player]keptPlayer
+	at := make([]keptPlayer, len(ps))
 	var missing []*Player
-	for _, p := range ps {
-		if _, ok := fresh[p]; ok {
+	var places []int
+	for i, p := range ps {
+		var k keptPlayer
+		ok := i < len(c.people) && c.people[i].p == p
+		if ok {
+			k = c.people[i]
+		} else {
+			if byPointer == nil {
+				byPointer = make(map[*Player]keptPlayer, len(c.people))
+				for _, k := range c.people {
+					byPointer[k.p] = k
+				}
+			}
+			k, ok = byPointer[p]
+		}
+		if !ok || !samePlayer(k.of, p) {
+			missing, places = append(missing, p), append(places, i)
 			continue
 		}
-		k, ok := c.people[p]
-		if !ok || !samePlayer(k.of, p) {
-			missing = append(missing, p)
-		}
-		fresh[p] = k
+		at[i] = k
 	}
 	texts, err := itemTexts(missing, playersText, playersHead, playersTail, playerStart)
 	if err != nil {
 		return nil, err
 	}
-	for i, p := range missing {
-		fresh[p] = keptPlayer{of: clonePlayer(p), text: texts[i]}
+	for j, p := range missing {
+		at[places[j]] = keptPlayer{p: p, of: clonePlayer(p), text: texts[j]}
 	}
-	out = append(out, playersHead...)
-	for _, p := range ps {
-		out = append(out, fresh[p].text...)
+	out = append(out, []byte(playersHead))
+	for _, k := range at {
+		out = append(out, k.text)
 	}
-	c.people = fresh
+	c.people = at
 	return out, nil
 }
 
@@ -198,14 +238,14 @@ const gamesKey = "games:\n"
 
 // games appends the "games:" key of hashedState to out, with the sections
 // of games in the order ids.
-func (c *hashText) games(out []byte, games map[string]*GameState, ids []string) ([]byte, error) {
-	out = append(out, gamesKey...)
+func (c *hashText) games(out [][]byte, games map[string]*GameState, ids []string) ([][]byte, error) {
+	out = append(out, []byte(gamesKey))
 	for _, id := range ids {
 		b, err := c.section(id, games[id])
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, b...)
+		out = append(out, b)
 	}
 	return out, nil
 }
@@ -245,8 +285,14 @@ func yamlKeyOrder[V any](m map[string]V) []string {
 }
 
 // section is the text of game id's section g under "games:", kept while
-// the section is unchanged (sameSection, the check the state's Encoder
-// makes of its own kept sections).
+// the section is unchanged. A section whose data has lists written item
+// by item (splitData) is compared by its parts: the game's fields, the
+// data but for its lists (against a deep copy of that alone), and each
+// item of its lists (listTexts, against a deep copy of each); its text is
+// spliced again from the parts kept, and no copy of the whole section is
+// made or compared at each change. Any other section is compared whole
+// (sameSection, the check the state's Encoder makes of its own kept
+// sections, against a deep copy).
 func (c *hashText) section(id string, g *GameState) ([]byte, error) {
 	if g == nil {
 		return gameText(id, g)
@@ -254,26 +300,88 @@ func (c *hashText) section(id string, g *GameState) ([]byte, error) {
 	c.mu.Lock()
 	k, ok := c.sections[id]
 	c.mu.Unlock()
-	if ok && sameSection(g, k.of) {
+	data, lists := splitData(id, g.Data)
+	if lists != nil {
+		return c.splitSection(id, g, data, lists, k)
+	}
+	if ok && k.of != nil && sameSection(g, k.of) {
 		return k.text, nil
 	}
-	b, err := c.encodeSection(id, g)
+	b, err := c.encodeSection(id, g, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}
+	c.keep(id, keptSection{of: deepCopy(reflect.ValueOf(g)).Interface().(*GameState), text: b})
+	return b, nil
+}
+
+// splitSection is section for a section whose data has lists written item
+// by item: data is the data without them, k what was kept of the section.
+func (c *hashText) splitSection(id string, g *GameState, data any, lists []dataList, k keptSection) ([]byte, error) {
+	head := k.head
+	if head == nil || !head.same(g, data, lists) {
+		head = newSectionHead(g, data, lists)
+	}
+	b, err := c.encodeSection(id, g, data, lists, head)
+	if err != nil {
+		return nil, err
+	}
+	c.keep(id, keptSection{head: head, text: b})
+	return b, nil
+}
+
+func (c *hashText) keep(id string, k keptSection) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.sections == nil {
 		c.sections = map[string]keptSection{}
 	}
-	c.sections[id] = keptSection{of: deepCopy(reflect.ValueOf(g)).Interface().(*GameState), text: b}
-	return b, nil
+	c.sections[id] = k
+}
+
+// sectionHead is what the encoding of a section with placeholders
+// depends on (encodeSection): the game's fields but for its recent events
+// (whether there are any), the data without
+// its lists and the lists' fields, each kept as a copy; and that text.
+type sectionHead struct {
+	contestmaster string
+	params        map[string]string
+	lastReport    time.Time
+	recent        bool          // there are recent events (a placeholder); none, nil or not, are written "[]"
+	data          reflect.Value // a deep copy of the data without its lists
+	lists         []string      // the fields of the lists written apart
+	text          []byte        // the section with placeholders; nil: encoded whole
+}
+
+func newSectionHead(g *GameState, data any, lists []dataList) *sectionHead {
+	h := &sectionHead{contestmaster: g.Contestmaster, params: maps.Clone(g.Params), lastReport: g.LastReport,
+		recent: len(g.Recent) > 0, data: deepCopy(reflect.ValueOf(data))}
+	for _, l := range lists {
+		h.lists = append(h.lists, l.name)
+	}
+	return h
+}
+
+// same says whether g, its data without its lists and its lists encode
+// with placeholders as the section kept did.
+func (h *sectionHead) same(g *GameState, data any, lists []dataList) bool {
+	if h.contestmaster != g.Contestmaster || !sameTime(h.lastReport, g.LastReport) || !maps.Equal(h.params, g.Params) ||
+		h.recent != (len(g.Recent) > 0) || len(h.lists) != len(lists) {
+		return false
+	}
+	for i, l := range lists {
+		if h.lists[i] != l.name {
+			return false
+		}
+	}
+	return reflect.DeepEqual(h.data.Interface(), data)
 }
 
 // encodeSection encodes game id's section g under "games:", its recent
-// events from the text kept of each, and each list of its data
-// (splitData) from the text kept of each item.
-func (c *hashText) encodeSection(id string, g *GameState) ([]byte, error) {
+// events from the text kept of each, and each of lists, the lists of its
+// data (splitData: data is the data without them), from the text kept of
+// each item. With head, the section with placeholders is head's text.
+func (c *hashText) encodeSection(id string, g *GameState, data any, lists []dataList, head *sectionHead) ([]byte, error) {
 	bare := gameStateText{Contestmaster: g.Contestmaster, Params: g.Params, LastReport: g.LastReport, Recent: g.Recent, State: g.Data}
 	var recentMark []byte
 	if len(g.Recent) > 0 {
@@ -283,31 +391,38 @@ func (c *hashText) encodeSection(id string, g *GameState) ([]byte, error) {
 			return nil, err
 		}
 	}
-	data, lists := splitData(id, g.Data)
 	if lists != nil {
 		bare.State = data
 	}
 	if recentMark == nil && lists == nil {
 		return gameText(id, g)
 	}
-	b, err := marshalText(map[string]map[string]*gameStateText{"games": {id: &bare}})
-	if err != nil {
-		return nil, err
-	}
-	if !bytes.HasPrefix(b, []byte(gamesKey)) {
-		return nil, fmt.Errorf("state hash: unexpected encoding of section %q:\n%s", id, b)
-	}
-	b = b[len(gamesKey):]
-	marks := make([][]byte, 0, len(lists)+1)
-	if recentMark != nil {
-		marks = append(marks, recentMark)
-	}
-	for _, l := range lists {
-		marks = append(marks, []byte(l.mark))
-	}
-	for _, m := range marks {
-		if bytes.Count(b, m) != 1 || !bytes.Contains(b, append([]byte("\n"), m...)) {
-			return gameText(id, g)
+	var b []byte
+	if head != nil && head.text != nil {
+		b = head.text
+	} else {
+		var err error
+		if b, err = marshalText(map[string]map[string]*gameStateText{"games": {id: &bare}}); err != nil {
+			return nil, err
+		}
+		if !bytes.HasPrefix(b, []byte(gamesKey)) {
+			return nil, fmt.Errorf("state hash: unexpected encoding of section %q:\n%s", id, b)
+		}
+		b = b[len(gamesKey):]
+		marks := make([][]byte, 0, len(lists)+1)
+		if recentMark != nil {
+			marks = append(marks, recentMark)
+		}
+		for _, l := range lists {
+			marks = append(marks, []byte(l.mark))
+		}
+		for _, m := range marks {
+			if bytes.Count(b, m) != 1 || !bytes.Contains(b, append([]byte("\n"), m...)) {
+				return gameText(id, g)
+			}
+		}
+		if head != nil {
+			head.text = b
 		}
 	}
 	var parts []part
@@ -331,45 +446,63 @@ func (c *hashText) encodeSection(id string, g *GameState) ([]byte, error) {
 }
 
 // recentText is the text of game id's recent events, from the text kept of
-// each.
+// each. Events are added at the end of the list and dropped from its
+// start: the events kept are found from the place of the first of recent
+// among them, each compared; an event not found so is written anew.
 func (c *hashText) recentText(id string, recent []Happening) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.recent == nil {
-		c.recent = map[string]map[Happening][]byte{}
+		c.recent = map[string]keptRecent{}
 	}
-	kept := c.recent[id]
-	fresh := make(map[Happening][]byte, len(recent))
-	var missing []Happening
-	for _, ev := range recent {
-		if _, ok := fresh[ev]; ok {
-			continue
-		}
-		t, ok := kept[ev]
-		if !ok {
-			if t, ok = plainHappening(ev); !ok {
-				missing = append(missing, ev)
+	k := c.recent[id]
+	texts := make([][]byte, len(recent))
+	found := 0
+	if len(recent) > 0 {
+		if from := slices.Index(k.events, recent[0]); from >= 0 {
+			for found < len(recent) && from+found < len(k.events) && k.events[from+found] == recent[found] {
+				texts[found] = k.texts[from+found]
+				found++
+			}
+			if found == len(recent) && found == len(k.events) { // from is 0
+				return k.text, nil
 			}
 		}
-		fresh[ev] = t
 	}
-	texts, err := itemTexts(missing, happeningsText, probeHead, probeTail, happeningStart)
+	var missing []Happening
+	var at []int
+	for i := found; i < len(recent); i++ {
+		t, ok := plainHappening(recent[i])
+		if !ok {
+			missing, at = append(missing, recent[i]), append(at, i)
+		}
+		texts[i] = t
+	}
+	more, err := itemTexts(missing, happeningsText, probeHead, probeTail, happeningStart)
 	if err != nil {
 		return nil, err
 	}
-	for i, ev := range missing {
-		fresh[ev] = texts[i]
+	for j, i := range at {
+		texts[i] = more[j]
 	}
 	size := 0
-	for _, ev := range recent {
-		size += len(fresh[ev])
+	for _, t := range texts {
+		size += len(t)
 	}
 	text := make([]byte, 0, size)
-	for _, ev := range recent {
-		text = append(text, fresh[ev]...)
+	for _, t := range texts {
+		text = append(text, t...)
 	}
-	c.recent[id] = fresh
+	c.recent[id] = keptRecent{events: slices.Clone(recent), texts: texts, text: text}
 	return text, nil
+}
+
+// keptRecent is the text of a game's recent events, and of each, and a
+// copy of the events.
+type keptRecent struct {
+	events []Happening
+	texts  [][]byte
+	text   []byte
 }
 
 // gameText is the text of game id's section g under "games:", encoded as a

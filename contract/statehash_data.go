@@ -31,10 +31,12 @@ type dataList struct {
 	mark  string        // the placeholder item's line in the section's text
 }
 
-// keptItem is an item's text and a deep copy of the item it is the text of.
+// keptItem is an item's text, a deep copy of the item it is the text of,
+// and the item's pointer.
 type keptItem struct {
-	of   reflect.Value
-	text []byte
+	pointer uintptr
+	of      reflect.Value
+	text    []byte
 }
 
 // listStart begins the first line of an item of a list of a game's data,
@@ -121,36 +123,48 @@ type listProbe struct {
 const listTail = "            next: 0\n"
 
 // listTexts returns the text of each of lists, each item's kept while it is
-// the same; the texts kept of items no longer in a list are dropped.
+// the same; the texts kept of items no longer in a list are dropped. An
+// item is looked for at its place in the list kept, by its pointer, and
+// only when it is not there among all the items kept (built into a map
+// then, once a list); an item copied (an action undone puts back a deep
+// copy of the data) is found at its place.
 func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.items == nil {
-		c.items, c.itemsAt = map[string]map[uintptr]keptItem{}, map[string][]keptItem{}
+		c.items = map[string][]keptItem{}
 	}
 	out := make([][]byte, len(lists))
 	for li, l := range lists {
 		key := id + "\x00" + l.name
-		kept, keptAt := c.items[key], c.itemsAt[key]
-		fresh := make(map[uintptr]keptItem, l.items.Len())
+		kept := c.items[key]
+		var byPointer map[uintptr]keptItem
+		at := make([]keptItem, l.items.Len())
 		var missing []reflect.Value
-		for i := 0; i < l.items.Len(); i++ {
+		var places []int
+		for i := range at {
 			it := l.items.Index(i)
 			p := it.Pointer()
-			if _, ok := fresh[p]; ok {
-				continue
-			}
-			k, ok := kept[p]
-			if !ok && i < len(keptAt) {
-				// An item copied (an action undone puts back a deep
-				// copy of the data) is found at its place.
-				k, ok = keptAt[i], true
+			var k keptItem
+			ok := i < len(kept) && kept[i].pointer == p
+			if ok {
+				k = kept[i]
+			} else {
+				if byPointer == nil {
+					byPointer = make(map[uintptr]keptItem, len(kept))
+					for _, k := range kept {
+						byPointer[k.pointer] = k
+					}
+				}
+				if k, ok = byPointer[p]; !ok && i < len(kept) {
+					k, ok = kept[i], true
+				}
 			}
 			if !ok || !reflect.DeepEqual(k.of.Interface(), it.Interface()) {
-				missing = append(missing, it)
-				k = keptItem{}
+				missing, places = append(missing, it), append(places, i)
+				continue
 			}
-			fresh[p] = k
+			at[i] = keptItem{pointer: p, of: k.of, text: k.text}
 		}
 		probe := reflect.StructOf([]reflect.StructField{
 			{Name: "Items", Type: l.items.Type(), Tag: `yaml:"items"`},
@@ -174,16 +188,18 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		for i, it := range missing {
-			fresh[it.Pointer()] = keptItem{of: deepCopy(it), text: texts[i]}
+		for j, it := range missing {
+			at[places[j]] = keptItem{pointer: it.Pointer(), of: deepCopy(it), text: texts[j]}
 		}
-		var text []byte
-		at := make([]keptItem, l.items.Len())
-		for i := range at {
-			at[i] = fresh[l.items.Index(i).Pointer()]
-			text = append(text, at[i].text...)
+		size := 0
+		for _, k := range at {
+			size += len(k.text)
 		}
-		c.items[key], c.itemsAt[key] = fresh, at
+		text := make([]byte, 0, size)
+		for _, k := range at {
+			text = append(text, k.text...)
+		}
+		c.items[key] = at
 		out[li] = text
 	}
 	return out, nil

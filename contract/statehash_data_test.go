@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"referee/contract"
+	"referee/internal/benchgames"
 )
 
 // TestHashTextOfGamesData: the text a state hash covers, written with each
@@ -16,13 +17,13 @@ import (
 // that follow (actions that change an item, add one or none).
 func TestHashTextOfGamesData(t *testing.T) {
 	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
-	for _, g := range gameBenches {
-		t.Run(g.id, func(t *testing.T) {
-			e, s, at := g.setup(t, 70)
+	for _, g := range benchgames.Games {
+		t.Run(g.ID, func(t *testing.T) {
+			e, s, at := g.Setup(t, contract.Config{}, 70)
 			var h contract.HashTexter
 			same := func(when string) {
 				t.Helper()
-				parts, whole, err := h.Texts(s, g.id)
+				parts, whole, err := h.Texts(s, g.ID)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -36,7 +37,7 @@ func TestHashTextOfGamesData(t *testing.T) {
 				}
 			}
 			same("after the setup")
-			for i, m := range gameMail(g, 70, at)[:300] {
+			for i, m := range benchgames.Mail(g, 70, at)[:300] {
 				if _, err := e.Apply(s, m); err != nil {
 					t.Fatal(err)
 				}

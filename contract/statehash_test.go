@@ -2,6 +2,9 @@ package contract
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -13,6 +16,28 @@ import (
 // oldHashText is the state hash's text as it was encoded before its recent
 // events were kept: the reference hashText must equal.
 func oldHashText(h *hashedState) ([]byte, error) { return marshalText(h) }
+
+// wholeHash is StateHash as the HMAC-SHA256 of the whole encoding of
+// hashedState (oldHashText), in one piece.
+func wholeHash(t *testing.T, s *State, game string, seq int64, at time.Time) string {
+	t.Helper()
+	h := hashedState{Game: game, Seq: seq, Time: at.UTC(), Players: s.Players, Ledger: s.Ledger, Points: s.Points,
+		Intents: s.Intents, Rulings: s.Rulings, Claims: s.Claims, Games: s.Games}
+	if game != "" {
+		h.Games = map[string]*GameState{game: s.Games[game]}
+	}
+	b, err := oldHashText(&h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec, err := s.secret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mac := hmac.New(sha256.New, KeyFor(sec, "state-hash"))
+	mac.Write(b)
+	return hex.EncodeToString(mac.Sum(nil))
+}
 
 // hashSection is the data of a game in these tests.
 type hashSection struct {
@@ -90,6 +115,24 @@ func TestHashText(t *testing.T) {
 			g := h.Games[id]
 			g.Recent = append(g.Recent[3:], Happening{Time: at.Add(time.Hour), Who: "Bob", What: "a new event"})
 		}
+		sameHashText(t, &c, h)
+		// An event changed where it is, one put first, one taken out of
+		// the middle, two swapped, the first two dropped, the last.
+		for _, id := range ids {
+			g := h.Games[id]
+			g.Recent[len(g.Recent)/2].What = "changed in place"
+		}
+		sameHashText(t, &c, h)
+		g := h.Games["rumble"]
+		g.Recent = append([]Happening{{Time: at, Who: "Carol", What: "first"}}, g.Recent...)
+		sameHashText(t, &c, h)
+		g.Recent = append(g.Recent[:2:2], g.Recent[3:]...)
+		sameHashText(t, &c, h)
+		g.Recent[0], g.Recent[1] = g.Recent[1], g.Recent[0]
+		sameHashText(t, &c, h)
+		g.Recent = g.Recent[2:] // the oldest dropped, none added
+		sameHashText(t, &c, h)
+		g.Recent = g.Recent[:len(g.Recent)-1]
 		sameHashText(t, &c, h)
 		one := &hashedState{Game: "life", Seq: 8, Time: at, Games: map[string]*GameState{"life": h.Games["life"]}}
 		sameHashText(t, &c, one)
@@ -320,6 +363,9 @@ func TestHashTextRandomChanges(t *testing.T) {
 			}
 			if got != want {
 				t.Fatalf("step %d (%s), game %q: the kept state hash %s, a fresh one %s", step, what, game, got, want)
+			}
+			if whole := wholeHash(t, s, game, int64(step), at); got != whole {
+				t.Fatalf("step %d (%s), game %q: the kept state hash %s, the HMAC of the whole encoding %s", step, what, game, got, whole)
 			}
 		}
 		hs := &hashedState{Time: at, Players: s.Players, Points: s.Points, Games: s.Games}

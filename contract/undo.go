@@ -94,6 +94,10 @@ type aux struct {
 	// undos counts the transactions undone: an undo may put back any
 	// section, so no game's answer to Next is kept across one.
 	undos uint64
+	// citedTouched counts the changes to citable records (touchCited),
+	// and ratification is the next ratification found (ratificationNext).
+	citedTouched uint64
+	ratification keptRatification
 }
 
 func (s *State) aux() *aux {

@@ -8,20 +8,26 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"referee/contract"
 	"referee/contract/store"
+	"referee/internal/benchgames"
 	"referee/internal/bridge"
 	"referee/mailin"
 	"referee/mailout"
 )
 
 // BenchmarkLiveSave times the live path per message: apply and save, with
-// 20, 200 and 2,000 players in Life, through the daemon's transaction
+// 20, 200 and 2,000 players in each game (Life, Rumble, Steemfield, Wacky
+// World; REFEREE_BENCH_GAMES=life,rumble runs those named,
+// REFEREE_BENCH_PLAYERS=2000 that size alone), through the daemon's
+// transaction
 // (write: the input performed, journaled and synced, a snapshot started
 // when due) and the sender's record of the receipt sent (settle), on a real
 // file system with its fsyncs. Snapshots are due every 100 inputs here (ten
@@ -29,6 +35,15 @@ import (
 // sets another cadence), so that their cost, or their absence from the
 // message's path, shows in the p99; the background encode and write compete
 // with the messages for the processors.
+//
+// Life's play is a month of chatter and 1,000 messages, one in five a
+// claim or a transfer; the other games' is internal/benchgames's (each a
+// stretch of play behind it, then 1,000 messages, one in two an action of
+// the game, valid or not). A game's events fall due among the messages as
+// they would in the daemon: the scheduler's input (the clock advanced)
+// written on its own before the message that finds them due, and after
+// the messages, those of the next eight days, hour by hour; "events" times
+// each such input apart from the messages.
 //
 // It separates the disk's part from ours: for each message, the time of
 // its own journal sync, and a bare append and fsync of one line to another
@@ -49,6 +64,9 @@ import (
 // times, on the same messages, the whole-state save the journal replaced
 // (apply, then store.Commit: the entries and the whole state encoded,
 // written, synced and renamed; a fifth as many messages: it is slow).
+// With REFEREE_BENCH_PROFILE=FILE it writes the CPU profile of the timed
+// messages and events alone (not of the setups) of each game and size to
+// FILE-GAME-PLAYERS.
 //
 //	go test ./internal/daemon -run '^$' -bench LiveSave -benchtime 1x
 func BenchmarkLiveSave(b *testing.B) {
@@ -58,106 +76,256 @@ func BenchmarkLiveSave(b *testing.B) {
 	if n, err := strconv.Atoi(os.Getenv("REFEREE_BENCH_SNAP")); err == nil && n > 0 {
 		every = n
 	}
+	games, err := liveGamesNamed(os.Getenv("REFEREE_BENCH_GAMES"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sizes := []int{20, 200, 2000}
+	if n, err := strconv.Atoi(os.Getenv("REFEREE_BENCH_PLAYERS")); err == nil && n > 1 {
+		sizes = []int{n}
+	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	for _, players := range []int{20, 200, 2000} {
-		const msgs = 1000
-		d, mail := liveSetup(b, players, msgs)
-		d.snapEvery = every
-		anchor, err := os.Create(filepath.Join(filepath.Dir(d.statePath), "fsync"))
+	for _, g := range games {
+		fmt.Printf("%s\n", g.name)
+		for _, players := range sizes {
+			liveSave(b, g, players, every, whole)
+		}
+	}
+}
+
+// liveSave runs BenchmarkLiveSave's messages of game g with players and
+// prints its table.
+func liveSave(b *testing.B, g liveGame, players, every int, whole bool) {
+	const msgs = 1000
+	d, mail := g.setup(b, players, msgs)
+	d.snapEvery = every
+	anchor, err := os.Create(filepath.Join(filepath.Dir(d.statePath), "fsync"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	d.cpuClock = threadCPU
+	var total, bare, own, ours, rest, cpu, ownBeside, ownAlone []float64
+	var wall, pcpu [parts][]float64
+	var events, eventsOurs []float64
+	snaps := 0
+	ctx := context.Background()
+	// advance writes the scheduler's input when an event is due by at, and
+	// times it.
+	advance := func(at time.Time) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		due, ok, err := d.e.NextDue(d.s)
 		if err != nil {
 			b.Fatal(err)
 		}
-		d.cpuClock = threadCPU
-		var total, bare, own, ours, rest, cpu, ownBeside, ownAlone []float64
-		var wall, pcpu [parts][]float64
-		snaps := 0
-		ctx := context.Background()
-		runtime.GC()
-		for i, m := range mail {
-			start, startCPU := time.Now(), threadCPU()
-			d.mu.Lock()
-			bg := d.bg
-			beside := bg != nil && !isClosed(bg.done)
-			_, err := d.write(ctx, &contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m,
-				IMAP: &contract.Checkpoint{UIDValidity: 1, LastUID: uint32(i + 1)}}, false)
-			for len(d.s.Outbox) > 0 && err == nil {
-				d.settle(d.s.Outbox[0].ID, nil)
-			}
-			if d.bg != nil && d.bg != bg {
-				snaps++
-			}
-			t := d.last
-			d.mu.Unlock()
-			took, tookCPU := time.Since(start), threadCPU()-startCPU
-			if err != nil {
-				b.Fatal(err)
-			}
-			sync := t.wall[partSync]
-			total = append(total, ms(took))
-			own = append(own, ms(sync))
-			if beside {
-				ownBeside = append(ownBeside, ms(sync))
-			} else {
-				ownAlone = append(ownAlone, ms(sync))
-			}
-			ours = append(ours, ms(took-sync))
-			r := took
-			for p := range parts {
-				wall[p] = append(wall[p], ms(t.wall[p]))
-				pcpu[p] = append(pcpu[p], ms(t.cpu[p]))
-				r -= t.wall[p]
-			}
-			rest = append(rest, ms(r))
-			cpu = append(cpu, ms(tookCPU-t.cpu[partSync]))
-			bare = append(bare, fsyncOnce(b, anchor))
+		if !ok || due.After(at) {
+			return
 		}
-		anchor.Close()
-		d.Close()
-		fmt.Printf("%d players, %d messages, %d snapshots; ms per message:\n%-26s %7s %7s %7s   %-7s %7s %7s\n", players, msgs, snaps, "", "median", "p99", "max", "CPU:", "median", "p99")
-		row := func(name string, xs, cs []float64) {
-			m, p, x := quantiles(xs)
-			fmt.Printf("%-26s %7.2f %7.2f %7.2f", name, m, p, x)
-			if cs != nil {
-				cm, cp, _ := quantiles(cs)
-				fmt.Printf("   %-7s %7.2f %7.2f", "", cm, cp)
-			}
-			fmt.Println()
+		start := time.Now()
+		_, err = d.write(ctx, &contract.Input{Kind: contract.InAdvance, At: at}, false)
+		for len(d.s.Outbox) > 0 && err == nil {
+			d.settle(d.s.Outbox[0].ID, nil)
 		}
-		row("apply+save", total, nil)
-		row("anchor: a bare fsync", bare, nil)
-		row("its own journal sync", own, pcpu[partSync])
-		if len(ownBeside) > 0 && len(ownAlone) > 0 {
-			row(fmt.Sprintf("  beside a snapshot (%d)", len(ownBeside)), ownBeside, nil)
-			row(fmt.Sprintf("  with none (%d)", len(ownAlone)), ownAlone, nil)
+		took := time.Since(start)
+		if err != nil {
+			b.Fatal(err)
 		}
-		row("ours (less its own sync)", ours, cpu)
-		row("  apply", wall[partApply], pcpu[partApply])
-		row("  journal write", wall[partJournal], pcpu[partJournal])
-		row("  snapshot taken", wall[partSnapshot], pcpu[partSnapshot])
-		row("  the rest", rest, nil)
-		if whole {
-			row("whole-state save", wholeSave(b, players, msgs/5), nil)
-		}
-		metric := func(name string, xs []float64) {
-			m, p, _ := quantiles(xs)
-			b.ReportMetric(m, fmt.Sprintf("%s-median-ms-%d", name, players))
-			b.ReportMetric(p, fmt.Sprintf("%s-p99-ms-%d", name, players))
-		}
-		metric("total", total)
-		metric("fsync", bare)
-		metric("ours", ours)
-		metric("apply", wall[partApply])
-		metric("journal", wall[partJournal])
-		metric("snapshot", wall[partSnapshot])
-		metric("cpu", cpu)
+		events = append(events, ms(took))
+		eventsOurs = append(eventsOurs, ms(took-d.last.wall[partSync]))
 	}
+	runtime.GC()
+	if prof := os.Getenv("REFEREE_BENCH_PROFILE"); prof != "" {
+		f, err := os.Create(fmt.Sprintf("%s-%s-%d", prof, g.id, players))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			b.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	for i, m := range mail {
+		advance(m.Arrived)
+		start, startCPU := time.Now(), threadCPU()
+		d.mu.Lock()
+		bg := d.bg
+		beside := bg != nil && !isClosed(bg.done)
+		_, err := d.write(ctx, &contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m,
+			IMAP: &contract.Checkpoint{UIDValidity: 1, LastUID: uint32(i + 1)}}, false)
+		for len(d.s.Outbox) > 0 && err == nil {
+			d.settle(d.s.Outbox[0].ID, nil)
+		}
+		if d.bg != nil && d.bg != bg {
+			snaps++
+		}
+		t := d.last
+		d.mu.Unlock()
+		took, tookCPU := time.Since(start), threadCPU()-startCPU
+		if err != nil {
+			b.Fatal(err)
+		}
+		sync := t.wall[partSync]
+		total = append(total, ms(took))
+		own = append(own, ms(sync))
+		if beside {
+			ownBeside = append(ownBeside, ms(sync))
+		} else {
+			ownAlone = append(ownAlone, ms(sync))
+		}
+		ours = append(ours, ms(took-sync))
+		r := took
+		for p := range parts {
+			wall[p] = append(wall[p], ms(t.wall[p]))
+			pcpu[p] = append(pcpu[p], ms(t.cpu[p]))
+			r -= t.wall[p]
+		}
+		rest = append(rest, ms(r))
+		cpu = append(cpu, ms(tookCPU-t.cpu[partSync]))
+		bare = append(bare, fsyncOnce(b, anchor))
+	}
+	last := mail[len(mail)-1].Arrived
+	for h := 1; h <= 8*24; h++ {
+		advance(last.Add(time.Duration(h) * time.Hour))
+	}
+	anchor.Close()
+	d.Close()
+	fmt.Printf("%d players, %d messages, %d snapshots; ms per message:\n%-26s %7s %7s %7s   %-7s %7s %7s\n", players, msgs, snaps, "", "median", "p99", "max", "CPU:", "median", "p99")
+	row := func(name string, xs, cs []float64) {
+		m, p, x := quantiles(xs)
+		fmt.Printf("%-26s %7.2f %7.2f %7.2f", name, m, p, x)
+		if cs != nil {
+			cm, cp, _ := quantiles(cs)
+			fmt.Printf("   %-7s %7.2f %7.2f", "", cm, cp)
+		}
+		fmt.Println()
+	}
+	row("apply+save", total, nil)
+	row("anchor: a bare fsync", bare, nil)
+	row("its own journal sync", own, pcpu[partSync])
+	if len(ownBeside) > 0 && len(ownAlone) > 0 {
+		row(fmt.Sprintf("  beside a snapshot (%d)", len(ownBeside)), ownBeside, nil)
+		row(fmt.Sprintf("  with none (%d)", len(ownAlone)), ownAlone, nil)
+	}
+	row("ours (less its own sync)", ours, cpu)
+	row("  apply", wall[partApply], pcpu[partApply])
+	row("  journal write", wall[partJournal], pcpu[partJournal])
+	row("  snapshot taken", wall[partSnapshot], pcpu[partSnapshot])
+	row("  the rest", rest, nil)
+	if len(events) > 0 {
+		row(fmt.Sprintf("events (%d), apply+save", len(events)), events, nil)
+		row("  ours (less its sync)", eventsOurs, nil)
+	}
+	if whole {
+		row("whole-state save", wholeSave(b, g, players, msgs/5), nil)
+	}
+	prefix := ""
+	if g.id != "life" {
+		prefix = g.id + "-"
+	}
+	metric := func(name string, xs []float64) {
+		m, p, _ := quantiles(xs)
+		b.ReportMetric(m, fmt.Sprintf("%s%s-median-ms-%d", prefix, name, players))
+		b.ReportMetric(p, fmt.Sprintf("%s%s-p99-ms-%d", prefix, name, players))
+	}
+	metric("total", total)
+	metric("fsync", bare)
+	metric("ours", ours)
+	metric("apply", wall[partApply])
+	metric("journal", wall[partJournal])
+	metric("snapshot", wall[partSnapshot])
+	metric("cpu", cpu)
+}
+
+// A liveGame is a game BenchmarkLiveSave plays: setup makes a daemon on a
+// new state in a temporary directory with the game's players and the play
+// before the timed messages, saved, and returns msgs messages to time (or
+// the 1,000 of its play, for a game of internal/benchgames).
+type liveGame struct {
+	name, id string
+	setup    func(b *testing.B, players, msgs int) (*Daemon, []*contract.Message)
+}
+
+// liveGames are Life, then the games of internal/benchgames.
+func liveGames() []liveGame {
+	games := []liveGame{{name: "Life", id: "life", setup: liveSetup}}
+	for _, g := range benchgames.Games {
+		games = append(games, liveGame{name: g.Name, id: g.ID, setup: func(b *testing.B, players, msgs int) (*Daemon, []*contract.Message) {
+			b.Helper()
+			e, s, at := gameSetup(b, g, players)
+			mail := benchgames.Mail(g, players, at)
+			return liveDaemon(b, e, s, at), mail[:min(msgs, len(mail))]
+		}})
+	}
+	return games
+}
+
+// gameSetup is g.Setup with players. With REFEREE_BENCH_CACHE=DIR, the
+// state it makes is saved in DIR (GAME-PLAYERS.yaml, and the time the
+// timed mail begins in GAME-PLAYERS.at) and, when there, loaded from it
+// instead (the setup of 2,000 players takes minutes): a state read from
+// its file, as at a start of the daemon, with nothing kept of its
+// encodings.
+func gameSetup(b *testing.B, g benchgames.Game, players int) (*contract.Engine, *contract.State, time.Time) {
+	b.Helper()
+	cfg := contract.Config{SeenHorizon: 30 * 24 * time.Hour, RulingWait: 48 * time.Hour}
+	dir := os.Getenv("REFEREE_BENCH_CACHE")
+	if dir == "" {
+		return g.Setup(b, cfg, players)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d", g.ID, players))
+	if text, err := os.ReadFile(path + ".at"); err == nil {
+		at, err := time.Parse(time.RFC3339Nano, string(text))
+		if err != nil {
+			b.Fatal(err)
+		}
+		e := benchgames.Engine(b, cfg)
+		s, err := store.Load(e, path+".yaml")
+		if err != nil {
+			b.Fatal(err)
+		}
+		return e, s, at
+	}
+	e, s, at := g.Setup(b, cfg, players)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := store.Save(path+".yaml", s); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path+".at", []byte(at.Format(time.RFC3339Nano)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	s, err := store.Load(e, path+".yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e, s, at
+}
+
+// liveGamesNamed are the games of liveGames whose IDs the comma-separated
+// list names, all of them when it is empty.
+func liveGamesNamed(list string) ([]liveGame, error) {
+	all := liveGames()
+	if list == "" {
+		return all, nil
+	}
+	var games []liveGame
+	for id := range strings.SplitSeq(list, ",") {
+		i := slices.IndexFunc(all, func(g liveGame) bool { return g.id == strings.TrimSpace(id) })
+		if i < 0 {
+			return nil, fmt.Errorf("REFEREE_BENCH_GAMES: no game %q (life, rumble, steemfield, wackyworld)", id)
+		}
+		games = append(games, all[i])
+	}
+	return games, nil
 }
 
 // wholeSave times n messages applied and saved as before the journal was
 // the write-ahead log: the whole state committed per message.
-func wholeSave(b *testing.B, players, n int) []float64 {
-	od, mail := liveSetup(b, players, n)
+func wholeSave(b *testing.B, g liveGame, players, n int) []float64 {
+	od, mail := g.setup(b, players, n)
 	defer od.Close()
 	old := make([]float64, 0, n)
 	runtime.GC()
@@ -210,6 +378,23 @@ func quantiles(xs []float64) (float64, float64, float64) {
 	return s[len(s)/2], s[len(s)*99/100], s[len(s)-1]
 }
 
+// liveDaemon is a daemon on state s of engine e, saved in a temporary
+// directory, its clock at at.
+func liveDaemon(b *testing.B, e *contract.Engine, s *contract.State, at time.Time) *Daemon {
+	b.Helper()
+	const referee = "referee@example.test"
+	log := slog.New(slog.DiscardHandler)
+	d, err := New(Options{Engine: e, StatePath: filepath.Join(b.TempDir(), "state.yaml"), State: s, Clock: TestClock(at, 1), Log: log,
+		Mail:      &mailin.Config{Referee: referee, PublicLists: []string{"agora-business@example.test"}, AuthPolicy: "none"},
+		Addresses: bridge.Addresses{Referee: referee, PublicList: "agora-business@example.test"},
+		IMAP:      &mailin.IMAPConfig{Addr: "127.0.0.1:1", TLS: "none", User: referee, Mailbox: "INBOX", Logger: log},
+		Sender:    mailout.NewSender(mailout.SMTPConfig{Addr: "127.0.0.1:1", TLS: "none"}, log)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d
+}
+
 // liveSetup makes a daemon on a new state in a temporary directory, with
 // players in Life and a month of processed mail in its memory, saved, and
 // the messages to time: one in five a Life action (a claim or a transfer),
@@ -245,15 +430,7 @@ func liveSetup(b *testing.B, players, msgs int) (*Daemon, []*contract.Message) {
 		}
 	}
 	s.Outbox = nil
-	log := slog.New(slog.DiscardHandler)
-	d, err := New(Options{Engine: e, StatePath: filepath.Join(b.TempDir(), "state.yaml"), State: s, Clock: TestClock(at, 1), Log: log,
-		Mail:      &mailin.Config{Referee: referee, PublicLists: []string{"agora-business@example.test"}, AuthPolicy: "none"},
-		Addresses: bridge.Addresses{Referee: referee, PublicList: "agora-business@example.test"},
-		IMAP:      &mailin.IMAPConfig{Addr: "127.0.0.1:1", TLS: "none", User: referee, Mailbox: "INBOX", Logger: log},
-		Sender:    mailout.NewSender(mailout.SMTPConfig{Addr: "127.0.0.1:1", TLS: "none"}, log)})
-	if err != nil {
-		b.Fatal(err)
-	}
+	d := liveDaemon(b, e, s, at)
 	r := rand.New(rand.NewPCG(uint64(players), 3))
 	var mail []*contract.Message
 	for i := range msgs {

@@ -1,0 +1,89 @@
+package contract
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestRatificationNextKept: the next ratification, kept between calls, is
+// the one a scan of every record finds (the first pending record at the
+// soonest time), through 3,000 random steps: records appended (as cite
+// appends them), claimed, restarted, ratified and dropped (each through
+// touchCited, as the engine changes them), the list replaced whole,
+// transactions opened, ended and undone.
+func TestRatificationNextKept(t *testing.T) {
+	at := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	s := &State{}
+	r := rand.New(rand.NewPCG(1, 2))
+	scan := func() (Event, bool) {
+		var n soonest
+		for _, x := range s.Cited {
+			if x.Status == "pending" && !x.Ratifies.IsZero() && n.beaten(x.Ratifies) {
+				n.set(Event{At: x.Ratifies, Name: "ratification", Key: x.ID})
+			}
+		}
+		return n.ev, n.ok
+	}
+	hours := func() time.Time { return at.Add(time.Duration(r.IntN(50)) * time.Hour) }
+	var open []*Txn
+	for step := range 3000 {
+		var what string
+		k := r.IntN(9)
+		if len(s.Cited) == 0 && k >= 3 && k <= 5 {
+			k = 0
+		}
+		switch {
+		case k < 3:
+			what = "a record appended"
+			x := &Cited{ID: fmt.Sprintf("g/%d", step), Status: "pending", Ratifies: hours()}
+			s.Cited = append(slices.Clone(s.Cited), x)
+		case k == 3:
+			what = "a record claimed"
+			x := s.Cited[r.IntN(len(s.Cited))]
+			s.touchCited(x)
+			x.Status, x.Ratifies = "claimed", time.Time{}
+		case k == 4:
+			what = "a record's ratification restarted"
+			x := s.Cited[r.IntN(len(s.Cited))]
+			s.touchCited(x)
+			x.Status, x.Ratifies = "pending", hours()
+		case k == 5:
+			what = "a record ratified"
+			x := s.Cited[r.IntN(len(s.Cited))]
+			s.touchCited(x)
+			x.Status = "ratified"
+			if r.IntN(2) == 0 {
+				what += " and dropped"
+				s.Cited = slices.DeleteFunc(slices.Clone(s.Cited), func(y *Cited) bool { return y == x })
+			}
+		case k == 6 && r.IntN(20) == 0:
+			what = "the list replaced whole, longer, touching nothing"
+			list := make([]*Cited, 0, len(s.Cited)+1)
+			for i := 0; i <= len(s.Cited); i++ {
+				list = append(list, &Cited{ID: fmt.Sprintf("h/%d/%d", step, i), Status: "pending", Ratifies: hours()})
+			}
+			s.Cited = list
+		case k == 6 || len(open) == 0:
+			what = "a transaction opened"
+			open = append(open, s.Begin())
+		default:
+			tx := open[len(open)-1]
+			open = open[:len(open)-1]
+			if r.IntN(2) == 0 {
+				what = "a transaction undone"
+				tx.Undo()
+			} else {
+				what = "a transaction ended"
+				tx.End()
+			}
+		}
+		got, gotOK := s.ratificationNext()
+		want, wantOK := scan()
+		if got != want || gotOK != wantOK {
+			t.Fatalf("step %d (%s): the next ratification kept is %+v (%v), a scan finds %+v (%v)", step, what, got, gotOK, want, wantOK)
+		}
+	}
+}
