@@ -193,6 +193,7 @@ func (s *State) closePowers(c *contract.Ctx) error {
 	s.Powers = list
 	// Rumble 4: stamina is set when the list is announced for the first time.
 	for _, f := range s.alive() {
+		saveFighter(c, f)
 		f.Stamina = c.IntParam("Stamina")
 	}
 	c.Detail("powers", len(list))
@@ -233,6 +234,7 @@ func (s *State) closeBids(c *contract.Ctx) error {
 				}
 			}
 		}
+		savePower(c, p)
 		p.Strength, p.Holders = best, holders
 		if best == 0 {
 			p.Discarded = true // Rumble 5: no bid, discarded
@@ -241,6 +243,7 @@ func (s *State) closeBids(c *contract.Ctx) error {
 		// Rumble 5: each highest bidder gets a copy and pays eir bid.
 		for _, h := range holders {
 			f := s.fighter(h)
+			saveFighter(c, f)
 			f.Stamina -= best
 			f.Powers = append(f.Powers, p.Name)
 			paid[h] += best
@@ -249,6 +252,7 @@ func (s *State) closeBids(c *contract.Ctx) error {
 	var died []string
 	for _, f := range s.alive() {
 		if f.Stamina < 1 { // Rumble 4, U4
+			saveFighter(c, f)
 			f.Alive, f.Out = false, "died bidding"
 			died = append(died, f.Name)
 		}
@@ -288,6 +292,7 @@ func (s *State) closeDiscard(c *contract.Ctx) error {
 		}
 		for i, p := range f.Powers {
 			if p == x.Discard {
+				saveFighter(c, f)
 				f.Powers = append(f.Powers[:i:i], f.Powers[i+1:]...)
 				break
 			}
@@ -309,6 +314,7 @@ func (s *State) closeDiscard(c *contract.Ctx) error {
 func (s *State) beginRound(c *contract.Ctx, head string) {
 	s.Round++
 	for _, f := range s.alive() {
+		saveFighter(c, f)
 		f.Energy = f.Stamina
 	}
 	s.Pending = nil
@@ -368,6 +374,7 @@ func (s *State) onPowerRuling(c *contract.Ctx, r *contract.Ruling, timedOut bool
 	if pd == nil || pd.Done {
 		return nil // the game moved on (ended) before the ruling
 	}
+	savePending(c, pd)
 	if !timedOut {
 		rd, ok := readRuling(r.Answer)
 		if !ok {

@@ -39,7 +39,7 @@ func (s *State) resolveRound(c *contract.Ctx, actions string) error {
 	r := s.newResolution()
 	s.submissions(r)
 	r.deliver()
-	s.damage(r)
+	s.damage(c, r)
 	s.awardKills(c, r)
 	results := s.resultsText(r, actions)
 	s.Pending = nil
@@ -166,7 +166,7 @@ func (r *resolution) deliver() {
 
 // damage applies Rumble 9 (Attacks minus Defense, at least 0) and Burn,
 // thorns and mend to stamina; stamina below 1 is death (Rumble 4).
-func (s *State) damage(r *resolution) {
+func (s *State) damage(c *contract.Ctx, r *resolution) {
 	for _, f := range r.alive {
 		o := r.out[f.Name]
 		sort.Strings(o.attackers)
@@ -175,6 +175,7 @@ func (s *State) damage(r *resolution) {
 			o.damage = d
 		}
 		o.after = o.before - o.damage - o.burn - o.other + o.heal
+		saveFighter(c, f)
 		f.Stamina = o.after
 		if f.Stamina < 1 { // Rumble 4
 			f.Alive, f.Out = false, fmt.Sprintf("died in round %d", s.Round)

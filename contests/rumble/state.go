@@ -1,6 +1,10 @@
 package rumble
 
-import "time"
+import (
+	"time"
+
+	"referee/contract"
+)
 
 // Phases of a game (ruling U1). "" is between games.
 const (
@@ -125,6 +129,30 @@ type Amendment struct {
 	Status string    `yaml:"status"` // applied, needs the contestmaster's ruling, recorded
 	Ruling int       `yaml:"ruling,omitempty"`
 }
+
+// SaveTop implements contract.DataSaver: the fields by value. The rest is
+// saved where it changes, before one of its fields is written: a fighter
+// (saveFighter), a power (savePower), a use of a power waiting for a ruling
+// (savePending) and an amendment (saveAmendment). The lists (the fighters,
+// the powers, the submissions, the pending uses, the amendments, and a
+// fighter's powers) are only appended to or replaced, never changed in
+// place; a submission is never changed once it is in the list.
+func (s *State) SaveTop() func() {
+	cp := *s
+	return func() { *s = cp }
+}
+
+// saveFighter saves f before an action or event changes it (DataSaver).
+func saveFighter(c *contract.Ctx, f *Fighter) { contract.SaveValue(c, f) }
+
+// savePower saves p before an event changes it (DataSaver).
+func savePower(c *contract.Ctx, p *Power) { contract.SaveValue(c, p) }
+
+// savePending saves p before a ruling changes it (DataSaver).
+func savePending(c *contract.Ctx, p *Pending) { contract.SaveValue(c, p) }
+
+// saveAmendment saves am before a ruling changes it (DataSaver).
+func saveAmendment(c *contract.Ctx, am *Amendment) { contract.SaveValue(c, am) }
 
 func (s *State) fighter(name string) *Fighter {
 	for _, f := range s.Fighters {
