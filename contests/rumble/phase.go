@@ -161,8 +161,9 @@ func (s *State) closePowers(c *contract.Ctx) error {
 		return d
 	}
 	var drawn []string
+	subs := s.subsByWho()
 	for _, f := range s.alive() {
-		x := s.sub(f.Name)
+		x := subs[f.Name]
 		if x == nil {
 			for k := 1; k <= s.P; k++ {
 				d := draw(f.Name, k)
@@ -176,8 +177,9 @@ func (s *State) closePowers(c *contract.Ctx) error {
 		}
 	}
 	cm := 0
+	fighters := s.fightersByName()
 	for _, x := range s.Subs {
-		if s.fighter(x.Who) != nil {
+		if fighters[x.Who] != nil {
 			continue
 		}
 		for _, d := range x.Powers {
@@ -214,11 +216,13 @@ func spareName(n int) string { return fmt.Sprintf("Spare Power %d", n) }
 func (s *State) closeBids(c *contract.Ctx) error {
 	_, revealed := reveals(c, s)
 	paid := map[string]int{}
+	// The bidders: who is alive does not change until every power is awarded.
+	alive, subs, fighters := s.alive(), s.subsByWho(), s.fightersByName()
 	for _, p := range s.Powers {
 		best := 0
 		var holders []string
-		for _, f := range s.alive() {
-			x := s.sub(f.Name)
+		for _, f := range alive {
+			x := subs[f.Name]
 			if x == nil {
 				continue
 			}
@@ -242,7 +246,7 @@ func (s *State) closeBids(c *contract.Ctx) error {
 		}
 		// Rumble 5: each highest bidder gets a copy and pays eir bid.
 		for _, h := range holders {
-			f := s.fighter(h)
+			f := fighters[h]
 			saveFighter(c, f)
 			f.Stamina -= best
 			f.Powers = append(f.Powers, p.Name)
@@ -278,8 +282,9 @@ func (s *State) closeBids(c *contract.Ctx) error {
 func (s *State) closeDiscard(c *contract.Ctx) error {
 	_, revealed := reveals(c, s)
 	var lines []string
+	subs := s.subsByWho()
 	for _, f := range s.alive() {
-		x := s.sub(f.Name)
+		x := subs[f.Name]
 		if x == nil {
 			if len(f.Powers) > 0 {
 				lines = append(lines, f.Name+": no discard (none sent, U3)")
@@ -327,8 +332,9 @@ func (s *State) beginRound(c *contract.Ctx, head string) {
 // closeRound fills in the silent contestants' default (Rumble 8) and asks the
 // contestmaster about adjudicated powers (U5), or resolves at once.
 func (s *State) closeRound(c *contract.Ctx) error {
+	subs := s.subsByWho()
 	for _, f := range s.alive() {
-		if s.sub(f.Name) == nil {
+		if subs[f.Name] == nil {
 			x := &Sub{Who: f.Name, At: c.Now(), Default: true, Acts: []Alloc{{Kind: "defend", N: f.Energy / 2}}}
 			x.Phase = s.phaseLabel()
 			s.Subs = append(s.Subs, x)

@@ -93,8 +93,9 @@ func (s *State) ruledEffect(who, power string) (ruled, bool) {
 // 8), the effects of powers (ward, fury, mend, thorns, blood, strike; U5 for
 // a power whose effect was ruled) and the Attacks, fury added.
 func (s *State) submissions(r *resolution) {
+	subs := s.subsByWho()
 	for _, f := range r.alive {
-		x := s.sub(f.Name)
+		x := subs[f.Name]
 		o := r.out[f.Name]
 		if x == nil {
 			continue

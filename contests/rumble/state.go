@@ -182,6 +182,49 @@ func (s *State) power(name string) *Power {
 	return nil
 }
 
+// subsByWho indexes the submissions by contestant, the first of each as
+// sub finds it, for a close or a report that looks up every contestant's
+// (a search of the list for each would cost the square of the contestants).
+func (s *State) subsByWho() map[string]*Sub {
+	m := make(map[string]*Sub, len(s.Subs))
+	for _, x := range s.Subs {
+		if _, ok := m[x.Who]; !ok {
+			m[x.Who] = x
+		}
+	}
+	return m
+}
+
+// fightersByName indexes the fighters by name, the first of each as fighter
+// finds it.
+func (s *State) fightersByName() map[string]*Fighter {
+	m := make(map[string]*Fighter, len(s.Fighters))
+	for _, f := range s.Fighters {
+		if _, ok := m[f.Name]; !ok {
+			m[f.Name] = f
+		}
+	}
+	return m
+}
+
+// orderOf returns a contestant's place in the list of fighters (after the
+// last for a name not in it), for a sort of many names: the places are
+// found once.
+func (s *State) orderOf() func(name string) int {
+	m := make(map[string]int, len(s.Fighters))
+	for i, f := range s.Fighters {
+		if _, ok := m[f.Name]; !ok {
+			m[f.Name] = i
+		}
+	}
+	return func(name string) int {
+		if i, ok := m[name]; ok {
+			return i
+		}
+		return len(s.Fighters)
+	}
+}
+
 func (s *State) sub(who string) *Sub {
 	for _, x := range s.Subs {
 		if x.Who == who {
