@@ -255,8 +255,7 @@ func (s *State) closeBids(c *contract.Ctx) error {
 	}
 	var died []string
 	for _, f := range s.alive() {
-		if f.Stamina < 1 { // Rumble 4, U4
-			saveFighter(c, f)
+		if f.Stamina < 1 { // Rumble 4, U4 (a bidder saved when e paid)
 			f.Alive, f.Out = false, "died bidding"
 			died = append(died, f.Name)
 		}

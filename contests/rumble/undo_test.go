@@ -129,7 +129,7 @@ func rumbleMail(r *rand.Rand, s *contract.State, n int, at time.Time) *contract.
 			who = "cm"
 		}
 		for j := 1 + r.IntN(2); j > 0; j-- {
-			text += fmt.Sprintf("%s %d: %s\n", pick(powerNames), r.IntN(3), pick([]string{"strong (ward)", "angry [fury]", "heals (mend)", "spiky (thorns)", "blood (blood)", "odd", "strange", "weird"}))
+			text += fmt.Sprintf("%s %d: %s\n", pick(powerNames), r.IntN(3), pick([]string{"strong (ward)", "angry [fury]", "heals (mend)", "spiky (thorns)", "blood (blood)", "odd", "strange", "weird", "eerie", "dark", "loud"}))
 		}
 	case k < 25:
 		if r.IntN(4) == 0 {
@@ -140,7 +140,9 @@ func rumbleMail(r *rand.Rand, s *contract.State, n int, at time.Time) *contract.
 			text += fmt.Sprintf("I bid %d on %s.\n", r.IntN(60), power())
 		}
 	case k < 29:
-		if r.IntN(3) == 0 {
+		if f := st.fighter(who); f != nil && len(f.Powers) > 0 && r.IntN(2) == 0 {
+			text = "Discard: " + pick(f.Powers)
+		} else if r.IntN(3) == 0 {
 			text = "No discard."
 		} else {
 			text = "Discard: " + power()
@@ -260,12 +262,12 @@ func TestUndoPropertyRumble(t *testing.T) {
 	}
 	t.Logf("kept: %v", kept)
 	t.Logf("notices: %v", notices)
-	for _, k := range []string{"join applied", "leave applied", "start applied", "submit applied", "submit rejected", "intend applied", "do so applied", "stance applied", "consent applied", "rule applied"} {
+	for _, k := range []string{"join applied", "leave applied", "start applied", "submit applied", "submit rejected", "intend applied", "do so applied", "consent applied", "rule applied", "close event", "deadline event", "reminder event"} {
 		if kept[k] == 0 {
 			t.Errorf("too little happened to test: no %q kept in %v", k, kept)
 		}
 	}
-	for _, k := range []string{"powers", "bids", "begin", "actions", "results", "over", "reminder"} {
+	for _, k := range []string{"powers", "bids", "begin", "actions", "results", "over"} {
 		if notices[k] == 0 {
 			t.Errorf("too little happened to test: no %q notice in %v", k, notices)
 		}
