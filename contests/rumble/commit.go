@@ -135,7 +135,8 @@ func reveals(c *contract.Ctx, st *State) ([]Reveal, string) {
 	var journal []map[string]string
 	var b strings.Builder
 	subs := append([]*Sub(nil), st.Subs...)
-	sort.SliceStable(subs, func(i, j int) bool { return st.order(subs[i].Who) < st.order(subs[j].Who) })
+	order := st.orderOf()
+	sort.SliceStable(subs, func(i, j int) bool { return order(subs[i].Who) < order(subs[j].Who) })
 	for _, x := range subs {
 		if x.Default {
 			continue

@@ -106,11 +106,12 @@ func bidsBody(c *contract.Ctx, s *State, revealed string, paid map[string]int, d
 		}
 	}
 	t := &text.Table{Header: append(append([]string{"Power"}, names...), "Strength", "Goes to")}
+	subs := s.subsByWho()
 	for _, p := range s.Powers {
 		row := []string{p.Name}
 		for _, n := range names {
 			v := ""
-			if x := s.sub(n); x != nil {
+			if x := subs[n]; x != nil {
 				for _, bd := range x.Bids {
 					if bd.Power == p.Name {
 						v = itoa(bd.N)
@@ -131,8 +132,9 @@ func bidsBody(c *contract.Ctx, s *State, revealed string, paid map[string]int, d
 	b.WriteString(t.String())
 	b.WriteString("\n")
 	st := &text.Table{Header: []string{"Contestant", "Paid", "Stamina", "Powers"}}
+	fighters := s.fightersByName()
 	for _, n := range names {
-		f := s.fighter(n)
+		f := fighters[n]
 		st.Add(n, itoa(paid[n]), itoa(f.Stamina), strings.Join(f.Powers, ", "))
 	}
 	b.WriteString(st.String())
@@ -181,9 +183,10 @@ func actionsBody(c *contract.Ctx, s *State, revealed string) string {
 	b.WriteString(text.Heading("Actions (Rumble 8, 9)"))
 	t := &text.Table{Header: []string{"Contestant", "Energy", "Attacks", "Defense", "Powers", "Note"}}
 	subs := append([]*Sub(nil), s.Subs...)
-	sort.SliceStable(subs, func(i, j int) bool { return s.order(subs[i].Who) < s.order(subs[j].Who) })
+	order, fighters := s.orderOf(), s.fightersByName()
+	sort.SliceStable(subs, func(i, j int) bool { return order(subs[i].Who) < order(subs[j].Who) })
 	for _, x := range subs {
-		f := s.fighter(x.Who)
+		f := fighters[x.Who]
 		if f == nil {
 			continue
 		}
@@ -210,15 +213,6 @@ func actionsBody(c *contract.Ctx, s *State, revealed string) string {
 	b.WriteString(text.Heading("Sealed action lists, revealed"))
 	b.WriteString(revealed)
 	return b.String()
-}
-
-func (s *State) order(name string) int {
-	for i, f := range s.Fighters {
-		if f.Name == name {
-			return i
-		}
-	}
-	return len(s.Fighters)
 }
 
 func amendBody(am *Amendment) string {

@@ -161,8 +161,9 @@ func (s *State) closePowers(c *contract.Ctx) error {
 		return d
 	}
 	var drawn []string
+	subs := s.subsByWho()
 	for _, f := range s.alive() {
-		x := s.sub(f.Name)
+		x := subs[f.Name]
 		if x == nil {
 			for k := 1; k <= s.P; k++ {
 				d := draw(f.Name, k)
@@ -176,8 +177,9 @@ func (s *State) closePowers(c *contract.Ctx) error {
 		}
 	}
 	cm := 0
+	fighters := s.fightersByName()
 	for _, x := range s.Subs {
-		if s.fighter(x.Who) != nil {
+		if fighters[x.Who] != nil {
 			continue
 		}
 		for _, d := range x.Powers {
@@ -193,6 +195,7 @@ func (s *State) closePowers(c *contract.Ctx) error {
 	s.Powers = list
 	// Rumble 4: stamina is set when the list is announced for the first time.
 	for _, f := range s.alive() {
+		saveFighter(c, f)
 		f.Stamina = c.IntParam("Stamina")
 	}
 	c.Detail("powers", len(list))
@@ -213,11 +216,13 @@ func spareName(n int) string { return fmt.Sprintf("Spare Power %d", n) }
 func (s *State) closeBids(c *contract.Ctx) error {
 	_, revealed := reveals(c, s)
 	paid := map[string]int{}
+	// The bidders: who is alive does not change until every power is awarded.
+	alive, subs, fighters := s.alive(), s.subsByWho(), s.fightersByName()
 	for _, p := range s.Powers {
 		best := 0
 		var holders []string
-		for _, f := range s.alive() {
-			x := s.sub(f.Name)
+		for _, f := range alive {
+			x := subs[f.Name]
 			if x == nil {
 				continue
 			}
@@ -233,6 +238,7 @@ func (s *State) closeBids(c *contract.Ctx) error {
 				}
 			}
 		}
+		savePower(c, p)
 		p.Strength, p.Holders = best, holders
 		if best == 0 {
 			p.Discarded = true // Rumble 5: no bid, discarded
@@ -240,7 +246,8 @@ func (s *State) closeBids(c *contract.Ctx) error {
 		}
 		// Rumble 5: each highest bidder gets a copy and pays eir bid.
 		for _, h := range holders {
-			f := s.fighter(h)
+			f := fighters[h]
+			saveFighter(c, f)
 			f.Stamina -= best
 			f.Powers = append(f.Powers, p.Name)
 			paid[h] += best
@@ -248,7 +255,7 @@ func (s *State) closeBids(c *contract.Ctx) error {
 	}
 	var died []string
 	for _, f := range s.alive() {
-		if f.Stamina < 1 { // Rumble 4, U4
+		if f.Stamina < 1 { // Rumble 4, U4 (a bidder saved when e paid)
 			f.Alive, f.Out = false, "died bidding"
 			died = append(died, f.Name)
 		}
@@ -274,8 +281,9 @@ func (s *State) closeBids(c *contract.Ctx) error {
 func (s *State) closeDiscard(c *contract.Ctx) error {
 	_, revealed := reveals(c, s)
 	var lines []string
+	subs := s.subsByWho()
 	for _, f := range s.alive() {
-		x := s.sub(f.Name)
+		x := subs[f.Name]
 		if x == nil {
 			if len(f.Powers) > 0 {
 				lines = append(lines, f.Name+": no discard (none sent, U3)")
@@ -288,6 +296,7 @@ func (s *State) closeDiscard(c *contract.Ctx) error {
 		}
 		for i, p := range f.Powers {
 			if p == x.Discard {
+				saveFighter(c, f)
 				f.Powers = append(f.Powers[:i:i], f.Powers[i+1:]...)
 				break
 			}
@@ -309,6 +318,7 @@ func (s *State) closeDiscard(c *contract.Ctx) error {
 func (s *State) beginRound(c *contract.Ctx, head string) {
 	s.Round++
 	for _, f := range s.alive() {
+		saveFighter(c, f)
 		f.Energy = f.Stamina
 	}
 	s.Pending = nil
@@ -321,8 +331,9 @@ func (s *State) beginRound(c *contract.Ctx, head string) {
 // closeRound fills in the silent contestants' default (Rumble 8) and asks the
 // contestmaster about adjudicated powers (U5), or resolves at once.
 func (s *State) closeRound(c *contract.Ctx) error {
+	subs := s.subsByWho()
 	for _, f := range s.alive() {
-		if s.sub(f.Name) == nil {
+		if subs[f.Name] == nil {
 			x := &Sub{Who: f.Name, At: c.Now(), Default: true, Acts: []Alloc{{Kind: "defend", N: f.Energy / 2}}}
 			x.Phase = s.phaseLabel()
 			s.Subs = append(s.Subs, x)
@@ -368,6 +379,7 @@ func (s *State) onPowerRuling(c *contract.Ctx, r *contract.Ruling, timedOut bool
 	if pd == nil || pd.Done {
 		return nil // the game moved on (ended) before the ruling
 	}
+	savePending(c, pd)
 	if !timedOut {
 		rd, ok := readRuling(r.Answer)
 		if !ok {

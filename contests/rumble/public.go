@@ -40,6 +40,7 @@ func doLeave(c *contract.Ctx, a *contract.Action) error {
 	c.Record(p.Name, "leaves Rumble")
 	// U7: a contestant who leaves during a game is dead from that moment.
 	if f := st.fighter(p.Name); f != nil && f.Alive && st.Phase != PhaseNone {
+		saveFighter(c, f)
 		f.Alive, f.Out, f.Stamina = false, "left", 0
 		st.dropSub(p.Name)
 		c.Did("you were in game %d, so you are dead from now on, with no points (U7)", st.Game)
@@ -214,6 +215,7 @@ func (g *Game) OnRuling(c *contract.Ctx, r *contract.Ruling, timedOut bool) erro
 			if am.N != n {
 				continue
 			}
+			saveAmendment(c, am)
 			am.Ruling = 0
 			if timedOut {
 				am.Status = "recorded (no ruling; no parameter changed)"

@@ -31,13 +31,14 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 		}
 		b.WriteString("\n")
 		t := &text.Table{Header: []string{"Contestant", "Stamina", "Status", "Powers", "Sealed (commitment)"}}
+		subs := s.subsByWho()
 		for _, f := range s.Fighters {
 			status := "alive"
 			if !f.Alive {
 				status = f.Out
 			}
 			sealed := ""
-			if x := s.sub(f.Name); x != nil && !x.Default {
+			if x := subs[f.Name]; x != nil && !x.Default {
 				sealed = short(x.Commitment)
 			} else if f.Alive && s.Phase != PhaseRulings {
 				sealed = "(none yet)"

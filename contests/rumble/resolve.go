@@ -39,7 +39,7 @@ func (s *State) resolveRound(c *contract.Ctx, actions string) error {
 	r := s.newResolution()
 	s.submissions(r)
 	r.deliver()
-	s.damage(r)
+	s.damage(c, r)
 	s.awardKills(c, r)
 	results := s.resultsText(r, actions)
 	s.Pending = nil
@@ -93,8 +93,9 @@ func (s *State) ruledEffect(who, power string) (ruled, bool) {
 // 8), the effects of powers (ward, fury, mend, thorns, blood, strike; U5 for
 // a power whose effect was ruled) and the Attacks, fury added.
 func (s *State) submissions(r *resolution) {
+	subs := s.subsByWho()
 	for _, f := range r.alive {
-		x := s.sub(f.Name)
+		x := subs[f.Name]
 		o := r.out[f.Name]
 		if x == nil {
 			continue
@@ -166,7 +167,7 @@ func (r *resolution) deliver() {
 
 // damage applies Rumble 9 (Attacks minus Defense, at least 0) and Burn,
 // thorns and mend to stamina; stamina below 1 is death (Rumble 4).
-func (s *State) damage(r *resolution) {
+func (s *State) damage(c *contract.Ctx, r *resolution) {
 	for _, f := range r.alive {
 		o := r.out[f.Name]
 		sort.Strings(o.attackers)
@@ -175,6 +176,7 @@ func (s *State) damage(r *resolution) {
 			o.damage = d
 		}
 		o.after = o.before - o.damage - o.burn - o.other + o.heal
+		saveFighter(c, f)
 		f.Stamina = o.after
 		if f.Stamina < 1 { // Rumble 4
 			f.Alive, f.Out = false, fmt.Sprintf("died in round %d", s.Round)

@@ -1,6 +1,10 @@
 package rumble
 
-import "time"
+import (
+	"time"
+
+	"referee/contract"
+)
 
 // Phases of a game (ruling U1). "" is between games.
 const (
@@ -126,6 +130,30 @@ type Amendment struct {
 	Ruling int       `yaml:"ruling,omitempty"`
 }
 
+// SaveTop implements contract.DataSaver: the fields by value. The rest is
+// saved where it changes, before one of its fields is written: a fighter
+// (saveFighter), a power (savePower), a use of a power waiting for a ruling
+// (savePending) and an amendment (saveAmendment). The lists (the fighters,
+// the powers, the submissions, the pending uses, the amendments, and a
+// fighter's powers) are only appended to or replaced, never changed in
+// place; a submission is never changed once it is in the list.
+func (s *State) SaveTop() func() {
+	cp := *s
+	return func() { *s = cp }
+}
+
+// saveFighter saves f before an action or event changes it (DataSaver).
+func saveFighter(c *contract.Ctx, f *Fighter) { contract.SaveValue(c, f) }
+
+// savePower saves p before an event changes it (DataSaver).
+func savePower(c *contract.Ctx, p *Power) { contract.SaveValue(c, p) }
+
+// savePending saves p before a ruling changes it (DataSaver).
+func savePending(c *contract.Ctx, p *Pending) { contract.SaveValue(c, p) }
+
+// saveAmendment saves am before a ruling changes it (DataSaver).
+func saveAmendment(c *contract.Ctx, am *Amendment) { contract.SaveValue(c, am) }
+
 func (s *State) fighter(name string) *Fighter {
 	for _, f := range s.Fighters {
 		if f.Name == name {
@@ -152,6 +180,49 @@ func (s *State) power(name string) *Power {
 		}
 	}
 	return nil
+}
+
+// subsByWho indexes the submissions by contestant, the first of each as
+// sub finds it, for a close or a report that looks up every contestant's
+// (a search of the list for each would cost the square of the contestants).
+func (s *State) subsByWho() map[string]*Sub {
+	m := make(map[string]*Sub, len(s.Subs))
+	for _, x := range s.Subs {
+		if _, ok := m[x.Who]; !ok {
+			m[x.Who] = x
+		}
+	}
+	return m
+}
+
+// fightersByName indexes the fighters by name, the first of each as fighter
+// finds it.
+func (s *State) fightersByName() map[string]*Fighter {
+	m := make(map[string]*Fighter, len(s.Fighters))
+	for _, f := range s.Fighters {
+		if _, ok := m[f.Name]; !ok {
+			m[f.Name] = f
+		}
+	}
+	return m
+}
+
+// orderOf returns a contestant's place in the list of fighters (after the
+// last for a name not in it), for a sort of many names: the places are
+// found once.
+func (s *State) orderOf() func(name string) int {
+	m := make(map[string]int, len(s.Fighters))
+	for i, f := range s.Fighters {
+		if _, ok := m[f.Name]; !ok {
+			m[f.Name] = i
+		}
+	}
+	return func(name string) int {
+		if i, ok := m[name]; ok {
+			return i
+		}
+		return len(s.Fighters)
+	}
 }
 
 func (s *State) sub(who string) *Sub {

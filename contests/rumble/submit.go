@@ -316,8 +316,9 @@ func (x *Sub) total() int {
 	return n
 }
 
+// dropSub takes who's submission out of the list, in a new list (SaveTop).
 func (s *State) dropSub(who string) {
-	s.Subs = slices.DeleteFunc(s.Subs, func(x *Sub) bool { return x.Who == who })
+	s.Subs = slices.DeleteFunc(slices.Clone(s.Subs), func(x *Sub) bool { return x.Who == who })
 }
 
 // missing lists the contestants the open phase still waits for. It is

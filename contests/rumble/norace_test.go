@@ -1,0 +1,5 @@
+//go:build !race
+
+package rumble
+
+const raceEnabled = false
