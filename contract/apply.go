@@ -523,26 +523,42 @@ func maySpell(s string) bool {
 	return false
 }
 
-// nearest names the verb of the game whose syntax shares most words with what
-// the player wrote.
+// nearest names the verb of the game (a sentence's or a tag's, as the game's
+// table lists them) whose syntax shares most words with what the player
+// wrote, and among those whose syntax shares as many, the one whose
+// help does ("I join Steemfield": no form of that game has "join", but the
+// help of {DELEGATE: 0.5} says it joins the game). Words of one or two
+// letters do not count.
 func (e *Engine) nearest(game, text string) string {
 	words := map[string]bool{}
 	for _, w := range wordRE.FindAllString(strings.ToLower(text), -1) {
 		words[w] = true
 	}
-	best, score := "", -1
-	for _, cv := range e.verbs {
-		if cv.game != game || cv.verb.Syntax == "" {
-			continue
-		}
+	shared := func(s string) int {
 		n := 0
-		for _, w := range wordRE.FindAllString(strings.ToLower(cv.verb.Syntax), -1) {
+		for _, w := range wordRE.FindAllString(strings.ToLower(s), -1) {
 			if words[w] && len(w) > 2 {
 				n++
 			}
 		}
-		if n > score {
-			best, score = cv.verb.Syntax, n
+		return n
+	}
+	best, score, helps := "", -1, -1
+	var verbs []*Verb
+	if g := e.games[game]; g != nil {
+		verbs = g.Verbs()
+	}
+	for _, v := range verbs {
+		if v.Syntax == "" {
+			continue
+		}
+		n := shared(v.Syntax)
+		if n < score {
+			continue
+		}
+		h := shared(v.Help)
+		if n > score || h > helps {
+			best, score, helps = v.Syntax, n, h
 		}
 	}
 	if best == "" {

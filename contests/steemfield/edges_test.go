@@ -330,3 +330,24 @@ func TestLonelyCellsDie(t *testing.T) {
 		t.Errorf("cells after the round end: %+v, want Carol's at (7, 7) alone", got)
 	}
 }
+
+// TestJoinInWords: a player who writes, as in the other games, that e
+// joins Steemfield is told how one joins it here (Participation 1: by a
+// delegation), not pointed at the controller's correction of a power; and
+// nothing is done.
+func TestJoinInWords(t *testing.T) {
+	h := newHarness(t)
+	for i, text := range []string{"I join Steemfield.", "I join the Steemfield game."} {
+		r := h.Public("2026-12-01T10:0"+string(rune('0'+i))+":00Z", players[0], text)
+		if r == nil {
+			t.Fatalf("%q: no receipt", text)
+		}
+		body := strings.Join(strings.Fields(r.Body), " ")
+		if want := `not understood; the nearest form is: {DELEGATE: 0.5} (send "help steemfield" for all)`; !strings.Contains(body, want) {
+			t.Errorf("%q: the receipt lacks %q:\n%s", text, want, r.Body)
+		}
+	}
+	if n := len(data0(h).Players); n != 0 {
+		t.Errorf("%d players joined by words alone", n)
+	}
+}
