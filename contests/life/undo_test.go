@@ -1,14 +1,10 @@
 package life
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 
 	"referee/contract"
 	"referee/contract/contracttest"
@@ -64,66 +60,26 @@ func TestUndoPropertyLife(t *testing.T) {
 	kept, controllers := map[string]int{}, 0
 	for seed := uint64(1); seed <= 3; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			cfg := contract.Config{Referee: contracttest.Referee, Contestmaster: contracttest.Contestmaster, SeenHorizon: 5 * 24 * time.Hour}
 			start := contracttest.At(t, "2026-11-04T09:00:00Z")
-			mk := func() (*contract.Engine, *contract.State) {
-				e, err := contract.NewEngine(cfg, New())
-				if err != nil {
-					t.Fatal(err)
-				}
-				s, _, err := e.NewState(contracttest.Secret[:], start)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return e, s
-			}
-			ea, sa := mk()
-			eb, sb := mk()
+			w := contracttest.NewTwin(t, start, func() []contract.Game { return []contract.Game{New()} })
 			r := rand.New(rand.NewPCG(seed, 14))
 			at := start
-			undone := 0
 			for n := 0; n < 200; n++ {
 				at = at.Add(time.Duration(r.IntN(12*60)) * time.Minute)
 				m := lifeMail(r, n, at)
-				apply := func(e *contract.Engine, s *contract.State, m *contract.Message) []contract.Entry {
-					ent, err := e.Advance(s, m.Arrived)
-					if err != nil {
-						t.Fatal(err)
-					}
-					more, err := e.Apply(s, m)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return append(ent, more...)
-				}
-				tx := sa.Begin()
-				cp := *m
-				ent := apply(ea, sa, &cp)
+				ent := w.Try(m)
 				if r.IntN(4) == 0 {
-					tx.Undo()
-					undone++
+					w.Undo()
 				} else {
-					tx.End()
 					for _, en := range ent {
 						kept[en.Verb+" "+en.Outcome]++
 					}
-					apply(eb, sb, m)
+					w.Keep(m)
 				}
-				a, err := contract.Encode(sa)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, err := contract.Encode(sb)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(a, b) {
-					t.Fatalf("after message %d (%q, undone %d) the states differ (-kept only +with undone):\n%s", n, m.Text, undone, cmp.Diff(string(b), string(a)))
-				}
-				sa.Outbox, sb.Outbox = nil, nil // sent
-				controllers = max(controllers, len(st2(sa).Cells))
+				w.Check(n, m)
+				controllers = max(controllers, len(st2(w.A).Cells))
 			}
-			if undone < 30 {
+			if undone := w.Undone(); undone < 30 {
 				t.Errorf("too little happened to test: %d undone", undone)
 			}
 		})
@@ -156,29 +112,7 @@ func TestClaimCostsWhatItTouches(t *testing.T) {
 		at := contracttest.At(t, "2026-11-04T11:00:00Z")
 		m := &contract.Message{ID: "claim@example.test", From: "alice@example.test", Name: "Alice", Arrived: at, Date: at,
 			Subject: "life", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: "I claim cell (3, 4) in Life."}
-		var outcome string
-		try := func() {
-			tx := h.S.Begin()
-			cp := *m
-			ent, err := h.E.Apply(h.S, &cp)
-			if err != nil {
-				t.Fatal(err)
-			}
-			outcome = ent[len(ent)-1].Outcome
-			tx.Undo()
-		}
-		try()
-		if outcome != "applied" {
-			t.Fatalf("the claim was %s", outcome)
-		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		const n = 50
-		for range n {
-			try()
-		}
-		runtime.ReadMemStats(&after)
-		return float64(after.TotalAlloc-before.TotalAlloc) / n
+		return contracttest.TryCost(t, h.E, h.S, m)
 	}
 	small, large := cost(20), cost(4000)
 	t.Logf("bytes allocated per claim: %.0f with 20 other Controllers, %.0f with 4,000", small, large)

@@ -1,14 +1,11 @@
 package rumble
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 
 	"referee/contract"
 	"referee/contract/contracttest"
@@ -201,70 +198,30 @@ func TestUndoPropertyRumble(t *testing.T) {
 	}
 	for seed := uint64(1); seed <= seeds; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			cfg := contract.Config{Referee: contracttest.Referee, Contestmaster: contracttest.Contestmaster, SeenHorizon: 5 * 24 * time.Hour}
 			start := contracttest.At(t, "2026-12-01T09:00:00Z")
-			mk := func() (*contract.Engine, *contract.State) {
-				e, err := contract.NewEngine(cfg, New())
-				if err != nil {
-					t.Fatal(err)
-				}
-				s, _, err := e.NewState(contracttest.Secret[:], start)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return e, s
-			}
-			ea, sa := mk()
-			eb, sb := mk()
+			w := contracttest.NewTwin(t, start, func() []contract.Game { return []contract.Game{New()} })
 			r := rand.New(rand.NewPCG(seed, 8))
 			at := start
-			undone := 0
 			for n := 0; n < 400; n++ {
 				at = at.Add(time.Duration(r.IntN(10*60)) * time.Minute)
-				m := rumbleMail(r, sa, n, at)
-				apply := func(e *contract.Engine, s *contract.State, m *contract.Message) []contract.Entry {
-					ent, err := e.Advance(s, m.Arrived)
-					if err != nil {
-						t.Fatal(err)
-					}
-					more, err := e.Apply(s, m)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return append(ent, more...)
-				}
-				tx := sa.Begin()
-				cp := *m
-				ent := apply(ea, sa, &cp)
+				m := rumbleMail(r, w.A, n, at)
+				ent := w.Try(m)
 				if r.IntN(4) == 0 {
-					tx.Undo()
-					undone++
+					w.Undo()
 				} else {
-					tx.End()
 					for _, en := range ent {
 						kept[en.Verb+" "+en.Outcome]++
 					}
-					for _, o := range sa.Outbox {
+					for _, o := range w.A.Outbox {
 						if i := strings.LastIndex(o.ID, "/"); strings.HasPrefix(o.ID, "rumble/") && i > 0 {
 							notices[o.ID[i+1:]]++
 						}
 					}
-					apply(eb, sb, m)
+					w.Keep(m)
 				}
-				a, err := contract.Encode(sa)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, err := contract.Encode(sb)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(a, b) {
-					t.Fatalf("after message %d (%q, undone %d) the states differ (-kept only +with undone):\n%s", n, m.Text, undone, cmp.Diff(string(b), string(a)))
-				}
-				sa.Outbox, sb.Outbox = nil, nil // sent
+				w.Check(n, m)
 			}
-			if undone < 60 {
+			if undone := w.Undone(); undone < 60 {
 				t.Errorf("too little happened to test: %d undone", undone)
 			}
 		})

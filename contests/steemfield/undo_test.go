@@ -1,15 +1,11 @@
 package steemfield
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 
 	"referee/contract"
 	"referee/contract/contracttest"
@@ -100,55 +96,23 @@ func TestUndoPropertySteemfield(t *testing.T) {
 	renamed, rounds, deaths := 0, 0, 0
 	for seed := uint64(1); seed <= 3; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			cfg := contract.Config{Referee: contracttest.Referee, Contestmaster: contracttest.Contestmaster, SeenHorizon: 5 * 24 * time.Hour}
 			start := contracttest.At(t, "2026-12-01T09:00:00Z")
-			mk := func() (*contract.Engine, *contract.State) {
-				e, err := contract.NewEngine(cfg, New())
-				if err != nil {
-					t.Fatal(err)
-				}
-				s, _, err := e.NewState(contracttest.Secret[:], start)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return e, s
-			}
-			ea, sa := mk()
-			eb, sb := mk()
+			w := contracttest.NewTwin(t, start, func() []contract.Game { return []contract.Game{New()} })
 			r := rand.New(rand.NewPCG(seed, 15))
 			at := start
-			undone := 0
 			for n := 0; n < 300; n++ {
 				at = at.Add(time.Duration(r.IntN(6*60)) * time.Minute)
-				m := steemMail(r, n, at, sa.Rulings, st2(sa).Cells)
-				apply := func(e *contract.Engine, s *contract.State, m *contract.Message) []contract.Entry {
-					ent, err := e.Advance(s, m.Arrived)
-					if err != nil {
-						t.Fatal(err)
-					}
-					more, err := e.Apply(s, m)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return append(ent, more...)
-				}
+				m := steemMail(r, n, at, w.A.Rulings, st2(w.A).Cells)
 				if r.IntN(2) == 0 {
 					// Tried and undone, as a message whose save failed,
 					// then tried again or dropped.
-					tx := sa.Begin()
-					cp := *m
-					apply(ea, sa, &cp)
-					tx.Undo()
-					undone++
+					w.Try(m)
+					w.Undo()
 				}
-				tx := sa.Begin()
-				cp := *m
-				ent := apply(ea, sa, &cp)
+				ent := w.Try(m)
 				if r.IntN(4) == 0 {
-					tx.Undo()
-					undone++
+					w.Undo()
 				} else {
-					tx.End()
 					for _, en := range ent {
 						kept[en.Verb+" "+en.Outcome]++
 						if en.Verb == "results post" {
@@ -158,27 +122,16 @@ func TestUndoPropertySteemfield(t *testing.T) {
 					if strings.Contains(m.Text, "change my name") {
 						renamed++
 					}
-					apply(eb, sb, m)
+					w.Keep(m)
 				}
-				a, err := contract.Encode(sa)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, err := contract.Encode(sb)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(a, b) {
-					t.Fatalf("after message %d (%q, undone %d) the states differ (-kept only +with undone):\n%s", n, m.Text, undone, cmp.Diff(string(b), string(a)))
-				}
-				for _, o := range sa.Outbox {
+				for _, o := range w.A.Outbox {
 					if strings.Contains(o.Notice.Body, "death at") {
 						deaths++
 					}
 				}
-				sa.Outbox, sb.Outbox = nil, nil // sent
+				w.Check(n, m)
 			}
-			if undone < 150 {
+			if undone := w.Undone(); undone < 150 {
 				t.Errorf("too little happened to test: %d undone", undone)
 			}
 		})
@@ -214,29 +167,7 @@ func TestPlacementCostsWhatItTouches(t *testing.T) {
 		at := contracttest.At(t, "2026-12-01T11:00:00Z")
 		m := &contract.Message{ID: "place@example.test", From: "alice@example.test", Name: "Alice", Arrived: at, Date: at,
 			Subject: "steemfield", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: "{PLACE: L(2, 2)}"}
-		var outcome string
-		try := func() {
-			tx := h.S.Begin()
-			cp := *m
-			ent, err := h.E.Apply(h.S, &cp)
-			if err != nil {
-				t.Fatal(err)
-			}
-			outcome = ent[len(ent)-1].Outcome
-			tx.Undo()
-		}
-		try()
-		if outcome != "applied" {
-			t.Fatalf("the placement was %s", outcome)
-		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		const n = 50
-		for range n {
-			try()
-		}
-		runtime.ReadMemStats(&after)
-		return float64(after.TotalAlloc-before.TotalAlloc) / n
+		return contracttest.TryCost(t, h.E, h.S, m)
 	}
 	small, large := cost(20), cost(2000)
 	t.Logf("bytes allocated per placement: %.0f with 20 other members, %.0f with 2,000", small, large)

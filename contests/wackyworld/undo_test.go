@@ -1,16 +1,12 @@
 package wackyworld
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 
 	"referee/contract"
 	"referee/contract/contracttest"
@@ -290,55 +286,26 @@ func TestUndoPropertyWacky(t *testing.T) {
 	kept, undone := map[string]int{}, map[string]int{}
 	for seed := uint64(1); seed <= 6; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			cfg := contract.Config{Referee: contracttest.Referee, Contestmaster: contracttest.Contestmaster, SeenHorizon: 5 * 24 * time.Hour}
 			start := contracttest.At(t, "2026-11-30T09:00:00Z")
-			apply := func(e *contract.Engine, s *contract.State, m *contract.Message) []contract.Entry {
-				ent, err := e.Advance(s, m.Arrived)
-				if err != nil {
-					t.Fatal(err)
-				}
-				more, err := e.Apply(s, m)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return append(ent, more...)
-			}
+			w := contracttest.NewTwin(t, start, func() []contract.Game { return []contract.Game{New()} })
 			// Atlas makes the World 4 by 4 before anyone joins (guide,
 			// decision 10), so that parties meet, walls crush and things
 			// are found; no party can oppose it.
 			setup := &contract.Message{ID: "w-setup@example.test", From: contracttest.Contestmaster, Name: "cm", Arrived: start, Date: start,
 				Subject: "wacky", Channel: contract.ChanPublic, Authenticated: true,
 				Text: "I modify the Wacky World contract: SET Width = 4\nI modify the Wacky World contract: SET Height = 4\n"}
-			mk := func() (*contract.Engine, *contract.State) {
-				e, err := contract.NewEngine(cfg, New())
-				if err != nil {
-					t.Fatal(err)
-				}
-				s, _, err := e.NewState(contracttest.Secret[:], start)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cp := *setup
-				apply(e, s, &cp)
-				if st := s.Games[ID].Data.(*State); st.width() != 4 || st.height() != 4 {
-					t.Fatalf("the World is %d by %d after the setup, want 4 by 4", st.width(), st.height())
-				}
-				s.Outbox = nil
-				return e, s
+			w.Play(w.EA, w.A, setup)
+			w.Play(w.EB, w.B, setup)
+			if st := w.A.Games[ID].Data.(*State); st.width() != 4 || st.height() != 4 {
+				t.Fatalf("the World is %d by %d after the setup, want 4 by 4", st.width(), st.height())
 			}
-			ea, sa := mk()
-			eb, sb := mk()
-			// An Encoder each: the text of contract.Encode, the sections
-			// unchanged since the last message not encoded again.
-			encA, encB := new(contract.Encoder), new(contract.Encoder)
+			w.Check(-1, setup)
 			r := rand.New(rand.NewPCG(seed, 23))
 			at := start.Add(25 * time.Hour)
 			for n := 0; n < 300; n++ {
 				at = at.Add(time.Duration(r.IntN(10*60)) * time.Minute)
-				m := wackyMail(r, n, at, sb)
-				tx := sa.Begin()
-				cp := *m
-				ent := apply(ea, sa, &cp)
+				m := wackyMail(r, n, at, w.B)
+				ent := w.Try(m)
 				// What the message did, counted as kept or undone.
 				var did []string
 				for _, en := range ent {
@@ -348,7 +315,7 @@ func TestUndoPropertyWacky(t *testing.T) {
 					}
 					did = append(did, k+" "+en.Outcome)
 				}
-				for _, o := range sa.Outbox {
+				for _, o := range w.A.Outbox {
 					if strings.Contains(o.ID, "/pushed/") {
 						did = append(did, "pushed out")
 					}
@@ -356,29 +323,17 @@ func TestUndoPropertyWacky(t *testing.T) {
 						did = append(did, "donor awarded")
 					}
 				}
-				seen, keep := kept, r.IntN(3) != 0
-				if keep {
-					tx.End()
-					apply(eb, sb, m)
+				seen := kept
+				if r.IntN(3) != 0 {
+					w.Keep(m)
 				} else {
-					tx.Undo()
+					w.Undo()
 					seen = undone
 				}
 				for _, k := range did {
 					seen[k]++
 				}
-				a, err := encA.Encode(sa)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, err := encB.Encode(sb)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(a, b) {
-					t.Fatalf("seed %d, after message %d (%q): the states differ (-kept only +with undone):\n%s", seed, n, m.Text, cmp.Diff(string(b), string(a)))
-				}
-				sa.Outbox, sb.Outbox = nil, nil // sent
+				w.Check(n, m)
 			}
 		})
 	}
@@ -432,29 +387,7 @@ func TestActionCostsWhatItTouches(t *testing.T) {
 		at := mustTime(t, "2026-12-01T11:00:00Z")
 		m := &contract.Message{ID: "try@example.test", From: aAddr, Name: "Alice", Arrived: at, Date: at,
 			Subject: "Wacky World", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: text}
-		var outcome string
-		try := func() {
-			tx := h.s.Begin()
-			cp := *m
-			ent, err := h.e.Apply(h.s, &cp)
-			if err != nil {
-				t.Fatal(err)
-			}
-			outcome = ent[len(ent)-1].Outcome
-			tx.Undo()
-		}
-		try()
-		if outcome != "applied" {
-			t.Fatalf("%q was %s", text, outcome)
-		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		const n = 50
-		for range n {
-			try()
-		}
-		runtime.ReadMemStats(&after)
-		return float64(after.TotalAlloc-before.TotalAlloc) / n
+		return contracttest.TryCost(t, h.e, h.s, m)
 	}
 	for _, text := range actions {
 		small, large := cost(20, text), cost(2000, text)
