@@ -92,15 +92,7 @@ func (c *hashText) of(h *hashedState) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	size := 0
-	for _, p := range pieces {
-		size += len(p)
-	}
-	out := make([]byte, 0, size)
-	for _, p := range pieces {
-		out = append(out, p...)
-	}
-	return out, nil
+	return bytes.Join(pieces, nil), nil
 }
 
 // pieces is the YAML encoding of h, as marshalText(h) writes it, in
@@ -485,14 +477,7 @@ func (c *hashText) recentText(id string, recent []Happening) ([]byte, error) {
 	for j, i := range at {
 		texts[i] = more[j]
 	}
-	size := 0
-	for _, t := range texts {
-		size += len(t)
-	}
-	text := make([]byte, 0, size)
-	for _, t := range texts {
-		text = append(text, t...)
-	}
+	text := bytes.Join(texts, nil)
 	c.recent[id] = keptRecent{events: slices.Clone(recent), texts: texts, text: text}
 	return text, nil
 }
