@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -64,6 +65,8 @@ import (
 // times, on the same messages, the whole-state save the journal replaced
 // (apply, then store.Commit: the entries and the whole state encoded,
 // written, synced and renamed; a fifth as many messages: it is slow).
+// With REFEREE_BENCH_SLOW=N it lists the N timed messages of most CPU
+// and what they did (their journal entries).
 // With REFEREE_BENCH_PROFILE=FILE it writes the CPU profile of the timed
 // messages and events alone (not of the setups) of each game and size to
 // FILE-GAME-PLAYERS.
@@ -108,6 +111,8 @@ func liveSave(b *testing.B, g liveGame, players, every int, whole bool) {
 	var total, bare, own, ours, rest, cpu, ownBeside, ownAlone []float64
 	var wall, pcpu [parts][]float64
 	var events, eventsOurs []float64
+	slowest, _ := strconv.Atoi(os.Getenv("REFEREE_BENCH_SLOW"))
+	var slow []slowMessage
 	snaps := 0
 	ctx := context.Background()
 	// advance writes the scheduler's input when an event is due by at, and
@@ -152,7 +157,7 @@ func liveSave(b *testing.B, g liveGame, players, every int, whole bool) {
 		d.mu.Lock()
 		bg := d.bg
 		beside := bg != nil && !isClosed(bg.done)
-		_, err := d.write(ctx, &contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m,
+		entries, err := d.write(ctx, &contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m,
 			IMAP: &contract.Checkpoint{UIDValidity: 1, LastUID: uint32(i + 1)}}, false)
 		for len(d.s.Outbox) > 0 && err == nil {
 			d.settle(d.s.Outbox[0].ID, nil)
@@ -183,6 +188,9 @@ func liveSave(b *testing.B, g liveGame, players, every int, whole bool) {
 		}
 		rest = append(rest, ms(r))
 		cpu = append(cpu, ms(tookCPU-t.cpu[partSync]))
+		if slowest > 0 {
+			slow = append(slow, slowMessage{cpu: ms(tookCPU - t.cpu[partSync]), apply: ms(t.cpu[partApply]), what: entriesSaid(m, entries)})
+		}
 		bare = append(bare, fsyncOnce(b, anchor))
 	}
 	last := mail[len(mail)-1].Arrived
@@ -220,6 +228,13 @@ func liveSave(b *testing.B, g liveGame, players, every int, whole bool) {
 	if whole {
 		row("whole-state save", wholeSave(b, g, players, msgs/5), nil)
 	}
+	if slowest > 0 {
+		slices.SortFunc(slow, func(x, y slowMessage) int { return cmp.Compare(y.cpu, x.cpu) })
+		fmt.Printf("the %d messages of most CPU (ours; its apply), and what they did:\n", min(slowest, len(slow)))
+		for _, m := range slow[:min(slowest, len(slow))] {
+			fmt.Printf("  %6.2f %6.2f  %s\n", m.cpu, m.apply, m.what)
+		}
+	}
 	prefix := ""
 	if g.id != "life" {
 		prefix = g.id + "-"
@@ -236,6 +251,24 @@ func liveSave(b *testing.B, g liveGame, players, every int, whole bool) {
 	metric("journal", wall[partJournal])
 	metric("snapshot", wall[partSnapshot])
 	metric("cpu", cpu)
+}
+
+// slowMessage is a timed message's CPU (ours, and its apply's) and what
+// it did, for REFEREE_BENCH_SLOW.
+type slowMessage struct {
+	cpu, apply float64
+	what       string
+}
+
+// entriesSaid is the first line of m's body and the verbs and outcomes of
+// the journal entries it made, events among them.
+func entriesSaid(m *contract.Message, entries []contract.Entry) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(m.Text), "\n")
+	var said []string
+	for _, e := range entries {
+		said = append(said, e.Verb+":"+e.Outcome)
+	}
+	return fmt.Sprintf("%.50q → %s", line, strings.Join(said, " "))
 }
 
 // A liveGame is a game BenchmarkLiveSave plays: setup makes a daemon on a
