@@ -22,11 +22,12 @@ import (
 // declaration order, map keys sorted), so that a contestmaster who keeps it in git
 // gets readable diffs.
 //
-// Four parts are written from kept text rather than through the YAML encoder,
+// Five parts are written from kept text rather than through the YAML encoder,
 // which costs microseconds a scalar and sorts map keys with a rune-by-rune
 // comparison: the processed-message memory (seen.ids, thousands of
 // Message-IDs in a busy month), each entry encoded once and kept in byte order
 // of its key; the players, each item kept while the player is unchanged;
+// the citable records, each kept while the record is (codec_cited.go);
 // the ledger and the points, from the text of their keys (codec_ledger.go);
 // and the game sections, last in the file, each kept while it is unchanged (and
 // within a changed one, each of its recent events), so a message that
@@ -54,6 +55,7 @@ type Encoder struct {
 	mu       sync.Mutex
 	seen     seenCache
 	players  playersCache
+	cited    citedCache
 	sections map[string]*sectionText // by game ID
 	keys     keyText                 // of the ledger and the points
 }
@@ -69,27 +71,55 @@ func (enc *Encoder) Encode(s *State) ([]byte, error) {
 	return enc.encodeTop(&top, s)
 }
 
-// encodeTop encodes top, a struct with the state's Players, Ledger,
-// Points, Seen, Receipts and Games keys left empty, with the text of s's
-// in their places.
+// encodeTop encodes top, a pointer to a struct with the state's Players,
+// Ledger, Points, Seen, Receipts and Games keys left empty and its Cited
+// field, with the text of s's in their places.
 func (enc *Encoder) encodeTop(top any, s *State) ([]byte, error) {
 	enc.mu.Lock()
 	players, games := enc.players.take(s.Players, false), enc.takeGames(s.Games, false)
+	cited, ok := enc.cited.take(s.Cited, false)
 	enc.mu.Unlock()
-	return enc.encodeTaken(top, s, players, games, false)
+	if ok {
+		reflect.ValueOf(top).Elem().FieldByName("Cited").Set(reflect.ValueOf(citedMarkFor(cited)))
+	}
+	return enc.encodeTaken(top, s, players, games, cited, ok, false)
+}
+
+// citedMarkFor is what the state is encoded with in place of its citable
+// records, taken: citedMark, or nothing when there are none.
+func citedMarkFor(cited []takenCited) []*Cited {
+	if len(cited) == 0 {
+		return nil
+	}
+	return citedMark
 }
 
 // encodeTaken encodes top with the text of s's ledger, points, seen and
-// receipts, and the players and game sections taken (take, takeGames) in
-// their places, and keeps the text of the players and sections it
-// encodes; owned: those are copies, kept as they are.
-func (enc *Encoder) encodeTaken(top any, s *State, players []takenPlayer, games []takenSection, owned bool) ([]byte, error) {
+// receipts, and the players, citable records (with citedOK: else top holds
+// them) and game sections taken (take, takeGames) in their places, and
+// keeps the text of the players, records and sections it encodes; owned:
+// those are copies, kept as they are.
+func (enc *Encoder) encodeTaken(top any, s *State, players []takenPlayer, games []takenSection, cited []takenCited, citedOK, owned bool) ([]byte, error) {
 	b, err := encodeYAML(top)
 	if err != nil {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
+	parts := make([]part, 0, 7)
+	if citedOK && len(cited) > 0 {
+		empty, err := emptyCited()
+		if err != nil {
+			return nil, err
+		}
+		ctext, err := enc.cited.render(cited, owned)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, part{string(empty), ctext})
+	} else if citedOK {
+		enc.cited.kept = nil
+	}
 	ltext, ptstext, err := enc.keys.renderLedger(&s.Ledger, s.Points)
 	if err != nil {
 		return nil, err
@@ -102,14 +132,14 @@ func (enc *Encoder) encodeTaken(top any, s *State, players []takenPlayer, games 
 	if err != nil {
 		return nil, err
 	}
-	return splice(b, []part{
-		{"players: []\n", ptext},
-		{emptyLedger, ltext},
-		{emptyPoints, ptstext},
-		{"seen:\n  ids: {}\n", enc.seen.render(&s.Seen)},
-		{"receipts: {}\n", renderReceipts(nil, s.Receipts)},
-		{"games: {}\n", gtext},
-	})
+	return splice(b, append(parts,
+		part{"players: []\n", ptext},
+		part{emptyLedger, ltext},
+		part{emptyPoints, ptstext},
+		part{"seen:\n  ids: {}\n", enc.seen.render(&s.Seen)},
+		part{"receipts: {}\n", renderReceipts(nil, s.Receipts)},
+		part{"games: {}\n", gtext},
+	))
 }
 
 // part is a top-level key as the YAML encoder writes it empty, and the text

@@ -13,7 +13,7 @@ import (
 
 // TestEncodeFieldAnywhere: a field added to State at any place, before,
 // between or after the parts Encode writes itself (players, ledger, points,
-// seen, receipts, games), is saved like any other, and the rest of the file is unchanged.
+// seen, receipts, the citable records, games), is saved like any other, and the rest of the file is unchanged.
 // The state is rebuilt, for each place, as a struct with one field more.
 func TestEncodeFieldAnywhere(t *testing.T) {
 	e, err := contract.NewEngine(contract.Config{Referee: "referee@example.test"}, &toy{})
@@ -27,6 +27,8 @@ func TestEncodeFieldAnywhere(t *testing.T) {
 	}
 	s.Seen.IDs = map[string]time.Time{"a@example.test": now, "b@example.test": now.Add(time.Hour)}
 	s.Receipts = map[string][]time.Time{"alice@example.test": {now}}
+	s.Cited = []*contract.Cited{{ID: "toy/report/1", Game: "toy", Subject: "Toy report", Published: now, Status: "pending"},
+		{ID: "toy/notice/2", Game: "toy", Subject: "a: b", Published: now, Status: "ratified", Ratified: now}}
 	want, err := contract.Encode(s)
 	if err != nil {
 		t.Fatal(err)

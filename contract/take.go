@@ -10,8 +10,9 @@ import (
 // Taking a state to encode it later. A snapshot of the live state is taken
 // under the lock that guards the state and encoded and written outside it,
 // while the state changes. Take copies only what changed since the
-// Encoder's last encoding: a player or a game's section unchanged since
-// then keeps its kept text, and is neither copied nor encoded again; the
+// Encoder's last encoding: a player, a citable record or a game's section
+// unchanged since then keeps its kept text, and is neither copied nor
+// encoded again; the
 // rest of the state (the ledger, the points, the outbox, the memory's map)
 // is copied, cheaply, without reflection where it is large. What it keeps
 // is compared with the state, field by field, never trusted stale.
@@ -22,16 +23,24 @@ type Taken struct {
 	s       *State // the copy: its Players and Games are in players and games
 	players []takenPlayer
 	games   []takenSection
+	cited   []takenCited
+	citedOK bool // cited holds the records (else s does)
 }
 
 // Take takes s for Encode to encode later, as Encode would encode s now:
 // once Take returns, s may change (in another goroutine too) without
 // changing what the Taken encodes.
 func (enc *Encoder) Take(s *State) *Taken {
+	enc.mu.Lock()
+	cited, citedOK := enc.cited.take(s.Cited, true)
+	enc.mu.Unlock()
 	top := *s
 	top.ax = nil
 	top.Players, top.Games, top.Receipts, top.Seen = nil, nil, nil, Seen{}
 	top.Ledger, top.Points = Ledger{}, nil
+	if citedOK {
+		top.Cited = nil
+	}
 	cp := deepCopy(reflect.ValueOf(&top)).Interface().(*State)
 	cp.Ledger = Ledger{Balances: cloneNested(s.Ledger.Balances), Supply: maps.Clone(s.Ledger.Supply)}
 	cp.Points = cloneNested(s.Points)
@@ -44,7 +53,8 @@ func (enc *Encoder) Take(s *State) *Taken {
 	}
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	return &Taken{enc: enc, s: cp, players: enc.players.take(s.Players, true), games: enc.takeGames(s.Games, true)}
+	return &Taken{enc: enc, s: cp, players: enc.players.take(s.Players, true), games: enc.takeGames(s.Games, true),
+		cited: cited, citedOK: citedOK}
 }
 
 // Encode encodes the state as it was taken, as Encoder.Encode would have,
@@ -52,7 +62,10 @@ func (enc *Encoder) Take(s *State) *Taken {
 func (t *Taken) Encode() ([]byte, error) {
 	top := *t.s
 	top.Seen, top.Receipts, top.Ledger, top.Points = Seen{}, nil, Ledger{}, nil
-	return t.enc.encodeTaken(&top, t.s, t.players, t.games, true)
+	if t.citedOK {
+		top.Cited = citedMarkFor(t.cited)
+	}
+	return t.enc.encodeTaken(&top, t.s, t.players, t.games, t.cited, t.citedOK, true)
 }
 
 func cloneNested[V any](m map[string]map[string]V) map[string]map[string]V {

@@ -53,6 +53,16 @@ func TestTakeEncodesAsTaken(t *testing.T) {
 		func() { h.S.Seen.IDs["new@example.test"] = h.S.Clock },
 		func() { h.S.Receipts = map[string][]time.Time{"p1@example.test": {h.S.Clock}} },
 		func() { h.S.Receipts["p1@example.test"][0] = h.S.Clock.Add(time.Minute) },
+		func() {
+			for i := range 3 {
+				h.S.Cited = append(h.S.Cited, &contract.Cited{ID: fmt.Sprintf("toy/notice/%d", i), Game: "toy", Subject: names[i],
+					Published: h.S.Clock.In(berlin), Status: "pending", Excluded: []string{"x: y"}})
+			}
+		},
+		func() { h.S.Cited[0].Status, h.S.Cited[0].Ratified = "ratified", h.S.Clock },
+		func() { h.S.Cited[1].Excluded[0] = "changed in place" },
+		func() { h.S.Cited = h.S.Cited[1:] },
+		func() { h.S.Cited = nil },
 		func() { h.S.Players = nil },
 	}
 	for i, change := range changes {
@@ -81,6 +91,13 @@ func TestTakeEncodesAsTaken(t *testing.T) {
 			ts[0] = ts[0].Add(time.Hour)
 		}
 		h.S.Outbox = append(h.S.Outbox, &contract.Outgoing{Notice: contract.Notice{ID: fmt.Sprintf("later%d", i)}})
+		for _, x := range h.S.Cited {
+			x.Subject += " later"
+			if len(x.Excluded) > 0 {
+				x.Excluded[0] = "later"
+			}
+		}
+		h.S.Cited = append(h.S.Cited, &contract.Cited{ID: fmt.Sprintf("later%d", i)})
 		got, err := tk.Encode()
 		if err != nil {
 			t.Fatal(err)
@@ -90,5 +107,6 @@ func TestTakeEncodesAsTaken(t *testing.T) {
 		}
 		// The kept text never stands for what changed since.
 		sameEncoding(t, &enc, h.S)
+		h.S.Cited = h.S.Cited[:len(h.S.Cited)-1] // the record added later
 	}
 }
