@@ -473,6 +473,9 @@ type sectionText struct {
 	// recent is the text of each item of its recent events, as the YAML
 	// encoder writes it under "recent:" (not yet indented).
 	recent map[Happening][]byte
+	// split is the section's parts, for a section whose data has lists
+	// written item by item (codec_split.go); of is nil then.
+	split *splitKept
 }
 
 // renderGames is the "games:" key with the sections taken (takeGames),
@@ -486,6 +489,20 @@ func (enc *Encoder) renderGames(games []takenSection, owned bool) ([]byte, error
 	}
 	for _, t := range games {
 		var recent map[Happening][]byte
+		if t.split != nil {
+			var old map[Happening][]byte
+			if k := enc.sections[t.id]; k != nil {
+				old = k.recent
+			}
+			b, split, err := renderSplit(t.split, old, owned)
+			if err != nil {
+				return nil, errSplit(t.id, err)
+			}
+			text := append([]byte("  "+t.id+":\n"), indent(b.text, "    ")...)
+			kept[t.id] = &sectionText{yaml: text, recent: b.recent, split: split}
+			out = append(out, text...)
+			continue
+		}
 		if t.text == nil {
 			var old map[Happening][]byte
 			if k := enc.sections[t.id]; k != nil {
@@ -502,7 +519,11 @@ func (enc *Encoder) renderGames(games []takenSection, owned bool) ([]byte, error
 		} else if k := enc.sections[t.id]; k != nil {
 			recent = k.recent
 		}
-		kept[t.id] = &sectionText{of: t.g, yaml: t.text, recent: recent}
+		var split *splitKept
+		if k := enc.sections[t.id]; k != nil && t.g == nil {
+			split = k.split // kept whole, by its parts
+		}
+		kept[t.id] = &sectionText{of: t.g, yaml: t.text, recent: recent, split: split}
 		out = append(out, t.text...)
 	}
 	enc.sections = kept
@@ -529,9 +550,25 @@ func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, erro
 	if err != nil || len(g.Recent) == 0 {
 		return encodedSection{text: b}, err
 	}
-	recent := make(map[Happening][]byte, len(g.Recent))
+	recent, items, err := recentItems(g.Recent, old)
+	if err != nil {
+		return encodedSection{}, err
+	}
+	b, err = splice(b, []part{{"recent: []\n", items}})
+	return encodedSection{text: b, recent: recent}, err
+}
+
+// recentItems is the "recent:" key of a section with events, each
+// written from the text old kept of it when there is one, by hand when
+// its texts are plain (happeningItem), through the encoder otherwise, and
+// the text of each; nil, nil with no events.
+func recentItems(events []Happening, old map[Happening][]byte) (map[Happening][]byte, []byte, error) {
+	if len(events) == 0 {
+		return nil, nil, nil
+	}
+	recent := make(map[Happening][]byte, len(events))
 	items := []byte("recent:\n")
-	for _, hp := range g.Recent {
+	for _, hp := range events {
 		text, ok := recent[hp]
 		if !ok {
 			text, ok = old[hp]
@@ -544,15 +581,14 @@ func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, erro
 				R []Happening `yaml:"recent"`
 			}{[]Happening{hp}})
 			if err != nil {
-				return encodedSection{}, err
+				return nil, nil, err
 			}
 			text = item[len("recent:\n"):]
 		}
 		recent[hp] = text
 		items = append(items, text...)
 	}
-	b, err = splice(b, []part{{"recent: []\n", items}})
-	return encodedSection{text: b, recent: recent}, err
+	return recent, items, nil
 }
 
 // sameSection: a and b encode alike. The last report's date is compared

@@ -191,9 +191,10 @@ func sameTime(x, y time.Time) bool { return x.Equal(y) && x.Location() == y.Loca
 // takenSection is a game's kept section text, or (text nil) the section
 // to encode.
 type takenSection struct {
-	id   string
-	text []byte
-	g    *GameState
+	id    string
+	text  []byte
+	g     *GameState
+	split *takenSplit // taken by its parts (codec_split.go): text and g are nil
 }
 
 // takeGames lists the sections in the order of their IDs: the kept text
@@ -203,7 +204,23 @@ func (enc *Encoder) takeGames(games map[string]*GameState, clone bool) []takenSe
 	out := make([]takenSection, 0, len(games))
 	for _, id := range slices.Sorted(maps.Keys(games)) {
 		g := games[id]
-		if t := enc.sections[id]; t != nil && sameSection(g, t.of) {
+		t := enc.sections[id]
+		if g != nil {
+			if data, lists := splitData(id, g.Data); lists != nil {
+				var k *splitKept
+				if t != nil {
+					k = t.split
+				}
+				if sp, same, ok := enc.takeSplit(id, g, data, lists, k, clone); same {
+					out = append(out, takenSection{id: id, text: t.yaml})
+					continue
+				} else if ok {
+					out = append(out, takenSection{id: id, split: sp})
+					continue
+				}
+			}
+		}
+		if t != nil && t.of != nil && sameSection(g, t.of) {
 			out = append(out, takenSection{id: id, text: t.yaml, g: t.of})
 			continue
 		}

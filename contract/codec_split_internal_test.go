@@ -1,0 +1,169 @@
+package contract
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+type splitTestItem struct {
+	Name string    `yaml:"name"`
+	N    int       `yaml:"n"`
+	Tags []string  `yaml:"tags,omitempty"`
+	At   time.Time `yaml:"at,omitempty"`
+}
+
+type splitTestData struct {
+	Round  int              `yaml:"round"`
+	Items  []*splitTestItem `yaml:"items,omitempty"`
+	Others []*splitTestItem `yaml:"others,omitempty"`
+	Note   string           `yaml:"note"`
+}
+
+// TestSplitSectionIsTheWhole: a game's section whose data has lists written
+// item by item, encoded by an Encoder from its kept parts (directly, and
+// taken then changed before it is encoded, as a snapshot is), is the
+// section as encodeSection writes it whole, at every step of random
+// changes: items changed in place (texts a YAML writer must quote, times
+// in another zone), added, dropped, moved, replaced by a copy, a list
+// emptied, the data's other fields, the game's parameters and its recent
+// events.
+func TestSplitSectionIsTheWhole(t *testing.T) {
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	cet := time.FixedZone("CET", 3600)
+	texts := []string{"Alice", "Bob: the second", `"Quoted" 'single'`, "ünïcödé ✓", "- dash", "null", "12", "yes",
+		strings.Repeat("long text ", 30), "#hash", "tab\there", "two\nlines", "trailing newline\n", " leading space", "",
+		"a: b\n  c: d", "\u2028sep", "bom\ufeff", "\nbegins with a break", "\tbegins with a tab", "    - looks like an item"}
+	r := rand.New(rand.NewPCG(1, 2))
+	text := func() string { return texts[r.IntN(len(texts))] }
+	newItem := func() *splitTestItem {
+		it := &splitTestItem{Name: text(), N: r.IntN(100)}
+		if r.IntN(2) == 0 {
+			it.Tags = []string{text(), text()}
+		}
+		if r.IntN(3) == 0 {
+			it.At = at.Add(time.Duration(r.IntN(1000)) * time.Minute)
+		}
+		return it
+	}
+	d := &splitTestData{Note: "n"}
+	for range 150 {
+		d.Items = append(d.Items, newItem())
+	}
+	for range 3 {
+		d.Others = append(d.Others, newItem())
+	}
+	g := &GameState{Contestmaster: "cm@example.test", Params: map[string]string{"P": "1"}, Data: d}
+	list := func() *[]*splitTestItem {
+		if r.IntN(4) == 0 {
+			return &d.Others
+		}
+		return &d.Items
+	}
+	changes := []func(){
+		func() {
+			if l := list(); len(*l) > 0 {
+				it := (*l)[r.IntN(len(*l))]
+				switch r.IntN(4) {
+				case 0:
+					it.Name = text()
+				case 1:
+					it.N++
+				case 2:
+					it.Tags = append(slices.Clone(it.Tags), text())
+				case 3:
+					it.At = at.In(cet)
+				}
+			}
+		},
+		func() { l := list(); *l = append(slices.Clone(*l), newItem()) },
+		func() {
+			if l := list(); len(*l) > 0 {
+				i := r.IntN(len(*l))
+				*l = slices.Delete(slices.Clone(*l), i, i+1)
+			}
+		},
+		func() {
+			if l := list(); len(*l) > 1 {
+				cp := slices.Clone(*l)
+				i, j := r.IntN(len(cp)), r.IntN(len(cp))
+				cp[i], cp[j] = cp[j], cp[i]
+				*l = cp
+			}
+		},
+		func() {
+			if l := list(); len(*l) > 0 {
+				cp := slices.Clone(*l)
+				i := r.IntN(len(cp))
+				it := *cp[i]
+				cp[i] = &it
+				*l = cp
+			}
+		},
+		func() {
+			if r.IntN(5) == 0 {
+				*list() = nil
+			}
+		},
+		func() { d.Round++ },
+		func() { d.Note = text() },
+		func() { g.Params = map[string]string{"P": text()} },
+		func() {
+			g.Recent = append(slices.Clone(g.Recent), Happening{Time: at.Add(time.Duration(r.IntN(100)) * time.Second), Who: text(), What: text()})
+		},
+		func() {
+			if len(g.Recent) > 0 {
+				g.Recent = g.Recent[1:]
+			}
+		},
+	}
+	whole := func() string {
+		b, err := encodeSection(g, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return "games:\n  g:\n" + string(indent(b.text, "    "))
+	}
+	gamesOf := func(b []byte) string {
+		i := bytes.Index(b, []byte("\ngames:\n"))
+		if i < 0 {
+			t.Fatalf("no games in\n%s", b)
+		}
+		return string(b[i+1:])
+	}
+	var enc, taker Encoder
+	split := 0
+	for step := range 600 {
+		changes[r.IntN(len(changes))]()
+		s := &State{Version: Version, Games: map[string]*GameState{"g": g}}
+		want := whole()
+		tk := taker.Take(s)
+		if sec := taker.sections["g"]; sec != nil && sec.split != nil || tk.games[0].split != nil {
+			split++
+		}
+		got, err := enc.Encode(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gamesOf(got) != want {
+			t.Fatalf("step %d: the section written from its parts is\n%s\nwritten whole\n%s", step, gamesOf(got), want)
+		}
+		// The state changes after it was taken, as the live state does
+		// while its snapshot is written.
+		changes[r.IntN(len(changes))]()
+		changes[0]()
+		b, err := tk.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gamesOf(b) != want {
+			t.Fatalf("step %d: the section taken, written from its parts, is\n%s\nwritten whole when taken\n%s", step, gamesOf(b), want)
+		}
+	}
+	if split < 300 {
+		t.Errorf("the section was taken by its parts at %d steps of 600", split)
+	}
+}
