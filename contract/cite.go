@@ -140,8 +140,9 @@ func (e *Engine) cite(s *State, n *Notice) (*Cited, error) {
 	var ratified []string
 	for _, x := range s.Cited {
 		if x.Status == "ratified" && !x.Announced && x.Game == n.Game {
-			s.touchCited(x)
+			s.touchCitedDone(x)
 			x.Announced = true
+			s.announcedCited(x)
 			ratified = append(ratified, fmt.Sprintf("%s (on %s)", x.ID, Stamp(x.Ratified)))
 		}
 	}
@@ -210,9 +211,21 @@ func (s *State) cited(id string) *Cited {
 // change (ratificationNext reads the records again).
 func (s *State) touchCited(x *Cited) {
 	s.aux().citedTouched++
+	s.touchCitedDone(x)
+}
+
+// touchCitedDone saves a citable record before it leaves the records
+// waiting for their ratification (it is ratified), or before a record not
+// among them changes (a ratified one is announced): ratificationNext keeps
+// its queue, and drops the record from it when reached. Undoing the change
+// counts it as any change.
+func (s *State) touchCitedDone(x *Cited) {
 	s.undoLog().once(x, func() func() {
 		cp := *x
-		return func() { *x = cp }
+		return func() {
+			*x = cp
+			s.aux().citedTouched++
+		}
 	})
 }
 
@@ -220,14 +233,14 @@ func (s *State) touchCited(x *Cited) {
 // published (AGORA "Reports and notices"). Ratified records are kept for the
 // processed-message memory's horizon, then left to the journal.
 func (e *Engine) ratify(s *State, id string, at time.Time) []Entry {
-	x := s.cited(id)
+	x := s.ratifying(id)
 	if x == nil || x.Status != "pending" {
 		return nil
 	}
-	s.touchCited(x)
+	s.touchCitedDone(x)
 	x.Status, x.Ratified = "ratified", at
 	cut := at.Add(-e.cfg.SeenHorizon)
-	if slices.ContainsFunc(s.Cited, func(y *Cited) bool { return y.Status == "ratified" && y.Announced && y.Ratified.Before(cut) }) {
+	if s.mayDropCited(cut) && slices.ContainsFunc(s.Cited, func(y *Cited) bool { return y.Status == "ratified" && y.Announced && y.Ratified.Before(cut) }) {
 		s.Cited = slices.DeleteFunc(slices.Clone(s.Cited), func(y *Cited) bool {
 			return y.Status == "ratified" && y.Announced && y.Ratified.Before(cut)
 		})

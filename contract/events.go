@@ -158,38 +158,103 @@ func coreNext(s *State) (Event, bool) {
 // ratificationNext is the soonest ratification of a pending record, the
 // first in the list of those at its time. The list holds a record of every
 // public notice for the processed-message memory's horizon, thousands in a
-// game of many players, each reached through its pointer: the answer is
-// kept, with the list it was found in, and the records are read again
-// only after one was changed (touchCited) or an undo; records appended
-// since are read alone, the list before them the same pointers.
+// game of many players, and an hour's events may ratify hundreds of them:
+// the records to ratify are kept in the order they ratify in (a queue: by
+// time, those at one time in the list's order), made again from the list
+// only after a record changed otherwise than by leaving the queue
+// (touchCited; touchCitedDone is a ratification's or an announcement's,
+// which leave the queue or were not in it) or an undo put one back;
+// records appended since are queued alone, the list before them the same
+// pointers. A record at the front that is no longer pending is dropped
+// from the queue when it is reached.
 func (s *State) ratificationNext() (Event, bool) {
 	ax := s.aux()
 	k := &ax.ratification
-	from := 0
-	if k.valid && k.undos == ax.undos && k.touched == ax.citedTouched && len(s.Cited) >= len(k.list) && slices.Equal(s.Cited[:len(k.list)], k.list) {
-		from = len(k.list)
+	if k.valid && k.touched == ax.citedTouched && len(s.Cited) >= len(k.list) && slices.Equal(s.Cited[:len(k.list)], k.list) {
+		k.queueAppended(s.Cited[len(k.list):])
 	} else {
-		k.ev, k.ok = Event{}, false
-	}
-	n := soonest{ev: k.ev, ok: k.ok}
-	for _, x := range s.Cited[from:] {
-		if x.Status == "pending" && !x.Ratifies.IsZero() && n.beaten(x.Ratifies) {
-			n.set(Event{At: x.Ratifies, Name: "ratification", Key: x.ID})
+		*k = keptRatification{valid: true, touched: ax.citedTouched}
+		for _, x := range s.Cited {
+			if ratifiable(x) {
+				k.queue = append(k.queue, x)
+			}
+			k.foldDone(x)
 		}
+		// Stable: those at one time stay in the list's order.
+		slices.SortStableFunc(k.queue, func(x, y *Cited) int { return x.Ratifies.Compare(y.Ratifies) })
 	}
-	*k = keptRatification{valid: true, list: s.Cited, undos: ax.undos, touched: ax.citedTouched, ev: n.ev, ok: n.ok}
-	return n.ev, n.ok
+	k.list = s.Cited
+	for len(k.queue) > 0 && !ratifiable(k.queue[0]) {
+		k.queue = k.queue[1:]
+	}
+	if len(k.queue) == 0 {
+		return Event{}, false
+	}
+	x := k.queue[0]
+	return Event{At: x.Ratifies, Name: "ratification", Key: x.ID}, true
 }
 
-// keptRatification is ratificationNext's answer (ok: there is one) and
-// what it was found in: the list, the undos and the records' changes
-// counted then.
+// ratifiable: x is waiting for its ratification.
+func ratifiable(x *Cited) bool { return x.Status == "pending" && !x.Ratifies.IsZero() }
+
+// queueAppended queues the records appended to the list, each after every
+// record queued at its time or before.
+func (k *keptRatification) queueAppended(xs []*Cited) {
+	for _, x := range xs {
+		k.foldDone(x)
+		if !ratifiable(x) {
+			continue
+		}
+		i := len(k.queue)
+		for i > 0 && x.Ratifies.Before(k.queue[i-1].Ratifies) {
+			i--
+		}
+		k.queue = slices.Insert(k.queue, i, x)
+	}
+}
+
+// keptRatification is what ratificationNext keeps: the records to ratify
+// in the order they ratify in (the front may be no longer pending), and
+// the list and the count of the records' changes they were found in.
 type keptRatification struct {
-	valid          bool
-	list           []*Cited
-	undos, touched uint64
-	ev             Event
-	ok             bool
+	valid   bool
+	list    []*Cited
+	touched uint64
+	queue   []*Cited
+	// doneBy is at or before the time of ratification of every record
+	// ratified and announced (done: there is one), the soonest that a
+	// record may be left to the journal.
+	doneBy time.Time
+	done   bool
+}
+
+// foldDone counts x in doneBy when it is ratified and announced.
+func (k *keptRatification) foldDone(x *Cited) {
+	if x.Status == "ratified" && x.Announced && (!k.done || x.Ratified.Before(k.doneBy)) {
+		k.doneBy, k.done = x.Ratified, true
+	}
+}
+
+// announcedCited counts a record just announced (after its ratification)
+// among those that may be left to the journal.
+func (s *State) announcedCited(x *Cited) { s.aux().ratification.foldDone(x) }
+
+// mayDropCited says whether a record ratified and announced before cut
+// may be in the list: false only when none is.
+func (s *State) mayDropCited(cut time.Time) bool {
+	s.ratificationNext()
+	k := &s.aux().ratification
+	return k.done && k.doneBy.Before(cut)
+}
+
+// ratifying is the record the ratification event of id ratifies: the next
+// ratification's record (ratificationNext, kept), found without a search
+// when it is the one; else the record of that citation.
+func (s *State) ratifying(id string) *Cited {
+	if ev, ok := s.ratificationNext(); ok && ev.Key == id {
+		return s.aux().ratification.queue[0]
+	}
+	return s.cited(id)
 }
 
 // soonest is the earliest event offered so far: the first offered of

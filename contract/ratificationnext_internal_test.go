@@ -9,10 +9,12 @@ import (
 )
 
 // TestRatificationNextKept: the next ratification, kept between calls, is
-// the one a scan of every record finds (the first pending record at the
-// soonest time), through 3,000 random steps: records appended (as cite
+// the one a scan of every record finds, and mayDropCited never says that no
+// record may be dropped when one may (the first pending record at the
+// soonest time), through 6,000 random steps: records appended (as cite
 // appends them), claimed, restarted, ratified and dropped (each through
-// touchCited, as the engine changes them), the list replaced whole,
+// touchCited, as the engine changes them), ratified and announced as
+// ratify and cite do (touchCitedDone), the list replaced whole,
 // transactions opened, ended and undone.
 func TestRatificationNextKept(t *testing.T) {
 	at := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
@@ -29,10 +31,10 @@ func TestRatificationNextKept(t *testing.T) {
 	}
 	hours := func() time.Time { return at.Add(time.Duration(r.IntN(50)) * time.Hour) }
 	var open []*Txn
-	for step := range 3000 {
+	for step := range 6000 {
 		var what string
-		k := r.IntN(9)
-		if len(s.Cited) == 0 && k >= 3 && k <= 5 {
+		k := r.IntN(11)
+		if len(s.Cited) == 0 && (k >= 3 && k <= 5 || k >= 9) {
 			k = 0
 		}
 		switch {
@@ -59,6 +61,37 @@ func TestRatificationNextKept(t *testing.T) {
 				what += " and dropped"
 				s.Cited = slices.DeleteFunc(slices.Clone(s.Cited), func(y *Cited) bool { return y == x })
 			}
+		case k == 9:
+			// As ratify does: the next ratification's record (or,
+			// one time in four, another pending one) through
+			// touchCitedDone.
+			x := s.Cited[r.IntN(len(s.Cited))]
+			if ev, ok := s.ratificationNext(); ok && r.IntN(4) > 0 {
+				x = s.ratifying(ev.Key)
+			}
+			what = "a record ratified, as ratify does"
+			if x.Status == "pending" {
+				s.touchCitedDone(x)
+				x.Status, x.Ratified = "ratified", hours()
+			}
+		case k == 10:
+			what = "a ratified record announced, as cite does"
+			for _, x := range s.Cited {
+				if x.Status == "ratified" && !x.Announced {
+					s.touchCitedDone(x)
+					x.Announced = true
+					s.announcedCited(x)
+				}
+			}
+			if r.IntN(2) == 0 {
+				// The list read without its last records, then
+				// with them again (as an undo puts back records
+				// dropped from its end): those are read as appended.
+				all := s.Cited
+				s.Cited = all[:r.IntN(len(all))]
+				s.ratificationNext()
+				s.Cited = all
+			}
 		case k == 6 && r.IntN(20) == 0:
 			what = "the list replaced whole, longer, touching nothing"
 			list := make([]*Cited, 0, len(s.Cited)+1)
@@ -79,6 +112,10 @@ func TestRatificationNextKept(t *testing.T) {
 				what = "a transaction ended"
 				tx.End()
 			}
+		}
+		cut := hours()
+		if drop := slices.ContainsFunc(s.Cited, func(y *Cited) bool { return y.Status == "ratified" && y.Announced && y.Ratified.Before(cut) }); drop && !s.mayDropCited(cut) {
+			t.Fatalf("step %d (%s): a record ratified and announced before %v, and mayDropCited says none is", step, what, cut)
 		}
 		got, gotOK := s.ratificationNext()
 		want, wantOK := scan()
