@@ -325,3 +325,35 @@ func TestFoldKey(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitingAsMissing: waiting, which closes a phase early, says someone
+// is awaited exactly when missing lists someone, on random games: the
+// living and the dead, contestants with powers and without in the
+// discard, submissions from some, twice from a few, and the
+// contestmaster's.
+func TestWaitingAsMissing(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for round := range 3000 {
+		st := &State{Phase: []string{PhasePowers, PhaseBids, PhaseDiscard, PhaseRound}[r.IntN(4)]}
+		for i := range r.IntN(6) {
+			f := &Fighter{Name: fmt.Sprintf("P%d", i), Alive: r.IntN(4) > 0}
+			if r.IntN(2) == 0 {
+				f.Powers = []string{"Flight"}
+			}
+			st.Fighters = append(st.Fighters, f)
+		}
+		for _, f := range st.Fighters {
+			for range r.IntN(3) {
+				if r.IntN(2) == 0 {
+					st.Subs = append(st.Subs, &Sub{Who: f.Name})
+				}
+			}
+		}
+		if r.IntN(3) == 0 {
+			st.Subs = append(st.Subs, &Sub{Who: "Mars"})
+		}
+		if got, want := st.waiting(), len(st.missing()) > 0; got != want {
+			t.Fatalf("round %d, phase %s: waiting says %v, missing lists %d", round, st.Phase, got, len(st.missing()))
+		}
+	}
+}
