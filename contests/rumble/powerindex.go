@@ -52,10 +52,13 @@ type powerIndex struct {
 	// exact is each name as listed, to its first power.
 	exact map[string]int
 	// fold (by foldKey) and lower (by strings.ToLower) are the names in
-	// any case, each to its powers in the list's order.
-	fold, lower map[string][]int
+	// any case, each to its first power; foldNext[i] and lowerNext[i] are
+	// the next power after the ith with the same key, -1 after the last.
+	fold, lower         map[string]int
+	foldNext, lowerNext []int
 	// trimmed is each name without the spaces around it, by foldKey, to its
-	// first power (power).
+	// first power (power); nil when no name has spaces around it, and fold
+	// says the same.
 	trimmed map[string]int
 }
 
@@ -74,22 +77,41 @@ func (s *State) reindexPowers() *powerIndex {
 	return s.powerIx
 }
 
+// newPowerIndex indexes list, from its last power to its first, so that
+// each key ends at its first power and its chain is in the list's order.
 func newPowerIndex(list []*Power) *powerIndex {
-	ix := &powerIndex{listID: idOf(list), exact: make(map[string]int, len(list)), fold: make(map[string][]int, len(list)),
-		lower: make(map[string][]int, len(list)), trimmed: make(map[string]int, len(list))}
-	for i, p := range list {
-		if !hasKey(ix.exact, p.Name) {
-			ix.exact[p.Name] = i
+	n := len(list)
+	ix := &powerIndex{listID: idOf(list), exact: make(map[string]int, n), fold: make(map[string]int, n),
+		lower: make(map[string]int, n), foldNext: make([]int, n), lowerNext: make([]int, n)}
+	for i := n - 1; i >= 0; i-- {
+		name := list[i].Name
+		ix.exact[name] = i
+		k, l := foldKey(name), ""
+		if isASCII(name) {
+			l = k // foldKey lower-cases ASCII as ToLower does
+		} else {
+			l = strings.ToLower(name)
 		}
-		k := foldKey(p.Name)
-		ix.fold[k] = append(ix.fold[k], i)
-		l := strings.ToLower(p.Name)
-		ix.lower[l] = append(ix.lower[l], i)
-		if t := foldKey(strings.TrimSpace(p.Name)); !hasKey(ix.trimmed, t) {
-			ix.trimmed[t] = i
+		ix.foldNext[i], ix.lowerNext[i] = next(ix.fold, k), next(ix.lower, l)
+		ix.fold[k], ix.lower[l] = i, i
+		if strings.TrimSpace(name) != name && ix.trimmed == nil {
+			ix.trimmed = map[string]int{}
+		}
+	}
+	if ix.trimmed != nil {
+		for i := n - 1; i >= 0; i-- {
+			ix.trimmed[foldKey(strings.TrimSpace(list[i].Name))] = i
 		}
 	}
 	return ix
+}
+
+// next is the power k leads to in m, -1 for none.
+func next(m map[string]int, k string) int {
+	if i, ok := m[k]; ok {
+		return i
+	}
+	return -1
 }
 
 func hasKey(m map[string]int, k string) bool {
@@ -112,20 +134,17 @@ func (ix *powerIndex) named(name string) (p *Power, ok bool) {
 // strings.EqualFold says or as strings.ToLower makes them ("İ" lower-cases
 // to "i" but does not fold to it), in the list's order; ok as for named.
 func (ix *powerIndex) alike(name string) (out []*Power, ok bool) {
-	a, b := ix.fold[foldKey(name)], ix.lower[strings.ToLower(name)]
-	if len(a) == 0 && len(b) == 0 {
-		return nil, true
-	}
 	lower := strings.ToLower(name)
-	for len(a) > 0 || len(b) > 0 {
+	a, b := next(ix.fold, foldKey(name)), next(ix.lower, lower)
+	for a >= 0 || b >= 0 {
 		var i int
 		switch {
-		case len(b) == 0 || len(a) > 0 && a[0] < b[0]:
-			i, a = a[0], a[1:]
-		case len(a) == 0 || b[0] < a[0]:
-			i, b = b[0], b[1:]
+		case b < 0 || a >= 0 && a < b:
+			i, a = a, ix.foldNext[a]
+		case a < 0 || b < a:
+			i, b = b, ix.lowerNext[b]
 		default: // in both
-			i, a, b = a[0], a[1:], b[1:]
+			i, a, b = a, ix.foldNext[a], ix.lowerNext[b]
 		}
 		p := ix.list[i]
 		if !strings.EqualFold(p.Name, name) && strings.ToLower(p.Name) != lower {
@@ -139,7 +158,12 @@ func (ix *powerIndex) alike(name string) (out []*Power, ok bool) {
 // first is the first power whose name equals name in any case, the spaces
 // around either aside; ok as for named.
 func (ix *powerIndex) first(name string) (p *Power, ok bool) {
-	i, found := ix.trimmed[foldKey(strings.TrimSpace(name))]
+	key := foldKey(strings.TrimSpace(name))
+	m := ix.trimmed
+	if m == nil {
+		m = ix.fold
+	}
+	i, found := m[key]
 	if !found {
 		return nil, true
 	}
@@ -147,20 +171,15 @@ func (ix *powerIndex) first(name string) (p *Power, ok bool) {
 	return p, equalFold(p.Name, name)
 }
 
-// foldKey is s with each character replaced by the least of those it
-// folds to (unicode.SimpleFold), so that two strings have the same key
-// exactly when strings.EqualFold finds them equal. A byte that is not
-// UTF-8 is read as U+FFFD, as EqualFold reads it.
+// foldKey is s with each character replaced by one of those it folds to
+// (unicode.SimpleFold): the least, or the small letter of an ASCII pair
+// ("k" for "K", "k" and the Kelvin sign), so that two strings have the same
+// key exactly when strings.EqualFold finds them equal, and an ASCII string's
+// is its strings.ToLower. A byte that is not UTF-8 is read as U+FFFD, as
+// EqualFold reads it.
 func foldKey(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return strings.ToUpper(s) // 'A' < 'a'
+	if isASCII(s) {
+		return strings.ToLower(s)
 	}
 	var b strings.Builder
 	b.Grow(len(s))
@@ -169,9 +188,21 @@ func foldKey(s string) string {
 		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 			least = min(least, f)
 		}
+		if 'A' <= least && least <= 'Z' {
+			least += 'a' - 'A'
+		}
 		b.WriteRune(least)
 	}
 	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // fighterIndex maps the contestants' names to their first places in a list
