@@ -229,8 +229,13 @@ func (s *State) namesPower(ref string) bool {
 
 // matchPower finds the power ref names (the name as written first, then
 // without a leading "the power" or "power"); when only names in another
-// case match and more than one does, p is nil and alike lists them.
+// case match and more than one does, p is nil and alike lists them. The
+// names are looked up in the list's index (powerIndex), not compared with
+// each power.
 func (s *State) matchPower(ref string) (p *Power, alike []*Power) {
+	if checkIndexes {
+		defer func() { s.checkMatch(ref, p, alike) }()
+	}
 	ref = strings.Trim(strings.TrimSpace(ref), `"'*`)
 	if strings.HasPrefix(ref, "#") {
 		k, err := strconv.Atoi(strings.TrimSpace(ref[1:]))
@@ -239,26 +244,33 @@ func (s *State) matchPower(ref string) (p *Power, alike []*Power) {
 		}
 		return nil, nil
 	}
-	for _, r := range []string{ref, powerPrefix().ReplaceAllString(ref, "")} {
-		for _, q := range s.Powers {
-			if q.Name == r {
-				return q, nil
-			}
+	names := []string{ref, powerPrefix().ReplaceAllString(ref, "")}
+	p, alike, ok := s.powers().match(names)
+	if !ok {
+		p, alike, _ = s.reindexPowers().match(names)
+	}
+	return p, alike
+}
+
+// match is matchPower's search of each of names in turn; ok is false when
+// the list does not hold what the index names (a list changed: index it
+// again).
+func (ix *powerIndex) match(names []string) (p *Power, alike []*Power, ok bool) {
+	for _, r := range names {
+		if p, ok := ix.named(r); !ok || p != nil {
+			return p, nil, ok
 		}
-		lower := strings.ToLower(r) // "İ" lower-cases to "i" but does not fold to it
-		for _, q := range s.Powers {
-			if strings.EqualFold(q.Name, r) || strings.ToLower(q.Name) == lower {
-				alike = append(alike, q)
-			}
-		}
-		if len(alike) == 1 {
-			return alike[0], nil
-		}
-		if len(alike) > 1 {
-			return nil, alike
+		alike, ok := ix.alike(r)
+		switch {
+		case !ok:
+			return nil, nil, false
+		case len(alike) == 1:
+			return alike[0], nil, true
+		case len(alike) > 1:
+			return nil, alike, true
 		}
 	}
-	return nil, nil
+	return nil, nil, true
 }
 
 var powerPrefix = lazyre.MustCompile(`(?i)^(?:the\s+)?power\s+`)

@@ -1,6 +1,7 @@
 package rumble
 
 import (
+	"fmt"
 	"time"
 
 	"referee/contract"
@@ -45,6 +46,11 @@ type State struct {
 	Consent string `yaml:"consent,omitempty"`
 	// Last sums up the last finished game for the report.
 	Last string `yaml:"last,omitempty"`
+
+	// powerIx and fighterIx index the names of Powers (powers) and of
+	// Fighters (fighter); not written.
+	powerIx   *powerIndex
+	fighterIx *fighterIndex
 }
 
 // Fighter is a contestant of the current game.
@@ -137,9 +143,23 @@ type Amendment struct {
 // the powers, the submissions, the pending uses, the amendments, and a
 // fighter's powers) are only appended to or replaced, never changed in
 // place; a submission is never changed once it is in the list.
+//
+// An index of names (powers, fighter) built since is kept when it indexes
+// the list put back, the same array and length: an action refused after
+// another does not build it again. One of a longer list is not kept, so
+// that an append over what the undo took back is not read from it.
 func (s *State) SaveTop() func() {
 	cp := *s
-	return func() { *s = cp }
+	return func() {
+		pix, fix := s.powerIx, s.fighterIx
+		*s = cp
+		if pix != nil && pix.is(s.Powers) {
+			s.powerIx = pix
+		}
+		if fix != nil && fix.is(s.Fighters) {
+			s.fighterIx = fix
+		}
+	}
 }
 
 // saveFighter saves f before an action or event changes it (DataSaver).
@@ -154,13 +174,30 @@ func savePending(c *contract.Ctx, p *Pending) { contract.SaveValue(c, p) }
 // saveAmendment saves am before a ruling changes it (DataSaver).
 func saveAmendment(c *contract.Ctx, am *Amendment) { contract.SaveValue(c, am) }
 
-func (s *State) fighter(name string) *Fighter {
-	for _, f := range s.Fighters {
-		if f.Name == name {
-			return f
-		}
+// fighter is the contestant of that name (the first), from the list's
+// index (fighterIndex): every message of a contestant asks.
+func (s *State) fighter(name string) (f *Fighter) {
+	if checkIndexes {
+		defer func() {
+			if q := s.fighterScan(name); q != f {
+				panic(fmt.Sprintf("rumble: the index of contestants finds %v for %q, the list %v", f, name, q))
+			}
+		}()
 	}
-	return nil
+	ix := s.fighterIx
+	if ix == nil || !ix.is(s.Fighters) {
+		ix = newFighterIndex(s.Fighters)
+		s.fighterIx = ix
+	}
+	i, ok := ix.byName[name]
+	if ok && s.Fighters[i].Name != name { // a list changed: index it again
+		s.fighterIx = newFighterIndex(s.Fighters)
+		i, ok = s.fighterIx.byName[name]
+	}
+	if !ok {
+		return nil
+	}
+	return s.Fighters[i]
 }
 
 func (s *State) alive() []*Fighter {
@@ -173,13 +210,21 @@ func (s *State) alive() []*Fighter {
 	return out
 }
 
-func (s *State) power(name string) *Power {
-	for _, p := range s.Powers {
-		if equalFold(p.Name, name) {
-			return p
-		}
+// power is the first listed power whose name equals name in any case,
+// the spaces around either aside, from the list's index (powerIndex).
+func (s *State) power(name string) (p *Power) {
+	if checkIndexes {
+		defer func() {
+			if q := s.powerScan(name); q != p {
+				panic(fmt.Sprintf("rumble: the index of powers finds %v for %q, the list %v", p, name, q))
+			}
+		}()
 	}
-	return nil
+	p, ok := s.powers().first(name)
+	if !ok {
+		p, _ = s.reindexPowers().first(name)
+	}
+	return p
 }
 
 // subsByWho indexes the submissions by contestant, the first of each as

@@ -235,7 +235,9 @@ func doSubmit(c *contract.Ctx, a *contract.Action) error {
 	}
 	seal(c, st, x)
 	replaced := st.sub(p.Name) != nil
-	st.dropSub(p.Name)
+	if replaced {
+		st.dropSub(p.Name)
+	}
 	st.Subs = append(st.Subs, x)
 	who := "your"
 	if cm {
@@ -321,30 +323,63 @@ func (s *State) dropSub(who string) {
 	s.Subs = slices.DeleteFunc(slices.Clone(s.Subs), func(x *Sub) bool { return x.Who == who })
 }
 
-// missing lists the contestants the open phase still waits for. It is
-// asked at each submission (checkAllIn): the submitters are looked up in a
-// set, not each in the list of submissions.
+// missing lists the contestants the open phase still waits for, for the
+// reminders: the submitters are looked up in a set, not each in the list
+// of submissions.
 func (s *State) missing() []*Fighter {
-	sent := make(map[string]bool, len(s.Subs))
-	for _, x := range s.Subs {
-		sent[x.Who] = true
-	}
+	sent := s.submitters()
 	var out []*Fighter
-	for _, f := range s.alive() {
-		if s.Phase == PhaseDiscard && len(f.Powers) == 0 {
-			continue // nothing to choose (Rumble 6)
-		}
-		if !sent[f.Name] {
+	for _, f := range s.Fighters {
+		if s.awaits(f) && !sent[f.Name] {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
+// awaits says whether the open phase waits for f's submission: a living
+// contestant, who holds a power in the discard (Rumble 6: with none there
+// is nothing to choose).
+func (s *State) awaits(f *Fighter) bool {
+	return f.Alive && !(s.Phase == PhaseDiscard && len(f.Powers) == 0)
+}
+
+func (s *State) submitters() map[string]bool {
+	sent := make(map[string]bool, len(s.Subs))
+	for _, x := range s.Subs {
+		sent[x.Who] = true
+	}
+	return sent
+}
+
+// waiting says whether the open phase still waits for a contestant, as
+// missing would list one. It is asked at each submission (checkAllIn): while
+// fewer submissions are in than contestants awaited, someone is missing,
+// and that is a count; the set of submitters is built only when as many are
+// in.
+func (s *State) waiting() bool {
+	n := 0
+	for _, f := range s.Fighters {
+		if s.awaits(f) {
+			n++
+		}
+	}
+	if len(s.Subs) < n {
+		return true
+	}
+	sent := s.submitters()
+	for _, f := range s.Fighters {
+		if s.awaits(f) && !sent[f.Name] {
+			return true
+		}
+	}
+	return false
+}
+
 // checkAllIn closes the phase early once everyone has sent one (U3). During
 // power submission the contestmaster counts too when e owes powers.
 func (s *State) checkAllIn(c *contract.Ctx) {
-	if s.Phase == PhaseNone || s.Phase == PhaseRulings || len(s.missing()) > 0 {
+	if s.Phase == PhaseNone || s.Phase == PhaseRulings || s.waiting() {
 		return
 	}
 	if s.Phase == PhasePowers && s.Q > 0 && !s.cmSubmitted() {
@@ -353,6 +388,8 @@ func (s *State) checkAllIn(c *contract.Ctx) {
 	s.CloseAt = c.Now()
 }
 
+// cmSubmitted says whether the contestmaster's powers are in: a submission
+// of someone who is not a contestant.
 func (s *State) cmSubmitted() bool {
 	for _, x := range s.Subs {
 		if s.fighter(x.Who) == nil {
