@@ -170,7 +170,7 @@ func coreNext(s *State) (Event, bool) {
 func (s *State) ratificationNext() (Event, bool) {
 	ax := s.aux()
 	k := &ax.ratification
-	if k.valid && k.touched == ax.citedTouched && len(s.Cited) >= len(k.list) && slices.Equal(s.Cited[:len(k.list)], k.list) {
+	if k.valid && k.touched == ax.citedTouched && k.prefixOf(s.Cited) {
 		k.queueAppended(s.Cited[len(k.list):])
 	} else {
 		*k = keptRatification{valid: true, touched: ax.citedTouched}
@@ -183,7 +183,10 @@ func (s *State) ratificationNext() (Event, bool) {
 		// Stable: those at one time stay in the list's order.
 		slices.SortStableFunc(k.queue, func(x, y *Cited) int { return x.Ratifies.Compare(y.Ratifies) })
 	}
-	k.list = s.Cited
+	k.list, k.last = s.Cited, nil
+	if len(s.Cited) > 0 {
+		k.last = s.Cited[len(s.Cited)-1]
+	}
 	for len(k.queue) > 0 && !ratifiable(k.queue[0]) {
 		k.queue = k.queue[1:]
 	}
@@ -219,6 +222,7 @@ func (k *keptRatification) queueAppended(xs []*Cited) {
 type keptRatification struct {
 	valid   bool
 	list    []*Cited
+	last    *Cited // list's last record, as it was when kept
 	touched uint64
 	queue   []*Cited
 	// doneBy is at or before the time of ratification of every record
@@ -226,6 +230,26 @@ type keptRatification struct {
 	// record may be left to the journal.
 	doneBy time.Time
 	done   bool
+}
+
+// prefixOf says whether the list kept is list, or its start: the same
+// records. In the same array it is when its last record is still there (a
+// list is never changed in place, only replaced or appended to: an append
+// after an undo that shortened it writes its new records over the
+// end of the list kept); in another, when each record is the same.
+func (k *keptRatification) prefixOf(list []*Cited) bool {
+	n := len(k.list)
+	switch {
+	case len(list) < n:
+		return false
+	case n == 0:
+		return true
+	case list[n-1] != k.last:
+		return false
+	case &list[0] == &k.list[0]:
+		return true
+	}
+	return slices.Equal(list[:n], k.list)
 }
 
 // foldDone counts x in doneBy when it is ratified and announced.

@@ -12,7 +12,7 @@ import (
 // the one a scan of every record finds, and mayDropCited never says that no
 // record may be dropped when one may (the first pending record at the
 // soonest time), through 6,000 random steps: records appended (as cite
-// appends them), claimed, restarted, ratified and dropped (each through
+// appends them, and in place), claimed, restarted, ratified and dropped (each through
 // touchCited, as the engine changes them), ratified and announced as
 // ratify and cite do (touchCitedDone), the list replaced whole,
 // transactions opened, ended and undone.
@@ -41,7 +41,14 @@ func TestRatificationNextKept(t *testing.T) {
 		case k < 3:
 			what = "a record appended"
 			x := &Cited{ID: fmt.Sprintf("g/%d", step), Status: "pending", Ratifies: hours()}
-			s.Cited = append(slices.Clone(s.Cited), x)
+			if r.IntN(2) == 0 {
+				// In place, into the array's room: after an undo
+				// shortened the list, over the records kept.
+				what += " in place"
+				s.Cited = append(s.Cited, x)
+			} else {
+				s.Cited = append(slices.Clone(s.Cited), x)
+			}
 		case k == 3:
 			what = "a record claimed"
 			x := s.Cited[r.IntN(len(s.Cited))]
@@ -122,5 +129,26 @@ func TestRatificationNextKept(t *testing.T) {
 		if got != want || gotOK != wantOK {
 			t.Fatalf("step %d (%s): the next ratification kept is %+v (%v), a scan finds %+v (%v)", step, what, got, gotOK, want, wantOK)
 		}
+	}
+}
+
+// TestRatificationNextAfterUndoneAppend: a record appended in place after
+// an undo took back another appended in place (the new one written over
+// it, in the same array as the list kept) is queued, and the one undone is
+// not.
+func TestRatificationNextAfterUndoneAppend(t *testing.T) {
+	at := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	s := &State{Cited: make([]*Cited, 0, 4)}
+	s.Cited = append(s.Cited, &Cited{ID: "a", Status: "pending", Ratifies: at.Add(3 * time.Hour)})
+	s.ratificationNext()
+	tx := s.Begin()
+	s.Cited = append(s.Cited, &Cited{ID: "undone", Status: "pending", Ratifies: at.Add(time.Hour)})
+	if ev, _ := s.ratificationNext(); ev.Key != "undone" {
+		t.Fatalf("the next ratification is %q, want the record appended", ev.Key)
+	}
+	tx.Undo()
+	s.Cited = append(s.Cited, &Cited{ID: "c", Status: "pending", Ratifies: at.Add(2 * time.Hour)})
+	if ev, _ := s.ratificationNext(); ev.Key != "c" {
+		t.Errorf("the next ratification is %q, want %q: the record appended over the one undone", ev.Key, "c")
 	}
 }
