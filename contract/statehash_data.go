@@ -17,9 +17,10 @@ import (
 // encode them all again. So each list of the data that the YAML encoder
 // writes as a block sequence of structs (a field of the data's struct that
 // is a slice of pointers to structs) is encoded item by item, each item's
-// text kept while the item is the same (a deep copy of it compared), as a
-// game's recent events are: the section is encoded with a placeholder item
-// in each such list, replaced by the items' text. An item's text does not
+// text kept while the item is the same (a deep copy of it compared, by its
+// memory where its type allows: itemequal.go), as a game's recent events
+// are: the section is encoded with a placeholder item in each such list,
+// replaced by the items' text. An item's text does not
 // depend on the items around it, nor on the list's key, but on its depth
 // alone (see itemTexts): the data's keys are at depth 12 under "games:",
 // the game's ID and "state:", the items at 16.
@@ -31,8 +32,8 @@ type dataList struct {
 	mark  string        // the placeholder item's line in the section's text
 }
 
-// keptItem is an item's text, a deep copy of the item it is the text of,
-// and the item's pointer.
+// keptItem is an item's text, a deep copy of the item it is the text of
+// (a pointer to it, as the item is), and the item's pointer.
 type keptItem struct {
 	pointer uintptr
 	of      reflect.Value
@@ -123,7 +124,7 @@ type listProbe struct {
 const listTail = "            next: 0\n"
 
 // listTexts returns the text of each of lists, each item's kept while it is
-// the same; the texts kept of items no longer in a list are dropped. An
+// the same (sameAs); the texts kept of items no longer in a list are dropped. An
 // item is looked for at its place in the list kept, by its pointer, and
 // only when it is not there among all the items kept (built into a map
 // then, once a list); an item copied (an action undone puts back a deep
@@ -138,6 +139,7 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 	for li, l := range lists {
 		key := id + "\x00" + l.name
 		kept := c.items[key]
+		shape := itemShapeOf(l.items.Type().Elem().Elem())
 		var byPointer map[uintptr]keptItem
 		at := make([]keptItem, l.items.Len())
 		var missing []reflect.Value
@@ -160,7 +162,7 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 					k, ok = kept[i], true
 				}
 			}
-			if !ok || !reflect.DeepEqual(k.of.Interface(), it.Interface()) {
+			if !ok || !k.sameAs(shape, it) {
 				missing, places = append(missing, it), append(places, i)
 				continue
 			}
@@ -203,4 +205,17 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 		out[li] = text
 	}
 	return out, nil
+}
+
+// sameAs says whether item it is the item k was kept of: compared by its
+// memory when its type has a shape (itemShapeOf: nil otherwise), by
+// reflect.DeepEqual when not.
+func (k keptItem) sameAs(shape *itemShape, it reflect.Value) bool {
+	if k.of.Type() != it.Type() {
+		return false
+	}
+	if shape != nil {
+		return sameItem(shape, k.of.UnsafePointer(), it.UnsafePointer())
+	}
+	return reflect.DeepEqual(k.of.Interface(), it.Interface())
 }
