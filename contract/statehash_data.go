@@ -123,19 +123,20 @@ type listProbe struct {
 
 const listTail = "            next: 0\n"
 
-// listTexts returns the text of each of lists, each item's kept while it is
-// the same (sameAs); the texts kept of items no longer in a list are dropped. An
-// item is looked for at its place in the list kept, by its pointer, and
-// only when it is not there among all the items kept (built into a map
-// then, once a list); an item copied (an action undone puts back a deep
-// copy of the data) is found at its place.
-func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
+// listTexts returns the text of each of lists, as the text of each of its
+// items in order, each item's kept while it is the same (sameAs); the texts
+// kept of items no longer in a list are dropped. An item is looked for at
+// its place in the list kept, by its pointer, and only when it is not there
+// among all the items kept (built into a map then, once a list); an item
+// copied (an action undone puts back a deep copy of the data) is found at
+// its place.
+func (c *hashText) listTexts(id string, lists []dataList) ([][][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.items == nil {
 		c.items = map[string][]keptItem{}
 	}
-	out := make([][]byte, len(lists))
+	out := make([][][]byte, len(lists))
 	for li, l := range lists {
 		key := id + "\x00" + l.name
 		kept := c.items[key]
@@ -193,16 +194,12 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 		for j, it := range missing {
 			at[places[j]] = keptItem{pointer: it.Pointer(), of: deepCopy(it), text: texts[j]}
 		}
-		size := 0
-		for _, k := range at {
-			size += len(k.text)
-		}
-		text := make([]byte, 0, size)
-		for _, k := range at {
-			text = append(text, k.text...)
+		texts = make([][]byte, len(at))
+		for i, k := range at {
+			texts[i] = k.text
 		}
 		c.items[key] = at
-		out[li] = text
+		out[li] = texts
 	}
 	return out, nil
 }
