@@ -484,7 +484,14 @@ func splicePieces(out [][]byte, b []byte, parts []piecesPart) ([][]byte, error) 
 // in order, from the text kept of each. Events are added at the end of the
 // list and dropped from its start: the events kept are found from the
 // place of the first of recent among them, each compared; an event not
-// found so is written anew.
+// found so is written anew. When every event kept from that place on is
+// found (the list lost events at its start, gained some at its end, or
+// neither), the copy of the events and the list of their texts kept are
+// resliced and appended to, not made again: a list of thousands of
+// events, one more at each notice, costs the comparison of each and the
+// text of the new one. What is appended is past the end of every list of
+// texts handed out before (each is the list kept then, and the kept list
+// is never shortened in place), so none of those changes.
 func (c *hashText) recentText(id string, recent []Happening) ([][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -492,17 +499,26 @@ func (c *hashText) recentText(id string, recent []Happening) ([][]byte, error) {
 		c.recent = map[string]keptRecent{}
 	}
 	k := c.recent[id]
-	texts := make([][]byte, len(recent))
-	found := 0
+	found, from := 0, -1
 	if len(recent) > 0 {
-		if from := slices.Index(k.events, recent[0]); from >= 0 {
+		if from = slices.Index(k.events, recent[0]); from >= 0 {
 			for found < len(recent) && from+found < len(k.events) && k.events[from+found] == recent[found] {
-				texts[found] = k.texts[from+found]
 				found++
 			}
-			if found == len(recent) && found == len(k.events) { // from is 0
-				return k.texts, nil
-			}
+		}
+	}
+	var events []Happening
+	var texts [][]byte
+	if from >= 0 && from+found == len(k.events) {
+		if found == len(recent) && from == 0 {
+			return k.texts, nil
+		}
+		events, texts = k.events[from:], k.texts[from:]
+	} else {
+		events, texts = make([]Happening, 0, len(recent)), make([][]byte, found, len(recent))
+		if found > 0 {
+			events = append(events, recent[:found]...)
+			copy(texts, k.texts[from:from+found])
 		}
 	}
 	var missing []Happening
@@ -512,7 +528,7 @@ func (c *hashText) recentText(id string, recent []Happening) ([][]byte, error) {
 		if !ok {
 			missing, at = append(missing, recent[i]), append(at, i)
 		}
-		texts[i] = t
+		texts = append(texts, t)
 	}
 	more, err := itemTexts(missing, happeningsText, probeHead, probeTail, happeningStart)
 	if err != nil {
@@ -521,7 +537,7 @@ func (c *hashText) recentText(id string, recent []Happening) ([][]byte, error) {
 	for j, i := range at {
 		texts[i] = more[j]
 	}
-	c.recent[id] = keptRecent{events: slices.Clone(recent), texts: texts}
+	c.recent[id] = keptRecent{events: append(events, recent[found:]...), texts: texts}
 	return texts, nil
 }
 
