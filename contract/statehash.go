@@ -480,18 +480,18 @@ func splicePieces(out [][]byte, b []byte, parts []piecesPart) ([][]byte, error) 
 	return append(out, b[last:]), nil
 }
 
-// recentText is the text of game id's recent events, as the text of each
-// in order, from the text kept of each. Events are added at the end of the
-// list and dropped from its start: the events kept are found from the
-// place of the first of recent among them, each compared; an event not
-// found so is written anew. When every event kept from that place on is
-// found (the list lost events at its start, gained some at its end, or
-// neither), the copy of the events and the list of their texts kept are
+// recentText is the text of game id's recent events, in one piece, from
+// the text kept of each. Events are added at the end of the list and
+// dropped from its start: the events kept are found from the place of the
+// first of recent among them, each compared; an event not found so is
+// written anew. When every event kept from that place on is found (the
+// list lost events at its start, gained some at its end, or neither), the
+// copy of the events, the list of their texts and the text kept are
 // resliced and appended to, not made again: a list of thousands of
 // events, one more at each notice, costs the comparison of each and the
-// text of the new one. What is appended is past the end of every list of
-// texts handed out before (each is the list kept then, and the kept list
-// is never shortened in place), so none of those changes.
+// text of the new one. What is appended is past the end of every text
+// handed out before (each is the text kept then, and the kept text is
+// never shortened at its end in place), so none of those changes.
 func (c *hashText) recentText(id string, recent []Happening) ([][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -507,45 +507,57 @@ func (c *hashText) recentText(id string, recent []Happening) ([][]byte, error) {
 			}
 		}
 	}
-	var events []Happening
-	var texts [][]byte
-	if from >= 0 && from+found == len(k.events) {
-		if found == len(recent) && from == 0 {
-			return k.texts, nil
-		}
-		events, texts = k.events[from:], k.texts[from:]
-	} else {
-		events, texts = make([]Happening, 0, len(recent)), make([][]byte, found, len(recent))
-		if found > 0 {
-			events = append(events, recent[:found]...)
-			copy(texts, k.texts[from:from+found])
-		}
+	through := from >= 0 && from+found == len(k.events)
+	if through && found == len(recent) && from == 0 {
+		return [][]byte{k.text}, nil
 	}
+	added := make([][]byte, len(recent)-found)
 	var missing []Happening
 	var at []int
-	for i := found; i < len(recent); i++ {
-		t, ok := plainHappening(recent[i])
+	for i, ev := range recent[found:] {
+		t, ok := plainHappening(ev)
 		if !ok {
-			missing, at = append(missing, recent[i]), append(at, i)
+			missing, at = append(missing, ev), append(at, i)
 		}
-		texts = append(texts, t)
+		added[i] = t
 	}
 	more, err := itemTexts(missing, happeningsText, probeHead, probeTail, happeningStart)
 	if err != nil {
 		return nil, err
 	}
 	for j, i := range at {
-		texts[i] = more[j]
+		added[i] = more[j]
 	}
-	c.recent[id] = keptRecent{events: append(events, recent[found:]...), texts: texts}
-	return texts, nil
+	var n keptRecent
+	if through {
+		skip := 0
+		for _, t := range k.texts[:from] {
+			skip += len(t)
+		}
+		n = keptRecent{events: k.events[from:], texts: k.texts[from:], text: k.text[skip:]}
+	} else {
+		n.events = append(make([]Happening, 0, len(recent)), recent[:found]...)
+		n.texts = make([][]byte, found, len(recent))
+		if found > 0 {
+			copy(n.texts, k.texts[from:from+found])
+		}
+		n.text = bytes.Join(n.texts, nil)
+	}
+	n.events = append(n.events, recent[found:]...)
+	n.texts = append(n.texts, added...)
+	for _, t := range added {
+		n.text = append(n.text, t...)
+	}
+	c.recent[id] = n
+	return [][]byte{n.text}, nil
 }
 
-// keptRecent is the text of each of a game's recent events, and a copy of
-// the events.
+// keptRecent is the text of a game's recent events, the text of each, and
+// a copy of the events.
 type keptRecent struct {
 	events []Happening
 	texts  [][]byte
+	text   []byte // the texts joined
 }
 
 // gameText is the text of game id's section g under "games:", encoded as a
