@@ -25,15 +25,15 @@ import (
 // never changed (Go's strings are immutable), so that a text of the same
 // header is the same text; a time's location, compared by identity as diff
 // compares it; and what an unexported field holds (a type with one that
-// holds a slice is left to DeepEqual, as before). Everything else is read from the copy's
-// own memory, the elements of every slice included: a slice's header alone
-// would not do, as an element under it may be written again with the
-// header the same (an append, its state hash taken, undone, and another
-// append into the same capacity). So no item is seen the same that is not
-// (unlike DeepEqual, a float's -0 is not seen as 0, which is written
-// differently). An item seen changed that is not (a text replaced by an
-// equal one elsewhere in memory, a NaN, a struct's padding written by a
-// whole assignment) is encoded again: a cost, not a wrong hash.
+// holds a slice is left to DeepEqual, as before). Everything else is read
+// from the copy's own memory, the elements of every slice included: a
+// slice's header alone would not do, as an element under it may be
+// written again with the header the same (an append, its state hash
+// taken, undone, and another append into the same capacity). So no item
+// is seen the same that is not (and, unlike DeepEqual, a float's -0 is not
+// seen as 0, which is written differently). An item seen changed that is
+// not (a text replaced by an equal one elsewhere in memory) is encoded
+// again: a cost, not a wrong hash.
 
 // itemShape is how sameItem compares a value of a type: the byte ranges
 // compared as they are (every field but a slice's pointer to its elements
@@ -126,6 +126,14 @@ func (s *itemShape) add(t reflect.Type, off uintptr, doing map[reflect.Type]*ite
 		}
 		return true
 	case reflect.Array:
+		elem := newItemShape(t.Elem(), doing)
+		if elem == nil {
+			return false
+		}
+		if elem.dense {
+			s.ranges = append(s.ranges, [2]uintptr{off, off + t.Size()})
+			return true
+		}
 		for i := range t.Len() {
 			if !s.add(t.Elem(), off+uintptr(i)*t.Elem().Size(), doing) {
 				return false
