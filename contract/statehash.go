@@ -65,7 +65,7 @@ type hashText struct {
 	recent   map[string]keptRecent  // by game ID: the entries' text
 	people   []keptPlayer           // each player's text, at its place
 	sections map[string]keptSection // by game ID: the section's text
-	items    map[string][]keptItem  // by game ID and list: each item's text, at its place (splitData)
+	items    map[string]keptList    // by game ID and list: each item's text, at its place (splitData)
 	keys     keyText                // of the ledger and the points
 	size     int                    // the pieces of the last text
 }

@@ -134,13 +134,18 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.items == nil {
-		c.items = map[string][]keptItem{}
+		c.items = map[string]keptList{}
 	}
 	out := make([][][]byte, len(lists))
 	for li, l := range lists {
 		key := id + "\x00" + l.name
-		kept := c.items[key]
+		kl := c.items[key]
 		shape := itemShapeOf(l.items.Type().Elem().Elem())
+		if kl.same(shape, l.items) {
+			out[li] = kl.texts
+			continue
+		}
+		kept := kl.items
 		var byPointer map[uintptr]keptItem
 		at := make([]keptItem, l.items.Len())
 		var missing []reflect.Value
@@ -169,11 +174,11 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][][]byte, error) {
 			}
 			at[i] = keptItem{pointer: p, of: k.of, text: k.text}
 		}
-		probe := reflect.StructOf([]reflect.StructField{
-			{Name: "Items", Type: l.items.Type(), Tag: `yaml:"items"`},
-			{Name: "Next", Type: reflect.TypeFor[int](), Tag: `yaml:"next"`},
-		})
 		encode := func(items []reflect.Value) ([]byte, error) {
+			probe := reflect.StructOf([]reflect.StructField{
+				{Name: "Items", Type: l.items.Type(), Tag: `yaml:"items"`},
+				{Name: "Next", Type: reflect.TypeFor[int](), Tag: `yaml:"next"`},
+			})
 			pv := reflect.New(probe).Elem()
 			pv.Field(0).Set(reflect.Append(reflect.MakeSlice(l.items.Type(), 0, len(items)), items...))
 			b, err := marshalText(map[string]map[string]listProbe{"games": {"g": {State: pv.Interface()}}})
@@ -198,10 +203,36 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][][]byte, error) {
 		for i, k := range at {
 			texts[i] = k.text
 		}
-		c.items[key] = at
+		c.items[key] = keptList{items: at, texts: texts}
 		out[li] = texts
 	}
 	return out, nil
+}
+
+// keptList is what listTexts keeps of a list: each item's, and their
+// texts in order (handed out, and never changed: a list that changed is
+// kept anew).
+type keptList struct {
+	items []keptItem
+	texts [][]byte
+}
+
+// same says whether every item of items is the one kept at its place,
+// unchanged (sameAs): the list's text is the texts kept, and nothing of
+// it is made again. A list of thousands of items of which none changed
+// (Rumble's fighters and powers at a submission) costs the comparison of
+// each.
+func (k keptList) same(shape *itemShape, items reflect.Value) bool {
+	if items.Len() != len(k.items) {
+		return false
+	}
+	for i, kept := range k.items {
+		it := items.Index(i)
+		if kept.pointer != it.Pointer() || !kept.sameAs(shape, it) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameAs says whether item it is the item k was kept of: compared by its
