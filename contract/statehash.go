@@ -6,6 +6,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -64,14 +65,15 @@ type hashText struct {
 	recent   map[string]keptRecent  // by game ID: the entries' text
 	people   []keptPlayer           // each player's text, at its place
 	sections map[string]keptSection // by game ID: the section's text
-	items    map[string][]keptItem  // by game ID and list: each item's text, at its place (splitData)
+	items    map[string]keptList    // by game ID and list: each item's text, at its place (splitData)
 	keys     keyText                // of the ledger and the points
 	size     int                    // the pieces of the last text
 }
 
 // keptSection is a game's section text under "games:" and a deep copy of
 // the section it is the text of, or, for a section whose data has lists
-// written item by item, what its text with placeholders depends on.
+// written item by item, what its text with placeholders depends on (and
+// no text).
 type keptSection struct {
 	of   *GameState
 	head *sectionHead
@@ -233,11 +235,10 @@ const gamesKey = "games:\n"
 func (c *hashText) games(out [][]byte, games map[string]*GameState, ids []string) ([][]byte, error) {
 	out = append(out, []byte(gamesKey))
 	for _, id := range ids {
-		b, err := c.section(id, games[id])
-		if err != nil {
+		var err error
+		if out, err = c.section(out, id, games[id]); err != nil {
 			return nil, err
 		}
-		out = append(out, b)
 	}
 	return out, nil
 }
@@ -276,50 +277,55 @@ func yamlKeyOrder[V any](m map[string]V) []string {
 	return order
 }
 
-// section is the text of game id's section g under "games:", kept while
-// the section is unchanged. A section whose data has lists written item
-// by item (splitData) is compared by its parts: the game's fields, the
-// data but for its lists (against a deep copy of that alone), and each
-// item of its lists (listTexts, against a deep copy of each); its text is
-// spliced again from the parts kept, and no copy of the whole section is
-// made or compared at each change. Any other section is compared whole
-// (sameSection, the check the state's Encoder makes of its own kept
-// sections, against a deep copy).
-func (c *hashText) section(id string, g *GameState) ([]byte, error) {
+// section appends to out the text of game id's section g under "games:",
+// in pieces, kept while the section is unchanged. A section whose data has
+// lists written item by item (splitData) is compared by its parts: the
+// game's fields, the data but for its lists (against a deep copy of that
+// alone), and each item of its lists (listTexts, against a deep copy of
+// each); its text is the parts kept, handed on as they are (the text with
+// placeholders cut around them, the items' and the recent events' texts),
+// and no copy of the whole section is made or compared at each change. Any
+// other section is compared whole (sameSection, the check the state's
+// Encoder makes of its own kept sections, against a deep copy).
+func (c *hashText) section(out [][]byte, id string, g *GameState) ([][]byte, error) {
 	if g == nil {
-		return gameText(id, g)
+		b, err := gameText(id, g)
+		return append(out, b), err
 	}
 	c.mu.Lock()
 	k, ok := c.sections[id]
 	c.mu.Unlock()
 	data, lists := splitData(id, g.Data)
 	if lists != nil {
-		return c.splitSection(id, g, data, lists, k)
+		return c.splitSection(out, id, g, data, lists, k)
 	}
 	if ok && k.of != nil && sameSection(g, k.of) {
-		return k.text, nil
+		return append(out, k.text), nil
 	}
-	b, err := c.encodeSection(id, g, nil, nil, nil)
+	pieces, err := c.encodeSection(nil, id, g, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}
+	b := bytes.Join(pieces, nil)
 	c.keep(id, keptSection{of: deepCopy(reflect.ValueOf(g)).Interface().(*GameState), text: b})
-	return b, nil
+	return append(out, b), nil
 }
 
 // splitSection is section for a section whose data has lists written item
 // by item: data is the data without them, k what was kept of the section.
-func (c *hashText) splitSection(id string, g *GameState, data any, lists []dataList, k keptSection) ([]byte, error) {
+// The section's text is not kept whole, but its parts (the head, the
+// items' texts, the recent events'), and handed on in those pieces.
+func (c *hashText) splitSection(out [][]byte, id string, g *GameState, data any, lists []dataList, k keptSection) ([][]byte, error) {
 	head := k.head
 	if head == nil || !head.same(g, data, lists) {
 		head = newSectionHead(g, data, lists)
 	}
-	b, err := c.encodeSection(id, g, data, lists, head)
+	out, err := c.encodeSection(out, id, g, data, lists, head)
 	if err != nil {
 		return nil, err
 	}
-	c.keep(id, keptSection{head: head, text: b})
-	return b, nil
+	c.keep(id, keptSection{head: head})
+	return out, nil
 }
 
 func (c *hashText) keep(id string, k keptSection) {
@@ -369,11 +375,13 @@ func (h *sectionHead) same(g *GameState, data any, lists []dataList) bool {
 	return reflect.DeepEqual(h.data.Interface(), data)
 }
 
-// encodeSection encodes game id's section g under "games:", its recent
-// events from the text kept of each, and each of lists, the lists of its
-// data (splitData: data is the data without them), from the text kept of
-// each item. With head, the section with placeholders is head's text.
-func (c *hashText) encodeSection(id string, g *GameState, data any, lists []dataList, head *sectionHead) ([]byte, error) {
+// encodeSection appends to out the text of game id's section g under
+// "games:", its recent events from the text kept of each, and each of
+// lists, the lists of its data (splitData: data is the data without them),
+// from the text kept of each item: the pieces of the section with
+// placeholders between them, and the kept texts, none copied. With head,
+// the section with placeholders is head's text.
+func (c *hashText) encodeSection(out [][]byte, id string, g *GameState, data any, lists []dataList, head *sectionHead) ([][]byte, error) {
 	bare := gameStateText{Contestmaster: g.Contestmaster, Params: g.Params, LastReport: g.LastReport, Recent: g.Recent, State: g.Data}
 	var recentMark []byte
 	if len(g.Recent) > 0 {
@@ -387,7 +395,8 @@ func (c *hashText) encodeSection(id string, g *GameState, data any, lists []data
 		bare.State = data
 	}
 	if recentMark == nil && lists == nil {
-		return gameText(id, g)
+		b, err := gameText(id, g)
+		return append(out, b), err
 	}
 	var b []byte
 	if head != nil && head.text != nil {
@@ -410,20 +419,21 @@ func (c *hashText) encodeSection(id string, g *GameState, data any, lists []data
 		}
 		for _, m := range marks {
 			if bytes.Count(b, m) != 1 || !bytes.Contains(b, append([]byte("\n"), m...)) {
-				return gameText(id, g)
+				b, err := gameText(id, g)
+				return append(out, b), err
 			}
 		}
 		if head != nil {
 			head.text = b
 		}
 	}
-	var parts []part
+	var parts []piecesPart
 	if recentMark != nil {
-		text, err := c.recentText(id, g.Recent)
+		texts, err := c.recentText(id, g.Recent)
 		if err != nil {
 			return nil, err
 		}
-		parts = append(parts, part{string(recentMark), text})
+		parts = append(parts, piecesPart{string(recentMark), texts})
 	}
 	if lists != nil {
 		texts, err := c.listTexts(id, lists)
@@ -431,63 +441,123 @@ func (c *hashText) encodeSection(id string, g *GameState, data any, lists []data
 			return nil, err
 		}
 		for i, l := range lists {
-			parts = append(parts, part{l.mark, texts[i]})
+			parts = append(parts, piecesPart{l.mark, texts[i]})
 		}
 	}
-	return splice(b, parts)
+	return splicePieces(out, b, parts)
 }
 
-// recentText is the text of game id's recent events, from the text kept of
-// each. Events are added at the end of the list and dropped from its
-// start: the events kept are found from the place of the first of recent
-// among them, each compared; an event not found so is written anew.
-func (c *hashText) recentText(id string, recent []Happening) ([]byte, error) {
+// piecesPart is a placeholder line of a section's text and the pieces
+// that replace it.
+type piecesPart struct {
+	mark   string
+	pieces [][]byte
+}
+
+// splicePieces appends to out b with each part's placeholder, a line found
+// once in b (encodeSection checks it), replaced by the part's pieces: the
+// pieces of b around them are appended, not copied.
+func splicePieces(out [][]byte, b []byte, parts []piecesPart) ([][]byte, error) {
+	at := make([]int, len(parts))
+	for i, p := range parts {
+		j := bytes.Index(b, []byte("\n"+p.mark))
+		if j < 0 {
+			return nil, fmt.Errorf("state hash: no placeholder %q in the section", strings.TrimSpace(p.mark))
+		}
+		at[i] = j + 1
+	}
+	order := make([]int, len(parts))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(x, y int) int { return at[x] - at[y] })
+	last := 0
+	for _, i := range order {
+		out = append(out, b[last:at[i]:at[i]])
+		out = append(out, parts[i].pieces...)
+		last = at[i] + len(parts[i].mark)
+	}
+	return append(out, b[last:]), nil
+}
+
+// recentText is the text of game id's recent events, in one piece, from
+// the text kept of each. Events are added at the end of the list and
+// dropped from its start: the events kept are found from the place of the
+// first of recent among them, each compared; an event not found so is
+// written anew. When every event kept from that place on is found (the
+// list lost events at its start, gained some at its end, or neither), the
+// copy of the events, the list of their texts and the text kept are
+// resliced and appended to, not made again: a list of thousands of
+// events, one more at each notice, costs the comparison of each and the
+// text of the new one. What is appended is past the end of every text
+// handed out before (each is the text kept then, and the kept text is
+// never shortened at its end in place), so none of those changes.
+func (c *hashText) recentText(id string, recent []Happening) ([][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.recent == nil {
 		c.recent = map[string]keptRecent{}
 	}
 	k := c.recent[id]
-	texts := make([][]byte, len(recent))
-	found := 0
+	found, from := 0, -1
 	if len(recent) > 0 {
-		if from := slices.Index(k.events, recent[0]); from >= 0 {
+		if from = slices.Index(k.events, recent[0]); from >= 0 {
 			for found < len(recent) && from+found < len(k.events) && k.events[from+found] == recent[found] {
-				texts[found] = k.texts[from+found]
 				found++
-			}
-			if found == len(recent) && found == len(k.events) { // from is 0
-				return k.text, nil
 			}
 		}
 	}
+	through := from >= 0 && from+found == len(k.events)
+	if through && found == len(recent) && from == 0 {
+		return [][]byte{k.text}, nil
+	}
+	added := make([][]byte, len(recent)-found)
 	var missing []Happening
 	var at []int
-	for i := found; i < len(recent); i++ {
-		t, ok := plainHappening(recent[i])
+	for i, ev := range recent[found:] {
+		t, ok := plainHappening(ev)
 		if !ok {
-			missing, at = append(missing, recent[i]), append(at, i)
+			missing, at = append(missing, ev), append(at, i)
 		}
-		texts[i] = t
+		added[i] = t
 	}
 	more, err := itemTexts(missing, happeningsText, probeHead, probeTail, happeningStart)
 	if err != nil {
 		return nil, err
 	}
 	for j, i := range at {
-		texts[i] = more[j]
+		added[i] = more[j]
 	}
-	text := bytes.Join(texts, nil)
-	c.recent[id] = keptRecent{events: slices.Clone(recent), texts: texts, text: text}
-	return text, nil
+	var n keptRecent
+	if through {
+		skip := 0
+		for _, t := range k.texts[:from] {
+			skip += len(t)
+		}
+		n = keptRecent{events: k.events[from:], texts: k.texts[from:], text: k.text[skip:]}
+	} else {
+		n.events = append(make([]Happening, 0, len(recent)), recent[:found]...)
+		n.texts = make([][]byte, found, len(recent))
+		if found > 0 {
+			copy(n.texts, k.texts[from:from+found])
+		}
+		n.text = bytes.Join(n.texts, nil)
+	}
+	n.events = append(n.events, recent[found:]...)
+	n.texts = append(n.texts, added...)
+	for _, t := range added {
+		n.text = append(n.text, t...)
+	}
+	c.recent[id] = n
+	return [][]byte{n.text}, nil
 }
 
-// keptRecent is the text of a game's recent events, and of each, and a
-// copy of the events.
+// keptRecent is the text of a game's recent events, the text of each, and
+// a copy of the events.
 type keptRecent struct {
 	events []Happening
 	texts  [][]byte
-	text   []byte
+	text   []byte // the texts joined
 }
 
 // gameText is the text of game id's section g under "games:", encoded as a

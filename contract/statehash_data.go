@@ -17,9 +17,10 @@ import (
 // encode them all again. So each list of the data that the YAML encoder
 // writes as a block sequence of structs (a field of the data's struct that
 // is a slice of pointers to structs) is encoded item by item, each item's
-// text kept while the item is the same (a deep copy of it compared), as a
-// game's recent events are: the section is encoded with a placeholder item
-// in each such list, replaced by the items' text. An item's text does not
+// text kept while the item is the same (a deep copy of it compared, by its
+// memory where its type allows: itemequal.go), as a game's recent events
+// are: the section is encoded with a placeholder item in each such list,
+// replaced by the items' text. An item's text does not
 // depend on the items around it, nor on the list's key, but on its depth
 // alone (see itemTexts): the data's keys are at depth 12 under "games:",
 // the game's ID and "state:", the items at 16.
@@ -31,8 +32,8 @@ type dataList struct {
 	mark  string        // the placeholder item's line in the section's text
 }
 
-// keptItem is an item's text, a deep copy of the item it is the text of,
-// and the item's pointer.
+// keptItem is an item's text, a deep copy of the item it is the text of
+// (a pointer to it, as the item is), and the item's pointer.
 type keptItem struct {
 	pointer uintptr
 	of      reflect.Value
@@ -122,22 +123,29 @@ type listProbe struct {
 
 const listTail = "            next: 0\n"
 
-// listTexts returns the text of each of lists, each item's kept while it is
-// the same; the texts kept of items no longer in a list are dropped. An
-// item is looked for at its place in the list kept, by its pointer, and
-// only when it is not there among all the items kept (built into a map
-// then, once a list); an item copied (an action undone puts back a deep
-// copy of the data) is found at its place.
-func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
+// listTexts returns the text of each of lists, as the text of each of its
+// items in order, each item's kept while it is the same (sameAs); the texts
+// kept of items no longer in a list are dropped. An item is looked for at
+// its place in the list kept, by its pointer, and only when it is not there
+// among all the items kept (built into a map then, once a list); an item
+// copied (an action undone puts back a deep copy of the data) is found at
+// its place.
+func (c *hashText) listTexts(id string, lists []dataList) ([][][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.items == nil {
-		c.items = map[string][]keptItem{}
+		c.items = map[string]keptList{}
 	}
-	out := make([][]byte, len(lists))
+	out := make([][][]byte, len(lists))
 	for li, l := range lists {
 		key := id + "\x00" + l.name
-		kept := c.items[key]
+		kl := c.items[key]
+		shape := itemShapeOf(l.items.Type().Elem().Elem())
+		if kl.same(shape, l.items) {
+			out[li] = kl.texts
+			continue
+		}
+		kept := kl.items
 		var byPointer map[uintptr]keptItem
 		at := make([]keptItem, l.items.Len())
 		var missing []reflect.Value
@@ -160,17 +168,17 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 					k, ok = kept[i], true
 				}
 			}
-			if !ok || !reflect.DeepEqual(k.of.Interface(), it.Interface()) {
+			if !ok || !k.sameAs(shape, it) {
 				missing, places = append(missing, it), append(places, i)
 				continue
 			}
 			at[i] = keptItem{pointer: p, of: k.of, text: k.text}
 		}
-		probe := reflect.StructOf([]reflect.StructField{
-			{Name: "Items", Type: l.items.Type(), Tag: `yaml:"items"`},
-			{Name: "Next", Type: reflect.TypeFor[int](), Tag: `yaml:"next"`},
-		})
 		encode := func(items []reflect.Value) ([]byte, error) {
+			probe := reflect.StructOf([]reflect.StructField{
+				{Name: "Items", Type: l.items.Type(), Tag: `yaml:"items"`},
+				{Name: "Next", Type: reflect.TypeFor[int](), Tag: `yaml:"next"`},
+			})
 			pv := reflect.New(probe).Elem()
 			pv.Field(0).Set(reflect.Append(reflect.MakeSlice(l.items.Type(), 0, len(items)), items...))
 			b, err := marshalText(map[string]map[string]listProbe{"games": {"g": {State: pv.Interface()}}})
@@ -191,16 +199,51 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 		for j, it := range missing {
 			at[places[j]] = keptItem{pointer: it.Pointer(), of: deepCopy(it), text: texts[j]}
 		}
-		size := 0
-		for _, k := range at {
-			size += len(k.text)
+		texts = make([][]byte, len(at))
+		for i, k := range at {
+			texts[i] = k.text
 		}
-		text := make([]byte, 0, size)
-		for _, k := range at {
-			text = append(text, k.text...)
-		}
-		c.items[key] = at
-		out[li] = text
+		c.items[key] = keptList{items: at, texts: texts}
+		out[li] = texts
 	}
 	return out, nil
+}
+
+// keptList is what listTexts keeps of a list: each item's, and their
+// texts in order (handed out, and never changed: a list that changed is
+// kept anew).
+type keptList struct {
+	items []keptItem
+	texts [][]byte
+}
+
+// same says whether every item of items is the one kept at its place,
+// unchanged (sameAs): the list's text is the texts kept, and nothing of
+// it is made again. A list of thousands of items of which none changed
+// (Rumble's fighters and powers at a submission) costs the comparison of
+// each.
+func (k keptList) same(shape *itemShape, items reflect.Value) bool {
+	if items.Len() != len(k.items) {
+		return false
+	}
+	for i, kept := range k.items {
+		it := items.Index(i)
+		if kept.pointer != it.Pointer() || !kept.sameAs(shape, it) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameAs says whether item it is the item k was kept of: compared by its
+// memory when its type has a shape (itemShapeOf: nil otherwise), by
+// reflect.DeepEqual when not.
+func (k keptItem) sameAs(shape *itemShape, it reflect.Value) bool {
+	if k.of.Type() != it.Type() {
+		return false
+	}
+	if shape != nil {
+		return sameItem(shape, k.of.UnsafePointer(), it.UnsafePointer())
+	}
+	return reflect.DeepEqual(k.of.Interface(), it.Interface())
 }
