@@ -22,8 +22,9 @@ import (
 // item with the copy kept of it and copies only the items that changed,
 // and encodes those alone. What is kept is compared with the state at every
 // take, never trusted stale: the head against a deep copy of the data
-// without its lists, each item against a deep copy of itself, the recent
-// events with ==. An item is found at its place in the list kept, else by
+// without its lists, each item against a deep copy of itself (by its
+// memory where its type allows, as the state hash compares it:
+// itemequal.go), the recent events with ==. An item is found at its place in the list kept, else by
 // its pointer (an item dropped from a list shifts the rest).
 
 // splitKept is what an Encoder keeps of a section written by its parts.
@@ -94,6 +95,7 @@ func (enc *Encoder) takeSplit(id string, g *GameState, data any, lists []dataLis
 			kept = k.lists[li]
 		}
 		items := make([]fileItem, l.items.Len())
+		shape := itemShapeOf(l.items.Type().Elem().Elem())
 		var byPointer map[uintptr]int
 		if len(kept) != len(items) {
 			same = false
@@ -115,7 +117,7 @@ func (enc *Encoder) takeSplit(id string, g *GameState, data any, lists []dataLis
 					j = x
 				}
 			}
-			if j >= 0 && reflect.DeepEqual(kept[j].of.Interface(), it.Interface()) {
+			if j >= 0 && (keptItem{of: kept[j].of}).sameAs(shape, it) {
 				items[i] = fileItem{live: it, of: kept[j].of, text: kept[j].text}
 				continue
 			}

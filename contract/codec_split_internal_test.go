@@ -28,7 +28,7 @@ type splitTestData struct {
 // taken then changed before it is encoded, as a snapshot is), is the
 // section as encodeSection writes it whole, at every step of random
 // changes: items changed in place (texts a YAML writer must quote, times
-// in another zone), added, dropped, moved, replaced by a copy, a list
+// in another zone, a slice's element rewritten), added, dropped, moved, replaced by a copy, a list
 // emptied, the data's other fields, the game's parameters and its recent
 // events.
 func TestSplitSectionIsTheWhole(t *testing.T) {
@@ -67,7 +67,7 @@ func TestSplitSectionIsTheWhole(t *testing.T) {
 		func() {
 			if l := list(); len(*l) > 0 {
 				it := (*l)[r.IntN(len(*l))]
-				switch r.IntN(4) {
+				switch r.IntN(6) {
 				case 0:
 					it.Name = text()
 				case 1:
@@ -76,6 +76,14 @@ func TestSplitSectionIsTheWhole(t *testing.T) {
 					it.Tags = append(slices.Clone(it.Tags), text())
 				case 3:
 					it.At = at.In(cet)
+				case 4:
+					// In place, into the slice's room.
+					it.Tags = append(it.Tags[:len(it.Tags):cap(it.Tags)], text())
+				case 5:
+					// Behind the rules' back: an element rewritten.
+					if len(it.Tags) > 0 {
+						it.Tags[0] += " changed"
+					}
 				}
 			}
 		},
