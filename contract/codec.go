@@ -430,12 +430,18 @@ func escapedYAML(r rune) bool {
 }
 
 // indent prefixes every non-empty line of text.
-func indent(text []byte, prefix string) []byte {
-	var out []byte
-	for _, line := range bytes.SplitAfter(text, []byte("\n")) {
-		if len(line) == 0 {
-			continue
+func indent(text []byte, prefix string) []byte { return indentInto(nil, text, prefix) }
+
+// indentInto is b followed by text indented (indent), in one allocation.
+func indentInto(b, text []byte, prefix string) []byte {
+	out := make([]byte, len(b), len(b)+len(text)+(bytes.Count(text, []byte("\n"))+1)*len(prefix))
+	copy(out, b)
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line = text[:i+1]
 		}
+		text = text[len(line):]
 		if len(line) > 1 {
 			out = append(out, prefix...)
 		}
@@ -483,9 +489,9 @@ type sectionText struct {
 // are copies, kept as they are.
 func (enc *Encoder) renderGames(games []takenSection, owned bool) ([]byte, error) {
 	kept := make(map[string]*sectionText, len(games))
-	out := []byte("games:\n")
+	texts := [][]byte{[]byte("games:\n")}
 	if len(games) == 0 {
-		out = []byte("games: {}\n")
+		texts[0] = []byte("games: {}\n")
 	}
 	for _, t := range games {
 		var recent map[Happening][]byte
@@ -498,9 +504,9 @@ func (enc *Encoder) renderGames(games []takenSection, owned bool) ([]byte, error
 			if err != nil {
 				return nil, errSplit(t.id, err)
 			}
-			text := append([]byte("  "+t.id+":\n"), indent(b.text, "    ")...)
+			text := underGames(t.id, b.text)
 			kept[t.id] = &sectionText{yaml: text, recent: b.recent, split: split}
-			out = append(out, text...)
+			texts = append(texts, text)
 			continue
 		}
 		if t.text == nil {
@@ -512,7 +518,7 @@ func (enc *Encoder) renderGames(games []takenSection, owned bool) ([]byte, error
 			if err != nil {
 				return nil, fmt.Errorf("encode state: games.%s: %w", t.id, err)
 			}
-			t.text, recent = append([]byte("  "+t.id+":\n"), indent(b.text, "    ")...), b.recent
+			t.text, recent = underGames(t.id, b.text), b.recent
 			if !owned {
 				t.g = deepCopy(reflect.ValueOf(t.g)).Interface().(*GameState)
 			}
@@ -524,10 +530,16 @@ func (enc *Encoder) renderGames(games []takenSection, owned bool) ([]byte, error
 			split = k.split // kept whole, by its parts
 		}
 		kept[t.id] = &sectionText{of: t.g, yaml: t.text, recent: recent, split: split}
-		out = append(out, t.text...)
+		texts = append(texts, t.text)
 	}
 	enc.sections = kept
-	return out, nil
+	return bytes.Join(texts, nil), nil
+}
+
+// underGames is a section's text, encoded at the top, as it is written
+// under "games:": its ID's key, and its lines indented under it.
+func underGames(id string, text []byte) []byte {
+	return indentInto([]byte("  "+id+":\n"), text, "    ")
 }
 
 // encodedSection is a section's encoding and the text of its recent

@@ -175,3 +175,30 @@ func TestSplitSectionIsTheWhole(t *testing.T) {
 		t.Errorf("the section was taken by its parts at %d steps of 600", split)
 	}
 }
+
+// TestIndentLineByLine: indent prefixes every line of more than its line
+// break, as a split of the text at each line break does, on random texts of
+// lines, empty lines and no final line break.
+func TestIndentLineByLine(t *testing.T) {
+	byLines := func(text []byte, prefix string) []byte {
+		var out []byte
+		for _, line := range bytes.SplitAfter(text, []byte("\n")) {
+			if len(line) > 1 {
+				out = append(out, prefix...)
+			}
+			out = append(out, line...)
+		}
+		return out
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	parts := []string{"\n", "a", "ab", " ", "- x\n", "\n\n", "key: value\n"}
+	for range 2000 {
+		var b []byte
+		for range r.IntN(12) {
+			b = append(b, parts[r.IntN(len(parts))]...)
+		}
+		if got, want := indent(b, "    "), byLines(b, "    "); !bytes.Equal(got, want) {
+			t.Fatalf("indent(%q) = %q, want %q", b, got, want)
+		}
+	}
+}

@@ -67,6 +67,9 @@ import (
 // written, synced and renamed; a fifth as many messages: it is slow).
 // With REFEREE_BENCH_SLOW=N it lists the N timed messages of most CPU
 // and what they did (their journal entries).
+// With REFEREE_BENCH_MEMPROFILE=FILE it writes the allocation profile
+// before and after the timed messages (FILE-GAME-PLAYERS.before and
+// .after: compare them with go tool pprof -diff_base).
 // With REFEREE_BENCH_PROFILE=FILE it writes the CPU profile of the timed
 // messages and events alone (not of the setups) of each game and size to
 // FILE-GAME-PLAYERS.
@@ -151,6 +154,22 @@ func liveSave(b *testing.B, g liveGame, players, every int, whole bool) {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	var before, after runtime.MemStats
+	memProfile := func(string) {}
+	if prof := os.Getenv("REFEREE_BENCH_MEMPROFILE"); prof != "" {
+		memProfile = func(when string) {
+			f, err := os.Create(fmt.Sprintf("%s-%s-%d.%s", prof, g.id, players, when))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	memProfile("before")
+	runtime.ReadMemStats(&before)
 	for i, m := range mail {
 		advance(m.Arrived)
 		start, startCPU := time.Now(), threadCPU()
@@ -193,13 +212,15 @@ func liveSave(b *testing.B, g liveGame, players, every int, whole bool) {
 		}
 		bare = append(bare, fsyncOnce(b, anchor))
 	}
+	runtime.ReadMemStats(&after)
+	memProfile("after")
 	last := mail[len(mail)-1].Arrived
 	for h := 1; h <= 8*24; h++ {
 		advance(last.Add(time.Duration(h) * time.Hour))
 	}
 	anchor.Close()
 	d.Close()
-	fmt.Printf("%d players, %d messages, %d snapshots; ms per message:\n%-26s %7s %7s %7s   %-7s %7s %7s\n", players, msgs, snaps, "", "median", "p99", "max", "CPU:", "median", "p99")
+	fmt.Printf("%d players, %d messages, %d snapshots, %.0f kB allocated a message (%d GC cycles, heap %d MB); ms per message:\n%-26s %7s %7s %7s   %-7s %7s %7s\n", players, msgs, snaps, float64(after.TotalAlloc-before.TotalAlloc)/1024/float64(len(mail)), after.NumGC-before.NumGC, after.HeapAlloc>>20, "", "median", "p99", "max", "CPU:", "median", "p99")
 	row := func(name string, xs, cs []float64) {
 		m, p, x := quantiles(xs)
 		fmt.Printf("%-26s %7.2f %7.2f %7.2f", name, m, p, x)
