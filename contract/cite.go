@@ -68,6 +68,21 @@ func StateHash(s *State, game string, seq int64, at time.Time) (string, error) {
 	return new(hashText).hash(s, game, seq, at)
 }
 
+// Prepare reads s as the state hashes of its public notices will read it
+// (the players, the ledger, each game's section) and keeps the text, so
+// that the first notice after the referee starts costs what the next ones
+// do, not the encoding of the whole state: some 70 ms in a Rumble of 2,000
+// contestants, paid by whichever player's message first sends a notice.
+// Nothing of s changes.
+func (e *Engine) Prepare(s *State) error {
+	h := hashedState{Players: s.Players, Ledger: s.Ledger, Points: s.Points,
+		Intents: s.Intents, Rulings: s.Rulings, Claims: s.Claims, Games: s.Games}
+	if _, err := e.hashes.pieces(&h); err != nil {
+		return fmt.Errorf("state hash: %w", err)
+	}
+	return nil
+}
+
 // hash is StateHash, with the text of the games' recent events kept in c.
 func (c *hashText) hash(s *State, game string, seq int64, at time.Time) (string, error) {
 	sec, err := s.secret()

@@ -579,7 +579,8 @@ func recentItems(events []Happening, old map[Happening][]byte) (map[Happening][]
 		return nil, nil, nil
 	}
 	recent := make(map[Happening][]byte, len(events))
-	items := []byte("recent:\n")
+	texts := make([][]byte, 0, len(events)+1)
+	texts = append(texts, []byte("recent:\n"))
 	for _, hp := range events {
 		text, ok := recent[hp]
 		if !ok {
@@ -598,9 +599,9 @@ func recentItems(events []Happening, old map[Happening][]byte) (map[Happening][]
 			text = item[len("recent:\n"):]
 		}
 		recent[hp] = text
-		items = append(items, text...)
+		texts = append(texts, text)
 	}
-	return recent, items, nil
+	return recent, bytes.Join(texts, nil), nil
 }
 
 // sameSection: a and b encode alike. The last report's date is compared

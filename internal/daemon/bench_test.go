@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -65,8 +66,8 @@ import (
 // times, on the same messages, the whole-state save the journal replaced
 // (apply, then store.Commit: the entries and the whole state encoded,
 // written, synced and renamed; a fifth as many messages: it is slow).
-// With REFEREE_BENCH_SLOW=N it lists the N timed messages of most CPU
-// and what they did (their journal entries).
+// With REFEREE_BENCH_SLOW=N it lists the N timed messages of most CPU,
+// and of most wall time, and what they did (their journal entries).
 // With REFEREE_BENCH_MEMPROFILE=FILE it writes the allocation profile
 // before and after the timed messages (FILE-GAME-PLAYERS.before and
 // .after: compare them with go tool pprof -diff_base).
@@ -77,6 +78,7 @@ import (
 //	go test ./internal/daemon -run '^$' -bench LiveSave -benchtime 1x
 func BenchmarkLiveSave(b *testing.B) {
 	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
+	defer SetGC()() // as `referee run` sets it
 	whole := os.Getenv("REFEREE_BENCH_WHOLE") != ""
 	every := 100
 	if n, err := strconv.Atoi(os.Getenv("REFEREE_BENCH_SNAP")); err == nil && n > 0 {
@@ -172,6 +174,7 @@ func liveSave(b *testing.B, g liveGame, players, every int, whole bool) {
 	runtime.ReadMemStats(&before)
 	for i, m := range mail {
 		advance(m.Arrived)
+		gcs := gcCycles()
 		start, startCPU := time.Now(), threadCPU()
 		d.mu.Lock()
 		bg := d.bg
@@ -208,7 +211,8 @@ func liveSave(b *testing.B, g liveGame, players, every int, whole bool) {
 		rest = append(rest, ms(r))
 		cpu = append(cpu, ms(tookCPU-t.cpu[partSync]))
 		if slowest > 0 {
-			slow = append(slow, slowMessage{cpu: ms(tookCPU - t.cpu[partSync]), apply: ms(t.cpu[partApply]), what: entriesSaid(m, entries)})
+			slow = append(slow, slowMessage{wall: ms(took - sync), cpu: ms(tookCPU - t.cpu[partSync]), apply: ms(t.cpu[partApply]),
+				gc: gcCycles() != gcs, snap: d.bg != bg, what: entriesSaid(m, entries)})
 		}
 		bare = append(bare, fsyncOnce(b, anchor))
 	}
@@ -250,10 +254,15 @@ func liveSave(b *testing.B, g liveGame, players, every int, whole bool) {
 		row("whole-state save", wholeSave(b, g, players, msgs/5), nil)
 	}
 	if slowest > 0 {
-		slices.SortFunc(slow, func(x, y slowMessage) int { return cmp.Compare(y.cpu, x.cpu) })
-		fmt.Printf("the %d messages of most CPU (ours; its apply), and what they did:\n", min(slowest, len(slow)))
-		for _, m := range slow[:min(slowest, len(slow))] {
-			fmt.Printf("  %6.2f %6.2f  %s\n", m.cpu, m.apply, m.what)
+		for _, by := range []struct {
+			name string
+			of   func(slowMessage) float64
+		}{{"CPU", func(m slowMessage) float64 { return m.cpu }}, {"wall time", func(m slowMessage) float64 { return m.wall }}} {
+			slices.SortFunc(slow, func(x, y slowMessage) int { return cmp.Compare(by.of(y), by.of(x)) })
+			fmt.Printf("the %d messages of most %s (ours: wall, CPU; its apply's CPU; a GC cycle ran, a snapshot was taken), and what they did:\n", min(slowest, len(slow)), by.name)
+			for _, m := range slow[:min(slowest, len(slow))] {
+				fmt.Printf("  %6.2f %6.2f %6.2f %-2s %-4s  %s\n", m.wall, m.cpu, m.apply, map[bool]string{true: "GC"}[m.gc], map[bool]string{true: "snap"}[m.snap], m.what)
+			}
 		}
 	}
 	prefix := ""
@@ -277,8 +286,16 @@ func liveSave(b *testing.B, g liveGame, players, every int, whole bool) {
 // slowMessage is a timed message's CPU (ours, and its apply's) and what
 // it did, for REFEREE_BENCH_SLOW.
 type slowMessage struct {
-	cpu, apply float64
-	what       string
+	wall, cpu, apply float64
+	gc, snap         bool // a GC cycle ended or began while it ran; it took a snapshot
+	what             string
+}
+
+// gcCycles is the count of GC cycles completed.
+func gcCycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // entriesSaid is the first line of m's body and the verbs and outcomes of
