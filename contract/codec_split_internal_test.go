@@ -202,3 +202,37 @@ func TestIndentLineByLine(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitSectionTakenEncodedLater: a section taken unchanged (its kept
+// text) and encoded after the Encoder encoded the section changed keeps
+// the text it wrote with the parts that text was made of, not with the
+// parts of the later encoding: the next encoding of the changed section,
+// unchanged since, is the section as it is, not as it was taken.
+func TestSplitSectionTakenEncodedLater(t *testing.T) {
+	d := &splitTestData{Round: 1, Items: []*splitTestItem{{Name: "a", N: 1}, {Name: "b", N: 2}}}
+	g := &GameState{Contestmaster: "cm@example.test", Params: map[string]string{"P": "1"}, Data: d}
+	s := &State{Version: Version, Games: map[string]*GameState{"g": g}}
+	var enc Encoder
+	if _, err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	tk := enc.Take(s) // the section as encoded: its kept text
+	d.Items[0].N = 10
+	if _, err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tk.Encode(); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := enc.Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the state encoded after a snapshot taken before its change is\n%s\nwant\n%s", got, want)
+	}
+}

@@ -195,6 +195,9 @@ type takenSection struct {
 	text  []byte
 	g     *GameState
 	split *takenSplit // taken by its parts (codec_split.go): text and g are nil
+	// parts are the parts text was written from, for a section written by
+	// its parts and taken unchanged (text set, g nil).
+	parts *splitKept
 }
 
 // takeGames lists the sections in the order of their IDs: the kept text
@@ -212,7 +215,7 @@ func (enc *Encoder) takeGames(games map[string]*GameState, clone bool) []takenSe
 					k = t.split
 				}
 				if sp, same, ok := enc.takeSplit(id, g, data, lists, k, clone); same {
-					out = append(out, takenSection{id: id, text: t.yaml})
+					out = append(out, takenSection{id: id, text: t.yaml, parts: k})
 					continue
 				} else if ok {
 					out = append(out, takenSection{id: id, split: sp})
