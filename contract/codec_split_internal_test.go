@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -234,5 +235,92 @@ func TestSplitSectionTakenEncodedLater(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Fatalf("the state encoded after a snapshot taken before its change is\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestEncoderTakesInAnyOrder: one Encoder writes the state directly and
+// through snapshots taken and encoded in any order (a snapshot encoded
+// after later ones, after the state was written directly since), each
+// encoding the state as Encode writes it whole at its time, through random
+// changes to a section whose data has lists written item by item and to
+// the citable records.
+func TestEncoderTakesInAnyOrder(t *testing.T) {
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	r := rand.New(rand.NewPCG(5, 6))
+	d := &splitTestData{Note: "n"}
+	for i := range 20 {
+		d.Items = append(d.Items, &splitTestItem{Name: fmt.Sprintf("item %d", i), N: i})
+	}
+	g := &GameState{Contestmaster: "cm@example.test", Params: map[string]string{"P": "1"}, Data: d}
+	s := &State{Version: Version, Games: map[string]*GameState{"g": g}}
+	changes := []func(){
+		func() { d.Items[r.IntN(len(d.Items))].N++ },
+		func() {
+			cp := slices.Clone(d.Items)
+			i := r.IntN(len(cp))
+			it := *cp[i]
+			it.Name += " again"
+			cp[i] = &it
+			d.Items = cp
+		},
+		func() { d.Round++ },
+		func() {
+			g.Recent = append(slices.Clone(g.Recent), Happening{Time: at.Add(time.Duration(r.IntN(100)) * time.Second), Who: "w", What: "x"})
+		},
+		func() {
+			s.Cited = append(slices.Clone(s.Cited), &Cited{ID: fmt.Sprintf("g/%d", r.IntN(1000)), Game: "g", Status: "pending", Ratifies: at})
+		},
+		func() {
+			if len(s.Cited) > 0 {
+				x := s.Cited[r.IntN(len(s.Cited))]
+				x.Status, x.Ratified = "ratified", at.Add(time.Hour)
+			}
+		},
+		func() {
+			if len(s.Cited) > 0 {
+				s.Cited = s.Cited[1:]
+			}
+		},
+	}
+	type pending struct {
+		tk   *Taken
+		want []byte
+	}
+	var enc Encoder
+	var snaps []pending
+	for step := range 1500 {
+		switch k := r.IntN(4); {
+		case k == 0:
+			changes[r.IntN(len(changes))]()
+		case k == 1:
+			want, err := Encode(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			snaps = append(snaps, pending{enc.Take(s), want})
+		case k == 2 && len(snaps) > 0:
+			i := r.IntN(len(snaps))
+			p := snaps[i]
+			snaps = slices.Delete(snaps, i, i+1)
+			got, err := p.tk.Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, p.want) {
+				t.Fatalf("step %d: a snapshot encoded\n%s\nwant, as the state was taken,\n%s", step, got, p.want)
+			}
+		default:
+			want, err := Encode(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := enc.Encode(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("step %d: the Encoder wrote\n%s\nwant\n%s", step, got, want)
+			}
+		}
 	}
 }
