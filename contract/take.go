@@ -11,11 +11,13 @@ import (
 // under the lock that guards the state and encoded and written outside it,
 // while the state changes. Take copies only what changed since the
 // Encoder's last encoding: a player, a citable record or a game's section
-// unchanged since then keeps its kept text, and is neither copied nor
-// encoded again; the
+// (or, in a section whose data has lists, an item of them) unchanged since
+// then keeps its kept text, and is neither copied nor encoded again; the
 // rest of the state (the ledger, the points, the outbox, the memory's map)
 // is copied, cheaply, without reflection where it is large. What it keeps
-// is compared with the state, field by field, never trusted stale.
+// is compared with the state, field by field, never trusted stale. The
+// snapshots may be encoded in any order, and beside Encoder.Encode: each
+// keeps the text it wrote with what that text was written from.
 
 // Taken is a state taken by Encoder.Take, to be encoded by its Encode.
 type Taken struct {
