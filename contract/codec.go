@@ -525,11 +525,10 @@ func (enc *Encoder) renderGames(games []takenSection, owned bool) ([]byte, error
 		} else if k := enc.sections[t.id]; k != nil {
 			recent = k.recent
 		}
-		var split *splitKept
-		if k := enc.sections[t.id]; k != nil && t.g == nil {
-			split = k.split // kept whole, by its parts
-		}
-		kept[t.id] = &sectionText{of: t.g, yaml: t.text, recent: recent, split: split}
+		// A section taken unchanged by its parts keeps the parts its text
+		// was written from, not those kept now: the Encoder may have
+		// written the section changed since it was taken.
+		kept[t.id] = &sectionText{of: t.g, yaml: t.text, recent: recent, split: t.parts}
 		texts = append(texts, t.text)
 	}
 	enc.sections = kept

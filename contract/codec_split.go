@@ -230,16 +230,22 @@ func renderSplit(t *takenSplit, old map[Happening][]byte, owned bool) (encodedSe
 }
 
 // fileListProbe puts items of a list of type typ at their depth in a
-// section's encoding: "state", the list's key ("items"); a key follows, so
-// that the items are not the end of the document.
+// section's encoding: "state", the list's key ("items").
 func fileListProbe(typ reflect.Type, items []reflect.Value) any {
+	return map[string]any{"state": itemsProbe(typ, items)}
+}
+
+// itemsProbe is items, of a list of type typ, under the key "items" of a
+// struct, and a key after them, so that the items are not the end of the
+// document.
+func itemsProbe(typ reflect.Type, items []reflect.Value) any {
 	probe := reflect.StructOf([]reflect.StructField{
 		{Name: "Items", Type: typ, Tag: `yaml:"items"`},
 		{Name: "Next", Type: reflect.TypeFor[int](), Tag: `yaml:"next"`},
 	})
 	pv := reflect.New(probe).Elem()
 	pv.Field(0).Set(reflect.Append(reflect.MakeSlice(typ, 0, len(items)), items...))
-	return map[string]any{"state": pv.Interface()}
+	return pv.Interface()
 }
 
 const (

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -199,6 +200,123 @@ func TestIndentLineByLine(t *testing.T) {
 		}
 		if got, want := indent(b, "    "), byLines(b, "    "); !bytes.Equal(got, want) {
 			t.Fatalf("indent(%q) = %q, want %q", b, got, want)
+		}
+	}
+}
+
+// TestSplitSectionTakenEncodedLater: a section taken unchanged (its kept
+// text) and encoded after the Encoder encoded the section changed keeps
+// the text it wrote with the parts that text was made of, not with the
+// parts of the later encoding: the next encoding of the changed section,
+// unchanged since, is the section as it is, not as it was taken.
+func TestSplitSectionTakenEncodedLater(t *testing.T) {
+	d := &splitTestData{Round: 1, Items: []*splitTestItem{{Name: "a", N: 1}, {Name: "b", N: 2}}}
+	g := &GameState{Contestmaster: "cm@example.test", Params: map[string]string{"P": "1"}, Data: d}
+	s := &State{Version: Version, Games: map[string]*GameState{"g": g}}
+	var enc Encoder
+	if _, err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	tk := enc.Take(s) // the section as encoded: its kept text
+	d.Items[0].N = 10
+	if _, err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tk.Encode(); err != nil {
+		t.Fatal(err)
+	}
+	encodesWhole(t, &enc, s, "after a snapshot taken before its change")
+}
+
+// encodesWhole fails the test unless enc encodes s as Encode does.
+func encodesWhole(t *testing.T, enc *Encoder, s *State, when string) {
+	t.Helper()
+	want, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := enc.Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the Encoder wrote, %s,\n%s\nwant\n%s", when, got, want)
+	}
+}
+
+// TestEncoderTakesInAnyOrder: one Encoder writes the state directly and
+// through snapshots taken and encoded in any order (a snapshot encoded
+// after later ones, after the state was written directly since), each
+// encoding the state as Encode writes it whole at its time, through random
+// changes to a section whose data has lists written item by item and to
+// the citable records.
+func TestEncoderTakesInAnyOrder(t *testing.T) {
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	r := rand.New(rand.NewPCG(5, 6))
+	d := &splitTestData{Note: "n"}
+	for i := range 20 {
+		d.Items = append(d.Items, &splitTestItem{Name: fmt.Sprintf("item %d", i), N: i})
+	}
+	g := &GameState{Contestmaster: "cm@example.test", Params: map[string]string{"P": "1"}, Data: d}
+	s := &State{Version: Version, Games: map[string]*GameState{"g": g}}
+	changes := []func(){
+		func() { d.Items[r.IntN(len(d.Items))].N++ },
+		func() {
+			cp := slices.Clone(d.Items)
+			i := r.IntN(len(cp))
+			it := *cp[i]
+			it.Name += " again"
+			cp[i] = &it
+			d.Items = cp
+		},
+		func() { d.Round++ },
+		func() {
+			g.Recent = append(slices.Clone(g.Recent), Happening{Time: at.Add(time.Duration(r.IntN(100)) * time.Second), Who: "w", What: "x"})
+		},
+		func() {
+			s.Cited = append(slices.Clone(s.Cited), &Cited{ID: fmt.Sprintf("g/%d", r.IntN(1000)), Game: "g", Status: "pending", Ratifies: at})
+		},
+		func() {
+			if len(s.Cited) > 0 {
+				x := s.Cited[r.IntN(len(s.Cited))]
+				x.Status, x.Ratified = "ratified", at.Add(time.Hour)
+			}
+		},
+		func() {
+			if len(s.Cited) > 0 {
+				s.Cited = s.Cited[1:]
+			}
+		},
+	}
+	type pending struct {
+		tk   *Taken
+		want []byte
+	}
+	var enc Encoder
+	var snaps []pending
+	for step := range 1500 {
+		switch k := r.IntN(4); {
+		case k == 0:
+			changes[r.IntN(len(changes))]()
+		case k == 1:
+			want, err := Encode(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			snaps = append(snaps, pending{enc.Take(s), want})
+		case k == 2 && len(snaps) > 0:
+			i := r.IntN(len(snaps))
+			p := snaps[i]
+			snaps = slices.Delete(snaps, i, i+1)
+			got, err := p.tk.Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, p.want) {
+				t.Fatalf("step %d: a snapshot encoded\n%s\nwant, as the state was taken,\n%s", step, got, p.want)
+			}
+		default:
+			encodesWhole(t, &enc, s, fmt.Sprintf("at step %d", step))
 		}
 	}
 }

@@ -175,13 +175,7 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][][]byte, error) {
 			at[i] = keptItem{pointer: p, of: k.of, text: k.text}
 		}
 		encode := func(items []reflect.Value) ([]byte, error) {
-			probe := reflect.StructOf([]reflect.StructField{
-				{Name: "Items", Type: l.items.Type(), Tag: `yaml:"items"`},
-				{Name: "Next", Type: reflect.TypeFor[int](), Tag: `yaml:"next"`},
-			})
-			pv := reflect.New(probe).Elem()
-			pv.Field(0).Set(reflect.Append(reflect.MakeSlice(l.items.Type(), 0, len(items)), items...))
-			b, err := marshalText(map[string]map[string]listProbe{"games": {"g": {State: pv.Interface()}}})
+			b, err := marshalText(map[string]map[string]listProbe{"games": {"g": {State: itemsProbe(l.items.Type(), items)}}})
 			if err != nil {
 				return nil, err
 			}

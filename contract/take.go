@@ -11,11 +11,13 @@ import (
 // under the lock that guards the state and encoded and written outside it,
 // while the state changes. Take copies only what changed since the
 // Encoder's last encoding: a player, a citable record or a game's section
-// unchanged since then keeps its kept text, and is neither copied nor
-// encoded again; the
+// (or, in a section whose data has lists, an item of them) unchanged since
+// then keeps its kept text, and is neither copied nor encoded again; the
 // rest of the state (the ledger, the points, the outbox, the memory's map)
 // is copied, cheaply, without reflection where it is large. What it keeps
-// is compared with the state, field by field, never trusted stale.
+// is compared with the state, field by field, never trusted stale. The
+// snapshots may be encoded in any order, and beside Encoder.Encode: each
+// keeps the text it wrote with what that text was written from.
 
 // Taken is a state taken by Encoder.Take, to be encoded by its Encode.
 type Taken struct {
@@ -195,6 +197,9 @@ type takenSection struct {
 	text  []byte
 	g     *GameState
 	split *takenSplit // taken by its parts (codec_split.go): text and g are nil
+	// parts are the parts text was written from, for a section written by
+	// its parts and taken unchanged (text set, g nil).
+	parts *splitKept
 }
 
 // takeGames lists the sections in the order of their IDs: the kept text
@@ -212,7 +217,7 @@ func (enc *Encoder) takeGames(games map[string]*GameState, clone bool) []takenSe
 					k = t.split
 				}
 				if sp, same, ok := enc.takeSplit(id, g, data, lists, k, clone); same {
-					out = append(out, takenSection{id: id, text: t.yaml})
+					out = append(out, takenSection{id: id, text: t.yaml, parts: k})
 					continue
 				} else if ok {
 					out = append(out, takenSection{id: id, split: sp})

@@ -94,8 +94,9 @@ type aux struct {
 	// undos counts the transactions undone: an undo may put back any
 	// section, so no game's answer to Next is kept across one.
 	undos uint64
-	// citedTouched counts the changes to citable records (touchCited),
-	// and ratification is the next ratification found (ratificationNext).
+	// citedTouched counts the changes to citable records that the queue
+	// of ratifications does not follow (touchCited, and the undo of any
+	// change), and ratification is that queue (ratificationNext).
 	citedTouched uint64
 	ratification keptRatification
 }

@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"referee/contract"
 	"referee/contract/store"
 	"referee/internal/bridge"
+	"referee/internal/daemon"
 	"referee/mailin"
 )
 
@@ -61,17 +61,6 @@ GOGC set by the operator is kept.
 // s), with twice the peak RSS there and 113 MB against 100 MB at 200,000.
 const replayGCPercent = 200
 
-// replayGC sets the garbage collector's target to replayGCPercent unless
-// GOGC is set (the operator's choice, which the runtime has read), and
-// returns what puts the old target back.
-func replayGC() (restore func()) {
-	if os.Getenv("GOGC") != "" {
-		return func() {}
-	}
-	old := debug.SetGCPercent(replayGCPercent)
-	return func() { debug.SetGCPercent(old) }
-}
-
 func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	fs, c := newFlags("replay", replayUsage, stderr)
 	until := fs.String("until", "", "run scheduled events up to this time, RFC 3339")
@@ -83,7 +72,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usagef("name at least one archive")
 	}
-	defer replayGC()()
+	defer daemon.SetGC(replayGCPercent)()
 	var untilT time.Time
 	if *until != "" {
 		t, err := time.Parse(time.RFC3339, *until)

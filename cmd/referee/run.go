@@ -48,7 +48,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	defer daemon.SetGC()()
+	defer daemon.SetGC(daemon.GCPercent)()
 	cfg, err := c.load(func(cfg *Config) {
 		if *logFormat != "" {
 			cfg.Log.Format = *logFormat

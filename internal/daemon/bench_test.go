@@ -78,7 +78,7 @@ import (
 //	go test ./internal/daemon -run '^$' -bench LiveSave -benchtime 1x
 func BenchmarkLiveSave(b *testing.B) {
 	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
-	defer SetGC()() // as `referee run` sets it
+	defer SetGC(GCPercent)() // as `referee run` sets it
 	whole := os.Getenv("REFEREE_BENCH_WHOLE") != ""
 	every := 100
 	if n, err := strconv.Atoi(os.Getenv("REFEREE_BENCH_SNAP")); err == nil && n > 0 {

@@ -226,14 +226,14 @@ func New(o Options) (*Daemon, error) {
 // times the live one.
 const GCPercent = 200
 
-// SetGC sets the garbage collector's target to GCPercent unless GOGC is
-// set (the operator's choice, which the runtime has read), and returns
-// what puts the old target back.
-func SetGC() (restore func()) {
+// SetGC sets the garbage collector's target to percent (GCPercent for
+// the daemon) unless GOGC is set (the operator's choice, which the runtime
+// has read), and returns what puts the old target back.
+func SetGC(percent int) (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
 	}
-	old := debug.SetGCPercent(GCPercent)
+	old := debug.SetGCPercent(percent)
 	return func() { debug.SetGCPercent(old) }
 }
 
