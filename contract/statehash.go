@@ -407,7 +407,7 @@ func (c *hashText) encodeSection(out [][]byte, id string, g *GameState, data any
 			return nil, err
 		}
 		if !bytes.HasPrefix(b, []byte(gamesKey)) {
-			return nil, fmt.Errorf("state hash: unexpected encoding of section %q:\n%s", id, b)
+			return nil, unexpectedEncoding(fmt.Sprintf("section %q", id), b, gamesKey, "")
 		}
 		b = b[len(gamesKey):]
 		marks := make([][]byte, 0, len(lists)+1)
@@ -568,7 +568,7 @@ func gameText(id string, g *GameState) ([]byte, error) {
 		return nil, err
 	}
 	if !bytes.HasPrefix(b, []byte(gamesKey)) {
-		return nil, fmt.Errorf("state hash: unexpected encoding of section %q:\n%s", id, b)
+		return nil, unexpectedEncoding(fmt.Sprintf("section %q", id), b, gamesKey, "")
 	}
 	return b[len(gamesKey):], nil
 }
@@ -655,6 +655,14 @@ func itemTexts[T any](items []T, encode func([]T) ([]byte, error), head, tail, s
 	return out, nil
 }
 
+// unexpectedEncoding is the error of an encoding of what (a part of the
+// state) that does not begin with head or end with tail, as the text
+// hashed or written would. It says how long the encoding is, not what it
+// holds: a state's text holds its sealed values, which no log line shows.
+func unexpectedEncoding(what string, b []byte, head, tail string) error {
+	return fmt.Errorf("state hash: unexpected encoding of %s: %d bytes, not beginning with %q and ending with %q (the text is left out: it holds the state's secrets)", what, len(b), head, tail)
+}
+
 // cutItems encodes items in one document and cuts its text at each start.
 func cutItems[T any](items []T, encode func([]T) ([]byte, error), head, tail, start string) ([][]byte, error) {
 	b, err := encode(items)
@@ -662,11 +670,11 @@ func cutItems[T any](items []T, encode func([]T) ([]byte, error), head, tail, st
 		return nil, err
 	}
 	if !bytes.HasPrefix(b, []byte(head)) || !bytes.HasSuffix(b, []byte(tail)) || len(b) < len(head)+len(tail) {
-		return nil, fmt.Errorf("state hash: unexpected encoding of items:\n%s", b)
+		return nil, unexpectedEncoding("items", b, head, tail)
 	}
 	b = b[len(head) : len(b)-len(tail)]
 	if !bytes.HasPrefix(b, []byte(start)) {
-		return nil, fmt.Errorf("state hash: unexpected encoding of items:\n%s", b)
+		return nil, unexpectedEncoding("items", b, start, "")
 	}
 	var texts [][]byte
 	for len(b) > 0 {

@@ -182,7 +182,7 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][][]byte, error) {
 			// The document's head, down to the list's key, is cut off.
 			const head = "games:\n    g:\n        state:\n            items:\n"
 			if !bytes.HasPrefix(b, []byte(head)) {
-				return nil, fmt.Errorf("state hash: unexpected encoding of a list:\n%s", b)
+				return nil, unexpectedEncoding("a list", b, head, "")
 			}
 			return b[len(head):], nil
 		}

@@ -397,3 +397,14 @@ func TestCutItemsShortEncoding(t *testing.T) {
 		t.Errorf("two items cut from the encoding of one: %q, %v; want an error", texts, err)
 	}
 }
+
+// TestUnexpectedEncodingHidesTheText: the error of an encoding not as
+// expected says its length, not its text, which holds the state's sealed
+// values (a log line must not show them).
+func TestUnexpectedEncodingHidesTheText(t *testing.T) {
+	const sealed = "bid 17 on Might; nonce 5f3a9c"
+	_, err := itemTexts([]int{1}, func([]int) ([]byte, error) { return []byte("X\n- " + sealed + "\n"), nil }, "H\n", "", "- ")
+	if err == nil || strings.Contains(err.Error(), sealed) || !strings.Contains(err.Error(), "unexpected encoding") {
+		t.Errorf("the error of an unexpected encoding: %v; want one that does not show the text", err)
+	}
+}
