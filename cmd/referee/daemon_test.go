@@ -488,3 +488,54 @@ func percentiles(d []time.Duration) (median, p99 time.Duration) {
 	slices.Sort(d)
 	return d[len(d)/2], d[len(d)*99/100]
 }
+
+func TestRunTestClockAgainCarriesOn(t *testing.T) {
+	// The README's test clock, given again at a restart, carries on from the
+	// state's clock: a player's next mail does not arrive before eir last.
+	dir := t.TempDir()
+	args := []string{"--clock-start", "2026-12-06T23:58:30Z", "--clock-rate", "3600"}
+	arrived := regexp.MustCompile(`arrived at (\d{4}-\d\d-\d\d \d\d:\d\d) UTC`)
+	arrival := func(d *hubDaemon, msgid, body string) time.Time {
+		t.Helper()
+		alice := openMailbox(t, d.imapAddr, "alice@example.test")
+		// The weekly report comes at Monday 00:00, so the state's clock
+		// is past --clock-start before the mail.
+		alice.waitFor(t, func(m string) bool { return strings.Contains(m, "Subject: OFF: [Life] Weekly Report") })
+		sendMail(t, d.smtpAddr, "Alice <alice@example.test>", "agora-business@example.test", "life", msgid, body)
+		rec := alice.waitFor(t, func(m string) bool { return strings.Contains(m, "In-Reply-To: <"+msgid+">") })
+		m := arrived.FindStringSubmatch(rec)
+		if m == nil {
+			t.Fatalf("the receipt says not when the mail arrived:\n%s", rec)
+		}
+		at, err := time.Parse("2006-01-02 15:04", m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return at
+	}
+	stop := func(d *hubDaemon) {
+		t.Helper()
+		d.cmd.Process.Signal(os.Interrupt)
+		select {
+		case err := <-d.exited:
+			if err != nil {
+				t.Fatalf("referee run exited with %v after SIGINT", err)
+			}
+			d.exited <- err
+		case <-time.After(testdeadline.Left(t)):
+			t.Fatal("referee run did not stop after SIGINT by the test's deadline")
+		}
+	}
+	d := startHubDaemonIn(t, dir, "", args...)
+	first := arrival(d, "join-1@example.test", "I join the Life contest.")
+	stop(d)
+	d = startHubDaemonIn(t, dir, "", args...)
+	second := arrival(d, "claim-1@example.test", "I claim cell (5, 5) in Life.")
+	stop(d)
+	if second.Before(first) {
+		t.Errorf("after a restart with the same test clock, a mail arrived at %s, before the one of %s", second.Format(time.DateTime), first.Format(time.DateTime))
+	}
+	if !strings.Contains(d.stderr.String(), "the test clock starts at the state's clock") {
+		t.Errorf("the log does not say the test clock starts at the state's clock:\n%s", d.stderr.String())
+	}
+}

@@ -63,6 +63,7 @@ func TestMissingStateBesideJournal(t *testing.T) {
 	wants(t, "check", out, "data/state.yaml: missing, but its journal data/journal.jsonl holds",
 		"data/journal.jsonl:1: lines 1-", "are history no saved state includes",
 		"referee run and referee replay will not start on this journal", "referee check --repair")
+	awayFromDefaultPorts(t, dir)
 	for _, args := range [][]string{{"replay", replayArchive(t)}, {"run"}} {
 		code, _, errs := runCmd(t, dir, args...)
 		if code != 1 {
@@ -316,6 +317,17 @@ func TestCheckListsEverything(t *testing.T) {
 	wants(t, "run", errs, `referee.yaml:3: limits.max_text_bytes: "lots" is not a whole number`, `smtp.tls (set by REFEREE_SMTP_TLS): "ssl" must be`)
 }
 
+// awayFromDefaultPorts configures the embedded hub on ports of its own and no
+// status page: run starts the hub before it reads the journal, and a referee
+// running beside the tests on the default ports would stop it there, before
+// the problem the test looks for.
+func awayFromDefaultPorts(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("hub:\n  imap_addr: 127.0.0.1:0\n  smtp_addr: 127.0.0.1:0\nweb:\n  addr: \"off\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestCheckNamesAFailedJournalSync: a failed sync of the journal, recorded
 // beside it by the daemon (store.SyncFailedError), is a problem check names
 // with the disk's error, and run does not start until it is removed.
@@ -329,6 +341,7 @@ func TestCheckNamesAFailedJournalSync(t *testing.T) {
 		t.Errorf("check: exit %d, want 1", code)
 	}
 	wants(t, "check", out, "journal.jsonl.sync-failed: a sync of the journal failed (2026-12-02T05:00:00Z input/output error)", "check the disk, then remove this file")
+	awayFromDefaultPorts(t, dir)
 	code, _, errs := runCmd(t, dir, "run")
 	if code == 0 {
 		t.Error("run started beside a failed journal sync")

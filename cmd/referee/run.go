@@ -33,7 +33,9 @@ client. Without --state it works on data/state.yaml, created from the committed
 state.yaml on first use.
 
 The test clock (--clock-start, --clock-rate) starts the referee's time at TIME
-and runs it N times faster, so tests reach next Monday in seconds.
+and runs it N times faster, so tests reach next Monday in seconds. When the
+state's clock is already past TIME (a restart with the same options), the
+test clock starts at the state's clock instead.
 
 Without GOGC in the environment, the garbage collector's target is 200 (a
 heap three times what is live between collections) rather than Go's 100;
@@ -105,6 +107,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if opts.State, opts.Started, err = openState(e, cfg, clk.Now(), ""); err != nil {
 		return err
+	}
+	// The test clock given again at a restart, as the command that began
+	// the state gave it, would run behind the state's clock: mail would be
+	// stamped as arriving before what the referee has done already, and no
+	// event would fall due until the test clock caught up. It starts at the
+	// state's clock instead, at the same rate.
+	if *clockStart != "" && opts.State.Clock.After(clk.Now()) {
+		log.Warn("the test clock starts at the state's clock: --clock-start is before it",
+			"clock_start", clk.Start.Format(time.RFC3339), "state_clock", opts.State.Clock.UTC().Format(time.RFC3339))
+		clk.Start, clk.Real0 = opts.State.Clock.UTC(), time.Now()
 	}
 	if len(opts.Started) > 0 {
 		if err := markFirstSave(cfg.State); err != nil {

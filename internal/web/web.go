@@ -239,9 +239,20 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 				Created: fmtTime(in.Created), Expires: fmtTime(in.Expires()),
 				Supporters: names(st, in.Supporters), Objectors: names(st, in.Objectors)})
 		}
+		asked := map[int]bool{}
 		for _, r := range st.Rulings {
 			if r.Game == id && r.Answer == "" {
+				asked[r.ID] = true
 				p.Rulings = append(p.Rulings, rulingRow{r.ID, fmtTime(r.Asked), fmtTime(r.Deadline)})
+			}
+		}
+		// A Claim of Error outlives its ruling's deadline: the question leaves
+		// the rulings, but silence leaves the claim open and its notice
+		// unratified (G8), and the reports still list it as awaiting the
+		// contestmaster; so does the page.
+		for _, c := range st.Claims {
+			if c.Game == id && !asked[c.Ruling] {
+				p.Rulings = append(p.Rulings, rulingRow{c.Ruling, fmtTime(c.Filed), "passed: the claim stays open"})
 			}
 		}
 		p.Recent = append(p.Recent, gs.Recent...)

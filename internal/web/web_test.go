@@ -322,6 +322,26 @@ func TestPages(t *testing.T) {
 		}
 	})
 
+	t.Run("claim past its ruling's deadline", func(t *testing.T) {
+		// G8: at the ruling's deadline the question leaves the rulings, but
+		// the claim stays open, and the page still lists it as awaiting the
+		// contestmaster (as the report does), its words (made privately) not.
+		filed := h.S.Clock.Add(-72 * time.Hour)
+		h.S.Claims = append(h.S.Claims, &contract.Claim{ID: 9, Game: "life", Report: "life/report/2026-W50", Claimant: "Alice",
+			What: "my sealed 4343 was lost", Filed: filed, Ruling: 78, Status: "open"})
+		defer func() { h.S.Claims = h.S.Claims[:len(h.S.Claims)-1] }()
+		p := get(t, srv, "/game/life", 200)
+		if !strings.Contains(p, "<tr><td>78</td><td>"+filed.UTC().Format(stamp)+"</td><td>passed: the claim stays open</td></tr>") {
+			t.Error("the Life page does not list the open claim whose ruling #78 is past its deadline")
+		}
+		if strings.Contains(p, "4343") {
+			t.Error("the Life page shows a private claim's words")
+		}
+		if p := get(t, srv, "/game/steemfield", 200); strings.Contains(p, "<tr><td>78</td>") {
+			t.Error("Steemfield's page lists Life's claim")
+		}
+	})
+
 	t.Run("read-only", func(t *testing.T) {
 		// Reading every page and feed leaves the state as it was, byte for byte.
 		before, err := contract.Encode(h.S)
