@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test.sh: the whole test suite, as CI runs it. Checks formatting, go vet and a
 # pinned staticcheck, runs every package's tests with the race detector (fuzz
-# targets run their seed corpora only) and Rumble's largest games without it
-# (its game of a thousand contestants, its random games of undone actions), then the end-to-end suite against a real
+# targets run their seed corpora only), Rumble's largest games without it
+# (its game of a thousand contestants, its random games of undone actions)
+# and the games' cost tests (bytes allocated, which it makes vary), then the end-to-end suite against a real
 # Postfix + Dovecot stack (scripts/e2e.sh; needs root to install and start them).
 #
 # The browser test (build tag browser) drives Debian's chromium against
@@ -44,6 +45,12 @@ go test -race -count=1 -timeout 15m ./...
 # message costs several times more under it); here whole.
 echo "== Rumble's game of a thousand and its undo games, without the race detector"
 go test -count=1 -timeout 15m -run '^(TestGameOfAThousand|TestUndoPropertyRumble)$' ./contests/rumble/
+
+# The games' cost tests count the bytes an action allocates, which the race
+# detector's instrumentation and its sync.Pool drops make vary: they skip
+# under it (contracttest.TryCost), and run here.
+echo "== the games' cost tests, without the race detector"
+go test -count=1 -run 'CostsWhatItTouches$' ./contests/...
 
 echo "== browser test (Debian chromium)"
 if [ "${REFEREE_SKIP_BROWSER:-}" = 1 ]; then
