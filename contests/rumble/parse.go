@@ -233,23 +233,34 @@ func (s *State) namesPower(ref string) bool {
 // names are looked up in the list's index (powerIndex), not compared with
 // each power.
 func (s *State) matchPower(ref string) (p *Power, alike []*Power) {
-	if checkIndexes {
-		defer func() { s.checkMatch(ref, p, alike) }()
+	if lookupCheck != nil {
+		defer func() { lookupCheck.match(s, ref, p, alike) }()
 	}
-	ref = strings.Trim(strings.TrimSpace(ref), `"'*`)
-	if strings.HasPrefix(ref, "#") {
-		k, err := strconv.Atoi(strings.TrimSpace(ref[1:]))
-		if err == nil && k >= 1 && k <= len(s.Powers) {
-			return s.Powers[k-1], nil
-		}
-		return nil, nil
+	numbered, byNumber, names := s.powerRef(ref)
+	if byNumber {
+		return numbered, nil
 	}
-	names := []string{ref, powerPrefix().ReplaceAllString(ref, "")}
 	p, alike, ok := s.powers().match(names)
 	if !ok {
 		p, alike, _ = s.reindexPowers().match(names)
 	}
 	return p, alike
+}
+
+// powerRef reads a reference to a power: "#k", the k-th power of the list
+// (byNumber; p nil when there is none), or a name, to be looked up as
+// written first, then without a leading "the power" or "power" (names);
+// quotes, asterisks and the spaces around are not part of it.
+func (s *State) powerRef(ref string) (p *Power, byNumber bool, names []string) {
+	ref = strings.Trim(strings.TrimSpace(ref), `"'*`)
+	if strings.HasPrefix(ref, "#") {
+		k, err := strconv.Atoi(strings.TrimSpace(ref[1:]))
+		if err == nil && k >= 1 && k <= len(s.Powers) {
+			return s.Powers[k-1], true, nil
+		}
+		return nil, true, nil
+	}
+	return nil, false, []string{ref, powerPrefix().ReplaceAllString(ref, "")}
 }
 
 // match is matchPower's search of each of names in turn; ok is false when

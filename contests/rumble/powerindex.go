@@ -1,8 +1,6 @@
 package rumble
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -222,73 +220,11 @@ func newFighterIndex(list []*Fighter) *fighterIndex {
 	return ix
 }
 
-// checkIndexes makes every lookup in an index compare its answer with a
-// search of the whole list (matchPowerScan, powerScan, fighterScan) and
-// panic where they differ. The package's tests turn it on.
-var checkIndexes bool
-
-// matchPowerScan is matchPower by a search of the whole list, as the rules
-// read: the index must answer as it does.
-func (s *State) matchPowerScan(ref string) (p *Power, alike []*Power) {
-	ref = strings.Trim(strings.TrimSpace(ref), `"'*`)
-	if strings.HasPrefix(ref, "#") {
-		k, err := strconv.Atoi(strings.TrimSpace(ref[1:]))
-		if err == nil && k >= 1 && k <= len(s.Powers) {
-			return s.Powers[k-1], nil
-		}
-		return nil, nil
-	}
-	for _, r := range []string{ref, powerPrefix().ReplaceAllString(ref, "")} {
-		for _, q := range s.Powers {
-			if q.Name == r {
-				return q, nil
-			}
-		}
-		lower := strings.ToLower(r)
-		for _, q := range s.Powers {
-			if strings.EqualFold(q.Name, r) || strings.ToLower(q.Name) == lower {
-				alike = append(alike, q)
-			}
-		}
-		if len(alike) == 1 {
-			return alike[0], nil
-		}
-		if len(alike) > 1 {
-			return nil, alike
-		}
-	}
-	return nil, nil
-}
-
-// checkMatch panics when matchPower answered ref otherwise than
-// matchPowerScan (checkIndexes).
-func (s *State) checkMatch(ref string, p *Power, alike []*Power) {
-	q, qa := s.matchPowerScan(ref)
-	same := p == q && len(alike) == len(qa)
-	for i := 0; same && i < len(alike); i++ {
-		same = alike[i] == qa[i]
-	}
-	if !same {
-		panic(fmt.Sprintf("rumble: the index of powers reads %q as %v %v, the list as %v %v", ref, p, alike, q, qa))
-	}
-}
-
-// powerScan is power by a search of the whole list.
-func (s *State) powerScan(name string) *Power {
-	for _, p := range s.Powers {
-		if equalFold(p.Name, name) {
-			return p
-		}
-	}
-	return nil
-}
-
-// fighterScan is fighter by a search of the whole list.
-func (s *State) fighterScan(name string) *Fighter {
-	for _, f := range s.Fighters {
-		if f.Name == name {
-			return f
-		}
-	}
-	return nil
+// lookupCheck, which the package's tests set, is given the answer of
+// every lookup in an index, to compare with a search of the whole list
+// (powerindex_check_test.go). Nil: no check.
+var lookupCheck interface {
+	match(s *State, ref string, p *Power, alike []*Power)
+	power(s *State, name string, p *Power)
+	fighter(s *State, name string, f *Fighter)
 }

@@ -8,10 +8,6 @@ import (
 	"testing"
 )
 
-// Every lookup of a power's or a contestant's name in this package's tests
-// is compared with a search of the whole list (checkIndexes).
-func init() { checkIndexes = true }
-
 // bidRead is what a bid list reads as on st's list ("Iron Skin=10"), or the
 // refusal.
 func bidRead(st *State, list string) string {
@@ -219,8 +215,9 @@ func TestPowerLookupAcrossGames(t *testing.T) {
 // numbered), the list changing between lookups as the game changes it:
 // replaced, appended to, cut back by an undo and appended to again.
 func TestPowerIndexAsSearch(t *testing.T) {
-	defer func(was bool) { checkIndexes = was }(checkIndexes)
-	checkIndexes = false // compared here, to be reported rather than panic
+	was := lookupCheck
+	defer func() { lookupCheck = was }()
+	lookupCheck = nil // compared here, to be reported rather than panic
 	words := []string{"iron", "Iron", "IRON", "İron", "ıron", "skin", "SKİN", "Skin", "kelvin", "\u212Aelvin", "KELVIN", "ſtar", "star", "STAR",
 		"σίσυφος", "ΣΊΣΥΦΟΣ", "σίσυφος", "a\xffb", "a\xfeb", "a\uFFFDb", "ß", "ẞ", "ss", "1", "#2", "x"}
 	r := rand.New(rand.NewPCG(7, 2000))

@@ -1,7 +1,6 @@
 package rumble
 
 import (
-	"fmt"
 	"time"
 
 	"referee/contract"
@@ -177,12 +176,8 @@ func saveAmendment(c *contract.Ctx, am *Amendment) { contract.SaveValue(c, am) }
 // fighter is the contestant of that name (the first), from the list's
 // index (fighterIndex): every message of a contestant asks.
 func (s *State) fighter(name string) (f *Fighter) {
-	if checkIndexes {
-		defer func() {
-			if q := s.fighterScan(name); q != f {
-				panic(fmt.Sprintf("rumble: the index of contestants finds %v for %q, the list %v", f, name, q))
-			}
-		}()
+	if lookupCheck != nil {
+		defer func() { lookupCheck.fighter(s, name, f) }()
 	}
 	ix := s.fighterIx
 	if ix == nil || !ix.is(s.Fighters) {
@@ -213,12 +208,8 @@ func (s *State) alive() []*Fighter {
 // power is the first listed power whose name equals name in any case,
 // the spaces around either aside, from the list's index (powerIndex).
 func (s *State) power(name string) (p *Power) {
-	if checkIndexes {
-		defer func() {
-			if q := s.powerScan(name); q != p {
-				panic(fmt.Sprintf("rumble: the index of powers finds %v for %q, the list %v", p, name, q))
-			}
-		}()
+	if lookupCheck != nil {
+		defer func() { lookupCheck.power(s, name, p) }()
 	}
 	p, ok := s.powers().first(name)
 	if !ok {
