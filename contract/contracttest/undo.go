@@ -108,6 +108,19 @@ func (w *Twin) Check(n int, m *contract.Message) {
 	w.A.Outbox, w.B.Outbox = nil, nil
 }
 
+// CostsAlike checks that trying an action costs about the same with few
+// and with many others in the game (cost, TryCost's figure with that many
+// others: at most half as much again, and 4 kB, with many), and logs both:
+// what says the action, others what the others are ("other members").
+func CostsAlike(t testing.TB, what, others string, few, many int, cost func(n int) float64) {
+	t.Helper()
+	small, large := cost(few), cost(many)
+	t.Logf("bytes allocated by %s: %.0f with %d %s, %.0f with %d", what, small, few, others, large, many)
+	if large > small*1.5+4096 {
+		t.Errorf("%s allocates %.0f bytes with %d %s against %.0f with %d: it copies what it does not change", what, large, many, others, small, few)
+	}
+}
+
 // TryCost is the number of bytes trying m on s allocates: m applied and
 // undone, fifty times after a first try, which must apply it. A game whose
 // actions cost what they change allocates about the same whatever the
