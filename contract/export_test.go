@@ -1,5 +1,10 @@
 package contract
 
+import (
+	"maps"
+	"slices"
+)
+
 // EncodeTop lets the tests encode a state through a struct other than State.
 var EncodeTop = new(Encoder).encodeTop
 
@@ -30,4 +35,18 @@ func (h *HashTexter) Texts(s *State, game string) (parts, whole []byte, err erro
 	}
 	whole, err = marshalText(&hs)
 	return parts, whole, err
+}
+
+// SectionsWhole is the "games:" key of s as the state file writes it with
+// each game's section encoded whole (encodeSection), not from its parts.
+func SectionsWhole(s *State) (string, error) {
+	out := "games:\n"
+	for _, id := range slices.Sorted(maps.Keys(s.Games)) {
+		b, err := encodeSection(s.Games[id], nil)
+		if err != nil {
+			return "", err
+		}
+		out += string(underGames(id, b.text))
+	}
+	return out, nil
 }

@@ -118,3 +118,57 @@ func TestPrepareMakesTheFirstNoticeCheap(t *testing.T) {
 	}
 	t.Fatal("no message of the play sent a public notice")
 }
+
+// TestSnapshotOfGamesData: the state file's games, written by an Encoder
+// from the parts it keeps (each list's items, the section's head, its
+// recent events), are the sections written whole, in Rumble, Steemfield and
+// Wacky World after a stretch of play with 70 players and after each of 300
+// messages that follow; and so is a snapshot taken after one message and
+// encoded after the next, as the daemon writes one while the game goes on.
+func TestSnapshotOfGamesData(t *testing.T) {
+	defer contract.SetVerifyUndo(contract.SetVerifyUndo(false))
+	gamesOf := func(b []byte) string {
+		i := bytes.Index(b, []byte("\ngames:\n"))
+		if i < 0 {
+			t.Fatalf("no games in the state file:\n%s", b)
+		}
+		return string(b[i+1:])
+	}
+	for _, g := range benchgames.Games {
+		t.Run(g.ID, func(t *testing.T) {
+			e, s, at := g.Setup(t, contract.Config{}, 70)
+			var enc contract.Encoder
+			var taken *contract.Taken
+			var takenWhole string
+			for i, m := range append([]*contract.Message{nil}, benchgames.Mail(g, 70, at)[:300]...) {
+				if m != nil {
+					if _, err := e.Apply(s, m); err != nil {
+						t.Fatal(err)
+					}
+					s.Outbox = nil
+				}
+				if taken != nil {
+					b, err := taken.Encode()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := gamesOf(b); got != takenWhole {
+						t.Fatalf("message %d: the snapshot taken before it is written\n%s\nwhole when taken\n%s", i, got, takenWhole)
+					}
+				}
+				whole, err := contract.SectionsWhole(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := enc.Encode(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := gamesOf(b); got != whole {
+					t.Fatalf("message %d: the games written from their parts are\n%s\nwhole\n%s", i, got, whole)
+				}
+				taken, takenWhole = enc.Take(s), whole
+			}
+		})
+	}
+}
