@@ -137,6 +137,29 @@ func (e *Engine) actions(s *State, m *Message, at time.Time) ([]Result, []Entry,
 	return results, entries, nil
 }
 
+// Repeats reports whether Apply would change nothing of s for m, and
+// journal nothing: the message was already applied (or is older than the
+// memory's horizon), or, a direct copy, is held already, and no scheduled
+// event falls due by its arrival. A replay of an archive read before skips
+// such messages instead of journaling each again.
+func (e *Engine) Repeats(s *State, m *Message) bool {
+	arrived := m.Arrived.UTC()
+	if _, ev, ok, err := e.earliest(s); err != nil || (ok && !ev.At.After(arrived)) {
+		return false
+	}
+	if arrived.After(s.Clock) {
+		return false // Apply moves the clock
+	}
+	if _, ok := s.Seen.IDs[m.ID]; ok || (!s.Seen.Horizon.IsZero() && arrived.Before(s.Seen.Horizon)) {
+		return true
+	}
+	if e.holds(m) {
+		_, ok := s.Held[m.ID]
+		return ok
+	}
+	return false
+}
+
 // seen reports whether the message was already applied (or is older than the
 // memory's horizon), and remembers it otherwise. The memory is a map, looked
 // up once, and a queue by arrival from which what falls behind the horizon is

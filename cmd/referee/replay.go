@@ -33,7 +33,9 @@ scheduled event whose time has passed between messages, then every event up to
 continues after the files already there); without --out the mails are counted
 and dropped. A state that does not exist yet is created from the starting state
 at the first message's arrival time, and saved before anything else. Replaying
-the same archive again changes nothing: every message is remembered.
+the same archive again changes nothing: every message is remembered, and
+one applied before (in an archive replayed again, or overlapping one) is
+skipped, counted in the last line, and not journaled again.
 
 Every few seconds (or 8,192 messages), and on SIGINT or SIGTERM, the state's journal and the
 position in the archives are saved (the position in STATE.replay, removed at
@@ -350,6 +352,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	pipe := &bridge.Pipeline{Engine: e, Mail: mailinConfig(cfg)}
 	progress := newProgress(stderr)
 	pos := cur
+	repeated := 0 // messages this run found applied before
 	lastSave, every := time.Now(), checkpointEvery
 	for ai := cur.Archive; ai < len(archives); ai++ {
 		path := archives[ai]
@@ -427,6 +430,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				lastSave = time.Now()
 			}
 			m, err := r.m, r.parseErr
+			if err == nil && e.Repeats(s, m) {
+				// Read before (an archive replayed again, or one that
+				// overlaps it): nothing to apply or to journal.
+				pos.Message++
+				pos.MessageID = m.ID
+				repeated++
+				continue
+			}
 			var ent []contract.Entry
 			if err == nil {
 				ent, err = pipe.Apply(s, m)
@@ -480,7 +491,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if *out != "" {
 		where = "written to " + *out
 	}
-	fmt.Fprintf(stdout, "%d messages applied, %d journal entries, %d mails %s\n", pos.Applied, s.JournalSeq-ck.FirstSeq, cur.Next+cur.Outbox-ck.FirstEml, where)
+	applied := fmt.Sprintf("%d messages applied", pos.Applied)
+	if repeated > 0 {
+		applied += fmt.Sprintf(", %d skipped (applied before)", repeated)
+	}
+	fmt.Fprintf(stdout, "%s, %d journal entries, %d mails %s\n", applied, s.JournalSeq-ck.FirstSeq, cur.Next+cur.Outbox-ck.FirstEml, where)
 	return nil
 }
 
@@ -489,8 +504,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 // checkpointNotices notices wait in the outbox (each save encodes them with
 // the state, which takes memory) or checkpointInputs inputs wait to be
 // journaled (each holds its message: a replay of mail that makes no notice,
-// such as a re-run of an archive already replayed, held three seconds of
-// it, 200 MB and more).
+// such as talk on the discussion list, held three seconds of it, 200 MB
+// and more).
 const (
 	checkpointEvery   = 3 * time.Second
 	checkpointNotices = 1024
