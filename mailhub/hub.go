@@ -110,10 +110,20 @@ func Start(opts Options) (*Hub, error) {
 			return nil, fmt.Errorf("start mail hub: %w", err)
 		}
 	}
+	// The players' mailboxes are told in one line: a game of thousands
+	// would otherwise open the log with a line each.
+	made := 0
 	for _, p := range opts.Players {
-		if err := h.mailbox(p); err != nil {
+		created, err := h.makeMailbox(p)
+		if err != nil {
 			h.log.Warn("mail hub: no mailbox for a player", "addr", p, "err", err)
 		}
+		if created {
+			made++
+		}
+	}
+	if made > 0 {
+		h.log.Info("mail hub created the players' mailboxes", "count", made)
 	}
 
 	if h.imapLn, err = net.Listen("tcp", orLoopback(opts.IMAPAddr)); err != nil {
@@ -193,22 +203,29 @@ func (h *Hub) cleanup() error {
 	return err
 }
 
-// mailbox creates addr's INBOX if it has none.
+// mailbox creates addr's INBOX if it has none, and logs it.
 func (h *Hub) mailbox(addr string) error {
+	created, err := h.makeMailbox(addr)
+	if created {
+		h.log.Info("mail hub created mailbox", "addr", normAddr(addr))
+	}
+	return err
+}
+
+// makeMailbox creates addr's INBOX if it has none, and says whether it
+// did.
+func (h *Hub) makeMailbox(addr string) (bool, error) {
 	key := normAddr(addr)
 	if key == "" {
-		return fmt.Errorf("mailbox %q: empty address", addr)
+		return false, fmt.Errorf("mailbox %q: empty address", addr)
 	}
 	h.store.mu.Lock()
 	created, err := h.store.createUser(key)
 	h.store.mu.Unlock()
 	if err != nil {
-		return fmt.Errorf("mailbox %s: %w", key, err)
+		return false, fmt.Errorf("mailbox %s: %w", key, err)
 	}
-	if created {
-		h.log.Info("mail hub created mailbox", "addr", key)
-	}
-	return nil
+	return created, nil
 }
 
 // members returns every known mailbox owner, sorted.
