@@ -144,20 +144,19 @@ func (e *Engine) actions(s *State, m *Message, at time.Time) ([]Result, []Entry,
 // such messages instead of journaling each again.
 func (e *Engine) Repeats(s *State, m *Message) bool {
 	arrived := m.Arrived.UTC()
-	if _, ev, ok, err := e.earliest(s); err != nil || (ok && !ev.At.After(arrived)) {
-		return false
-	}
 	if arrived.After(s.Clock) {
 		return false // Apply moves the clock
 	}
-	if _, ok := s.Seen.IDs[m.ID]; ok || (!s.Seen.Horizon.IsZero() && arrived.Before(s.Seen.Horizon)) {
-		return true
+	_, seen := s.Seen.IDs[m.ID]
+	seen = seen || (!s.Seen.Horizon.IsZero() && arrived.Before(s.Seen.Horizon))
+	if !seen && e.holds(m) {
+		_, seen = s.Held[m.ID]
 	}
-	if e.holds(m) {
-		_, ok := s.Held[m.ID]
-		return ok
+	if !seen {
+		return false
 	}
-	return false
+	_, ev, ok, err := e.earliest(s)
+	return err == nil && (!ok || ev.At.After(arrived))
 }
 
 // seen reports whether the message was already applied (or is older than the
