@@ -305,7 +305,9 @@ func TestEncoderTakesInAnyOrder(t *testing.T) {
 				s.Cited = s.Cited[1:]
 			}
 		},
-		func() { s.Seen.IDs[fmt.Sprintf("m%d@example.test", r.IntN(300))] = at.Add(time.Duration(r.IntN(100)) * time.Minute) },
+		func() {
+			s.Seen.IDs[fmt.Sprintf("m%d@example.test", r.IntN(300))] = at.Add(time.Duration(r.IntN(100)) * time.Minute)
+		},
 	}
 	s.Seen.IDs = map[string]time.Time{}
 	type pending struct {
