@@ -62,6 +62,16 @@ type Encoder struct {
 
 // Encode writes the state as the package's Encode does.
 func (enc *Encoder) Encode(s *State) ([]byte, error) {
+	pieces, err := enc.EncodePieces(s)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Join(pieces, nil), nil
+}
+
+// EncodePieces is Encode's text in pieces, to be written in order (see
+// Taken.EncodePieces).
+func (enc *Encoder) EncodePieces(s *State) ([][]byte, error) {
 	top := *s
 	top.Games = nil
 	top.Players = nil
@@ -73,8 +83,8 @@ func (enc *Encoder) Encode(s *State) ([]byte, error) {
 
 // encodeTop encodes top, a pointer to a struct with the state's Players,
 // Ledger, Points, Seen, Receipts and Games keys left empty and its Cited
-// field, with the text of s's in their places.
-func (enc *Encoder) encodeTop(top any, s *State) ([]byte, error) {
+// field, with the text of s's in their places, in pieces.
+func (enc *Encoder) encodeTop(top any, s *State) ([][]byte, error) {
 	enc.mu.Lock()
 	players, games := enc.players.take(s.Players, false), enc.takeGames(s.Games, false)
 	cited, ok := enc.cited.take(s.Cited, false)
@@ -98,8 +108,12 @@ func citedMarkFor(cited []takenCited) []*Cited {
 // receipts, and the players, citable records (with citedOK: else top holds
 // them) and game sections taken (take, takeGames) in their places, and
 // keeps the text of the players, records and sections it encodes; owned:
-// those are copies, kept as they are.
-func (enc *Encoder) encodeTaken(top any, s *State, players []takenPlayer, games []takenSection, cited []takenCited, citedOK, owned bool) ([]byte, error) {
+// those are copies, kept as they are. The text is in pieces, to be read
+// in order, not joined: a state file of megabytes (a game of thousands
+// of players) is written from them without a copy of the whole. Each
+// piece is text the Encoder keeps (a record's, a game section's) or made
+// for this call alone, and none is written over later.
+func (enc *Encoder) encodeTaken(top any, s *State, players []takenPlayer, games []takenSection, cited []takenCited, citedOK, owned bool) ([][]byte, error) {
 	b, err := encodeYAML(top)
 	if err != nil {
 		return nil, fmt.Errorf("encode state: %w", err)
@@ -112,11 +126,11 @@ func (enc *Encoder) encodeTaken(top any, s *State, players []takenPlayer, games 
 		if err != nil {
 			return nil, err
 		}
-		ctext, err := enc.cited.render(cited, owned)
+		ctext, err := enc.cited.renderPieces(cited, owned)
 		if err != nil {
 			return nil, err
 		}
-		parts = append(parts, part{string(empty), ctext})
+		parts = append(parts, part{empty: string(empty), pieces: ctext})
 	} else if citedOK {
 		enc.cited.kept = nil
 	}
@@ -132,28 +146,40 @@ func (enc *Encoder) encodeTaken(top any, s *State, players []takenPlayer, games 
 	if err != nil {
 		return nil, err
 	}
-	return splice(b, append(parts,
-		part{"players: []\n", ptext},
-		part{emptyLedger, ltext},
-		part{emptyPoints, ptstext},
-		part{"seen:\n  ids: {}\n", enc.seen.render(&s.Seen)},
-		part{"receipts: {}\n", renderReceipts(nil, s.Receipts)},
-		part{"games: {}\n", gtext},
+	return spliceParts(nil, b, append(parts,
+		part{empty: "players: []\n", text: ptext},
+		part{empty: emptyLedger, text: ltext},
+		part{empty: emptyPoints, text: ptstext},
+		// The memory's text is in an array the next rendering but one
+		// writes over: copied, as splice copied it.
+		part{empty: "seen:\n  ids: {}\n", text: bytes.Clone(enc.seen.render(&s.Seen))},
+		part{empty: "receipts: {}\n", text: renderReceipts(nil, s.Receipts)},
+		part{empty: "games: {}\n", pieces: gtext},
 	))
 }
 
 // part is a top-level key as the YAML encoder writes it empty, and the text
-// that replaces it.
+// that replaces it: text, or pieces of it to be read in order.
 type part struct {
-	empty string
-	text  []byte
+	empty  string
+	text   []byte
+	pieces [][]byte
 }
 
 // splice replaces each part's empty key in b, found at the start of a line
 // (a top-level key: nested ones are indented, and keys are unique).
 func splice(b []byte, parts []part) ([]byte, error) {
+	pieces, err := spliceParts(nil, b, parts)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Join(pieces, nil), nil
+}
+
+// spliceParts is splice's text in pieces appended to out: the pieces of b
+// around the parts, and each part's text or pieces.
+func spliceParts(out [][]byte, b []byte, parts []part) ([][]byte, error) {
 	at := make([]int, len(parts))
-	size := len(b)
 	for i, p := range parts {
 		switch {
 		case bytes.HasPrefix(b, []byte(p.empty)):
@@ -165,21 +191,23 @@ func splice(b []byte, parts []part) ([]byte, error) {
 			}
 			at[i] = j + 1
 		}
-		size += len(p.text)
 	}
 	order := make([]int, len(parts))
 	for i := range order {
 		order[i] = i
 	}
 	sort.Slice(order, func(x, y int) bool { return at[order[x]] < at[order[y]] })
-	out := make([]byte, 0, size)
 	last := 0
 	for _, i := range order {
-		out = append(out, b[last:at[i]]...)
-		out = append(out, parts[i].text...)
+		out = append(out, b[last:at[i]:at[i]])
+		if parts[i].pieces != nil {
+			out = append(out, parts[i].pieces...)
+		} else {
+			out = append(out, parts[i].text)
+		}
 		last = at[i] + len(parts[i].empty)
 	}
-	return append(out, b[last:]...), nil
+	return append(out, b[last:]), nil
 }
 
 // renderReceipts writes the receipt times per sender (at most the hourly
@@ -450,6 +478,48 @@ func indentInto(b, text []byte, prefix string) []byte {
 	return out
 }
 
+// indentPieces is indentInto(b, the pieces joined, prefix), without the
+// join: the text of a game's section written from its parts.
+func indentPieces(b []byte, pieces [][]byte, prefix string) []byte {
+	size, lines := len(b), 1
+	for _, p := range pieces {
+		size += len(p)
+		lines += bytes.Count(p, []byte("\n"))
+	}
+	out := make([]byte, len(b), size+lines*len(prefix))
+	copy(out, b)
+	start := true // at the start of a line
+	for k, text := range pieces {
+		for len(text) > 0 {
+			line := text
+			if i := bytes.IndexByte(text, '\n'); i >= 0 {
+				line = text[:i+1]
+			}
+			text = text[len(line):]
+			// A line longer than one byte is indented: one that is not
+			// a line end alone, nor the text's last byte alone (a line
+			// of one byte without its end ends its piece: it goes on
+			// in the next that holds a byte, if any).
+			if start && line[0] != '\n' && (len(line) > 1 || more(pieces[k+1:])) {
+				out = append(out, prefix...)
+			}
+			out = append(out, line...)
+			start = line[len(line)-1] == '\n'
+		}
+	}
+	return out
+}
+
+// more says whether any of pieces holds a byte.
+func more(pieces [][]byte) bool {
+	for _, p := range pieces {
+		if len(p) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // encodeYAML writes v as the YAML encoder does, indented by 2, with every
 // text that begins with a line break or a tab double-quoted (codec_text.go).
 func encodeYAML(v any) ([]byte, error) { return quotingTexts(v, emitYAML, 2, false) }
@@ -487,7 +557,7 @@ type sectionText struct {
 // renderGames is the "games:" key with the sections taken (takeGames),
 // encoding those not kept, and keeps them; owned: the sections to encode
 // are copies, kept as they are.
-func (enc *Encoder) renderGames(games []takenSection, owned bool) ([]byte, error) {
+func (enc *Encoder) renderGames(games []takenSection, owned bool) ([][]byte, error) {
 	kept := make(map[string]*sectionText, len(games))
 	texts := [][]byte{[]byte("games:\n")}
 	if len(games) == 0 {
@@ -504,7 +574,7 @@ func (enc *Encoder) renderGames(games []takenSection, owned bool) ([]byte, error
 			if err != nil {
 				return nil, errSplit(t.id, err)
 			}
-			text := underGames(t.id, b.text)
+			text := indentPieces([]byte("  "+t.id+":\n"), b.pieces, "    ")
 			kept[t.id] = &sectionText{yaml: text, recent: b.recent, split: split}
 			texts = append(texts, text)
 			continue
@@ -532,7 +602,7 @@ func (enc *Encoder) renderGames(games []takenSection, owned bool) ([]byte, error
 		texts = append(texts, t.text)
 	}
 	enc.sections = kept
-	return bytes.Join(texts, nil), nil
+	return texts, nil
 }
 
 // underGames is a section's text, encoded at the top, as it is written
@@ -541,10 +611,11 @@ func underGames(id string, text []byte) []byte {
 	return indentInto([]byte("  "+id+":\n"), text, "    ")
 }
 
-// encodedSection is a section's encoding and the text of its recent
-// events' items.
+// encodedSection is a section's encoding (text, or pieces of it to be
+// read in order) and the text of its recent events' items.
 type encodedSection struct {
 	text   []byte
+	pieces [][]byte
 	recent map[Happening][]byte
 }
 
@@ -565,7 +636,7 @@ func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, erro
 	if err != nil {
 		return encodedSection{}, err
 	}
-	b, err = splice(b, []part{{"recent: []\n", items}})
+	b, err = splice(b, []part{{empty: "recent: []\n", text: items}})
 	return encodedSection{text: b, recent: recent}, err
 }
 
@@ -574,6 +645,16 @@ func encodeSection(g *GameState, old map[Happening][]byte) (encodedSection, erro
 // its texts are plain (happeningItem), through the encoder otherwise, and
 // the text of each; nil, nil with no events.
 func recentItems(events []Happening, old map[Happening][]byte) (map[Happening][]byte, []byte, error) {
+	recent, texts, err := recentPieces(events, old)
+	if err != nil || texts == nil {
+		return recent, nil, err
+	}
+	return recent, bytes.Join(texts, nil), nil
+}
+
+// recentPieces is recentItems' text in pieces, to be read in order: the
+// key, then each event's text as it is kept.
+func recentPieces(events []Happening, old map[Happening][]byte) (map[Happening][]byte, [][]byte, error) {
 	if len(events) == 0 {
 		return nil, nil, nil
 	}
@@ -600,7 +681,7 @@ func recentItems(events []Happening, old map[Happening][]byte) (map[Happening][]
 		recent[hp] = text
 		texts = append(texts, text)
 	}
-	return recent, bytes.Join(texts, nil), nil
+	return recent, texts, nil
 }
 
 // sameSection: a and b encode alike. The last report's date is compared

@@ -88,22 +88,22 @@ func (c *citedCache) take(xs []*Cited, clone bool) (taken []takenCited, ok bool)
 	return taken, true
 }
 
-// render returns the "cited:" key with the records taken, encoding those
-// not kept, and keeps what it wrote; owned: the records to encode are
-// copies, kept as they are. No records: no text (the key is left out).
-func (c *citedCache) render(taken []takenCited, owned bool) ([]byte, error) {
+// renderPieces returns the "cited:" key with the records taken, encoding
+// those not kept, and keeps what it wrote; owned: the records to encode
+// are copies, kept as they are. No records: no text (the key is left
+// out). The text is in pieces, to be read in order: the key, then each
+// record's text as it is kept (none is written over later).
+func (c *citedCache) renderPieces(taken []takenCited, owned bool) ([][]byte, error) {
 	if len(taken) == 0 {
 		c.kept = nil
 		return nil, nil
 	}
 	var missing []*Cited
 	var places []int
-	size := len("cited:\n")
 	for i, t := range taken {
 		if t.text == nil {
 			missing, places = append(missing, t.of), append(places, i)
 		}
-		size += len(t.text)
 	}
 	texts, err := itemTexts(missing, func(xs []*Cited) ([]byte, error) {
 		return encodeYAML(struct {
@@ -119,18 +119,17 @@ func (c *citedCache) render(taken []takenCited, owned bool) ([]byte, error) {
 	}
 	for j, i := range places {
 		kept[i].text = texts[j]
-		size += len(texts[j])
 		if !owned {
 			kept[i].of = cloneCited(kept[i].of)
 		}
 	}
-	b := make([]byte, 0, size)
-	b = append(b, "cited:\n"...)
+	pieces := make([][]byte, 0, 1+len(kept))
+	pieces = append(pieces, []byte("cited:\n"))
 	for _, k := range kept {
-		b = append(b, k.text...)
+		pieces = append(pieces, k.text)
 	}
 	c.kept = kept
-	return b, nil
+	return pieces, nil
 }
 
 // sameCited: a and b encode alike. Every field of Cited is compared

@@ -186,12 +186,10 @@ func renderSplit(t *takenSplit, old map[Happening][]byte, owned bool) (encodedSe
 	for li, items := range t.lists {
 		var missing []reflect.Value
 		var places []int
-		size := 0
 		for i, it := range items {
 			if it.text == nil {
 				missing, places = append(missing, it.of), append(places, i)
 			}
-			size += len(it.text)
 		}
 		if len(items) > 0 {
 			typ := reflect.SliceOf(items[0].live.Type())
@@ -203,30 +201,29 @@ func renderSplit(t *takenSplit, old map[Happening][]byte, owned bool) (encodedSe
 			}
 			for j, i := range places {
 				items[i].text = texts[j]
-				size += len(texts[j])
 				if !owned {
 					items[i].of = deepCopy(items[i].of)
 				}
 			}
 		}
-		text := make([]byte, 0, size)
-		for _, it := range items {
-			text = append(text, it.text...)
+		texts := make([][]byte, len(items))
+		for i, it := range items {
+			texts[i] = it.text
 		}
-		parts = append(parts, part{t.head.marks[li], text})
+		parts = append(parts, part{empty: t.head.marks[li], pieces: texts})
 	}
-	recent, items, err := recentItems(t.recent, old)
+	recent, items, err := recentPieces(t.recent, old)
 	if err != nil {
 		return encodedSection{}, nil, err
 	}
 	if items != nil {
-		parts = append(parts, part{"recent: []\n", items})
+		parts = append(parts, part{empty: "recent: []\n", pieces: items})
 	}
-	b, err := splice(t.head.text, parts)
+	pieces, err := spliceParts(nil, t.head.text, parts)
 	if err != nil {
 		return encodedSection{}, nil, err
 	}
-	return encodedSection{text: b, recent: recent}, &splitKept{head: t.head, lists: t.lists, recent: t.recent}, nil
+	return encodedSection{pieces: pieces, recent: recent}, &splitKept{head: t.head, lists: t.lists, recent: t.recent}, nil
 }
 
 // fileListProbe puts items of a list of type typ at their depth in a

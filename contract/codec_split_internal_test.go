@@ -201,6 +201,22 @@ func TestIndentLineByLine(t *testing.T) {
 		if got, want := indent(b, "    "), byLines(b, "    "); !bytes.Equal(got, want) {
 			t.Fatalf("indent(%q) = %q, want %q", b, got, want)
 		}
+		// The same text cut anywhere into pieces, some empty, indented
+		// by indentPieces: the same lines, after the same head.
+		var pieces [][]byte
+		for rest := b; ; {
+			n := r.IntN(len(rest) + 1)
+			if r.IntN(3) == 0 {
+				n = 0
+			}
+			pieces = append(pieces, rest[:n])
+			if rest = rest[n:]; len(rest) == 0 {
+				break
+			}
+		}
+		if got, want := indentPieces([]byte("  g:\n"), pieces, "    "), append([]byte("  g:\n"), byLines(b, "    ")...); !bytes.Equal(got, want) {
+			t.Fatalf("indentPieces(%q) = %q, want %q", pieces, got, want)
+		}
 	}
 }
 
@@ -248,8 +264,10 @@ func encodesWhole(t *testing.T, enc *Encoder, s *State, when string) {
 // through snapshots taken and encoded in any order (a snapshot encoded
 // after later ones, after the state was written directly since), each
 // encoding the state as Encode writes it whole at its time, through random
-// changes to a section whose data has lists written item by item and to
-// the citable records.
+// changes to a section whose data has lists written item by item, to the
+// citable records and to the memory of Message-IDs; and the pieces a
+// snapshot is encoded in (EncodePieces, which the state file is written
+// from) stay as they were while the next are taken and encoded.
 func TestEncoderTakesInAnyOrder(t *testing.T) {
 	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	r := rand.New(rand.NewPCG(5, 6))
@@ -287,14 +305,31 @@ func TestEncoderTakesInAnyOrder(t *testing.T) {
 				s.Cited = s.Cited[1:]
 			}
 		},
+		func() {
+			s.Seen.IDs[fmt.Sprintf("m%d@example.test", r.IntN(300))] = at.Add(time.Duration(r.IntN(100)) * time.Minute)
+		},
 	}
+	s.Seen.IDs = map[string]time.Time{}
 	type pending struct {
 		tk   *Taken
 		want []byte
 	}
 	var enc Encoder
 	var snaps []pending
+	// The pieces of the last snapshots encoded, as a snapshot's writer
+	// holds them while later ones are taken and encoded: none changes.
+	type written struct {
+		step   int
+		pieces [][]byte
+		want   []byte
+	}
+	var writing []written
 	for step := range 1500 {
+		for _, w := range writing {
+			if got := bytes.Join(w.pieces, nil); !bytes.Equal(got, w.want) {
+				t.Fatalf("step %d: the pieces of the snapshot encoded at step %d were written over:\n%s\nwant\n%s", step, w.step, got, w.want)
+			}
+		}
 		switch k := r.IntN(4); {
 		case k == 0:
 			changes[r.IntN(len(changes))]()
@@ -308,12 +343,16 @@ func TestEncoderTakesInAnyOrder(t *testing.T) {
 			i := r.IntN(len(snaps))
 			p := snaps[i]
 			snaps = slices.Delete(snaps, i, i+1)
-			got, err := p.tk.Encode()
+			pieces, err := p.tk.EncodePieces()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got, p.want) {
+			if got := bytes.Join(pieces, nil); !bytes.Equal(got, p.want) {
 				t.Fatalf("step %d: a snapshot encoded\n%s\nwant, as the state was taken,\n%s", step, got, p.want)
+			}
+			writing = append(writing, written{step, pieces, p.want})
+			if len(writing) > 8 {
+				writing = writing[1:]
 			}
 		default:
 			encodesWhole(t, &enc, s, fmt.Sprintf("at step %d", step))

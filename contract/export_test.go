@@ -1,12 +1,16 @@
 package contract
 
 import (
+	"bytes"
 	"maps"
 	"slices"
 )
 
 // EncodeTop lets the tests encode a state through a struct other than State.
-var EncodeTop = new(Encoder).encodeTop
+func EncodeTop(top any, s *State) ([]byte, error) {
+	pieces, err := new(Encoder).encodeTop(top, s)
+	return bytes.Join(pieces, nil), err
+}
 
 // ExtractCorrections is Engine.extractCorrections, for its fuzz test.
 func ExtractCorrections(e *Engine, text string) ([]*Action, string) {

@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"bytes"
 	"maps"
 	"reflect"
 	"slices"
@@ -62,6 +63,18 @@ func (enc *Encoder) Take(s *State) *Taken {
 // Encode encodes the state as it was taken, as Encoder.Encode would have,
 // and keeps the text of what it encoded in the Encoder.
 func (t *Taken) Encode() ([]byte, error) {
+	pieces, err := t.EncodePieces()
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Join(pieces, nil), nil
+}
+
+// EncodePieces is Encode's text in pieces, to be written in order: a
+// state file of megabytes is written without a copy of the whole. The
+// pieces are the Encoder's kept text or made for this call, and none is
+// written over later.
+func (t *Taken) EncodePieces() ([][]byte, error) {
 	top := *t.s
 	top.Seen, top.Receipts, top.Ledger, top.Points = Seen{}, nil, Ledger{}, nil
 	if t.citedOK {

@@ -30,3 +30,35 @@ func TestPacedFileIsWhole(t *testing.T) {
 		os.Remove(tmp)
 	}
 }
+
+// TestPiecesFileIsWhole: a state written from pieces (a snapshot's: its
+// records' and items' texts, a few hundred bytes each, and sections of
+// megabytes), paced or not, is the pieces joined, byte for byte,
+// whatever their sizes against the writes' (pacePiece).
+func TestPiecesFileIsWhole(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(5, 6))
+	sizes := []int{0, 1, 300, pacePiece - 1, pacePiece, pacePiece + 1, 3*pacePiece + 17}
+	for round := range 60 {
+		var pieces [][]byte
+		var want []byte
+		for range r.IntN(40) {
+			p := make([]byte, sizes[r.IntN(len(sizes))]+r.IntN(3))
+			for i := range p {
+				p[i] = byte(r.IntN(256))
+			}
+			pieces = append(pieces, p)
+			want = append(want, p...)
+		}
+		path := filepath.Join(dir, "state.yaml")
+		tmp, err := writeTempPieces(path, pieces, 0o600, round%2 == 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(tmp)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("round %d: %d pieces of %d bytes in all: read back %d bytes (%v), not the same", round, len(pieces), len(want), len(got), err)
+		}
+		os.Remove(tmp)
+	}
+}

@@ -261,7 +261,7 @@ func (p *PendingSnapshot) Write() error {
 	} else {
 		jerr <- nil
 	}
-	data, err := p.taken.Encode()
+	data, err := p.taken.EncodePieces()
 	p.taken = nil
 	if err != nil {
 		if serr := <-jerr; serr != nil {
@@ -273,7 +273,7 @@ func (p *PendingSnapshot) Write() error {
 	if f := j.takeSpare(p.path); f != nil {
 		tmp, err = fillTemp(p.path, f, data, true)
 	} else {
-		tmp, err = writeTemp(p.path, data, 0o600, true)
+		tmp, err = writeTempPieces(p.path, data, 0o600, true)
 	}
 	if err != nil {
 		if serr := <-jerr; serr != nil {

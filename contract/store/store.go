@@ -95,6 +95,11 @@ func WriteAtomic(path string, data []byte, mode os.FileMode) error {
 // writeTemp writes data to a synced temporary file beside path (paced:
 // see fillTemp).
 func writeTemp(path string, data []byte, mode os.FileMode, paced bool) (string, error) {
+	return writeTempPieces(path, [][]byte{data}, mode, paced)
+}
+
+// writeTempPieces is writeTemp of the pieces, in order.
+func writeTempPieces(path string, pieces [][]byte, mode os.FileMode, paced bool) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), tempPattern(path))
 	if err != nil {
 		return "", fmt.Errorf("save %s: %w", path, err)
@@ -104,26 +109,22 @@ func writeTemp(path string, data []byte, mode os.FileMode, paced bool) (string, 
 		os.Remove(f.Name())
 		return "", fmt.Errorf("save %s: %w", path, err)
 	}
-	return fillTemp(path, f, data, paced)
+	return fillTemp(path, f, pieces, paced)
 }
 
-// fillTemp writes data to the new, empty temporary file f (mode set), syncs
-// and closes it. Paced, it is written back to the disk piece by piece as
-// it is written (writePaced), so that the final sync has little left to
-// write: a journal sync that comes meanwhile waits for one piece, not for
-// the whole file (a background snapshot's).
-func fillTemp(path string, f *os.File, data []byte, paced bool) (string, error) {
+// fillTemp writes the pieces, in order, to the new, empty temporary file f
+// (mode set), syncs and closes it. Paced, it is written back to the disk
+// piece by piece as it is written (writePieces), so that the final sync
+// has little left to write: a journal sync that comes meanwhile waits for
+// one piece, not for the whole file (a background snapshot's).
+func fillTemp(path string, f *os.File, pieces [][]byte, paced bool) (string, error) {
 	tmp := f.Name()
 	fail := func(err error) (string, error) {
 		f.Close()
 		os.Remove(tmp)
 		return "", fmt.Errorf("save %s: %w", path, err)
 	}
-	write := func(data []byte) error { _, err := f.Write(data); return err }
-	if paced {
-		write = func(data []byte) error { return writePaced(f, data) }
-	}
-	if err := write(data); err != nil {
+	if err := writePieces(f, pieces, paced); err != nil {
 		return fail(err)
 	}
 	if err := f.Sync(); err != nil {
@@ -134,6 +135,53 @@ func fillTemp(path string, f *os.File, data []byte, paced bool) (string, error) 
 		return "", fmt.Errorf("save %s: %w", path, err)
 	}
 	return tmp, nil
+}
+
+// writePieces writes the pieces to the new file f in order, in writes of
+// pacePiece bytes (the last less): a piece that long or longer goes as
+// it is, and shorter ones are gathered, so that a state file in
+// thousands of pieces of a few hundred bytes (a record's, an item's) is
+// not as many writes. Paced, each write is written back to the disk and
+// waited for (pace) before the next.
+func writePieces(f *os.File, pieces [][]byte, paced bool) error {
+	var off int64
+	write := func(b []byte) error {
+		if _, err := f.Write(b); err != nil {
+			return err
+		}
+		if paced {
+			pace(f, off, int64(len(b)))
+		}
+		off += int64(len(b))
+		return nil
+	}
+	var buf []byte
+	for _, p := range pieces {
+		for len(p) > 0 {
+			if len(buf) == 0 && len(p) >= pacePiece {
+				if err := write(p[:pacePiece]); err != nil {
+					return err
+				}
+				p = p[pacePiece:]
+				continue
+			}
+			if buf == nil {
+				buf = make([]byte, 0, pacePiece)
+			}
+			n := min(len(p), pacePiece-len(buf))
+			buf, p = append(buf, p[:n]...), p[n:]
+			if len(buf) == pacePiece {
+				if err := write(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+		}
+	}
+	if len(buf) > 0 {
+		return write(buf)
+	}
+	return nil
 }
 
 // install renames the temporary file over path and syncs the directory.
@@ -487,7 +535,7 @@ func CommitSteps(j *Journal, path string, s *contract.State, steps []Step) error
 	}
 	jerr := make(chan error, 1)
 	go func() { jerr <- j.appendSync(lines.b) }()
-	b, err := j.enc.Encode(s)
+	b, err := j.enc.EncodePieces(s)
 	if err != nil {
 		if <-jerr == nil {
 			j.cut(size)
@@ -498,7 +546,7 @@ func CommitSteps(j *Journal, path string, s *contract.State, steps []Step) error
 	if f := j.takeSpare(path); f != nil {
 		tmp, err = fillTemp(path, f, b, false)
 	} else {
-		tmp, err = writeTemp(path, b, 0o600, false)
+		tmp, err = writeTempPieces(path, b, 0o600, false)
 	}
 	if err != nil {
 		if <-jerr == nil {
