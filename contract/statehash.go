@@ -6,6 +6,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -70,6 +71,7 @@ type hashText struct {
 	sections   map[string]keptSection // by game ID: the section's text
 	items      map[string]keptList    // by game ID and list: each item's text, at its place (splitData)
 	keys       keyText                // of the ledger and the points
+	texts      map[string][]byte      // by what they are of (kept)
 	size       int                    // the pieces of the last text
 }
 
@@ -131,7 +133,7 @@ func (c *hashText) pieces(h *hashedState) ([][]byte, error) {
 			continue
 		}
 		if f.Name == "Games" && len(h.Games) > 0 {
-			if ids := yamlKeyOrder(h.Games); ids != nil {
+			if ids := c.keyOrder(h.Games); ids != nil {
 				var err error
 				if out, err = c.games(out, h.Games, ids); err != nil {
 					return nil, err
@@ -139,9 +141,7 @@ func (c *hashText) pieces(h *hashedState) ([][]byte, error) {
 				continue
 			}
 		}
-		one := reflect.New(reflect.StructOf([]reflect.StructField{{Name: f.Name, Type: f.Type, Tag: f.Tag}})).Elem()
-		one.Field(0).Set(v.Field(i))
-		b, err := marshalText(one.Interface())
+		b, err := c.field(f, v.Field(i))
 		if err != nil {
 			return nil, err
 		}
@@ -151,6 +151,94 @@ func (c *hashText) pieces(h *hashedState) ([][]byte, error) {
 	c.size = len(out)
 	c.mu.Unlock()
 	return out, nil
+}
+
+// field is the text of hashedState's key f, of value v, encoded as a
+// document of its own: the journal line's number and the notice's time
+// written as the YAML encoder writes them (a number; a time of a year from
+// 0 to 9999 in RFC 3339, a plain scalar), the game's ID and an empty list
+// (of intents, rulings or claims, as they most often are) kept, any other
+// value encoded.
+func (c *hashText) field(f reflect.StructField, v reflect.Value) ([]byte, error) {
+	name := f.Tag.Get("yaml") // a key of lower-case letters, without options
+	plain := name != "" && strings.Trim(name, "abcdefghijklmnopqrstuvwxyz") == ""
+	switch {
+	case plain && v.Kind() == reflect.Int64:
+		b := strconv.AppendInt([]byte(name+": "), v.Int(), 10)
+		return append(b, '\n'), nil
+	case plain && v.Type() == timeType:
+		if t := v.Interface().(time.Time); t.Year() >= 0 && t.Year() <= 9999 {
+			b := t.AppendFormat([]byte(name+": "), time.RFC3339Nano)
+			return append(b, '\n'), nil
+		}
+	}
+	if key := fieldKey(f, v); key != "" {
+		return c.kept(key, func() ([]byte, error) { return fieldText(f, v) })
+	}
+	return fieldText(f, v)
+}
+
+// fieldKey names the text of key f of value v for hashText.kept: "" when
+// it is not kept.
+func fieldKey(f reflect.StructField, v reflect.Value) string {
+	switch {
+	case v.Kind() == reflect.String:
+		return "field\x00" + f.Name + "\x00" + v.String()
+	case v.Kind() == reflect.Slice && v.Len() == 0:
+		return fmt.Sprintf("field\x00%s\x00empty, nil %t", f.Name, v.IsNil())
+	}
+	return ""
+}
+
+// fieldText is marshalText of key f of hashedState alone, of value v.
+func fieldText(f reflect.StructField, v reflect.Value) ([]byte, error) {
+	one := reflect.New(reflect.StructOf([]reflect.StructField{{Name: f.Name, Type: f.Type, Tag: f.Tag}})).Elem()
+	one.Field(0).Set(v)
+	return marshalText(one.Interface())
+}
+
+// kept is the text kept under key, made by encode the first time.
+// Those texts are of a few values each: the games' IDs, and keys of
+// hashedState whose value most often stays the same.
+func (c *hashText) kept(key string, encode func() ([]byte, error)) ([]byte, error) {
+	c.mu.Lock()
+	b, ok := c.texts[key]
+	c.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := encode()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.texts == nil {
+		c.texts = map[string][]byte{}
+	}
+	c.texts[key] = b
+	return b, nil
+}
+
+// keyOrder is yamlKeyOrder(games): for the sections of one game's notice,
+// whether its ID reads back as itself is found once for each game.
+func (c *hashText) keyOrder(games map[string]*GameState) []string {
+	if len(games) != 1 {
+		return yamlKeyOrder(games)
+	}
+	for id := range games {
+		b, _ := c.kept("order\x00"+id, func() ([]byte, error) {
+			if yamlKeyOrder(games) == nil {
+				return nil, nil
+			}
+			return []byte{}, nil
+		})
+		if b == nil {
+			return nil
+		}
+		return []string{id}
+	}
+	return nil
 }
 
 // players appends the "players:" key of hashedState to out: the text of
@@ -480,7 +568,7 @@ func (c *hashText) encodeSection(out [][]byte, id string, g *GameState, data any
 	if len(g.Recent) > 0 {
 		bare.Recent = []Happening{{What: fmt.Sprintf("the recent events of %q, encoded apart", id)}}
 		var err error
-		if recentMark, err = happeningText(bare.Recent[0]); err != nil {
+		if recentMark, err = c.kept("recent\x00"+id, func() ([]byte, error) { return happeningText(bare.Recent[0]) }); err != nil {
 			return nil, err
 		}
 	}
