@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"gopkg.in/yaml.v3"
@@ -89,11 +90,39 @@ func splitData(id string, data any) (any, []dataList) {
 	if lists == nil {
 		return nil, nil
 	}
-	bare := reflect.New(reflect.StructOf(fields)).Elem()
+	bare := reflect.New(bareType(t, lists, fields)).Elem()
 	for i, fv := range values {
 		bare.Field(i).Set(fv)
 	}
 	return bare.Addr().Interface(), lists
+}
+
+// bareTypes are the types splitData made, by the data's type and the
+// names of its lists written apart: reflect.StructOf, which splitData
+// would call at every state hash and every snapshot taken, builds the
+// type's name and looks it up, some tens of microseconds.
+var bareTypes sync.Map // bareKey → reflect.Type
+
+type bareKey struct {
+	t     reflect.Type
+	lists string // the lists' names, each followed by a NUL
+}
+
+// bareType is reflect.StructOf(fields), the fields of data type t with
+// lists written apart.
+func bareType(t reflect.Type, lists []dataList, fields []reflect.StructField) reflect.Type {
+	var names strings.Builder
+	for _, l := range lists {
+		names.WriteString(l.name)
+		names.WriteByte(0)
+	}
+	k := bareKey{t, names.String()}
+	if bt, ok := bareTypes.Load(k); ok {
+		return bt.(reflect.Type)
+	}
+	bt := reflect.StructOf(fields)
+	bareTypes.Store(k, bt)
+	return bt
 }
 
 // writesItself says whether the YAML encoder writes a value of type t (a
