@@ -153,13 +153,11 @@ func (e *Engine) cite(s *State, n *Notice) (*Cited, error) {
 		}
 	}
 	var ratified []string
-	for _, x := range s.Cited {
-		if x.Status == "ratified" && !x.Announced && x.Game == n.Game {
-			s.touchCitedDone(x)
-			x.Announced = true
-			s.announcedCited(x)
-			ratified = append(ratified, fmt.Sprintf("%s (on %s)", x.ID, Stamp(x.Ratified)))
-		}
+	for _, x := range s.toAnnounce(n.Game) {
+		s.touchCitedDone(x)
+		x.Announced = true
+		s.announcedCited(x)
+		ratified = append(ratified, fmt.Sprintf("%s (on %s)", x.ID, Stamp(x.Ratified)))
 	}
 	if len(ratified) > 0 {
 		b.WriteString(text.Wrap("Self-ratified since the last: "+strings.Join(ratified, ", ")+".", 0))
@@ -254,6 +252,7 @@ func (e *Engine) ratify(s *State, id string, at time.Time) []Entry {
 	}
 	s.touchCitedDone(x)
 	x.Status, x.Ratified = "ratified", at
+	s.aux().ratification.noteRatified(x)
 	cut := at.Add(-e.cfg.SeenHorizon)
 	if s.mayDropCited(cut) && slices.ContainsFunc(s.Cited, func(y *Cited) bool { return y.Status == "ratified" && y.Announced && y.Ratified.Before(cut) }) {
 		s.Cited = slices.DeleteFunc(slices.Clone(s.Cited), func(y *Cited) bool {

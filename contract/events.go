@@ -179,6 +179,7 @@ func (s *State) ratificationNext() (Event, bool) {
 				k.queue = append(k.queue, x)
 			}
 			k.foldDone(x)
+			k.noteRatified(x)
 		}
 		// Stable: those at one time stay in the list's order.
 		slices.SortStableFunc(k.queue, func(x, y *Cited) int { return x.Ratifies.Compare(y.Ratifies) })
@@ -205,6 +206,7 @@ func ratifiable(x *Cited) bool { return x.Status == "pending" && !x.Ratifies.IsZ
 func (k *keptRatification) queueAppended(xs []*Cited) {
 	for _, x := range xs {
 		k.foldDone(x)
+		k.noteRatified(x)
 		if !ratifiable(x) {
 			continue
 		}
@@ -230,6 +232,58 @@ type keptRatification struct {
 	// record may be left to the journal.
 	doneBy time.Time
 	done   bool
+	// unannounced holds every record ratified and not yet announced (and
+	// may hold records announced since, or ratified no more: each is read
+	// again where it is used, cite), in no particular order: a notice
+	// names those of its game without reading every record of the list.
+	unannounced []*Cited
+}
+
+// noteRatified notes x among the records to announce when it is ratified
+// and not announced.
+func (k *keptRatification) noteRatified(x *Cited) {
+	if unannounced(x) {
+		k.unannounced = append(k.unannounced, x)
+	}
+}
+
+// unannounced: x is ratified, and no notice has said so yet.
+func unannounced(x *Cited) bool { return x.Status == "ratified" && !x.Announced }
+
+// toAnnounce lists the records of game ratified and not yet announced, in
+// the order of the list: those noted (ratificationNext, ratify), read
+// again. The list is read for their order only when there are several,
+// by their pointers alone.
+func (s *State) toAnnounce(game string) []*Cited {
+	s.ratificationNext()
+	k := &s.aux().ratification
+	k.unannounced = slices.DeleteFunc(k.unannounced, func(x *Cited) bool { return !unannounced(x) })
+	var out []*Cited
+	for _, x := range k.unannounced {
+		if x.Game == game {
+			out = append(out, x)
+		}
+	}
+	if len(out) < 2 {
+		return out
+	}
+	var in func(*Cited) bool
+	if len(out) <= 8 {
+		in = func(x *Cited) bool { return slices.Contains(out, x) }
+	} else {
+		set := make(map[*Cited]bool, len(out))
+		for _, x := range out {
+			set[x] = true
+		}
+		in = func(x *Cited) bool { return set[x] }
+	}
+	ordered := make([]*Cited, 0, len(out))
+	for _, x := range s.Cited {
+		if in(x) {
+			ordered = append(ordered, x)
+		}
+	}
+	return ordered
 }
 
 // prefixOf says whether the list kept is list, or its start: the same

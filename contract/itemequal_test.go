@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -271,4 +272,91 @@ func TestHashTextOfItemChanges(t *testing.T) {
 			return // the texts kept are wrong from here on
 		}
 	}
+}
+
+// TestHashTextJoinedKeptWhole: the texts of a game's lists and of the
+// players are kept joined, and those of items or players added after the
+// rest are appended to the text kept, in place when it has room: every
+// text a state hash read before reads as it did after any change (an
+// item or a player added, the addition undone and another made, one
+// changed or taken out of the middle, a player's time of joining moved
+// to another game with as many entries), and each hash's text is the
+// whole encoding's.
+func TestHashTextJoinedKeptWhole(t *testing.T) {
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	d := &memData{Round: 1}
+	h := hashStateOf([]string{"g"}, []string{"an event"}, at)
+	h.Games["g"].Data = d
+	newPlayer := func(i int) *Player {
+		return &Player{Name: fmt.Sprintf("P%03d", i), Addresses: []string{fmt.Sprintf("p%03d@example.test", i)},
+			Joined: map[string]time.Time{"g": at}, Member: []string{"g"}}
+	}
+	for i := range 3 {
+		it := newMemItem(at)
+		it.Name = fmt.Sprintf("P%03d", i)
+		d.Items = append(d.Items, it)
+		d.Maps = append(d.Maps, &mapItem{Name: it.Name, Votes: map[string]int{"a": i}})
+		h.Players = append(h.Players, newPlayer(i))
+	}
+	var c hashText
+	type read struct {
+		step   string
+		pieces [][]byte
+		text   []byte
+	}
+	var reads []read
+	hash := func(step string) {
+		t.Helper()
+		pieces, err := c.pieces(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := bytes.Join(pieces, nil)
+		want, err := oldHashText(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(text, want) {
+			t.Fatalf("%s: the state hash's text differs from the whole encoding:\n%s\nwant\n%s", step, text, want)
+		}
+		reads = append(reads, read{step, pieces, text})
+		for _, r := range reads {
+			if !bytes.Equal(bytes.Join(r.pieces, nil), r.text) {
+				t.Fatalf("after %s: the text read at %s changed", step, r.step)
+			}
+		}
+	}
+	hash("the first hash")
+	for i := 3; i < 40; i++ {
+		it := newMemItem(at)
+		it.Name = fmt.Sprintf("P%03d", i)
+		d.Items = append(d.Items, it)
+		d.Maps = append(d.Maps, &mapItem{Name: it.Name, Votes: map[string]int{"b": i}})
+		h.Players = append(h.Players, newPlayer(i))
+		hash(fmt.Sprintf("item and player %d added", i))
+		if i%3 == 0 {
+			// The addition undone (the lists' headers put back), another made
+			// where it was: the texts kept reach past the lists.
+			n := len(d.Items) - 1
+			d.Items, d.Maps, h.Players = d.Items[:n], d.Maps[:n], h.Players[:n]
+			hash(fmt.Sprintf("item and player %d undone", i))
+			other := newMemItem(at.Add(time.Hour))
+			other.Name = fmt.Sprintf("Q%03d", i)
+			d.Items = append(d.Items, other)
+			d.Maps = append(d.Maps, &mapItem{Name: other.Name, Votes: map[string]int{"c": i}})
+			h.Players = append(h.Players, newPlayer(1000+i))
+			hash(fmt.Sprintf("another item and player %d added", i))
+		}
+		if i%7 == 0 {
+			d.Items[i/2].Score = i
+			d.Maps[i/2].Votes["a"] = i
+			h.Players[i/2].Joined = map[string]time.Time{"h": at}
+			hash(fmt.Sprintf("item and player %d changed", i/2))
+			d.Items = append(d.Items[:i/3:i/3], d.Items[i/3+1:]...)
+			d.Maps = append(d.Maps[:i/3:i/3], d.Maps[i/3+1:]...)
+			h.Players = append(h.Players[:i/3:i/3], h.Players[i/3+1:]...)
+			hash(fmt.Sprintf("item and player %d taken out", i/3))
+		}
+	}
+	hash("nothing changed")
 }

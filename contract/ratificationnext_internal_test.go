@@ -9,7 +9,8 @@ import (
 )
 
 // TestRatificationNextKept: the next ratification, kept between calls, is
-// the one a scan of every record finds, and mayDropCited never says that no
+// the one a scan of every record finds, so are the records of each game
+// ratified and not announced (toAnnounce), in the list's order, and mayDropCited never says that no
 // record may be dropped when one may (the first pending record at the
 // soonest time), through 6,000 random steps: records appended (as cite
 // appends them, and in place), claimed, restarted, ratified and dropped (each through
@@ -30,6 +31,7 @@ func TestRatificationNextKept(t *testing.T) {
 		return n.ev, n.ok
 	}
 	hours := func() time.Time { return at.Add(time.Duration(r.IntN(50)) * time.Hour) }
+	games := []string{"", "rumble"}
 	var open []*Txn
 	for step := range 6000 {
 		var what string
@@ -40,7 +42,7 @@ func TestRatificationNextKept(t *testing.T) {
 		switch {
 		case k < 3:
 			what = "a record appended"
-			x := &Cited{ID: fmt.Sprintf("g/%d", step), Status: "pending", Ratifies: hours()}
+			x := &Cited{ID: fmt.Sprintf("g/%d", step), Game: games[r.IntN(len(games))], Status: "pending", Ratifies: hours()}
 			if r.IntN(2) == 0 {
 				// In place, into the array's room: after an undo
 				// shortened the list, over the records kept.
@@ -80,15 +82,15 @@ func TestRatificationNextKept(t *testing.T) {
 			if x.Status == "pending" {
 				s.touchCitedDone(x)
 				x.Status, x.Ratified = "ratified", hours()
+				s.aux().ratification.noteRatified(x)
 			}
 		case k == 10:
-			what = "a ratified record announced, as cite does"
-			for _, x := range s.Cited {
-				if x.Status == "ratified" && !x.Announced {
-					s.touchCitedDone(x)
-					x.Announced = true
-					s.announcedCited(x)
-				}
+			game := games[r.IntN(len(games))]
+			what = fmt.Sprintf("the ratified records of %q announced, as cite does", game)
+			for _, x := range s.toAnnounce(game) {
+				s.touchCitedDone(x)
+				x.Announced = true
+				s.announcedCited(x)
 			}
 			if r.IntN(2) == 0 {
 				// The list read without its last records, then
@@ -103,7 +105,7 @@ func TestRatificationNextKept(t *testing.T) {
 			what = "the list replaced whole, longer, touching nothing"
 			list := make([]*Cited, 0, len(s.Cited)+1)
 			for i := 0; i <= len(s.Cited); i++ {
-				list = append(list, &Cited{ID: fmt.Sprintf("h/%d/%d", step, i), Status: "pending", Ratifies: hours()})
+				list = append(list, &Cited{ID: fmt.Sprintf("h/%d/%d", step, i), Game: games[r.IntN(len(games))], Status: "pending", Ratifies: hours()})
 			}
 			s.Cited = list
 		case k == 6 || len(open) == 0:
@@ -129,6 +131,21 @@ func TestRatificationNextKept(t *testing.T) {
 		if got != want || gotOK != wantOK {
 			t.Fatalf("step %d (%s): the next ratification kept is %+v (%v), a scan finds %+v (%v)", step, what, got, gotOK, want, wantOK)
 		}
+		for _, game := range games {
+			var want []string
+			for _, x := range s.Cited {
+				if x.Status == "ratified" && !x.Announced && x.Game == game {
+					want = append(want, x.ID)
+				}
+			}
+			var got []string
+			for _, x := range s.toAnnounce(game) {
+				got = append(got, x.ID)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("step %d (%s): the records of %q to announce are %q, a scan of the list finds %q", step, what, game, got, want)
+			}
+		}
 	}
 }
 
@@ -150,5 +167,42 @@ func TestRatificationNextAfterUndoneAppend(t *testing.T) {
 	s.Cited = append(s.Cited, &Cited{ID: "c", Status: "pending", Ratifies: at.Add(2 * time.Hour)})
 	if ev, _ := s.ratificationNext(); ev.Key != "c" {
 		t.Errorf("the next ratification is %q, want %q: the record appended over the one undone", ev.Key, "c")
+	}
+}
+
+// TestToAnnounceManyInListOrder: records ratified in the order they
+// ratify in, the reverse of the list's (a game whose period was
+// shortened), are announced in the list's order, whether a few or many
+// wait (read for their order by their pointers, then through a set).
+func TestToAnnounceManyInListOrder(t *testing.T) {
+	at := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	for _, n := range []int{2, 8, 9, 40} {
+		s := &State{}
+		var want []string
+		for i := range 2 * n {
+			game := []string{"rumble", "life"}[i%2]
+			x := &Cited{ID: fmt.Sprintf("%s/%d", game, i), Game: game, Status: "pending", Ratifies: at.Add(time.Duration(2*n-i) * time.Hour)}
+			s.Cited = append(s.Cited, x)
+			if game == "rumble" {
+				want = append(want, x.ID)
+			}
+		}
+		for {
+			ev, ok := s.ratificationNext()
+			if !ok {
+				break
+			}
+			x := s.ratifying(ev.Key)
+			s.touchCitedDone(x)
+			x.Status, x.Ratified = "ratified", ev.At
+			s.aux().ratification.noteRatified(x)
+		}
+		var got []string
+		for _, x := range s.toAnnounce("rumble") {
+			got = append(got, x.ID)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%d records of a game ratified in reverse: announced as %q, want %q", n, got, want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -31,9 +32,11 @@ import (
 // placeholder cannot be found exactly once, the section is encoded whole;
 // when the games' IDs do not read back as themselves, "games:" is. So is
 // each player's text kept, while the player is the same (a copy of it is
-// compared with samePlayer, as the state's Encoder compares its own); new
-// entries and players are encoded 64 to a document, which is cut at the
-// start of each (itemTexts). And each game's section is encoded again
+// compared as samePlayer compares the state Encoder's own); new entries
+// and players are encoded 64 to a document, which is cut at the start of
+// each (itemTexts). The players' texts, as the recent events' and each
+// list's of a game's data, are kept joined: what did not change is one
+// piece of the text, read by the hash in one write, not thousands. And each game's section is encoded again
 // only where it changed: one whose data has lists written item by item
 // (statehash_data.go) is compared by its parts, the text with
 // placeholders kept while the game's fields and the data but for its
@@ -61,13 +64,15 @@ func marshalText(v any) ([]byte, error) { return quotingTexts(v, yaml.Marshal, 4
 // events and of each player between hashes. The zero value is ready to
 // use; it may be used by several goroutines.
 type hashText struct {
-	mu       sync.Mutex
-	recent   map[string]keptRecent  // by game ID: the entries' text
-	people   []keptPlayer           // each player's text, at its place
-	sections map[string]keptSection // by game ID: the section's text
-	items    map[string]keptList    // by game ID and list: each item's text, at its place (splitData)
-	keys     keyText                // of the ledger and the points
-	size     int                    // the pieces of the last text
+	mu         sync.Mutex
+	recent     map[string]keptRecent  // by game ID: the entries' text
+	people     []keptPlayer           // each player's text, at its place
+	peopleText []byte                 // the players' texts joined (handed out, never changed)
+	sections   map[string]keptSection // by game ID: the section's text
+	items      map[string]keptList    // by game ID and list: each item's text, at its place (splitData)
+	keys       keyText                // of the ledger and the points
+	texts      map[string][]byte      // by what they are of (kept)
+	size       int                    // the pieces of the last text
 }
 
 // keptSection is a game's section text under "games:" and a deep copy of
@@ -81,11 +86,12 @@ type keptSection struct {
 }
 
 // keptPlayer is a player's text in hashedState, a copy of the player it
-// is the text of, and the player.
+// is the text of (keepPlayer: its maps apart), and the player.
 type keptPlayer struct {
-	p    *Player
-	of   *Player
-	text []byte
+	p            *Player
+	of           *Player // Joined and Left nil: they are joined and left
+	joined, left keptTimes
+	text         []byte
 }
 
 // of returns the YAML encoding of h, as marshalText(h) writes it.
@@ -127,7 +133,7 @@ func (c *hashText) pieces(h *hashedState) ([][]byte, error) {
 			continue
 		}
 		if f.Name == "Games" && len(h.Games) > 0 {
-			if ids := yamlKeyOrder(h.Games); ids != nil {
+			if ids := c.keyOrder(h.Games); ids != nil {
 				var err error
 				if out, err = c.games(out, h.Games, ids); err != nil {
 					return nil, err
@@ -135,9 +141,7 @@ func (c *hashText) pieces(h *hashedState) ([][]byte, error) {
 				continue
 			}
 		}
-		one := reflect.New(reflect.StructOf([]reflect.StructField{{Name: f.Name, Type: f.Type, Tag: f.Tag}})).Elem()
-		one.Field(0).Set(v.Field(i))
-		b, err := marshalText(one.Interface())
+		b, err := c.field(f, v.Field(i))
 		if err != nil {
 			return nil, err
 		}
@@ -149,23 +153,132 @@ func (c *hashText) pieces(h *hashedState) ([][]byte, error) {
 	return out, nil
 }
 
+// field is the text of hashedState's key f, of value v, encoded as a
+// document of its own: the journal line's number and the notice's time
+// written as the YAML encoder writes them (a number; a time of a year from
+// 0 to 9999 in RFC 3339, a plain scalar), the game's ID and an empty list
+// (of intents, rulings or claims, as they most often are) kept, any other
+// value encoded.
+func (c *hashText) field(f reflect.StructField, v reflect.Value) ([]byte, error) {
+	name := f.Tag.Get("yaml") // a key of lower-case letters, without options
+	plain := name != "" && strings.Trim(name, "abcdefghijklmnopqrstuvwxyz") == ""
+	switch {
+	case plain && v.Kind() == reflect.Int64:
+		b := strconv.AppendInt([]byte(name+": "), v.Int(), 10)
+		return append(b, '\n'), nil
+	case plain && v.Type() == timeType:
+		if t := v.Interface().(time.Time); t.Year() >= 0 && t.Year() <= 9999 {
+			b := t.AppendFormat([]byte(name+": "), time.RFC3339Nano)
+			return append(b, '\n'), nil
+		}
+	}
+	if key := fieldKey(f, v); key != "" {
+		return c.kept(key, func() ([]byte, error) { return fieldText(f, v) })
+	}
+	return fieldText(f, v)
+}
+
+// fieldKey names the text of key f of value v for hashText.kept: "" when
+// it is not kept.
+func fieldKey(f reflect.StructField, v reflect.Value) string {
+	switch {
+	case v.Kind() == reflect.String:
+		return "field\x00" + f.Name + "\x00" + v.String()
+	case v.Kind() == reflect.Slice && v.Len() == 0:
+		return fmt.Sprintf("field\x00%s\x00empty, nil %t", f.Name, v.IsNil())
+	}
+	return ""
+}
+
+// fieldText is marshalText of key f of hashedState alone, of value v.
+func fieldText(f reflect.StructField, v reflect.Value) ([]byte, error) {
+	one := reflect.New(reflect.StructOf([]reflect.StructField{{Name: f.Name, Type: f.Type, Tag: f.Tag}})).Elem()
+	one.Field(0).Set(v)
+	return marshalText(one.Interface())
+}
+
+// kept is the text kept under key, made by encode the first time.
+// Those texts are of a few values each: the games' IDs, and keys of
+// hashedState whose value most often stays the same.
+func (c *hashText) kept(key string, encode func() ([]byte, error)) ([]byte, error) {
+	c.mu.Lock()
+	b, ok := c.texts[key]
+	c.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := encode()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.texts == nil {
+		c.texts = map[string][]byte{}
+	}
+	c.texts[key] = b
+	return b, nil
+}
+
+// keyOrder is yamlKeyOrder(games): for the sections of one game's notice,
+// whether its ID reads back as itself is found once for each game.
+func (c *hashText) keyOrder(games map[string]*GameState) []string {
+	if len(games) != 1 {
+		return yamlKeyOrder(games)
+	}
+	for id := range games {
+		b, _ := c.kept("order\x00"+id, func() ([]byte, error) {
+			if yamlKeyOrder(games) == nil {
+				return nil, nil
+			}
+			return []byte{}, nil
+		})
+		if b == nil {
+			return nil
+		}
+		return []string{id}
+	}
+	return nil
+}
+
 // players appends the "players:" key of hashedState to out: the text of
-// each player kept while the player is the same. A player is looked for
-// at its place in the list kept, and only when it is not there among all
-// the players kept (a map of them built then).
+// each player kept while the player is the same, the texts kept joined (as
+// a list's of a game's data: listTexts), so that players none of whom
+// changed are one piece, and players added after them are their text
+// appended. A player is looked for at its place in the list kept, and
+// only when it is not there among all the players kept (a map of them
+// built then).
 func (c *hashText) players(out [][]byte, ps []*Player) ([][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	// from: how many players, from the first, are the ones kept at their
+	// places, unchanged.
+	from := 0
+	for from < min(len(ps), len(c.people)) && c.people[from].p == ps[from] && c.people[from].same(ps[from]) {
+		from++
+	}
+	if from == len(ps) && from == len(c.people) {
+		return append(out, playersHeadText, c.peopleText), nil
+	}
+	var at []keptPlayer
+	if from == len(c.people) {
+		at = append(c.people, make([]keptPlayer, len(ps)-from)...)
+	} else {
+		at = make([]keptPlayer, len(ps))
+		copy(at, c.people[:from])
+	}
 	var byPointer map[*Player]keptPlayer
-	at := make([]keptPlayer, len(ps))
 	var missing []*Player
 	var places []int
-	for i, p := range ps {
+	for i := from; i < len(ps); i++ {
+		p := ps[i]
 		var k keptPlayer
 		ok := i < len(c.people) && c.people[i].p == p
 		if ok {
 			k = c.people[i]
-		} else {
+		} else if from < len(c.people) {
+			// Not at its place: a player moved. (One added after all
+			// those kept, each at its place, is new.)
 			if byPointer == nil {
 				byPointer = make(map[*Player]keptPlayer, len(c.people))
 				for _, k := range c.people {
@@ -174,7 +287,7 @@ func (c *hashText) players(out [][]byte, ps []*Player) ([][]byte, error) {
 			}
 			k, ok = byPointer[p]
 		}
-		if !ok || !samePlayer(k.of, p) {
+		if !ok || !k.same(p) {
 			missing, places = append(missing, p), append(places, i)
 			continue
 		}
@@ -185,14 +298,79 @@ func (c *hashText) players(out [][]byte, ps []*Player) ([][]byte, error) {
 		return nil, err
 	}
 	for j, p := range missing {
-		at[places[j]] = keptPlayer{p: p, of: clonePlayer(p), text: texts[j]}
+		at[places[j]] = keepPlayer(p, texts[j])
 	}
-	out = append(out, []byte(playersHead))
-	for _, k := range at {
-		out = append(out, k.text)
+	var text []byte
+	if from == len(c.people) {
+		text = c.peopleText // past its end, which no text handed out reaches
+	} else {
+		size := 0
+		for _, k := range at {
+			size += len(k.text)
+		}
+		text = make([]byte, 0, size)
+		from = 0
 	}
-	c.people = at
-	return out, nil
+	for _, k := range at[from:] {
+		text = append(text, k.text...)
+	}
+	c.people, c.peopleText = at, text
+	return append(out, playersHeadText, text), nil
+}
+
+// keepPlayer is what players keeps of player p, of text.
+func keepPlayer(p *Player, text []byte) keptPlayer {
+	cp := *p
+	cp.Nicknames = slices.Clone(p.Nicknames)
+	cp.Addresses = slices.Clone(p.Addresses)
+	cp.Member = slices.Clone(p.Member)
+	cp.Joined, cp.Left = nil, nil
+	return keptPlayer{p: p, of: &cp, joined: keepTimes(p.Joined), left: keepTimes(p.Left), text: text}
+}
+
+// same says whether p is the player k was kept of, as samePlayer
+// compares two.
+func (k *keptPlayer) same(p *Player) bool {
+	return k.of.Name == p.Name && sameStrings(k.of.Nicknames, p.Nicknames) && sameStrings(k.of.Addresses, p.Addresses) &&
+		sameStrings(k.of.Member, p.Member) && k.joined.same(p.Joined) && k.left.same(p.Left)
+}
+
+// keptTimes is a copy of a player's Joined or Left, as a list: compared
+// with the map by a look-up of each of its entries (the same count of
+// entries, each there at the same instant in the same location), not by
+// a walk of the map, which costs more than the look-ups, for every player
+// at every state hash.
+type keptTimes struct {
+	isNil   bool
+	entries []keyTime
+}
+
+type keyTime struct {
+	key string
+	t   time.Time
+}
+
+func keepTimes(m map[string]time.Time) keptTimes {
+	k := keptTimes{isNil: m == nil}
+	if len(m) > 0 {
+		k.entries = make([]keyTime, 0, len(m))
+		for key, t := range m {
+			k.entries = append(k.entries, keyTime{key, t})
+		}
+	}
+	return k
+}
+
+func (k keptTimes) same(m map[string]time.Time) bool {
+	if (m == nil) != k.isNil || len(m) != len(k.entries) {
+		return false
+	}
+	for _, e := range k.entries {
+		if t, ok := m[e.key]; !ok || !sameTime(t, e.t) {
+			return false
+		}
+	}
+	return true
 }
 
 // ledger writes hashedState's "ledger:" and "points:" keys as marshalText
@@ -218,6 +396,9 @@ type playersProbe struct {
 	Players []*Player `yaml:"players"`
 	Next    int       `yaml:"next"`
 }
+
+// playersHeadText is playersHead, handed out as a piece of every text.
+var playersHeadText = []byte(playersHead)
 
 const (
 	playersHead = "players:\n"
@@ -387,7 +568,7 @@ func (c *hashText) encodeSection(out [][]byte, id string, g *GameState, data any
 	if len(g.Recent) > 0 {
 		bare.Recent = []Happening{{What: fmt.Sprintf("the recent events of %q, encoded apart", id)}}
 		var err error
-		if recentMark, err = happeningText(bare.Recent[0]); err != nil {
+		if recentMark, err = c.kept("recent\x00"+id, func() ([]byte, error) { return happeningText(bare.Recent[0]) }); err != nil {
 			return nil, err
 		}
 	}
@@ -441,7 +622,7 @@ func (c *hashText) encodeSection(out [][]byte, id string, g *GameState, data any
 			return nil, err
 		}
 		for i, l := range lists {
-			parts = append(parts, piecesPart{l.mark, texts[i]})
+			parts = append(parts, piecesPart{l.mark, texts[i : i+1]})
 		}
 	}
 	return splicePieces(out, b, parts)

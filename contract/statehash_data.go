@@ -5,7 +5,10 @@ import (
 	"encoding"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"gopkg.in/yaml.v3"
 )
@@ -37,6 +40,7 @@ type dataList struct {
 type keptItem struct {
 	pointer uintptr
 	of      reflect.Value
+	copied  unsafe.Pointer // of's pointer (listTexts)
 	text    []byte
 }
 
@@ -86,11 +90,39 @@ func splitData(id string, data any) (any, []dataList) {
 	if lists == nil {
 		return nil, nil
 	}
-	bare := reflect.New(reflect.StructOf(fields)).Elem()
+	bare := reflect.New(bareType(t, lists, fields)).Elem()
 	for i, fv := range values {
 		bare.Field(i).Set(fv)
 	}
 	return bare.Addr().Interface(), lists
+}
+
+// bareTypes are the types splitData made, by the data's type and the
+// names of its lists written apart: reflect.StructOf, which splitData
+// would call at every state hash and every snapshot taken, builds the
+// type's name and looks it up, some tens of microseconds.
+var bareTypes sync.Map // bareKey → reflect.Type
+
+type bareKey struct {
+	t     reflect.Type
+	lists string // the lists' names, each followed by a NUL
+}
+
+// bareType is reflect.StructOf(fields), the fields of data type t with
+// lists written apart.
+func bareType(t reflect.Type, lists []dataList, fields []reflect.StructField) reflect.Type {
+	var names strings.Builder
+	for _, l := range lists {
+		names.WriteString(l.name)
+		names.WriteByte(0)
+	}
+	k := bareKey{t, names.String()}
+	if bt, ok := bareTypes.Load(k); ok {
+		return bt.(reflect.Type)
+	}
+	bt := reflect.StructOf(fields)
+	bareTypes.Store(k, bt)
+	return bt
 }
 
 // writesItself says whether the YAML encoder writes a value of type t (a
@@ -105,13 +137,11 @@ func isItemList(t reflect.Type) bool {
 	return t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Pointer && t.Elem().Elem().Kind() == reflect.Struct
 }
 
+// hasNil says whether list v, a slice of pointers (isItemList), holds a
+// nil one: its elements read as pointers, not each through reflect (a
+// Rumble of 2,000 contestants has 6,000 items, at every state hash).
 func hasNil(v reflect.Value) bool {
-	for i := 0; i < v.Len(); i++ {
-		if v.Index(i).IsNil() {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(unsafe.Slice((*unsafe.Pointer)(v.UnsafePointer()), v.Len()), nil)
 }
 
 // listProbe puts a list's items at their depth in hashedState: games, a
@@ -123,41 +153,57 @@ type listProbe struct {
 
 const listTail = "            next: 0\n"
 
-// listTexts returns the text of each of lists, as the text of each of its
-// items in order, each item's kept while it is the same (sameAs); the texts
-// kept of items no longer in a list are dropped. An item is looked for at
-// its place in the list kept, by its pointer, and only when it is not there
-// among all the items kept (built into a map then, once a list); an item
-// copied (an action undone puts back a deep copy of the data) is found at
-// its place.
-func (c *hashText) listTexts(id string, lists []dataList) ([][][]byte, error) {
+// listTexts returns the text of each of lists, the text of its items in
+// order, each item's kept while it is the same (sameAs); the texts kept
+// of items no longer in a list are dropped. A list's text is kept joined,
+// so that a list of which no item changed is one piece, hashed in one
+// write, and one whose items were only appended to is the text kept with
+// theirs appended (in place, past the end of the text handed out before,
+// which never changes). An item is looked for at its place in the list
+// kept, by its pointer, and only when it is not there among all the items
+// kept (built into a map then, once a list); an item copied (an action
+// undone puts back a deep copy of the data) is found at its place.
+func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.items == nil {
 		c.items = map[string]keptList{}
 	}
-	out := make([][][]byte, len(lists))
+	out := make([][]byte, len(lists))
 	for li, l := range lists {
 		key := id + "\x00" + l.name
 		kl := c.items[key]
 		shape := itemShapeOf(l.items.Type().Elem().Elem())
-		if kl.same(shape, l.items) {
-			out[li] = kl.texts
+		n := l.items.Len()
+		// from: how many items, from the first, are the ones kept at
+		// their places, unchanged.
+		from := kl.prefix(shape, l.items)
+		if from == n && n == len(kl.items) {
+			out[li] = kl.text
 			continue
+		}
+		var at []keptItem
+		if from == len(kl.items) {
+			// Items appended, none other changed: the kept ones stay.
+			at = append(kl.items, make([]keptItem, n-from)...)
+		} else {
+			at = make([]keptItem, n)
+			copy(at, kl.items[:from])
 		}
 		kept := kl.items
 		var byPointer map[uintptr]keptItem
-		at := make([]keptItem, l.items.Len())
 		var missing []reflect.Value
 		var places []int
-		for i := range at {
+		for i := from; i < n; i++ {
 			it := l.items.Index(i)
 			p := it.Pointer()
 			var k keptItem
 			ok := i < len(kept) && kept[i].pointer == p
 			if ok {
 				k = kept[i]
-			} else {
+			} else if from < len(kept) {
+				// Not at its place: an item moved. (An item added after
+				// all those kept, each at its place, is new.)
 				if byPointer == nil {
 					byPointer = make(map[uintptr]keptItem, len(kept))
 					for _, k := range kept {
@@ -172,7 +218,7 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][][]byte, error) {
 				missing, places = append(missing, it), append(places, i)
 				continue
 			}
-			at[i] = keptItem{pointer: p, of: k.of, text: k.text}
+			at[i] = keptItem{pointer: p, of: k.of, copied: k.copied, text: k.text}
 		}
 		encode := func(items []reflect.Value) ([]byte, error) {
 			b, err := marshalText(map[string]map[string]listProbe{"games": {"g": {State: itemsProbe(l.items.Type(), items)}}})
@@ -191,42 +237,68 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][][]byte, error) {
 			return nil, err
 		}
 		for j, it := range missing {
-			at[places[j]] = keptItem{pointer: it.Pointer(), of: deepCopy(it), text: texts[j]}
+			of := deepCopy(it)
+			at[places[j]] = keptItem{pointer: it.Pointer(), of: of, copied: of.UnsafePointer(), text: texts[j]}
 		}
-		texts = make([][]byte, len(at))
-		for i, k := range at {
-			texts[i] = k.text
+		var text []byte
+		if from == len(kl.items) {
+			text = kl.text
+		} else {
+			size := 0
+			for _, k := range at {
+				size += len(k.text)
+			}
+			text = make([]byte, 0, size)
+			from = 0
 		}
-		c.items[key] = keptList{items: at, texts: texts}
-		out[li] = texts
+		for _, k := range at[from:] {
+			text = append(text, k.text...)
+		}
+		kl = keptList{typ: l.items.Type(), items: at, text: text}
+		c.items[key] = kl
+		out[li] = text
 	}
 	return out, nil
 }
 
 // keptList is what listTexts keeps of a list: each item's, and their
-// texts in order (handed out, and never changed: a list that changed is
-// kept anew).
+// texts joined in order (handed out, and never changed: a list that
+// changed but for items appended is kept anew).
 type keptList struct {
+	typ   reflect.Type // the list's
 	items []keptItem
-	texts [][]byte
+	text  []byte
 }
 
-// same says whether every item of items is the one kept at its place,
-// unchanged (sameAs): the list's text is the texts kept, and nothing of
-// it is made again. A list of thousands of items of which none changed
-// (Rumble's fighters and powers at a submission) costs the comparison of
-// each.
-func (k keptList) same(shape *itemShape, items reflect.Value) bool {
-	if items.Len() != len(k.items) {
-		return false
+// prefix is how many items of items, from the first, are each the one
+// kept at its place, unchanged (sameAs): a list of thousands of items of
+// which none changed (Rumble's fighters and powers at a submission) costs
+// the comparison of each, made here by the items' memory where their type
+// allows (itemShapeOf), read straight from the list's.
+func (k keptList) prefix(shape *itemShape, items reflect.Value) int {
+	n := min(items.Len(), len(k.items))
+	if k.typ != items.Type() {
+		return 0
 	}
-	for i, kept := range k.items {
-		it := items.Index(i)
-		if kept.pointer != it.Pointer() || !kept.sameAs(shape, it) {
-			return false
+	if shape == nil {
+		for i := range n {
+			it := items.Index(i)
+			if k.items[i].pointer != it.Pointer() || !k.items[i].sameAs(nil, it) {
+				return i
+			}
+		}
+		return n
+	}
+	// The list is a slice of pointers to structs (isItemList): its
+	// elements are read as pointers.
+	live := unsafe.Slice((*unsafe.Pointer)(items.UnsafePointer()), items.Len())
+	for i := range n {
+		p := live[i]
+		if k.items[i].pointer != uintptr(p) || !sameItem(shape, k.items[i].copied, p) {
+			return i
 		}
 	}
-	return true
+	return n
 }
 
 // sameAs says whether item it is the item k was kept of: compared by its

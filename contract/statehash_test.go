@@ -408,3 +408,36 @@ func TestUnexpectedEncodingHidesTheText(t *testing.T) {
 		t.Errorf("the error of an unexpected encoding: %v; want one that does not show the text", err)
 	}
 }
+
+// TestHashTextFields: the keys of a state hash's text written without the
+// YAML encoder (the journal line's number, the notice's time) or kept (the
+// game's ID, an empty list of intents, rulings or claims) are as the
+// encoder writes them, whatever their value: numbers of any sign, times
+// of any zone and precision, years at the ends of four digits and past
+// them (encoded), IDs the encoder quotes, lists nil, empty or not.
+func TestHashTextFields(t *testing.T) {
+	var c hashText
+	zones := []*time.Location{time.UTC, time.FixedZone("", -5*3600-30*60), time.FixedZone("X", 14*3600)}
+	times := []time.Time{{}, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), time.Date(2026, 12, 1, 10, 0, 0, 120, time.UTC),
+		time.Date(2026, 12, 1, 10, 0, 0, 999999999, time.UTC), time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 1, time.UTC), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC), time.Now()}
+	seqs := []int64{0, 1, -1, 14008, 1 << 62, -1 << 63}
+	games := []string{"", "rumble", "yes", "10", "null", "a b", "é", "- x", "a: b", "\nz"}
+	lists := []struct {
+		intents []*Intent
+		rulings []*Ruling
+		claims  []*Claim
+	}{{}, {[]*Intent{}, []*Ruling{}, []*Claim{}}, {[]*Intent{{ID: 1, Text: "I intend to", Created: times[1]}}, nil, []*Claim{{ID: 2, Public: true}}}}
+	i := 0
+	for _, at := range times {
+		for _, loc := range zones {
+			for _, seq := range seqs {
+				i++
+				l := lists[i%len(lists)]
+				h := &hashedState{Game: games[i%len(games)], Seq: seq, Time: at.In(loc), Intents: l.intents, Rulings: l.rulings, Claims: l.claims}
+				sameHashText(t, &c, h)
+			}
+		}
+	}
+}
