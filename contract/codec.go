@@ -688,11 +688,11 @@ func recentPieces(events []Happening, old map[Happening][]byte) (map[Happening][
 // with its location (sameTime): the same instant in another zone is
 // written otherwise. The recent events are compared with ==, which
 // compares a time's location too (and its monotonic reading, which a copy
-// keeps), the data's times by reflect.DeepEqual, which follows the
-// location.
+// keeps), the data by deepSame (reflect.DeepEqual, which follows a
+// time's location, and a zero's sign).
 func sameSection(a, b *GameState) bool {
 	return a.Contestmaster == b.Contestmaster && sameTime(a.LastReport, b.LastReport) &&
-		maps.Equal(a.Params, b.Params) && slices.Equal(a.Recent, b.Recent) && reflect.DeepEqual(a.Data, b.Data)
+		maps.Equal(a.Params, b.Params) && slices.Equal(a.Recent, b.Recent) && deepSame(a.Data, b.Data)
 }
 
 // ErrFutureVersion is returned for a state written by a newer build.

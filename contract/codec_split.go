@@ -162,7 +162,7 @@ func newFileHead(id string, g *GameState, data any, lists []dataList) (*fileHead
 // with placeholders as the head's text.
 func (h *fileHead) same(g *GameState, data any, lists []dataList) bool {
 	return h.contestmaster == g.Contestmaster && sameTime(h.lastReport, g.LastReport) && maps.Equal(h.params, g.Params) &&
-		h.sameLists(lists) && reflect.DeepEqual(h.data.Interface(), data)
+		h.sameLists(lists) && deepSame(h.data.Interface(), data)
 }
 
 func (h *fileHead) sameLists(lists []dataList) bool {

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bytes"
+	"math"
 	"reflect"
 	"slices"
 	"sync"
@@ -182,6 +183,117 @@ func sameItem(s *itemShape, a, b unsafe.Pointer) bool {
 		}
 		for i := range n {
 			if !sameItem(e, unsafe.Add(px, i*e.size), unsafe.Add(py, i*e.size)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// deepSame is reflect.DeepEqual(a, b) but for the sign of a zero: 0 and
+// -0 are equal numbers, which DeepEqual sees the same, and the YAML
+// encoder writes them "0" and "-0". What a kept text is compared with
+// (a game's data, an item of its lists that holds a map or a pointer) is
+// compared so, or a number of its data set to -0 would leave the state
+// file and the state hash with the text of 0. A type that can hold no
+// float (floatFree) costs DeepEqual and a look-up.
+func deepSame(a, b any) bool {
+	if !reflect.DeepEqual(a, b) {
+		return false
+	}
+	v := reflect.ValueOf(a)
+	if !v.IsValid() || floatFree(v.Type()) {
+		return true
+	}
+	return sameSigns(v, reflect.ValueOf(b), map[[2]uintptr]bool{})
+}
+
+// sameSigns says whether x and y, of the same type and deeply equal,
+// have the same sign at each float and complex number the YAML encoder
+// writes (exported fields, elements, map values, what pointers and
+// interfaces hold). seen holds the pairs of pointers followed, for data
+// that points back to itself.
+func sameSigns(x, y reflect.Value, seen map[[2]uintptr]bool) bool {
+	switch x.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return math.Signbit(x.Float()) == math.Signbit(y.Float())
+	case reflect.Complex64, reflect.Complex128:
+		cx, cy := x.Complex(), y.Complex()
+		return math.Signbit(real(cx)) == math.Signbit(real(cy)) && math.Signbit(imag(cx)) == math.Signbit(imag(cy))
+	case reflect.Pointer:
+		if x.IsNil() || y.IsNil() {
+			return x.IsNil() == y.IsNil()
+		}
+		k := [2]uintptr{x.Pointer(), y.Pointer()}
+		if k[0] == k[1] || seen[k] {
+			return true
+		}
+		seen[k] = true
+		return sameSigns(x.Elem(), y.Elem(), seen)
+	case reflect.Interface:
+		if x.IsNil() || y.IsNil() {
+			return x.IsNil() == y.IsNil()
+		}
+		return sameSigns(x.Elem(), y.Elem(), seen)
+	case reflect.Slice, reflect.Array:
+		if x.Kind() == reflect.Slice && x.Len() > 0 && x.Pointer() == y.Pointer() {
+			return true // the same elements
+		}
+		for i := range x.Len() {
+			if !sameSigns(x.Index(i), y.Index(i), seen) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		for it := x.MapRange(); it.Next(); {
+			if !sameSigns(it.Value(), y.MapIndex(it.Key()), seen) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		t := x.Type()
+		for i := range t.NumField() {
+			if t.Field(i).IsExported() && !sameSigns(x.Field(i), y.Field(i), seen) {
+				return false
+			}
+		}
+		return true
+	}
+	return true
+}
+
+// floatFrees are floatFree's answers, by type.
+var floatFrees sync.Map // reflect.Type → bool
+
+// floatFree says whether a value of type t can hold no float or complex
+// number the encoder writes: none in it, nor behind its pointers, slices
+// and maps, and no interface, which may hold one.
+func floatFree(t reflect.Type) bool {
+	if free, ok := floatFrees.Load(t); ok {
+		return free.(bool)
+	}
+	free := floatFreeOf(t, map[reflect.Type]bool{})
+	floatFrees.Store(t, free)
+	return free
+}
+
+func floatFreeOf(t reflect.Type, doing map[reflect.Type]bool) bool {
+	if doing[t] {
+		return true // met again inside itself: what it holds is looked at there
+	}
+	doing[t] = true
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.Interface:
+		return false
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return floatFreeOf(t.Elem(), doing)
+	case reflect.Map:
+		return floatFreeOf(t.Elem(), doing)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && !floatFreeOf(f.Type, doing) {
 				return false
 			}
 		}

@@ -553,7 +553,7 @@ func (h *sectionHead) same(g *GameState, data any, lists []dataList) bool {
 			return false
 		}
 	}
-	return reflect.DeepEqual(h.data.Interface(), data)
+	return deepSame(h.data.Interface(), data)
 }
 
 // encodeSection appends to out the text of game id's section g under

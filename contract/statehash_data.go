@@ -303,7 +303,7 @@ func (k keptList) prefix(shape *itemShape, items reflect.Value) int {
 
 // sameAs says whether item it is the item k was kept of: compared by its
 // memory when its type has a shape (itemShapeOf: nil otherwise), by
-// reflect.DeepEqual when not.
+// deepSame (reflect.DeepEqual, and a zero's sign) when not.
 func (k keptItem) sameAs(shape *itemShape, it reflect.Value) bool {
 	if k.of.Type() != it.Type() {
 		return false
@@ -311,5 +311,5 @@ func (k keptItem) sameAs(shape *itemShape, it reflect.Value) bool {
 	if shape != nil {
 		return sameItem(shape, k.of.UnsafePointer(), it.UnsafePointer())
 	}
-	return reflect.DeepEqual(k.of.Interface(), it.Interface())
+	return deepSame(k.of.Interface(), it.Interface())
 }
