@@ -139,18 +139,19 @@ func (e *Engine) actions(s *State, m *Message, at time.Time) ([]Result, []Entry,
 
 // Repeats reports whether Apply would change nothing of s for m, and
 // journal nothing: the message was already applied (or is older than the
-// memory's horizon), or, a direct copy, is held already, and no scheduled
-// event falls due by its arrival. A replay of an archive read before skips
-// such messages instead of journaling each again.
+// memory's horizon), or, a direct copy, is held already or was dropped
+// when its wait ended, and no scheduled event falls due by its arrival.
+// A replay of an archive read before skips such messages instead of
+// journaling each again.
 func (e *Engine) Repeats(s *State, m *Message) bool {
 	arrived := m.Arrived.UTC()
 	if arrived.After(s.Clock) {
 		return false // Apply moves the clock
 	}
-	_, seen := s.Seen.IDs[m.ID]
-	seen = seen || (!s.Seen.Horizon.IsZero() && arrived.Before(s.Seen.Horizon))
+	seen := s.remembers(m.ID, arrived)
 	if !seen && e.holds(m) {
-		_, seen = s.Held[m.ID]
+		_, held := s.Held[m.ID]
+		seen = held || s.remembers(droppedKey(m.ID), arrived)
 	}
 	if !seen {
 		return false
@@ -164,16 +165,35 @@ func (e *Engine) Repeats(s *State, m *Message) bool {
 // up once, and a queue by arrival from which what falls behind the horizon is
 // taken: a message costs what it adds and what expires, not the memory's size.
 func (s *State) seen(m *Message, horizon time.Duration) bool {
+	if s.remembers(m.ID, m.Arrived) {
+		return true
+	}
+	s.remember(m.ID, m.Arrived, horizon)
+	return false
+}
+
+// remembers says whether the memory holds key, or arrival is before its
+// horizon.
+func (s *State) remembers(key string, arrived time.Time) bool {
+	if _, ok := s.Seen.IDs[key]; ok {
+		return true
+	}
+	return !s.Seen.Horizon.IsZero() && arrived.Before(s.Seen.Horizon)
+}
+
+// droppedKey is the memory's key of a direct copy whose wait for the
+// list's copy ended (listCopyMissing): the Message-ID after "<", which no
+// Message-ID holds, so that the list's copy, which still counts when it
+// comes, is not taken for it.
+func droppedKey(id string) string { return "<" + id }
+
+// remember adds key, at arrived, to the memory, and forgets what falls
+// behind its horizon.
+func (s *State) remember(key string, arrived time.Time, horizon time.Duration) {
 	if s.Seen.IDs == nil {
 		s.Seen.IDs = map[string]time.Time{}
 	}
 	ids := s.Seen.IDs
-	if _, ok := ids[m.ID]; ok {
-		return true
-	}
-	if !s.Seen.Horizon.IsZero() && m.Arrived.Before(s.Seen.Horizon) {
-		return true
-	}
 	ax := s.aux()
 	u, q := &ax.log, &ax.seen
 	q.sync(ids, func(add func(string, time.Time)) {
@@ -181,11 +201,11 @@ func (s *State) seen(m *Message, horizon time.Duration) bool {
 			add(id, t)
 		}
 	})
-	logKey(u, ids, m.ID)
-	ids[m.ID] = m.Arrived
-	q.push(m.Arrived, m.ID)
-	if m.Arrived.After(s.Seen.Latest) {
-		s.Seen.Latest = m.Arrived
+	logKey(u, ids, key)
+	ids[key] = arrived
+	q.push(arrived, key)
+	if arrived.After(s.Seen.Latest) {
+		s.Seen.Latest = arrived
 	}
 	cut := s.Seen.Latest.Add(-horizon)
 	if cut.After(s.Seen.Horizon) {
@@ -206,7 +226,6 @@ func (s *State) seen(m *Message, horizon time.Duration) bool {
 		}
 		s.Seen.Horizon = cut
 	}
-	return false
 }
 
 // unreadResult is a sentence not understood, with its offset in the text.

@@ -28,13 +28,14 @@ func (e *Engine) holds(m *Message) bool {
 }
 
 // hold keeps a direct copy until the list's copy arrives, unless a copy of it
-// was already applied or is already held.
+// was already applied or is already held, or it was held before and its
+// wait ended.
 func (e *Engine) hold(s *State, m *Message, at time.Time) []Entry {
 	if _, ok := s.Held[m.ID]; ok {
 		return nil
 	}
-	if _, ok := s.Seen.IDs[m.ID]; ok || (!s.Seen.Horizon.IsZero() && m.Arrived.Before(s.Seen.Horizon)) {
-		return nil
+	if s.remembers(m.ID, m.Arrived) || s.remembers(droppedKey(m.ID), m.Arrived) {
+		return nil // applied, or its wait ended before: read again
 	}
 	if s.Held == nil {
 		s.Held = map[string]*Held{}
@@ -76,6 +77,10 @@ func (e *Engine) listCopyMissing(s *State, id string, at time.Time) []Entry {
 	}
 	s.release(id)
 	m := h.Message
+	// Read again (an archive replayed again, the mail fetched again), it
+	// is not held again nor its sender told twice; the list's copy still
+	// counts when it comes.
+	s.remember(droppedKey(m.ID), m.Arrived, e.cfg.SeenHorizon)
 	body := fmt.Sprintf("Your message of %s named a public list, but the list's copy of it did not reach the referee within %s, "+
 		"so the list never carried it and nothing in it was performed: public actions count from the list's copy (G4). "+
 		"If the list delivers it later, it counts from then; otherwise send it to the list again.\n", m.Arrived.UTC().Format("2006-01-02 15:04 MST"), waitText(e.cfg.ListWait))

@@ -160,6 +160,20 @@ func TestDirectCopyWithoutListCopyPerformsNothing(t *testing.T) {
 			if len(w.h.S.Held) != 0 {
 				t.Errorf("still held: %v", w.h.S.Held)
 			}
+			// The direct copy fetched again: not held again, Alice not
+			// told twice.
+			w.ingest(post("p2@example.test", ""), "2026-12-01T10:00:00Z")
+			w.advance("2026-12-01T11:45:00Z")
+			if len(w.h.S.Held) != 0 || len(w.toAlice()) != 1 {
+				t.Errorf("the direct copy read again: held %v, %d more mails to Alice", w.h.S.Held, len(w.toAlice())-1)
+			}
+			// And again after a restart (the memory of it saved and loaded).
+			w.restart()
+			w.ingest(post("p2@example.test", ""), "2026-12-01T10:00:00Z")
+			w.advance("2026-12-01T11:50:00Z")
+			if len(w.h.S.Held) != 0 || len(w.toAlice()) != 1 {
+				t.Errorf("the direct copy read again after a restart: held %v, %d more mails to Alice", w.h.S.Held, len(w.toAlice())-1)
+			}
 			// The list carries it after all, late: it counts then.
 			w.ingest(post("p2@example.test", listHeaders), "2026-12-01T12:00:00Z")
 			if got := w.joined(); len(got) != 1 || got[0] != "2026-12-01T12:00:00Z" {
