@@ -55,9 +55,10 @@ type replayPoint struct {
 	Archive   int    `json:"archive"`        // index of the archive in the arguments
 	Message   int    `json:"message"`        // messages read from it so far
 	MessageID string `json:"message_id,omitempty"`
-	Next      int    `json:"next_eml"` // number of the first .eml of the state's outbox
-	Outbox    int    `json:"outbox"`   // notices in the state's outbox
-	Applied   int    `json:"applied"`  // messages applied since the replay began
+	Next      int    `json:"next_eml"`          // number of the first .eml of the state's outbox
+	Outbox    int    `json:"outbox"`            // notices in the state's outbox
+	Applied   int    `json:"applied"`           // messages applied since the replay began
+	Skipped   int    `json:"skipped,omitempty"` // and those skipped, applied before it (Engine.Repeats)
 }
 
 // replayCheckpoint is the checkpoint file.

@@ -352,7 +352,6 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	pipe := &bridge.Pipeline{Engine: e, Mail: mailinConfig(cfg)}
 	progress := newProgress(stderr)
 	pos := cur
-	repeated := 0 // messages this run found applied before
 	lastSave, every := time.Now(), checkpointEvery
 	for ai := cur.Archive; ai < len(archives); ai++ {
 		path := archives[ai]
@@ -435,7 +434,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				// overlaps it): nothing to apply or to journal.
 				pos.Message++
 				pos.MessageID = m.ID
-				repeated++
+				pos.Skipped++
 				continue
 			}
 			var ent []contract.Entry
@@ -492,8 +491,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		where = "written to " + *out
 	}
 	applied := fmt.Sprintf("%d messages applied", pos.Applied)
-	if repeated > 0 {
-		applied += fmt.Sprintf(", %d skipped (applied before)", repeated)
+	if pos.Skipped > 0 {
+		applied += fmt.Sprintf(", %d skipped (applied before)", pos.Skipped)
 	}
 	fmt.Fprintf(stdout, "%s, %d journal entries, %d mails %s\n", applied, s.JournalSeq-ck.FirstSeq, cur.Next+cur.Outbox-ck.FirstEml, where)
 	return nil

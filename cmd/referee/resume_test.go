@@ -560,3 +560,24 @@ func TestReplayFromIMAPResumesAfterKill(t *testing.T) {
 		t.Errorf("the folder changed (-before +after):\n%s", diff)
 	}
 }
+
+// TestReplayAgainInterruptedCountsSkips: an archive replayed again, stopped
+// after some of its messages and run again to its end, changes nothing of
+// the state file or the journal, and its last line counts every message
+// skipped, those before the stop too.
+func TestReplayAgainInterruptedCountsSkips(t *testing.T) {
+	dir := t.TempDir()
+	replayInto(t, dir)
+	state, journal := readFile(t, filepath.Join(dir, "data/state.yaml")), readFile(t, filepath.Join(dir, "data/journal.jsonl"))
+	if code, log := replayChild(t, dir, "message:4", syscall.SIGINT, replayArgs(t, true)); code != 3 {
+		t.Fatalf("the replay again, interrupted: exit %d\n%s", code, log)
+	}
+	code, out, errs := runCmd(t, dir, replayArgs(t, true)...)
+	if code != 0 {
+		t.Fatalf("the replay again, resumed: exit %d %s %s", code, out, errs)
+	}
+	wants(t, "the replay again, resumed", out, "0 messages applied, 5 skipped (applied before), 0 journal entries, 0 mails written")
+	if !bytes.Equal(state, readFile(t, filepath.Join(dir, "data/state.yaml"))) || !bytes.Equal(journal, readFile(t, filepath.Join(dir, "data/journal.jsonl"))) {
+		t.Errorf("the replay again, stopped and resumed, changed the state file or the journal")
+	}
+}
