@@ -6,6 +6,7 @@ package mailin
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"mime"
@@ -845,4 +846,89 @@ func TestSplitMultipartInMemory(t *testing.T) {
 			sameSplit(t, tc.body, tc.boundary)
 		})
 	}
+}
+
+// fromLineDateBefore is fromLineDate as it was: every From_ line's words
+// joined from each place a date may start and given to time.Parse in
+// each layout.
+func fromLineDateBefore(line string) time.Time {
+	f := strings.Fields(strings.TrimPrefix(line, "From "))
+	for _, i := range []int{1, 0, 2, 3, 4} {
+		if i >= len(f) || !isWeekdayOrDigit(f[i]) {
+			continue
+		}
+		rest := strings.Join(f[i:], " ")
+		for _, l := range fromLineLayouts {
+			if t, err := time.Parse(l, rest); err == nil {
+				return t
+			}
+		}
+	}
+	return time.Time{}
+}
+
+// fromLines are From_ lines as mboxes write them and as they should not:
+// asctime's form, with a zone, without seconds or a sender, a day past
+// its month's end, names in another case, a digit where a space pads.
+var fromLines = []string{"From agora-discussion-bounces@example.test Mon Nov  2 08:03:44 2026",
+	"From a@example.test Tue Dec 15 23:59:59 2026", "From a@example.test Sun Feb 29 00:00:00 2028",
+	"From a@example.test Sun Feb 29 00:00:00 2027", "From a@example.test Mon Apr 31 10:00:00 2026",
+	"From a@example.test Mon Nov 02 08:03:44 2026", "From a@example.test Mon Nov  0 08:03:44 2026",
+	"From a@example.test Mon Nov 32 08:03:44 2026", "From a@example.test mon nov  2 08:03:44 2026",
+	"From a@example.test MON NOV  2 08:03:44 2026", "From a@example.test Xyz Nov  2 08:03:44 2026",
+	"From a@example.test Mon Noo  2 08:03:44 2026", "From a@example.test Mon Nov  2 24:00:00 2026",
+	"From a@example.test Mon Nov  2 8:03:44 2026", "From a@example.test Mon Nov  2 08:60:44 2026",
+	"From a@example.test Mon Nov  2 08:03:60 2026", "From a@example.test Mon Nov  2 08:03:44 0000",
+	"From a@example.test Mon Jan  1 00:00:00 0001", "From a@example.test Mon Nov  2 08:03:44 -0700 2026",
+	"From a@example.test Mon Nov  2 08:03:44 UTC 2026", "From a@example.test Mon Nov  2 08:03 2026",
+	"From a@example.test Mon, 2 Nov 2026 08:03:44 +0100", "From a@example.test 2026-11-02T08:03:44Z",
+	"From Mon Nov  2 08:03:44 2026", "From  a@example.test Mon Nov  2 08:03:44 2026",
+	"From a@example.test  Mon Nov  2 08:03:44 2026", "From a@example.test Mon Nov  2 08:03:44 2026 ",
+	"From a b Mon Nov  2 08:03:44 2026", "From a\u00a0b Mon Nov  2 08:03:44 2026", "From caf\xc3\xa9 Mon Nov  2 08:03:44 2026",
+	"From a@example.test\tMon Nov  2 08:03:44 2026", "From a@example.test Mon\tNov  2 08:03:44 2026",
+	"From a@example.test Mon Nov \t2 08:03:44 2026", "From a@example.test Mon Nov 2 08:03:44 2026",
+	"From a@example.test Mon Nov  2 08:03:44 2O26", "From a@example.test Mon Nov  2 08:03:44 +026",
+	"From a@example.test Mon Nov  2 08:03:44.5 2026", "From a@example.test unM Nov  2 08:03:44 2026",
+	"From a@example.test Mon anF  2 08:03:44 2026", "From a@example.test Mon Nov 1 2 08:03:44 2026", "From ", "From", ""}
+
+// TestFromLineDateIsBefore: a From_ line's date reads as it did, for
+// fromLines, each with every byte of it dropped and with a byte that
+// matters to the form put in at each place, and random asctime dates.
+func TestFromLineDateIsBefore(t *testing.T) {
+	same := func(l string) {
+		t.Helper()
+		if got, want := fromLineDate(l), fromLineDateBefore(l); !got.Equal(want) || got.String() != want.String() {
+			t.Fatalf("fromLineDate(%q) = %v, before %v", l, got, want)
+		}
+	}
+	if _, ok := asctimeFromLine(fromLines[0]); !ok {
+		t.Errorf("%q is not read by the shortcut", fromLines[0])
+	}
+	for _, l := range fromLines {
+		same(l)
+		for i := range len(l) {
+			same(l[:i] + l[i+1:])
+			for _, c := range []string{" ", "\t", "0", "9", ":", "a", "M", "\xa0"} {
+				same(l[:i] + c + l[i:])
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 9))
+	for range 20000 {
+		d := time.Date(r.IntN(3000), time.Month(1+r.IntN(12)), 1+r.IntN(31), r.IntN(25), r.IntN(61), r.IntN(61), 0, time.UTC)
+		l := "From a@example.test " + d.Format("Mon Jan _2 15:04:05 2006")
+		same(l)
+		same(strings.Replace(l, d.Format("15"), fmt.Sprint(r.IntN(100)), 1))
+	}
+}
+
+func FuzzFromLineDateIsBefore(f *testing.F) {
+	for _, l := range fromLines {
+		f.Add(l)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		if got, want := fromLineDate(l), fromLineDateBefore(l); !got.Equal(want) || got.String() != want.String() {
+			t.Fatalf("fromLineDate(%q) = %v, before %v", l, got, want)
+		}
+	})
 }

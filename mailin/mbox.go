@@ -173,6 +173,9 @@ var fromLineLayouts = []string{
 // where date is asctime(3) output, sometimes with a zone. The sender may be
 // missing or contain spaces, so the date is tried from each word on.
 func fromLineDate(line string) time.Time {
+	if t, ok := asctimeFromLine(line); ok {
+		return t
+	}
 	f := strings.Fields(strings.TrimPrefix(line, "From "))
 	// The date usually follows a one-word sender; try that first. It is
 	// five words or more (asctime), or one (RFC 3339).
@@ -188,6 +191,69 @@ func fromLineDate(line string) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// asctimeFromLine reads the From_ line nearly every mbox writes, "From "
+// a sender of printable ASCII, one space and asctime(3)'s date, "Mon Nov
+// 2 08:03:44 2026" (the day padded by a space or a digit), as
+// fromLineDate's loop does: the date follows the one-word sender, and
+// the first layout reads it; ok is false for any other line (another
+// form, a name in another case, a date time.Parse refuses), left to the
+// loop. It spares each message the loop's words, joined date and
+// time.Parse.
+func asctimeFromLine(line string) (time.Time, bool) {
+	rest, ok := strings.CutPrefix(line, "From ")
+	if !ok {
+		return time.Time{}, false
+	}
+	sp := 0
+	for sp < len(rest) && rest[sp] > ' ' && rest[sp] < 0x7f {
+		sp++
+	}
+	// "Mon Nov  2 08:03:44 2026": 24 bytes after the space.
+	d := rest[min(sp+1, len(rest)):]
+	if sp == 0 || sp == len(rest) || rest[sp] != ' ' || len(d) != 24 ||
+		d[3] != ' ' || d[7] != ' ' || d[10] != ' ' || d[13] != ':' || d[16] != ':' || d[19] != ' ' {
+		return time.Time{}, false
+	}
+	if strings.Index("SunMonTueWedThuFriSat", d[0:3])%3 != 0 {
+		return time.Time{}, false
+	}
+	month := strings.Index("JanFebMarAprMayJunJulAugSepOctNovDec", d[4:7])
+	if month < 0 || month%3 != 0 {
+		return time.Time{}, false
+	}
+	day, ok1 := digits(d[8:10], d[8] == ' ')
+	hour, ok2 := digits(d[11:13], false)
+	minute, ok3 := digits(d[14:16], false)
+	sec, ok4 := digits(d[17:19], false)
+	y1, ok5 := digits(d[20:22], false)
+	y2, ok6 := digits(d[22:24], false)
+	year := y1*100 + y2
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || day < 1 || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	t := time.Date(year, time.Month(month/3+1), day, hour, minute, sec, 0, time.UTC)
+	if t.Day() != day { // past the month's end, which time.Parse refuses
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// digits is the number written by two ASCII digits, or by one after a
+// space with padded.
+func digits(s string, padded bool) (int, bool) {
+	if padded {
+		s = s[1:]
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
 }
 
 func isWeekdayOrDigit(w string) bool {
