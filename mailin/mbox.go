@@ -145,7 +145,9 @@ func blankLine(line []byte) bool {
 
 // buffer is an empty slice of at least size bytes of capacity: a released
 // message's, if the one released first is large enough (a smaller one is
-// left to the collector).
+// left to the collector). A new one is made of whole pages of 4 KiB, so
+// that most of the messages after it, whose sizes vary by a few hundred
+// bytes around the last one's, fit in it when it is released.
 func (a *mboxArchive) buffer(size int) []byte {
 	select {
 	case b := <-a.free:
@@ -154,8 +156,11 @@ func (a *mboxArchive) buffer(size int) []byte {
 		}
 	default:
 	}
-	return make([]byte, 0, size)
+	return make([]byte, 0, (size+bufferPage-1)/bufferPage*bufferPage)
 }
+
+// bufferPage is what the size of a message's buffer is rounded up to.
+const bufferPage = 4 << 10
 
 func (a *mboxArchive) Close() error { return a.f.Close() }
 
