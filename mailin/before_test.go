@@ -932,3 +932,27 @@ func FuzzFromLineDateIsBefore(f *testing.F) {
 		}
 	})
 }
+
+// TestIsQuotedIsBefore: isQuoted reads every line of up to seven bytes of
+// spaces, tabs, '>', 'a' and a no-break space's first byte as it did with
+// strings.TrimLeft (stripQuotedBefore calls the new one, so its test
+// cannot hold it).
+func TestIsQuotedIsBefore(t *testing.T) {
+	before := func(line string) bool {
+		t := strings.TrimLeft(line, " \t")
+		return len(line)-len(t) <= 3 && strings.HasPrefix(t, ">")
+	}
+	alphabet := []string{" ", "\t", ">", "a", "\xc2"}
+	var walk func(line string)
+	walk = func(line string) {
+		if got, want := isQuoted(line), before(line); got != want {
+			t.Fatalf("isQuoted(%q) = %v, before %v", line, got, want)
+		}
+		if len(line) < 7 {
+			for _, c := range alphabet {
+				walk(line + c)
+			}
+		}
+	}
+	walk("")
+}

@@ -58,8 +58,11 @@ func wroteAtEnd(t string) bool {
 // isQuoted reports whether a line is a quoted line: ">" possibly after a
 // little indentation (some clients indent the quote marks).
 func isQuoted(line string) bool {
-	t := strings.TrimLeft(line, " \t")
-	return len(line)-len(t) <= 3 && strings.HasPrefix(t, ">")
+	i := 0 // the spaces and tabs before the '>', counted where they are
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	return i <= 3 && i < len(line) && line[i] == '>'
 }
 
 // isSigDelimiter reports a signature delimiter: "-- " (RFC 3676 §4.3), also
@@ -77,7 +80,7 @@ func outlookBlockAt(lines []string, i int) bool {
 	// Cheap tests first: most lines are none of these. forwardRE needs a
 	// colon, hdrFromRE one of either width.
 	colon := strings.Contains(l, ":") || strings.Contains(l, "：")
-	if !colon && !strings.ContainsAny(l, "-_") {
+	if !colon && strings.IndexByte(l, '-') < 0 && strings.IndexByte(l, '_') < 0 {
 		return false
 	}
 	if (strings.Contains(l, "--") && originalRE.MatchString(l)) || (strings.Contains(l, ":") && forwardRE.MatchString(l)) {
