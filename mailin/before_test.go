@@ -6,10 +6,12 @@ package mailin
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"mime"
+	"net/mail"
 	"os"
 	"reflect"
 	"regexp"
@@ -955,4 +957,80 @@ func TestIsQuotedIsBefore(t *testing.T) {
 		}
 	}
 	walk("")
+}
+
+// parseDateBefore is parseDate as it was: time.Parse in RFC1123Z, then
+// net/mail.
+func parseDateBefore(v string) (time.Time, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return time.Time{}, errors.New("no date")
+	}
+	if t, err := time.Parse(time.RFC1123Z, v); err == nil {
+		return t, nil
+	}
+	return mail.ParseDate(v)
+}
+
+// dateFields are Date fields as clients write them and as they should
+// not: other zones, a day past its month's end, names in another case,
+// one digit where the layout has two, offsets of a day and more.
+var dateFields = []string{"Mon, 02 Nov 2026 08:03:39 +0000", "Tue, 31 Dec 2026 23:59:59 -0800", "Sun, 29 Feb 2028 00:00:00 +0530",
+	"Sun, 29 Feb 2027 00:00:00 +0000", "Thu, 31 Apr 2026 10:00:00 +0000", "Mon, 00 Nov 2026 08:03:39 +0000",
+	"mon, 02 nov 2026 08:03:39 +0000", "Mon, 2 Nov 2026 08:03:39 +0000", "Mon, 02 Nov 2026 8:03:39 +0000",
+	"Mon, 02 Nov 2026 24:00:00 +0000", "Mon, 02 Nov 2026 08:60:39 +0000", "Mon, 02 Nov 2026 08:03:60 +0000",
+	"Mon, 02 Nov 2026 08:03:39 +2400", "Mon, 02 Nov 2026 08:03:39 +2359", "Mon, 02 Nov 2026 08:03:39 -1260",
+	"Mon, 02 Nov 2026 08:03:39 +0060", "Mon, 02 Nov 2026 08:03:39 0000", "Mon, 02 Nov 2026 08:03:39 GMT",
+	"Mon, 02 Nov 2026 08:03:39 +0000 (UTC)", "02 Nov 2026 08:03:39 +0000", "Mon, 02 Nov 26 08:03:39 +0000",
+	"Mon, 02 Nov 0000 08:03:39 +0000", "Mon, 01 Jan 0001 00:00:00 +0000", "Xyz, 02 Nov 2026 08:03:39 +0000",
+	"Mon, 02 Noo 2026 08:03:39 +0000", "Mon, 02 Nov 2026 08:03:39.5 +0000", "Sun, 08 Mar 2026 02:30:00 -0500",
+	"Sun, 01 Nov 2026 01:30:00 -0400", "Sun, 01 Nov 2026 01:30:00 -0500", "Mon, 02 Nov 2026 08:03:39 +0100", ""}
+
+// TestParseDateIsBefore: a Date field reads as it did, in the zone it
+// did, for dateFields, each with every byte of it dropped and with a byte
+// that matters to the form put in at each place, and random dates in
+// random offsets, with the local zone UTC, an hour east and New York.
+func TestParseDateIsBefore(t *testing.T) {
+	if _, ok := rfc1123Z(dateFields[0]); !ok {
+		t.Errorf("%q is not read by the shortcut", dateFields[0])
+	}
+	zones := []*time.Location{time.UTC, time.FixedZone("X", 3600)}
+	if ny, err := time.LoadLocation("America/New_York"); err == nil {
+		zones = append(zones, ny)
+	}
+	defer func(l *time.Location) { time.Local = l }(time.Local)
+	r := rand.New(rand.NewPCG(5, 11))
+	for _, z := range zones {
+		time.Local = z
+		for _, v := range dateFields {
+			sameDate(t, v)
+			for i := range len(v) {
+				sameDate(t, v[:i]+v[i+1:])
+				for _, c := range []string{" ", "0", "9", ":", ",", "+", "-", "a"} {
+					sameDate(t, v[:i]+c+v[i:])
+				}
+			}
+		}
+		for range 5000 {
+			d := time.Date(r.IntN(3000), time.Month(1+r.IntN(12)), 1+r.IntN(31), r.IntN(25), r.IntN(61), r.IntN(61), 0, time.UTC)
+			off := fmt.Sprintf("%c%02d%02d", "+-"[r.IntN(2)], r.IntN(26), r.IntN(62))
+			sameDate(t, d.Format("Mon, 02 Jan 2006 15:04:05 ")+off)
+		}
+	}
+}
+
+func sameDate(t *testing.T, v string) {
+	t.Helper()
+	got, err := parseDate(v)
+	want, werr := parseDateBefore(v)
+	if (err == nil) != (werr == nil) || !got.Equal(want) || got.String() != want.String() || (got.Location() == time.Local) != (want.Location() == time.Local) {
+		t.Fatalf("parseDate(%q) = %v, %v; before %v, %v", v, got, err, want, werr)
+	}
+}
+
+func FuzzParseDateIsBefore(f *testing.F) {
+	for _, v := range dateFields {
+		f.Add(v)
+	}
+	f.Fuzz(sameDate)
 }
