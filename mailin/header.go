@@ -268,10 +268,29 @@ type address struct{ addr, name string }
 
 // addressList parses every key field of h as an address list (RFC 5322
 // §3.4) with go-message's parser.
+// The list read from a field is the list of the field, not a copy, when
+// it is the first one not empty (nearly always the only one): a list is
+// made new for each field read, and an address list is in nearly every
+// message's From and To.
 func addressList(h header, key string) []address {
 	var out []address
+	add := func(v string) {
+		if l := parseAddressList(v); out == nil && len(l) > 0 {
+			out = l
+		} else {
+			out = append(out, l...)
+		}
+	}
+	if u, ok := h.(*usedHeader); ok { // its fields, without Values' slice of them
+		for _, f := range u.fields {
+			if len(f.key) == len(key) && sameKey(f.key, key) {
+				add(f.value)
+			}
+		}
+		return out
+	}
 	for _, v := range h.Values(key) {
-		out = append(out, parseAddressList(v)...)
+		add(v)
 	}
 	return out
 }
