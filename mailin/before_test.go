@@ -5,6 +5,7 @@ package mailin
 // the corpus, on mutations of it and on random input.
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -1033,4 +1034,136 @@ func FuzzParseDateIsBefore(f *testing.F) {
 		f.Add(v)
 	}
 	f.Fuzz(sameDate)
+}
+
+// mboxNextBefore is the mbox reader's Next as it was: every line read by
+// readLine, tested and written to the message's buffer one by one.
+func mboxNextBefore(a *mboxArchive) (*Raw, error) {
+	if !a.first {
+		a.first = true
+		// Never empty: OpenArchive took the file for an mbox because its
+		// first five bytes, buffered, are "From ". An error after them
+		// comes again from the next read.
+		line, _ := a.readLine()
+		a.from = strings.TrimRight(string(line), "\r\n")
+	}
+	// At the end no From_ line is pending: a From_ line read last ends
+	// its message's read before the end is seen, and the next read, which
+	// sees it, finds no other.
+	if a.eof {
+		return nil, io.EOF
+	}
+	// Sized for a message as long as the last one, so that it is written
+	// in place instead of copied as it grows; the memory of a message
+	// released (Raw.Release) is used again.
+	buf := bytes.NewBuffer(a.buffer(a.size + a.size/8 + 512))
+	prevBlank := false
+	next := ""
+	for {
+		line, err := a.readLine()
+		if len(line) > 0 {
+			if bytes.HasPrefix(line, []byte("From ")) {
+				t := strings.TrimRight(string(line), "\r\n")
+				if prevBlank || !fromLineDate(t).IsZero() {
+					next = t
+					break
+				}
+			}
+			prevBlank = blankLine(line)
+			if line[0] == '>' {
+				j := 0
+				for j < len(line) && line[j] == '>' {
+					j++
+				}
+				if bytes.HasPrefix(line[j:], []byte("From ")) {
+					line = line[1:]
+				}
+			}
+			buf.Write(line)
+		}
+		if err == io.EOF {
+			a.eof = true
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read mbox: %w", err)
+		}
+	}
+	fromLine := a.from
+	a.from = next
+	data := buf.Bytes()
+	a.size = min(len(data), maxSizeHint)
+	// The blank line before the next From_ line (or the end of the file)
+	// belongs to the mbox format.
+	if bytes.HasSuffix(data, []byte("\r\n\r\n")) {
+		data = data[:len(data)-2]
+	} else if bytes.HasSuffix(data, []byte("\n\n")) {
+		data = data[:len(data)-1]
+	}
+	if len(bytes.TrimSpace(data)) == 0 && next == "" && a.eof {
+		return nil, io.EOF
+	}
+	a.n++
+	arrived := fromLineDate(fromLine)
+	if arrived.IsZero() {
+		arrived = headerDate(data)
+	}
+	return &Raw{Data: data, Arrived: arrived.UTC(), UID: a.n, free: a.free}, nil
+}
+
+// mboxLines are the lines an mbox's tests are made of: From_ lines that
+// part messages and that do not, quoted ones, blank lines of LF, CRLF and
+// CRs, lines of text, a long one, and the same without their line end.
+var mboxLines = []string{"From a@example.test Mon Nov  2 08:03:44 2026\n", "From a@example.test Mon Nov  2 08:03:44 2026\r\n",
+	"From nobody\n", "From \n", "From", ">From here\n", ">>From here\n", ">From\n", "> From\n", ">\n", "\n", "\r\n", "\r\r\n", "\r",
+	"Subject: a\n", "I join the Life contest.\n", "text\r\n", "F\n", "Fro\n", strings.Repeat("long ", 30) + "\n", strings.Repeat("x", 70)}
+
+// TestMboxIsBefore: the mbox reader finds the messages, their bytes, dates
+// and numbers it found before, on 3,000 random mboxes of mboxLines read
+// through buffers of 16, 64 and 4,096 bytes (lines longer than the buffer,
+// lines across its end), each message released after it is compared so
+// that its memory is read into again.
+func TestMboxIsBefore(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 1))
+	for range 3000 {
+		var b strings.Builder
+		b.WriteString("From ")
+		for range r.IntN(60) {
+			b.WriteString(mboxLines[r.IntN(len(mboxLines))])
+		}
+		sameMbox(t, b.String())
+	}
+}
+
+func sameMbox(t *testing.T, s string) {
+	t.Helper()
+	for _, size := range []int{16, 64, 4096} {
+		now := &mboxArchive{r: bufio.NewReaderSize(strings.NewReader(s), size), free: make(chan []byte, mboxFree)}
+		before := &mboxArchive{r: bufio.NewReaderSize(strings.NewReader(s), size), free: make(chan []byte, mboxFree)}
+		for n := 0; ; n++ {
+			got, err := now.Next()
+			want, werr := mboxNextBefore(before)
+			if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+				t.Fatalf("buffer %d, message %d of %q: error %v, before %v", size, n, s, err, werr)
+			}
+			if err != nil {
+				break
+			}
+			if !bytes.Equal(got.Data, want.Data) || !got.Arrived.Equal(want.Arrived) || got.UID != want.UID {
+				t.Fatalf("buffer %d, message %d of %q: %q %v %d, before %q %v %d", size, n, s, got.Data, got.Arrived, got.UID, want.Data, want.Arrived, want.UID)
+			}
+			got.Release()
+			want.Release()
+		}
+	}
+}
+
+func FuzzMboxIsBefore(f *testing.F) {
+	f.Add("From a@example.test Mon Nov  2 08:03:44 2026\nSubject: a\n\nI join.\n>From here\n\nFrom b Mon Nov  2 09:00:00 2026\r\n\r\nb\r\n")
+	f.Add("From x\n\nFrom \nFrom y Mon Jan  1 00:00:00 1990\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.HasPrefix(s, "From ") {
+			sameMbox(t, s)
+		}
+	})
 }
