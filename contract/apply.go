@@ -159,7 +159,10 @@ func (s *State) seen(m *Message, horizon time.Duration) bool {
 			add(id, t)
 		}
 	})
-	logKey(u, ids, m.ID)
+	if u.active() { // logKey, knowing m.ID is not in ids: its undo deletes it
+		id := m.ID
+		u.push(func() { delete(ids, id) })
+	}
 	ids[m.ID] = m.Arrived
 	q.push(m.Arrived, m.ID)
 	if m.Arrived.After(s.Seen.Latest) {

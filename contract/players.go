@@ -98,7 +98,8 @@ type playerIndex struct {
 	list   []*Player  // the players indexed
 }
 
-// find looks addr up; ok is false when the index cannot tell.
+// find looks addr, in lower case, up; ok is false when the index cannot
+// tell.
 func (ix *playerIndex) find(players []*Player, addr string) (*Player, bool) {
 	n := len(ix.list)
 	if n > len(players) || n > 0 && (players[0] != ix.list[0] || players[n-1] != ix.list[n-1]) {
@@ -134,7 +135,7 @@ func (ix *playerIndex) find(players []*Player, addr string) (*Player, bool) {
 	if !ok {
 		return nil, true
 	}
-	if p := players[i]; p.HasAddress(addr) {
+	if p := players[i]; slices.Contains(p.Addresses, addr) { // HasAddress, addr being in lower case already
 		return p, true
 	}
 	return nil, false
