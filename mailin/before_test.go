@@ -1167,3 +1167,36 @@ func FuzzMboxIsBefore(f *testing.F) {
 		}
 	})
 }
+
+// TestUnderscoreRuleIsRE: underscoreRule and twoDashRuns, the tests put
+// before originalRE, read lines as underscoreRE reads them, and turn
+// away no line originalRE matches, for 20,000 random lines of
+// underscores, dashes, white space, words of Outlook's rules and other
+// bytes.
+func TestUnderscoreRuleIsRE(t *testing.T) {
+	pieces := []string{"_", "__________", " ", "\t", "\v", "\n", "\r", "\f", "\u00a0", "x", "-", "--", "----- ", " Original Message ", "Forwarded message"}
+	r := rand.New(rand.NewPCG(4, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		sameRules(t, b.String())
+	}
+}
+
+func sameRules(t *testing.T, l string) {
+	t.Helper()
+	if got, want := underscoreRule(l), underscoreRE.MatchString(l); got != want {
+		t.Fatalf("underscoreRule(%q) = %v, underscoreRE says %v", l, got, want)
+	}
+	if !twoDashRuns(l) && originalRE.MatchString(l) {
+		t.Fatalf("twoDashRuns(%q) is false, but originalRE matches", l)
+	}
+}
+
+func FuzzUnderscoreRuleIsRE(f *testing.F) {
+	f.Add("____________")
+	f.Add("-----Original Message-----")
+	f.Fuzz(sameRules)
+}
