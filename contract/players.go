@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // renames counts the name changes of players made in this process, in any
@@ -151,8 +152,20 @@ func (s *State) NameOf(addr string) string {
 }
 
 // PlayerByName finds the player whose name is exactly name (case-insensitive).
+//
+// A name whose first byte is ASCII and not that of name in some case is
+// passed over without a call of EqualFold (which would compare the same
+// byte first): a ledger's owners are looked up by name after each action,
+// through every player.
 func (s *State) PlayerByName(name string) *Player {
+	var first byte
+	if name != "" && name[0] < utf8.RuneSelf {
+		first = lowerASCII(name[0])
+	}
 	for _, p := range s.Players {
+		if first != 0 && p.Name != "" && p.Name[0] < utf8.RuneSelf && lowerASCII(p.Name[0]) != first {
+			continue
+		}
 		if strings.EqualFold(p.Name, name) {
 			return p
 		}

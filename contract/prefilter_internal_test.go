@@ -1,5 +1,8 @@
 package contract
 
+// Tests put before an expression or a call that answer for most text
+// without it, held to what the expression or the call says.
+
 import (
 	"math/rand/v2"
 	"strings"
@@ -48,4 +51,37 @@ func FuzzMayPastTense(f *testing.F) {
 			t.Errorf("mayPastTense(%q) is false, but pastTense matches", s)
 		}
 	})
+}
+
+// TestPlayerByNameIsEqualFold: PlayerByName finds the first player whose
+// name strings.EqualFold says is the one asked for, for 20,000 random
+// names asked of 40 players named from the same pieces (capitals, runes
+// that fold to ASCII letters, letters past ASCII, empty names).
+func TestPlayerByNameIsEqualFold(t *testing.T) {
+	pieces := []string{"a", "A", "k", "K", "\u212a", "s", "S", "\u017f", "é", "É", "b", "-", "1", ""}
+	r := rand.New(rand.NewPCG(9, 3))
+	name := func() string {
+		var b strings.Builder
+		for range r.IntN(4) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	s := &State{}
+	for range 40 {
+		s.Players = append(s.Players, &Player{Name: name()})
+	}
+	for range 20000 {
+		n := name()
+		var want *Player
+		for _, p := range s.Players {
+			if strings.EqualFold(p.Name, n) {
+				want = p
+				break
+			}
+		}
+		if got := s.PlayerByName(n); got != want {
+			t.Fatalf("PlayerByName(%q) = %v, EqualFold finds %v", n, got, want)
+		}
+	}
 }
