@@ -86,16 +86,17 @@ func hasFoldASCII(text, word string) bool {
 	return hasFoldAt(text, word, k, word[k]) || hasFoldAt(text, word, k, word[k]-('a'-'A'))
 }
 
-// letterRank lists the lower-case letters from the rarest in English text
-// to the most common.
-const letterRank = "zqxjkvbpygfwmucldrhsnioate"
+// letterRank ranks the lower-case letters a to z by how rare they are in
+// English text, the rarest 0: z q x j k v b p y g f w m u c l d r h s n
+// i o a t e.
+var letterRank = [26]uint8{23, 6, 14, 16, 25, 10, 9, 18, 21, 3, 4, 15, 12, 20, 22, 7, 1, 17, 19, 24, 13, 5, 11, 2, 8, 0}
 
 // anchor is the index of word's rarest letter by letterRank, the first of
 // those as rare.
 func anchor(word string) int {
 	k := 0
 	for i := 1; i < len(word); i++ {
-		if strings.IndexByte(letterRank, word[i]) < strings.IndexByte(letterRank, word[k]) {
+		if letterRank[word[i]-'a'] < letterRank[word[k]-'a'] {
 			k = i
 		}
 	}

@@ -85,3 +85,16 @@ func TestPlayerByNameIsEqualFold(t *testing.T) {
 		}
 	}
 }
+
+// TestLetterRank: letterRank ranks each letter once, from z to e.
+func TestLetterRank(t *testing.T) {
+	const byRarity = "zqxjkvbpygfwmucldrhsnioate"
+	for i := range byRarity {
+		if got := letterRank[byRarity[i]-'a']; int(got) != i {
+			t.Errorf("letterRank of %c is %d, want %d", byRarity[i], got, i)
+		}
+	}
+	if anchor("error") != 1 || anchor("help") != 3 || anchor("preview") != 3 || anchor("coe") != 0 {
+		t.Errorf("anchors of error, help, preview, coe: %d %d %d %d", anchor("error"), anchor("help"), anchor("preview"), anchor("coe"))
+	}
+}
