@@ -85,8 +85,10 @@ func parse(raw []byte, arrived time.Time, cfg *Config, read func([]byte) (header
 // messageID returns the Message-ID without <> (RFC 5322 §3.6.4), or a
 // stable synthetic one made from a hash of the raw bytes.
 func messageID(h header, raw []byte) string {
-	if id, err := headerMessageID(h); err == nil && cleanID(id) != "" {
-		return cleanID(id)
+	if id, err := headerMessageID(h); err == nil {
+		if c := cleanID(id); c != "" {
+			return c
+		}
 	}
 	sum := sha256.Sum256(raw)
 	return "sha256-" + hex.EncodeToString(sum[:]) + "@referee.invalid"
