@@ -187,8 +187,8 @@ func (s *State) remembers(key string, arrived time.Time) bool {
 // comes, is not taken for it.
 func droppedKey(id string) string { return "<" + id }
 
-// remember adds key, at arrived, to the memory, and forgets what falls
-// behind its horizon.
+// remember adds key, at arrived, to the memory, which does not hold it
+// (remembers is false), and forgets what falls behind its horizon.
 func (s *State) remember(key string, arrived time.Time, horizon time.Duration) {
 	if s.Seen.IDs == nil {
 		s.Seen.IDs = map[string]time.Time{}
@@ -201,7 +201,9 @@ func (s *State) remember(key string, arrived time.Time, horizon time.Duration) {
 			add(id, t)
 		}
 	})
-	logKey(u, ids, key)
+	if u.active() { // logKey, knowing key is not in ids: its undo deletes it
+		u.push(func() { delete(ids, key) })
+	}
 	ids[key] = arrived
 	q.push(arrived, key)
 	if arrived.After(s.Seen.Latest) {

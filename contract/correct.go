@@ -77,23 +77,50 @@ func hasCorrect(text string) bool { return hasFoldASCII(text, "correct") }
 // k, for the Kelvin sign, nor s, for ſ; nor i, for İ): a byte of such a
 // rune is never an ASCII letter.
 //
-// Each case of the word's first letter is found by strings.IndexByte, which
-// passes over the text many bytes at a time, and the rest compared there.
+// Each case of the word's rarest letter in English text (anchor) is found
+// by strings.IndexByte, which passes over the text many bytes at a time,
+// and the word compared around it: IndexByte stops at each one, and an
+// "e" (error) or an "h" (help) is in nearly every word.
 func hasFoldASCII(text, word string) bool {
-	return hasFoldFrom(text, word, word[0]) || hasFoldFrom(text, word, word[0]-('a'-'A'))
+	k := anchor(word)
+	return hasFoldAt(text, word, k, word[k]) || hasFoldAt(text, word, k, word[k]-('a'-'A'))
 }
 
-// hasFoldFrom reports whether text has word in some case starting with the
-// byte first.
-func hasFoldFrom(text, word string, first byte) bool {
-	for i := 0; ; i++ {
-		k := strings.IndexByte(text[i:], first)
-		if k < 0 || i+k+len(word) > len(text) {
+// letterRank ranks the lower-case letters a to z by how rare they are in
+// English text, the rarest 0: z q x j k v b p y g f w m u c l d r h s n
+// i o a t e.
+var letterRank = [26]uint8{23, 6, 14, 16, 25, 10, 9, 18, 21, 3, 4, 15, 12, 20, 22, 7, 1, 17, 19, 24, 13, 5, 11, 2, 8, 0}
+
+// anchor is the index of word's rarest letter by letterRank, the first of
+// those as rare.
+func anchor(word string) int {
+	k := 0
+	for i := 1; i < len(word); i++ {
+		if letterRank[word[i]-'a'] < letterRank[word[k]-'a'] {
+			k = i
+		}
+	}
+	return k
+}
+
+// hasFoldAt reports whether text has word in some case with the byte at,
+// its k-th letter in one case, where it is.
+func hasFoldAt(text, word string, k int, at byte) bool {
+	for i := k; ; i++ {
+		if i >= len(text) {
 			return false
 		}
-		i += k
-		n := 1
-		for n < len(word) && text[i+n]|0x20 == word[n] {
+		j := strings.IndexByte(text[i:], at)
+		if j < 0 {
+			return false
+		}
+		i += j
+		start := i - k
+		if start+len(word) > len(text) {
+			return false
+		}
+		n := 0
+		for n < len(word) && (n == k || text[start+n]|0x20 == word[n]) {
 			n++
 		}
 		if n == len(word) {

@@ -80,7 +80,9 @@ func (e *Engine) listCopyMissing(s *State, id string, at time.Time) []Entry {
 	// Read again (an archive replayed again, the mail fetched again), it
 	// is not held again nor its sender told twice; the list's copy still
 	// counts when it comes.
-	s.remember(droppedKey(m.ID), m.Arrived, e.cfg.SeenHorizon)
+	if key := droppedKey(m.ID); !s.remembers(key, m.Arrived) {
+		s.remember(key, m.Arrived, e.cfg.SeenHorizon)
+	}
 	body := fmt.Sprintf("Your message of %s named a public list, but the list's copy of it did not reach the referee within %s, "+
 		"so the list never carried it and nothing in it was performed: public actions count from the list's copy (G4). "+
 		"If the list delivers it later, it counts from then; otherwise send it to the list again.\n", m.Arrived.UTC().Format("2006-01-02 15:04 MST"), waitText(e.cfg.ListWait))

@@ -383,7 +383,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return p, false
 	}
 	rest := dropTrailing(trimStop(strings.TrimSpace(m[1])))
-	if isNotAction(rest) || pastTense.MatchString(rest) && !presentEd.MatchString(rest) {
+	if isNotAction(rest) || mayPastTense(rest) && pastTense.MatchString(rest) && !presentEd.MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
 	if im := intentForm.FindStringSubmatch(rest); im != nil {
@@ -483,6 +483,36 @@ func isNotAction(s string) bool {
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
+
+// mayPastTense reports whether pastTense can match s: its first word, the
+// run of ASCII letters it starts with, ends in "ed" or is one of
+// pastIrregular, in some case, unless the run is empty or a byte past
+// ASCII ends it ((?i)[a-z] takes the Kelvin sign and ſ too). Nearly every
+// action is in the present ("I claim", "I join"): the expression was
+// tried on each.
+func mayPastTense(s string) bool {
+	n := 0
+	for n < len(s) && (s[n]|0x20 >= 'a' && s[n]|0x20 <= 'z') {
+		n++
+	}
+	if n == 0 || n < len(s) && s[n] >= utf8.RuneSelf {
+		return true
+	}
+	w := s[:n]
+	if n >= 3 && w[n-2]|0x20 == 'e' && w[n-1]|0x20 == 'd' {
+		return true
+	}
+	for _, p := range pastIrregular {
+		if len(p) == n && strings.EqualFold(p, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// pastIrregular are the words of pastTense that do not end in "ed".
+var pastIrregular = []string{"took", "gave", "sent", "paid", "made", "left", "won", "lost", "went", "spent", "sold", "bought", "held",
+	"chose", "came", "told", "began", "drew", "ran", "threw", "became"}
 
 // mayStartList reports whether s can start with a listMarker: a list mark,
 // a digit, "(" or a lower-case ASCII letter.

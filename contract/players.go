@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // renames counts the name changes of players made in this process, in any
@@ -98,7 +99,8 @@ type playerIndex struct {
 	list   []*Player  // the players indexed
 }
 
-// find looks addr up; ok is false when the index cannot tell.
+// find looks addr, in lower case, up; ok is false when the index cannot
+// tell.
 func (ix *playerIndex) find(players []*Player, addr string) (*Player, bool) {
 	n := len(ix.list)
 	if n > len(players) || n > 0 && (players[0] != ix.list[0] || players[n-1] != ix.list[n-1]) {
@@ -134,7 +136,7 @@ func (ix *playerIndex) find(players []*Player, addr string) (*Player, bool) {
 	if !ok {
 		return nil, true
 	}
-	if p := players[i]; p.HasAddress(addr) {
+	if p := players[i]; slices.Contains(p.Addresses, addr) { // HasAddress, addr being in lower case already
 		return p, true
 	}
 	return nil, false
@@ -150,8 +152,20 @@ func (s *State) NameOf(addr string) string {
 }
 
 // PlayerByName finds the player whose name is exactly name (case-insensitive).
+//
+// A name whose first byte is ASCII and not that of name in some case is
+// passed over without a call of EqualFold (which would compare the same
+// byte first): a ledger's owners are looked up by name after each action,
+// through every player.
 func (s *State) PlayerByName(name string) *Player {
+	var first byte
+	if name != "" && name[0] < utf8.RuneSelf {
+		first = lowerASCII(name[0])
+	}
 	for _, p := range s.Players {
+		if first != 0 && p.Name != "" && p.Name[0] < utf8.RuneSelf && lowerASCII(p.Name[0]) != first {
+			continue
+		}
 		if strings.EqualFold(p.Name, name) {
 			return p
 		}

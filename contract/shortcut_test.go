@@ -105,7 +105,7 @@ func checkShortcuts(t *testing.T, s string) {
 	if got, want := firstLine(s), firstLineBySplit(s); got != want {
 		t.Errorf("firstLine(%q) = %q, by strings.Split %q", s, got, want)
 	}
-	for _, w := range []string{"coe", "error", "correct"} {
+	for _, w := range []string{"coe", "error", "correct", "help", "preview"} {
 		if got, want := hasFoldASCII(s, w), strings.Contains(strings.ToLower(s), w); got != want {
 			t.Errorf("hasFoldASCII(%q, %q) = %v, strings.Contains of its lower case %v", s, w, got, want)
 		}

@@ -5,10 +5,14 @@ package mailin
 // the corpus, on mutations of it and on random input.
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"mime"
+	"net/mail"
 	"os"
 	"reflect"
 	"regexp"
@@ -845,4 +849,354 @@ func TestSplitMultipartInMemory(t *testing.T) {
 			sameSplit(t, tc.body, tc.boundary)
 		})
 	}
+}
+
+// fromLineDateBefore is fromLineDate as it was: every From_ line's words
+// joined from each place a date may start and given to time.Parse in
+// each layout.
+func fromLineDateBefore(line string) time.Time {
+	f := strings.Fields(strings.TrimPrefix(line, "From "))
+	for _, i := range []int{1, 0, 2, 3, 4} {
+		if i >= len(f) || !isWeekdayOrDigit(f[i]) {
+			continue
+		}
+		rest := strings.Join(f[i:], " ")
+		for _, l := range fromLineLayouts {
+			if t, err := time.Parse(l, rest); err == nil {
+				return t
+			}
+		}
+	}
+	return time.Time{}
+}
+
+// fromLines are From_ lines as mboxes write them and as they should not:
+// asctime's form, with a zone, without seconds or a sender, a day past
+// its month's end, names in another case, a digit where a space pads.
+var fromLines = []string{"From agora-discussion-bounces@example.test Mon Nov  2 08:03:44 2026",
+	"From a@example.test Tue Dec 15 23:59:59 2026", "From a@example.test Sun Feb 29 00:00:00 2028",
+	"From a@example.test Sun Feb 29 00:00:00 2027", "From a@example.test Mon Apr 31 10:00:00 2026",
+	"From a@example.test Mon Nov 02 08:03:44 2026", "From a@example.test Mon Nov  0 08:03:44 2026",
+	"From a@example.test Mon Nov 32 08:03:44 2026", "From a@example.test mon nov  2 08:03:44 2026",
+	"From a@example.test MON NOV  2 08:03:44 2026", "From a@example.test Xyz Nov  2 08:03:44 2026",
+	"From a@example.test Mon Noo  2 08:03:44 2026", "From a@example.test Mon Nov  2 24:00:00 2026",
+	"From a@example.test Mon Nov  2 8:03:44 2026", "From a@example.test Mon Nov  2 08:60:44 2026",
+	"From a@example.test Mon Nov  2 08:03:60 2026", "From a@example.test Mon Nov  2 08:03:44 0000",
+	"From a@example.test Mon Jan  1 00:00:00 0001", "From a@example.test Mon Nov  2 08:03:44 -0700 2026",
+	"From a@example.test Mon Nov  2 08:03:44 UTC 2026", "From a@example.test Mon Nov  2 08:03 2026",
+	"From a@example.test Mon, 2 Nov 2026 08:03:44 +0100", "From a@example.test 2026-11-02T08:03:44Z",
+	"From Mon Nov  2 08:03:44 2026", "From  a@example.test Mon Nov  2 08:03:44 2026",
+	"From a@example.test  Mon Nov  2 08:03:44 2026", "From a@example.test Mon Nov  2 08:03:44 2026 ",
+	"From a b Mon Nov  2 08:03:44 2026", "From a\u00a0b Mon Nov  2 08:03:44 2026", "From caf\xc3\xa9 Mon Nov  2 08:03:44 2026",
+	"From a@example.test\tMon Nov  2 08:03:44 2026", "From a@example.test Mon\tNov  2 08:03:44 2026",
+	"From a@example.test Mon Nov \t2 08:03:44 2026", "From a@example.test Mon Nov 2 08:03:44 2026",
+	"From a@example.test Mon Nov  2 08:03:44 2O26", "From a@example.test Mon Nov  2 08:03:44 +026",
+	"From a@example.test Mon Nov  2 08:03:44.5 2026", "From a@example.test unM Nov  2 08:03:44 2026",
+	"From a@example.test Mon anF  2 08:03:44 2026", "From a@example.test Mon Nov 1 2 08:03:44 2026", "From ", "From", ""}
+
+// TestFromLineDateIsBefore: a From_ line's date reads as it did, for
+// fromLines, each with every byte of it dropped and with a byte that
+// matters to the form put in at each place, and random asctime dates.
+func TestFromLineDateIsBefore(t *testing.T) {
+	same := func(l string) {
+		t.Helper()
+		if got, want := fromLineDate(l), fromLineDateBefore(l); !got.Equal(want) || got.String() != want.String() {
+			t.Fatalf("fromLineDate(%q) = %v, before %v", l, got, want)
+		}
+	}
+	if _, ok := asctimeFromLine(fromLines[0]); !ok {
+		t.Errorf("%q is not read by the shortcut", fromLines[0])
+	}
+	for _, l := range fromLines {
+		same(l)
+		for i := range len(l) {
+			same(l[:i] + l[i+1:])
+			for _, c := range []string{" ", "\t", "0", "9", ":", "a", "M", "\xa0"} {
+				same(l[:i] + c + l[i:])
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 9))
+	for range 20000 {
+		d := time.Date(r.IntN(3000), time.Month(1+r.IntN(12)), 1+r.IntN(31), r.IntN(25), r.IntN(61), r.IntN(61), 0, time.UTC)
+		l := "From a@example.test " + d.Format("Mon Jan _2 15:04:05 2006")
+		same(l)
+		same(strings.Replace(l, d.Format("15"), fmt.Sprint(r.IntN(100)), 1))
+	}
+}
+
+func FuzzFromLineDateIsBefore(f *testing.F) {
+	for _, l := range fromLines {
+		f.Add(l)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		if got, want := fromLineDate(l), fromLineDateBefore(l); !got.Equal(want) || got.String() != want.String() {
+			t.Fatalf("fromLineDate(%q) = %v, before %v", l, got, want)
+		}
+	})
+}
+
+// TestIsQuotedIsBefore: isQuoted reads every line of up to seven bytes of
+// spaces, tabs, '>', 'a' and a no-break space's first byte as it did with
+// strings.TrimLeft (stripQuotedBefore calls the new one, so its test
+// cannot hold it).
+func TestIsQuotedIsBefore(t *testing.T) {
+	before := func(line string) bool {
+		t := strings.TrimLeft(line, " \t")
+		return len(line)-len(t) <= 3 && strings.HasPrefix(t, ">")
+	}
+	alphabet := []string{" ", "\t", ">", "a", "\xc2"}
+	var walk func(line string)
+	walk = func(line string) {
+		if got, want := isQuoted(line), before(line); got != want {
+			t.Fatalf("isQuoted(%q) = %v, before %v", line, got, want)
+		}
+		if len(line) < 7 {
+			for _, c := range alphabet {
+				walk(line + c)
+			}
+		}
+	}
+	walk("")
+}
+
+// parseDateBefore is parseDate as it was: time.Parse in RFC1123Z, then
+// net/mail.
+func parseDateBefore(v string) (time.Time, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return time.Time{}, errors.New("no date")
+	}
+	if t, err := time.Parse(time.RFC1123Z, v); err == nil {
+		return t, nil
+	}
+	return mail.ParseDate(v)
+}
+
+// dateFields are Date fields as clients write them and as they should
+// not: other zones, a day past its month's end, names in another case,
+// one digit where the layout has two, offsets of a day and more.
+var dateFields = []string{"Mon, 02 Nov 2026 08:03:39 +0000", "Tue, 31 Dec 2026 23:59:59 -0800", "Sun, 29 Feb 2028 00:00:00 +0530",
+	"Sun, 29 Feb 2027 00:00:00 +0000", "Thu, 31 Apr 2026 10:00:00 +0000", "Mon, 00 Nov 2026 08:03:39 +0000",
+	"mon, 02 nov 2026 08:03:39 +0000", "Mon, 2 Nov 2026 08:03:39 +0000", "Mon, 02 Nov 2026 8:03:39 +0000",
+	"Mon, 02 Nov 2026 24:00:00 +0000", "Mon, 02 Nov 2026 08:60:39 +0000", "Mon, 02 Nov 2026 08:03:60 +0000",
+	"Mon, 02 Nov 2026 08:03:39 +2400", "Mon, 02 Nov 2026 08:03:39 +2359", "Mon, 02 Nov 2026 08:03:39 -1260",
+	"Mon, 02 Nov 2026 08:03:39 +0060", "Mon, 02 Nov 2026 08:03:39 0000", "Mon, 02 Nov 2026 08:03:39 GMT",
+	"Mon, 02 Nov 2026 08:03:39 +0000 (UTC)", "02 Nov 2026 08:03:39 +0000", "Mon, 02 Nov 26 08:03:39 +0000",
+	"Mon, 02 Nov 0000 08:03:39 +0000", "Mon, 01 Jan 0001 00:00:00 +0000", "Xyz, 02 Nov 2026 08:03:39 +0000",
+	"Mon, 02 Noo 2026 08:03:39 +0000", "Mon, 02 Nov 2026 08:03:39.5 +0000", "Sun, 08 Mar 2026 02:30:00 -0500",
+	"Sun, 01 Nov 2026 01:30:00 -0400", "Sun, 01 Nov 2026 01:30:00 -0500", "Mon, 02 Nov 2026 08:03:39 +0100", ""}
+
+// TestParseDateIsBefore: a Date field reads as it did, in the zone it
+// did, for dateFields, each with every byte of it dropped and with a byte
+// that matters to the form put in at each place, and random dates in
+// random offsets, with the local zone UTC, an hour east and New York.
+func TestParseDateIsBefore(t *testing.T) {
+	if _, ok := rfc1123Z(dateFields[0]); !ok {
+		t.Errorf("%q is not read by the shortcut", dateFields[0])
+	}
+	zones := []*time.Location{time.UTC, time.FixedZone("X", 3600)}
+	if ny, err := time.LoadLocation("America/New_York"); err == nil {
+		zones = append(zones, ny)
+	}
+	defer func(l *time.Location) { time.Local = l }(time.Local)
+	r := rand.New(rand.NewPCG(5, 11))
+	for _, z := range zones {
+		time.Local = z
+		for _, v := range dateFields {
+			sameDate(t, v)
+			for i := range len(v) {
+				sameDate(t, v[:i]+v[i+1:])
+				for _, c := range []string{" ", "0", "9", ":", ",", "+", "-", "a"} {
+					sameDate(t, v[:i]+c+v[i:])
+				}
+			}
+		}
+		for range 5000 {
+			d := time.Date(r.IntN(3000), time.Month(1+r.IntN(12)), 1+r.IntN(31), r.IntN(25), r.IntN(61), r.IntN(61), 0, time.UTC)
+			off := fmt.Sprintf("%c%02d%02d", "+-"[r.IntN(2)], r.IntN(26), r.IntN(62))
+			sameDate(t, d.Format("Mon, 02 Jan 2006 15:04:05 ")+off)
+		}
+	}
+}
+
+func sameDate(t *testing.T, v string) {
+	t.Helper()
+	got, err := parseDate(v)
+	want, werr := parseDateBefore(v)
+	if (err == nil) != (werr == nil) || !got.Equal(want) || got.String() != want.String() || (got.Location() == time.Local) != (want.Location() == time.Local) {
+		t.Fatalf("parseDate(%q) = %v, %v; before %v, %v", v, got, err, want, werr)
+	}
+}
+
+func FuzzParseDateIsBefore(f *testing.F) {
+	for _, v := range dateFields {
+		f.Add(v)
+	}
+	f.Fuzz(sameDate)
+}
+
+// mboxNextBefore is the mbox reader's Next as it was: every line read by
+// readLine, tested and written to the message's buffer one by one.
+func mboxNextBefore(a *mboxArchive) (*Raw, error) {
+	if !a.first {
+		a.first = true
+		// Never empty: OpenArchive took the file for an mbox because its
+		// first five bytes, buffered, are "From ". An error after them
+		// comes again from the next read.
+		line, _ := a.readLine()
+		a.from = strings.TrimRight(string(line), "\r\n")
+	}
+	// At the end no From_ line is pending: a From_ line read last ends
+	// its message's read before the end is seen, and the next read, which
+	// sees it, finds no other.
+	if a.eof {
+		return nil, io.EOF
+	}
+	// Sized for a message as long as the last one, so that it is written
+	// in place instead of copied as it grows; the memory of a message
+	// released (Raw.Release) is used again.
+	buf := bytes.NewBuffer(a.buffer(a.size + a.size/8 + 512))
+	prevBlank := false
+	next := ""
+	for {
+		line, err := a.readLine()
+		if len(line) > 0 {
+			if bytes.HasPrefix(line, []byte("From ")) {
+				t := strings.TrimRight(string(line), "\r\n")
+				if prevBlank || !fromLineDate(t).IsZero() {
+					next = t
+					break
+				}
+			}
+			prevBlank = blankLine(line)
+			if line[0] == '>' {
+				j := 0
+				for j < len(line) && line[j] == '>' {
+					j++
+				}
+				if bytes.HasPrefix(line[j:], []byte("From ")) {
+					line = line[1:]
+				}
+			}
+			buf.Write(line)
+		}
+		if err == io.EOF {
+			a.eof = true
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read mbox: %w", err)
+		}
+	}
+	fromLine := a.from
+	a.from = next
+	data := buf.Bytes()
+	a.size = min(len(data), maxSizeHint)
+	// The blank line before the next From_ line (or the end of the file)
+	// belongs to the mbox format.
+	if bytes.HasSuffix(data, []byte("\r\n\r\n")) {
+		data = data[:len(data)-2]
+	} else if bytes.HasSuffix(data, []byte("\n\n")) {
+		data = data[:len(data)-1]
+	}
+	if len(bytes.TrimSpace(data)) == 0 && next == "" && a.eof {
+		return nil, io.EOF
+	}
+	a.n++
+	arrived := fromLineDate(fromLine)
+	if arrived.IsZero() {
+		arrived = headerDate(data)
+	}
+	return &Raw{Data: data, Arrived: arrived.UTC(), UID: a.n, free: a.free}, nil
+}
+
+// mboxLines are the lines an mbox's tests are made of: From_ lines that
+// part messages and that do not, quoted ones, blank lines of LF, CRLF and
+// CRs, lines of text, a long one, and the same without their line end.
+var mboxLines = []string{"From a@example.test Mon Nov  2 08:03:44 2026\n", "From a@example.test Mon Nov  2 08:03:44 2026\r\n",
+	"From nobody\n", "From \n", "From", ">From here\n", ">>From here\n", ">From\n", "> From\n", ">\n", "\n", "\r\n", "\r\r\n", "\r",
+	"Subject: a\n", "I join the Life contest.\n", "text\r\n", "F\n", "Fro\n", strings.Repeat("long ", 30) + "\n", strings.Repeat("x", 70)}
+
+// TestMboxIsBefore: the mbox reader finds the messages, their bytes, dates
+// and numbers it found before, on 3,000 random mboxes of mboxLines read
+// through buffers of 16, 64 and 4,096 bytes (lines longer than the buffer,
+// lines across its end), each message released after it is compared so
+// that its memory is read into again.
+func TestMboxIsBefore(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 1))
+	for range 3000 {
+		var b strings.Builder
+		b.WriteString("From ")
+		for range r.IntN(60) {
+			b.WriteString(mboxLines[r.IntN(len(mboxLines))])
+		}
+		sameMbox(t, b.String())
+	}
+}
+
+func sameMbox(t *testing.T, s string) {
+	t.Helper()
+	for _, size := range []int{16, 64, 4096} {
+		now := &mboxArchive{r: bufio.NewReaderSize(strings.NewReader(s), size), free: make(chan []byte, mboxFree)}
+		before := &mboxArchive{r: bufio.NewReaderSize(strings.NewReader(s), size), free: make(chan []byte, mboxFree)}
+		for n := 0; ; n++ {
+			got, err := now.Next()
+			want, werr := mboxNextBefore(before)
+			if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+				t.Fatalf("buffer %d, message %d of %q: error %v, before %v", size, n, s, err, werr)
+			}
+			if err != nil {
+				break
+			}
+			if !bytes.Equal(got.Data, want.Data) || !got.Arrived.Equal(want.Arrived) || got.UID != want.UID {
+				t.Fatalf("buffer %d, message %d of %q: %q %v %d, before %q %v %d", size, n, s, got.Data, got.Arrived, got.UID, want.Data, want.Arrived, want.UID)
+			}
+			got.Release()
+			want.Release()
+		}
+	}
+}
+
+func FuzzMboxIsBefore(f *testing.F) {
+	f.Add("From a@example.test Mon Nov  2 08:03:44 2026\nSubject: a\n\nI join.\n>From here\n\nFrom b Mon Nov  2 09:00:00 2026\r\n\r\nb\r\n")
+	f.Add("From x\n\nFrom \nFrom y Mon Jan  1 00:00:00 1990\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.HasPrefix(s, "From ") {
+			sameMbox(t, s)
+		}
+	})
+}
+
+// TestUnderscoreRuleIsRE: underscoreRule and twoDashRuns, the tests put
+// before originalRE, read lines as underscoreRE reads them, and turn
+// away no line originalRE matches, for 20,000 random lines of
+// underscores, dashes, white space, words of Outlook's rules and other
+// bytes.
+func TestUnderscoreRuleIsRE(t *testing.T) {
+	pieces := []string{"_", "__________", " ", "\t", "\v", "\n", "\r", "\f", "\u00a0", "x", "-", "--", "----- ", " Original Message ", "Forwarded message"}
+	r := rand.New(rand.NewPCG(4, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		sameRules(t, b.String())
+	}
+}
+
+func sameRules(t *testing.T, l string) {
+	t.Helper()
+	if got, want := underscoreRule(l), underscoreRE.MatchString(l); got != want {
+		t.Fatalf("underscoreRule(%q) = %v, underscoreRE says %v", l, got, want)
+	}
+	if !twoDashRuns(l) && originalRE.MatchString(l) {
+		t.Fatalf("twoDashRuns(%q) is false, but originalRE matches", l)
+	}
+}
+
+func FuzzUnderscoreRuleIsRE(f *testing.F) {
+	f.Add("____________")
+	f.Add("-----Original Message-----")
+	f.Fuzz(sameRules)
 }

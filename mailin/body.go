@@ -152,10 +152,22 @@ func (w *bodyWalker) text(h header, params map[string]string, own bool, body io.
 		body = e.Body
 	}
 	max := int64(w.limit) * 4
-	buf := textBuffers.Get().(*bytes.Buffer)
-	defer putTextBuffer(buf)
-	_, err = buf.ReadFrom(io.LimitReader(body, max+1))
-	data := buf.Bytes()
+	var data []byte
+	if rb, ok := body.(*rawBody); ok {
+		// A body in memory, handed over as it is, is read where it is,
+		// not copied into a buffer first (and a reader made to limit
+		// it): it is copied once, into the text. Its bytes are not
+		// changed: undeclared8bit and cleanText make new ones.
+		rest := rb.raw[len(rb.raw)-rb.Len():]
+		data = rest[:min(int64(len(rest)), max+1)]
+		rb.Seek(int64(len(data)), io.SeekCurrent)
+		err = nil // as a read of it would leave it
+	} else {
+		buf := textBuffers.Get().(*bytes.Buffer)
+		defer putTextBuffer(buf)
+		_, err = buf.ReadFrom(io.LimitReader(body, max+1))
+		data = buf.Bytes()
+	}
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) { // an unclosed multipart is noted by its walker
 		w.note("%s undecodable in %s; decoded what could be read", strings.ToLower(h.Get("Content-Transfer-Encoding")), partName(path))
 	}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // listRole is what a configured list is for.
@@ -120,8 +121,37 @@ func mayAutoSubject(subject string) bool {
 // must hold "digest" in some case. Of the runes outside ASCII, case folding
 // takes only ſ for one of its letters (s); strings.ToLower also makes i of
 // İ, which the expression does not, so the test is wider, never narrower.
+// An ASCII subject, which nearly every one is, is searched where it is,
+// its letters folded one by one: ToLower would copy every subject with a
+// capital.
 func mayNameDigest(subject string) bool {
-	return strings.Contains(strings.ToLower(strings.ReplaceAll(subject, "ſ", "s")), "digest")
+	ascii := true
+	for i := 0; i < len(subject); i++ {
+		if c := subject[i]; c >= 0x80 {
+			ascii = false
+			break
+		} else if c|0x20 == 'd' && i+6 <= len(subject) && asciiFold("digest", subject[i:i+6]) {
+			return true
+		}
+	}
+	return !ascii && strings.Contains(strings.ToLower(strings.ReplaceAll(subject, "ſ", "s")), "digest")
+}
+
+// nullReversePath reports whether a Return-Path is "<>" once its white
+// space is taken out (strings.Fields of it joined), without the words and
+// the string Fields and Join would make.
+func nullReversePath(v string) bool {
+	want := "<>"
+	for _, r := range v {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		if want == "" || r != rune(want[0]) {
+			return false
+		}
+		want = want[1:]
+	}
+	return want == ""
 }
 
 // ignoreReason returns why a message performs nothing (ruling G4: bounces,
@@ -166,7 +196,7 @@ func ignoreReason(h header, m *Message, cfg *Config, w *bodyWalker) string {
 		return ReasonAutoReply
 	}
 	// A null reverse-path (RFC 5321 §4.5.5) is what bounces are sent with.
-	if rp := strings.Join(strings.Fields(h.Get("Return-Path")), ""); rp == "<>" {
+	if nullReversePath(h.Get("Return-Path")) {
 		return ReasonBounce
 	}
 	if w.digest || (mayNameDigest(m.Subject) && digestRE.MatchString(m.Subject) && (h.Has("List-Id") || strings.Contains(local, "-request"))) {

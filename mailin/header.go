@@ -153,25 +153,37 @@ func readUsedFields(raw []byte) (u *usedHeader, body []byte, ok bool) {
 			body = raw[i+j+1:]
 			break
 		}
-		colon := bytes.IndexByte(line, ':')
+		// The key: the line up to its first colon, less the spaces and
+		// tabs around it, each of its bytes printable ASCII. One pass
+		// finds the colon and the key's ends and tests the bytes (a key
+		// is a few bytes, found sooner so than by IndexByte and a second
+		// loop); a line with no colon ends at its '\n', which fails it.
+		colon, start, end := -1, -1, 0 // the key is line[start:end]
+		for k := 0; k < len(line); k++ {
+			c := line[k]
+			if c == ':' {
+				colon = k
+				break
+			}
+			switch {
+			case c == ' ' || c == '\t':
+				continue
+			case c < 33 || c > 126 || start >= 0 && end < k: // or past a space or tab after the key
+				return nil, nil, false
+			}
+			if start < 0 {
+				start = k
+			}
+			end = k + 1
+		}
 		if colon < 0 {
 			return nil, nil, false
 		}
-		name := line[:colon]
-		for len(name) > 0 && (name[0] == ' ' || name[0] == '\t') {
-			name = name[1:]
+		if start < 0 {
+			start, end = colon, colon // a key of spaces and tabs, or none
 		}
-		key := name
-		for len(key) > 0 && (key[len(key)-1] == ' ' || key[len(key)-1] == '\t') {
-			key = key[:len(key)-1]
-		}
-		for _, c := range key {
-			if c < 33 || c > 126 {
-				return nil, nil, false
-			}
-		}
-		start := i + colon - len(name)
-		field = usedSpan{key: start, keyEnd: start + len(key), value: i + colon + 1}
+		key := line[start:end]
+		field = usedSpan{key: i + start, keyEnd: i + end, value: i + colon + 1}
 		skip, named = unreadField(key), len(key) > 0
 		i += j + 1
 	}
@@ -268,10 +280,29 @@ type address struct{ addr, name string }
 
 // addressList parses every key field of h as an address list (RFC 5322
 // §3.4) with go-message's parser.
+// The list read from a field is the list of the field, not a copy, when
+// it is the first one not empty (nearly always the only one): a list is
+// made new for each field read, and an address list is in nearly every
+// message's From and To.
 func addressList(h header, key string) []address {
 	var out []address
+	add := func(v string) {
+		if l := parseAddressList(v); out == nil && len(l) > 0 {
+			out = l
+		} else {
+			out = append(out, l...)
+		}
+	}
+	if u, ok := h.(*usedHeader); ok { // its fields, without Values' slice of them
+		for _, f := range u.fields {
+			if len(f.key) == len(key) && sameKey(f.key, key) {
+				add(f.value)
+			}
+		}
+		return out
+	}
 	for _, v := range h.Values(key) {
-		out = append(out, parseAddressList(v)...)
+		add(v)
 	}
 	return out
 }

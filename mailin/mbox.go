@@ -74,10 +74,47 @@ func (a *mboxArchive) Next() (*Raw, error) {
 	// Sized for a message as long as the last one, so that it is written
 	// in place instead of copied as it grows; the memory of a message
 	// released (Raw.Release) is used again.
-	buf := bytes.NewBuffer(a.buffer(a.size + a.size/8 + 512))
+	buf := a.buffer(a.size + a.size/8 + 512)
 	prevBlank := false
 	next := ""
 	for {
+		// The lines whole in the reader's buffer are read where they are,
+		// and copied a run of them at a time: the same steps as for a
+		// line read by readLine below, without a call and a copy a line.
+		if b, _ := a.r.Peek(a.r.Buffered()); bytes.IndexByte(b, '\n') >= 0 {
+			i, run, stop := 0, 0, false
+			for {
+				j := bytes.IndexByte(b[i:], '\n')
+				if j < 0 {
+					break
+				}
+				line := b[i : i+j+1]
+				if line[0] == 'F' && bytes.HasPrefix(line, []byte("From ")) {
+					t := strings.TrimRight(string(line), "\r\n")
+					if prevBlank || !fromLineDate(t).IsZero() {
+						next, stop = t, true
+						buf = append(buf, b[run:i]...)
+						i += j + 1
+						run = i
+						break
+					}
+				}
+				prevBlank = blankLine(line)
+				if line[0] == '>' && quotedFromLine(line) {
+					buf = append(append(buf, b[run:i]...), line[1:]...)
+					run = i + j + 1
+				}
+				i += j + 1
+			}
+			buf = append(buf, b[run:i]...)
+			a.r.Discard(i)
+			if stop {
+				break
+			}
+			continue
+		}
+		// A line not whole in the buffer: read (and the buffer filled)
+		// by readLine, which also gives the end of the file and errors.
 		line, err := a.readLine()
 		if len(line) > 0 {
 			if bytes.HasPrefix(line, []byte("From ")) {
@@ -87,17 +124,11 @@ func (a *mboxArchive) Next() (*Raw, error) {
 					break
 				}
 			}
-			prevBlank = len(bytes.TrimRight(line, "\r\n")) == 0
-			if line[0] == '>' {
-				j := 0
-				for j < len(line) && line[j] == '>' {
-					j++
-				}
-				if bytes.HasPrefix(line[j:], []byte("From ")) {
-					line = line[1:]
-				}
+			prevBlank = blankLine(line)
+			if line[0] == '>' && quotedFromLine(line) {
+				line = line[1:]
 			}
-			buf.Write(line)
+			buf = append(buf, line...)
 		}
 		if err == io.EOF {
 			a.eof = true
@@ -109,7 +140,7 @@ func (a *mboxArchive) Next() (*Raw, error) {
 	}
 	fromLine := a.from
 	a.from = next
-	data := buf.Bytes()
+	data := buf
 	a.size = min(len(data), maxSizeHint)
 	// The blank line before the next From_ line (or the end of the file)
 	// belongs to the mbox format.
@@ -129,9 +160,35 @@ func (a *mboxArchive) Next() (*Raw, error) {
 	return &Raw{Data: data, Arrived: arrived.UTC(), UID: a.n, free: a.free}, nil
 }
 
+// quotedFromLine reports whether line is a quoted From_ line, ">From ",
+// ">>From ", ...: one '>' of it is taken away (mboxrd).
+func quotedFromLine(line []byte) bool {
+	j := 0
+	for j < len(line) && line[j] == '>' {
+		j++
+	}
+	return j > 0 && bytes.HasPrefix(line[j:], []byte("From "))
+}
+
+// blankLine reports whether line, as readLine gives it (one '\n' at
+// most, at its end), is blank: bytes.TrimRight(line, "\r\n") is empty.
+// Next asks it of every line of the archive: TrimRight builds its table
+// of the bytes to cut at each call, which costs more than the few bytes
+// looked at here (a line that is not blank ends the loop at its first).
+func blankLine(line []byte) bool {
+	for _, c := range line {
+		if c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
 // buffer is an empty slice of at least size bytes of capacity: a released
 // message's, if the one released first is large enough (a smaller one is
-// left to the collector).
+// left to the collector). A new one is made of whole pages of 4 KiB, so
+// that most of the messages after it, whose sizes vary by a few hundred
+// bytes around the last one's, fit in it when it is released.
 func (a *mboxArchive) buffer(size int) []byte {
 	select {
 	case b := <-a.free:
@@ -140,8 +197,11 @@ func (a *mboxArchive) buffer(size int) []byte {
 		}
 	default:
 	}
-	return make([]byte, 0, size)
+	return make([]byte, 0, (size+bufferPage-1)/bufferPage*bufferPage)
 }
+
+// bufferPage is what the size of a message's buffer is rounded up to.
+const bufferPage = 4 << 10
 
 func (a *mboxArchive) Close() error { return a.f.Close() }
 
@@ -159,6 +219,9 @@ var fromLineLayouts = []string{
 // where date is asctime(3) output, sometimes with a zone. The sender may be
 // missing or contain spaces, so the date is tried from each word on.
 func fromLineDate(line string) time.Time {
+	if t, ok := asctimeFromLine(line); ok {
+		return t
+	}
 	f := strings.Fields(strings.TrimPrefix(line, "From "))
 	// The date usually follows a one-word sender; try that first. It is
 	// five words or more (asctime), or one (RFC 3339).
@@ -174,6 +237,69 @@ func fromLineDate(line string) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// asctimeFromLine reads the From_ line nearly every mbox writes, "From "
+// a sender of printable ASCII, one space and asctime(3)'s date, "Mon Nov
+// 2 08:03:44 2026" (the day padded by a space or a digit), as
+// fromLineDate's loop does: the date follows the one-word sender, and
+// the first layout reads it; ok is false for any other line (another
+// form, a name in another case, a date time.Parse refuses), left to the
+// loop. It spares each message the loop's words, joined date and
+// time.Parse.
+func asctimeFromLine(line string) (time.Time, bool) {
+	rest, ok := strings.CutPrefix(line, "From ")
+	if !ok {
+		return time.Time{}, false
+	}
+	sp := 0
+	for sp < len(rest) && rest[sp] > ' ' && rest[sp] < 0x7f {
+		sp++
+	}
+	// "Mon Nov  2 08:03:44 2026": 24 bytes after the space.
+	d := rest[min(sp+1, len(rest)):]
+	if sp == 0 || sp == len(rest) || rest[sp] != ' ' || len(d) != 24 ||
+		d[3] != ' ' || d[7] != ' ' || d[10] != ' ' || d[13] != ':' || d[16] != ':' || d[19] != ' ' {
+		return time.Time{}, false
+	}
+	if strings.Index("SunMonTueWedThuFriSat", d[0:3])%3 != 0 {
+		return time.Time{}, false
+	}
+	month := strings.Index("JanFebMarAprMayJunJulAugSepOctNovDec", d[4:7])
+	if month < 0 || month%3 != 0 {
+		return time.Time{}, false
+	}
+	day, ok1 := digits(d[8:10], d[8] == ' ')
+	hour, ok2 := digits(d[11:13], false)
+	minute, ok3 := digits(d[14:16], false)
+	sec, ok4 := digits(d[17:19], false)
+	y1, ok5 := digits(d[20:22], false)
+	y2, ok6 := digits(d[22:24], false)
+	year := y1*100 + y2
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || day < 1 || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	t := time.Date(year, time.Month(month/3+1), day, hour, minute, sec, 0, time.UTC)
+	if t.Day() != day { // past the month's end, which time.Parse refuses
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// digits is the number written by two ASCII digits, or by one after a
+// space with padded.
+func digits(s string, padded bool) (int, bool) {
+	if padded {
+		s = s[1:]
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
 }
 
 func isWeekdayOrDigit(w string) bool {

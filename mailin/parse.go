@@ -85,8 +85,10 @@ func parse(raw []byte, arrived time.Time, cfg *Config, read func([]byte) (header
 // messageID returns the Message-ID without <> (RFC 5322 §3.6.4), or a
 // stable synthetic one made from a hash of the raw bytes.
 func messageID(h header, raw []byte) string {
-	if id, err := headerMessageID(h); err == nil && cleanID(id) != "" {
-		return cleanID(id)
+	if id, err := headerMessageID(h); err == nil {
+		if c := cleanID(id); c != "" {
+			return c
+		}
 	}
 	sum := sha256.Sum256(raw)
 	return "sha256-" + hex.EncodeToString(sum[:]) + "@referee.invalid"
@@ -100,8 +102,57 @@ func parseDate(v string) (time.Time, error) {
 	}
 	// Nearly every client writes this form; net/mail tries its many
 	// layouts in turn, each failure allocating an error.
+	if t, ok := rfc1123Z(v); ok {
+		return t, nil
+	}
 	if t, err := time.Parse(time.RFC1123Z, v); err == nil {
 		return t, nil
 	}
 	return mail.ParseDate(v)
+}
+
+// rfc1123Z reads v as time.Parse(time.RFC1123Z, v) does when v is written
+// as nearly every client writes a Date, "Mon, 02 Nov 2026 08:03:39
+// +0000", by its fixed places: names as the layout spells them, two
+// digits for each number but the year's four, a zone offset of less than
+// a day. ok is false for any other v (and for a date time.Parse refuses),
+// which parseDate gives to time.Parse.
+func rfc1123Z(v string) (time.Time, bool) {
+	if len(v) != 31 || v[3] != ',' || v[4] != ' ' || v[7] != ' ' || v[11] != ' ' || v[16] != ' ' ||
+		v[19] != ':' || v[22] != ':' || v[25] != ' ' || v[26] != '+' && v[26] != '-' {
+		return time.Time{}, false
+	}
+	if strings.Index("SunMonTueWedThuFriSat", v[0:3])%3 != 0 {
+		return time.Time{}, false
+	}
+	month := strings.Index("JanFebMarAprMayJunJulAugSepOctNovDec", v[8:11])
+	if month < 0 || month%3 != 0 {
+		return time.Time{}, false
+	}
+	day, ok1 := digits(v[5:7], false)
+	y1, ok2 := digits(v[12:14], false)
+	y2, ok3 := digits(v[14:16], false)
+	hour, ok4 := digits(v[17:19], false)
+	minute, ok5 := digits(v[20:22], false)
+	sec, ok6 := digits(v[23:25], false)
+	zh, ok7 := digits(v[27:29], false)
+	zm, ok8 := digits(v[29:31], false)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8) || day < 1 || hour > 23 || minute > 59 || sec > 59 || zh > 23 || zm > 59 {
+		return time.Time{}, false
+	}
+	t := time.Date(y1*100+y2, time.Month(month/3+1), day, hour, minute, sec, 0, time.UTC)
+	if t.Day() != day { // past the month's end, which time.Parse refuses
+		return time.Time{}, false
+	}
+	offset := (zh*60 + zm) * 60
+	if v[26] == '-' {
+		offset = -offset
+	}
+	// The zone time.Parse gives: Local if its offset is Local's then,
+	// else an unnamed fixed zone.
+	t = t.Add(-time.Duration(offset) * time.Second)
+	if _, off := t.In(time.Local).Zone(); off == offset {
+		return t.In(time.Local), true
+	}
+	return t.In(time.FixedZone("", offset)), true
 }

@@ -250,3 +250,37 @@ func joinPieces(r *rand.Rand, pieces []string, n int) string {
 	}
 	return b.String()
 }
+
+// returnPaths are Return-Path values, null and not, with white space of
+// every kind around and inside the brackets.
+var returnPaths = []string{"<>", " <> ", "\t<>\r\n", "< >", "<\u00a0>", "\u2003<\u3000>\u0085", "<\v>\f", "<a@b>", "<", ">", "",
+	"<<>>", "<>>", "<><>", "><", "<x>", "<\u200b>", "<\xff>", "<>\xc3", "<bounces+a=b@example.test>"}
+
+// TestNullReversePath: a Return-Path is null as the words of it joined
+// said, for returnPaths and every one of them with a byte dropped or put
+// in at each place.
+func TestNullReversePath(t *testing.T) {
+	for _, v := range returnPaths {
+		sameNullPath(t, v)
+		for i := range len(v) {
+			sameNullPath(t, v[:i]+v[i+1:])
+			for _, c := range []string{" ", "<", ">", "\xc2", "\xa0", "x"} {
+				sameNullPath(t, v[:i]+c+v[i:])
+			}
+		}
+	}
+}
+
+func sameNullPath(t *testing.T, v string) {
+	t.Helper()
+	if got, want := nullReversePath(v), strings.Join(strings.Fields(v), "") == "<>"; got != want {
+		t.Errorf("nullReversePath(%q) = %v, its words joined say %v", v, got, want)
+	}
+}
+
+func FuzzNullReversePath(f *testing.F) {
+	for _, v := range returnPaths {
+		f.Add(v)
+	}
+	f.Fuzz(sameNullPath)
+}

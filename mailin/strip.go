@@ -58,8 +58,11 @@ func wroteAtEnd(t string) bool {
 // isQuoted reports whether a line is a quoted line: ">" possibly after a
 // little indentation (some clients indent the quote marks).
 func isQuoted(line string) bool {
-	t := strings.TrimLeft(line, " \t")
-	return len(line)-len(t) <= 3 && strings.HasPrefix(t, ">")
+	i := 0 // the spaces and tabs before the '>', counted where they are
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	return i <= 3 && i < len(line) && line[i] == '>'
 }
 
 // isSigDelimiter reports a signature delimiter: "-- " (RFC 3676 §4.3), also
@@ -77,13 +80,13 @@ func outlookBlockAt(lines []string, i int) bool {
 	// Cheap tests first: most lines are none of these. forwardRE needs a
 	// colon, hdrFromRE one of either width.
 	colon := strings.Contains(l, ":") || strings.Contains(l, "：")
-	if !colon && !strings.ContainsAny(l, "-_") {
+	if !colon && strings.IndexByte(l, '-') < 0 && strings.IndexByte(l, '_') < 0 {
 		return false
 	}
-	if (strings.Contains(l, "--") && originalRE.MatchString(l)) || (strings.Contains(l, ":") && forwardRE.MatchString(l)) {
+	if (twoDashRuns(l) && originalRE.MatchString(l)) || (strings.Contains(l, ":") && forwardRE.MatchString(l)) {
 		return true
 	}
-	if strings.Contains(l, "__________") && underscoreRE.MatchString(l) {
+	if strings.Contains(l, "__________") && underscoreRule(l) {
 		// Blank lines do not count toward any window: stripping collapses
 		// them, and stripping twice must give the same text.
 		for j := i + 1; j < len(lines); j++ {
@@ -113,6 +116,41 @@ func outlookBlockAt(lines []string, i int) bool {
 		}
 	}
 	return n >= 2
+}
+
+// twoDashRuns reports whether l has "--" and another "--" after it, as
+// originalRE needs (a rule of dashes before the words and one after): a
+// signature's "-- ", in nearly every message, has one.
+func twoDashRuns(l string) bool {
+	k := strings.Index(l, "--")
+	return k >= 0 && strings.Contains(l[k+2:], "--")
+}
+
+// underscoreRule is underscoreRE.MatchString(l): ten underscores or more,
+// and white space (\s: ASCII but \v) around them only. A list's footer,
+// in nearly every message of a list, starts with one.
+func underscoreRule(l string) bool {
+	i, j := 0, len(l)
+	for i < j && isRESpace(l[i]) {
+		i++
+	}
+	for j > i && isRESpace(l[j-1]) {
+		j--
+	}
+	if j-i < 10 {
+		return false
+	}
+	for k := i; k < j; k++ {
+		if l[k] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// isRESpace reports whether c is a byte of \s.
+func isRESpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // mayStartFrom reports whether l may match hdrFromRE, by the byte its

@@ -1,7 +1,6 @@
 package life
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,25 +8,20 @@ import (
 	"referee/contract"
 )
 
-var (
-	cellRE    = regexp.MustCompile(`^\s*(?:\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)|(-?\d+)\s*,\s*(-?\d+)\b)`)
-	cellSepRE = regexp.MustCompile(`^\s*(?:,\s*and\b|,|and\b|&)?\s*`)
-)
-
 // parseCells reads "(12, 34)", "(1,2) and (3, 4)", "12,34": one or more Cells
 // written as (X, Y) and nothing else. ok is false when there is none or any
 // part is not a Cell ("(5,5,5)", "(1, 2" or "(x, 3)"), so a malformed
-// coordinate is never read as another.
+// coordinate is never read as another. A Cell is what
+// ^\s*(?:\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)|(-?\d+)\s*,\s*(-?\d+)\b) matches, and what
+// parts two is what ^\s*(?:,\s*and\b|,|and\b|&)?\s* does, read by hand (cellAt,
+// cellSep): a claim is read on every claim action, and the expressions
+// were most of its time.
 func parseCells(s string) (pts []Pt, ok bool) {
 	rest := strings.TrimSpace(s)
 	for {
-		m := cellRE.FindStringSubmatch(rest)
-		if m == nil {
+		xs, ys, n := cellAt(rest)
+		if n < 0 {
 			return nil, false
-		}
-		xs, ys := m[1], m[2]
-		if xs == "" {
-			xs, ys = m[3], m[4]
 		}
 		x, err1 := strconv.Atoi(xs)
 		y, err2 := strconv.Atoi(ys)
@@ -35,9 +29,9 @@ func parseCells(s string) (pts []Pt, ok bool) {
 			return nil, false
 		}
 		pts = append(pts, Pt{x, y})
-		rest = rest[len(m[0]):]
-		if sep := cellSepRE.FindString(rest); sep != "" {
-			rest = rest[len(sep):]
+		rest = rest[n:]
+		if n := cellSep(rest); n > 0 {
+			rest = rest[n:]
 		} else if rest != "" {
 			return nil, false
 		}
@@ -45,6 +39,86 @@ func parseCells(s string) (pts []Pt, ok bool) {
 			return pts, true
 		}
 	}
+}
+
+// cellAt reads a Cell at the start of s: its coordinates as written and
+// the length read, -1 when there is none.
+func cellAt(s string) (xs, ys string, n int) {
+	i := skipRESpace(s, 0)
+	paren := i < len(s) && s[i] == '('
+	if paren {
+		i = skipRESpace(s, i+1)
+	}
+	j := reNumber(s, i)
+	if j < 0 {
+		return "", "", -1
+	}
+	xs, i = s[i:j], skipRESpace(s, j)
+	if i == len(s) || s[i] != ',' {
+		return "", "", -1
+	}
+	i = skipRESpace(s, i+1)
+	if j = reNumber(s, i); j < 0 {
+		return "", "", -1
+	}
+	ys, i = s[i:j], j
+	if paren {
+		if i = skipRESpace(s, i); i == len(s) || s[i] != ')' {
+			return "", "", -1
+		}
+		return xs, ys, i + 1
+	}
+	if i < len(s) && isREWord(s[i]) { // no \b: the digits run on into a word
+		return "", "", -1
+	}
+	return xs, ys, i
+}
+
+// cellSep is the length of what parts two Cells at the start of s: 0
+// when nothing does, or only white space.
+func cellSep(s string) int {
+	i := skipRESpace(s, 0)
+	switch {
+	case i < len(s) && s[i] == ',':
+		i++
+		if j := skipRESpace(s, i); strings.HasPrefix(s[j:], "and") && (j+3 == len(s) || !isREWord(s[j+3])) {
+			i = j + 3
+		}
+	case strings.HasPrefix(s[i:], "and") && (i+3 == len(s) || !isREWord(s[i+3])):
+		i += 3
+	case i < len(s) && s[i] == '&':
+		i++
+	}
+	return skipRESpace(s, i)
+}
+
+// skipRESpace is the end of the run of \s (ASCII white space but \v) at
+// s[i:].
+func skipRESpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// reNumber is the end of -?\d+ at s[i:], -1 when there is none.
+func reNumber(s string, i int) int {
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	j := i
+	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
+
+// isREWord reports whether c is a byte of \w, as \b reads words.
+func isREWord(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // doClaim: Life R16 (a contestant becomes the Controller of a Cell Controlled

@@ -315,13 +315,18 @@ var jsonEscape = func() (t [utf8.RuneSelf]string) {
 // and '\\' escaped by a backslash, so are \b, \f, \n, \r and \t; the other
 // control characters, '<', '>' and '&' as \u00XX; U+2028 and U+2029 as
 // \u2028 and \u2029; each byte of invalid UTF-8 as \ufffd. A byte is
-// looked up in jsonSafe, four at once while all four are marked (one loop
-// test per four bytes of plain text: two thirds of the time of one per byte,
+// looked up in jsonSafe, eight at once while all eight are marked, then four
+// (one loop test per eight bytes of plain text: with four at once two thirds
+// of the time of one per byte, with eight nine tenths of that,
 // BenchmarkJournalString), and an ASCII one not marked in jsonEscape.
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i+8 <= len(s) && jsonSafe[s[i]] && jsonSafe[s[i+1]] && jsonSafe[s[i+2]] && jsonSafe[s[i+3]] &&
+			jsonSafe[s[i+4]] && jsonSafe[s[i+5]] && jsonSafe[s[i+6]] && jsonSafe[s[i+7]] {
+			i += 8
+		}
 		for i+4 <= len(s) && jsonSafe[s[i]] && jsonSafe[s[i+1]] && jsonSafe[s[i+2]] && jsonSafe[s[i+3]] {
 			i += 4
 		}
