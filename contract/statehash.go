@@ -300,22 +300,27 @@ func (c *hashText) players(out [][]byte, ps []*Player) ([][]byte, error) {
 	for j, p := range missing {
 		at[places[j]] = keepPlayer(p, texts[j])
 	}
-	var text []byte
-	if from == len(c.people) {
-		text = c.peopleText // past its end, which no text handed out reaches
-	} else {
-		size := 0
-		for _, k := range at {
-			size += len(k.text)
-		}
-		text = make([]byte, 0, size)
-		from = 0
-	}
-	for _, k := range at[from:] {
-		text = append(text, k.text...)
-	}
+	text := joinKept(c.peopleText, from == len(c.people), from, at, func(k keptPlayer) []byte { return k.text })
 	c.people, c.peopleText = at, text
 	return append(out, playersHeadText, text), nil
+}
+
+// joinKept is the texts of at joined, as kept: with appending (the
+// first from of at are those kept before, unchanged, and kept their text
+// joined), the texts of the others appended to kept, past its end, which
+// no text handed out reaches; else made anew.
+func joinKept[K any](kept []byte, appending bool, from int, at []K, text func(K) []byte) []byte {
+	if !appending {
+		size := 0
+		for _, k := range at {
+			size += len(text(k))
+		}
+		kept, from = make([]byte, 0, size), 0
+	}
+	for _, k := range at[from:] {
+		kept = append(kept, text(k)...)
+	}
+	return kept
 }
 
 // keepPlayer is what players keeps of player p, of text.

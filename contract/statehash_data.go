@@ -240,20 +240,7 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 			of := deepCopy(it)
 			at[places[j]] = keptItem{pointer: it.Pointer(), of: of, copied: of.UnsafePointer(), text: texts[j]}
 		}
-		var text []byte
-		if from == len(kl.items) {
-			text = kl.text
-		} else {
-			size := 0
-			for _, k := range at {
-				size += len(k.text)
-			}
-			text = make([]byte, 0, size)
-			from = 0
-		}
-		for _, k := range at[from:] {
-			text = append(text, k.text...)
-		}
+		text := joinKept(kl.text, from == len(kl.items), from, at, func(k keptItem) []byte { return k.text })
 		kl = keptList{typ: l.items.Type(), items: at, text: text}
 		c.items[key] = kl
 		out[li] = text
