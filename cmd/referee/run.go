@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -141,7 +142,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		defer hub.Close()
 		fmt.Fprintf(stdout, "embedded mail hub: IMAP %s, SMTP %s (any user and password; lists %s)\n",
-			hub.IMAPAddr(), hub.SMTPAddr(), strings.Join(append(append([]string{}, cfg.Lists.Public...), cfg.Lists.Official), ", "))
+			hub.IMAPAddr(), hub.SMTPAddr(), strings.Join(slices.Concat(cfg.Lists.Public, []string{cfg.Lists.Official}, cfg.Lists.Discussion), ", "))
 		opts.Hub = true
 		opts.IMAP = &mailin.IMAPConfig{Addr: hub.IMAPAddr(), TLS: "none", User: cfg.Address, Password: "hub", Mailbox: "INBOX", Logger: log}
 		opts.Sender = mailout.NewSender(mailout.SMTPConfig{Addr: hub.SMTPAddr(), TLS: "none", HELO: "referee"}, log)

@@ -41,6 +41,12 @@ func TestRunBannerAndMetrics(t *testing.T) {
 		banner[4] != `mail "help" to referee@example.test to start; the log follows.` {
 		t.Fatalf("the banner:\n%s", strings.Join(banner, "\n"))
 	}
+	// Every list the hub carries is named, the discussion list too: mail to
+	// it reaches every mailbox, as to the others.
+	if !strings.HasSuffix(banner[0], "(any user and password; lists agora-business@example.test, agora-official@example.test, agora-discussion@example.test)") ||
+		banner[3] != "lists: public agora-business@example.test, official agora-official@example.test, discussion agora-discussion@example.test" {
+		t.Errorf("the banner does not name every list the hub carries:\n%s", strings.Join(banner, "\n"))
+	}
 	metric := func(re string) string {
 		resp, err := http.Get(web[1] + "metrics")
 		if err != nil {
