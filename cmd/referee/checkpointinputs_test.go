@@ -53,3 +53,25 @@ func saves(journal []byte) int {
 	}
 	return n
 }
+
+// TestReplayOtherArgumentsNamesTheStoppedOnes: run with other arguments while
+// a stopped replay's checkpoint is there, replay refuses and names the
+// stopped replay's arguments whole (--until, --out and the archives), so the
+// operator sees which of them differs, here --out alone.
+func TestReplayOtherArgumentsNamesTheStoppedOnes(t *testing.T) {
+	dir := t.TempDir()
+	arch := replayArchive(t)
+	os.MkdirAll(filepath.Join(dir, "data"), 0o700)
+	ck := &replayCheckpoint{Archives: []string{arch}, Until: "2026-12-15T00:00:00Z", Out: filepath.Join(dir, "out")}
+	if err := ck.save(filepath.Join(dir, "data", "state.yaml.replay")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd(t, dir, "replay", "--until", "2026-12-15T00:00:00Z", "--out", "elsewhere", arch)
+	want := "a replay of other arguments (--until 2026-12-15T00:00:00Z --out " + filepath.Join(dir, "out") + " " + arch + ") was stopped before its end"
+	if code == 0 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want it to say %q", code, stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "elsewhere")); err == nil {
+		t.Error("the refused replay made its --out directory")
+	}
+}

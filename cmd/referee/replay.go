@@ -107,7 +107,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if ck != nil && !ck.sameRun(archives, *until, outDir) {
-		return fmt.Errorf("%s: a replay of other arguments (%s) was stopped before its end: run it again with the same arguments to finish it, or delete %s to start this one", ckPath, strings.Join(ck.Archives, " "), ckPath)
+		return fmt.Errorf("%s: a replay of other arguments (%s) was stopped before its end: run it again with the same arguments to finish it, or delete %s to start this one", ckPath, ck.args(), ckPath)
 	}
 	// lastSnap: journal_inputs of the state file (of the last snapshot
 	// written); clean: the state file holds every input and no notice,
