@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -110,6 +111,14 @@ func TestUsage(t *testing.T) {
 		code, _, errs := runCmd(t, dir, c, "--help")
 		if code != 0 || !strings.Contains(errs, "Usage: referee "+c) {
 			t.Errorf("%s --help: exit %d, %q", c, code, errs)
+		}
+		// The usage line names every option the list under it gives.
+		usage, _, _ := strings.Cut(errs, "\n")
+		_, opts, _ := strings.Cut(errs, "\nOptions:\n")
+		for _, m := range regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(opts, -1) {
+			if !strings.Contains(usage, "[--"+m[1]) {
+				t.Errorf("%s --help: the usage line %q does not name --%s", c, usage, m[1])
+			}
 		}
 	}
 }

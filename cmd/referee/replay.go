@@ -22,7 +22,7 @@ import (
 	"referee/mailin"
 )
 
-const replayUsage = `Usage: referee replay [--state F] [--config F] [--until TIME] [--out DIR] ARCHIVE...
+const replayUsage = `Usage: referee replay [--state F] [--config F] [--until TIME] [--out DIR] [--secret-file F] ARCHIVE...
 
 Applies archived mail in order — mbox files (mboxo or mboxrd, the From_ line's
 date as the arrival time), maildir folders, single .eml files, and imap:FOLDER, a
