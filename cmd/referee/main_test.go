@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -105,6 +106,13 @@ func TestUsage(t *testing.T) {
 	for _, args := range [][]string{{"bogus"}, {"report"}, {"replay"}, {"run", "--clock-rate", "x"}} {
 		if code, _, _ := runCmd(t, dir, args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	// A time not in RFC 3339 is refused with the form it should have.
+	for _, args := range [][]string{{"replay", "--until", "2026-12-10", "a.mbox"}, {"run", "--clock-start", "yesterday"}, {"init", "--start", "2026-12-10 10:00"}} {
+		code, _, errs := runCmd(t, dir, args...)
+		if want := fmt.Sprintf("%s: %q is not a time in RFC 3339, such as 2026-12-15T00:00:00Z", args[1], args[2]); code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", args, code, errs, want)
 		}
 	}
 	for _, c := range []string{"run", "replay", "report", "check", "init", "verify"} {

@@ -77,9 +77,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	defer daemon.SetGC(replayGCPercent)()
 	var untilT time.Time
 	if *until != "" {
-		t, err := time.Parse(time.RFC3339, *until)
+		t, err := flagTime("until", *until)
 		if err != nil {
-			return usagef("--until: %v", err)
+			return err
 		}
 		untilT = t.UTC()
 	}

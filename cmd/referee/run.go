@@ -68,9 +68,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	clk := daemon.WallClock()
 	if *clockStart != "" {
-		t, err := time.Parse(time.RFC3339, *clockStart)
+		t, err := flagTime("clock-start", *clockStart)
 		if err != nil {
-			return usagef("--clock-start: %v", err)
+			return err
 		}
 		if *clockRate <= 0 {
 			return usagef("--clock-rate must be positive")
