@@ -124,6 +124,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	hubLine := ""
 	if cfg.Embedded() {
 		// Every player the state knows reads the lists, mailbox or not.
 		var players []string
@@ -141,7 +142,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("start the embedded mail hub: %w", err)
 		}
 		defer hub.Close()
-		fmt.Fprintf(stdout, "embedded mail hub: IMAP %s, SMTP %s (any user and password; lists %s)\n",
+		// Printed with the rest of the banner, after the log's lines of
+		// the start-up (daemon.New's among them), so that the banner's
+		// lines come together on a terminal.
+		hubLine = fmt.Sprintf("embedded mail hub: IMAP %s, SMTP %s (any user and password; lists %s)\n",
 			hub.IMAPAddr(), hub.SMTPAddr(), strings.Join(slices.Concat(cfg.Lists.Public, []string{cfg.Lists.Official}, cfg.Lists.Discussion), ", "))
 		opts.Hub = true
 		opts.IMAP = &mailin.IMAPConfig{Addr: hub.IMAPAddr(), TLS: "none", User: cfg.Address, Password: "hub", Mailbox: "INBOX", Logger: log}
@@ -155,6 +159,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	defer d.Close()
 	served := page.serve(e, d)
 	defer served.Close()
-	banner(stdout, cfg, served, errors.Is(statErr, os.ErrNotExist))
+	banner(stdout, cfg, hubLine, served, errors.Is(statErr, os.ErrNotExist))
 	return d.Run(ctx)
 }

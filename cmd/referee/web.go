@@ -82,8 +82,10 @@ func (p *statusPage) archiveSent(n *contract.Notice) {
 	}
 }
 
-// banner tells a new operator what is running and what to do next.
-func banner(w io.Writer, cfg *Config, page *web.Listener, created bool) {
+// banner tells a new operator what is running and what to do next: hubLine
+// (the embedded hub's addresses, empty without it) first.
+func banner(w io.Writer, cfg *Config, hubLine string, page *web.Listener, created bool) {
+	io.WriteString(w, hubLine)
 	if !cfg.Embedded() {
 		fmt.Fprintf(w, "mail: IMAP %s as %s, SMTP %s\n", cfg.IMAP.Addr, cfg.IMAP.User, cfg.SMTP.Addr)
 	}
