@@ -75,3 +75,21 @@ func TestReplayOtherArgumentsNamesTheStoppedOnes(t *testing.T) {
 		t.Error("the refused replay made its --out directory")
 	}
 }
+
+// TestReplayLastLineOfOne: the last line counts one message, one journal
+// entry and one mail in the singular.
+func TestReplayLastLineOfOne(t *testing.T) {
+	dir := t.TempDir()
+	for _, id := range []string{"one", "two"} {
+		os.WriteFile(filepath.Join(dir, id+".eml"), []byte("From: Carol <carol@example.test>\nTo: agora-discussion@example.test\nSubject: DIS: hm\n"+
+			"Date: Tue, 1 Dec 2026 14:00:00 +0000\nMessage-ID: <"+id+"@example.test>\n\nI join the Life contest.\n"), 0o600)
+	}
+	// The state's creation posts the week's Randomness notice: two mails.
+	for _, c := range [][2]string{{"one.eml", "1 message applied, 2 journal entries, 2 mails written to out\n"},
+		{"two.eml", "1 message applied, 1 journal entry, 1 mail written to out\n"}} {
+		file, want := c[0], c[1]
+		if code, out, errs := runCmd(t, dir, "replay", "--out", "out", file); code != 0 || out != want {
+			t.Errorf("%s: exit %d, %q (%s); want %q", file, code, out, errs, want)
+		}
+	}
+}

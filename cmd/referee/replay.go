@@ -17,6 +17,7 @@ import (
 
 	"referee/contract"
 	"referee/contract/store"
+	"referee/contract/text"
 	"referee/internal/bridge"
 	"referee/internal/daemon"
 	"referee/mailin"
@@ -490,11 +491,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if *out != "" {
 		where = "written to " + *out
 	}
-	applied := fmt.Sprintf("%d messages applied", pos.Applied)
+	applied := text.Count(pos.Applied, "message", "messages") + " applied"
 	if pos.Skipped > 0 {
 		applied += fmt.Sprintf(", %d skipped (applied before)", pos.Skipped)
 	}
-	fmt.Fprintf(stdout, "%s, %d journal entries, %d mails %s\n", applied, s.JournalSeq-ck.FirstSeq, cur.Next+cur.Outbox-ck.FirstEml, where)
+	fmt.Fprintf(stdout, "%s, %s, %s %s\n", applied, text.Count(int(s.JournalSeq-ck.FirstSeq), "journal entry", "journal entries"),
+		text.Count(cur.Next+cur.Outbox-ck.FirstEml, "mail", "mails"), where)
 	return nil
 }
 
