@@ -3,6 +3,8 @@ package contract
 import (
 	"fmt"
 	"time"
+
+	"referee/contract/text"
 )
 
 // Where a public message counts (G4): a public list's copy is the one that
@@ -83,9 +85,11 @@ func (e *Engine) listCopyMissing(s *State, id string, at time.Time) []Entry {
 	if key := droppedKey(m.ID); !s.remembers(key, m.Arrived) {
 		s.remember(key, m.Arrived, e.cfg.SeenHorizon)
 	}
-	body := fmt.Sprintf("Your message of %s named a public list, but the list's copy of it did not reach the referee within %s, "+
+	// Filled and signed as every receipt is.
+	body := text.Wrap(fmt.Sprintf("Your message of %s named a public list, but the list's copy of it did not reach the referee within %s, "+
 		"so the list never carried it and nothing in it was performed: public actions count from the list's copy (G4). "+
-		"If the list delivers it later, it counts from then; otherwise send it to the list again.\n", m.Arrived.UTC().Format("2006-01-02 15:04 MST"), waitText(e.cfg.ListWait))
+		"If the list delivers it later, it counts from then; otherwise send it to the list again.", m.Arrived.UTC().Format("2006-01-02 15:04 MST"), waitText(e.cfg.ListWait)), 0) +
+		"\n" + text.Signature("The referee")
 	e.reply(s, m, "unlisted/"+m.ID, body, at)
 	return []Entry{e.journalMessage(s, m, at, "", "rejected", "the list never carried it (G4)")}
 }

@@ -42,7 +42,8 @@ type Archive interface {
 
 // OpenArchive opens stored mail for replay, detecting its kind: a directory
 // with cur/ or new/ is a Maildir, a file starting with "From " is an mbox,
-// any other file is a single message (.eml).
+// a file starting with a header field is a single message (.eml), and any
+// other file is an error.
 func OpenArchive(path string) (Archive, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -60,7 +61,29 @@ func OpenArchive(path string) (Archive, error) {
 	if bytes.Equal(head, []byte("From ")) {
 		return &mboxArchive{f: f, r: br, free: make(chan []byte, mboxFree)}, nil
 	}
+	if !startsWithField(br) {
+		f.Close()
+		return nil, fmt.Errorf("open archive: %s is neither an mbox (its first line is not a \"From \" line) nor a message (its first line is not a header field)", path)
+	}
 	return &emlArchive{f: f, r: br, mtime: st.ModTime(), name: filepath.Base(path)}, nil
+}
+
+// startsWithField tells whether br's first line begins with a header
+// field's name and its colon (RFC 5322 2.2: printable ASCII but the colon),
+// as every message does: a file that does not (a text, a picture, an empty
+// file) is not taken for a message with no header, which replay would apply
+// as mail from nobody arriving at the file's mtime.
+func startsWithField(br *bufio.Reader) bool {
+	head, _ := br.Peek(998) // a line's longest (RFC 5322 2.1.1); less at the file's end
+	for i, c := range head {
+		if c == ':' {
+			return i > 0
+		}
+		if c < '!' || c > '~' {
+			return false
+		}
+	}
+	return false
 }
 
 // emlArchive is a single message file: arrival is its Date header, or the

@@ -171,6 +171,39 @@ func TestOpenArchiveErrors(t *testing.T) {
 	if _, err := OpenArchive(t.TempDir()); err == nil {
 		t.Error("directory without cur/ or new/: no error")
 	}
+	// A file that is neither an mbox nor a message is refused, not read as
+	// one message without a header.
+	for name, text := range map[string]string{
+		"text":    "hello world\nthis is not mail\n",
+		"binary":  "\x89PNG\r\n\x1a\n\x00\x00",
+		"empty":   "",
+		"blank":   "\nFrom: a@example.org\n\nx\n",
+		"colon":   ": x\n\ny\n",
+		"spaced":  "Sub ject: x\n\ny\n",
+		"no line": "Subject",
+	} {
+		path := filepath.Join(t.TempDir(), "x.eml")
+		writeFile(t, path, text)
+		if a, err := OpenArchive(path); err == nil {
+			a.Close()
+			t.Errorf("%s: %q opened as an archive", name, text)
+		} else if !strings.Contains(err.Error(), "neither an mbox") {
+			t.Errorf("%s: error %q does not say what the file is not", name, err)
+		}
+	}
+	// A message's first field, whatever it is, makes it a message.
+	for _, text := range []string{"Return-Path: <a@example.org>\r\nFrom: a@example.org\r\n\r\nx\r\n", "X-Y:\n\nx\n"} {
+		path := filepath.Join(t.TempDir(), "x.eml")
+		writeFile(t, path, text)
+		a, err := OpenArchive(path)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if got := readAll(t, a); len(got) != 1 {
+			t.Errorf("%q: %d messages, want 1", text, len(got))
+		}
+	}
 }
 
 // TestCorpusAsMbox replays the corpus through an mbox and checks that every

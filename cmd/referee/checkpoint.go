@@ -115,6 +115,20 @@ func (c *replayCheckpoint) sameRun(archives []string, until, out string) bool {
 	return true
 }
 
+// args are the arguments of c's replay as its command line gave them (the
+// paths made absolute), for the operator who runs another: every one that
+// sameRun compares, so the one that differs can be seen.
+func (c *replayCheckpoint) args() string {
+	var a []string
+	if c.Until != "" {
+		a = append(a, "--until", c.Until)
+	}
+	if c.Out != "" {
+		a = append(a, "--out", c.Out)
+	}
+	return strings.Join(append(a, c.Archives...), " ")
+}
+
 // pointOf is the point of c that goes with a state at position at.
 func (c *replayCheckpoint) pointOf(at store.Position) (replayPoint, bool) {
 	if c.Cur.Saved && c.Cur.Seq == at.Seq && c.Cur.Inputs == at.Inputs {

@@ -53,3 +53,43 @@ func saves(journal []byte) int {
 	}
 	return n
 }
+
+// TestReplayOtherArgumentsNamesTheStoppedOnes: run with other arguments while
+// a stopped replay's checkpoint is there, replay refuses and names the
+// stopped replay's arguments whole (--until, --out and the archives), so the
+// operator sees which of them differs, here --out alone.
+func TestReplayOtherArgumentsNamesTheStoppedOnes(t *testing.T) {
+	dir := t.TempDir()
+	arch := replayArchive(t)
+	os.MkdirAll(filepath.Join(dir, "data"), 0o700)
+	ck := &replayCheckpoint{Archives: []string{arch}, Until: "2026-12-15T00:00:00Z", Out: filepath.Join(dir, "out")}
+	if err := ck.save(filepath.Join(dir, "data", "state.yaml.replay")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd(t, dir, "replay", "--until", "2026-12-15T00:00:00Z", "--out", "elsewhere", arch)
+	want := "a replay of other arguments (--until 2026-12-15T00:00:00Z --out " + filepath.Join(dir, "out") + " " + arch + ") was stopped before its end"
+	if code == 0 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want it to say %q", code, stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "elsewhere")); err == nil {
+		t.Error("the refused replay made its --out directory")
+	}
+}
+
+// TestReplayLastLineOfOne: the last line counts one message, one journal
+// entry and one mail in the singular.
+func TestReplayLastLineOfOne(t *testing.T) {
+	dir := t.TempDir()
+	for _, id := range []string{"one", "two"} {
+		os.WriteFile(filepath.Join(dir, id+".eml"), []byte("From: Carol <carol@example.test>\nTo: agora-discussion@example.test\nSubject: DIS: hm\n"+
+			"Date: Tue, 1 Dec 2026 14:00:00 +0000\nMessage-ID: <"+id+"@example.test>\n\nI join the Life contest.\n"), 0o600)
+	}
+	// The state's creation posts the week's Randomness notice: two mails.
+	for _, c := range [][2]string{{"one.eml", "1 message applied, 2 journal entries, 2 mails written to out\n"},
+		{"two.eml", "1 message applied, 1 journal entry, 1 mail written to out\n"}} {
+		file, want := c[0], c[1]
+		if code, out, errs := runCmd(t, dir, "replay", "--out", "out", file); code != 0 || out != want {
+			t.Errorf("%s: exit %d, %q (%s); want %q", file, code, out, errs, want)
+		}
+	}
+}

@@ -63,9 +63,9 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	}
 	now := time.Now().UTC()
 	if *start != "" {
-		t, err := time.Parse(time.RFC3339, *start)
+		t, err := flagTime("start", *start)
 		if err != nil {
-			return usagef("--start: %v", err)
+			return err
 		}
 		now = t.UTC()
 	}

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"referee/contract"
 	"referee/contract/store"
@@ -24,6 +25,17 @@ type usageError struct{ msg string }
 func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// flagTime reads the time given to the option name, in RFC 3339. Refused,
+// it says the form with an example: time.Parse's own error names Go's
+// reference layout, which reads as a time the operator never gave.
+func flagTime(name, v string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, usagef("--%s: %q is not a time in RFC 3339, such as 2026-12-15T00:00:00Z (a date, T, a time, and Z or an offset such as +01:00)", name, v)
+	}
+	return t, nil
+}
 
 const mainUsage = `referee referees nomic games by email.
 

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -106,10 +108,25 @@ func TestUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
+	// A time not in RFC 3339 is refused with the form it should have.
+	for _, args := range [][]string{{"replay", "--until", "2026-12-10", "a.mbox"}, {"run", "--clock-start", "yesterday"}, {"init", "--start", "2026-12-10 10:00"}} {
+		code, _, errs := runCmd(t, dir, args...)
+		if want := fmt.Sprintf("%s: %q is not a time in RFC 3339, such as 2026-12-15T00:00:00Z", args[1], args[2]); code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", args, code, errs, want)
+		}
+	}
 	for _, c := range []string{"run", "replay", "report", "check", "init", "verify"} {
 		code, _, errs := runCmd(t, dir, c, "--help")
 		if code != 0 || !strings.Contains(errs, "Usage: referee "+c) {
 			t.Errorf("%s --help: exit %d, %q", c, code, errs)
+		}
+		// The usage line names every option the list under it gives.
+		usage, _, _ := strings.Cut(errs, "\n")
+		_, opts, _ := strings.Cut(errs, "\nOptions:\n")
+		for _, m := range regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(opts, -1) {
+			if !strings.Contains(usage, "[--"+m[1]) {
+				t.Errorf("%s --help: the usage line %q does not name --%s", c, usage, m[1])
+			}
 		}
 	}
 }

@@ -17,12 +17,13 @@ import (
 
 	"referee/contract"
 	"referee/contract/store"
+	"referee/contract/text"
 	"referee/internal/bridge"
 	"referee/internal/daemon"
 	"referee/mailin"
 )
 
-const replayUsage = `Usage: referee replay [--state F] [--config F] [--until TIME] [--out DIR] ARCHIVE...
+const replayUsage = `Usage: referee replay [--state F] [--config F] [--until TIME] [--out DIR] [--secret-file F] ARCHIVE...
 
 Applies archived mail in order — mbox files (mboxo or mboxrd, the From_ line's
 date as the arrival time), maildir folders, single .eml files, and imap:FOLDER, a
@@ -77,9 +78,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	defer daemon.SetGC(replayGCPercent)()
 	var untilT time.Time
 	if *until != "" {
-		t, err := time.Parse(time.RFC3339, *until)
+		t, err := flagTime("until", *until)
 		if err != nil {
-			return usagef("--until: %v", err)
+			return err
 		}
 		untilT = t.UTC()
 	}
@@ -107,7 +108,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if ck != nil && !ck.sameRun(archives, *until, outDir) {
-		return fmt.Errorf("%s: a replay of other arguments (%s) was stopped before its end: run it again with the same arguments to finish it, or delete %s to start this one", ckPath, strings.Join(ck.Archives, " "), ckPath)
+		return fmt.Errorf("%s: a replay of other arguments (%s) was stopped before its end: run it again with the same arguments to finish it, or delete %s to start this one", ckPath, ck.args(), ckPath)
 	}
 	// lastSnap: journal_inputs of the state file (of the last snapshot
 	// written); clean: the state file holds every input and no notice,
@@ -490,11 +491,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if *out != "" {
 		where = "written to " + *out
 	}
-	applied := fmt.Sprintf("%d messages applied", pos.Applied)
+	applied := text.Count(pos.Applied, "message", "messages") + " applied"
 	if pos.Skipped > 0 {
 		applied += fmt.Sprintf(", %d skipped (applied before)", pos.Skipped)
 	}
-	fmt.Fprintf(stdout, "%s, %d journal entries, %d mails %s\n", applied, s.JournalSeq-ck.FirstSeq, cur.Next+cur.Outbox-ck.FirstEml, where)
+	fmt.Fprintf(stdout, "%s, %s, %s %s\n", applied, text.Count(int(s.JournalSeq-ck.FirstSeq), "journal entry", "journal entries"),
+		text.Count(cur.Next+cur.Outbox-ck.FirstEml, "mail", "mails"), where)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -67,9 +68,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	clk := daemon.WallClock()
 	if *clockStart != "" {
-		t, err := time.Parse(time.RFC3339, *clockStart)
+		t, err := flagTime("clock-start", *clockStart)
 		if err != nil {
-			return usagef("--clock-start: %v", err)
+			return err
 		}
 		if *clockRate <= 0 {
 			return usagef("--clock-rate must be positive")
@@ -123,6 +124,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	hubLine := ""
 	if cfg.Embedded() {
 		// Every player the state knows reads the lists, mailbox or not.
 		var players []string
@@ -140,8 +142,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("start the embedded mail hub: %w", err)
 		}
 		defer hub.Close()
-		fmt.Fprintf(stdout, "embedded mail hub: IMAP %s, SMTP %s (any user and password; lists %s)\n",
-			hub.IMAPAddr(), hub.SMTPAddr(), strings.Join(append(append([]string{}, cfg.Lists.Public...), cfg.Lists.Official), ", "))
+		// Printed with the rest of the banner, after the log's lines of
+		// the start-up (daemon.New's among them), so that the banner's
+		// lines come together on a terminal.
+		hubLine = fmt.Sprintf("embedded mail hub: IMAP %s, SMTP %s (any user and password; lists %s)\n",
+			hub.IMAPAddr(), hub.SMTPAddr(), strings.Join(slices.Concat(cfg.Lists.Public, []string{cfg.Lists.Official}, cfg.Lists.Discussion), ", "))
 		opts.Hub = true
 		opts.IMAP = &mailin.IMAPConfig{Addr: hub.IMAPAddr(), TLS: "none", User: cfg.Address, Password: "hub", Mailbox: "INBOX", Logger: log}
 		opts.Sender = mailout.NewSender(mailout.SMTPConfig{Addr: hub.SMTPAddr(), TLS: "none", HELO: "referee"}, log)
@@ -154,6 +159,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	defer d.Close()
 	served := page.serve(e, d)
 	defer served.Close()
-	banner(stdout, cfg, served, errors.Is(statErr, os.ErrNotExist))
+	banner(stdout, cfg, hubLine, served, errors.Is(statErr, os.ErrNotExist))
 	return d.Run(ctx)
 }

@@ -82,8 +82,10 @@ func (p *statusPage) archiveSent(n *contract.Notice) {
 	}
 }
 
-// banner tells a new operator what is running and what to do next.
-func banner(w io.Writer, cfg *Config, page *web.Listener, created bool) {
+// banner tells a new operator what is running and what to do next: hubLine
+// (the embedded hub's addresses, empty without it) first.
+func banner(w io.Writer, cfg *Config, hubLine string, page *web.Listener, created bool) {
+	io.WriteString(w, hubLine)
 	if !cfg.Embedded() {
 		fmt.Fprintf(w, "mail: IMAP %s as %s, SMTP %s\n", cfg.IMAP.Addr, cfg.IMAP.User, cfg.SMTP.Addr)
 	}
@@ -100,6 +102,12 @@ func banner(w io.Writer, cfg *Config, page *web.Listener, created bool) {
 		how = "created just now from state.yaml"
 	}
 	fmt.Fprintf(w, "state: %s (%s)\n", cfg.State, how)
-	fmt.Fprintf(w, "lists: public %s, official %s\n", strings.Join(cfg.Lists.Public, ", "), cfg.Lists.Official)
+	// The discussion lists too: the hub carries them, and a player who
+	// writes there should know the referee reads them as talk (G4).
+	fmt.Fprintf(w, "lists: public %s, official %s", strings.Join(cfg.Lists.Public, ", "), cfg.Lists.Official)
+	if len(cfg.Lists.Discussion) > 0 {
+		fmt.Fprintf(w, ", discussion %s", strings.Join(cfg.Lists.Discussion, ", "))
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "mail \"help\" to %s to start; the log follows.\n", cfg.Address)
 }

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +43,12 @@ func TestRunBannerAndMetrics(t *testing.T) {
 	if smtp == nil || web == nil || banner[2] != "state: data/state.yaml (created just now from state.yaml)" ||
 		banner[4] != `mail "help" to referee@example.test to start; the log follows.` {
 		t.Fatalf("the banner:\n%s", strings.Join(banner, "\n"))
+	}
+	// Every list the hub carries is named, the discussion list too: mail to
+	// it reaches every mailbox, as to the others.
+	if !strings.HasSuffix(banner[0], "(any user and password; lists agora-business@example.test, agora-official@example.test, agora-discussion@example.test)") ||
+		banner[3] != "lists: public agora-business@example.test, official agora-official@example.test, discussion agora-discussion@example.test" {
+		t.Errorf("the banner does not name every list the hub carries:\n%s", strings.Join(banner, "\n"))
 	}
 	metric := func(re string) string {
 		resp, err := http.Get(web[1] + "metrics")
@@ -114,5 +123,38 @@ func TestWebConfig(t *testing.T) {
 		if got := strings.Contains(probs, "web.addr"); got != bad {
 			t.Errorf("web.addr %q: problems %q", v, probs)
 		}
+	}
+}
+
+// TestRunBannerInOnePiece: on a terminal, where the log and the banner share
+// one screen, the banner's five lines come together, the hub's line first,
+// and the log goes on after them (the README's "It prints what it started
+// and what to do next, then its log"); the lines the log writes while the
+// referee starts come before them.
+func TestRunBannerInOnePiece(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("hub:\n  imap_addr: 127.0.0.1:0\n  smtp_addr: 127.0.0.1:0\nweb:\n  addr: 127.0.0.1:0\n"), 0o600)
+	cmd := exec.Command(refereeBinary(t), "run")
+	cmd.Dir = dir
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = cmd.Stdout // one terminal
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	var lines []string
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if strings.HasPrefix(sc.Text(), `mail "help" to `) {
+			break
+		}
+	}
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "embedded mail hub: ") })
+	if i < 0 || len(lines)-i != 5 {
+		t.Fatalf("the banner is not five lines together, the hub's first:\n%s", strings.Join(lines, "\n"))
 	}
 }
