@@ -15,6 +15,7 @@ import (
 
 	"referee/contract"
 	"referee/contract/store"
+	"referee/contract/text"
 	"referee/internal/bridge"
 	"referee/internal/yamlerr"
 	"referee/mailout"
@@ -245,10 +246,10 @@ func leftoverReplay(state string) string {
 		args = append(args, "--out", c.Out)
 	}
 	args = append(args, c.Archives...)
-	return fmt.Sprintf("%s: the checkpoint of a referee replay stopped %s (%d message(s) applied): the state holds that replay only as far as it got. "+
+	return fmt.Sprintf("%s: the checkpoint of a referee replay stopped %s (%s applied): the state holds that replay only as far as it got. "+
 		"Run the same command again to resume it (%s, with the same --state and --secret-file if it had them); "+
 		"deleting the checkpoint would make referee run mail the notices this replay wrote as files since its last snapshot",
-		path, where, c.Cur.Applied, strings.Join(args, " "))
+		path, where, text.Count(c.Cur.Applied, "message", "messages"), strings.Join(args, " "))
 }
 
 // lineList writes line numbers compactly: "3, 6-11".

@@ -68,8 +68,8 @@ func TestReplayOtherArgumentsNamesTheStoppedOnes(t *testing.T) {
 	}
 	code, _, stderr := runCmd(t, dir, "replay", "--until", "2026-12-15T00:00:00Z", "--out", "elsewhere", arch)
 	want := "a replay of other arguments (--until 2026-12-15T00:00:00Z --out " + filepath.Join(dir, "out") + " " + arch + ") was stopped before its end"
-	if code == 0 || !strings.Contains(stderr, want) {
-		t.Errorf("exit %d, stderr %q; want it to say %q", code, stderr, want)
+	if code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 (bad usage) saying %q", code, stderr, want)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "elsewhere")); err == nil {
 		t.Error("the refused replay made its --out directory")

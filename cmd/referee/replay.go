@@ -108,7 +108,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if ck != nil && !ck.sameRun(archives, *until, outDir) {
-		return fmt.Errorf("%s: a replay of other arguments (%s) was stopped before its end: run it again with the same arguments to finish it, or delete %s to start this one", ckPath, ck.args(), ckPath)
+		// Arguments that do not fit the state as it is: bad usage (exit 2).
+		return usagef("%s: a replay of other arguments (%s) was stopped before its end: run it again with the same arguments to finish it, or delete %s to start this one", ckPath, ck.args(), ckPath)
 	}
 	// lastSnap: journal_inputs of the state file (of the last snapshot
 	// written); clean: the state file holds every input and no notice,
@@ -171,7 +172,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		if p.Archive >= len(archives) {
 			where = "the end of the archives"
 		}
-		fmt.Fprintf(stderr, "referee replay: resuming the replay stopped before its end, at %s (%d messages applied before)\n", where, p.Applied)
+		fmt.Fprintf(stderr, "referee replay: resuming the replay stopped before its end, at %s (%s applied before)\n", where, text.Count(p.Applied, "message", "messages"))
 	} else {
 		ck = &replayCheckpoint{Archives: archives, Until: *until, Out: outDir, FirstSeq: keepOf(s), FirstInputs: store.At(s).Inputs, FirstEml: emls.first()}
 		cur = replayPoint{Seq: keepOf(s), Next: ck.FirstEml}
@@ -309,7 +310,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		if err := emls.sync(); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "referee replay: stopped by %v after %d messages; the state and the position are saved: run the same command again to resume\n", sig, pos.Applied)
+		fmt.Fprintf(stderr, "referee replay: stopped by %v after %s; the state and the position are saved: run the same command again to resume\n", sig, text.Count(pos.Applied, "message", "messages"))
 		return &interruptedError{sig: sig}
 	}
 

@@ -497,7 +497,7 @@ func TestReplayInterrupted(t *testing.T) {
 		t.Errorf("check beside a replay's checkpoint: exit %d, want 1", code)
 	}
 	wants(t, "check beside a replay's checkpoint", out,
-		"data/state.yaml.replay: the checkpoint of a referee replay stopped after message 3 of "+replayArchive(t)+" (3 message(s) applied)",
+		"data/state.yaml.replay: the checkpoint of a referee replay stopped after message 3 of "+replayArchive(t)+" (3 messages applied)",
 		"the state holds that replay only as far as it got",
 		"Run the same command again to resume it (referee replay --until 2026-12-15T00:00:00Z --out "+filepath.Join(dir, "out")+" "+replayArchive(t)+", with the same --state and --secret-file",
 		"deleting the checkpoint would make referee run mail the notices this replay wrote as files since its last snapshot")
@@ -580,4 +580,21 @@ func TestReplayAgainInterruptedCountsSkips(t *testing.T) {
 	if !bytes.Equal(state, readFile(t, filepath.Join(dir, "data/state.yaml"))) || !bytes.Equal(journal, readFile(t, filepath.Join(dir, "data/journal.jsonl"))) {
 		t.Errorf("the replay again, stopped and resumed, changed the state file or the journal")
 	}
+}
+
+// TestReplayInterruptedAfterOne: a replay stopped after its first message
+// says so in the singular, as referee check and the resumed replay do.
+func TestReplayInterruptedAfterOne(t *testing.T) {
+	dir := secretDir(t)
+	code, errs := replayChild(t, dir, "message:1", syscall.SIGINT, replayArgs(t, true))
+	if code != 3 {
+		t.Fatalf("interrupted replay: exit %d, want 3: %s", code, errs)
+	}
+	wants(t, "interrupted replay", errs, "referee replay: stopped by interrupt after 1 message; the state")
+	_, out, _ := runCmd(t, dir, "check")
+	wants(t, "check beside the checkpoint", out, "stopped after message 1 of "+replayArchive(t)+" (1 message applied)")
+	if code, errs = replayChild(t, dir, "", 0, replayArgs(t, true)); code != 0 {
+		t.Fatalf("resumed replay: exit %d %s", code, errs)
+	}
+	wants(t, "resumed replay", errs, ", message 2 (1 message applied before)")
 }
