@@ -262,25 +262,34 @@ func asctimeFromLine(line string) (time.Time, bool) {
 		d[3] != ' ' || d[7] != ' ' || d[10] != ' ' || d[13] != ':' || d[16] != ':' || d[19] != ' ' {
 		return time.Time{}, false
 	}
-	if strings.Index("SunMonTueWedThuFriSat", d[0:3])%3 != 0 {
+	return fixedDate(d[0:3], d[4:7], d[8:10], d[8] == ' ', d[20:24], d[11:13], d[14:16], d[17:19])
+}
+
+// fixedDate is the time, in UTC, of a date whose parts stand at fixed
+// places, as time.Parse reads it: the weekday and the month as its
+// layouts spell them ("Mon", "Nov"), the day in two ASCII digits (one
+// after a space, padded), the year in four, the hour, minute and second
+// in two. ok is false for anything else, and for a date time.Parse
+// refuses (an hour past 23, a day past the month's end). The weekday is
+// not checked against the date, as time.Parse does not.
+func fixedDate(weekday, month, day string, padded bool, year, hour, minute, sec string) (time.Time, bool) {
+	if strings.Index("SunMonTueWedThuFriSat", weekday)%3 != 0 {
 		return time.Time{}, false
 	}
-	month := strings.Index("JanFebMarAprMayJunJulAugSepOctNovDec", d[4:7])
-	if month < 0 || month%3 != 0 {
+	m := strings.Index("JanFebMarAprMayJunJulAugSepOctNovDec", month)
+	if m < 0 || m%3 != 0 {
 		return time.Time{}, false
 	}
-	day, ok1 := digits(d[8:10], d[8] == ' ')
-	hour, ok2 := digits(d[11:13], false)
-	minute, ok3 := digits(d[14:16], false)
-	sec, ok4 := digits(d[17:19], false)
-	y1, ok5 := digits(d[20:22], false)
-	y2, ok6 := digits(d[22:24], false)
-	year := y1*100 + y2
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || day < 1 || hour > 23 || minute > 59 || sec > 59 {
+	d, ok1 := digits(day, padded)
+	y, ok2 := digits(year, false)
+	h, ok3 := digits(hour, false)
+	mi, ok4 := digits(minute, false)
+	se, ok5 := digits(sec, false)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) || d < 1 || h > 23 || mi > 59 || se > 59 {
 		return time.Time{}, false
 	}
-	t := time.Date(year, time.Month(month/3+1), day, hour, minute, sec, 0, time.UTC)
-	if t.Day() != day { // past the month's end, which time.Parse refuses
+	t := time.Date(y, time.Month(m/3+1), d, h, mi, se, 0, time.UTC)
+	if t.Day() != d { // past the month's end, which time.Parse refuses
 		return time.Time{}, false
 	}
 	return t, true

@@ -122,26 +122,10 @@ func rfc1123Z(v string) (time.Time, bool) {
 		v[19] != ':' || v[22] != ':' || v[25] != ' ' || v[26] != '+' && v[26] != '-' {
 		return time.Time{}, false
 	}
-	if strings.Index("SunMonTueWedThuFriSat", v[0:3])%3 != 0 {
-		return time.Time{}, false
-	}
-	month := strings.Index("JanFebMarAprMayJunJulAugSepOctNovDec", v[8:11])
-	if month < 0 || month%3 != 0 {
-		return time.Time{}, false
-	}
-	day, ok1 := digits(v[5:7], false)
-	y1, ok2 := digits(v[12:14], false)
-	y2, ok3 := digits(v[14:16], false)
-	hour, ok4 := digits(v[17:19], false)
-	minute, ok5 := digits(v[20:22], false)
-	sec, ok6 := digits(v[23:25], false)
-	zh, ok7 := digits(v[27:29], false)
-	zm, ok8 := digits(v[29:31], false)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8) || day < 1 || hour > 23 || minute > 59 || sec > 59 || zh > 23 || zm > 59 {
-		return time.Time{}, false
-	}
-	t := time.Date(y1*100+y2, time.Month(month/3+1), day, hour, minute, sec, 0, time.UTC)
-	if t.Day() != day { // past the month's end, which time.Parse refuses
+	t, ok := fixedDate(v[0:3], v[8:11], v[5:7], false, v[12:16], v[17:19], v[20:22], v[23:25])
+	zh, ok1 := digits(v[27:29], false)
+	zm, ok2 := digits(v[29:31], false)
+	if !ok || !ok1 || !ok2 || zh > 23 || zm > 59 {
 		return time.Time{}, false
 	}
 	offset := (zh*60 + zm) * 60
