@@ -325,16 +325,7 @@ func TestRunOverEmbeddedHub(t *testing.T) {
 		t.Errorf("weekly report:\n%s", rep)
 	}
 	// SIGINT: the daemon saves and exits 0.
-	d.cmd.Process.Signal(os.Interrupt)
-	select {
-	case err := <-d.exited:
-		if err != nil {
-			t.Errorf("referee run exited with %v after SIGINT", err)
-		}
-		d.exited <- err
-	case <-time.After(testdeadline.Left(t)):
-		t.Fatal("referee run did not stop after SIGINT by the test's deadline")
-	}
+	stopReferee(t, d.runningReferee)
 	e, _ := newEngine(&Config{Address: "referee@example.test"})
 	s, err := store.Load(e, filepath.Join(d.dir, "data/state.yaml"))
 	if err != nil {
@@ -513,25 +504,12 @@ func TestRunTestClockAgainCarriesOn(t *testing.T) {
 		}
 		return at
 	}
-	stop := func(d *hubDaemon) {
-		t.Helper()
-		d.cmd.Process.Signal(os.Interrupt)
-		select {
-		case err := <-d.exited:
-			if err != nil {
-				t.Fatalf("referee run exited with %v after SIGINT", err)
-			}
-			d.exited <- err
-		case <-time.After(testdeadline.Left(t)):
-			t.Fatal("referee run did not stop after SIGINT by the test's deadline")
-		}
-	}
 	d := startHubDaemonIn(t, dir, "", args...)
 	first := arrival(d, "join-1@example.test", "I join the Life contest.")
-	stop(d)
+	stopReferee(t, d.runningReferee)
 	d = startHubDaemonIn(t, dir, "", args...)
 	second := arrival(d, "claim-1@example.test", "I claim cell (5, 5) in Life.")
-	stop(d)
+	stopReferee(t, d.runningReferee)
 	if second.Before(first) {
 		t.Errorf("after a restart with the same test clock, a mail arrived at %s, before the one of %s", second.Format(time.DateTime), first.Format(time.DateTime))
 	}

@@ -11,8 +11,6 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/google/go-cmp/cmp"
-
-	"referee/internal/testdeadline"
 )
 
 // TestHubRestartKeepsMail: `referee run` stopped and started again over
@@ -27,16 +25,7 @@ func TestHubRestartKeepsMail(t *testing.T) {
 	alice.waitFor(t, func(m string) bool { return strings.Contains(m, "In-Reply-To: <join-1@example.test>") })
 	before := alice.all(t)
 	alice.c.Close()
-	d.cmd.Process.Signal(os.Interrupt)
-	select {
-	case err := <-d.exited:
-		d.exited <- err
-		if err != nil {
-			t.Fatalf("referee run exited with %v after SIGINT", err)
-		}
-	case <-time.After(testdeadline.Left(t)):
-		t.Fatal("referee run did not stop after SIGINT by the test's deadline")
-	}
+	stopReferee(t, d.runningReferee)
 
 	d2 := startHubDaemonIn(t, dir, "")
 	alice = openMailbox(t, d2.imapAddr, "alice@example.test")
