@@ -164,7 +164,25 @@ type emlWriter struct {
 	jobs chan emlJob
 	wg   sync.WaitGroup
 	err  error
+	// kept are the files written since the last sync, still open (the
+	// first keptFiles of them), so that once the sync has written them
+	// back their pages are let go (letGoKept).
+	kept    []keptFile
+	maxKept int // keptFiles, or a quarter of the open files allowed if less
 }
+
+// keptFile is a file written since the last sync and kept open.
+type keptFile struct {
+	fd   int
+	name string
+}
+
+// keptFiles is how many files written between two syncs are kept open to
+// be let go from the page cache after the sync (a save's notices, a few
+// thousand at most between a replay's checkpoints); those past it are
+// closed at once, and left to the kernel. Where the process may open few
+// files (RLIMIT_NOFILE), a quarter of them.
+const keptFiles = 4096
 
 // emlJob is a run of notices to be written from number next on.
 type emlJob struct {
@@ -173,7 +191,11 @@ type emlJob struct {
 }
 
 func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
-	w := &emlWriter{dir: dir, addr: addr, dirFD: -1, chmod: umask()&0o644 != 0}
+	w := &emlWriter{dir: dir, addr: addr, dirFD: -1, chmod: umask()&0o644 != 0, maxKept: keptFiles}
+	var lim unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &lim); err == nil && lim.Cur/4 < keptFiles {
+		w.maxKept = int(lim.Cur / 4)
+	}
 	if dir == "" {
 		return w, nil
 	}
@@ -200,6 +222,10 @@ func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
 // closes the folder.
 func (w *emlWriter) close() {
 	w.stop()
+	for _, k := range w.kept {
+		unix.Close(k.fd)
+	}
+	w.kept = nil
 	if w.dirFD != -1 {
 		unix.Close(w.dirFD)
 		w.dirFD = -1
@@ -286,9 +312,11 @@ func emlName(n int) string {
 }
 
 // writeFile writes raw as the file name in the folder, mode 0644 whatever
-// the umask. A new file takes three system calls (openat, write, close:
-// os.OpenFile adds four fcntl and an epoll_ctl to them, the chmod one
-// more), with a fourth only when the umask takes bits of 0644 away; a file
+// the umask. A new file takes three system calls (openat, write, and close,
+// which is put off to after the sync, with the advice to let its pages go:
+// see letGoKept; os.OpenFile adds four fcntl and an epoll_ctl to them, the
+// chmod one more), with a fourth only when the umask takes bits of 0644
+// away; a file
 // that is there already (written before a kill) is written over and set to
 // 0644. The name is looked up in the folder held open, not by its path
 // from the root: the kernel's time to make a file is then the folder's
@@ -319,6 +347,10 @@ func (w *emlWriter) writeFile(name string, raw []byte) error {
 	}
 	if err == nil && chmod {
 		err = unix.Fchmod(fd, 0o644)
+	}
+	if err == nil && len(w.kept) < w.maxKept {
+		w.kept = append(w.kept, keptFile{fd, name})
+		return nil
 	}
 	if cerr := unix.Close(fd); err == nil {
 		err = cerr
@@ -369,7 +401,25 @@ func (w *emlWriter) sync() error {
 		return fmt.Errorf("sync %s: %w", w.dir, err)
 	}
 	w.pending = false
-	return nil
+	return w.letGoKept()
+}
+
+// letGoKept lets the pages of the files kept open go from the page cache,
+// now that the sync has written them back, and closes them: the replay
+// never reads them, and the kernel gives their pages to the next files at
+// once, where a page the process has never touched can cost many times
+// the copy into it (a virtual machine whose host took back the memory the
+// guest had left free). A file whose close fails is named.
+func (w *emlWriter) letGoKept() error {
+	var err error
+	for _, k := range w.kept {
+		_ = unix.Fadvise(k.fd, 0, 0, unix.FADV_DONTNEED)
+		if cerr := unix.Close(k.fd); cerr != nil && err == nil {
+			err = fmt.Errorf("write %s: %w", filepath.Join(w.dir, k.name), cerr)
+		}
+	}
+	w.kept = w.kept[:0]
+	return err
 }
 
 // interruptedError is a replay stopped by SIGINT or SIGTERM after saving

@@ -150,7 +150,9 @@ func writePieces(f *os.File, pieces [][]byte, paced bool) error {
 			return err
 		}
 		if paced {
-			pace(f, off, int64(len(b)))
+			if err := pace(f, off, int64(len(b))); err != nil {
+				return fmt.Errorf("write back: %w", err)
+			}
 		}
 		off += int64(len(b))
 		return nil
@@ -246,6 +248,9 @@ type Journal struct {
 	// enc keeps the text of the state last committed, so that a commit
 	// re-encodes only the parts of the state that changed.
 	enc contract.Encoder
+
+	// behind writes the journal back behind its end (writeBehind).
+	behind writeBehind
 }
 
 type spareFile struct {
@@ -302,7 +307,7 @@ func OpenJournal(path string, keep Position) (*Journal, error) {
 		f.Close()
 		return nil, fmt.Errorf("cut journal: %w", err)
 	}
-	return &Journal{path: path, f: f, size: off, opened: op, spare: make(chan spareFile, 1)}, nil
+	return &Journal{path: path, f: f, size: off, opened: op, spare: make(chan spareFile, 1), behind: writeBehind{started: off, dropped: off}}, nil
 }
 
 // SyncFailedPath is the file beside the journal at path that records a
@@ -410,6 +415,16 @@ func (j *Journal) cut(size int64) {
 	}
 	j.f.Seek(size, io.SeekStart)
 	j.size = size
+	j.behind.cut(size)
+}
+
+// wroteTo notes that the journal's lines now end at end (writeBehind); a
+// failed write-back stops the journal as a failed sync does.
+func (j *Journal) wroteTo(end int64) error {
+	if err := j.behind.wrote(j.f, end); err != nil {
+		return j.syncFailed(fmt.Errorf("write back: %w", err))
+	}
+	return nil
 }
 
 // Close closes the journal and removes the spare temporary file.
@@ -612,5 +627,5 @@ func (j *Journal) appendSync(lines []byte) error {
 	}
 	j.dirty = false
 	j.size += int64(len(lines))
-	return nil
+	return j.wroteTo(j.size)
 }

@@ -148,6 +148,8 @@ func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
 	// would allocate, clear and grow each time): then in pieces of
 	// logChunk or a line more.
 	w := &chunkWriter{f: j.f, b: make([]byte, 0, min(saveSize(steps), logChunk)+lineSlack)}
+	base := j.size
+	w.after = func(n int64) error { return j.wroteTo(base + n) }
 	nin, err := encodeSave(w, s, steps)
 	if err == nil {
 		err = w.flush()
@@ -191,6 +193,9 @@ type chunkWriter struct {
 	b   []byte
 	n   int64
 	err error
+	// after, when set, is told after each write how much was written
+	// in all; its error is the writer's.
+	after func(n int64) error
 }
 
 func (w *chunkWriter) Write(p []byte) (int, error) {
@@ -223,6 +228,9 @@ func (w *chunkWriter) flush() error {
 	}
 	n, err := w.f.Write(w.b)
 	w.n += int64(n)
+	if err == nil && w.after != nil {
+		err = w.after(w.n)
+	}
 	w.err = err
 	w.b = w.b[:0]
 	return err

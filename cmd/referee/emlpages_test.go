@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"referee/contract"
+	"referee/internal/bridge"
+)
+
+// residentPages is how many pages of the file at path are in the page
+// cache, and how many it has.
+func residentPages(t *testing.T, path string) (in, all int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		t.Fatalf("%s: %v, %d bytes", path, err, st.Size())
+	}
+	m, err := unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Munmap(m)
+	page := os.Getpagesize()
+	vec := make([]byte, (len(m)+page-1)/page)
+	if _, _, errno := unix.Syscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(&m[0])), uintptr(len(m)), uintptr(unsafe.Pointer(&vec[0]))); errno != 0 {
+		t.Fatal(errno)
+	}
+	for _, v := range vec {
+		in += int(v & 1)
+	}
+	return in, len(vec)
+}
+
+// openFiles is how many files the process has open.
+func openFiles(t *testing.T) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("no /proc/self/fd: %v", err)
+	}
+	return len(fds)
+}
+
+// TestEmlFilesLetGoAfterSync: the mails a replay writes are let go from
+// the page cache once the sync has written them back (a replay writes
+// hundreds of megabytes of them and never reads them), each file whole
+// and closed; past the files kept open between two syncs, the rest are
+// closed at once and written as well.
+func TestEmlFilesLetGoAfterSync(t *testing.T) {
+	dir := t.TempDir()
+	probe := filepath.Join(dir, "probe")
+	os.WriteFile(probe, bytes.Repeat([]byte("x"), 1<<16), 0o644)
+	if f, err := os.Open(probe); err == nil {
+		f.Sync()
+		unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED)
+		f.Close()
+	}
+	if in, _ := residentPages(t, probe); in > 0 {
+		t.Skipf("the file system of %s keeps the pages of a file written back (tmpfs?): nothing to let go", dir)
+	}
+	os.Remove(probe)
+	addr := bridge.Addresses{Referee: "referee@example.test", PublicList: "agora-business@example.test", OfficialList: "agora-official@example.test", PublicTag: "BUS:", OfficialTag: "OFF:"}
+	var outbox []*contract.Outgoing
+	for i := range 300 {
+		outbox = append(outbox, &contract.Outgoing{Notice: contract.Notice{ID: fmt.Sprintf("receipt/%d@example.test", i), Kind: "receipt",
+			Channel: contract.ChanPrivate, To: []string{"alice@example.test"}, Subject: fmt.Sprintf("Re: claim %d", i),
+			Body: strings.Repeat(fmt.Sprintf("Claim %d done. ", i), 600) + "\n", Time: time.Date(2026, 11, 2, 8, 0, i%60, 0, time.UTC)}})
+	}
+	for _, kept := range []int{keptFiles, 100} {
+		out := filepath.Join(dir, fmt.Sprint("out-", kept))
+		before := openFiles(t)
+		w, err := newEmlWriter(out, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.maxKept = kept
+		w.background()
+		if err := w.write(outbox[:150], 1, func(string) {}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.write(outbox[150:], 151, func(string) {}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.sync(); err != nil {
+			t.Fatal(err)
+		}
+		if open := openFiles(t) - before; open != 1 {
+			t.Errorf("kept %d: %d files open after the sync, want 1 (the folder)", kept, open)
+		}
+		w.close()
+		// Counted before any is read (a read brings the pages back):
+		// those kept open are let go, those closed at once are left to
+		// the kernel, which has not let them go yet.
+		var letGo, left, letGoPages, leftPages int
+		for i := range outbox {
+			in, all := residentPages(t, filepath.Join(out, emlName(i+1)))
+			if i < kept {
+				letGo, letGoPages = letGo+in, letGoPages+all
+			} else {
+				left, leftPages = left+in, leftPages+all
+			}
+		}
+		if letGo > letGoPages/20 {
+			t.Errorf("kept %d: %d of the %d pages of the files kept open are in the page cache after the sync; want them let go", kept, letGo, letGoPages)
+		}
+		if kept < len(outbox) && left < leftPages/2 {
+			t.Errorf("kept %d: %d of the %d pages of the files closed at once are in the page cache; want most (nothing let them go)", kept, left, leftPages)
+		}
+		for i := range outbox {
+			name := filepath.Join(out, emlName(i+1))
+			raw, err := os.ReadFile(name)
+			if err != nil || !bytes.Contains(raw, []byte(fmt.Sprintf("Claim %d done.", i))) {
+				t.Fatalf("kept %d: %s: %v, %d bytes without its notice", kept, name, err, len(raw))
+			}
+		}
+	}
+}
