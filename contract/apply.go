@@ -160,6 +160,24 @@ func (e *Engine) Repeats(s *State, m *Message) bool {
 	return err == nil && (!ok || ev.At.After(arrived))
 }
 
+// Forgotten reports whether m arrived before the memory of Message-IDs
+// begins (its horizon) and is not in it, held or dropped: Apply takes it
+// as applied, and whether it ever was cannot be told (an archive older
+// than the state, replayed after it).
+func (s *State) Forgotten(m *Message) bool {
+	if s.Seen.Horizon.IsZero() || !m.Arrived.Before(s.Seen.Horizon) {
+		return false
+	}
+	if _, ok := s.Seen.IDs[m.ID]; ok {
+		return false
+	}
+	if _, ok := s.Held[m.ID]; ok {
+		return false
+	}
+	_, dropped := s.Seen.IDs[droppedKey(m.ID)]
+	return !dropped
+}
+
 // seen reports whether the message was already applied (or is older than the
 // memory's horizon), and remembers it otherwise. The memory is a map, looked
 // up once, and a queue by arrival from which what falls behind the horizon is

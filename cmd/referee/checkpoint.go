@@ -59,6 +59,7 @@ type replayPoint struct {
 	Outbox    int    `json:"outbox"`            // notices in the state's outbox
 	Applied   int    `json:"applied"`           // messages applied since the replay began
 	Skipped   int    `json:"skipped,omitempty"` // and those skipped, applied before it (Engine.Repeats)
+	Old       int    `json:"old,omitempty"`     // and those skipped, older than the memory of Message-IDs (State.Forgotten)
 }
 
 // replayCheckpoint is the checkpoint file.

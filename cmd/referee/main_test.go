@@ -346,3 +346,30 @@ func TestSecretFileForms(t *testing.T) {
 		t.Errorf("a 5-byte secret file: exit %d, %q", code, errs)
 	}
 }
+
+// TestReplayOlderThanMemory: an archive older than the state, replayed
+// after it, has messages from before the memory of Message-IDs begins:
+// they are taken as applied (as the referee takes them in any replay) and
+// the last line counts them apart, naming where the memory begins, not as
+// messages applied before.
+func TestReplayOlderThanMemory(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{9}, 32), 0o600)
+	msg := func(from, id string, at time.Time) string {
+		return fmt.Sprintf("From %s %s\nFrom: %s\nTo: referee@example.test\nSubject: hello\nMessage-ID: <%s>\nDate: %s\n\nHello.\n\n",
+			from, at.Format("Mon Jan _2 15:04:05 2006"), from, id, at.Format(time.RFC1123Z))
+	}
+	day := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	newer := filepath.Join(dir, "newer.mbox")
+	older := filepath.Join(dir, "older.mbox")
+	os.WriteFile(newer, []byte(msg("alice@example.test", "n1@example.test", day)+msg("alice@example.test", "n2@example.test", day.AddDate(0, 0, 45))), 0o600)
+	os.WriteFile(older, []byte(msg("bob@example.test", "o1@example.test", day.AddDate(0, 0, 3))+msg("bob@example.test", "n2@example.test", day.AddDate(0, 0, 45))), 0o600)
+	if code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", newer); code != 0 {
+		t.Fatalf("replay: %d %s %s", code, out, errs)
+	}
+	code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", older)
+	if code != 0 {
+		t.Fatalf("replay of the older archive: %d %s %s", code, out, errs)
+	}
+	wants(t, "the older archive's replay", out, "0 messages applied, 1 skipped (applied before), 1 skipped (arrived before 2026-12-16T10:00:00Z, where the memory of applied Message-IDs begins: taken as applied)")
+}

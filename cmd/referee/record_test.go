@@ -347,6 +347,19 @@ func TestCheckNamesAFailedJournalSync(t *testing.T) {
 		t.Error("run started beside a failed journal sync")
 	}
 	wants(t, "run", errs, "a sync of the journal failed", "journal.jsonl.sync-failed")
+	if strings.Contains(errs, "mail hub") {
+		t.Errorf("run started the embedded mail hub before it refused the journal:\n%s", errs)
+	}
+	// A replay refuses it too, before it reads a message.
+	journal := readFile(t, store.JournalPath(filepath.Join(dir, "data/state.yaml")))
+	arch, _ := filepath.Abs("testdata/replay.mbox")
+	code, _, errs = runCmd(t, dir, "replay", "--secret-file", "secret", arch)
+	if code == 0 || !strings.Contains(errs, "journal.jsonl.sync-failed") {
+		t.Errorf("replay beside a failed journal sync: exit %d, %s", code, errs)
+	}
+	if !bytes.Equal(journal, readFile(t, store.JournalPath(filepath.Join(dir, "data/state.yaml")))) {
+		t.Error("a replay refused beside a failed journal sync wrote to the journal")
+	}
 }
 
 // TestStateIsADirectory: a directory where the state file should be is

@@ -36,7 +36,10 @@ and dropped. A state that does not exist yet is created from the starting state
 at the first message's arrival time, and saved before anything else. Replaying
 the same archive again changes nothing: every message is remembered, and
 one applied before (in an archive replayed again, or overlapping one) is
-skipped, counted in the last line, and not journaled again.
+skipped, counted in the last line, and not journaled again. A message that
+arrived before the memory of Message-IDs begins (limits.seen_horizon before the
+latest message applied) is taken as applied, whether it was or not, and counted
+apart: an archive older than the state is replayed before it, not after.
 
 Every few seconds (or 8,192 messages), and on SIGINT or SIGTERM, the state's journal and the
 position in the archives are saved (the position in STATE.replay, removed at
@@ -436,7 +439,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				// overlaps it): nothing to apply or to journal.
 				pos.Message++
 				pos.MessageID = m.ID
-				pos.Skipped++
+				if s.Forgotten(m) {
+					pos.Old++
+				} else {
+					pos.Skipped++
+				}
 				continue
 			}
 			var ent []contract.Entry
@@ -495,6 +502,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	applied := text.Count(pos.Applied, "message", "messages") + " applied"
 	if pos.Skipped > 0 {
 		applied += fmt.Sprintf(", %d skipped (applied before)", pos.Skipped)
+	}
+	if pos.Old > 0 {
+		applied += fmt.Sprintf(", %d skipped (arrived before %s, where the memory of applied Message-IDs begins: taken as applied)", pos.Old, s.Seen.Horizon.UTC().Format(time.RFC3339))
 	}
 	fmt.Fprintf(stdout, "%s, %s, %s %s\n", applied, text.Count(int(s.JournalSeq-ck.FirstSeq), "journal entry", "journal entries"),
 		text.Count(cur.Next+cur.Outbox-ck.FirstEml, "mail", "mails"), where)

@@ -102,6 +102,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		opts.Sender = mailout.NewSender(mailout.SMTPConfig{Addr: cfg.SMTP.Addr, TLS: string(cfg.SMTP.TLS), TLSConfig: opts.IMAP.TLSConfig,
 			User: cfg.SMTP.User, Password: smtpPass, HELO: cfg.SMTP.HELO}, log)
 	}
+	// A journal stopped by a failed sync is refused before anything is
+	// cut, opened or started (the daemon's own opening would refuse it
+	// only after the hub had started).
+	if err := store.SyncFailedRefusal(store.JournalPath(cfg.State)); err != nil {
+		return err
+	}
 	_, statErr := os.Stat(cfg.State)
 	if err := cutUnfinishedFirstSave(cfg, log.Warn); err != nil {
 		return err

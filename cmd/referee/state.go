@@ -122,6 +122,9 @@ func openJournal(cfg *Config, keep store.Position, note func(msg string, args ..
 // checkJournal refuses, before any work, a journal that openJournal would
 // refuse.
 func checkJournal(cfg *Config, keep store.Position) error {
+	if err := store.SyncFailedRefusal(store.JournalPath(cfg.State)); err != nil {
+		return err
+	}
 	sc, err := store.ScanJournal(store.JournalPath(cfg.State), keep)
 	if err != nil {
 		return err

@@ -265,8 +265,8 @@ type spareFile struct {
 // anything else it would have to cut is refused with a *JournalError, and
 // left as it is.
 func OpenJournal(path string, keep Position) (*Journal, error) {
-	if b, err := os.ReadFile(SyncFailedPath(path)); err == nil {
-		return nil, fmt.Errorf("%s: a sync of the journal failed (%s): lines written before it may not be on disk. Nothing is journaled until you have checked the disk and the journal (referee check) and removed %s", path, strings.TrimSpace(string(b)), SyncFailedPath(path))
+	if err := SyncFailedRefusal(path); err != nil {
+		return nil, err
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
@@ -308,6 +308,17 @@ func OpenJournal(path string, keep Position) (*Journal, error) {
 		return nil, fmt.Errorf("cut journal: %w", err)
 	}
 	return &Journal{path: path, f: f, size: off, opened: op, spare: make(chan spareFile, 1), behind: writeBehind{started: off, dropped: off}}, nil
+}
+
+// SyncFailedRefusal is OpenJournal's refusal of the journal at path while
+// the record of a failed sync of it is there (SyncFailedPath), or nil: a
+// command checks it before it starts anything.
+func SyncFailedRefusal(path string) error {
+	b, err := os.ReadFile(SyncFailedPath(path))
+	if err != nil {
+		return nil
+	}
+	return fmt.Errorf("%s: a sync of the journal failed (%s): lines written before it may not be on disk. Nothing is journaled until you have checked the disk and the journal (referee check) and removed %s", path, strings.TrimSpace(string(b)), SyncFailedPath(path))
 }
 
 // SyncFailedPath is the file beside the journal at path that records a
