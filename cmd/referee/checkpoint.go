@@ -166,7 +166,7 @@ type emlWriter struct {
 	wg   sync.WaitGroup
 	err  error
 	// kept are the files written since the last sync, still open (the
-	// first keptFiles of them), so that once the sync has written them
+	// first maxKept of them), so that once the sync has written them
 	// back their pages are let go (letGoKept).
 	kept    []keptFile
 	maxKept int // keptFiles, or a quarter of the open files allowed if less
@@ -315,11 +315,10 @@ func emlName(n int) string {
 // which is put off to after the sync, with the advice to let its pages go:
 // see letGoKept; os.OpenFile adds four fcntl and an epoll_ctl to them, the
 // chmod one more), with a fourth only when the umask takes bits of 0644
-// away; a file
-// that is there already (written before a kill) is written over and set to
-// 0644. The name is looked up in the folder held open, not by its path
-// from the root: the kernel's time to make a file is then the folder's
-// (its lookup of the name, the new inode, the name's entry).
+// away; a file that is there already (written before a kill) is written
+// over and set to 0644. The name is looked up in the folder held open, not
+// by its path from the root: the kernel's time to make a file is then the
+// folder's (its lookup of the name, the new inode, the name's entry).
 func (w *emlWriter) writeFile(name string, raw []byte) error {
 	fd, chmod, err := w.openFile(name)
 	if (errors.Is(err, unix.EMFILE) || errors.Is(err, unix.ENFILE)) && len(w.kept) > 0 {
