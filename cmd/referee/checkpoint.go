@@ -166,7 +166,7 @@ type emlWriter struct {
 	wg   sync.WaitGroup
 	err  error
 	// kept are the files written since the last sync, still open (the
-	// first keptFiles of them), so that once the sync has written them
+	// first maxKept of them), so that once the sync has written them
 	// back their pages are let go (letGoKept).
 	kept    []keptFile
 	maxKept int // keptFiles, or a quarter of the open files allowed if less
@@ -182,7 +182,8 @@ type keptFile struct {
 // be let go from the page cache after the sync (a save's notices, a few
 // thousand at most between a replay's checkpoints); those past it are
 // closed at once, and left to the kernel. Where the process may open few
-// files (RLIMIT_NOFILE), a quarter of them.
+// files (RLIMIT_NOFILE), a quarter of them, and fewer if the process
+// meets its limit all the same (writeFile).
 const keptFiles = 4096
 
 // emlJob is a run of notices to be written from number next on.
@@ -223,10 +224,7 @@ func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
 // closes the folder.
 func (w *emlWriter) close() {
 	w.stop()
-	for _, k := range w.kept {
-		unix.Close(k.fd)
-	}
-	w.kept = nil
+	w.closeKept()
 	if w.dirFD != -1 {
 		unix.Close(w.dirFD)
 		w.dirFD = -1
@@ -317,21 +315,19 @@ func emlName(n int) string {
 // which is put off to after the sync, with the advice to let its pages go:
 // see letGoKept; os.OpenFile adds four fcntl and an epoll_ctl to them, the
 // chmod one more), with a fourth only when the umask takes bits of 0644
-// away; a file
-// that is there already (written before a kill) is written over and set to
-// 0644. The name is looked up in the folder held open, not by its path
-// from the root: the kernel's time to make a file is then the folder's
-// (its lookup of the name, the new inode, the name's entry).
+// away; a file that is there already (written before a kill) is written
+// over and set to 0644. The name is looked up in the folder held open, not
+// by its path from the root: the kernel's time to make a file is then the
+// folder's (its lookup of the name, the new inode, the name's entry).
 func (w *emlWriter) writeFile(name string, raw []byte) error {
-	fd, err := ignoringEINTR(func() (int, error) {
-		return unix.Openat(w.dirFD, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
-	})
-	chmod := w.chmod
-	if errors.Is(err, unix.EEXIST) {
-		fd, err = ignoringEINTR(func() (int, error) {
-			return unix.Openat(w.dirFD, name, unix.O_WRONLY|unix.O_TRUNC|unix.O_CLOEXEC, 0)
-		})
-		chmod = true
+	fd, chmod, err := w.openFile(name)
+	if (errors.Is(err, unix.EMFILE) || errors.Is(err, unix.ENFILE)) && len(w.kept) > 0 {
+		// The files kept open take what the process may open: they are
+		// closed now, left to the kernel, and half as many are kept
+		// from now on.
+		w.maxKept = len(w.kept) / 2
+		w.closeKept()
+		fd, chmod, err = w.openFile(name)
 	}
 	if err != nil {
 		return err
@@ -357,6 +353,29 @@ func (w *emlWriter) writeFile(name string, raw []byte) error {
 		err = cerr
 	}
 	return err
+}
+
+// openFile opens the file name in the folder to be written, new or
+// emptied; chmod says whether its mode is to be set.
+func (w *emlWriter) openFile(name string) (fd int, chmod bool, err error) {
+	fd, err = ignoringEINTR(func() (int, error) {
+		return unix.Openat(w.dirFD, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
+	})
+	if errors.Is(err, unix.EEXIST) {
+		fd, err = ignoringEINTR(func() (int, error) {
+			return unix.Openat(w.dirFD, name, unix.O_WRONLY|unix.O_TRUNC|unix.O_CLOEXEC, 0)
+		})
+		return fd, true, err
+	}
+	return fd, w.chmod, err
+}
+
+// closeKept closes the files kept open, without letting them go.
+func (w *emlWriter) closeKept() {
+	for _, k := range w.kept {
+		unix.Close(k.fd)
+	}
+	w.kept = w.kept[:0]
 }
 
 func ignoringEINTR(f func() (int, error)) (int, error) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unsafe"
@@ -125,6 +126,67 @@ func TestEmlFilesLetGoAfterSync(t *testing.T) {
 			raw, err := os.ReadFile(name)
 			if err != nil || !bytes.Contains(raw, []byte(fmt.Sprintf("Claim %d done.", i))) {
 				t.Fatalf("kept %d: %s: %v, %d bytes without its notice", kept, name, err, len(raw))
+			}
+		}
+	}
+}
+
+// TestEmlFilesKeptWithinTheOpenFileLimit: where the process meets its
+// limit of open files while mails are kept open for their sync (the rest
+// of the process took more than the writer left it), the mails kept are
+// closed and the replay goes on: every mail is written, whole, and none
+// stays open after the sync.
+func TestEmlFilesKeptWithinTheOpenFileLimit(t *testing.T) {
+	addr := bridge.Addresses{Referee: "referee@example.test", PublicList: "agora-business@example.test", OfficialList: "agora-official@example.test", PublicTag: "BUS:", OfficialTag: "OFF:"}
+	var outbox []*contract.Outgoing
+	for i := range 60 {
+		outbox = append(outbox, &contract.Outgoing{Notice: contract.Notice{ID: fmt.Sprintf("receipt/%d@example.test", i), Kind: "receipt",
+			Channel: contract.ChanPrivate, To: []string{"alice@example.test"}, Subject: fmt.Sprintf("Re: claim %d", i),
+			Body: fmt.Sprintf("Claim %d done.\n", i), Time: time.Date(2026, 11, 2, 8, 0, i, 0, time.UTC)}})
+	}
+	for _, background := range []bool{false, true} {
+		out := filepath.Join(t.TempDir(), "out")
+		w, err := newEmlWriter(out, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.maxKept = keptFiles
+		if background {
+			w.background()
+		}
+		var lim syscall.Rlimit
+		if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+			t.Fatal(err)
+		}
+		before := openFiles(t)
+		low := lim
+		low.Cur = uint64(before + 20)
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
+			t.Fatal(err)
+		}
+		err = w.write(outbox[:30], 1, func(string) {})
+		if err == nil {
+			err = w.write(outbox[30:], 31, func(string) {})
+		}
+		if err == nil {
+			err = w.sync()
+		}
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+			t.Fatal(err)
+		}
+		open := openFiles(t) - before
+		w.close()
+		if err != nil {
+			t.Fatalf("background %v: 60 mails with room for 20 open files: %v", background, err)
+		}
+		if open != 0 {
+			t.Errorf("background %v: %d more files open after the sync, want none", background, open)
+		}
+		for i := range outbox {
+			name := filepath.Join(out, emlName(i+1))
+			raw, err := os.ReadFile(name)
+			if err != nil || !bytes.Contains(raw, []byte(fmt.Sprintf("Claim %d done.", i))) {
+				t.Fatalf("background %v: %s: %v, %d bytes without its notice", background, name, err, len(raw))
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -372,4 +373,39 @@ func TestReplayOlderThanMemory(t *testing.T) {
 		t.Fatalf("replay of the older archive: %d %s %s", code, out, errs)
 	}
 	wants(t, "the older archive's replay", out, "0 messages applied, 1 skipped (applied before), 1 skipped (arrived before 2026-12-16T10:00:00Z, where the memory of applied Message-IDs begins: taken as applied)")
+}
+
+// TestReplayOlderThanMemoryInterrupted: the messages older than the
+// memory of Message-IDs are counted apart across a stop: a replay of an
+// older archive, stopped after some of them and run again to its end,
+// counts in its last line those before the stop too.
+func TestReplayOlderThanMemoryInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{9}, 32), 0o600)
+	msg := func(from, id string, at time.Time) string {
+		return fmt.Sprintf("From %s %s\nFrom: %s\nTo: referee@example.test\nSubject: hello\nMessage-ID: <%s>\nDate: %s\n\nHello.\n\n",
+			from, at.Format("Mon Jan _2 15:04:05 2006"), from, id, at.Format(time.RFC1123Z))
+	}
+	day := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	newer := filepath.Join(dir, "newer.mbox")
+	older := filepath.Join(dir, "older.mbox")
+	os.WriteFile(newer, []byte(msg("alice@example.test", "n1@example.test", day)+msg("alice@example.test", "n2@example.test", day.AddDate(0, 0, 45))), 0o600)
+	var old strings.Builder
+	for i := range 4 {
+		old.WriteString(msg("bob@example.test", fmt.Sprintf("o%d@example.test", i), day.AddDate(0, 0, 3+i)))
+	}
+	old.WriteString(msg("alice@example.test", "n2@example.test", day.AddDate(0, 0, 45)))
+	os.WriteFile(older, []byte(old.String()), 0o600)
+	if code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", newer); code != 0 {
+		t.Fatalf("replay: %d %s %s", code, out, errs)
+	}
+	args := []string{"replay", "--secret-file", "secret", older}
+	if code, log := replayChild(t, dir, "message:3", syscall.SIGINT, args); code != 3 {
+		t.Fatalf("the older archive's replay, interrupted: exit %d\n%s", code, log)
+	}
+	code, out, errs := runCmd(t, dir, args...)
+	if code != 0 {
+		t.Fatalf("the older archive's replay, resumed: %d %s %s", code, out, errs)
+	}
+	wants(t, "the older archive's replay, resumed", out, "0 messages applied, 1 skipped (applied before), 4 skipped (arrived before 2026-12-16T10:00:00Z, where the memory of applied Message-IDs begins: taken as applied)")
 }

@@ -1,6 +1,9 @@
 package store
 
-import "os"
+import (
+	"fmt"
+	"os"
+)
 
 // behindWindow is how much of the journal is written back to the disk at a
 // time behind its end, and then let go from memory (writeBehind).
@@ -15,31 +18,48 @@ const behindWindow = 8 << 20
 // never touched can cost many times the copy into it (a virtual machine
 // whose host took back the memory the guest had left free). It makes
 // nothing durable: the journal's sync still does, and a failed write-back
-// met here is made sticky as a failed sync is (it may be reported once
-// only: see Journal.syncFailed).
+// met here is made sticky as a failed sync is (see Journal.syncFailed).
 //
 // The window [dropped, started) was handed to the disk the last time;
 // [started, end) is written and not yet handed over. Once that passes
 // behindWindow, it is handed over (without waiting), and the earlier
 // window is waited for and let go.
+//
+// It waits through f, a file description of its own: Linux reports a
+// failed write-back once to each open file description of the file, and
+// waiting through the journal's own would take the report from the
+// journal's next sync. That sync may run on another goroutine (a
+// PendingSave's) while a Log meets the failure here, and would then say
+// lines are on disk that are not.
 type writeBehind struct {
+	f                *os.File
 	started, dropped int64
 }
 
-// wrote notes that the journal f now ends at end, and hands the disk and
+// openWriteBehind opens the journal at path again for writeBehind, which
+// starts at its end, off.
+func openWriteBehind(path string, off int64) (writeBehind, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return writeBehind{}, fmt.Errorf("open journal: %w", err)
+	}
+	return writeBehind{f: f, started: off, dropped: off}, nil
+}
+
+// wrote notes that the journal now ends at end, and hands the disk and
 // lets go what passed a window; the error is a failed write-back.
-func (b *writeBehind) wrote(f *os.File, end int64) error {
+func (b *writeBehind) wrote(end int64) error {
 	if end-b.started < behindWindow {
 		return nil
 	}
-	if err := writeBack(f, b.started, end-b.started, false); err != nil {
+	if err := writeBack(b.f, b.started, end-b.started, false); err != nil {
 		return err
 	}
 	if b.started > b.dropped {
-		if err := writeBack(f, b.dropped, b.started-b.dropped, true); err != nil {
+		if err := writeBack(b.f, b.dropped, b.started-b.dropped, true); err != nil {
 			return err
 		}
-		letGo(f, b.dropped, b.started-b.dropped)
+		letGo(b.f, b.dropped, b.started-b.dropped)
 		b.dropped = b.started
 	}
 	b.started = end

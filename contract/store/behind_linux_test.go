@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -170,5 +171,103 @@ func TestWriteBackFailureSticks(t *testing.T) {
 	}
 	if rec, err := os.ReadFile(store.SyncFailedPath(store.JournalPath(path))); err != nil || !strings.Contains(string(rec), "write back") {
 		t.Errorf("the failure's record: %q, %v", rec, err)
+	}
+}
+
+// loopDisk mounts, on a new directory, an ext4 file system of 256 MB
+// whose blocks are a file in a tmpfs of 64 MB (back): once back is full
+// (fill), the file system takes every write and fails to write it back,
+// until room is made there again. It needs root, mkfs.ext4 and losetup (a
+// real failed write-back, which nothing else gives on demand).
+func loopDisk(t *testing.T) (dir, back string) {
+	t.Helper()
+	back = smallDisk(t, "64m")
+	for _, tool := range []string{"mkfs.ext4", "losetup"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s: a disk that fails to write back cannot be made here", tool)
+		}
+	}
+	img := filepath.Join(back, "disk.img")
+	if err := os.WriteFile(img, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(img, 256<<20); err != nil {
+		t.Fatal(err)
+	}
+	// No ext4 journal, inode tables written now: the file system's own
+	// blocks are all on the tmpfs, and only the data written after can
+	// find it full.
+	if out, err := exec.Command("mkfs.ext4", "-q", "-O", "^has_journal", "-E", "lazy_itable_init=0", img).CombinedOutput(); err != nil {
+		t.Skipf("mkfs.ext4: %v %s", err, out)
+	}
+	out, err := exec.Command("losetup", "-f", "--show", img).Output()
+	if err != nil {
+		t.Skipf("losetup: %v", err)
+	}
+	loop := strings.TrimSpace(string(out))
+	t.Cleanup(func() {
+		if out, err := exec.Command("losetup", "-d", loop).CombinedOutput(); err != nil {
+			t.Errorf("losetup -d %s: %v %s", loop, err, out)
+		}
+	})
+	dir = t.TempDir()
+	if err := syscall.Mount(loop, dir, "ext4", 0, "errors=continue,nodioread_nolock"); err != nil {
+		t.Skipf("mount %s: %v", loop, err)
+	}
+	t.Cleanup(func() {
+		if err := syscall.Unmount(dir, 0); err != nil {
+			t.Errorf("unmount %s: %v", dir, err)
+		}
+	})
+	return dir, back
+}
+
+// TestWriteBackFailureReachesThePendingSync: a save journaled and not
+// yet synced (LogPending: the daemon syncs it with its lock let go, while
+// the next saves are written) is not reported on disk when the disk failed
+// to write it back, though the next save, written while it waits for its
+// sync, met the failure first, behind the journal's end, and the disk
+// writes again by the time it is synced. Linux reports a failed write-back
+// once to each open file of the journal: the pending save's sync hears of
+// it as well.
+func TestWriteBackFailureReachesThePendingSync(t *testing.T) {
+	dir, back := loopDisk(t)
+	e := lifeEngine(t)
+	path := filepath.Join(dir, "state.yaml")
+	s, j := freshState(t, e, path)
+	defer j.Close()
+	filler := fill(t, back)
+	// Two megabytes: its lines reach blocks the disk never wrote.
+	var pending []store.Step
+	for n := 1; n <= 150; n++ {
+		pending = append(pending, messageStep(t, e, s, n, fmt.Sprintf("p%d@example.test", n%7), "I join the Life contest.\n\n"+strings.Repeat(fmt.Sprintf("A long postscript, number %d. ", n), 500)))
+	}
+	p, err := j.LogPending(s, pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The disk writes the pending save back, and fails (the kernel's
+	// flusher would, in its time), then has room again.
+	f, err := os.Open(store.JournalPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err == nil {
+		t.Fatal("the full disk wrote the pending save back")
+	}
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	var steps []store.Step
+	for n := 151; n <= 1500; n++ {
+		steps = append(steps, messageStep(t, e, s, n, fmt.Sprintf("p%d@example.test", n%7), "I join the Life contest.\n\n"+strings.Repeat(fmt.Sprintf("A long postscript, number %d. ", n), 500)))
+	}
+	var sf *store.SyncFailedError
+	if err := j.Log(s, steps, false); !errors.As(err, &sf) {
+		t.Fatalf("a save of 20 MB after a failed write-back: %v, want the failure met behind the journal's end", err)
+	}
+	if err := p.Sync(); err == nil {
+		t.Fatal("the pending save's sync succeeded though the disk failed to write it back: its message would be taken as saved")
 	}
 }

@@ -307,7 +307,12 @@ func OpenJournal(path string, keep Position) (*Journal, error) {
 		f.Close()
 		return nil, fmt.Errorf("cut journal: %w", err)
 	}
-	return &Journal{path: path, f: f, size: off, opened: op, spare: make(chan spareFile, 1), behind: writeBehind{started: off, dropped: off}}, nil
+	behind, err := openWriteBehind(path, off)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &Journal{path: path, f: f, size: off, opened: op, spare: make(chan spareFile, 1), behind: behind}, nil
 }
 
 // SyncFailedRefusal is OpenJournal's refusal of the journal at path while
@@ -432,7 +437,7 @@ func (j *Journal) cut(size int64) {
 // wroteTo notes that the journal's lines now end at end (writeBehind); a
 // failed write-back stops the journal as a failed sync does.
 func (j *Journal) wroteTo(end int64) error {
-	if err := j.behind.wrote(j.f, end); err != nil {
+	if err := j.behind.wrote(end); err != nil {
 		return j.syncFailed(fmt.Errorf("write back: %w", err))
 	}
 	return nil
@@ -450,6 +455,7 @@ func (j *Journal) Close() error {
 		os.Remove(sp.f.Name())
 	default:
 	}
+	j.behind.f.Close()
 	return j.f.Close()
 }
 
