@@ -129,14 +129,27 @@ func newFlags(name, usage string, stderr io.Writer) (*flag.FlagSet, *common) {
 	return fs, c
 }
 
+// parse reads the options wherever they stand, before or after the
+// arguments ("referee report life --state F"); after "--" every word is an
+// argument. fs.Args() is then the arguments in their order.
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+	var words []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return usagef("%v", err)
 		}
-		return usagef("%v", err)
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" || len(rest) == 0 {
+			words = append(words, rest...)
+			break
+		}
+		words = append(words, rest[0])
+		args = rest[1:]
 	}
-	return nil
+	return fs.Parse(append([]string{"--"}, words...))
 }
 
 // configPath is the configuration file, and whether it was named.

@@ -373,3 +373,27 @@ func TestReplayOlderThanMemory(t *testing.T) {
 	}
 	wants(t, "the older archive's replay", out, "0 messages applied, 1 skipped (applied before), 1 skipped (arrived before 2026-12-16T10:00:00Z, where the memory of applied Message-IDs begins: taken as applied)")
 }
+
+// TestFlagsAfterArguments: options may follow the arguments, as operators
+// write them ("referee report life --state F"); after "--" every word is an
+// argument.
+func TestFlagsAfterArguments(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{9}, 32), 0o600)
+	arch, _ := filepath.Abs("testdata/replay.mbox")
+	code, out, errs := runCmd(t, dir, "replay", arch, "--secret-file", "secret", "--state", "other/state.yaml", "--out", "out")
+	if code != 0 || !strings.Contains(out, "5 messages applied") {
+		t.Fatalf("replay ARCHIVE --state other/state.yaml: %d %s %s", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); err == nil {
+		t.Error("the replay wrote data/ instead of the state named after the archive")
+	}
+	code, out, errs = runCmd(t, dir, "report", "life", "--state", "other/state.yaml")
+	if code != 0 || !strings.Contains(out, "Subject: OFF: [Life] Weekly Report") || !strings.Contains(out, "Bob") {
+		t.Errorf("report life --state other/state.yaml: %d %s %s", code, out, errs)
+	}
+	code, _, errs = runCmd(t, dir, "report", "--state", "other/state.yaml", "--", "--state")
+	if code != 2 || !strings.Contains(errs, `no game "--state"`) {
+		t.Errorf("report -- --state: exit %d, %s; want 2 and no game \"--state\"", code, errs)
+	}
+}
