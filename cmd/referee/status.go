@@ -105,6 +105,7 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 	for _, p := range e.Check(s) {
 		problems = append(problems, cfg.State+": "+p)
 	}
+	problems = append(problems, fileProblems(cfg.State)...)
 	if len(problems) == 0 {
 		fmt.Fprintln(stdout, "problems: none")
 		return nil
