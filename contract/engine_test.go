@@ -706,3 +706,29 @@ func TestRandomnessKeepsTenWeeks(t *testing.T) {
 		t.Errorf("weeks kept: %+v", w)
 	}
 }
+
+// TestHelpUnknownGame: "help <word>" naming no game says so, names the
+// games to ask about, and then gives the overview.
+func TestHelpUnknownGame(t *testing.T) {
+	h := newToy(t)
+	ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"), Channel: contract.ChanPrivate, Text: "help chess"})
+	if len(ns) != 1 {
+		t.Fatalf("help chess: %+v", ns)
+	}
+	body := flat(ns[0].Body)
+	if !strings.HasPrefix(body, `No game here is called "chess"; send "help toy" for Toy's guide.`) {
+		t.Errorf("help chess does not say there is no such game:\n%s", ns[0].Body)
+	}
+	if !strings.Contains(ns[0].Body, "How the referee reads your mail") {
+		t.Errorf("help chess lacks the overview:\n%s", ns[0].Body)
+	}
+	for _, l := range strings.Split(ns[0].Body, "\n") {
+		if len([]rune(l)) > 72 {
+			t.Errorf("help line over 72 columns: %q", l)
+		}
+	}
+	ns = h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:01:00Z"), Channel: contract.ChanPrivate, Text: "help"})
+	if len(ns) != 1 || strings.Contains(ns[0].Body, "No game here") {
+		t.Errorf("plain help names a missing game:\n%s", ns[0].Body)
+	}
+}
