@@ -732,3 +732,30 @@ func TestHelpUnknownGame(t *testing.T) {
 		t.Errorf("plain help names a missing game:\n%s", ns[0].Body)
 	}
 }
+
+// TestUnknownGameNamed: an action that names a game the referee does not
+// run, a typo or another game, is refused with the games it runs, where it
+// would otherwise perform nothing and go unmentioned in the receipt; a
+// sentence that no game's verb reads with a game in its place still gets no
+// line.
+func TestUnknownGameNamed(t *testing.T) {
+	h := newToy(t)
+	r := h.Public("2026-12-01T10:05:00Z", alice, "I join the Chess game.\nI join the Tyo game.\nI won the bridge game.\nI join the Toy game.")
+	body := flat(r.Body)
+	for _, want := range []string{
+		`> I join the Chess game. Not done: no game here is called "Chess"; the games are Toy (send "help" for their actions)`,
+		`> I join the Tyo game. Not done: no game here is called "Tyo"; the games are Toy`,
+		"Done: you joined Toy",
+		"1 done, 2 not done.",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
+		}
+	}
+	if strings.Contains(body, "bridge") {
+		t.Errorf("a sentence that is no action got a line:\n%s", r.Body)
+	}
+	if len(h.S.Members("toy")) != 1 {
+		t.Errorf("the refusals changed the contestants: %v", h.S.Members("toy"))
+	}
+}
