@@ -397,3 +397,25 @@ func TestFlagsAfterArguments(t *testing.T) {
 		t.Errorf("report -- --state: exit %d, %s; want 2 and no game \"--state\"", code, errs)
 	}
 }
+
+// TestReplayLateArchive: an archive older than the state, replayed after
+// it, is applied at the state's clock (G2), and the last line says how many
+// messages came late and what to do instead.
+func TestReplayLateArchive(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{9}, 32), 0o600)
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-10T00:00:00Z"); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	arch, _ := filepath.Abs("testdata/replay.mbox")
+	code, out, errs := runCmd(t, dir, "replay", arch)
+	want := "5 messages applied, 5 of them late (arrived before the state's clock and applied at it, ruling G2: replay archives in the order their mail arrived)"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("replay of an older archive: %d %s %s\nwant %q", code, out, errs, want)
+	}
+	// In order, nothing is late.
+	code, out, errs = runCmd(t, t.TempDir(), "replay", arch)
+	if code != 0 || !strings.Contains(out, "5 messages applied, ") || strings.Contains(out, "late") {
+		t.Errorf("replay in order: %d %s %s", code, out, errs)
+	}
+}
