@@ -195,8 +195,32 @@ func (c *common) loadState() (*Config, *contract.Engine, *contract.State, error)
 		return nil, nil, nil, err
 	}
 	s, err := store.Load(e, cfg.State)
+	if errors.Is(err, os.ErrNotExist) {
+		if _, serr := os.Stat(cfg.State); errors.Is(serr, os.ErrNotExist) {
+			err = noState(cfg.State)
+		}
+	}
 	if err != nil {
 		return cfg, e, nil, err
 	}
 	return cfg, e, s, nil
+}
+
+// noStateError is a state file that does not exist, explained: none yet, or
+// one lost beside its journal (lost). It is an os.ErrNotExist.
+type noStateError struct {
+	msg  string
+	lost bool
+}
+
+func (e *noStateError) Error() string { return e.msg }
+func (e *noStateError) Unwrap() error { return os.ErrNotExist }
+
+// noState explains the state file state, which does not exist.
+func noState(state string) error {
+	j := store.JournalPath(state)
+	if fi, err := os.Stat(j); err == nil && fi.Size() > 0 {
+		return &noStateError{fmt.Sprintf("%s: missing, but its journal %s is there: restore the state file (referee check explains)", state, j), true}
+	}
+	return &noStateError{msg: fmt.Sprintf("%s: no state yet; referee run, referee init or referee replay creates it", state)}
 }

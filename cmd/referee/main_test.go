@@ -419,3 +419,32 @@ func TestReplayLateArchive(t *testing.T) {
 		t.Errorf("replay in order: %d %s %s", code, out, errs)
 	}
 }
+
+// TestNoStateYet: report and verify where no state exists yet say so and
+// how one is made, as status does, rather than the system's words for a
+// missing file; they create nothing.
+func TestNoStateYet(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"report", "life"}, {"verify"}} {
+		code, out, errs := runCmd(t, dir, args...)
+		if code != 1 || !strings.Contains(errs, "data/state.yaml: no state yet; referee run, referee init or referee replay creates it") || strings.Contains(errs, "no such file") {
+			t.Errorf("%v without a state: exit %d, %s%s", args, code, out, errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); err == nil {
+		t.Error("report or verify without a state created data/")
+	}
+	if code, out, _ := runCmd(t, dir, "status"); code != 2 || !strings.Contains(out, "no state yet") {
+		t.Errorf("status without a state: exit %d, %s", code, out)
+	}
+	// A state lost beside its journal is not "no state yet".
+	lost := t.TempDir()
+	replayInto(t, lost)
+	os.Remove(filepath.Join(lost, "data/state.yaml"))
+	for _, args := range [][]string{{"report", "life"}, {"verify"}, {"status"}} {
+		code, out, errs := runCmd(t, lost, args...)
+		if code != 1 || !strings.Contains(errs, "data/state.yaml: missing, but its journal data/journal.jsonl is there: restore the state file (referee check explains)") {
+			t.Errorf("%v beside a journal without its state: exit %d, %s%s", args, code, out, errs)
+		}
+	}
+}
