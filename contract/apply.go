@@ -89,8 +89,11 @@ func (e *Engine) actions(s *State, m *Message, at time.Time) ([]Result, []Entry,
 	var entries []Entry
 	var results []Result
 	if len(m.Unreadable) > 0 && !m.TooLarge && m.Channel != ChanDiscussion {
-		r := Result{Line: "(parts of the message)", Reason: "could not be read: " + strings.Join(m.Unreadable, "; ") +
-			"; any action there was not performed. Send the actions again as plain text (text/plain, UTF-8), in the body, not in an attachment or a forwarded message"}
+		// A part in an unknown charset or encoding is read as its raw
+		// bytes, and the actions found there are performed; a part
+		// skipped is not: only what is listed below was.
+		r := Result{Line: "(parts of the message)", Reason: "could not be read whole: " + strings.Join(m.Unreadable, "; ") +
+			". Only the actions read below were performed; send any other again as plain text (text/plain, UTF-8), in the body, not in an attachment or a forwarded message"}
 		results = append(results, r)
 		ent := e.journalMessage(s, m, at, "", "rejected", "unreadable: "+strings.Join(m.Unreadable, "; "))
 		entries = append(entries, ent)
