@@ -448,3 +448,21 @@ func TestNoStateYet(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayOutIsAFile: --out naming a file is bad usage, refused before
+// anything is read or written.
+func TestReplayOutIsAFile(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "out"), []byte("notes\n"), 0o600)
+	arch, _ := filepath.Abs("testdata/replay.mbox")
+	code, out, errs := runCmd(t, dir, "replay", "--out", "out", arch)
+	if code != 2 || !strings.Contains(errs, "--out: out is a file; name a directory (created if missing) for the mails") {
+		t.Errorf("replay --out FILE: exit %d, %s%s", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); err == nil {
+		t.Error("replay --out FILE created the state")
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "out")); string(b) != "notes\n" {
+		t.Errorf("replay --out FILE changed the file: %q", b)
+	}
+}

@@ -104,6 +104,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		if outDir, err = filepath.Abs(*out); err != nil {
 			return err
 		}
+		if fi, err := os.Stat(outDir); err == nil && !fi.IsDir() {
+			return usagef("--out: %s is a file; name a directory (created if missing) for the mails", *out)
+		}
 	}
 	ckPath := checkpointPath(cfg.State)
 	ck, err := loadCheckpoint(ckPath)
