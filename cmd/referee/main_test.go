@@ -55,8 +55,8 @@ func TestCommittedStateInSync(t *testing.T) {
 	// And a working state made by init holds the same games and parameters.
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
-	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T00:00:00Z"); code != 0 {
-		t.Fatalf("init: %d %s", code, errs)
+	if code, out, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T00:00:00Z"); code != 0 || !strings.Contains(out, "(games: life, rumble, steemfield, wackyworld)") {
+		t.Fatalf("init: %d %s %s", code, out, errs)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "data/state.yaml"))
 	for _, g := range gameIDs() {
@@ -247,8 +247,13 @@ func TestReport(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Subject: OFF: [Life] Weekly Report") {
 		t.Errorf("report life: %d %s %s", code, out, errs)
 	}
-	if code, _, _ := runCmd(t, dir, "report", "chess"); code != 2 {
-		t.Errorf("report chess: exit %d, want 2", code)
+	code, _, errs = runCmd(t, dir, "report", "chess")
+	if code != 2 || !strings.Contains(errs, `no game "chess" (the games are life, rumble, steemfield, wackyworld)`) {
+		t.Errorf("report chess: exit %d, want 2 and the games: %s", code, errs)
+	}
+	code, _, errs = runCmd(t, dir, "report")
+	if code != 2 || !strings.Contains(errs, "name one game: life, rumble, steemfield, wackyworld") {
+		t.Errorf("report: exit %d, want 2 and the games: %s", code, errs)
 	}
 }
 
