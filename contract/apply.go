@@ -89,8 +89,11 @@ func (e *Engine) actions(s *State, m *Message, at time.Time) ([]Result, []Entry,
 	var entries []Entry
 	var results []Result
 	if len(m.Unreadable) > 0 && !m.TooLarge && m.Channel != ChanDiscussion {
-		r := Result{Line: "(parts of the message)", Reason: "could not be read: " + strings.Join(m.Unreadable, "; ") +
-			"; any action there was not performed. Send the actions again as plain text (text/plain, UTF-8), in the body, not in an attachment or a forwarded message"}
+		// A part in an unknown charset or encoding is read as its raw
+		// bytes, and the actions found there are performed; a part
+		// skipped is not: only what is listed below was.
+		r := Result{Line: "(parts of the message)", Reason: "could not be read whole: " + strings.Join(m.Unreadable, "; ") +
+			". Only the actions read below were performed; send any other again as plain text (text/plain, UTF-8), in the body, not in an attachment or a forwarded message"}
 		results = append(results, r)
 		ent := e.journalMessage(s, m, at, "", "rejected", "unreadable: "+strings.Join(m.Unreadable, "; "))
 		entries = append(entries, ent)
@@ -464,6 +467,36 @@ func (e *Engine) matchJoined(sen Sentence, p Performative) []*Action {
 	return out
 }
 
+// namedGameRE finds "the X contest" or "the X game" in a sentence, X one to
+// three words.
+var namedGameRE = regexp.MustCompile(`(?i)\bthe\s+((?:[\pL\pN'-]+\s+){0,2}?[\pL\pN'-]+)\s+(contest|game)\b`)
+
+// unknownGame is the refusal of a sentence that names a game the referee
+// does not run ("I join the Chess contest", "I join the Lfie contest"): one
+// that some game's verb reads once that game is named in its place. Any
+// other sentence that matches no verb is nil, and performs nothing.
+func (e *Engine) unknownGame(sen Sentence, p Performative) *Result {
+	m := namedGameRE.FindStringSubmatchIndex(p.Action)
+	if m == nil {
+		return nil
+	}
+	for _, g := range e.list {
+		q := p
+		q.Action = p.Action[:m[2]] + g.Spec().Aliases[0] + p.Action[m[3]:]
+		if _, game := e.gameRef(q.Action); game != g.Spec().ID {
+			continue
+		}
+		if a, _ := e.match(sen, q); a != nil {
+			var names []string
+			for _, g := range e.list {
+				names = append(names, g.Spec().Title)
+			}
+			return &Result{Line: sen.Text, Reason: fmt.Sprintf("no game here is called %q; the games are %s (send \"help\" for their actions)", p.Action[m[2]:m[3]], joinAnd(names))}
+		}
+	}
+	return nil
+}
+
 // readWhole reports whether a game's Extractor already read the sentence as
 // part of an action it quotes (a Rumble list read whole), so the receipt does
 // not quote it twice.
@@ -508,7 +541,7 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 	}
 	if len(hits) == 0 {
 		if game == "" {
-			return nil, nil
+			return nil, e.unknownGame(sen, p)
 		}
 		return nil, &Result{Line: sen.Text, Game: game, Reason: "not understood; " + e.nearest(game, rest)}
 	}

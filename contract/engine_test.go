@@ -706,3 +706,56 @@ func TestRandomnessKeepsTenWeeks(t *testing.T) {
 		t.Errorf("weeks kept: %+v", w)
 	}
 }
+
+// TestHelpUnknownGame: "help <word>" naming no game says so, names the
+// games to ask about, and then gives the overview.
+func TestHelpUnknownGame(t *testing.T) {
+	h := newToy(t)
+	ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"), Channel: contract.ChanPrivate, Text: "help chess"})
+	if len(ns) != 1 {
+		t.Fatalf("help chess: %+v", ns)
+	}
+	body := flat(ns[0].Body)
+	if !strings.HasPrefix(body, `No game here is called "chess"; send "help toy" for Toy's guide.`) {
+		t.Errorf("help chess does not say there is no such game:\n%s", ns[0].Body)
+	}
+	if !strings.Contains(ns[0].Body, "How the referee reads your mail") {
+		t.Errorf("help chess lacks the overview:\n%s", ns[0].Body)
+	}
+	for _, l := range strings.Split(ns[0].Body, "\n") {
+		if len([]rune(l)) > 72 {
+			t.Errorf("help line over 72 columns: %q", l)
+		}
+	}
+	ns = h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:01:00Z"), Channel: contract.ChanPrivate, Text: "help"})
+	if len(ns) != 1 || strings.Contains(ns[0].Body, "No game here") {
+		t.Errorf("plain help names a missing game:\n%s", ns[0].Body)
+	}
+}
+
+// TestUnknownGameNamed: an action that names a game the referee does not
+// run, a typo or another game, is refused with the games it runs, where it
+// would otherwise perform nothing and go unmentioned in the receipt; a
+// sentence that no game's verb reads with a game in its place still gets no
+// line.
+func TestUnknownGameNamed(t *testing.T) {
+	h := newToy(t)
+	r := h.Public("2026-12-01T10:05:00Z", alice, "I join the Chess game.\nI join the Tyo game.\nI won the bridge game.\nI join the Toy game.")
+	body := flat(r.Body)
+	for _, want := range []string{
+		`> I join the Chess game. Not done: no game here is called "Chess"; the games are Toy (send "help" for their actions)`,
+		`> I join the Tyo game. Not done: no game here is called "Tyo"; the games are Toy`,
+		"Done: you joined Toy",
+		"1 done, 2 not done.",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
+		}
+	}
+	if strings.Contains(body, "bridge") {
+		t.Errorf("a sentence that is no action got a line:\n%s", r.Body)
+	}
+	if len(h.S.Members("toy")) != 1 {
+		t.Errorf("the refusals changed the contestants: %v", h.S.Members("toy"))
+	}
+}

@@ -214,8 +214,10 @@ func (s *State) dropIntent(id int) {
 }
 
 // findIntent picks the intent a support, objection or "I do so" refers to: by
-// number, by the message it replies to, or the only one open.
-func (c *Ctx) findIntent(id string, filter func(*Intent) bool) (*Intent, error) {
+// number, by the message it replies to, or the only one open. form is the
+// action naming an intent, with %d for its number ("I do so (intent #%d)"):
+// with several open, the refusal shows it as the thing to write.
+func (c *Ctx) findIntent(id string, filter func(*Intent) bool, form string) (*Intent, error) {
 	c.reads |= readBeyond
 	s := c.s
 	if id != "" {
@@ -252,7 +254,7 @@ func (c *Ctx) findIntent(id string, filter func(*Intent) bool) (*Intent, error) 
 	for _, in := range cands {
 		ids = append(ids, fmt.Sprintf("#%d (%s)", in.ID, in.Text))
 	}
-	return nil, Reject("G7", "several intents are open: %s; name one (\"I support intent #%d\")", strings.Join(ids, ", "), cands[0].ID)
+	return nil, Reject("G7", "several intents are open: %s; name one (\"%s\")", strings.Join(ids, ", "), fmt.Sprintf(form, cands[0].ID))
 }
 
 // remove returns list without name, in a new slice.
@@ -291,7 +293,7 @@ func (e *Engine) eligible(c *Ctx, in *Intent, p *Player) error {
 func doStance(c *Ctx, a *Action) error {
 	what := strings.ToLower(a.Args["what"])
 	p := c.Actor()
-	in, err := c.findIntent(a.Args["id"], nil)
+	in, err := c.findIntent(a.Args["id"], nil, stanceForm(what))
 	if err != nil {
 		return err
 	}
@@ -382,12 +384,28 @@ func (e *Engine) performIntent(c *Ctx, in *Intent, a *Action) error {
 	return nil
 }
 
+// stanceForm is a support, an objection or a withdrawal as the player wrote
+// it (what), naming an intent by its number (%d).
+func stanceForm(what string) string {
+	switch {
+	case strings.HasPrefix(what, "object"):
+		return "I object to intent #%d"
+	case strings.HasPrefix(what, "withdraw my objection"):
+		return "I withdraw my objection to intent #%d"
+	case strings.HasPrefix(what, "withdraw my support"):
+		return "I withdraw my support of intent #%d"
+	case strings.HasPrefix(what, "withdraw"):
+		return "I withdraw intent #%d"
+	}
+	return "I support intent #%d"
+}
+
 // doDoSo resolves "I do so": the intent's own text is performed.
 func doDoSo(c *Ctx, a *Action) error {
 	p := c.Actor()
 	in, err := c.findIntent(a.Args["id"], func(in *Intent) bool {
 		return in.Sponsor == p.Name || (in.Method == "support" && has(in.Supporters, p.Name))
-	})
+	}, "I do so (intent #%d)")
 	if err != nil {
 		return err
 	}

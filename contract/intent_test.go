@@ -160,6 +160,26 @@ func TestReplyFindsIntent(t *testing.T) {
 	}
 }
 
+// TestSeveralIntentsHint: with several intents open, an action that names
+// none is refused with an example of that same action naming one, the form
+// the player has to write next.
+func TestSeveralIntentsHint(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	h.Public("2026-12-01T10:11:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	for _, c := range []struct{ who, text, want string }{
+		{alice, "I do so.", `name one ("I do so (intent #1)")`},
+		{bob, "I object.", `name one ("I object to intent #1")`},
+		{bob, "I support it.", `name one ("I support intent #1")`},
+		{bob, "I withdraw my objection.", `name one ("I withdraw my objection to intent #1")`},
+	} {
+		r := h.Public("2026-12-05T10:12:00Z", c.who, c.text)
+		if !strings.Contains(flat(r.Body), c.want) {
+			t.Errorf("%q: the reply does not show the form to write (%s):\n%s", c.text, c.want, r.Body)
+		}
+	}
+}
+
 // TestStricterMethodKept: an intent that asks for more support than the
 // game needs is judged by what it asked for (G7).
 func TestStricterMethodKept(t *testing.T) {

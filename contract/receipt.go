@@ -236,13 +236,17 @@ func (e *Engine) helpReply(s *State, m *Message, at time.Time) {
 	}
 	want := strings.TrimSpace(helpRE.FindStringSubmatch(src)[1])
 	var body string
-	if want != "" {
-		if g := e.games[e.gameNamed(want)]; g != nil {
-			body = g.Spec().Guide
-		}
-	}
-	if body == "" {
+	switch g := e.games[e.gameNamed(want)]; {
+	case want == "":
 		body = e.Overview()
+	case g != nil:
+		body = g.Spec().Guide
+	default:
+		var guides []string
+		for _, g := range e.list {
+			guides = append(guides, fmt.Sprintf("\"help %s\" for %s's guide", g.Spec().ID, g.Spec().Title))
+		}
+		body = text.Wrap(fmt.Sprintf("No game here is called %q; send %s.", want, joinAnd(guides)), 0) + "\n" + e.Overview()
 	}
 	e.reply(s, m, "help/"+m.ID, body, at)
 }

@@ -58,8 +58,8 @@ func TestUnreadableMailIsAnswered(t *testing.T) {
 				t.Fatalf("no reply; notes %q", m.Notes)
 			}
 			body := strings.Join(strings.Fields(r.Body), " ")
-			if !strings.Contains(body, "Not done: could not be read: ") || !strings.Contains(body, c.want) ||
-				!strings.Contains(body, "Send the actions again as plain text (text/plain, UTF-8)") {
+			if !strings.Contains(body, "Not done: could not be read whole: ") || !strings.Contains(body, c.want) ||
+				!strings.Contains(body, "send any other again as plain text (text/plain, UTF-8)") {
 				t.Errorf("reply:\n%s", r.Body)
 			}
 			var journaled bool
@@ -134,5 +134,33 @@ func TestHelpWithUnreadableParts(t *testing.T) {
 		if want := []string{"unreadable: an attachment (application/pdf)"}; c.refused && !slices.Equal(refused, want) || !c.refused && len(refused) != 0 {
 			t.Errorf("%s, unreadable %q: the journal's refusals %q", c.ch, c.unreadable, refused)
 		}
+	}
+}
+
+// TestRawBytesActionsPerformed: a part in an unknown charset is read as its
+// raw bytes, and an action in them that reads is performed; the note on the
+// part says so, and does not tell the sender that nothing there was done.
+func TestRawBytesActionsPerformed(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", life.New())
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	m, err := mailin.Parse(mail("raw@example.test", "text/plain; charset=x-nonsense", "I join the Life contest.\r\n"), at, contracttest.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := contracttest.Receipt(h.Send(bridge.Message(m)))
+	if r == nil {
+		t.Fatalf("no receipt; notes %q", m.Notes)
+	}
+	body := strings.Join(strings.Fields(r.Body), " ")
+	for _, want := range []string{
+		"Not done: could not be read whole: unknown charset x-nonsense; raw bytes used in the body. Only the actions read below were performed; send any other again as plain text (text/plain, UTF-8)",
+		"Done: you are a contestant of Life",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
+		}
+	}
+	if strings.Contains(body, "was not performed") {
+		t.Errorf("the receipt says an action was not performed beside one done:\n%s", r.Body)
 	}
 }

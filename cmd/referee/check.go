@@ -124,16 +124,8 @@ func checkData(cfg *Config, repair bool, out io.Writer) []string {
 	default:
 		p = append(p, checkState(e, s, cfg, out)...)
 	}
-	if err := canSave(cfg.State); err != nil {
-		p = append(p, err.Error())
-	}
-	if cp := leftoverReplay(cfg.State); cp != "" {
-		p = append(p, cp)
-	}
+	p = append(p, fileProblems(cfg.State)...)
 	jpath := store.JournalPath(cfg.State)
-	if b, err := os.ReadFile(store.SyncFailedPath(jpath)); err == nil {
-		p = append(p, fmt.Sprintf("%s: a sync of the journal failed (%s), so lines written before it may not be on disk, and referee run will not start: check the disk, then remove this file", store.SyncFailedPath(jpath), strings.TrimSpace(string(b))))
-	}
 	if s == nil && !missing {
 		// No journal_seq to hold the journal against: its lines alone.
 		sc, err := store.ScanJournal(jpath, store.Position{Seq: math.MaxInt64, Inputs: math.MaxInt64})
@@ -180,6 +172,24 @@ func checkData(cfg *Config, repair bool, out io.Writer) []string {
 			first = "Mend the lines that do not decode if you know what they held"
 		}
 		p = append(p, fmt.Sprintf("%s: referee run and referee replay will not start on this journal. %s; or run referee check --repair, which moves the lines that cannot be kept to %s.cut-<time> (nothing is deleted)", jpath, first, filepath.Base(jpath)))
+	}
+	return p
+}
+
+// fileProblems are the problems of the files beside the state that loading
+// it does not show: a save that would fail now, the checkpoint of a replay
+// stopped before its end, a sync of the journal that failed.
+func fileProblems(state string) []string {
+	var p []string
+	if err := canSave(state); err != nil {
+		p = append(p, err.Error())
+	}
+	if cp := leftoverReplay(state); cp != "" {
+		p = append(p, cp)
+	}
+	jpath := store.JournalPath(state)
+	if b, err := os.ReadFile(store.SyncFailedPath(jpath)); err == nil {
+		p = append(p, fmt.Sprintf("%s: a sync of the journal failed (%s), so lines written before it may not be on disk, and referee run will not start: check the disk, then remove this file", store.SyncFailedPath(jpath), strings.TrimSpace(string(b))))
 	}
 	return p
 }

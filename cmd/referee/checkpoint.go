@@ -60,6 +60,7 @@ type replayPoint struct {
 	Applied   int    `json:"applied"`           // messages applied since the replay began
 	Skipped   int    `json:"skipped,omitempty"` // and those skipped, applied before it (Engine.Repeats)
 	Old       int    `json:"old,omitempty"`     // and those skipped, older than the memory of Message-IDs (State.Forgotten)
+	Late      int    `json:"late,omitempty"`    // and those applied that arrived before the state's clock, applied at it (G2)
 }
 
 // replayCheckpoint is the checkpoint file.

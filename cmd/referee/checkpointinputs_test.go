@@ -34,7 +34,8 @@ func TestCheckpointEveryInputs(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("replay of the talk: %d %s %s", code, out, errs)
 	}
-	wants(t, "replay of the talk", out, "5 messages applied, 0 journal entries, 0 mails written")
+	// The talk is of 3 December, the state at 15 December (replayInto's --until).
+	wants(t, "replay of the talk", out, "5 messages applied, 5 of them late", ", 0 journal entries, 0 mails written")
 	// Five inputs, two to a save: saves after the second, the fourth, and
 	// at the end.
 	if got := saves(readFile(t, jpath)) - before; got != 3 {

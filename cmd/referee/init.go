@@ -99,7 +99,7 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	if err := store.Commit(j, cfg.State, s, ent); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote a fresh state %s (games: %v)\n", cfg.State, gameIDs())
+	fmt.Fprintf(stdout, "wrote a fresh state %s (games: %s)\n", cfg.State, strings.Join(gameIDs(), ", "))
 	return nil
 }
 

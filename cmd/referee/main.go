@@ -129,14 +129,27 @@ func newFlags(name, usage string, stderr io.Writer) (*flag.FlagSet, *common) {
 	return fs, c
 }
 
+// parse reads the options wherever they stand, before or after the
+// arguments ("referee report life --state F"); after "--" every word is an
+// argument. fs.Args() is then the arguments in their order.
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+	var words []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return usagef("%v", err)
 		}
-		return usagef("%v", err)
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" || len(rest) == 0 {
+			words = append(words, rest...)
+			break
+		}
+		words = append(words, rest[0])
+		args = rest[1:]
 	}
-	return nil
+	return fs.Parse(append([]string{"--"}, words...))
 }
 
 // configPath is the configuration file, and whether it was named.
@@ -182,8 +195,32 @@ func (c *common) loadState() (*Config, *contract.Engine, *contract.State, error)
 		return nil, nil, nil, err
 	}
 	s, err := store.Load(e, cfg.State)
+	if errors.Is(err, os.ErrNotExist) {
+		if _, serr := os.Stat(cfg.State); errors.Is(serr, os.ErrNotExist) {
+			err = noState(cfg.State)
+		}
+	}
 	if err != nil {
 		return cfg, e, nil, err
 	}
 	return cfg, e, s, nil
+}
+
+// noStateError is a state file that does not exist, explained: none yet, or
+// one lost beside its journal (lost). It is an os.ErrNotExist.
+type noStateError struct {
+	msg  string
+	lost bool
+}
+
+func (e *noStateError) Error() string { return e.msg }
+func (e *noStateError) Unwrap() error { return os.ErrNotExist }
+
+// noState explains the state file state, which does not exist.
+func noState(state string) error {
+	j := store.JournalPath(state)
+	if fi, err := os.Stat(j); err == nil && fi.Size() > 0 {
+		return &noStateError{fmt.Sprintf("%s: missing, but its journal %s is there: restore the state file (referee check explains)", state, j), true}
+	}
+	return &noStateError{msg: fmt.Sprintf("%s: no state yet; referee run, referee init or referee replay creates it", state)}
 }

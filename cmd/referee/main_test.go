@@ -56,8 +56,8 @@ func TestCommittedStateInSync(t *testing.T) {
 	// And a working state made by init holds the same games and parameters.
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
-	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T00:00:00Z"); code != 0 {
-		t.Fatalf("init: %d %s", code, errs)
+	if code, out, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T00:00:00Z"); code != 0 || !strings.Contains(out, "(games: life, rumble, steemfield, wackyworld)") {
+		t.Fatalf("init: %d %s %s", code, out, errs)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "data/state.yaml"))
 	for _, g := range gameIDs() {
@@ -248,8 +248,13 @@ func TestReport(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Subject: OFF: [Life] Weekly Report") {
 		t.Errorf("report life: %d %s %s", code, out, errs)
 	}
-	if code, _, _ := runCmd(t, dir, "report", "chess"); code != 2 {
-		t.Errorf("report chess: exit %d, want 2", code)
+	code, _, errs = runCmd(t, dir, "report", "chess")
+	if code != 2 || !strings.Contains(errs, `no game "chess" (the games are life, rumble, steemfield, wackyworld)`) {
+		t.Errorf("report chess: exit %d, want 2 and the games: %s", code, errs)
+	}
+	code, _, errs = runCmd(t, dir, "report")
+	if code != 2 || !strings.Contains(errs, "name one game: life, rumble, steemfield, wackyworld") {
+		t.Errorf("report: exit %d, want 2 and the games: %s", code, errs)
 	}
 }
 
@@ -408,4 +413,97 @@ func TestReplayOlderThanMemoryInterrupted(t *testing.T) {
 		t.Fatalf("the older archive's replay, resumed: %d %s %s", code, out, errs)
 	}
 	wants(t, "the older archive's replay, resumed", out, "0 messages applied, 1 skipped (applied before), 4 skipped (arrived before 2026-12-16T10:00:00Z, where the memory of applied Message-IDs begins: taken as applied)")
+}
+
+// TestFlagsAfterArguments: options may follow the arguments, as operators
+// write them ("referee report life --state F"); after "--" every word is an
+// argument.
+func TestFlagsAfterArguments(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{9}, 32), 0o600)
+	arch, _ := filepath.Abs("testdata/replay.mbox")
+	code, out, errs := runCmd(t, dir, "replay", arch, "--secret-file", "secret", "--state", "other/state.yaml", "--out", "out")
+	if code != 0 || !strings.Contains(out, "5 messages applied") {
+		t.Fatalf("replay ARCHIVE --state other/state.yaml: %d %s %s", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); err == nil {
+		t.Error("the replay wrote data/ instead of the state named after the archive")
+	}
+	code, out, errs = runCmd(t, dir, "report", "life", "--state", "other/state.yaml")
+	if code != 0 || !strings.Contains(out, "Subject: OFF: [Life] Weekly Report") || !strings.Contains(out, "Bob") {
+		t.Errorf("report life --state other/state.yaml: %d %s %s", code, out, errs)
+	}
+	code, _, errs = runCmd(t, dir, "report", "--state", "other/state.yaml", "--", "--state")
+	if code != 2 || !strings.Contains(errs, `no game "--state"`) {
+		t.Errorf("report -- --state: exit %d, %s; want 2 and no game \"--state\"", code, errs)
+	}
+}
+
+// TestReplayLateArchive: an archive older than the state, replayed after
+// it, is applied at the state's clock (G2), and the last line says how many
+// messages came late and what to do instead.
+func TestReplayLateArchive(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{9}, 32), 0o600)
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-10T00:00:00Z"); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	arch, _ := filepath.Abs("testdata/replay.mbox")
+	code, out, errs := runCmd(t, dir, "replay", arch)
+	want := "5 messages applied, 5 of them late (arrived before the state's clock and applied at it, ruling G2: replay archives in the order their mail arrived)"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("replay of an older archive: %d %s %s\nwant %q", code, out, errs, want)
+	}
+	// In order, nothing is late.
+	code, out, errs = runCmd(t, t.TempDir(), "replay", arch)
+	if code != 0 || !strings.Contains(out, "5 messages applied, ") || strings.Contains(out, "late") {
+		t.Errorf("replay in order: %d %s %s", code, out, errs)
+	}
+}
+
+// TestNoStateYet: report and verify where no state exists yet say so and
+// how one is made, as status does, rather than the system's words for a
+// missing file; they create nothing.
+func TestNoStateYet(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"report", "life"}, {"verify"}} {
+		code, out, errs := runCmd(t, dir, args...)
+		if code != 1 || !strings.Contains(errs, "data/state.yaml: no state yet; referee run, referee init or referee replay creates it") || strings.Contains(errs, "no such file") {
+			t.Errorf("%v without a state: exit %d, %s%s", args, code, out, errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); err == nil {
+		t.Error("report or verify without a state created data/")
+	}
+	if code, out, _ := runCmd(t, dir, "status"); code != 2 || !strings.Contains(out, "no state yet") {
+		t.Errorf("status without a state: exit %d, %s", code, out)
+	}
+	// A state lost beside its journal is not "no state yet".
+	lost := t.TempDir()
+	replayInto(t, lost)
+	os.Remove(filepath.Join(lost, "data/state.yaml"))
+	for _, args := range [][]string{{"report", "life"}, {"verify"}, {"status"}} {
+		code, out, errs := runCmd(t, lost, args...)
+		if code != 1 || !strings.Contains(errs, "data/state.yaml: missing, but its journal data/journal.jsonl is there: restore the state file (referee check explains)") {
+			t.Errorf("%v beside a journal without its state: exit %d, %s%s", args, code, out, errs)
+		}
+	}
+}
+
+// TestReplayOutIsAFile: --out naming a file is bad usage, refused before
+// anything is read or written.
+func TestReplayOutIsAFile(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "out"), []byte("notes\n"), 0o600)
+	arch, _ := filepath.Abs("testdata/replay.mbox")
+	code, out, errs := runCmd(t, dir, "replay", "--out", "out", arch)
+	if code != 2 || !strings.Contains(errs, "--out: out is a file; name a directory (created if missing) for the mails") {
+		t.Errorf("replay --out FILE: exit %d, %s%s", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); err == nil {
+		t.Error("replay --out FILE created the state")
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "out")); string(b) != "notes\n" {
+		t.Errorf("replay --out FILE changed the file: %q", b)
+	}
 }

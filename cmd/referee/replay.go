@@ -104,6 +104,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		if outDir, err = filepath.Abs(*out); err != nil {
 			return err
 		}
+		if fi, err := os.Stat(outDir); err == nil && !fi.IsDir() {
+			return usagef("--out: %s is a file; name a directory (created if missing) for the mails", *out)
+		}
 	}
 	ckPath := checkpointPath(cfg.State)
 	ck, err := loadCheckpoint(ckPath)
@@ -447,7 +450,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				continue
 			}
 			var ent []contract.Entry
+			late := false
 			if err == nil {
+				late = m.Arrived.Before(s.Clock)
 				ent, err = pipe.Apply(s, m)
 			}
 			pos.Message++
@@ -464,6 +469,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			pos.MessageID = m.ID
 			steps = append(steps, store.Step{Input: &contract.Input{Kind: contract.InMessage, At: m.Arrived, Msg: m}, Entries: ent})
 			pos.Applied++
+			if late {
+				pos.Late++
+			}
 			progress.tick(pos.Applied)
 			if err := correctPending(pos, m.Arrived); err != nil {
 				stop()
@@ -500,6 +508,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		where = "written to " + *out
 	}
 	applied := text.Count(pos.Applied, "message", "messages") + " applied"
+	if pos.Late > 0 {
+		applied += fmt.Sprintf(", %d of them late (arrived before the state's clock and applied at it, ruling G2: replay archives in the order their mail arrived)", pos.Late)
+	}
 	if pos.Skipped > 0 {
 		applied += fmt.Sprintf(", %d skipped (applied before)", pos.Skipped)
 	}

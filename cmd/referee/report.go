@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"referee/internal/bridge"
@@ -22,14 +23,14 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usagef("name one game (%v)", gameIDs())
+		return usagef("name one game: %s", strings.Join(gameIDs(), ", "))
 	}
 	cfg, e, s, err := c.loadState()
 	if err != nil {
 		return err
 	}
 	if e.Game(fs.Arg(0)) == nil {
-		return usagef("no game %q (the games are %v)", fs.Arg(0), gameIDs())
+		return usagef("no game %q (the games are %s)", fs.Arg(0), strings.Join(gameIDs(), ", "))
 	}
 	now := s.Clock
 	if now.IsZero() {

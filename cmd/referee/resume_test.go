@@ -501,6 +501,13 @@ func TestReplayInterrupted(t *testing.T) {
 		"the state holds that replay only as far as it got",
 		"Run the same command again to resume it (referee replay --until 2026-12-15T00:00:00Z --out "+filepath.Join(dir, "out")+" "+replayArchive(t)+", with the same --state and --secret-file",
 		"deleting the checkpoint would make referee run mail the notices this replay wrote as files since its last snapshot")
+	// status, which lists check's problems, names it too.
+	code, out, _ = runCmd(t, dir, "status")
+	if code != 2 {
+		t.Errorf("status beside a replay's checkpoint: exit %d, want 2\n%s", code, out)
+	}
+	wants(t, "status beside a replay's checkpoint", out,
+		"data/state.yaml.replay: the checkpoint of a referee replay stopped after message 3 of "+replayArchive(t)+" (3 messages applied)")
 	// run refuses to start beside it, and mails nothing.
 	code, _, errs = runCmd(t, dir, "run")
 	if code == 0 {
@@ -515,6 +522,9 @@ func TestReplayInterrupted(t *testing.T) {
 	}
 	if code, out, _ := runCmd(t, dir, "check"); code != 0 || strings.Contains(out, ".replay") {
 		t.Errorf("check after the resumed replay: exit %d\n%s", code, out)
+	}
+	if code, out, _ := runCmd(t, dir, "status"); code != 0 || !strings.Contains(out, "problems: none") {
+		t.Errorf("status after the resumed replay: exit %d\n%s", code, out)
 	}
 	wants(t, "resumed replay", errs, "referee replay: resuming the replay stopped before its end, at "+replayArchive(t)+", message 4 (3 messages applied before)")
 	sameResult(t, "interrupted replay", resultOf(t, dir), want)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -32,7 +31,8 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg, e, s, err := c.loadState()
-	if errors.Is(err, os.ErrNotExist) {
+	var ns *noStateError
+	if errors.As(err, &ns) && !ns.lost {
 		fmt.Fprintf(stdout, "%s: no state yet; \"referee run\" creates it and starts refereeing.\n", cfg.State)
 		return errProblems
 	}
@@ -105,6 +105,7 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 	for _, p := range e.Check(s) {
 		problems = append(problems, cfg.State+": "+p)
 	}
+	problems = append(problems, fileProblems(cfg.State)...)
 	if len(problems) == 0 {
 		fmt.Fprintln(stdout, "problems: none")
 		return nil
