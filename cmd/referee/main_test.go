@@ -353,26 +353,38 @@ func TestSecretFileForms(t *testing.T) {
 	}
 }
 
+// mboxMessage is a message from from, with Message-ID id, arriving at at,
+// as an mbox holds it (the From_ line's date is the arrival time).
+func mboxMessage(from, id string, at time.Time) string {
+	return fmt.Sprintf("From %s %s\nFrom: %s\nTo: referee@example.test\nSubject: hello\nMessage-ID: <%s>\nDate: %s\n\nHello.\n\n",
+		from, at.Format("Mon Jan _2 15:04:05 2006"), from, id, at.Format(time.RFC1123Z))
+}
+
+// replayedNewer replays into a new folder an archive of two messages, on
+// day and 45 days after it, so that the memory of Message-IDs (30 days)
+// begins 15 days after day; it returns the folder and day.
+func replayedNewer(t *testing.T) (string, time.Time) {
+	t.Helper()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{9}, 32), 0o600)
+	day := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	newer := filepath.Join(dir, "newer.mbox")
+	os.WriteFile(newer, []byte(mboxMessage("alice@example.test", "n1@example.test", day)+mboxMessage("alice@example.test", "n2@example.test", day.AddDate(0, 0, 45))), 0o600)
+	if code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", newer); code != 0 {
+		t.Fatalf("replay: %d %s %s", code, out, errs)
+	}
+	return dir, day
+}
+
 // TestReplayOlderThanMemory: an archive older than the state, replayed
 // after it, has messages from before the memory of Message-IDs begins:
 // they are taken as applied (as the referee takes them in any replay) and
 // the last line counts them apart, naming where the memory begins, not as
 // messages applied before.
 func TestReplayOlderThanMemory(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{9}, 32), 0o600)
-	msg := func(from, id string, at time.Time) string {
-		return fmt.Sprintf("From %s %s\nFrom: %s\nTo: referee@example.test\nSubject: hello\nMessage-ID: <%s>\nDate: %s\n\nHello.\n\n",
-			from, at.Format("Mon Jan _2 15:04:05 2006"), from, id, at.Format(time.RFC1123Z))
-	}
-	day := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	newer := filepath.Join(dir, "newer.mbox")
+	dir, day := replayedNewer(t)
 	older := filepath.Join(dir, "older.mbox")
-	os.WriteFile(newer, []byte(msg("alice@example.test", "n1@example.test", day)+msg("alice@example.test", "n2@example.test", day.AddDate(0, 0, 45))), 0o600)
-	os.WriteFile(older, []byte(msg("bob@example.test", "o1@example.test", day.AddDate(0, 0, 3))+msg("bob@example.test", "n2@example.test", day.AddDate(0, 0, 45))), 0o600)
-	if code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", newer); code != 0 {
-		t.Fatalf("replay: %d %s %s", code, out, errs)
-	}
+	os.WriteFile(older, []byte(mboxMessage("bob@example.test", "o1@example.test", day.AddDate(0, 0, 3))+mboxMessage("bob@example.test", "n2@example.test", day.AddDate(0, 0, 45))), 0o600)
 	code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", older)
 	if code != 0 {
 		t.Fatalf("replay of the older archive: %d %s %s", code, out, errs)
@@ -385,25 +397,14 @@ func TestReplayOlderThanMemory(t *testing.T) {
 // older archive, stopped after some of them and run again to its end,
 // counts in its last line those before the stop too.
 func TestReplayOlderThanMemoryInterrupted(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{9}, 32), 0o600)
-	msg := func(from, id string, at time.Time) string {
-		return fmt.Sprintf("From %s %s\nFrom: %s\nTo: referee@example.test\nSubject: hello\nMessage-ID: <%s>\nDate: %s\n\nHello.\n\n",
-			from, at.Format("Mon Jan _2 15:04:05 2006"), from, id, at.Format(time.RFC1123Z))
-	}
-	day := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	newer := filepath.Join(dir, "newer.mbox")
+	dir, day := replayedNewer(t)
 	older := filepath.Join(dir, "older.mbox")
-	os.WriteFile(newer, []byte(msg("alice@example.test", "n1@example.test", day)+msg("alice@example.test", "n2@example.test", day.AddDate(0, 0, 45))), 0o600)
 	var old strings.Builder
 	for i := range 4 {
-		old.WriteString(msg("bob@example.test", fmt.Sprintf("o%d@example.test", i), day.AddDate(0, 0, 3+i)))
+		old.WriteString(mboxMessage("bob@example.test", fmt.Sprintf("o%d@example.test", i), day.AddDate(0, 0, 3+i)))
 	}
-	old.WriteString(msg("alice@example.test", "n2@example.test", day.AddDate(0, 0, 45)))
+	old.WriteString(mboxMessage("alice@example.test", "n2@example.test", day.AddDate(0, 0, 45)))
 	os.WriteFile(older, []byte(old.String()), 0o600)
-	if code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", newer); code != 0 {
-		t.Fatalf("replay: %d %s %s", code, out, errs)
-	}
 	args := []string{"replay", "--secret-file", "secret", older}
 	if code, log := replayChild(t, dir, "message:3", syscall.SIGINT, args); code != 3 {
 		t.Fatalf("the older archive's replay, interrupted: exit %d\n%s", code, log)
