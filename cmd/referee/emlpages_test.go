@@ -9,41 +9,21 @@ import (
 	"syscall"
 	"testing"
 	"time"
-	"unsafe"
-
-	"golang.org/x/sys/unix"
 
 	"referee/contract"
 	"referee/internal/bridge"
+	"referee/internal/pagecache"
 )
 
 // residentPages is how many pages of the file at path are in the page
 // cache, and how many it has.
 func residentPages(t *testing.T, path string) (in, all int) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
+	in, all, err := pagecache.Resident(path, 0, 0)
+	if err != nil || all == 0 {
+		t.Fatalf("%s: %v, %d pages", path, err, all)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || st.Size() == 0 {
-		t.Fatalf("%s: %v, %d bytes", path, err, st.Size())
-	}
-	m, err := unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_SHARED)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Munmap(m)
-	page := os.Getpagesize()
-	vec := make([]byte, (len(m)+page-1)/page)
-	if _, _, errno := unix.Syscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(&m[0])), uintptr(len(m)), uintptr(unsafe.Pointer(&vec[0]))); errno != 0 {
-		t.Fatal(errno)
-	}
-	for _, v := range vec {
-		in += int(v & 1)
-	}
-	return in, len(vec)
+	return in, all
 }
 
 // openFiles is how many files the process has open.
@@ -63,17 +43,9 @@ func openFiles(t *testing.T) int {
 // closed at once and written as well.
 func TestEmlFilesLetGoAfterSync(t *testing.T) {
 	dir := t.TempDir()
-	probe := filepath.Join(dir, "probe")
-	os.WriteFile(probe, bytes.Repeat([]byte("x"), 1<<16), 0o644)
-	if f, err := os.Open(probe); err == nil {
-		f.Sync()
-		unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED)
-		f.Close()
+	if ok, err := pagecache.LetsGo(dir); err != nil || !ok {
+		t.Skipf("the file system of %s keeps the pages of a file written back (tmpfs?): nothing to let go (%v)", dir, err)
 	}
-	if in, _ := residentPages(t, probe); in > 0 {
-		t.Skipf("the file system of %s keeps the pages of a file written back (tmpfs?): nothing to let go", dir)
-	}
-	os.Remove(probe)
 	addr := bridge.Addresses{Referee: "referee@example.test", PublicList: "agora-business@example.test", OfficialList: "agora-official@example.test", PublicTag: "BUS:", OfficialTag: "OFF:"}
 	var outbox []*contract.Outgoing
 	for i := range 300 {

@@ -10,63 +10,31 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"unsafe"
-
-	"golang.org/x/sys/unix"
 
 	"referee/contract/store"
+	"referee/internal/pagecache"
 )
 
 // resident is how many of the pages of the file at path, from off for n
-// bytes, are in the page cache.
+// bytes, are in the page cache, and how many there are.
 func resident(t *testing.T, path string, off, n int64) (in, all int) {
 	t.Helper()
-	f, err := os.Open(path)
+	in, all, err := pagecache.Resident(path, off, n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	page := int64(os.Getpagesize())
-	off -= off % page
-	m, err := unix.Mmap(int(f.Fd()), off, int(n), unix.PROT_READ, unix.MAP_SHARED)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Munmap(m)
-	vec := make([]byte, (n+page-1)/page)
-	if _, _, errno := unix.Syscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(&m[0])), uintptr(len(m)), uintptr(unsafe.Pointer(&vec[0]))); errno != 0 {
-		t.Fatal(errno)
-	}
-	for _, v := range vec {
-		if v&1 != 0 {
-			in++
-		}
-	}
-	return in, len(vec)
+	return in, all
 }
 
-// keepsLetGoPages says whether the file system of dir lets the pages of a
-// file written back go when told (tmpfs keeps them: they are the file).
+// keepsLetGoPages says whether the file system of dir keeps the pages of a
+// file written back when told to let them go (tmpfs: they are the file).
 func keepsLetGoPages(t *testing.T, dir string) bool {
 	t.Helper()
-	path := filepath.Join(dir, "probe")
-	if err := os.WriteFile(path, bytes.Repeat([]byte("x"), 1<<20), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(path)
-	f, err := os.Open(path)
+	ok, err := pagecache.LetsGo(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	if err := f.Sync(); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
-		return true
-	}
-	in, _ := resident(t, path, 0, 1<<20)
-	return in > 0
+	return !ok
 }
 
 // TestStreamedSaveLetsPagesGo: a save of 40 MB journaled without a sync
