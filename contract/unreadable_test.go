@@ -57,7 +57,7 @@ func TestUnreadableMailIsAnswered(t *testing.T) {
 			if r == nil {
 				t.Fatalf("no reply; notes %q", m.Notes)
 			}
-			body := strings.Join(strings.Fields(r.Body), " ")
+			body := flat(r.Body)
 			if !strings.Contains(body, "Not done: could not be read whole: ") || !strings.Contains(body, c.want) ||
 				!strings.Contains(body, "send any other again as plain text (text/plain, UTF-8)") {
 				t.Errorf("reply:\n%s", r.Body)
@@ -151,7 +151,7 @@ func TestRawBytesActionsPerformed(t *testing.T) {
 	if r == nil {
 		t.Fatalf("no receipt; notes %q", m.Notes)
 	}
-	body := strings.Join(strings.Fields(r.Body), " ")
+	body := flat(r.Body)
 	for _, want := range []string{
 		"Not done: could not be read whole: unknown charset x-nonsense; raw bytes used in the body. Only the actions read below were performed; send any other again as plain text (text/plain, UTF-8)",
 		"Done: you are a contestant of Life",
