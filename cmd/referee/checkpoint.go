@@ -327,7 +327,9 @@ func (w *emlWriter) writeFile(name string, raw []byte) error {
 		// closed now, left to the kernel, and half as many are kept
 		// from now on.
 		w.maxKept = len(w.kept) / 2
-		w.closeKept()
+		if err := w.closeKept(); err != nil {
+			return err
+		}
 		fd, chmod, err = w.openFile(name)
 	}
 	if err != nil {
@@ -371,12 +373,18 @@ func (w *emlWriter) openFile(name string) (fd int, chmod bool, err error) {
 	return fd, w.chmod, err
 }
 
-// closeKept closes the files kept open, without letting them go.
-func (w *emlWriter) closeKept() {
+// closeKept closes the files kept open, without letting them go; a file
+// whose close fails (a file system that reports a failed write there) is
+// named.
+func (w *emlWriter) closeKept() error {
+	var err error
 	for _, k := range w.kept {
-		unix.Close(k.fd)
+		if cerr := unix.Close(k.fd); cerr != nil && err == nil {
+			err = fmt.Errorf("write %s: %w", filepath.Join(w.dir, k.name), cerr)
+		}
 	}
 	w.kept = w.kept[:0]
+	return err
 }
 
 func ignoringEINTR(f func() (int, error)) (int, error) {
@@ -432,15 +440,10 @@ func (w *emlWriter) sync() error {
 // the copy into it (a virtual machine whose host took back the memory the
 // guest had left free). A file whose close fails is named.
 func (w *emlWriter) letGoKept() error {
-	var err error
 	for _, k := range w.kept {
 		_ = unix.Fadvise(k.fd, 0, 0, unix.FADV_DONTNEED)
-		if cerr := unix.Close(k.fd); cerr != nil && err == nil {
-			err = fmt.Errorf("write %s: %w", filepath.Join(w.dir, k.name), cerr)
-		}
 	}
-	w.kept = w.kept[:0]
-	return err
+	return w.closeKept()
 }
 
 // interruptedError is a replay stopped by SIGINT or SIGTERM after saving
