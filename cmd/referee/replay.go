@@ -214,11 +214,31 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	// behind is the save handed to a goroutine of its own (save), which
+	// says on it when the save is done, with its error; nil when none is
+	// under way. The messages after the save are applied meanwhile: they
+	// change the state, never a file. waitBehind waits for it: before
+	// the next save, a snapshot, a correction's re-run (which reads the
+	// journal), and before the replay returns.
+	var behind chan error
+	waitBehind := func() error {
+		if behind == nil {
+			return nil
+		}
+		err := <-behind
+		behind = nil
+		return err
+	}
+	defer waitBehind()
+
 	// save journals the inputs since the last save with the position pos,
 	// then writes the notices of the save; with nothing to journal, only
 	// the position is saved. The first save (entries made by no input: the
 	// state's start) writes the state file whole.
 	save := func(pos replayPoint) error {
+		if err := waitBehind(); err != nil {
+			return err
+		}
 		if len(steps) == 0 {
 			pos.Seq, pos.Inputs, pos.Saved, pos.Next, pos.Outbox = cur.Seq, cur.Inputs, cur.Saved, cur.Next, cur.Outbox
 			cur, ck.Cur = pos, pos
@@ -241,6 +261,33 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		pos.Seq, pos.Inputs, pos.Saved, pos.Next, pos.Outbox = s.JournalSeq, s.JournalInputs+nin, true, cur.Next+cur.Outbox, len(s.Outbox)
 		prev := cur
 		ck.Prev, ck.Cur = &prev, pos
+		if !whole {
+			// The same steps as below, in the same order, on a
+			// goroutine of their own: the next messages are applied
+			// while the disk makes this save durable.
+			at, saved, outbox := store.At(s), steps, s.Outbox
+			s.JournalInputs += nin
+			cur = pos
+			steps, s.Outbox = nil, nil
+			behind = make(chan error, 1)
+			go func() {
+				behind <- func() error {
+					if err := emls.sync(); err != nil {
+						return err
+					}
+					if err := ck.save(ckPath); err != nil {
+						return err
+					}
+					pause.at("saving")
+					if _, err := j.LogAt(at, saved, true); err != nil {
+						return err
+					}
+					pause.at("saved")
+					return emls.write(outbox, pos.Next, pause.at)
+				}()
+			}()
+			return nil
+		}
 		if err := ck.save(ckPath); err != nil {
 			return err
 		}
@@ -275,6 +322,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	// files of the last save are durable: a replay resumed from it re-does
 	// less of the journal. The point stays: its notices are on disk.
 	snapshot := func() error {
+		if err := waitBehind(); err != nil {
+			return err
+		}
 		if (clean && lastSnap == s.JournalInputs) || j == nil {
 			return nil
 		}
@@ -313,6 +363,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		if err := checkpoint(pos, true); err != nil {
 			return err
 		}
+		if err := waitBehind(); err != nil {
+			return err
+		}
 		if err := emls.sync(); err != nil {
 			return err
 		}
@@ -334,6 +387,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		for _, fix := range fixes {
+			// The re-run reads the journal: the last save is whole
+			// in it first.
+			if err := waitBehind(); err != nil {
+				return err
+			}
 			s2, step, _ := store.Correct(e, cfg.State, s, fix, at)
 			if s2 == nil { // refused: the contestmaster is told why
 				ent, err := e.Redo(s, step.Input)
@@ -409,6 +467,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				// Checkpoints take at most a twentieth of the time: on a
 				// busy machine, or with a large state, they come less often.
 				every = max(checkpointEvery, 20*lastSave.Sub(began))
+			}
+			if pause.active() {
+				// The tests' kills at a message find the save
+				// before it whole, as without a save behind.
+				if err := waitBehind(); err != nil {
+					stop()
+					return err
+				}
 			}
 			pause.at("message")
 			r, ok := ahead.next()
@@ -495,6 +561,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	}
 	pos.Archive, pos.Message, pos.MessageID = len(archives), 0, ""
 	if err := checkpoint(pos, true); err != nil {
+		return err
+	}
+	if err := waitBehind(); err != nil {
 		return err
 	}
 	if err := emls.sync(); err != nil {
