@@ -289,8 +289,13 @@ func (p *PendingSave) Sync() error {
 // the caller.
 func (p *PendingSave) Cut() { p.j.cut(p.from) }
 
-// Sync makes every line written durable.
+// Sync makes every line written durable; after a failed sync or write-back
+// (Failed) it returns that failure, as every save does, for Linux need not
+// report it to a second fsync.
 func (j *Journal) Sync() error {
+	if err := j.Failed(); err != nil {
+		return err
+	}
 	if !j.dirty {
 		return nil
 	}
