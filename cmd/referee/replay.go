@@ -245,11 +245,6 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			cur, ck.Cur = pos, pos
 			return ck.save(ckPath)
 		}
-		// The files of the last save become durable before the point
-		// that lists them is replaced.
-		if err := emls.sync(); err != nil {
-			return err
-		}
 		whole := j == nil
 		nin := int64(0)
 		for _, st := range steps {
@@ -273,6 +268,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			behind = make(chan error, 1)
 			go func() {
 				behind <- func() error {
+					// The files of the last save become durable
+					// before the point that lists them is replaced.
 					if err := emls.sync(); err != nil {
 						return err
 					}
@@ -288,6 +285,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 				}()
 			}()
 			return nil
+		}
+		if err := emls.sync(); err != nil {
+			return err
 		}
 		if err := ck.save(ckPath); err != nil {
 			return err
