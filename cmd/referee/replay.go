@@ -57,7 +57,7 @@ GOGC set by the operator is kept.
 // replayGCPercent is the garbage collector's target of a replay when the
 // operator sets none: a replay keeps little alive (the state, a few seconds
 // of notices) and makes much garbage per message, so collecting half as
-// often saves CPU for some memory (a peak RSS of about 110 MB for 200,000
+// often saves CPU for some memory (a peak RSS of 110-125 MB for 200,000
 // messages with a checkpoint's save behind the engine, 95 MB without,
 // against 75 MB at Go's 100). A memory limit of 100 MiB with no target,
 // measured against it (three runs each, interleaved, one core),
