@@ -25,7 +25,8 @@ import (
 // starting again from the first message.
 //
 // A save of a replay journals the inputs applied since the last one (one
-// append and one sync: the journal is the write-ahead log); the state file
+// append and one sync: the journal is the write-ahead log), on a goroutine
+// of its own while the next messages are applied (cmdReplay's behind); the state file
 // is written whole only every snapshotInputs inputs, at the first save and
 // at the end. The checkpoint file (beside the state, named after it with
 // ".replay") is written before each save, and holds two points: Cur, the
@@ -460,13 +461,18 @@ func (e *interruptedError) Error() string { return fmt.Sprintf("stopped by %v", 
 // stderr, and waits there (at most a minute) for a signal. It also saves a
 // checkpoint after every message instead of every few seconds, and a
 // snapshot every third input instead of every snapshotInputs.
+//
+// The replay's saves reach their points on a goroutine of their own while
+// the messages after them reach "message": mu guards what both change.
 type replayPause struct {
-	point string
-	k     int
-	seen  map[string]int
-	w     io.Writer
-	sigs  chan os.Signal
-	got   os.Signal
+	point   string
+	k       int
+	w       io.Writer
+	sigs    chan os.Signal
+	mu      sync.Mutex
+	seen    map[string]int
+	got     os.Signal
+	waiting bool // at waits for the signal: signalled leaves it to at
 }
 
 func newReplayPause(w io.Writer, sigs chan os.Signal) *replayPause {
@@ -485,21 +491,35 @@ func (p *replayPause) at(point string) {
 	if point != p.point {
 		return
 	}
+	p.mu.Lock()
 	p.seen[point]++
-	if p.seen[point] != p.k {
+	k := p.seen[point]
+	p.mu.Unlock()
+	if k != p.k {
 		return
 	}
+	p.mu.Lock()
+	p.waiting = true
+	p.mu.Unlock()
 	fmt.Fprintf(p.w, "referee replay: paused at %s %d\n", point, p.k)
 	select {
 	case s := <-p.sigs:
+		p.mu.Lock()
 		p.got = s
+		p.waiting = false
+		p.mu.Unlock()
 	case <-time.After(time.Minute):
+		p.mu.Lock()
+		p.waiting = false
+		p.mu.Unlock()
 	}
 }
 
 // signalled returns the signal received, if any, without waiting.
 func (p *replayPause) signalled() os.Signal {
-	if p.got != nil {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.got != nil || p.waiting {
 		return p.got
 	}
 	select {

@@ -137,6 +137,9 @@ func TestWriteBackFailureSticks(t *testing.T) {
 	if err := j.Log(s, steps[:1], true); !errors.Is(err, eio) {
 		t.Errorf("a save after the failed write-back: %v, want the failure again", err)
 	}
+	if err := j.Sync(); !errors.Is(err, eio) {
+		t.Errorf("a sync after the failed write-back: %v, want the failure again", err)
+	}
 	if rec, err := os.ReadFile(store.SyncFailedPath(store.JournalPath(path))); err != nil || !strings.Contains(string(rec), "write back") {
 		t.Errorf("the failure's record: %q, %v", rec, err)
 	}

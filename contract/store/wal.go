@@ -89,6 +89,12 @@ func saveSize(steps []Step) int {
 // base is the seq before the first of them. It returns the number of
 // inputs.
 func encodeSave(w *chunkWriter, s *contract.State, steps []Step) (int64, error) {
+	return encodeSaveAt(w, At(s), steps)
+}
+
+// encodeSaveAt is encodeSave of a state at at: its journal_seq after the
+// steps, its journal_inputs before them.
+func encodeSaveAt(w *chunkWriter, at Position, steps []Step) (int64, error) {
 	var nent, nin int64
 	for _, st := range steps {
 		nent += int64(len(st.Entries))
@@ -96,8 +102,8 @@ func encodeSave(w *chunkWriter, s *contract.State, steps []Step) (int64, error) 
 			nin++
 		}
 	}
-	base := s.JournalSeq - nent
-	n := s.JournalInputs
+	base := at.Seq - nent
+	n := at.Inputs
 	// Each line as json.Encoder writes it (jsonline.go), and a newline,
 	// written where w gathers its lines.
 	enc := json.NewEncoder(w)
@@ -137,11 +143,24 @@ func encodeSave(w *chunkWriter, s *contract.State, steps []Step) (int64, error) 
 // with the same Message-ID). On an error nothing of the save stays in the
 // journal and s is as before Log.
 func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
+	nin, err := j.LogAt(At(s), steps, sync)
+	if err == nil {
+		s.JournalInputs += nin
+	}
+	return err
+}
+
+// LogAt is Log of a save made on a state at at (its journal_seq after the
+// steps, its journal_inputs before them) which it does not touch: it
+// returns the number of inputs it journaled, which the caller adds to the
+// state's journal_inputs. A replay hands its saves to a goroutine of its
+// own with it, and applies the next messages meanwhile.
+func (j *Journal) LogAt(at Position, steps []Step, sync bool) (int64, error) {
 	if len(steps) == 0 {
-		return nil
+		return 0, nil
 	}
 	if err := j.refusing(); err != nil {
-		return err
+		return 0, err
 	}
 	// A save is written in one piece, unless it is longer than logChunk
 	// (a replay's saves are megabytes, which a buffer of the whole save
@@ -150,29 +169,28 @@ func (j *Journal) Log(s *contract.State, steps []Step, sync bool) error {
 	w := &chunkWriter{f: j.f, b: make([]byte, 0, min(saveSize(steps), logChunk)+lineSlack)}
 	base := j.size
 	w.after = func(n int64) error { return j.wroteTo(base + n) }
-	nin, err := encodeSave(w, s, steps)
+	nin, err := encodeSaveAt(w, at, steps)
 	if err == nil {
 		err = w.flush()
 	}
 	if err != nil {
 		j.cut(j.size)
 		if w.err != nil {
-			return fmt.Errorf("append journal: %w", w.err)
+			return 0, fmt.Errorf("append journal: %w", w.err)
 		}
-		return err
+		return 0, err
 	}
 	if sync {
 		if err := j.f.Sync(); err != nil {
 			j.cut(j.size)
-			return fmt.Errorf("sync journal: %w", err)
+			return 0, fmt.Errorf("sync journal: %w", err)
 		}
 		j.dirty = false
 	} else {
 		j.dirty = true
 	}
 	j.size += w.n
-	s.JournalInputs += nin
-	return nil
+	return nin, nil
 }
 
 // logChunk is the size past which Log writes a save's lines in pieces.
@@ -271,8 +289,13 @@ func (p *PendingSave) Sync() error {
 // the caller.
 func (p *PendingSave) Cut() { p.j.cut(p.from) }
 
-// Sync makes every line written durable.
+// Sync makes every line written durable; after a failed sync or write-back
+// (Failed) it returns that failure, as every save does, for Linux need not
+// report it to a second fsync.
 func (j *Journal) Sync() error {
+	if err := j.Failed(); err != nil {
+		return err
+	}
 	if !j.dirty {
 		return nil
 	}
