@@ -16,7 +16,9 @@ import (
 // then keeps its kept text, and is neither copied nor encoded again; the
 // rest of the state (the ledger, the points, the outbox, the memory's map)
 // is copied, cheaply, without reflection where it is large. What it keeps
-// is compared with the state, field by field, never trusted stale. The
+// is compared with the state, field by field, never trusted stale (but for
+// an item of a game's data list that the state noted no save of since it
+// was kept: changes.go). The
 // snapshots may be encoded in any order, and beside Encoder.Encode: each
 // keeps the text it wrote with what that text was written from.
 
@@ -56,7 +58,7 @@ func (enc *Encoder) Take(s *State) *Taken {
 	}
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
-	return &Taken{enc: enc, s: cp, players: enc.players.take(s.Players, true), games: enc.takeGames(s.Games, true),
+	return &Taken{enc: enc, s: cp, players: enc.players.take(s.Players, true), games: enc.takeGames(s.Games, true, s),
 		cited: cited, citedOK: citedOK}
 }
 
@@ -218,7 +220,7 @@ type takenSection struct {
 // takeGames lists the sections in the order of their IDs: the kept text
 // where the section is unchanged, the section (a deep copy, with clone)
 // where not.
-func (enc *Encoder) takeGames(games map[string]*GameState, clone bool) []takenSection {
+func (enc *Encoder) takeGames(games map[string]*GameState, clone bool, s *State) []takenSection {
 	out := make([]takenSection, 0, len(games))
 	for _, id := range slices.Sorted(maps.Keys(games)) {
 		g := games[id]
@@ -229,7 +231,7 @@ func (enc *Encoder) takeGames(games map[string]*GameState, clone bool) []takenSe
 				if t != nil {
 					k = t.split
 				}
-				if sp, same, ok := enc.takeSplit(id, g, data, lists, k, clone); same {
+				if sp, same, ok := enc.takeSplit(id, g, data, lists, k, clone, s); same {
 					out = append(out, takenSection{id: id, text: t.yaml, parts: k})
 					continue
 				} else if ok {
