@@ -77,7 +77,7 @@ func StateHash(s *State, game string, seq int64, at time.Time) (string, error) {
 func (e *Engine) Prepare(s *State) error {
 	h := hashedState{Players: s.Players, Ledger: s.Ledger, Points: s.Points,
 		Intents: s.Intents, Rulings: s.Rulings, Claims: s.Claims, Games: s.Games}
-	if _, err := e.hashes.pieces(&h); err != nil {
+	if _, err := e.hashes.pieces(&h, s); err != nil {
 		return fmt.Errorf("state hash: %w", err)
 	}
 	return nil
@@ -94,7 +94,7 @@ func (c *hashText) hash(s *State, game string, seq int64, at time.Time) (string,
 	if game != "" {
 		h.Games = map[string]*GameState{game: s.Games[game]}
 	}
-	pieces, err := c.pieces(&h)
+	pieces, err := c.pieces(&h, s)
 	if err != nil {
 		return "", fmt.Errorf("state hash: %w", err)
 	}

@@ -49,7 +49,9 @@ func Encode(s *State) ([]byte, error) { return new(Encoder).Encode(s) }
 // what changed (take.go).
 // What it keeps is checked against the state at every encoding, never
 // trusted stale, so any state may be encoded with any Encoder, and the state
-// itself holds nothing of the encoding. The zero value is ready to use; one
+// itself holds nothing of the encoding; but an item of a game's data list
+// that the same state noted no save of since it was kept (changes.go: every
+// change to one is saved first, for the undo) is not compared again. The zero value is ready to use; one
 // Encoder may be used by several goroutines.
 type Encoder struct {
 	mu       sync.Mutex
@@ -86,7 +88,7 @@ func (enc *Encoder) EncodePieces(s *State) ([][]byte, error) {
 // field, with the text of s's in their places, in pieces.
 func (enc *Encoder) encodeTop(top any, s *State) ([][]byte, error) {
 	enc.mu.Lock()
-	players, games := enc.players.take(s.Players, false), enc.takeGames(s.Games, false)
+	players, games := enc.players.take(s.Players, false), enc.takeGames(s.Games, false, s)
 	cited, ok := enc.cited.take(s.Cited, false)
 	enc.mu.Unlock()
 	if ok {

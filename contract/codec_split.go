@@ -24,7 +24,8 @@ import (
 // take, never trusted stale: the head against a deep copy of the data
 // without its lists, each item against a deep copy of itself (by its
 // memory where its type allows, as the state hash compares it:
-// itemequal.go), the recent events with ==. An item is found at its place in the list kept, else by
+// itemequal.go; an item the state noted no save of since it was kept is
+// not compared: changes.go), the recent events with ==. An item is found at its place in the list kept, else by
 // its pointer (an item dropped from a list shifts the rest).
 
 // splitKept is what an Encoder keeps of a section written by its parts.
@@ -32,6 +33,7 @@ type splitKept struct {
 	head   *fileHead
 	lists  [][]fileItem // by the head's lists
 	recent []Happening  // the recent events as encoded
+	mark   changeMark   // when the section was taken to be encoded so
 }
 
 // fileHead is the section's text with placeholders (recent events left
@@ -62,6 +64,7 @@ type takenSplit struct {
 	head   *fileHead
 	recent []Happening
 	lists  [][]fileItem
+	mark   changeMark // when it was taken (changes.go)
 }
 
 // fileItemStart begins the first line of an item of a data list in a
@@ -73,8 +76,15 @@ const fileItemStart = "    - "
 // (splitData), by its parts: same says nothing in it changed since k was
 // kept; ok false: it cannot be written by its parts (a placeholder not
 // found exactly once), and is taken whole.
-func (enc *Encoder) takeSplit(id string, g *GameState, data any, lists []dataList, k *splitKept, clone bool) (t *takenSplit, same, ok bool) {
-	t = &takenSplit{lists: make([][]fileItem, len(lists))}
+//
+// An item of state s at its place that s noted no change of since k was
+// taken (changedSince) is not compared.
+func (enc *Encoder) takeSplit(id string, g *GameState, data any, lists []dataList, k *splitKept, clone bool, s *State) (t *takenSplit, same, ok bool) {
+	t = &takenSplit{lists: make([][]fileItem, len(lists)), mark: s.changeMark()}
+	var changed *changedSpans
+	if k != nil {
+		changed, _ = s.changedSince(k.mark)
+	}
 	same = k != nil
 	if k != nil && k.head.same(g, data, lists) {
 		t.head = k.head
@@ -117,7 +127,8 @@ func (enc *Encoder) takeSplit(id string, g *GameState, data any, lists []dataLis
 					j = x
 				}
 			}
-			if j >= 0 && (keptItem{of: kept[j].of}).sameAs(shape, it) {
+			if j >= 0 && (shape != nil && changed != nil && kept[j].live.Pointer() == it.Pointer() && !changed.covers(it.UnsafePointer(), shape.size) ||
+				(keptItem{of: kept[j].of}).sameAs(shape, it)) {
 				items[i] = fileItem{live: it, of: kept[j].of, text: kept[j].text}
 				continue
 			}
@@ -223,7 +234,7 @@ func renderSplit(t *takenSplit, old map[Happening][]byte, owned bool) (encodedSe
 	if err != nil {
 		return encodedSection{}, nil, err
 	}
-	return encodedSection{pieces: pieces, recent: recent}, &splitKept{head: t.head, lists: t.lists, recent: t.recent}, nil
+	return encodedSection{pieces: pieces, recent: recent}, &splitKept{head: t.head, lists: t.lists, recent: t.recent, mark: t.mark}, nil
 }
 
 // fileListProbe puts items of a list of type typ at their depth in a

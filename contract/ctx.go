@@ -5,6 +5,7 @@ import (
 	"referee/contract/text"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // Ctx is what a game sees while it handles an action or an event: the state, the
@@ -257,6 +258,7 @@ func SaveValue[T any](c *Ctx, p *T) {
 	if c.ro || p == nil {
 		return
 	}
+	c.s.noteChange(unsafe.Pointer(p), unsafe.Sizeof(*p))
 	c.s.undoLog().once(p, func() func() {
 		cp := *p
 		return func() { *p = cp }

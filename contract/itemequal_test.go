@@ -307,7 +307,7 @@ func TestHashTextJoinedKeptWhole(t *testing.T) {
 	var reads []read
 	hash := func(step string) {
 		t.Helper()
-		pieces, err := c.pieces(h)
+		pieces, err := c.pieces(h, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

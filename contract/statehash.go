@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"gopkg.in/yaml.v3"
 )
@@ -68,6 +69,7 @@ type hashText struct {
 	recent     map[string]keptRecent  // by game ID: the entries' text
 	people     []keptPlayer           // each player's text, at its place
 	peopleText []byte                 // the players' texts joined (handed out, never changed)
+	peopleMark changeMark             // when the players were last compared (changes.go)
 	sections   map[string]keptSection // by game ID: the section's text
 	items      map[string]keptList    // by game ID and list: each item's text, at its place (splitData)
 	keys       keyText                // of the ledger and the points
@@ -96,7 +98,7 @@ type keptPlayer struct {
 
 // of returns the YAML encoding of h, as marshalText(h) writes it.
 func (c *hashText) of(h *hashedState) ([]byte, error) {
-	pieces, err := c.pieces(h)
+	pieces, err := c.pieces(h, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -106,8 +108,10 @@ func (c *hashText) of(h *hashedState) ([]byte, error) {
 // pieces is the YAML encoding of h, as marshalText(h) writes it, in
 // pieces to be read in order: the kept texts of the players and of the
 // games' sections are not copied into one text (the hash reads them
-// where they are).
-func (c *hashText) pieces(h *hashedState) ([][]byte, error) {
+// where they are). s, when not nil, is the state h is of: what it noted
+// as changed since a text was kept (changes.go) spares comparing the
+// rest.
+func (c *hashText) pieces(h *hashedState, s *State) ([][]byte, error) {
 	c.mu.Lock()
 	out := make([][]byte, 0, c.size)
 	c.mu.Unlock()
@@ -127,7 +131,7 @@ func (c *hashText) pieces(h *hashedState) ([][]byte, error) {
 		}
 		if f.Name == "Players" && len(h.Players) > 0 && !slices.Contains(h.Players, nil) {
 			var err error
-			if out, err = c.players(out, h.Players); err != nil {
+			if out, err = c.players(out, h.Players, s); err != nil {
 				return nil, err
 			}
 			continue
@@ -135,7 +139,7 @@ func (c *hashText) pieces(h *hashedState) ([][]byte, error) {
 		if f.Name == "Games" && len(h.Games) > 0 {
 			if ids := c.keyOrder(h.Games); ids != nil {
 				var err error
-				if out, err = c.games(out, h.Games, ids); err != nil {
+				if out, err = c.games(out, h.Games, ids, s); err != nil {
 					return nil, err
 				}
 				continue
@@ -247,17 +251,25 @@ func (c *hashText) keyOrder(games map[string]*GameState) []string {
 // changed are one piece, and players added after them are their text
 // appended. A player is looked for at its place in the list kept, and
 // only when it is not there among all the players kept (a map of them
-// built then).
-func (c *hashText) players(out [][]byte, ps []*Player) ([][]byte, error) {
+// built then). With s, the state of the players, a player the state
+// noted no change of since the players were compared (changedSince) is
+// the player kept.
+func (c *hashText) players(out [][]byte, ps []*Player, s *State) ([][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	changed, _ := s.changedSince(c.peopleMark)
+	mark := s.changeMark()
+	same := func(k *keptPlayer, p *Player) bool {
+		return k.p == p && changed != nil && !changed.covers(unsafe.Pointer(p), unsafe.Sizeof(*p)) || k.same(p)
+	}
 	// from: how many players, from the first, are the ones kept at their
 	// places, unchanged.
 	from := 0
-	for from < min(len(ps), len(c.people)) && c.people[from].p == ps[from] && c.people[from].same(ps[from]) {
+	for from < min(len(ps), len(c.people)) && c.people[from].p == ps[from] && same(&c.people[from], ps[from]) {
 		from++
 	}
 	if from == len(ps) && from == len(c.people) {
+		c.peopleMark = mark
 		return append(out, playersHeadText, c.peopleText), nil
 	}
 	var at []keptPlayer
@@ -287,7 +299,7 @@ func (c *hashText) players(out [][]byte, ps []*Player) ([][]byte, error) {
 			}
 			k, ok = byPointer[p]
 		}
-		if !ok || !k.same(p) {
+		if !ok || !same(&k, p) {
 			missing, places = append(missing, p), append(places, i)
 			continue
 		}
@@ -301,7 +313,7 @@ func (c *hashText) players(out [][]byte, ps []*Player) ([][]byte, error) {
 		at[places[j]] = keepPlayer(p, texts[j])
 	}
 	text := joinKept(c.peopleText, from == len(c.people), from, at, func(k keptPlayer) []byte { return k.text })
-	c.people, c.peopleText = at, text
+	c.people, c.peopleText, c.peopleMark = at, text, mark
 	return append(out, playersHeadText, text), nil
 }
 
@@ -418,11 +430,11 @@ const gamesKey = "games:\n"
 
 // games appends the "games:" key of hashedState to out, with the sections
 // of games in the order ids.
-func (c *hashText) games(out [][]byte, games map[string]*GameState, ids []string) ([][]byte, error) {
+func (c *hashText) games(out [][]byte, games map[string]*GameState, ids []string, s *State) ([][]byte, error) {
 	out = append(out, []byte(gamesKey))
 	for _, id := range ids {
 		var err error
-		if out, err = c.section(out, id, games[id]); err != nil {
+		if out, err = c.section(out, id, games[id], s); err != nil {
 			return nil, err
 		}
 	}
@@ -473,7 +485,7 @@ func yamlKeyOrder[V any](m map[string]V) []string {
 // and no copy of the whole section is made or compared at each change. Any
 // other section is compared whole (sameSection, the check the state's
 // Encoder makes of its own kept sections, against a deep copy).
-func (c *hashText) section(out [][]byte, id string, g *GameState) ([][]byte, error) {
+func (c *hashText) section(out [][]byte, id string, g *GameState, s *State) ([][]byte, error) {
 	if g == nil {
 		b, err := gameText(id, g)
 		return append(out, b), err
@@ -483,12 +495,12 @@ func (c *hashText) section(out [][]byte, id string, g *GameState) ([][]byte, err
 	c.mu.Unlock()
 	data, lists := splitData(id, g.Data)
 	if lists != nil {
-		return c.splitSection(out, id, g, data, lists, k)
+		return c.splitSection(out, id, g, data, lists, k, s)
 	}
 	if ok && k.of != nil && sameSection(g, k.of) {
 		return append(out, k.text), nil
 	}
-	pieces, err := c.encodeSection(nil, id, g, nil, nil, nil)
+	pieces, err := c.encodeSection(nil, id, g, nil, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -501,12 +513,12 @@ func (c *hashText) section(out [][]byte, id string, g *GameState) ([][]byte, err
 // by item: data is the data without them, k what was kept of the section.
 // The section's text is not kept whole, but its parts (the head, the
 // items' texts, the recent events'), and handed on in those pieces.
-func (c *hashText) splitSection(out [][]byte, id string, g *GameState, data any, lists []dataList, k keptSection) ([][]byte, error) {
+func (c *hashText) splitSection(out [][]byte, id string, g *GameState, data any, lists []dataList, k keptSection, s *State) ([][]byte, error) {
 	head := k.head
 	if head == nil || !head.same(g, data, lists) {
 		head = newSectionHead(g, data, lists)
 	}
-	out, err := c.encodeSection(out, id, g, data, lists, head)
+	out, err := c.encodeSection(out, id, g, data, lists, head, s)
 	if err != nil {
 		return nil, err
 	}
@@ -567,7 +579,7 @@ func (h *sectionHead) same(g *GameState, data any, lists []dataList) bool {
 // from the text kept of each item: the pieces of the section with
 // placeholders between them, and the kept texts, none copied. With head,
 // the section with placeholders is head's text.
-func (c *hashText) encodeSection(out [][]byte, id string, g *GameState, data any, lists []dataList, head *sectionHead) ([][]byte, error) {
+func (c *hashText) encodeSection(out [][]byte, id string, g *GameState, data any, lists []dataList, head *sectionHead, s *State) ([][]byte, error) {
 	bare := gameStateText{Contestmaster: g.Contestmaster, Params: g.Params, LastReport: g.LastReport, Recent: g.Recent, State: g.Data}
 	var recentMark []byte
 	if len(g.Recent) > 0 {
@@ -622,7 +634,7 @@ func (c *hashText) encodeSection(out [][]byte, id string, g *GameState, data any
 		parts = append(parts, piecesPart{string(recentMark), texts})
 	}
 	if lists != nil {
-		texts, err := c.listTexts(id, lists)
+		texts, err := c.listTexts(id, lists, s)
 		if err != nil {
 			return nil, err
 		}

@@ -39,6 +39,7 @@ type dataList struct {
 // (a pointer to it, as the item is), and the item's pointer.
 type keptItem struct {
 	pointer uintptr
+	live    unsafe.Pointer // the item, kept from being freed while its text is: its address is its own
 	of      reflect.Value
 	copied  unsafe.Pointer // of's pointer (listTexts)
 	text    []byte
@@ -155,7 +156,10 @@ const listTail = "            next: 0\n"
 
 // listTexts returns the text of each of lists, the text of its items in
 // order, each item's kept while it is the same (sameAs); the texts kept
-// of items no longer in a list are dropped. A list's text is kept joined,
+// of items no longer in a list are dropped. With s, the state of the
+// lists, an item at its place whose memory the state noted no save of
+// since the list's text was kept (changedSince) is the item kept, and is
+// not compared. A list's text is kept joined,
 // so that a list of which no item changed is one piece, hashed in one
 // write, and one whose items were only appended to is the text kept with
 // theirs appended (in place, past the end of the text handed out before,
@@ -163,7 +167,7 @@ const listTail = "            next: 0\n"
 // kept, by its pointer, and only when it is not there among all the items
 // kept (built into a map then, once a list); an item copied (an action
 // undone puts back a deep copy of the data) is found at its place.
-func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
+func (c *hashText) listTexts(id string, lists []dataList, s *State) ([][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.items == nil {
@@ -175,11 +179,17 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 		kl := c.items[key]
 		shape := itemShapeOf(l.items.Type().Elem().Elem())
 		n := l.items.Len()
+		var changed *changedSpans
+		if shape != nil {
+			changed, _ = s.changedSince(kl.mark)
+		}
 		// from: how many items, from the first, are the ones kept at
 		// their places, unchanged.
-		from := kl.prefix(shape, l.items)
+		from := kl.prefix(shape, l.items, changed)
 		if from == n && n == len(kl.items) {
 			out[li] = kl.text
+			kl.mark = s.changeMark()
+			c.items[key] = kl
 			continue
 		}
 		var at []keptItem
@@ -214,11 +224,11 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 					k, ok = kept[i], true
 				}
 			}
-			if !ok || !k.sameAs(shape, it) {
+			if !ok || !(changed != nil && k.pointer == p && !changed.covers(it.UnsafePointer(), shape.size)) && !k.sameAs(shape, it) {
 				missing, places = append(missing, it), append(places, i)
 				continue
 			}
-			at[i] = keptItem{pointer: p, of: k.of, copied: k.copied, text: k.text}
+			at[i] = keptItem{pointer: p, live: it.UnsafePointer(), of: k.of, copied: k.copied, text: k.text}
 		}
 		encode := func(items []reflect.Value) ([]byte, error) {
 			b, err := marshalText(map[string]map[string]listProbe{"games": {"g": {State: itemsProbe(l.items.Type(), items)}}})
@@ -238,10 +248,10 @@ func (c *hashText) listTexts(id string, lists []dataList) ([][]byte, error) {
 		}
 		for j, it := range missing {
 			of := deepCopy(it)
-			at[places[j]] = keptItem{pointer: it.Pointer(), of: of, copied: of.UnsafePointer(), text: texts[j]}
+			at[places[j]] = keptItem{pointer: it.Pointer(), live: it.UnsafePointer(), of: of, copied: of.UnsafePointer(), text: texts[j]}
 		}
 		text := joinKept(kl.text, from == len(kl.items), from, at, func(k keptItem) []byte { return k.text })
-		kl = keptList{typ: l.items.Type(), items: at, text: text}
+		kl = keptList{typ: l.items.Type(), items: at, text: text, mark: s.changeMark()}
 		c.items[key] = kl
 		out[li] = text
 	}
@@ -255,14 +265,16 @@ type keptList struct {
 	typ   reflect.Type // the list's
 	items []keptItem
 	text  []byte
+	mark  changeMark // when the items were last compared or encoded
 }
 
 // prefix is how many items of items, from the first, are each the one
 // kept at its place, unchanged (sameAs): a list of thousands of items of
 // which none changed (Rumble's fighters and powers at a submission) costs
 // the comparison of each, made here by the items' memory where their type
-// allows (itemShapeOf), read straight from the list's.
-func (k keptList) prefix(shape *itemShape, items reflect.Value) int {
+// allows (itemShapeOf), read straight from the list's; with changed (and
+// a shape), that of the items changed since the list was kept alone.
+func (k keptList) prefix(shape *itemShape, items reflect.Value, changed *changedSpans) int {
 	n := min(items.Len(), len(k.items))
 	if k.typ != items.Type() {
 		return 0
@@ -281,7 +293,7 @@ func (k keptList) prefix(shape *itemShape, items reflect.Value) int {
 	live := unsafe.Slice((*unsafe.Pointer)(items.UnsafePointer()), items.Len())
 	for i := range n {
 		p := live[i]
-		if k.items[i].pointer != uintptr(p) || !sameItem(shape, k.items[i].copied, p) {
+		if k.items[i].pointer != uintptr(p) || (changed == nil || changed.covers(p, shape.size)) && !sameItem(shape, k.items[i].copied, p) {
 			return i
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // Transactions: trying an action costs what it touches.
@@ -99,6 +100,9 @@ type aux struct {
 	// change), and ratification is that queue (ratificationNext).
 	citedTouched uint64
 	ratification keptRatification
+	// changes notes the memory of the games' data saved for a change
+	// (changes.go).
+	changes changeLog
 }
 
 func (s *State) aux() *aux {
@@ -117,6 +121,9 @@ func (s *State) Begin() *Txn {
 	ax := s.aux()
 	u := &ax.log
 	s.Ledger.undo = u
+	if len(u.open) == 0 {
+		ax.changes.begun = ax.changes.pos()
+	}
 	t := &Txn{s: s, log: u, mark: len(u.recs), tmark: len(u.touched)}
 	if verifyUndo.Load() {
 		t.check = Snapshot(s)
@@ -242,6 +249,7 @@ func (s *State) undoLog() *undoLog {
 
 // touchPlayer saves a player before it changes.
 func (s *State) touchPlayer(p *Player) {
+	s.noteChange(unsafe.Pointer(p), unsafe.Sizeof(*p))
 	s.undoLog().once(p, func() func() {
 		cp := clonePlayer(p)
 		return func() { *p = *cp }
@@ -302,12 +310,18 @@ func (s *State) touchData(gs *GameState) {
 		return
 	}
 	if ds, ok := gs.Data.(DataSaver); ok {
+		if v := reflect.ValueOf(gs.Data); v.Kind() == reflect.Pointer {
+			s.noteChange(v.UnsafePointer(), v.Type().Elem().Size())
+		} else {
+			s.noteSpan(everything)
+		}
 		s.undoLog().once(dataKey{gs}, func() func() {
 			d, restore := gs.Data, ds.SaveTop()
 			return func() { gs.Data = d; restore() }
 		})
 		return
 	}
+	s.noteSpan(everything)
 	s.undoLog().once(dataKey{gs}, func() func() {
 		cp := deepCopy(reflect.ValueOf(gs.Data)).Interface()
 		return func() { gs.Data = cp }
