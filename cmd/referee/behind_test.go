@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestReplayKilledWithASaveBehind: a replay run as an operator runs it (no
+// pause hook: each checkpoint's save on its goroutine beside the engine,
+// the mails written on theirs) killed with SIGKILL while its mails are
+// being written, at several depths, then run again, ends as a replay never
+// killed: the same state, journal and mails. The archive is 2,600 players
+// joining Life, a receipt each, so the replay passes two checkpoints of
+// 1,024 notices (checkpointNotices) before its end, and the kills land
+// with a save behind the engine, or the mails of one being written.
+func TestReplayKilledWithASaveBehind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 2,600 messages five times")
+	}
+	var b strings.Builder
+	at := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	for i := range 2600 {
+		at = at.Add(time.Minute)
+		fmt.Fprintf(&b, "From p%d@example.test %s\nFrom: Player %d <p%d@example.test>\nTo: agora-business@example.test\nSubject: BUS: joining\nDate: %s\nMessage-ID: <join%d@example.test>\n\nI join the Life contest.\n\n",
+			i, at.Format("Mon Jan _2 15:04:05 2006"), i, i, at.Format(time.RFC1123Z), i)
+	}
+	arch := filepath.Join(t.TempDir(), "joins.mbox")
+	if err := os.WriteFile(arch, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"replay", "--out", "out", "--secret-file", "secret", arch}
+
+	base := secretDir(t)
+	if code, errs := replayChild(t, base, "", 0, args); code != 0 {
+		t.Fatalf("replay: exit %d %s", code, errs)
+	}
+	want := resultOf(t, base)
+	if len(want.mails) < 2100 {
+		t.Fatalf("the uninterrupted replay wrote %d mails: too few to pass two checkpoints", len(want.mails))
+	}
+
+	dir := secretDir(t)
+	killed := 0
+	for _, at := range []int{200, 1100, 1500, 2200} {
+		n, done := killWhenMails(t, dir, args, at)
+		if done {
+			break // the replay ended before: what is left is its end
+		}
+		killed++
+		t.Logf("killed with %d mails written", n)
+	}
+	if killed == 0 {
+		t.Fatal("the replay ended before each kill: nothing was tested")
+	}
+	if code, errs := replayChild(t, dir, "", 0, args); code != 0 {
+		t.Fatalf("the replay run again: exit %d %s", code, errs)
+	}
+	sameResult(t, fmt.Sprintf("killed %d times", killed), resultOf(t, dir), want)
+	if _, err := os.Stat(filepath.Join(dir, "data/state.yaml.replay")); !os.IsNotExist(err) {
+		t.Errorf("the checkpoint is still there after the end: %v", err)
+	}
+}
+
+// killWhenMails runs the replay args in dir and kills it (SIGKILL) once
+// its out folder holds at least n mails; it returns how many it held then,
+// or done when the replay ended first.
+func killWhenMails(t *testing.T, dir string, args []string, n int) (int, bool) {
+	t.Helper()
+	cmd := exec.Command(refereeBinary(t), args...)
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	tick := time.NewTicker(200 * time.Microsecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-exited:
+			if err != nil {
+				t.Fatalf("the replay to be killed at %d mails failed: %v", n, err)
+			}
+			return 0, true
+		case <-tick.C:
+		}
+		ents, _ := os.ReadDir(filepath.Join(dir, "out"))
+		if len(ents) >= n {
+			cmd.Process.Signal(syscall.SIGKILL)
+			<-exited
+			return len(ents), false
+		}
+	}
+}
