@@ -184,11 +184,53 @@ func doIntend(c *Ctx, a *Action) error {
 	if c.msg != nil {
 		in.MsgID = c.msg.ID
 	}
+	same := s.sameIntents(in)
 	s.Intents = append(s.Intents, in)
-	c.Did("intent #%d tabled: %s, %s; it can be resolved %s, until %s", in.ID, text, in.Describe(), ripeWhen(in), Stamp(in.Expires()))
+	did := fmt.Sprintf("intent #%d tabled: %s, %s; it can be resolved %s, until %s", in.ID, text, in.Describe(), ripeWhen(in), Stamp(in.Expires()))
+	if len(same) > 0 {
+		// G7: as in Agora, each announcement is an intent of its own; the
+		// sponsor is told that the action done once closes them all.
+		did += fmt.Sprintf("; you already intend the same action (%s): the first of them resolved closes the others, and \"I withdraw intent #%d\" withdraws this one", intentList(same), in.ID)
+	}
+	c.Did("%s", did)
 	c.Record(in.Sponsor, "intends, %s, to %s (intent #%d)", in.Describe(), text, in.ID)
 	c.Detail("intent", in.ID)
 	return nil
+}
+
+// sameIntents are the other open intents of in's sponsor to the same
+// action: the same game and verb, and the text as announced in any case and
+// spacing.
+func (s *State) sameIntents(in *Intent) []*Intent {
+	var out []*Intent
+	for _, x := range s.Intents {
+		if x.ID != in.ID && sameAction(x, in) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// sameAction says whether a and b are the same sponsor's intents to the
+// same action.
+func sameAction(a, b *Intent) bool {
+	return a.Sponsor == b.Sponsor && a.Game == b.Game && a.Verb == b.Verb && sameWords(a.Text, b.Text)
+}
+
+// sameWords says whether a and b are the same words, ignoring case, spacing
+// and a final full stop.
+func sameWords(a, b string) bool {
+	norm := func(s string) string { return strings.Join(strings.Fields(strings.TrimRight(s, ". ")), " ") }
+	return strings.EqualFold(norm(a), norm(b))
+}
+
+// intentList names intents for a receipt: "intent #1, tabled 2026-12-04 13:11".
+func intentList(list []*Intent) string {
+	var out []string
+	for _, in := range list {
+		out = append(out, fmt.Sprintf("intent #%d, tabled %s", in.ID, Stamp(in.Created)))
+	}
+	return strings.Join(out, "; ")
 }
 
 func ripeWhen(in *Intent) string {
@@ -248,6 +290,16 @@ func (c *Ctx) findIntent(id string, filter func(*Intent) bool, form string) (*In
 	case 0:
 		return nil, Reject("G7", "there is no open intent this could refer to")
 	case 1:
+		return cands[0], nil
+	}
+	if filter != nil && !slices.ContainsFunc(cands, func(in *Intent) bool { return !sameAction(in, cands[0]) }) {
+		// "I do so" with the sponsor's intents all to one action: the
+		// first that can be resolved now (G7); the others close with it.
+		for _, in := range cands {
+			if ok, _ := in.Ripe(c.now); ok {
+				return in, nil
+			}
+		}
 		return cands[0], nil
 	}
 	var ids []string
@@ -380,7 +432,17 @@ func (e *Engine) performIntent(c *Ctx, in *Intent, a *Action) error {
 	}
 	c.s.dropIntent(in.ID)
 	c.Detail("intent", in.ID)
-	c.Did("intent #%d resolved", in.ID)
+	// G7: the action is done; the sponsor's other intents to it are spent
+	// with it, so that none of them does it again later.
+	same := c.s.sameIntents(in)
+	if len(same) == 0 {
+		c.Did("intent #%d resolved", in.ID)
+		return nil
+	}
+	for _, x := range same {
+		c.s.dropIntent(x.ID)
+	}
+	c.Did("intent #%d resolved; closed with it, to the same action: %s", in.ID, intentList(same))
 	return nil
 }
 
