@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -757,5 +758,29 @@ func TestUnknownGameNamed(t *testing.T) {
 	}
 	if len(h.S.Members("toy")) != 1 {
 		t.Errorf("the refusals changed the contestants: %v", h.S.Members("toy"))
+	}
+}
+
+// TestHelpWords: "help" with words that only ask for help ("help me
+// please") answers the overview, as "help" does; with a game's name among
+// such words, that game's guide; with another word among them, it says that
+// no game has that name, the asking words left out.
+func TestHelpWords(t *testing.T) {
+	h := newToy(t)
+	for i, c := range []struct{ text, want, wantNot string }{
+		{"help me please", "How the referee reads your mail", "No game here"},
+		{"Help?", "How the referee reads your mail", "No game here"},
+		{"help me with toy please", "The toy game.", "How the referee reads"},
+		{"help me with chess please", `No game here is called "chess"; send "help toy"`, "me with"},
+	} {
+		at := contracttest.At(t, "2026-12-01T11:00:00Z").Add(time.Duration(i) * time.Minute)
+		ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: at, Channel: contract.ChanPrivate, Text: c.text})
+		if len(ns) != 1 {
+			t.Errorf("%q: %d replies, want 1", c.text, len(ns))
+			continue
+		}
+		if body := flat(ns[0].Body); !strings.Contains(body, c.want) || strings.Contains(body, c.wantNot) {
+			t.Errorf("%q: the reply lacks %q or has %q:\n%s", c.text, c.want, c.wantNot, ns[0].Body)
+		}
 	}
 }
