@@ -761,6 +761,18 @@ func TestUnknownGameNamed(t *testing.T) {
 	}
 }
 
+// TestGuideUnknownGame: the players' guide, the start of the HELP reply,
+// says what the receipt does with an action naming a game the referee does
+// not run (TestUnknownGameNamed), as it says the rest of how mail is read.
+func TestGuideUnknownGame(t *testing.T) {
+	h := newToy(t)
+	ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"), Channel: contract.ChanPrivate, Text: "help"})
+	const want = `An action naming a game the referee does not run ("I join the Chess contest", or a typo such as "the Lfie contest") is refused, and the receipt names the games it runs.`
+	if len(ns) != 1 || !strings.Contains(flat(ns[0].Body), want) {
+		t.Errorf("the help does not say how an unknown game is answered (%q):\n%+v", want, ns)
+	}
+}
+
 // TestHelpWords: "help" with words that only ask for help ("help me
 // please") answers the overview, as "help" does; with a game's name among
 // such words, that game's guide; with another word among them, it says that
