@@ -33,6 +33,13 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
+	if *tmpl && *secretFile != "" {
+		return usagef("--template writes the starting state, which holds no secret: leave out --secret-file, or --template to write a working state")
+	}
+	secret, err := readSecretFile(*secretFile)
+	if err != nil {
+		return err
+	}
 	cfg, err := c.load()
 	if err != nil {
 		return err
@@ -80,7 +87,7 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	if err := applyGameParams(e, s, cfg); err != nil {
 		return err
 	}
-	s, ent, err := startState(e, cfg, s, now, *secretFile)
+	s, ent, err := startState(e, cfg, s, now, secret)
 	if err != nil {
 		return err
 	}

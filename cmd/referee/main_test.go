@@ -353,6 +353,40 @@ func TestSecretFileForms(t *testing.T) {
 	}
 }
 
+// TestSecretFileRefused: a --secret-file that is missing or holds neither
+// form of the secret (a 5-byte file, 64 characters with one not a hex
+// digit, 33 raw bytes) is bad usage, exit status 2, with the forms it
+// takes, for init and for replay alike, and nothing is written: replay
+// refuses it before it reads a message.
+func TestSecretFileRefused(t *testing.T) {
+	dir := t.TempDir()
+	arch := filepath.Join(dir, "in.mbox")
+	os.WriteFile(arch, []byte(mboxMessage("alice@example.test", "a1@example.test", time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))), 0o600)
+	files := map[string][]byte{
+		"short":   []byte("abcd\n"),
+		"typo":    []byte(strings.Repeat("ab", 31) + "ag\n"),
+		"raw33":   bytes.Repeat([]byte{0xab}, 33),
+		"missing": nil,
+	}
+	for name, b := range files {
+		if b != nil {
+			os.WriteFile(filepath.Join(dir, name), b, 0o600)
+		}
+		for _, args := range [][]string{{"init", "--secret-file", name}, {"replay", "--secret-file", name, arch}} {
+			code, _, errs := runCmd(t, dir, args...)
+			if code != 2 || !strings.Contains(errs, "--secret-file") || !strings.Contains(errs, "64 hex digits (as the state writes it") || !strings.Contains(errs, "32 raw bytes") {
+				t.Errorf("%s with a %s secret file: exit %d, %q; want 2 and the forms a secret file takes", args[0], name, code, errs)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "data")); !os.IsNotExist(err) {
+				t.Fatalf("%s with a %s secret file wrote data/ (%v)", args[0], name, err)
+			}
+		}
+	}
+	if code, _, errs := runCmd(t, dir, "init", "--template", "--secret-file", "short"); code != 2 || !strings.Contains(errs, "holds no secret") {
+		t.Errorf("init --template --secret-file: exit %d, %q; want 2 and that the starting state holds no secret", code, errs)
+	}
+}
+
 // mboxMessage is a message from from, with Message-ID id, arriving at at,
 // as an mbox holds it (the From_ line's date is the arrival time).
 func mboxMessage(from, id string, at time.Time) string {

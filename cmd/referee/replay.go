@@ -79,6 +79,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usagef("name at least one archive")
 	}
+	secret, err := readSecretFile(*secretFile)
+	if err != nil {
+		return err
+	}
 	defer daemon.SetGC(replayGCPercent)()
 	var untilT time.Time
 	if *until != "" {
@@ -488,7 +492,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			}
 			if fresh {
 				var started []contract.Entry
-				s, started, err = openState(e, cfg, r.arrived, *secretFile)
+				s, started, err = openState(e, cfg, r.arrived, secret)
 				steps = []store.Step{{Entries: started}}
 				if err != nil {
 					stop()

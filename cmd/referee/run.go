@@ -112,7 +112,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err := cutUnfinishedFirstSave(cfg, log.Warn); err != nil {
 		return err
 	}
-	if opts.State, opts.Started, err = openState(e, cfg, clk.Now(), ""); err != nil {
+	if opts.State, opts.Started, err = openState(e, cfg, clk.Now(), nil); err != nil {
 		return err
 	}
 	// The test clock given again at a restart, as the command that began
