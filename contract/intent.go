@@ -97,6 +97,10 @@ func (in *Intent) ripeFrom() time.Time {
 	return in.Created.Add(d)
 }
 
+// RipeFrom is the earliest time the intent can be resolved (G7); zero for
+// one "with N support", which can be resolved once supported.
+func (in *Intent) RipeFrom() time.Time { return in.ripeFrom() }
+
 // Ripe says whether the intent can be resolved at t, and if not, why. An
 // expired intent is not here to ask: its expiry event (coreNext) drops it
 // before any message at or after Expires is performed.
