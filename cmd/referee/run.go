@@ -43,6 +43,10 @@ heap three times what is live between collections) rather than Go's 100;
 GOGC set by the operator is kept.
 `
 
+// hubProcessed is the folder of the embedded hub's referee mailbox that
+// handled mail is moved to.
+const hubProcessed = "Processed"
+
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs, c := newFlags("run", runUsage, stderr)
 	clockStart := fs.String("clock-start", "", "test clock: start the referee's time here, RFC 3339")
@@ -154,7 +158,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		hubLine = fmt.Sprintf("embedded mail hub: IMAP %s, SMTP %s (any user and password; lists %s)\n",
 			hub.IMAPAddr(), hub.SMTPAddr(), strings.Join(slices.Concat(cfg.Lists.Public, []string{cfg.Lists.Official}, cfg.Lists.Discussion), ", "))
 		opts.Hub = true
-		opts.IMAP = &mailin.IMAPConfig{Addr: hub.IMAPAddr(), TLS: "none", User: cfg.Address, Password: "hub", Mailbox: "INBOX", Logger: log}
+		// Handled mail is moved to the referee's Processed folder in the
+		// hub, as a configured server's is with imap.processed: its own
+		// store of received mail, the INBOX left to what is not handled.
+		opts.IMAP = &mailin.IMAPConfig{Addr: hub.IMAPAddr(), TLS: "none", User: cfg.Address, Password: "hub", Mailbox: "INBOX", Processed: hubProcessed, Logger: log}
 		opts.Sender = mailout.NewSender(mailout.SMTPConfig{Addr: hub.SMTPAddr(), TLS: "none", HELO: "referee"}, log)
 	}
 	d, err := daemon.New(opts)
