@@ -30,8 +30,8 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
+	if err := noArguments(fs); err != nil {
+		return err
 	}
 	if *tmpl && *secretFile != "" {
 		return usagef("--template writes the starting state, which holds no secret: leave out --secret-file, or --template to write a working state")

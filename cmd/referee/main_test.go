@@ -353,6 +353,30 @@ func TestSecretFileForms(t *testing.T) {
 	}
 }
 
+// TestNoArguments: a word after the options of a command that takes none
+// ("referee status life", "referee run extra") is bad usage, exit status 2,
+// naming the word and the command's --help, before anything is started or
+// read, where run, status, verify and config went on as if it were not
+// there; --clock-rate without --clock-start, which it would not change,
+// is refused the same way.
+func TestNoArguments(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"run", "extra"}, {"status", "life"}, {"verify", "now"}, {"config", "imap"}, {"check", "x"}, {"init", "x"}} {
+		code, out, errs := runCmd(t, dir, args...)
+		want := fmt.Sprintf("unexpected argument %q: referee %s takes options only (referee %s --help lists them)", args[1], args[0], args[0])
+		if code != 2 || !strings.Contains(errs, want) || out != "" {
+			t.Errorf("referee %s: exit %d, stdout %q, stderr %q; want 2 and %q", strings.Join(args, " "), code, out, errs, want)
+		}
+	}
+	code, _, errs := runCmd(t, dir, "run", "--clock-rate", "60")
+	if code != 2 || !strings.Contains(errs, "give --clock-start TIME with it") {
+		t.Errorf("referee run --clock-rate 60: exit %d, %q; want 2 and that --clock-start goes with it", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); !os.IsNotExist(err) {
+		t.Errorf("a refused command wrote data/ (%v)", err)
+	}
+}
+
 // TestSecretFileRefused: a --secret-file that is missing or holds neither
 // form of the secret (a 5-byte file, 64 characters with one not a hex
 // digit, 33 raw bytes) is bad usage, exit status 2, with the forms it

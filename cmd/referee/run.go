@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -54,6 +55,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	logFormat := fs.String("log-format", "", "text or json (default: the config's log.format)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if err := noArguments(fs); err != nil {
+		return err
+	}
+	rateSet := false
+	fs.Visit(func(f *flag.Flag) { rateSet = rateSet || f.Name == "clock-rate" })
+	if rateSet && *clockStart == "" {
+		return usagef("--clock-rate sets the test clock's rate: give --clock-start TIME with it (again at a restart; the clock carries on from the state's)")
 	}
 	defer daemon.SetGC(daemon.GCPercent)()
 	cfg, err := c.load(func(cfg *Config) {

@@ -30,6 +30,9 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if err := noArguments(fs); err != nil {
+		return err
+	}
 	cfg, e, s, err := c.loadState()
 	var ns *noStateError
 	if errors.As(err, &ns) && !ns.lost {
