@@ -357,7 +357,13 @@ func (e *Engine) read(text string) ([]*Action, []unreadResult) {
 			continue // part of a claim of error or its answer
 		}
 		p, ok := ReadPerformative(sen.Text)
-		if !ok || p.Kind == "not" {
+		if ok && p.Kind == "not" {
+			if nu := e.intentWithoutMethod(sen, p); nu != nil {
+				notUnderstood = append(notUnderstood, unreadResult{*nu, sen.Offset})
+			}
+			continue
+		}
+		if !ok {
 			continue
 		}
 		if p.Kind == "intent" {

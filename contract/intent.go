@@ -136,19 +136,8 @@ var intentVerb = &Verb{Name: "intend", Scope: PublicOnly, Rule: "G7",
 // doIntend tables an intent. The action must be a dependent action of a game and
 // the method at least as strong as the one the game requires.
 func doIntend(c *Ctx, a *Action) error {
-	e := c.e
 	text := a.Args["action"]
-	rest, game := e.gameRef(text)
-	var found *compiledVerb
-	for i, cv := range e.verbs {
-		if cv.verb.Dependent == nil || (game != "" && cv.game != game) {
-			continue
-		}
-		if cv.re.MatchString(rest) || cv.re.MatchString(text) {
-			found = &e.verbs[i]
-			break
-		}
-	}
+	found := c.e.dependentVerb(text)
 	if found == nil {
 		return Reject("G7", "%q is not a dependent action of any game", text)
 	}
@@ -235,6 +224,38 @@ func intentList(list []*Intent) string {
 		out = append(out, fmt.Sprintf("intent #%d, tabled %s", in.ID, Stamp(in.Created)))
 	}
 	return strings.Join(out, "; ")
+}
+
+// dependentVerb is the dependent action of a game that text (an intent's
+// action, "end the current game of Rumble") is, or nil.
+func (e *Engine) dependentVerb(text string) *compiledVerb {
+	rest, game := e.gameRef(text)
+	for i, cv := range e.verbs {
+		if cv.verb.Dependent == nil || (game != "" && cv.game != game) {
+			continue
+		}
+		if cv.re.MatchString(rest) || cv.re.MatchString(text) {
+			return &e.verbs[i]
+		}
+	}
+	return nil
+}
+
+// intentWithoutMethod answers "I intend to <action>" naming no method, when
+// the action is a game's dependent action, with the form that tables an
+// intent (G7): a sentence not understood, not an action. Any other "I
+// intend to ..." is a plan (G3) and gets no line; nil then.
+func (e *Engine) intentWithoutMethod(sen Sentence, p Performative) *Result {
+	lower := strings.ToLower(p.Action)
+	if !strings.HasPrefix(lower, "intend to ") {
+		return nil
+	}
+	text := trimStop(strings.TrimSpace(p.Action[len("intend to "):]))
+	cv := e.dependentVerb(text)
+	if cv == nil {
+		return nil
+	}
+	return &Result{Line: sen.Text, Game: cv.game, Reason: fmt.Sprintf("an intent says how the action is to be done: \"I intend, %s, to %s\" (G7)", cv.verb.Dependent.Describe(), text)}
 }
 
 func ripeWhen(in *Intent) string {

@@ -304,3 +304,23 @@ func TestIntentTwice(t *testing.T) {
 		t.Errorf("open intents after the first resolved: %+v, want Bob's #3 alone", h.S.Intents)
 	}
 }
+
+// TestIntentWithoutMethod: "I intend to <a dependent action>" naming no
+// method is refused with the form to write, the game's method in it (G7),
+// and tables nothing; "I intend to <anything else>" is a plan, no action
+// (G3), and gets no line.
+func TestIntentWithoutMethod(t *testing.T) {
+	h := joined(t)
+	r := h.Public("2026-12-01T10:10:00Z", alice, "I intend to end the game of Toy. I intend to poke Bob in Toy. I join the Toy game.")
+	body := flat(r.Body)
+	want := `> I intend to end the game of Toy. Not done: an intent says how the action is to be done: "I intend, without objection, to end the game of Toy" (G7)`
+	if !strings.Contains(body, want) {
+		t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
+	}
+	if strings.Contains(body, "poke") {
+		t.Errorf("a plan that is no dependent action got a line:\n%s", r.Body)
+	}
+	if len(h.S.Intents) != 0 {
+		t.Errorf("an intent without a method was tabled: %+v", h.S.Intents)
+	}
+}
