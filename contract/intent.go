@@ -432,9 +432,14 @@ func (e *Engine) resolveDependent(c *Ctx, a *Action) error {
 			continue
 		}
 		if x.Sponsor == p.Name || (x.Method == "support" && has(x.Supporters, p.Name)) {
-			in = x
+			// The first that can be resolved now, or else the first
+			// tabled, whose refusal says when it can be.
 			if ok, _ := x.Ripe(c.now); ok {
+				in = x
 				break
+			}
+			if in == nil {
+				in = x
 			}
 		}
 	}

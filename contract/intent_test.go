@@ -275,7 +275,8 @@ func TestSupporterDoesSo(t *testing.T) {
 
 // TestIntentTwice: a second intent of the same sponsor to the same action
 // while the first is open is tabled, as in Agora, and its receipt names the
-// open one (G7); "I do so" then resolves the first without asking which,
+// open one (G7); the action itself before either is ripe names the first;
+// "I do so" then resolves the first without asking which,
 // and the other closes with it, so that it cannot do the action again; an
 // objection to "it" still has to name one.
 func TestIntentTwice(t *testing.T) {
@@ -293,6 +294,10 @@ func TestIntentTwice(t *testing.T) {
 	r = h.Public("2026-12-01T11:00:00Z", carol, "I object.")
 	if !strings.Contains(flat(r.Body), "several intents are open") {
 		t.Errorf("an objection naming no intent was applied:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-02T10:00:00Z", alice, "I end the game of Toy.")
+	if want := "Not done: intent #1 can be resolved from 2026-12-05 10:10"; !strings.Contains(flat(r.Body), want) {
+		t.Errorf("the action itself, before either intent is ripe, does not name the first (%q):\n%s", want, r.Body)
 	}
 	r = h.Public("2026-12-05T10:15:00Z", alice, "I do so.")
 	for _, want := range []string{"Done: the game of Toy is over", "intent #1 resolved; closed with it, to the same action: intent #2, tabled 2026-12-01 10:20"} {
