@@ -92,6 +92,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		cfg.State = c.state
 	}
 	conf = append(conf, cfg.validate(gameIDs())...)
+	if _, err := os.Stat(filepath.Dir(cfg.State)); *repair && err == nil {
+		// --repair moves journal lines: not under a running referee.
+		release, err := lockState(cfg.State)
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
 	data := checkData(cfg, *repair, stdout)
 	for _, p := range append(conf, data...) {
 		fmt.Fprintln(stdout, p)

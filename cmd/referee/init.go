@@ -91,6 +91,11 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	release, err := lockState(cfg.State)
+	if err != nil {
+		return err
+	}
+	defer release()
 	kept, err := setAside(cfg, *force, time.Now())
 	if err != nil {
 		return err

@@ -113,6 +113,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			return usagef("--out: %s is a file; name a directory (created if missing) for the mails", *out)
 		}
 	}
+	release, err := lockState(cfg.State)
+	if err != nil {
+		return err
+	}
+	defer release()
 	ckPath := checkpointPath(cfg.State)
 	ck, err := loadCheckpoint(ckPath)
 	if err != nil {

@@ -76,6 +76,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	// A replay stopped before its end wrote its notices as files, not
 	// mail, and the journal after its last snapshot still holds them as
 	// waiting: run would mail them to the players.
+	release, err := lockState(cfg.State)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if msg := leftoverReplay(cfg.State); msg != "" {
 		return fmt.Errorf("%s. referee run does not start beside it", msg)
 	}
