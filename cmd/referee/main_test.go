@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -564,5 +565,23 @@ func TestReplayOutIsAFile(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "out")); string(b) != "notes\n" {
 		t.Errorf("replay --out FILE changed the file: %q", b)
+	}
+}
+
+// TestRunHubPortInUse: referee run whose embedded hub cannot have its port
+// (another program listens there) says so and names the keys that choose
+// other ports, exit status 1, where it printed the system's "bind: address
+// already in use" alone.
+func TestRunHubPortInUse(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("hub: {imap_addr: '"+l.Addr().String()+"', smtp_addr: '127.0.0.1:0'}\nweb: {addr: 'off'}\n"), 0o600)
+	code, _, errs := runCmd(t, dir, "run")
+	if code != 1 || !strings.Contains(errs, "another program holds the port (another referee run?)") || !strings.Contains(errs, "hub.imap_addr and hub.smtp_addr") {
+		t.Errorf("run with the hub's port taken: exit %d, %q", code, errs)
 	}
 }

@@ -162,6 +162,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			Users: []string{cfg.Address, cfg.Contestmaster}, Now: clk.Now, Logger: log,
 			Dir: filepath.Join(filepath.Dir(cfg.State), "hub"), Players: players,
 		})
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("start the embedded mail hub: %w; another program holds the port (another referee run?): stop it, or choose other ports with hub.imap_addr and hub.smtp_addr in the configuration", err)
+		}
 		if err != nil {
 			return fmt.Errorf("start the embedded mail hub: %w", err)
 		}
