@@ -796,3 +796,33 @@ func TestHelpWords(t *testing.T) {
 		}
 	}
 }
+
+// TestCoreNearest: a sentence that begins as a transfer or a change of name
+// but does not read as one (a negative or fractional amount, no amount, no
+// name) is refused with the form expected, where it got no line; a sentence
+// that only shares a word with them still gets none.
+func TestCoreNearest(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	r := h.Public("2026-12-01T10:07:00Z", alice, "I transfer -3 coins to Bob. I give 2.5 coins to Bob. I transfer all my coins to Bob. I change my name to . I pay attention to Bob.")
+	body := flat(r.Body)
+	form := `Not done: not understood; the form is: I transfer N <currency> to <player> (or give, send, hand, pay), N a whole number, 0 or more`
+	for _, want := range []string{
+		"> I transfer -3 coins to Bob. " + form,
+		"> I give 2.5 coins to Bob. " + form,
+		"> I transfer all my coins to Bob. " + form,
+		"> I change my name to . Not done: not understood; the form is: I change my name to <name>",
+		"0 done, 4 not done.",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
+		}
+	}
+	if strings.Contains(body, "attention") {
+		t.Errorf("a sentence that is no transfer got a line:\n%s", r.Body)
+	}
+	if got := h.S.Ledger.Balance("toy/coin", "Bob"); got != 5 {
+		t.Errorf("Bob owns %d coins after the refusals, want 5", got)
+	}
+}
