@@ -357,7 +357,13 @@ func (e *Engine) read(text string) ([]*Action, []unreadResult) {
 			continue // part of a claim of error or its answer
 		}
 		p, ok := ReadPerformative(sen.Text)
-		if !ok || p.Kind == "not" {
+		if ok && p.Kind == "not" {
+			if nu := e.intentWithoutMethod(sen, p); nu != nil {
+				notUnderstood = append(notUnderstood, unreadResult{*nu, sen.Offset})
+			}
+			continue
+		}
+		if !ok {
 			continue
 		}
 		if p.Kind == "intent" {
@@ -497,6 +503,39 @@ func (e *Engine) unknownGame(sen Sentence, p Performative) *Result {
 	return nil
 }
 
+// coreHeads are how the interpreter's transfer and name change begin
+// whatever follows: "I transfer -3 Vials to Bob", "I give 2.5 Vials to
+// Bob", "I change my name to ." read as no verb, but are plainly those
+// actions attempted.
+var coreHeads = []struct {
+	re   *regexp.Regexp
+	verb string
+}{
+	{regexp.MustCompile(`(?i)^(?:transfer\b|(?:give|send|hand(?:\s+over)?|pay)\s+[-+]?\d)`), "transfer"},
+	{regexp.MustCompile(`(?i)^(?:change|set)\s+my\s+(?:nick)?name\b`), "name"},
+}
+
+// coreNearest is the refusal of a sentence that begins as one of the
+// interpreter's own verbs but does not read as it, with the form expected;
+// nil for any other sentence, which performs nothing.
+func (e *Engine) coreNearest(sen Sentence, p Performative) *Result {
+	for _, h := range coreHeads {
+		if !h.re.MatchString(p.Action) {
+			continue
+		}
+		for _, v := range e.coreVerbs() {
+			if v.Name == h.verb {
+				why := "not understood; the form is: " + v.Syntax
+				if h.verb == "transfer" {
+					why += ", N a whole number, 0 or more"
+				}
+				return &Result{Line: sen.Text, Reason: why}
+			}
+		}
+	}
+	return nil
+}
+
 // readWhole reports whether a game's Extractor already read the sentence as
 // part of an action it quotes (a Rumble list read whole), so the receipt does
 // not quote it twice.
@@ -541,7 +580,10 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 	}
 	if len(hits) == 0 {
 		if game == "" {
-			return nil, e.unknownGame(sen, p)
+			if r := e.unknownGame(sen, p); r != nil {
+				return nil, r
+			}
+			return nil, e.coreNearest(sen, p)
 		}
 		return nil, &Result{Line: sen.Text, Game: game, Reason: "not understood; " + e.nearest(game, rest)}
 	}

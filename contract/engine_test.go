@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -757,5 +758,71 @@ func TestUnknownGameNamed(t *testing.T) {
 	}
 	if len(h.S.Members("toy")) != 1 {
 		t.Errorf("the refusals changed the contestants: %v", h.S.Members("toy"))
+	}
+}
+
+// TestGuideUnknownGame: the players' guide, the start of the HELP reply,
+// says what the receipt does with an action naming a game the referee does
+// not run (TestUnknownGameNamed), as it says the rest of how mail is read.
+func TestGuideUnknownGame(t *testing.T) {
+	h := newToy(t)
+	ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"), Channel: contract.ChanPrivate, Text: "help"})
+	const want = `An action naming a game the referee does not run ("I join the Chess contest", or a typo such as "the Lfie contest") is refused, and the receipt names the games it runs.`
+	if len(ns) != 1 || !strings.Contains(flat(ns[0].Body), want) {
+		t.Errorf("the help does not say how an unknown game is answered (%q):\n%+v", want, ns)
+	}
+}
+
+// TestHelpWords: "help" with words that only ask for help ("help me
+// please") answers the overview, as "help" does; with a game's name among
+// such words, that game's guide; with another word among them, it says that
+// no game has that name, the asking words left out.
+func TestHelpWords(t *testing.T) {
+	h := newToy(t)
+	for i, c := range []struct{ text, want, wantNot string }{
+		{"help me please", "How the referee reads your mail", "No game here"},
+		{"Help?", "How the referee reads your mail", "No game here"},
+		{"help me with toy please", "The toy game.", "How the referee reads"},
+		{"help me with chess please", `No game here is called "chess"; send "help toy"`, "me with"},
+	} {
+		at := contracttest.At(t, "2026-12-01T11:00:00Z").Add(time.Duration(i) * time.Minute)
+		ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: at, Channel: contract.ChanPrivate, Text: c.text})
+		if len(ns) != 1 {
+			t.Errorf("%q: %d replies, want 1", c.text, len(ns))
+			continue
+		}
+		if body := flat(ns[0].Body); !strings.Contains(body, c.want) || strings.Contains(body, c.wantNot) {
+			t.Errorf("%q: the reply lacks %q or has %q:\n%s", c.text, c.want, c.wantNot, ns[0].Body)
+		}
+	}
+}
+
+// TestCoreNearest: a sentence that begins as a transfer or a change of name
+// but does not read as one (a negative or fractional amount, no amount, no
+// name) is refused with the form expected, where it got no line; a sentence
+// that only shares a word with them still gets none.
+func TestCoreNearest(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	r := h.Public("2026-12-01T10:07:00Z", alice, "I transfer -3 coins to Bob. I give 2.5 coins to Bob. I transfer all my coins to Bob. I change my name to . I pay attention to Bob.")
+	body := flat(r.Body)
+	form := `Not done: not understood; the form is: I transfer N <currency> to <player> (or give, send, hand, pay), N a whole number, 0 or more`
+	for _, want := range []string{
+		"> I transfer -3 coins to Bob. " + form,
+		"> I give 2.5 coins to Bob. " + form,
+		"> I transfer all my coins to Bob. " + form,
+		"> I change my name to . Not done: not understood; the form is: I change my name to <name>",
+		"0 done, 4 not done.",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
+		}
+	}
+	if strings.Contains(body, "attention") {
+		t.Errorf("a sentence that is no transfer got a line:\n%s", r.Body)
+	}
+	if got := h.S.Ledger.Balance("toy/coin", "Bob"); got != 5 {
+		t.Errorf("Bob owns %d coins after the refusals, want 5", got)
 	}
 }

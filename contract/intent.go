@@ -97,6 +97,10 @@ func (in *Intent) ripeFrom() time.Time {
 	return in.Created.Add(d)
 }
 
+// RipeFrom is the earliest time the intent can be resolved (G7); zero for
+// one "with N support", which can be resolved once supported.
+func (in *Intent) RipeFrom() time.Time { return in.ripeFrom() }
+
 // Ripe says whether the intent can be resolved at t, and if not, why. An
 // expired intent is not here to ask: its expiry event (coreNext) drops it
 // before any message at or after Expires is performed.
@@ -132,19 +136,8 @@ var intentVerb = &Verb{Name: "intend", Scope: PublicOnly, Rule: "G7",
 // doIntend tables an intent. The action must be a dependent action of a game and
 // the method at least as strong as the one the game requires.
 func doIntend(c *Ctx, a *Action) error {
-	e := c.e
 	text := a.Args["action"]
-	rest, game := e.gameRef(text)
-	var found *compiledVerb
-	for i, cv := range e.verbs {
-		if cv.verb.Dependent == nil || (game != "" && cv.game != game) {
-			continue
-		}
-		if cv.re.MatchString(rest) || cv.re.MatchString(text) {
-			found = &e.verbs[i]
-			break
-		}
-	}
+	found := c.e.dependentVerb(text)
 	if found == nil {
 		return Reject("G7", "%q is not a dependent action of any game", text)
 	}
@@ -184,11 +177,85 @@ func doIntend(c *Ctx, a *Action) error {
 	if c.msg != nil {
 		in.MsgID = c.msg.ID
 	}
+	same := s.sameIntents(in)
 	s.Intents = append(s.Intents, in)
-	c.Did("intent #%d tabled: %s, %s; it can be resolved %s, until %s", in.ID, text, in.Describe(), ripeWhen(in), Stamp(in.Expires()))
+	did := fmt.Sprintf("intent #%d tabled: %s, %s; it can be resolved %s, until %s", in.ID, text, in.Describe(), ripeWhen(in), Stamp(in.Expires()))
+	if len(same) > 0 {
+		// G7: as in Agora, each announcement is an intent of its own; the
+		// sponsor is told that the action done once closes them all.
+		did += fmt.Sprintf("; you already intend the same action (%s): the first of them resolved closes the others, and \"I withdraw intent #%d\" withdraws this one", intentList(same), in.ID)
+	}
+	c.Did("%s", did)
 	c.Record(in.Sponsor, "intends, %s, to %s (intent #%d)", in.Describe(), text, in.ID)
 	c.Detail("intent", in.ID)
 	return nil
+}
+
+// sameIntents are the other open intents of in's sponsor to the same
+// action: the same game and verb, and the text as announced in any case and
+// spacing.
+func (s *State) sameIntents(in *Intent) []*Intent {
+	var out []*Intent
+	for _, x := range s.Intents {
+		if x.ID != in.ID && sameAction(x, in) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// sameAction says whether a and b are the same sponsor's intents to the
+// same action.
+func sameAction(a, b *Intent) bool {
+	return a.Sponsor == b.Sponsor && a.Game == b.Game && a.Verb == b.Verb && sameWords(a.Text, b.Text)
+}
+
+// sameWords says whether a and b are the same words, ignoring case, spacing
+// and a final full stop.
+func sameWords(a, b string) bool {
+	norm := func(s string) string { return strings.Join(strings.Fields(strings.TrimRight(s, ". ")), " ") }
+	return strings.EqualFold(norm(a), norm(b))
+}
+
+// intentList names intents for a receipt: "intent #1, tabled 2026-12-04 13:11".
+func intentList(list []*Intent) string {
+	var out []string
+	for _, in := range list {
+		out = append(out, fmt.Sprintf("intent #%d, tabled %s", in.ID, Stamp(in.Created)))
+	}
+	return strings.Join(out, "; ")
+}
+
+// dependentVerb is the dependent action of a game that text (an intent's
+// action, "end the current game of Rumble") is, or nil.
+func (e *Engine) dependentVerb(text string) *compiledVerb {
+	rest, game := e.gameRef(text)
+	for i, cv := range e.verbs {
+		if cv.verb.Dependent == nil || (game != "" && cv.game != game) {
+			continue
+		}
+		if cv.re.MatchString(rest) || cv.re.MatchString(text) {
+			return &e.verbs[i]
+		}
+	}
+	return nil
+}
+
+// intentWithoutMethod answers "I intend to <action>" naming no method, when
+// the action is a game's dependent action, with the form that tables an
+// intent (G7): a sentence not understood, not an action. Any other "I
+// intend to ..." is a plan (G3) and gets no line; nil then.
+func (e *Engine) intentWithoutMethod(sen Sentence, p Performative) *Result {
+	lower := strings.ToLower(p.Action)
+	if !strings.HasPrefix(lower, "intend to ") {
+		return nil
+	}
+	text := trimStop(strings.TrimSpace(p.Action[len("intend to "):]))
+	cv := e.dependentVerb(text)
+	if cv == nil {
+		return nil
+	}
+	return &Result{Line: sen.Text, Game: cv.game, Reason: fmt.Sprintf("an intent says how the action is to be done: \"I intend, %s, to %s\" (G7)", cv.verb.Dependent.Describe(), text)}
 }
 
 func ripeWhen(in *Intent) string {
@@ -248,6 +315,16 @@ func (c *Ctx) findIntent(id string, filter func(*Intent) bool, form string) (*In
 	case 0:
 		return nil, Reject("G7", "there is no open intent this could refer to")
 	case 1:
+		return cands[0], nil
+	}
+	if filter != nil && !slices.ContainsFunc(cands, func(in *Intent) bool { return !sameAction(in, cands[0]) }) {
+		// "I do so" with the sponsor's intents all to one action: the
+		// first that can be resolved now (G7); the others close with it.
+		for _, in := range cands {
+			if ok, _ := in.Ripe(c.now); ok {
+				return in, nil
+			}
+		}
 		return cands[0], nil
 	}
 	var ids []string
@@ -355,9 +432,14 @@ func (e *Engine) resolveDependent(c *Ctx, a *Action) error {
 			continue
 		}
 		if x.Sponsor == p.Name || (x.Method == "support" && has(x.Supporters, p.Name)) {
-			in = x
+			// The first that can be resolved now, or else the first
+			// tabled, whose refusal says when it can be.
 			if ok, _ := x.Ripe(c.now); ok {
+				in = x
 				break
+			}
+			if in == nil {
+				in = x
 			}
 		}
 	}
@@ -380,7 +462,17 @@ func (e *Engine) performIntent(c *Ctx, in *Intent, a *Action) error {
 	}
 	c.s.dropIntent(in.ID)
 	c.Detail("intent", in.ID)
-	c.Did("intent #%d resolved", in.ID)
+	// G7: the action is done; the sponsor's other intents to it are spent
+	// with it, so that none of them does it again later.
+	same := c.s.sameIntents(in)
+	if len(same) == 0 {
+		c.Did("intent #%d resolved", in.ID)
+		return nil
+	}
+	for _, x := range same {
+		c.s.dropIntent(x.ID)
+	}
+	c.Did("intent #%d resolved; closed with it, to the same action: %s", in.ID, intentList(same))
 	return nil
 }
 

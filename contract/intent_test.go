@@ -166,7 +166,7 @@ func TestReplyFindsIntent(t *testing.T) {
 func TestSeveralIntentsHint(t *testing.T) {
 	h := joined(t)
 	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
-	h.Public("2026-12-01T10:11:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	h.Public("2026-12-01T10:11:00Z", alice, "I intend, with Agoran consent, to reset the Toy rounds.")
 	for _, c := range []struct{ who, text, want string }{
 		{alice, "I do so.", `name one ("I do so (intent #1)")`},
 		{bob, "I object.", `name one ("I object to intent #1")`},
@@ -270,5 +270,62 @@ func TestSupporterDoesSo(t *testing.T) {
 	r = h.Public("2026-12-05T10:12:00Z", alice, "I do so.")
 	if !strings.Contains(r.Body, "Done: the Toy rounds are reset") {
 		t.Errorf("the sponsor could not resolve it:\n%s", r.Body)
+	}
+}
+
+// TestIntentTwice: a second intent of the same sponsor to the same action
+// while the first is open is tabled, as in Agora, and its receipt names the
+// open one (G7); the action itself before either is ripe names the first;
+// "I do so" then resolves the first without asking which,
+// and the other closes with it, so that it cannot do the action again; an
+// objection to "it" still has to name one.
+func TestIntentTwice(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	r := h.Public("2026-12-01T10:20:00Z", alice, "I intend, without objection, to end the game of toy.")
+	want := `until 2026-12-15 10:20; you already intend the same action (intent #1, tabled 2026-12-01 10:10): the first of them resolved closes the others, and "I withdraw intent #2" withdraws this one`
+	if !strings.Contains(flat(r.Body), want) {
+		t.Errorf("a second intent to the same action:\n%s\nwant %q", r.Body, want)
+	}
+	r = h.Public("2026-12-01T10:21:00Z", bob, "I intend, without objection, to end the game of Toy.")
+	if strings.Contains(r.Body, "already intend") {
+		t.Errorf("another player's intent to the same action is called a second one:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-01T11:00:00Z", carol, "I object.")
+	if !strings.Contains(flat(r.Body), "several intents are open") {
+		t.Errorf("an objection naming no intent was applied:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-02T10:00:00Z", alice, "I end the game of Toy.")
+	if want := "Not done: intent #1 can be resolved from 2026-12-05 10:10"; !strings.Contains(flat(r.Body), want) {
+		t.Errorf("the action itself, before either intent is ripe, does not name the first (%q):\n%s", want, r.Body)
+	}
+	r = h.Public("2026-12-05T10:15:00Z", alice, "I do so.")
+	for _, want := range []string{"Done: the game of Toy is over", "intent #1 resolved; closed with it, to the same action: intent #2, tabled 2026-12-01 10:20"} {
+		if !strings.Contains(flat(r.Body), want) {
+			t.Errorf("I do so with two intents to the same action lacks %q:\n%s", want, r.Body)
+		}
+	}
+	if len(h.S.Intents) != 1 || h.S.Intents[0].ID != 3 {
+		t.Errorf("open intents after the first resolved: %+v, want Bob's #3 alone", h.S.Intents)
+	}
+}
+
+// TestIntentWithoutMethod: "I intend to <a dependent action>" naming no
+// method is refused with the form to write, the game's method in it (G7),
+// and tables nothing; "I intend to <anything else>" is a plan, no action
+// (G3), and gets no line.
+func TestIntentWithoutMethod(t *testing.T) {
+	h := joined(t)
+	r := h.Public("2026-12-01T10:10:00Z", alice, "I intend to end the game of Toy. I intend to poke Bob in Toy. I join the Toy game.")
+	body := flat(r.Body)
+	want := `> I intend to end the game of Toy. Not done: an intent says how the action is to be done: "I intend, without objection, to end the game of Toy" (G7)`
+	if !strings.Contains(body, want) {
+		t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
+	}
+	if strings.Contains(body, "poke") {
+		t.Errorf("a plan that is no dependent action got a line:\n%s", r.Body)
+	}
+	if len(h.S.Intents) != 0 {
+		t.Errorf("an intent without a method was tabled: %+v", h.S.Intents)
 	}
 }

@@ -17,7 +17,7 @@ import (
 //go:embed guide.md
 var readingGuide string
 
-var helpRE = regexp.MustCompile(`(?i)^\s*help\b\s*([a-z ]*?)\s*[.!]?\s*$`)
+var helpRE = regexp.MustCompile(`(?i)^\s*help\b\s*([a-z ]*?)\s*[.!?]*\s*$`)
 
 func firstLine(s string) string {
 	for s != "" {
@@ -235,8 +235,15 @@ func (e *Engine) helpReply(s *State, m *Message, at time.Time) {
 		src = m.Subject
 	}
 	want := strings.TrimSpace(helpRE.FindStringSubmatch(src)[1])
+	game := e.gameNamed(want)
+	if game == "" {
+		// "help me please", "help with life": the words around a game's
+		// name, or around none, ask for help all the same.
+		want = helpWords(want)
+		game = e.gameNamed(want)
+	}
 	var body string
-	switch g := e.games[e.gameNamed(want)]; {
+	switch g := e.games[game]; {
 	case want == "":
 		body = e.Overview()
 	case g != nil:
@@ -249,6 +256,22 @@ func (e *Engine) helpReply(s *State, m *Message, at time.Time) {
 		body = text.Wrap(fmt.Sprintf("No game here is called %q; send %s.", want, joinAnd(guides)), 0) + "\n" + e.Overview()
 	}
 	e.reply(s, m, "help/"+m.ID, body, at)
+}
+
+// helpFiller are the words that ask for help without naming what about.
+var helpFiller = map[string]bool{"me": true, "us": true, "please": true, "pls": true, "plz": true, "with": true, "on": true,
+	"about": true, "for": true, "the": true, "a": true, "an": true, "i": true, "need": true, "some": true, "wanted": true,
+	"needed": true, "again": true, "thanks": true, "thank": true, "you": true, "guide": true, "rules": true, "of": true}
+
+// helpWords is what follows "help" without the words that only ask for it.
+func helpWords(words string) string {
+	var kept []string
+	for _, w := range strings.Fields(words) {
+		if !helpFiller[strings.ToLower(w)] {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, " ")
 }
 
 // Overview is the HELP reply: every game with its actions, from the verb tables.

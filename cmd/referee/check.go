@@ -66,6 +66,9 @@ func cmdConfig(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if err := noArguments(fs); err != nil {
+		return err
+	}
 	printSchema(stdout)
 	return nil
 }
@@ -76,8 +79,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
+	if err := noArguments(fs); err != nil {
+		return err
 	}
 	path, explicit := c.configPath()
 	cfg, err := loadConfig(path, explicit)
@@ -89,6 +92,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		cfg.State = c.state
 	}
 	conf = append(conf, cfg.validate(gameIDs())...)
+	if _, err := os.Stat(filepath.Dir(cfg.State)); *repair && err == nil {
+		// --repair moves journal lines: not under a running referee.
+		release, err := lockState(cfg.State)
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
 	data := checkData(cfg, *repair, stdout)
 	for _, p := range append(conf, data...) {
 		fmt.Fprintln(stdout, p)

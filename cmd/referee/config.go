@@ -99,7 +99,7 @@ type IMAPConfig struct {
 	Password      string  `yaml:"password" env:"REFEREE_IMAP_PASSWORD" doc:"prefer the file"`
 	PasswordFile  string  `yaml:"password_file" env:"REFEREE_IMAP_PASSWORD_FILE" example:"/run/secrets/imap"`
 	Mailbox       string  `yaml:"mailbox" default:"INBOX"`
-	Processed     string  `yaml:"processed" doc:"move handled mail to this folder; empty: flag it"`
+	Processed     string  `yaml:"processed" doc:"move handled mail to this folder; empty: flag it \\Seen and $RefereeDone in the mailbox (the embedded hub moves it to Processed)"`
 	ForceInsecure bool    `yaml:"force_insecure" doc:"allow tls: none off loopback"`
 }
 

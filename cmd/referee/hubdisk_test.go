@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/google/go-cmp/cmp"
+
+	"referee/internal/testdeadline"
 )
 
 // TestHubRestartKeepsMail: `referee run` stopped and started again over
@@ -115,4 +118,40 @@ func residentMB(t testing.TB, pid int) float64 {
 	}
 	t.Fatal("no VmRSS in /proc status")
 	return 0
+}
+
+// TestHubMovesHandledMail: `referee run` over the embedded hub moves the
+// mail it has handled from the referee's INBOX to its Processed folder, as
+// the README says, so that the folder is the referee's store of received
+// mail and the INBOX holds only what is not handled yet.
+func TestHubMovesHandledMail(t *testing.T) {
+	d := startHubDaemonIn(t, t.TempDir(), "")
+	alice := openMailbox(t, d.imapAddr, "alice@example.test")
+	sendMail(t, d.smtpAddr, "Alice <alice@example.test>", "agora-business@example.test", "joining", "join-1@example.test", "I join the Life contest.")
+	alice.waitFor(t, func(m string) bool { return strings.Contains(m, "In-Reply-To: <join-1@example.test>") })
+	ref := openMailbox(t, d.imapAddr, "referee@example.test")
+	// The move follows the batch's journal line; the INBOX loses the
+	// message once it is done.
+	deadline := time.Now().Add(testdeadline.Left(t))
+	for slices.ContainsFunc(ref.all(t), func(m string) bool { return strings.Contains(m, "Message-ID: <join-1@example.test>") }) {
+		if time.Now().After(deadline) {
+			t.Fatal("the handled mail is still in the referee's INBOX at the test's deadline")
+		}
+		if err := ref.c.Noop().Wait(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-ref.news:
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if _, err := ref.c.Select("Processed", nil).Wait(); err != nil {
+		t.Fatalf("the referee's mailbox has no Processed folder: %v", err)
+	}
+	if err := ref.c.Noop().Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(ref.all(t), func(m string) bool { return strings.Contains(m, "Message-ID: <join-1@example.test>") }) {
+		t.Errorf("the handled mail is not in the referee's Processed folder")
+	}
 }

@@ -30,8 +30,15 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
+	if err := noArguments(fs); err != nil {
+		return err
+	}
+	if *tmpl && *secretFile != "" {
+		return usagef("--template writes the starting state, which holds no secret: leave out --secret-file, or --template to write a working state")
+	}
+	secret, err := readSecretFile(*secretFile)
+	if err != nil {
+		return err
 	}
 	cfg, err := c.load()
 	if err != nil {
@@ -80,10 +87,15 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	if err := applyGameParams(e, s, cfg); err != nil {
 		return err
 	}
-	s, ent, err := startState(e, cfg, s, now, *secretFile)
+	s, ent, err := startState(e, cfg, s, now, secret)
 	if err != nil {
 		return err
 	}
+	release, err := lockState(cfg.State)
+	if err != nil {
+		return err
+	}
+	defer release()
 	kept, err := setAside(cfg, *force, time.Now())
 	if err != nil {
 		return err

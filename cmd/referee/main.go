@@ -152,6 +152,16 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return fs.Parse(append([]string{"--"}, words...))
 }
 
+// noArguments refuses the words left after a command's options, for the
+// commands that take none: a word such as "referee status life" would
+// otherwise be ignored without a word.
+func noArguments(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q: referee %s takes options only (referee %s --help lists them)", fs.Arg(0), fs.Name(), fs.Name())
+	}
+	return nil
+}
+
 // configPath is the configuration file, and whether it was named.
 func (c *common) configPath() (string, bool) {
 	if c.config == "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -353,6 +354,64 @@ func TestSecretFileForms(t *testing.T) {
 	}
 }
 
+// TestNoArguments: a word after the options of a command that takes none
+// ("referee status life", "referee run extra") is bad usage, exit status 2,
+// naming the word and the command's --help, before anything is started or
+// read, where run, status, verify and config went on as if it were not
+// there; --clock-rate without --clock-start, which it would not change,
+// is refused the same way.
+func TestNoArguments(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"run", "extra"}, {"status", "life"}, {"verify", "now"}, {"config", "imap"}, {"check", "x"}, {"init", "x"}} {
+		code, out, errs := runCmd(t, dir, args...)
+		want := fmt.Sprintf("unexpected argument %q: referee %s takes options only (referee %s --help lists them)", args[1], args[0], args[0])
+		if code != 2 || !strings.Contains(errs, want) || out != "" {
+			t.Errorf("referee %s: exit %d, stdout %q, stderr %q; want 2 and %q", strings.Join(args, " "), code, out, errs, want)
+		}
+	}
+	code, _, errs := runCmd(t, dir, "run", "--clock-rate", "60")
+	if code != 2 || !strings.Contains(errs, "give --clock-start TIME with it") {
+		t.Errorf("referee run --clock-rate 60: exit %d, %q; want 2 and that --clock-start goes with it", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); !os.IsNotExist(err) {
+		t.Errorf("a refused command wrote data/ (%v)", err)
+	}
+}
+
+// TestSecretFileRefused: a --secret-file that is missing or holds neither
+// form of the secret (a 5-byte file, 64 characters with one not a hex
+// digit, 33 raw bytes) is bad usage, exit status 2, with the forms it
+// takes, for init and for replay alike, and nothing is written: replay
+// refuses it before it reads a message.
+func TestSecretFileRefused(t *testing.T) {
+	dir := t.TempDir()
+	arch := filepath.Join(dir, "in.mbox")
+	os.WriteFile(arch, []byte(mboxMessage("alice@example.test", "a1@example.test", time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))), 0o600)
+	files := map[string][]byte{
+		"short":   []byte("abcd\n"),
+		"typo":    []byte(strings.Repeat("ab", 31) + "ag\n"),
+		"raw33":   bytes.Repeat([]byte{0xab}, 33),
+		"missing": nil,
+	}
+	for name, b := range files {
+		if b != nil {
+			os.WriteFile(filepath.Join(dir, name), b, 0o600)
+		}
+		for _, args := range [][]string{{"init", "--secret-file", name}, {"replay", "--secret-file", name, arch}} {
+			code, _, errs := runCmd(t, dir, args...)
+			if code != 2 || !strings.Contains(errs, "--secret-file") || !strings.Contains(errs, "64 hex digits (as the state writes it") || !strings.Contains(errs, "32 raw bytes") {
+				t.Errorf("%s with a %s secret file: exit %d, %q; want 2 and the forms a secret file takes", args[0], name, code, errs)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "data")); !os.IsNotExist(err) {
+				t.Fatalf("%s with a %s secret file wrote data/ (%v)", args[0], name, err)
+			}
+		}
+	}
+	if code, _, errs := runCmd(t, dir, "init", "--template", "--secret-file", "short"); code != 2 || !strings.Contains(errs, "holds no secret") {
+		t.Errorf("init --template --secret-file: exit %d, %q; want 2 and that the starting state holds no secret", code, errs)
+	}
+}
+
 // mboxMessage is a message from from, with Message-ID id, arriving at at,
 // as an mbox holds it (the From_ line's date is the arrival time).
 func mboxMessage(from, id string, at time.Time) string {
@@ -506,5 +565,23 @@ func TestReplayOutIsAFile(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "out")); string(b) != "notes\n" {
 		t.Errorf("replay --out FILE changed the file: %q", b)
+	}
+}
+
+// TestRunHubPortInUse: referee run whose embedded hub cannot have its port
+// (another program listens there) says so and names the keys that choose
+// other ports, exit status 1, where it printed the system's "bind: address
+// already in use" alone.
+func TestRunHubPortInUse(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("hub: {imap_addr: '"+l.Addr().String()+"', smtp_addr: '127.0.0.1:0'}\nweb: {addr: 'off'}\n"), 0o600)
+	code, _, errs := runCmd(t, dir, "run")
+	if code != 1 || !strings.Contains(errs, "another program holds the port (another referee run?)") || !strings.Contains(errs, "hub.imap_addr and hub.smtp_addr") {
+		t.Errorf("run with the hub's port taken: exit %d, %q", code, errs)
 	}
 }

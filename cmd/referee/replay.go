@@ -79,6 +79,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usagef("name at least one archive")
 	}
+	secret, err := readSecretFile(*secretFile)
+	if err != nil {
+		return err
+	}
 	defer daemon.SetGC(replayGCPercent)()
 	var untilT time.Time
 	if *until != "" {
@@ -109,6 +113,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			return usagef("--out: %s is a file; name a directory (created if missing) for the mails", *out)
 		}
 	}
+	release, err := lockState(cfg.State)
+	if err != nil {
+		return err
+	}
+	defer release()
 	ckPath := checkpointPath(cfg.State)
 	ck, err := loadCheckpoint(ckPath)
 	if err != nil {
@@ -488,7 +497,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 			}
 			if fresh {
 				var started []contract.Entry
-				s, started, err = openState(e, cfg, r.arrived, *secretFile)
+				s, started, err = openState(e, cfg, r.arrived, secret)
 				steps = []store.Step{{Entries: started}}
 				if err != nil {
 					stop()

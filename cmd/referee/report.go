@@ -29,14 +29,16 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if e.Game(fs.Arg(0)) == nil {
+	// The game as its id, "life", or as players write it, "Life".
+	game := strings.ToLower(fs.Arg(0))
+	if e.Game(game) == nil {
 		return usagef("no game %q (the games are %s)", fs.Arg(0), strings.Join(gameIDs(), ", "))
 	}
 	now := s.Clock
 	if now.IsZero() {
 		now = time.Now().UTC()
 	}
-	n, err := e.MailedReport(s, fs.Arg(0), now)
+	n, err := e.MailedReport(s, game, now)
 	if err != nil {
 		return err
 	}

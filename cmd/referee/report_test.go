@@ -74,3 +74,20 @@ func TestReportAsMailed(t *testing.T) {
 		}
 	}
 }
+
+// TestReportGameAsWritten: referee report takes a game as players write it,
+// "Life" or "LIFE", as well as its id, and prints the same report; a name
+// that is no game is bad usage naming the games.
+func TestReportGameAsWritten(t *testing.T) {
+	dir := t.TempDir()
+	replayInto(t, dir)
+	_, want, _ := runCmd(t, dir, "report", "life")
+	for _, g := range []string{"Life", "LIFE"} {
+		if code, out, errs := runCmd(t, dir, "report", g); code != 0 || out != want {
+			t.Errorf("report %s: exit %d, %s; want the report of life", g, code, errs)
+		}
+	}
+	if code, _, errs := runCmd(t, dir, "report", "chess"); code != 2 || !strings.Contains(errs, `no game "chess" (the games are life, rumble, steemfield, wackyworld)`) {
+		t.Errorf("report chess: exit %d, %q", code, errs)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -43,6 +44,10 @@ heap three times what is live between collections) rather than Go's 100;
 GOGC set by the operator is kept.
 `
 
+// hubProcessed is the folder of the embedded hub's referee mailbox that
+// handled mail is moved to.
+const hubProcessed = "Processed"
+
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs, c := newFlags("run", runUsage, stderr)
 	clockStart := fs.String("clock-start", "", "test clock: start the referee's time here, RFC 3339")
@@ -50,6 +55,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	logFormat := fs.String("log-format", "", "text or json (default: the config's log.format)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if err := noArguments(fs); err != nil {
+		return err
+	}
+	rateSet := false
+	fs.Visit(func(f *flag.Flag) { rateSet = rateSet || f.Name == "clock-rate" })
+	if rateSet && *clockStart == "" {
+		return usagef("--clock-rate sets the test clock's rate: give --clock-start TIME with it (again at a restart; the clock carries on from the state's)")
 	}
 	defer daemon.SetGC(daemon.GCPercent)()
 	cfg, err := c.load(func(cfg *Config) {
@@ -63,6 +76,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	// A replay stopped before its end wrote its notices as files, not
 	// mail, and the journal after its last snapshot still holds them as
 	// waiting: run would mail them to the players.
+	release, err := lockState(cfg.State)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if msg := leftoverReplay(cfg.State); msg != "" {
 		return fmt.Errorf("%s. referee run does not start beside it", msg)
 	}
@@ -112,7 +130,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err := cutUnfinishedFirstSave(cfg, log.Warn); err != nil {
 		return err
 	}
-	if opts.State, opts.Started, err = openState(e, cfg, clk.Now(), ""); err != nil {
+	if opts.State, opts.Started, err = openState(e, cfg, clk.Now(), nil); err != nil {
 		return err
 	}
 	// The test clock given again at a restart, as the command that began
@@ -144,6 +162,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			Users: []string{cfg.Address, cfg.Contestmaster}, Now: clk.Now, Logger: log,
 			Dir: filepath.Join(filepath.Dir(cfg.State), "hub"), Players: players,
 		})
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("start the embedded mail hub: %w; another program holds the port (another referee run?): stop it, or choose other ports with hub.imap_addr and hub.smtp_addr in the configuration", err)
+		}
 		if err != nil {
 			return fmt.Errorf("start the embedded mail hub: %w", err)
 		}
@@ -154,7 +175,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		hubLine = fmt.Sprintf("embedded mail hub: IMAP %s, SMTP %s (any user and password; lists %s)\n",
 			hub.IMAPAddr(), hub.SMTPAddr(), strings.Join(slices.Concat(cfg.Lists.Public, []string{cfg.Lists.Official}, cfg.Lists.Discussion), ", "))
 		opts.Hub = true
-		opts.IMAP = &mailin.IMAPConfig{Addr: hub.IMAPAddr(), TLS: "none", User: cfg.Address, Password: "hub", Mailbox: "INBOX", Logger: log}
+		// Handled mail is moved to the referee's Processed folder in the
+		// hub, as a configured server's is with imap.processed: its own
+		// store of received mail, the INBOX left to what is not handled.
+		opts.IMAP = &mailin.IMAPConfig{Addr: hub.IMAPAddr(), TLS: "none", User: cfg.Address, Password: "hub", Mailbox: "INBOX", Processed: hubProcessed, Logger: log}
 		opts.Sender = mailout.NewSender(mailout.SMTPConfig{Addr: hub.SMTPAddr(), TLS: "none", HELO: "referee"}, log)
 	}
 	d, err := daemon.New(opts)

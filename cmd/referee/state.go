@@ -40,24 +40,37 @@ func template(e *contract.Engine) (*contract.State, error) {
 	return s, nil
 }
 
-// newSecret draws the 32-byte master secret, or reads it from a file (tests).
-func newSecret(file string) ([]byte, error) {
-	if file != "" {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil, fmt.Errorf("read secret file: %w", err)
+// secretForm is the syntax --secret-file takes, for its refusals.
+const secretForm = "name a file holding the master secret as 64 hex digits (as the state writes it; a newline after them is allowed) or as 32 raw bytes"
+
+// readSecretFile reads the master secret --secret-file names; nil when no
+// file is named (a secret is drawn then). A file missing, unreadable or
+// holding neither form is bad usage: a text that is almost the hex of a
+// secret is not taken as raw bytes.
+func readSecretFile(file string) ([]byte, error) {
+	if file == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, usagef("--secret-file: %v; %s", err, secretForm)
+	}
+	if t := bytes.TrimSpace(b); len(t) == 64 {
+		if h, err := hex.DecodeString(string(t)); err == nil {
+			return h, nil
 		}
-		// The secret as the state writes it: 64 hex digits (a newline
-		// after them is allowed).
-		if t := bytes.TrimSpace(b); len(t) == 64 {
-			if h, err := hex.DecodeString(string(t)); err == nil {
-				return h, nil
-			}
-		}
-		if len(b) < 32 {
-			return nil, fmt.Errorf("secret file %s: needs 64 hex digits (as the state writes the secret) or at least 32 bytes", file)
-		}
-		return b[:32], nil
+	}
+	if len(b) != 32 {
+		return nil, usagef("--secret-file: %s holds %d bytes that are not 64 hex digits; %s", file, len(b), secretForm)
+	}
+	return b, nil
+}
+
+// newSecret is the master secret read from --secret-file (sec), or a fresh
+// one drawn when sec is nil.
+func newSecret(sec []byte) ([]byte, error) {
+	if sec != nil {
+		return sec, nil
 	}
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
@@ -68,7 +81,7 @@ func newSecret(file string) ([]byte, error) {
 
 // openState loads the working state, creating it from the starting state on
 // first use (then at `now`, with a fresh secret, and the entries of its start).
-func openState(e *contract.Engine, cfg *Config, now time.Time, secretFile string) (*contract.State, []contract.Entry, error) {
+func openState(e *contract.Engine, cfg *Config, now time.Time, secret []byte) (*contract.State, []contract.Entry, error) {
 	s, err := store.Load(e, cfg.State)
 	if err == nil {
 		return s, nil, nil
@@ -83,11 +96,11 @@ func openState(e *contract.Engine, cfg *Config, now time.Time, secretFile string
 	if err := applyGameParams(e, s, cfg); err != nil {
 		return nil, nil, err
 	}
-	return startState(e, cfg, s, now, secretFile)
+	return startState(e, cfg, s, now, secret)
 }
 
-func startState(e *contract.Engine, cfg *Config, s *contract.State, now time.Time, secretFile string) (*contract.State, []contract.Entry, error) {
-	sec, err := newSecret(secretFile)
+func startState(e *contract.Engine, cfg *Config, s *contract.State, now time.Time, secret []byte) (*contract.State, []contract.Entry, error) {
+	sec, err := newSecret(secret)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -21,13 +21,16 @@ const statusUsage = `Usage: referee status [--state F] [--config F]
 
 Prints what the referee is doing, from its files (a running referee run need
 not be stopped): the game clock, each game's phase, contestants and next
-event, the outbox, the last mail read and sent, and the problems referee check
-would list. Exit status 2 when there is any problem.
+event, the open intents, the outbox, the last mail read and sent, and the
+problems referee check would list. Exit status 2 when there is any problem.
 `
 
 func cmdStatus(args []string, stdout, stderr io.Writer) error {
 	fs, c := newFlags("status", statusUsage, stderr)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := noArguments(fs); err != nil {
 		return err
 	}
 	cfg, e, s, err := c.loadState()
@@ -76,6 +79,7 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 	}
 	tw.Flush()
 	fmt.Fprintln(stdout)
+	printIntents(stdout, s)
 	fmt.Fprintf(stdout, "outbox: %d waiting", len(s.Outbox))
 	if len(s.Outbox) > 0 {
 		o := s.Outbox[0]
@@ -115,6 +119,29 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "  "+p)
 	}
 	return errProblems
+}
+
+// printIntents lists the open intents (ruling G7): who tabled each, the
+// action, how, its support, from when it may be done and until when.
+func printIntents(w io.Writer, s *contract.State) {
+	if len(s.Intents) == 0 {
+		fmt.Fprintln(w, "open intents: none")
+		fmt.Fprintln(w)
+		return
+	}
+	fmt.Fprintf(w, "open intents: %d\n", len(s.Intents))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "INTENT\tGAME\tSPONSOR\tACTION\tMETHOD\tSUPPORT/OBJECTIONS\tMAY BE DONE\tIN\tEXPIRES")
+	for _, in := range s.Intents {
+		when, left := "once supported", ""
+		if from := in.RipeFrom(); !from.IsZero() {
+			when, left = "from "+fmtWhen(from), until(from.Sub(s.Clock))
+		}
+		fmt.Fprintf(tw, "#%d\t%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\n", in.ID, in.Game, in.Sponsor, in.Text, in.Describe(),
+			len(in.Supporters), len(in.Objectors), when, left, fmtWhen(in.Expires()))
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
 }
 
 func fmtWhen(t time.Time) string {

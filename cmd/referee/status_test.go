@@ -72,3 +72,28 @@ func TestStatusLastMailFromANonPlayer(t *testing.T) {
 		t.Errorf("status's last mail read:\n%s", out)
 	}
 }
+
+// TestStatusIntents: referee status lists the open intents, each with its
+// sponsor, game, action, method, support, from when it may be done (and in
+// how long) and when it expires; with none open it says so.
+func TestStatusIntents(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
+	mbox := "From alice@example.test Tue Dec  1 10:00:00 2026\nFrom: Alice <alice@example.test>\nTo: agora-business@example.test\nList-Id: <agora-business.example.test>\n" +
+		"Subject: s\nDate: Tue, 1 Dec 2026 10:00:00 +0000\nMessage-ID: <i1@example.test>\n\nI intend, without objection, to end the current game of Rumble.\n\n"
+	os.WriteFile(filepath.Join(dir, "in.mbox"), []byte(mbox), 0o600)
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T09:00:00Z"); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	if _, out, _ := runCmd(t, dir, "status"); !strings.Contains(out, "\nopen intents: none\n") {
+		t.Errorf("status with no intent open:\n%s", out)
+	}
+	if code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", "in.mbox"); code != 0 {
+		t.Fatalf("replay: %d %s %s", code, out, errs)
+	}
+	_, out, _ := runCmd(t, dir, "status")
+	row := regexp.MustCompile(`(?m)^#1 +rumble +Alice +end the current game of Rumble +without objection +0/0 +from Sat 2026-12-05 10:00 UTC +4d 0h +Tue 2026-12-15 10:00 UTC$`)
+	if !strings.Contains(out, "\nopen intents: 1\nINTENT ") || !row.MatchString(out) {
+		t.Errorf("status does not list the open intent:\n%s", out)
+	}
+}

@@ -31,6 +31,9 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if err := noArguments(fs); err != nil {
+		return err
+	}
 	cfg, e, s, err := c.loadState()
 	if err != nil {
 		return err
