@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestReplaySyncsFilesBesideTheEngine: a checkpoint's save behind the
@@ -49,4 +53,29 @@ func goroutineID() string {
 	buf = buf[:runtime.Stack(buf, false)]
 	id, _, _ := bytes.Cut(bytes.TrimPrefix(buf, []byte("goroutine ")), []byte(" "))
 	return strings.TrimSpace(string(id))
+}
+
+// TestReplayTellsTheErrorOfTheSaveBehind: a replay that stops on an error
+// of its own (here the next archive is missing) while a save is behind
+// names the save's error as well (here the files' sync failed), so that
+// the operator learns of both.
+func TestReplayTellsTheErrorOfTheSaveBehind(t *testing.T) {
+	defer func(n int) { checkpointInputs = n }(checkpointInputs)
+	checkpointInputs = 1
+	defer func(f func(int) error) { syncFS = f }(syncFS)
+	syncFS = func(int) error { return unix.EIO }
+	dir := secretDir(t)
+	talk := "From dana@example.test Thu Dec  3 10:00:00 2026\nFrom: Dana <dana@example.test>\nTo: agora-discussion@example.test\nSubject: DIS: idle talk\nDate: Thu, 3 Dec 2026 10:00:00 +0000\nMessage-ID: <talk@example.test>\n\nNothing to do here.\n\n"
+	arch := filepath.Join(dir, "talk.mbox")
+	if err := os.WriteFile(arch, []byte(talk), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The state's start is saved whole with its notice, written at once;
+	// the message's save, behind, syncs that file and fails; meanwhile the
+	// replay finds the second archive missing.
+	code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", "--out", "out", arch, filepath.Join(dir, "missing.mbox"))
+	if code == 0 {
+		t.Fatalf("replay: exit 0 %s", out)
+	}
+	wants(t, "replay's error", errs, "missing.mbox", "input/output error")
 }

@@ -68,7 +68,7 @@ GOGC set by the operator is kept.
 // s), with twice the peak RSS there and 113 MB against 100 MB at 200,000.
 const replayGCPercent = 200
 
-func cmdReplay(args []string, stdout, stderr io.Writer) error {
+func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	fs, c := newFlags("replay", replayUsage, stderr)
 	until := fs.String("until", "", "run scheduled events up to this time, RFC 3339")
 	out := fs.String("out", "", "write outgoing mail here as numbered .eml files")
@@ -230,7 +230,13 @@ func cmdReplay(args []string, stdout, stderr io.Writer) error {
 		behind = nil
 		return err
 	}
-	defer waitBehind()
+	// Stopped by another error while a save is behind, the replay
+	// names the save's error too (a file-system sync that failed, say).
+	defer func() {
+		if werr := waitBehind(); werr != nil {
+			err = errors.Join(err, werr)
+		}
+	}()
 
 	// save journals the inputs since the last save with the position pos,
 	// then writes the notices of the save; with nothing to journal, only
