@@ -427,12 +427,16 @@ func (w *emlWriter) sync() error {
 			return w.err
 		}
 	}
-	if err := unix.Syncfs(w.dirFD); err != nil {
+	if err := syncFS(w.dirFD); err != nil {
 		return fmt.Errorf("sync %s: %w", w.dir, err)
 	}
 	w.pending = false
 	return w.letGoKept()
 }
+
+// syncFS syncs the file system of a folder open as fd (unix.Syncfs); a
+// variable for its test alone.
+var syncFS = unix.Syncfs
 
 // letGoKept lets the pages of the files kept open go from the page cache,
 // now that the sync has written them back, and closes them: the replay
