@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"referee/internal/lazyre"
 	"regexp"
 	"sort"
 	"strings"
@@ -475,14 +476,14 @@ func (e *Engine) matchJoined(sen Sentence, p Performative) []*Action {
 
 // namedGameRE finds "the X contest" or "the X game" in a sentence, X one to
 // three words.
-var namedGameRE = regexp.MustCompile(`(?i)\bthe\s+((?:[\pL\pN'-]+\s+){0,2}?[\pL\pN'-]+)\s+(contest|game)\b`)
+var namedGameRE = lazyre.MustCompile(`(?i)\bthe\s+((?:[\pL\pN'-]+\s+){0,2}?[\pL\pN'-]+)\s+(contest|game)\b`)
 
 // unknownGame is the refusal of a sentence that names a game the referee
 // does not run ("I join the Chess contest", "I join the Lfie contest"): one
 // that some game's verb reads once that game is named in its place. Any
 // other sentence that matches no verb is nil, and performs nothing.
 func (e *Engine) unknownGame(sen Sentence, p Performative) *Result {
-	m := namedGameRE.FindStringSubmatchIndex(p.Action)
+	m := namedGameRE().FindStringSubmatchIndex(p.Action)
 	if m == nil {
 		return nil
 	}
@@ -508,11 +509,11 @@ func (e *Engine) unknownGame(sen Sentence, p Performative) *Result {
 // Bob", "I change my name to ." read as no verb, but are plainly those
 // actions attempted.
 var coreHeads = []struct {
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp
 	verb string
 }{
-	{regexp.MustCompile(`(?i)^(?:transfer\b|(?:give|send|hand(?:\s+over)?|pay)\s+[-+]?\d)`), "transfer"},
-	{regexp.MustCompile(`(?i)^(?:change|set)\s+my\s+(?:nick)?name\b`), "name"},
+	{lazyre.MustCompile(`(?i)^(?:transfer\b|(?:give|send|hand(?:\s+over)?|pay)\s+[-+]?\d)`), "transfer"},
+	{lazyre.MustCompile(`(?i)^(?:change|set)\s+my\s+(?:nick)?name\b`), "name"},
 }
 
 // coreNearest is the refusal of a sentence that begins as one of the
@@ -520,7 +521,7 @@ var coreHeads = []struct {
 // nil for any other sentence, which performs nothing.
 func (e *Engine) coreNearest(sen Sentence, p Performative) *Result {
 	for _, h := range coreHeads {
-		if !h.re.MatchString(p.Action) {
+		if !h.re().MatchString(p.Action) {
 			continue
 		}
 		for _, v := range e.coreVerbs() {

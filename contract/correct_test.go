@@ -327,17 +327,12 @@ func TestCorrectionReceiptQuotesEachWhole(t *testing.T) {
 	h := claimed(t)
 	r := h.Private("2026-12-02T09:00:00Z", cmAddr, "I correct CoE #1: message <m1@example.test> reads `I join the Toy game.\nI poke Bob in Toy.` .\n"+
 		"I correct CoE #1: the round was wrong.\nI correct CoE #1: message <m1@example.test> is void.")
-	body := flat(r.Body)
-	for _, want := range []string{
+	receiptHas(t, r.Body,
 		"> I correct CoE #1: message <m1@example.test> reads `I join the Toy > game. I poke Bob in Toy.` . Done: correction of CoE #1 accepted",
 		"> I correct CoE #1: the round was wrong. Not done: a correction is written as:",
 		"> I correct CoE #1: message <m1@example.test> is void. Done: correction of CoE #1 accepted",
 		"2 done, 1 not done.",
-	} {
-		if !strings.Contains(body, want) {
-			t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
-		}
-	}
+	)
 }
 
 // TestRefusedCorrectionJournaled: a correction the re-run refuses is

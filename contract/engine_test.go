@@ -743,16 +743,12 @@ func TestUnknownGameNamed(t *testing.T) {
 	h := newToy(t)
 	r := h.Public("2026-12-01T10:05:00Z", alice, "I join the Chess game.\nI join the Tyo game.\nI won the bridge game.\nI join the Toy game.")
 	body := flat(r.Body)
-	for _, want := range []string{
+	receiptHas(t, r.Body,
 		`> I join the Chess game. Not done: no game here is called "Chess"; the games are Toy (send "help" for their actions)`,
 		`> I join the Tyo game. Not done: no game here is called "Tyo"; the games are Toy`,
 		"Done: you joined Toy",
 		"1 done, 2 not done.",
-	} {
-		if !strings.Contains(body, want) {
-			t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
-		}
-	}
+	)
 	if strings.Contains(body, "bridge") {
 		t.Errorf("a sentence that is no action got a line:\n%s", r.Body)
 	}
@@ -808,17 +804,13 @@ func TestCoreNearest(t *testing.T) {
 	r := h.Public("2026-12-01T10:07:00Z", alice, "I transfer -3 coins to Bob. I give 2.5 coins to Bob. I transfer all my coins to Bob. I change my name to . I pay attention to Bob.")
 	body := flat(r.Body)
 	form := `Not done: not understood; the form is: I transfer N <currency> to <player> (or give, send, hand, pay), N a whole number, 0 or more`
-	for _, want := range []string{
-		"> I transfer -3 coins to Bob. " + form,
-		"> I give 2.5 coins to Bob. " + form,
-		"> I transfer all my coins to Bob. " + form,
+	receiptHas(t, r.Body,
+		"> I transfer -3 coins to Bob. "+form,
+		"> I give 2.5 coins to Bob. "+form,
+		"> I transfer all my coins to Bob. "+form,
 		"> I change my name to . Not done: not understood; the form is: I change my name to <name>",
 		"0 done, 4 not done.",
-	} {
-		if !strings.Contains(body, want) {
-			t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
-		}
-	}
+	)
 	if strings.Contains(body, "attention") {
 		t.Errorf("a sentence that is no transfer got a line:\n%s", r.Body)
 	}

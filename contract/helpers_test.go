@@ -37,6 +37,18 @@ func reportAt(t *testing.T, h *contracttest.Harness, at string) *contract.Notice
 // flat folds white space, so tests do not depend on where text wraps.
 func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// receiptHas checks that the receipt text body holds each of wants, its
+// lines joined as flat joins them (a player reads the wrapped lines as one).
+func receiptHas(t *testing.T, body string, wants ...string) {
+	t.Helper()
+	text := flat(body)
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("the receipt lacks %q:\n%s", want, body)
+		}
+	}
+}
+
 // other is a second game with a "join" verb, to test routing.
 type other struct{ toy }
 

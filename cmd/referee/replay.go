@@ -272,66 +272,58 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 		pos.Seq, pos.Inputs, pos.Saved, pos.Next, pos.Outbox = s.JournalSeq, s.JournalInputs+nin, true, cur.Next+cur.Outbox, len(s.Outbox)
 		prev := cur
 		ck.Prev, ck.Cur = &prev, pos
+		// The rest of the save, in this order: the files of the last save
+		// become durable before the point that lists them is replaced;
+		// the point, then the save's journal lines (journal); then the
+		// save's notices, numbered from pos.Next.
+		finish := func(journal func() error, outbox []*contract.Outgoing) error {
+			if err := emls.sync(); err != nil {
+				return err
+			}
+			if err := ck.save(ckPath); err != nil {
+				return err
+			}
+			pause.at("saving")
+			if err := journal(); err != nil {
+				return err
+			}
+			pause.at("saved")
+			return emls.write(outbox, pos.Next, pause.at)
+		}
 		if !whole {
-			// The same steps as below, in the same order, on a
-			// goroutine of their own: the next messages are applied
-			// while the disk makes this save durable, the files of
-			// the last save first (their sync waits for their writer
-			// and the disk: 0.3 to 1.2 s a save at 20,000 messages).
+			// On a goroutine of its own: the next messages are applied
+			// while the disk makes this save durable (the files' sync
+			// waits for their writer and the disk: 0.3 to 1.2 s a save
+			// at 20,000 messages).
 			at, saved, outbox := store.At(s), steps, s.Outbox
 			s.JournalInputs += nin
 			cur = pos
 			steps, s.Outbox = nil, nil
 			behind = make(chan error, 1)
 			go func() {
-				behind <- func() error {
-					// The files of the last save become durable
-					// before the point that lists them is replaced.
-					if err := emls.sync(); err != nil {
-						return err
-					}
-					if err := ck.save(ckPath); err != nil {
-						return err
-					}
-					pause.at("saving")
-					if _, err := j.LogAt(at, saved, true); err != nil {
-						return err
-					}
-					pause.at("saved")
-					return emls.write(outbox, pos.Next, pause.at)
-				}()
+				behind <- finish(func() error {
+					_, err := j.LogAt(at, saved, true)
+					return err
+				}, outbox)
 			}()
 			return nil
 		}
-		// The files of the last save become durable before the point
-		// that lists them is replaced.
-		if err := emls.sync(); err != nil {
-			return err
-		}
-		if err := ck.save(ckPath); err != nil {
-			return err
-		}
-		pause.at("saving")
-		var err error
-		if j == nil {
-			if j, err = openJournal(cfg, keep, printNote(stderr, "replay")); err != nil {
+		// The state file written whole, in line: it is the state.
+		err := finish(func() error {
+			if j == nil {
+				var err error
+				if j, err = openJournal(cfg, keep, printNote(stderr, "replay")); err != nil {
+					return err
+				}
+			}
+			if err := store.CommitSteps(j, cfg.State, s, steps); err != nil {
 				return err
 			}
-		}
-		if whole {
-			err = store.CommitSteps(j, cfg.State, s, steps)
-		} else {
-			err = j.Log(s, steps, true)
-		}
-		if err != nil {
-			return err
-		}
-		if whole {
 			lastSnap, clean = s.JournalInputs, len(s.Outbox) == 0
-		}
-		cur = pos
-		pause.at("saved")
-		if err := emls.write(s.Outbox, pos.Next, pause.at); err != nil {
+			cur = pos
+			return nil
+		}, s.Outbox)
+		if err != nil {
 			return err
 		}
 		steps = nil
