@@ -171,3 +171,22 @@ func TestReplayTellsTheErrorOfTheSaveBehind(t *testing.T) {
 	}
 	wants(t, "replay's error", errs, "missing.mbox", "input/output error")
 }
+
+// TestReplayMissingArchiveChangesNothing: a replay of two archives whose
+// second is missing is refused as bad usage, naming it, before it writes
+// anything (no state, no checkpoint, no journal, no mail), where it used to
+// replay the first and stop at the second with its position saved where
+// the same command could never pass.
+func TestReplayMissingArchiveChangesNothing(t *testing.T) {
+	dir := secretDir(t)
+	missing := filepath.Join(dir, "later.mbox")
+	code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", "--out", "out", replayArchive(t), missing)
+	if code != 2 || !strings.Contains(errs, missing) || !strings.Contains(errs, "no such file or directory") {
+		t.Fatalf("replay with a missing archive: exit %d, stdout %q, stderr %q; want exit 2 naming %s", code, out, errs, missing)
+	}
+	for _, p := range []string{"data/state.yaml", "data/state.yaml.replay", "data/journal.jsonl", "out"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); !os.IsNotExist(err) {
+			t.Errorf("%s is there after the refused replay (%v)", p, err)
+		}
+	}
+}
