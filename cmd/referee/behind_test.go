@@ -148,7 +148,8 @@ func goroutineID() string {
 }
 
 // TestReplayTellsTheErrorOfTheSaveBehind: a replay that stops on an error
-// of its own (here the next archive is missing) while a save is behind
+// of its own (here the next archive, a folder of an IMAP server that does
+// not answer, cannot be opened) while a save is behind
 // names the save's error as well (here the files' sync failed), so that
 // the operator learns of both.
 func TestReplayTellsTheErrorOfTheSaveBehind(t *testing.T) {
@@ -164,10 +165,33 @@ func TestReplayTellsTheErrorOfTheSaveBehind(t *testing.T) {
 	}
 	// The state's start is saved whole with its notice, written at once;
 	// the message's save, behind, syncs that file and fails; meanwhile the
-	// replay finds the second archive missing.
-	code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", "--out", "out", arch, filepath.Join(dir, "missing.mbox"))
+	// replay cannot open the second archive (no server on port 1).
+	for k, v := range map[string]string{"REFEREE_IMAP_ADDR": "127.0.0.1:1", "REFEREE_IMAP_TLS": "none", "REFEREE_IMAP_USER": "referee@example.test",
+		"REFEREE_IMAP_PASSWORD": "x", "REFEREE_SMTP_ADDR": "127.0.0.1:1", "REFEREE_SMTP_TLS": "none"} {
+		t.Setenv(k, v)
+	}
+	code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", "--out", "out", arch, "imap:Later")
 	if code == 0 {
 		t.Fatalf("replay: exit 0 %s", out)
 	}
-	wants(t, "replay's error", errs, "missing.mbox", "input/output error")
+	wants(t, "replay's error", errs, "127.0.0.1:1", "input/output error")
+}
+
+// TestReplayMissingArchiveChangesNothing: a replay of two archives whose
+// second is missing is refused as bad usage, naming it, before it writes
+// anything (no state, no checkpoint, no journal, no mail), where it used to
+// replay the first and stop at the second with its position saved where
+// the same command could never pass.
+func TestReplayMissingArchiveChangesNothing(t *testing.T) {
+	dir := secretDir(t)
+	missing := filepath.Join(dir, "later.mbox")
+	code, out, errs := runCmd(t, dir, "replay", "--secret-file", "secret", "--out", "out", replayArchive(t), missing)
+	if code != 2 || !strings.Contains(errs, missing) || !strings.Contains(errs, "no such file or directory") {
+		t.Fatalf("replay with a missing archive: exit %d, stdout %q, stderr %q; want exit 2 naming %s", code, out, errs, missing)
+	}
+	for _, p := range []string{"data/state.yaml", "data/state.yaml.replay", "data/journal.jsonl", "out"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); !os.IsNotExist(err) {
+			t.Errorf("%s is there after the refused replay (%v)", p, err)
+		}
+	}
 }

@@ -104,6 +104,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	for i, a := range fs.Args() {
 		archives[i] = absArchive(a)
 	}
+	// Every archive is found readable before anything is written: one
+	// missing after the first would stop the replay there, its saved
+	// position past what the same command can ever read again.
+	if err := checkArchives(cfg, archives); err != nil {
+		return err
+	}
 	outDir := ""
 	if *out != "" {
 		if outDir, err = filepath.Abs(*out); err != nil {
@@ -638,6 +644,27 @@ func absArchive(path string) string {
 // openArchive opens an mbox file, a maildir, an .eml file, or "imap:FOLDER": a
 // folder of the configured IMAP server read without changing it (the
 // referee's own store of received mail, so a game can be rebuilt from it).
+// checkArchives opens each archive file and closes it again (an mbox, a
+// maildir or a message, its first bytes read), and refuses an IMAP folder
+// with no IMAP server configured: bad usage, before the replay starts.
+// The folders of a configured server are opened in turn, as they are read.
+func checkArchives(cfg *Config, archives []string) error {
+	for _, path := range archives {
+		if strings.HasPrefix(path, "imap:") {
+			if cfg.Embedded() {
+				return usagef("%s: no IMAP server is configured (imap.addr)", path)
+			}
+			continue
+		}
+		a, err := mailin.OpenArchive(path)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		a.Close()
+	}
+	return nil
+}
+
 func openArchive(cfg *Config, path string) (mailin.Archive, error) {
 	folder, ok := strings.CutPrefix(path, "imap:")
 	if !ok {
