@@ -41,7 +41,7 @@ const mainUsage = `referee referees nomic games by email.
 
 Usage:
   referee run     [--state F] [--config F] [--clock-start TIME] [--clock-rate N] [--log-format json]
-  referee replay  [--state F] [--config F] [--until TIME] [--out DIR] ARCHIVE...
+  referee replay  [--state F] [--config F] [--until TIME] [--out DIR] [--secret-file F] ARCHIVE...
   referee report  [--state F] [--config F] GAME
   referee check   [--state F] [--config F]
   referee status  [--state F] [--config F]

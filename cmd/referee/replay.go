@@ -33,7 +33,11 @@ scheduled event whose time has passed between messages, then every event up to
 --until. Each outgoing mail is written as DIR/0001.eml, 0002.eml, ... (numbering
 continues after the files already there); without --out the mails are counted
 and dropped. A state that does not exist yet is created from the starting state
-at the first message's arrival time, and saved before anything else. Replaying
+at the first message's arrival time, and saved before anything else, with the
+master secret in --secret-file (64 hex digits, as the state writes it, or 32
+raw bytes) or a new one drawn. A state that exists keeps its own secret: a
+--secret-file holding another (or given for a starting state, which holds
+none) is refused, exit status 2, and nothing is written. Replaying
 the same archive again changes nothing: every message is remembered, and
 one applied before (in an archive replayed again, or overlapping one) is
 skipped, counted in the last line, and not journaled again. A message that
@@ -72,7 +76,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	fs, c := newFlags("replay", replayUsage, stderr)
 	until := fs.String("until", "", "run scheduled events up to this time, RFC 3339")
 	out := fs.String("out", "", "write outgoing mail here as numbered .eml files")
-	secretFile := fs.String("secret-file", "", "the master secret of a state this replay creates: 64 hex digits, as the state writes it, or 32 raw bytes")
+	secretFile := fs.String("secret-file", "", "the master secret of a state this replay creates: 64 hex digits, as the state writes it, or 32 raw bytes (for a state that exists: its own, or the replay is refused)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -141,6 +145,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	fresh := errors.Is(err, os.ErrNotExist)
 	if err != nil && !fresh {
 		return err
+	}
+	if secret != nil && s != nil {
+		if err := sameSecret(s, secret, *secretFile, cfg.State); err != nil {
+			return err
+		}
 	}
 	if ck != nil && fresh {
 		// A point with no state is one before the first save.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -64,6 +65,25 @@ func readSecretFile(file string) ([]byte, error) {
 		return nil, usagef("--secret-file: %s holds %d bytes that are not 64 hex digits; %s", file, len(b), secretForm)
 	}
 	return b, nil
+}
+
+// secretFileOnlyNew ends sameSecret's refusals with the way out.
+const secretFileOnlyNew = "a replay takes --secret-file only for a state it creates: leave it out, or name a --state that does not exist yet"
+
+// sameSecret refuses, as bad usage, a --secret-file (file) given for the
+// state s that exists already (at path) when its secret is not the one s
+// holds: the state keeps its own, and a secret named on the command line
+// and then silently set aside would have the operator believe the draws
+// come from it. Neither secret is named in the refusal.
+func sameSecret(s *contract.State, secret []byte, file, path string) error {
+	if s.Secret == "" {
+		return usagef("--secret-file %s: %s exists and holds no master secret (a starting state, as referee init --template writes it), and a replay gives none to a state that exists; %s", file, path, secretFileOnlyNew)
+	}
+	have, err := hex.DecodeString(s.Secret)
+	if err != nil || subtle.ConstantTimeCompare(have, secret) != 1 {
+		return usagef("--secret-file %s: %s exists and has its own master secret, not this one; %s", file, path, secretFileOnlyNew)
+	}
+	return nil
 }
 
 // newSecret is the master secret read from --secret-file (sec), or a fresh
