@@ -175,6 +175,12 @@ func (c *common) configPath() (string, bool) {
 // once, those of the file's decoding and of the keys that did decode, each
 // naming its key, is a usage error.
 func (c *common) load(adjust ...func(*Config)) (*Config, error) {
+	return c.loadFor(usesMail, adjust...)
+}
+
+// loadFor is load for a command that uses the mail servers use says: the
+// keys of a server it does not use are not required.
+func (c *common) loadFor(use mailUse, adjust ...func(*Config)) (*Config, error) {
 	cfg, err := loadConfig(c.configPath())
 	var cp configProblems
 	if err != nil && !errors.As(err, &cp) {
@@ -186,7 +192,7 @@ func (c *common) load(adjust ...func(*Config)) (*Config, error) {
 	for _, f := range adjust {
 		f(cfg)
 	}
-	if p := append([]string(cp), cfg.validate(gameIDs())...); len(p) > 0 {
+	if p := append([]string(cp), cfg.validateFor(gameIDs(), use)...); len(p) > 0 {
 		return nil, usagef("%s", strings.Join(p, "\n"))
 	}
 	return cfg, nil

@@ -28,7 +28,8 @@ const replayUsage = `Usage: referee replay [--state F] [--config F] [--until TIM
 Applies archived mail in order — mbox files (mboxo or mboxrd, the From_ line's
 date as the arrival time), maildir folders, single .eml files, and imap:FOLDER, a
 folder of the configured IMAP server read without changing it (INTERNALDATE as
-the arrival time) — running every
+the arrival time; imap.addr and imap.user are needed, no SMTP server: a replay
+sends nothing) — running every
 scheduled event whose time has passed between messages, then every event up to
 --until. Each outgoing mail is written as DIR/0001.eml, 0002.eml, ... (numbering
 continues after the files already there); without --out the mails are counted
@@ -96,17 +97,21 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		untilT = t.UTC()
 	}
-	cfg, err := c.load()
+	// A replay sends nothing: the SMTP keys are not required, nor the
+	// IMAP ones unless an archive is an IMAP folder.
+	use := mailUse{}
+	archives := make([]string, fs.NArg())
+	for i, a := range fs.Args() {
+		archives[i] = absArchive(a)
+		use.imap = use.imap || strings.HasPrefix(a, "imap:")
+	}
+	cfg, err := c.loadFor(use)
 	if err != nil {
 		return err
 	}
 	e, err := newEngine(cfg)
 	if err != nil {
 		return err
-	}
-	archives := make([]string, fs.NArg())
-	for i, a := range fs.Args() {
-		archives[i] = absArchive(a)
 	}
 	// Every archive is found readable before anything is written: one
 	// missing after the first would stop the replay there, its saved
