@@ -153,6 +153,7 @@ func (c *replayCheckpoint) pointOf(at store.Position) (replayPoint, bool) {
 type emlWriter struct {
 	dir  string
 	addr bridge.Addresses
+	made []string // the folders newEmlWriter created (removeMade)
 	// dirFD is dir, open from newEmlWriter to close: each file is made
 	// by its name in it (openat), with no walk of dir's path, and the
 	// sync is of its file system.
@@ -203,6 +204,7 @@ func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
 	if dir == "" {
 		return w, nil
 	}
+	w.made = missingDirs(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -232,6 +234,11 @@ func (w *emlWriter) close() {
 		w.dirFD = -1
 	}
 }
+
+// removeMade removes the folders newEmlWriter created, once closed, if
+// nothing was written in them: a replay that fails or is refused before it
+// writes a mail leaves no folder behind.
+func (w *emlWriter) removeMade() { removeEmpty(w.made) }
 
 // background starts the writer goroutine; stop ends it.
 func (w *emlWriter) background() {

@@ -179,7 +179,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	defer emls.close()
+	defer func() {
+		emls.close()
+		if err != nil {
+			emls.removeMade()
+		}
+	}()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)

@@ -73,17 +73,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// A replay stopped before its end wrote its notices as files, not
-	// mail, and the journal after its last snapshot still holds them as
-	// waiting: run would mail them to the players.
-	release, err := lockState(cfg.State)
-	if err != nil {
-		return err
-	}
-	defer release()
-	if msg := leftoverReplay(cfg.State); msg != "" {
-		return fmt.Errorf("%s. referee run does not start beside it", msg)
-	}
+	// What needs no file is checked before the state is touched: a
+	// refused run leaves the state's directory as it found it.
 	clk := daemon.WallClock()
 	if *clockStart != "" {
 		t, err := flagTime("clock-start", *clockStart)
@@ -96,8 +87,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		clk = daemon.TestClock(t, *clockRate)
 	}
 	log := newLogger(cfg, stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
 	e, err := newEngine(cfg)
 	if err != nil {
 		return err
@@ -107,7 +96,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		OpenJournal:   func(keep store.Position) (*store.Journal, error) { return openJournal(cfg, keep, log.Warn) },
 		SnapshotEvery: cfg.Snapshots.Every, SnapshotInterval: cfg.Snapshots.Interval, SnapshotKeep: cfg.Snapshots.Keep,
 		Hooks: page.hooks()}
-	// The mail settings first, so that their errors leave no journal open.
 	if !cfg.Embedded() {
 		if opts.IMAP, err = imapConfig(cfg, log); err != nil {
 			return err
@@ -120,6 +108,19 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		opts.Sender = mailout.NewSender(mailout.SMTPConfig{Addr: cfg.SMTP.Addr, TLS: string(cfg.SMTP.TLS), TLSConfig: opts.IMAP.TLSConfig,
 			User: cfg.SMTP.User, Password: smtpPass, HELO: cfg.SMTP.HELO}, log)
 	}
+	release, err := lockState(cfg.State)
+	if err != nil {
+		return err
+	}
+	defer release()
+	// A replay stopped before its end wrote its notices as files, not
+	// mail, and the journal after its last snapshot still holds them as
+	// waiting: run would mail them to the players.
+	if msg := leftoverReplay(cfg.State); msg != "" {
+		return fmt.Errorf("%s. referee run does not start beside it", msg)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
 	// A journal stopped by a failed sync is refused before anything is
 	// cut, opened or started (the daemon's own opening would refuse it
 	// only after the hub had started).
@@ -143,10 +144,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			"clock_start", clk.Start.Format(time.RFC3339), "state_clock", opts.State.Clock.UTC().Format(time.RFC3339))
 		clk.Start, clk.Real0 = opts.State.Clock.UTC(), time.Now()
 	}
-	if len(opts.Started) > 0 {
-		if err := markFirstSave(cfg.State); err != nil {
-			return err
-		}
+	// A journal the daemon would refuse is refused before the hub makes
+	// its mailboxes beside the state.
+	if err := checkJournal(cfg, daemon.Keep(opts.State, opts.Started)); err != nil {
+		return err
 	}
 	hubLine := ""
 	if cfg.Embedded() {
@@ -180,6 +181,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		// store of received mail, the INBOX left to what is not handled.
 		opts.IMAP = &mailin.IMAPConfig{Addr: hub.IMAPAddr(), TLS: "none", User: cfg.Address, Password: "hub", Mailbox: "INBOX", Processed: hubProcessed, Logger: log}
 		opts.Sender = mailout.NewSender(mailout.SMTPConfig{Addr: hub.SMTPAddr(), TLS: "none", HELO: "referee"}, log)
+	}
+	if len(opts.Started) > 0 {
+		if err := markFirstSave(cfg.State); err != nil {
+			return err
+		}
 	}
 	d, err := daemon.New(opts)
 	if err != nil {
