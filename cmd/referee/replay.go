@@ -48,11 +48,15 @@ apart: an archive older than the state is replayed before it, not after.
 
 Every few seconds (or 8,192 messages), and on SIGINT or SIGTERM, the state's journal and the
 position in the archives are saved (the position in STATE.replay, removed at
-the end), and the state file whole every 25,000 messages and at the end; a
-mail is written only once the journal that made it is saved. A
+the end), and the state file whole every 25,000 messages, at a stop and at
+the end; a mail is written only once the journal that made it is saved. A
 replay that was stopped, or killed, resumes from there when it is run again
 with the same arguments, and writes no mail twice. Stopped by a signal, it
-exits with status 3.
+exits with status 3. A replay of other arguments is refused while the
+checkpoint is there; deleted, the next replay goes on from the state as the
+stopped one left it (the messages it applied stay applied), and a mail of
+the state's that is in --out already (a killed replay wrote it after the last
+whole save) is written again over its own file, not under a new number.
 
 Without GOGC in the environment, the garbage collector's target is 200 (a
 heap three times what is live between collections) rather than Go's 100;
@@ -140,7 +144,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if ck != nil && !ck.sameRun(archives, *until, outDir) {
 		// Arguments that do not fit the state as it is: bad usage (exit 2).
-		return usagef("%s: a replay of other arguments (%s) was stopped before its end: run it again with the same arguments to finish it, or delete %s to start this one", ckPath, ck.args(), ckPath)
+		return usagef("%s: a replay of other arguments (%s) was stopped before its end: run it again with the same arguments to finish it, or delete %s to start this one on the state as that one left it (what it applied stays applied; a mail of it found in --out is written over, not twice)", ckPath, ck.args(), ckPath)
 	}
 	// lastSnap: journal_inputs of the state file (of the last snapshot
 	// written); clean: the state file holds every input and no notice,
@@ -215,6 +219,19 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		fmt.Fprintf(stderr, "referee replay: resuming the replay stopped before its end, at %s (%s applied before)\n", where, text.Count(p.Applied, "message", "messages"))
 	} else {
+		if s != nil && len(s.Outbox) > 0 {
+			// A replay of this state killed, its checkpoint deleted
+			// since, left the notices of its saves after its last
+			// snapshot in the outbox, and wrote their files already.
+			rest, again, err := emls.writeAgain(s.Outbox, pause.at)
+			if err != nil {
+				return err
+			}
+			if again > 0 {
+				fmt.Fprintf(stderr, "referee replay: %s of the state's outbox found in %s already (a replay of this state stopped before its end, its checkpoint gone, wrote them): written again over their own files, not after the last\n", text.Count(again, "mail", "mails"), *out)
+			}
+			s.Outbox = rest
+		}
 		ck = &replayCheckpoint{Archives: archives, Until: *until, Out: outDir, FirstSeq: keepOf(s), FirstInputs: store.At(s).Inputs, FirstEml: emls.first()}
 		cur = replayPoint{Seq: keepOf(s), Next: ck.FirstEml}
 		if s != nil {
