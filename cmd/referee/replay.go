@@ -29,9 +29,14 @@ Applies archived mail in order — mbox files (mboxo or mboxrd, the From_ line's
 date as the arrival time), maildir folders, single .eml files, and imap:FOLDER, a
 folder of the configured IMAP server read without changing it (INTERNALDATE as
 the arrival time; imap.addr and imap.user are needed, no SMTP server: a replay
-sends nothing) — running every
-scheduled event whose time has passed between messages, then every event up to
---until. Each outgoing mail is written as DIR/0001.eml, 0002.eml, ... (numbering
+sends nothing) — running every scheduled event whose time has passed between
+messages. --until TIME then brings the clock to TIME, running every event due
+by then (round ends, reports), as if the referee had run on to TIME with no
+more mail. It is no cutoff: every message of the archives is applied, whatever
+its arrival; a TIME before the state's clock at the end (before the last
+message's arrival, say) runs nothing, and the replay says so.
+
+Each outgoing mail is written as DIR/0001.eml, 0002.eml, ... (numbering
 continues after the files already there); without --out the mails are counted
 and dropped. A state that does not exist yet is created from the starting state
 at the first message's arrival time, and saved before anything else, with the
@@ -79,7 +84,7 @@ const replayGCPercent = 200
 
 func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	fs, c := newFlags("replay", replayUsage, stderr)
-	until := fs.String("until", "", "run scheduled events up to this time, RFC 3339")
+	until := fs.String("until", "", "after the last message, run the scheduled events up to this time, RFC 3339 (no cutoff: every message is applied)")
 	out := fs.String("out", "", "write outgoing mail here as numbered .eml files")
 	secretFile := fs.String("secret-file", "", "the master secret of a state this replay creates: 64 hex digits, as the state writes it, or 32 raw bytes (for a state that exists: its own, or the replay is refused)")
 	if err := parse(fs, args); err != nil {
@@ -613,6 +618,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		steps = append(steps, store.Step{Input: in, Entries: ent})
 	}
+	// --until is no cutoff: a TIME the messages went past ran nothing,
+	// which the operator who took it for one is told.
+	untilPast := !untilT.IsZero() && s.Clock.After(untilT)
 	pos.Archive, pos.Message, pos.MessageID = len(archives), 0, ""
 	if err := checkpoint(pos, true); err != nil {
 		return err
@@ -625,6 +633,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if err := os.Remove(ckPath); err != nil {
 		return err
+	}
+	if untilPast {
+		fmt.Fprintf(stderr, "referee replay: --until %s is before the state's clock, %s: it ran nothing; --until is no cutoff, every message is applied whatever its arrival (for the state as it stood at a time, replay the mail that arrived before it alone)\n", *until, s.Clock.UTC().Format(time.RFC3339))
 	}
 	where := "dropped (no --out)"
 	if *out != "" {
