@@ -40,7 +40,7 @@ func flagTime(name, v string) (time.Time, error) {
 const mainUsage = `referee referees nomic games by email.
 
 Usage:
-  referee run     [--state F] [--config F] [--clock-start TIME] [--clock-rate N] [--log-format json]
+  referee run     [--state F] [--config F] [--clock-start TIME] [--clock-rate N] [--log-format FORMAT]
   referee replay  [--state F] [--config F] [--until TIME] [--out DIR] [--secret-file F] ARCHIVE...
   referee report  [--state F] [--config F] GAME
   referee check   [--state F] [--config F]
@@ -78,7 +78,14 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "referee: unknown command %q\n\n%s", name, mainUsage)
 		return 2
 	}
-	err := f(args[1:], stdout, stderr)
+	// The usage asked for goes to stdout, as "referee --help" does, so
+	// that it can be paged; given for bad usage it goes to stderr. A
+	// command asked for its usage prints nothing else.
+	errw := stderr
+	if asksHelp(args[1:]) {
+		errw = stdout
+	}
+	err := f(args[1:], stdout, errw)
 	var ue *usageError
 	var ie *interruptedError
 	switch {
@@ -124,9 +131,48 @@ func newFlags(name, usage string, stderr io.Writer) (*flag.FlagSet, *common) {
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fmt.Fprintln(stderr, "\nOptions:")
-		fs.PrintDefaults()
+		printOptions(stderr, fs)
 	}
 	return fs, c
+}
+
+// optionValues name the value each option takes as the usage lines do.
+var optionValues = map[string]string{
+	"state": "F", "config": "F", "secret-file": "F", "out": "DIR",
+	"until": "TIME", "start": "TIME", "clock-start": "TIME", "clock-rate": "N", "log-format": "FORMAT",
+}
+
+// printOptions lists the options of fs as the usage lines write them
+// (--state F), where flag.PrintDefaults writes "-state string".
+func printOptions(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		value, usage := flag.UnquoteUsage(f)
+		if v, ok := optionValues[f.Name]; ok {
+			value = v
+		}
+		line := "  --" + f.Name
+		if value != "" {
+			line += " " + value
+		}
+		if f.DefValue != "" && f.DefValue != "false" {
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "%s\n    \t%s\n", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+	})
+}
+
+// asksHelp reports whether the words before a "--" ask for a command's
+// usage (-h, --h, -help, --help).
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 // parse reads the options wherever they stand, before or after the

@@ -21,7 +21,7 @@ import (
 	"referee/mailout"
 )
 
-const runUsage = `Usage: referee run [--state F] [--config F] [--clock-start TIME] [--clock-rate N] [--log-format json]
+const runUsage = `Usage: referee run [--state F] [--config F] [--clock-start TIME] [--clock-rate N] [--log-format FORMAT]
 
 The daemon: reads new mail over IMAP (IDLE, or polling), applies it, runs every
 scheduled event on time (late and once after a restart that missed it), and
