@@ -122,6 +122,9 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 // refuses to start over them otherwise: init never deletes a record. It
 // returns the pairs moved (old name, new name).
 func setAside(cfg *Config, force bool, now time.Time) ([][2]string, error) {
+	if err := othersJournal(cfg.State); err != nil {
+		return nil, err
+	}
 	var found []string
 	for _, p := range []string{cfg.State, store.JournalPath(cfg.State)} {
 		fi, err := os.Stat(p)

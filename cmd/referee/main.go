@@ -126,7 +126,7 @@ func newFlags(name, usage string, stderr io.Writer) (*flag.FlagSet, *common) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c := &common{}
-	fs.StringVar(&c.state, "state", "", "state file (default $REFEREE_STATE, the config's state, or data/state.yaml)")
+	fs.StringVar(&c.state, "state", "", "state file (default $REFEREE_STATE, the config's state, or data/state.yaml); its journal and snapshots are kept beside it, so each state needs a directory of its own")
 	fs.StringVar(&c.config, "config", "", "configuration file (default referee.yaml when present)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
