@@ -25,43 +25,59 @@ import (
 
 const replayUsage = `Usage: referee replay [--state F] [--config F] [--until TIME] [--out DIR] [--secret-file F] ARCHIVE...
 
-Applies archived mail in order — mbox files (mboxo or mboxrd, the From_ line's
-date as the arrival time), maildir folders, single .eml files, and imap:FOLDER, a
-folder of the configured IMAP server read without changing it (INTERNALDATE as
-the arrival time; imap.addr and imap.user are needed, no SMTP server: a replay
-sends nothing) — running every scheduled event whose time has passed between
-messages. --until TIME then brings the clock to TIME, running every event due
-by then (round ends, reports), as if the referee had run on to TIME with no
-more mail. It is no cutoff: every message of the archives is applied, whatever
-its arrival; a TIME before the state's clock at the end (before the last
-message's arrival, say) runs nothing, and the replay says so.
+Applies archived mail to the state, in the order given and, within each
+archive, in its order, as referee run would have applied it on arrival:
+  - an mbox file (mboxo or mboxrd; the From_ line's date is the arrival time),
+  - a maildir folder (in the order of the delivery times in its files' names,
+    which are the arrival times), or a single .eml file (its Date header),
+  - imap:FOLDER, a folder of the configured IMAP server, read without changing
+    it (INTERNALDATE is the arrival time; imap.addr and imap.user are needed,
+    no SMTP server: a replay sends nothing).
+Between messages every scheduled event whose time has passed runs (rounds,
+reports). --until TIME then brings the clock to TIME, running every event due
+by then, as if the referee had run on to TIME with no more mail. It is no
+cutoff: every message of the archives is applied, whatever its arrival; a
+TIME before the state's clock at the end (before the last message's arrival,
+say) runs nothing, and the replay says so.
 
-Each outgoing mail is written as DIR/0001.eml, 0002.eml, ... (numbering
-continues after the files already there); without --out the mails are counted
-and dropped. A state that does not exist yet is created from the starting state
-at the first message's arrival time, and saved before anything else, with the
-master secret in --secret-file (64 hex digits, as the state writes it, or 32
-raw bytes) or a new one drawn. A state that exists keeps its own secret: a
---secret-file holding another (or given for a starting state, which holds
-none) is refused, exit status 2, and nothing is written. Replaying
-the same archive again changes nothing: every message is remembered, and
-one applied before (in an archive replayed again, or overlapping one) is
-skipped, counted in the last line, and not journaled again. A message that
-arrived before the memory of Message-IDs begins (limits.seen_horizon before the
-latest message applied) is taken as applied, whether it was or not, and counted
-apart: an archive older than the state is replayed before it, not after.
+Each mail the referee would send is written as DIR/0001.eml, 0002.eml, ...
+(DIR is created if missing; numbering continues after the files already
+there); without --out the mails are counted and dropped. The last line
+counts the messages applied and skipped, the journal entries and the mails.
 
-Every few seconds (or 8,192 messages), and on SIGINT or SIGTERM, the state's journal and the
-position in the archives are saved (the position in STATE.replay, removed at
-the end), and the state file whole every 25,000 messages, at a stop and at
-the end; a mail is written only once the journal that made it is saved. A
-replay that was stopped, or killed, resumes from there when it is run again
-with the same arguments, and writes no mail twice. Stopped by a signal, it
-exits with status 3. A replay of other arguments is refused while the
-checkpoint is there; deleted, the next replay goes on from the state as the
-stopped one left it (the messages it applied stay applied), and a mail of
-the state's that is in --out already (a killed replay wrote it after the last
-whole save) is written again over its own file, not under a new number.
+The state (--state, or data/state.yaml) is created if it does not exist yet,
+from the starting state at the first message's arrival time, with the master
+secret in --secret-file (64 hex digits, as the state writes it, or 32 raw
+bytes) or a new one drawn, and saved before anything else. A state that
+exists keeps its own secret: a --secret-file holding another (or given for a
+starting state, which holds none) is refused, exit status 2, and nothing is
+written. A replay is refused while referee run, another replay, init or
+check --repair works on the same state.
+
+Replaying the same archive again changes nothing: every message is
+remembered, and one applied before (in an archive replayed again, or one
+that overlaps it) is skipped, counted in the last line, and not journaled
+again. A message that arrived before the memory of Message-IDs begins
+(limits.seen_horizon before the latest message applied) is taken as
+applied, whether it was or not, and counted apart; a newer one that arrived
+before the state's clock is applied at the clock (ruling G2) and counted as
+late: replay an archive older than the state before it, not after.
+
+Every few seconds (or 8,192 messages), and on SIGINT or SIGTERM, the state's
+journal and the position in the archives are saved (the position in
+STATE.replay, removed at the end), and the state file whole every 25,000
+messages, at a stop and at the end; a mail is written only once the journal
+that made it is saved. A replay that was stopped, or killed, resumes from
+there when it is run again with the same arguments, and writes no mail
+twice. Stopped by a signal, it exits with status 3. A replay of other
+arguments is refused while the checkpoint is there; deleted, the next replay
+goes on from the state as the stopped one left it (the messages it applied
+stay applied), and a mail of the state's that is in --out already (a killed
+replay wrote it after the last whole save) is written again over its own
+file, not under a new number.
+
+Exit status: 0 done, 1 a failure (what the last checkpoint saved is kept),
+2 bad usage or configuration (nothing written), 3 stopped by a signal.
 
 Without GOGC in the environment, the garbage collector's target is 200 (a
 heap three times what is live between collections) rather than Go's 100;

@@ -31,8 +31,18 @@ hand, saves and exits 0.
 With no IMAP server configured it starts an embedded mail hub on 127.0.0.1 (IMAP
 and SMTP, any user and password accepted; the lists fan out to every mailbox the
 hub knows) and prints its ports, so the games can be played with any mail
-client. Without --state it works on data/state.yaml, created from the committed
-state.yaml on first use.
+client; it keeps their mail in hub/ beside the state. Without --state it works
+on data/state.yaml, created from the committed state.yaml on first use. The
+status page is served on web.addr (http://127.0.0.1:8025/ unless configured;
+"off" turns it off).
+
+It refuses to start (exit status 1, or 2 for bad usage or configuration)
+while another referee run, a replay, init or check --repair works on the same
+state (its directory is locked), beside the checkpoint of a replay stopped
+before its end (STATE.replay: run that replay again to finish it), on a
+journal it cannot take (referee check explains), or when the hub's ports are
+taken (another referee run?). Refused, it leaves the state's directory as it
+found it.
 
 The test clock (--clock-start, --clock-rate) starts the referee's time at TIME
 and runs it N times faster, so tests reach next Monday in seconds. When the
