@@ -58,8 +58,9 @@ type Hub struct {
 	closeErr       error
 }
 
-// Start opens the mail in opts.Dir, creates the pre-configured mailboxes
-// that are missing and starts serving IMAP and SMTP. The caller prints
+// Start takes the IMAP and SMTP ports, opens the mail in opts.Dir, creates
+// the pre-configured mailboxes that are missing and starts serving. A port
+// it cannot have is its error before anything is written. The caller prints
 // IMAPAddr and SMTPAddr.
 func Start(opts Options) (*Hub, error) {
 	h := &Hub{
@@ -88,26 +89,39 @@ func Start(opts Options) (*Hub, error) {
 		}
 		h.lists[key] = id
 	}
+	// The ports first: a hub that cannot have them (another hub holds
+	// them) changes nothing in its directory, nor creates it.
+	var err error
+	if h.imapLn, err = net.Listen("tcp", orLoopback(opts.IMAPAddr)); err != nil {
+		return nil, fmt.Errorf("start mail hub: imap listen: %w", err)
+	}
+	if h.smtpLn, err = net.Listen("tcp", orLoopback(opts.SMTPAddr)); err != nil {
+		h.imapLn.Close()
+		return nil, fmt.Errorf("start mail hub: smtp listen: %w", err)
+	}
+	// fail closes the listeners and the store.
+	fail := func(err error) (*Hub, error) {
+		h.imapLn.Close()
+		h.smtpLn.Close()
+		h.cleanup()
+		return nil, err
+	}
 	dir := opts.Dir
 	if dir == "" {
-		var err error
 		if dir, err = os.MkdirTemp("", "mailhub-"); err != nil {
-			return nil, fmt.Errorf("start mail hub: %w", err)
+			return fail(fmt.Errorf("start mail hub: %w", err))
 		}
 		h.tempDir = dir
 	}
-	var err error
 	if h.store, err = openStore(dir); err != nil {
-		h.cleanup()
-		return nil, fmt.Errorf("start mail hub: %s: %w", dir, err)
+		return fail(fmt.Errorf("start mail hub: %s: %w", dir, err))
 	}
 	for _, u := range opts.Users {
 		if strings.TrimSpace(u) == "" {
 			continue
 		}
 		if err := h.mailbox(u); err != nil {
-			h.cleanup()
-			return nil, fmt.Errorf("start mail hub: %w", err)
+			return fail(fmt.Errorf("start mail hub: %w", err))
 		}
 	}
 	// The players' mailboxes are told in one line: a game of thousands
@@ -126,15 +140,6 @@ func Start(opts Options) (*Hub, error) {
 		h.log.Info("mail hub created the players' mailboxes", "count", made)
 	}
 
-	if h.imapLn, err = net.Listen("tcp", orLoopback(opts.IMAPAddr)); err != nil {
-		h.cleanup()
-		return nil, fmt.Errorf("start mail hub: imap listen: %w", err)
-	}
-	if h.smtpLn, err = net.Listen("tcp", orLoopback(opts.SMTPAddr)); err != nil {
-		h.imapLn.Close()
-		h.cleanup()
-		return nil, fmt.Errorf("start mail hub: smtp listen: %w", err)
-	}
 	errLog := slog.NewLogLogger(h.log.Handler(), slog.LevelDebug)
 	h.imapSrv = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {

@@ -2,8 +2,11 @@ package mailhub
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/mail"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -379,6 +382,24 @@ func TestStartErrors(t *testing.T) {
 	defer h2.Close()
 	if got := h2.members(); !cmp.Equal(got, []string{"r@example.test"}) {
 		t.Errorf("members = %q, want only r@example.test", got)
+	}
+}
+
+// TestStartOnBusyPortWritesNothing: a hub that cannot have its IMAP or
+// its SMTP port creates no directory and no mailbox, where it created its
+// directory and its users' mailboxes before it met the port.
+func TestStartOnBusyPortWritesNothing(t *testing.T) {
+	h := startHub(t, Options{})
+	for _, o := range []Options{{IMAPAddr: h.IMAPAddr()}, {SMTPAddr: h.SMTPAddr()}} {
+		o.Dir = filepath.Join(t.TempDir(), "hub")
+		o.Users = []string{"referee@example.test"}
+		o.Players = []string{"alice@example.test"}
+		if _, err := Start(o); err == nil || !strings.Contains(err.Error(), "address already in use") {
+			t.Errorf("Start on a busy port (IMAP %q, SMTP %q): %v, want the port in use", o.IMAPAddr, o.SMTPAddr, err)
+		}
+		if _, err := os.Stat(o.Dir); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("Start on a busy port (IMAP %q, SMTP %q) created %s (%v)", o.IMAPAddr, o.SMTPAddr, o.Dir, err)
+		}
 	}
 }
 

@@ -92,6 +92,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		cfg.State = c.state
 	}
 	conf = append(conf, cfg.validate(gameIDs())...)
+	if err := othersJournal(cfg.State); *repair && err != nil {
+		// Perhaps not this state's journal: --repair would take it
+		// from its own.
+		return err
+	}
 	if _, err := os.Stat(filepath.Dir(cfg.State)); *repair && err == nil {
 		// --repair moves journal lines: not under a running referee.
 		release, err := lockState(cfg.State)

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/mail"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -153,6 +155,7 @@ func (c *replayCheckpoint) pointOf(at store.Position) (replayPoint, bool) {
 type emlWriter struct {
 	dir  string
 	addr bridge.Addresses
+	made []string // the folders newEmlWriter created (removeMade)
 	// dirFD is dir, open from newEmlWriter to close: each file is made
 	// by its name in it (openat), with no walk of dir's path, and the
 	// sync is of its file system.
@@ -203,6 +206,7 @@ func newEmlWriter(dir string, addr bridge.Addresses) (*emlWriter, error) {
 	if dir == "" {
 		return w, nil
 	}
+	w.made = missingDirs(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -232,6 +236,11 @@ func (w *emlWriter) close() {
 		w.dirFD = -1
 	}
 }
+
+// removeMade removes the folders newEmlWriter created, once closed, if
+// nothing was written in them: a replay that fails or is refused before it
+// writes a mail leaves no folder behind.
+func (w *emlWriter) removeMade() { removeEmpty(w.made) }
 
 // background starts the writer goroutine; stop ends it.
 func (w *emlWriter) background() {
@@ -272,6 +281,66 @@ func (w *emlWriter) first() int {
 		}
 	}
 	return next
+}
+
+// writeAgain writes each notice of outbox whose mail is in the folder
+// already (a file holding its Message-ID) over that file, under its number,
+// and returns the others, in their order, with how many it wrote. A replay
+// that starts without a checkpoint calls it on the outbox of the state it
+// loaded: a replay of that state killed, its checkpoint deleted since,
+// wrote those files, and the journal re-done still holds their notices as
+// not written (only the checkpoint said they were). Written after the
+// folder's last file instead, each would be there twice.
+func (w *emlWriter) writeAgain(outbox []*contract.Outgoing, pause func(string)) (rest []*contract.Outgoing, again int, err error) {
+	if w.dir == "" {
+		return outbox, 0, nil
+	}
+	numbers, err := w.messageIDs()
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, o := range outbox {
+		n, ok := numbers[contract.MessageID(o.ID, contract.Domain(w.addr.Referee))]
+		if !ok {
+			rest = append(rest, o)
+			continue
+		}
+		if err := w.write([]*contract.Outgoing{o}, n, pause); err != nil {
+			return nil, 0, err
+		}
+		again++
+	}
+	return rest, again, nil
+}
+
+// messageIDs are the numbers of the folder's files by the Message-ID each
+// holds (without its angle brackets).
+func (w *emlWriter) messageIDs() (map[string]int, error) {
+	entries, err := os.ReadDir(w.dir)
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]int{}
+	for _, en := range entries {
+		num, ok := strings.CutSuffix(en.Name(), ".eml")
+		n, err := strconv.Atoi(num)
+		if !ok || err != nil || n < 0 {
+			continue
+		}
+		f, err := os.Open(filepath.Join(w.dir, en.Name()))
+		if err != nil {
+			return nil, err
+		}
+		m, err := mail.ReadMessage(bufio.NewReader(f))
+		f.Close()
+		if err != nil {
+			continue // cut short before its header's end: not counted
+		}
+		if id := strings.Trim(m.Header.Get("Message-ID"), "<> \t"); id != "" {
+			ids[id] = n
+		}
+	}
+	return ids, nil
 }
 
 // write writes the outbox's notices as files from number next on, or hands

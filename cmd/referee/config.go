@@ -105,7 +105,7 @@ type IMAPConfig struct {
 
 // SMTPConfig is the server the referee sends through.
 type SMTPConfig struct {
-	Addr         string  `yaml:"addr" env:"REFEREE_SMTP_ADDR" example:"smtp.example.org:587"`
+	Addr         string  `yaml:"addr" env:"REFEREE_SMTP_ADDR" example:"smtp.example.org:587" doc:"host:port; required with imap.addr for referee run (a replay sends nothing and needs none)"`
 	TLS          TLSMode `yaml:"tls" env:"REFEREE_SMTP_TLS" default:"starttls" doc:"tls, starttls or none"`
 	User         string  `yaml:"user" env:"REFEREE_SMTP_USER" example:"referee@example.org"`
 	Password     string  `yaml:"password" env:"REFEREE_SMTP_PASSWORD" doc:"prefer the file"`
@@ -373,8 +373,22 @@ func yamlScalar(t reflect.Type, v string) string {
 // Embedded reports whether the embedded mail hub stands in for IMAP and SMTP.
 func (c *Config) Embedded() bool { return c.IMAP.Addr == "" }
 
-// validate lists every problem at once, each naming its key.
-func (c *Config) validate(games []string) []string {
+// mailUse says which of the configured mail servers a command uses: the
+// keys a server needs are required, and its password file checked, only
+// for a command that uses it.
+type mailUse struct{ imap, smtp bool }
+
+// usesMail is the use of referee run, which reads and sends, and of
+// referee check, which checks the configuration for it.
+var usesMail = mailUse{imap: true, smtp: true}
+
+// validate lists every problem at once, each naming its key, for a command
+// that reads over IMAP and sends over SMTP.
+func (c *Config) validate(games []string) []string { return c.validateFor(games, usesMail) }
+
+// validateFor is validate for a command that uses the mail servers use
+// says (a replay sends nothing, and reads over IMAP only an imap:FOLDER).
+func (c *Config) validateFor(games []string, use mailUse) []string {
 	var p []string
 	addr := func(key, v string) {
 		if v == "" {
@@ -430,14 +444,18 @@ func (c *Config) validate(games []string) []string {
 	}
 	mode("imap.tls", c.IMAP.TLS)
 	mode("smtp.tls", c.SMTP.TLS)
-	file("imap.password_file", c.IMAP.PasswordFile)
-	file("smtp.password_file", c.SMTP.PasswordFile)
+	if use.imap {
+		file("imap.password_file", c.IMAP.PasswordFile)
+	}
+	if use.smtp {
+		file("smtp.password_file", c.SMTP.PasswordFile)
+	}
 	file("ca_file", c.CAFile)
 	if !c.Embedded() {
-		if c.SMTP.Addr == "" {
+		if use.smtp && c.SMTP.Addr == "" {
 			p = append(p, "smtp.addr: required when imap.addr is set")
 		}
-		if c.IMAP.User == "" {
+		if use.imap && c.IMAP.User == "" {
 			p = append(p, "imap.user: required when imap.addr is set")
 		}
 	}

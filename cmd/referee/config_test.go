@@ -98,7 +98,7 @@ func TestSchemaPrinted(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("referee config: exit %d", code)
 	}
-	_, _, help := runCmd(t, dir, "check", "--help")
+	_, help, _ := runCmd(t, dir, "check", "--help")
 	if !strings.Contains(help, out) {
 		t.Errorf("check --help does not hold the schema:\n%s", help)
 	}

@@ -44,6 +44,21 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	now := time.Now().UTC()
+	if *start != "" {
+		t, err := flagTime("start", *start)
+		if err != nil {
+			return err
+		}
+		now = t.UTC()
+	}
+	// The state's directory is made here when missing (and removed
+	// again if init is refused).
+	release, err := lockState(cfg.State)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if *tmpl {
 		e, err := templateEngine()
 		if err != nil {
@@ -68,14 +83,6 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "wrote the starting state %s\n", cfg.State)
 		return nil
 	}
-	now := time.Now().UTC()
-	if *start != "" {
-		t, err := flagTime("start", *start)
-		if err != nil {
-			return err
-		}
-		now = t.UTC()
-	}
 	e, err := newEngine(cfg)
 	if err != nil {
 		return err
@@ -91,11 +98,6 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	release, err := lockState(cfg.State)
-	if err != nil {
-		return err
-	}
-	defer release()
 	kept, err := setAside(cfg, *force, time.Now())
 	if err != nil {
 		return err
@@ -120,6 +122,9 @@ func cmdInit(args []string, stdout, stderr io.Writer) error {
 // refuses to start over them otherwise: init never deletes a record. It
 // returns the pairs moved (old name, new name).
 func setAside(cfg *Config, force bool, now time.Time) ([][2]string, error) {
+	if err := othersJournal(cfg.State); err != nil {
+		return nil, err
+	}
 	var found []string
 	for _, p := range []string{cfg.State, store.JournalPath(cfg.State)} {
 		fi, err := os.Stat(p)

@@ -40,8 +40,8 @@ func flagTime(name, v string) (time.Time, error) {
 const mainUsage = `referee referees nomic games by email.
 
 Usage:
-  referee run     [--state F] [--config F] [--clock-start TIME] [--clock-rate N] [--log-format json]
-  referee replay  [--state F] [--config F] [--until TIME] [--out DIR] ARCHIVE...
+  referee run     [--state F] [--config F] [--clock-start TIME] [--clock-rate N] [--log-format FORMAT]
+  referee replay  [--state F] [--config F] [--until TIME] [--out DIR] [--secret-file F] ARCHIVE...
   referee report  [--state F] [--config F] GAME
   referee check   [--state F] [--config F]
   referee status  [--state F] [--config F]
@@ -78,7 +78,14 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "referee: unknown command %q\n\n%s", name, mainUsage)
 		return 2
 	}
-	err := f(args[1:], stdout, stderr)
+	// The usage asked for goes to stdout, as "referee --help" does, so
+	// that it can be paged; given for bad usage it goes to stderr. A
+	// command asked for its usage prints nothing else.
+	errw := stderr
+	if asksHelp(args[1:]) {
+		errw = stdout
+	}
+	err := f(args[1:], stdout, errw)
 	var ue *usageError
 	var ie *interruptedError
 	switch {
@@ -119,14 +126,53 @@ func newFlags(name, usage string, stderr io.Writer) (*flag.FlagSet, *common) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c := &common{}
-	fs.StringVar(&c.state, "state", "", "state file (default $REFEREE_STATE, the config's state, or data/state.yaml)")
+	fs.StringVar(&c.state, "state", "", "state file (default $REFEREE_STATE, the config's state, or data/state.yaml); its journal and snapshots are kept beside it, so each state needs a directory of its own")
 	fs.StringVar(&c.config, "config", "", "configuration file (default referee.yaml when present)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fmt.Fprintln(stderr, "\nOptions:")
-		fs.PrintDefaults()
+		printOptions(stderr, fs)
 	}
 	return fs, c
+}
+
+// optionValues name the value each option takes as the usage lines do.
+var optionValues = map[string]string{
+	"state": "F", "config": "F", "secret-file": "F", "out": "DIR",
+	"until": "TIME", "start": "TIME", "clock-start": "TIME", "clock-rate": "N", "log-format": "FORMAT",
+}
+
+// printOptions lists the options of fs as the usage lines write them
+// (--state F), where flag.PrintDefaults writes "-state string".
+func printOptions(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		value, usage := flag.UnquoteUsage(f)
+		if v, ok := optionValues[f.Name]; ok {
+			value = v
+		}
+		line := "  --" + f.Name
+		if value != "" {
+			line += " " + value
+		}
+		if f.DefValue != "" && f.DefValue != "false" {
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "%s\n    \t%s\n", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+	})
+}
+
+// asksHelp reports whether the words before a "--" ask for a command's
+// usage (-h, --h, -help, --help).
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 // parse reads the options wherever they stand, before or after the
@@ -175,6 +221,12 @@ func (c *common) configPath() (string, bool) {
 // once, those of the file's decoding and of the keys that did decode, each
 // naming its key, is a usage error.
 func (c *common) load(adjust ...func(*Config)) (*Config, error) {
+	return c.loadFor(usesMail, adjust...)
+}
+
+// loadFor is load for a command that uses the mail servers use says: the
+// keys of a server it does not use are not required.
+func (c *common) loadFor(use mailUse, adjust ...func(*Config)) (*Config, error) {
 	cfg, err := loadConfig(c.configPath())
 	var cp configProblems
 	if err != nil && !errors.As(err, &cp) {
@@ -186,7 +238,7 @@ func (c *common) load(adjust ...func(*Config)) (*Config, error) {
 	for _, f := range adjust {
 		f(cfg)
 	}
-	if p := append([]string(cp), cfg.validate(gameIDs())...); len(p) > 0 {
+	if p := append([]string(cp), cfg.validateFor(gameIDs(), use)...); len(p) > 0 {
 		return nil, usagef("%s", strings.Join(p, "\n"))
 	}
 	return cfg, nil

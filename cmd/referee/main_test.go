@@ -117,19 +117,29 @@ func TestUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", args, code, errs, want)
 		}
 	}
-	for _, c := range []string{"run", "replay", "report", "check", "init", "verify"} {
-		code, _, errs := runCmd(t, dir, c, "--help")
-		if code != 0 || !strings.Contains(errs, "Usage: referee "+c) {
-			t.Errorf("%s --help: exit %d, %q", c, code, errs)
+	// The usage asked for is printed on stdout, to be paged; nothing on
+	// stderr.
+	for _, c := range []string{"run", "replay", "report", "check", "init", "verify", "status"} {
+		code, out, errs := runCmd(t, dir, c, "--help")
+		if code != 0 || !strings.HasPrefix(out, "Usage: referee "+c) || errs != "" {
+			t.Errorf("%s --help: exit %d, stdout %q, stderr %q; want 0 and the usage on stdout alone", c, code, out, errs)
 		}
-		// The usage line names every option the list under it gives.
-		usage, _, _ := strings.Cut(errs, "\n")
-		_, opts, _ := strings.Cut(errs, "\nOptions:\n")
-		for _, m := range regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(opts, -1) {
-			if !strings.Contains(usage, "[--"+m[1]) {
-				t.Errorf("%s --help: the usage line %q does not name --%s", c, usage, m[1])
+		// The usage line names every option the list under it gives,
+		// and the list writes each as the line does.
+		usage, _, _ := strings.Cut(out, "\n")
+		_, opts, _ := strings.Cut(out, "\nOptions:\n")
+		listed := regexp.MustCompile(`(?m)^  --([a-z-]+)( [A-Z]+)?$`).FindAllStringSubmatch(opts, -1)
+		if len(listed) < 2 {
+			t.Errorf("%s --help lists %d options:\n%s", c, len(listed), opts)
+		}
+		for _, m := range listed {
+			if !strings.Contains(usage, "[--"+m[1]+m[2]+"]") {
+				t.Errorf("%s --help: the usage line %q does not name --%s%s", c, usage, m[1], m[2])
 			}
 		}
+	}
+	if code, out, errs := runCmd(t, dir, "replay", "--bogus"); code != 2 || out != "" || !strings.Contains(errs, "Usage: referee replay") {
+		t.Errorf("replay --bogus: exit %d, stdout %q, stderr %q; want 2 and the usage on stderr", code, out, errs)
 	}
 }
 

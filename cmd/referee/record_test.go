@@ -318,9 +318,9 @@ func TestCheckListsEverything(t *testing.T) {
 }
 
 // awayFromDefaultPorts configures the embedded hub on ports of its own and no
-// status page: run starts the hub before it reads the journal, and a referee
-// running beside the tests on the default ports would stop it there, before
-// the problem the test looks for.
+// status page: a referee running beside the tests on the default ports would
+// stop a run that gets past the problem the test looks for at the hub's
+// start, not at the problem.
 func awayFromDefaultPorts(t *testing.T, dir string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("hub:\n  imap_addr: 127.0.0.1:0\n  smtp_addr: 127.0.0.1:0\nweb:\n  addr: \"off\"\n"), 0o600); err != nil {

@@ -25,29 +25,59 @@ import (
 
 const replayUsage = `Usage: referee replay [--state F] [--config F] [--until TIME] [--out DIR] [--secret-file F] ARCHIVE...
 
-Applies archived mail in order — mbox files (mboxo or mboxrd, the From_ line's
-date as the arrival time), maildir folders, single .eml files, and imap:FOLDER, a
-folder of the configured IMAP server read without changing it (INTERNALDATE as
-the arrival time) — running every
-scheduled event whose time has passed between messages, then every event up to
---until. Each outgoing mail is written as DIR/0001.eml, 0002.eml, ... (numbering
-continues after the files already there); without --out the mails are counted
-and dropped. A state that does not exist yet is created from the starting state
-at the first message's arrival time, and saved before anything else. Replaying
-the same archive again changes nothing: every message is remembered, and
-one applied before (in an archive replayed again, or overlapping one) is
-skipped, counted in the last line, and not journaled again. A message that
-arrived before the memory of Message-IDs begins (limits.seen_horizon before the
-latest message applied) is taken as applied, whether it was or not, and counted
-apart: an archive older than the state is replayed before it, not after.
+Applies archived mail to the state, in the order given and, within each
+archive, in its order, as referee run would have applied it on arrival:
+  - an mbox file (mboxo or mboxrd; the From_ line's date is the arrival time),
+  - a maildir folder (in the order of the delivery times in its files' names,
+    which are the arrival times), or a single .eml file (its Date header),
+  - imap:FOLDER, a folder of the configured IMAP server, read without changing
+    it (INTERNALDATE is the arrival time; imap.addr and imap.user are needed,
+    no SMTP server: a replay sends nothing).
+Between messages every scheduled event whose time has passed runs (rounds,
+reports). --until TIME then brings the clock to TIME, running every event due
+by then, as if the referee had run on to TIME with no more mail. It is no
+cutoff: every message of the archives is applied, whatever its arrival; a
+TIME before the state's clock at the end (before the last message's arrival,
+say) runs nothing, and the replay says so.
 
-Every few seconds (or 8,192 messages), and on SIGINT or SIGTERM, the state's journal and the
-position in the archives are saved (the position in STATE.replay, removed at
-the end), and the state file whole every 25,000 messages and at the end; a
-mail is written only once the journal that made it is saved. A
-replay that was stopped, or killed, resumes from there when it is run again
-with the same arguments, and writes no mail twice. Stopped by a signal, it
-exits with status 3.
+Each mail the referee would send is written as DIR/0001.eml, 0002.eml, ...
+(DIR is created if missing; numbering continues after the files already
+there); without --out the mails are counted and dropped. The last line
+counts the messages applied and skipped, the journal entries and the mails.
+
+The state (--state, or data/state.yaml) is created if it does not exist yet,
+from the starting state at the first message's arrival time, with the master
+secret in --secret-file (64 hex digits, as the state writes it, or 32 raw
+bytes) or a new one drawn, and saved before anything else. A state that
+exists keeps its own secret: a --secret-file holding another (or given for a
+starting state, which holds none) is refused, exit status 2, and nothing is
+written. A replay is refused while referee run, another replay, init or
+check --repair works on the same state.
+
+Replaying the same archive again changes nothing: every message is
+remembered, and one applied before (in an archive replayed again, or one
+that overlaps it) is skipped, counted in the last line, and not journaled
+again. A message that arrived before the memory of Message-IDs begins
+(limits.seen_horizon before the latest message applied) is taken as
+applied, whether it was or not, and counted apart; a newer one that arrived
+before the state's clock is applied at the clock (ruling G2) and counted as
+late: replay an archive older than the state before it, not after.
+
+Every few seconds (or 8,192 messages), and on SIGINT or SIGTERM, the state's
+journal and the position in the archives are saved (the position in
+STATE.replay, removed at the end), and the state file whole every 25,000
+messages, at a stop and at the end; a mail is written only once the journal
+that made it is saved. A replay that was stopped, or killed, resumes from
+there when it is run again with the same arguments, and writes no mail
+twice. Stopped by a signal, it exits with status 3. A replay of other
+arguments is refused while the checkpoint is there; deleted, the next replay
+goes on from the state as the stopped one left it (the messages it applied
+stay applied), and a mail of the state's that is in --out already (a killed
+replay wrote it after the last whole save) is written again over its own
+file, not under a new number.
+
+Exit status: 0 done, 1 a failure (what the last checkpoint saved is kept),
+2 bad usage or configuration (nothing written), 3 stopped by a signal.
 
 Without GOGC in the environment, the garbage collector's target is 200 (a
 heap three times what is live between collections) rather than Go's 100;
@@ -70,9 +100,9 @@ const replayGCPercent = 200
 
 func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	fs, c := newFlags("replay", replayUsage, stderr)
-	until := fs.String("until", "", "run scheduled events up to this time, RFC 3339")
+	until := fs.String("until", "", "after the last message, run the scheduled events up to this time, RFC 3339 (no cutoff: every message is applied)")
 	out := fs.String("out", "", "write outgoing mail here as numbered .eml files")
-	secretFile := fs.String("secret-file", "", "the master secret of a state this replay creates: 64 hex digits, as the state writes it, or 32 raw bytes")
+	secretFile := fs.String("secret-file", "", "the master secret of a state this replay creates: 64 hex digits, as the state writes it, or 32 raw bytes (for a state that exists: its own, or the replay is refused)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -92,17 +122,21 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		untilT = t.UTC()
 	}
-	cfg, err := c.load()
+	// A replay sends nothing: the SMTP keys are not required, nor the
+	// IMAP ones unless an archive is an IMAP folder.
+	use := mailUse{}
+	archives := make([]string, fs.NArg())
+	for i, a := range fs.Args() {
+		archives[i] = absArchive(a)
+		use.imap = use.imap || strings.HasPrefix(a, "imap:")
+	}
+	cfg, err := c.loadFor(use)
 	if err != nil {
 		return err
 	}
 	e, err := newEngine(cfg)
 	if err != nil {
 		return err
-	}
-	archives := make([]string, fs.NArg())
-	for i, a := range fs.Args() {
-		archives[i] = absArchive(a)
 	}
 	// Every archive is found readable before anything is written: one
 	// missing after the first would stop the replay there, its saved
@@ -131,7 +165,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if ck != nil && !ck.sameRun(archives, *until, outDir) {
 		// Arguments that do not fit the state as it is: bad usage (exit 2).
-		return usagef("%s: a replay of other arguments (%s) was stopped before its end: run it again with the same arguments to finish it, or delete %s to start this one", ckPath, ck.args(), ckPath)
+		return usagef("%s: a replay of other arguments (%s) was stopped before its end: run it again with the same arguments to finish it, or delete %s to start this one on the state as that one left it (what it applied stays applied; a mail of it found in --out is written over, not twice)", ckPath, ck.args(), ckPath)
 	}
 	// lastSnap: journal_inputs of the state file (of the last snapshot
 	// written); clean: the state file holds every input and no notice,
@@ -141,6 +175,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	fresh := errors.Is(err, os.ErrNotExist)
 	if err != nil && !fresh {
 		return err
+	}
+	if secret != nil && s != nil {
+		if err := sameSecret(s, secret, *secretFile, cfg.State); err != nil {
+			return err
+		}
 	}
 	if ck != nil && fresh {
 		// A point with no state is one before the first save.
@@ -165,7 +204,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	defer emls.close()
+	defer func() {
+		emls.close()
+		if err != nil {
+			emls.removeMade()
+		}
+	}()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -196,6 +240,19 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		fmt.Fprintf(stderr, "referee replay: resuming the replay stopped before its end, at %s (%s applied before)\n", where, text.Count(p.Applied, "message", "messages"))
 	} else {
+		if s != nil && len(s.Outbox) > 0 {
+			// A replay of this state killed, its checkpoint deleted
+			// since, left the notices of its saves after its last
+			// snapshot in the outbox, and wrote their files already.
+			rest, again, err := emls.writeAgain(s.Outbox, pause.at)
+			if err != nil {
+				return err
+			}
+			if again > 0 {
+				fmt.Fprintf(stderr, "referee replay: %s of the state's outbox found in %s already (a replay of this state stopped before its end, its checkpoint gone, wrote them): written again over their own files, not after the last\n", text.Count(again, "mail", "mails"), *out)
+			}
+			s.Outbox = rest
+		}
 		ck = &replayCheckpoint{Archives: archives, Until: *until, Out: outDir, FirstSeq: keepOf(s), FirstInputs: store.At(s).Inputs, FirstEml: emls.first()}
 		cur = replayPoint{Seq: keepOf(s), Next: ck.FirstEml}
 		if s != nil {
@@ -577,6 +634,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		steps = append(steps, store.Step{Input: in, Entries: ent})
 	}
+	// --until is no cutoff: a TIME the messages went past ran nothing,
+	// which the operator who took it for one is told.
+	untilPast := !untilT.IsZero() && s.Clock.After(untilT)
 	pos.Archive, pos.Message, pos.MessageID = len(archives), 0, ""
 	if err := checkpoint(pos, true); err != nil {
 		return err
@@ -589,6 +649,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if err := os.Remove(ckPath); err != nil {
 		return err
+	}
+	if untilPast {
+		fmt.Fprintf(stderr, "referee replay: --until %s is before the state's clock, %s: it ran nothing; --until is no cutoff, every message is applied whatever its arrival (for the state as it stood at a time, replay the mail that arrived before it alone)\n", *until, s.Clock.UTC().Format(time.RFC3339))
 	}
 	where := "dropped (no --out)"
 	if *out != "" {

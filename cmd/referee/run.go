@@ -21,7 +21,7 @@ import (
 	"referee/mailout"
 )
 
-const runUsage = `Usage: referee run [--state F] [--config F] [--clock-start TIME] [--clock-rate N] [--log-format json]
+const runUsage = `Usage: referee run [--state F] [--config F] [--clock-start TIME] [--clock-rate N] [--log-format FORMAT]
 
 The daemon: reads new mail over IMAP (IDLE, or polling), applies it, runs every
 scheduled event on time (late and once after a restart that missed it), and
@@ -31,8 +31,18 @@ hand, saves and exits 0.
 With no IMAP server configured it starts an embedded mail hub on 127.0.0.1 (IMAP
 and SMTP, any user and password accepted; the lists fan out to every mailbox the
 hub knows) and prints its ports, so the games can be played with any mail
-client. Without --state it works on data/state.yaml, created from the committed
-state.yaml on first use.
+client; it keeps their mail in hub/ beside the state. Without --state it works
+on data/state.yaml, created from the committed state.yaml on first use. The
+status page is served on web.addr (http://127.0.0.1:8025/ unless configured;
+"off" turns it off).
+
+It refuses to start (exit status 1, or 2 for bad usage or configuration)
+while another referee run, a replay, init or check --repair works on the same
+state (its directory is locked), beside the checkpoint of a replay stopped
+before its end (STATE.replay: run that replay again to finish it), on a
+journal it cannot take (referee check explains), or when the hub's ports are
+taken (another referee run?). Refused, it leaves the state's directory as it
+found it.
 
 The test clock (--clock-start, --clock-rate) starts the referee's time at TIME
 and runs it N times faster, so tests reach next Monday in seconds. When the
@@ -73,17 +83,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// A replay stopped before its end wrote its notices as files, not
-	// mail, and the journal after its last snapshot still holds them as
-	// waiting: run would mail them to the players.
-	release, err := lockState(cfg.State)
-	if err != nil {
-		return err
-	}
-	defer release()
-	if msg := leftoverReplay(cfg.State); msg != "" {
-		return fmt.Errorf("%s. referee run does not start beside it", msg)
-	}
+	// What needs no file is checked before the state is touched: a
+	// refused run leaves the state's directory as it found it.
 	clk := daemon.WallClock()
 	if *clockStart != "" {
 		t, err := flagTime("clock-start", *clockStart)
@@ -96,8 +97,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		clk = daemon.TestClock(t, *clockRate)
 	}
 	log := newLogger(cfg, stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
 	e, err := newEngine(cfg)
 	if err != nil {
 		return err
@@ -107,7 +106,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		OpenJournal:   func(keep store.Position) (*store.Journal, error) { return openJournal(cfg, keep, log.Warn) },
 		SnapshotEvery: cfg.Snapshots.Every, SnapshotInterval: cfg.Snapshots.Interval, SnapshotKeep: cfg.Snapshots.Keep,
 		Hooks: page.hooks()}
-	// The mail settings first, so that their errors leave no journal open.
 	if !cfg.Embedded() {
 		if opts.IMAP, err = imapConfig(cfg, log); err != nil {
 			return err
@@ -120,6 +118,19 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		opts.Sender = mailout.NewSender(mailout.SMTPConfig{Addr: cfg.SMTP.Addr, TLS: string(cfg.SMTP.TLS), TLSConfig: opts.IMAP.TLSConfig,
 			User: cfg.SMTP.User, Password: smtpPass, HELO: cfg.SMTP.HELO}, log)
 	}
+	release, err := lockState(cfg.State)
+	if err != nil {
+		return err
+	}
+	defer release()
+	// A replay stopped before its end wrote its notices as files, not
+	// mail, and the journal after its last snapshot still holds them as
+	// waiting: run would mail them to the players.
+	if msg := leftoverReplay(cfg.State); msg != "" {
+		return fmt.Errorf("%s. referee run does not start beside it", msg)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
 	// A journal stopped by a failed sync is refused before anything is
 	// cut, opened or started (the daemon's own opening would refuse it
 	// only after the hub had started).
@@ -143,10 +154,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			"clock_start", clk.Start.Format(time.RFC3339), "state_clock", opts.State.Clock.UTC().Format(time.RFC3339))
 		clk.Start, clk.Real0 = opts.State.Clock.UTC(), time.Now()
 	}
-	if len(opts.Started) > 0 {
-		if err := markFirstSave(cfg.State); err != nil {
-			return err
-		}
+	// A journal the daemon would refuse is refused before the hub makes
+	// its mailboxes beside the state.
+	if err := checkJournal(cfg, daemon.Keep(opts.State, opts.Started)); err != nil {
+		return err
 	}
 	hubLine := ""
 	if cfg.Embedded() {
@@ -180,6 +191,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		// store of received mail, the INBOX left to what is not handled.
 		opts.IMAP = &mailin.IMAPConfig{Addr: hub.IMAPAddr(), TLS: "none", User: cfg.Address, Password: "hub", Mailbox: "INBOX", Processed: hubProcessed, Logger: log}
 		opts.Sender = mailout.NewSender(mailout.SMTPConfig{Addr: hub.SMTPAddr(), TLS: "none", HELO: "referee"}, log)
+	}
+	if len(opts.Started) > 0 {
+		if err := markFirstSave(cfg.State); err != nil {
+			return err
+		}
 	}
 	d, err := daemon.New(opts)
 	if err != nil {

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"referee/contract"
@@ -64,6 +66,25 @@ func readSecretFile(file string) ([]byte, error) {
 		return nil, usagef("--secret-file: %s holds %d bytes that are not 64 hex digits; %s", file, len(b), secretForm)
 	}
 	return b, nil
+}
+
+// secretFileOnlyNew ends sameSecret's refusals with the way out.
+const secretFileOnlyNew = "a replay takes --secret-file only for a state it creates: leave it out, or name a --state that does not exist yet"
+
+// sameSecret refuses, as bad usage, a --secret-file (file) given for the
+// state s that exists already (at path) when its secret is not the one s
+// holds: the state keeps its own, and a secret named on the command line
+// and then silently set aside would have the operator believe the draws
+// come from it. Neither secret is named in the refusal.
+func sameSecret(s *contract.State, secret []byte, file, path string) error {
+	if s.Secret == "" {
+		return usagef("--secret-file %s: %s exists and holds no master secret (a starting state, as referee init --template writes it), and a replay gives none to a state that exists; %s", file, path, secretFileOnlyNew)
+	}
+	have, err := hex.DecodeString(s.Secret)
+	if err != nil || subtle.ConstantTimeCompare(have, secret) != 1 {
+		return usagef("--secret-file %s: %s exists and has its own master secret, not this one; %s", file, path, secretFileOnlyNew)
+	}
+	return nil
 }
 
 // newSecret is the master secret read from --secret-file (sec), or a fresh
@@ -143,9 +164,60 @@ func checkJournal(cfg *Config, keep store.Position) error {
 		return err
 	}
 	if r := sc.Refusal(); r != nil {
+		if err := othersJournal(cfg.State); err != nil {
+			return err
+		}
 		return journalWayOut(r)
 	}
 	return nil
+}
+
+// othersJournal refuses, as bad usage, a state to be made (path, which does
+// not exist) in a directory whose journal is another state's, a state file
+// of another name beside it: a directory holds the journal of one state,
+// and the way out of a journal no state includes (check --repair, init
+// --force) would take that state's history away from it.
+func othersJournal(path string) error {
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	j := store.JournalPath(path)
+	if fi, err := os.Stat(j); err != nil || fi.Size() == 0 {
+		return nil
+	}
+	others := otherStates(path)
+	if len(others) == 0 {
+		return nil
+	}
+	return usagef("%s: no such state yet, and the journal beside it, %s, is the journal of %s (a directory holds the journal of one state): name a --state in a directory of its own, such as %s (or, if %s was lost, restore it: referee check explains); nothing was changed",
+		path, j, strings.Join(others, " or "), filepath.Join(strings.TrimSuffix(path, filepath.Ext(path)), "state.yaml"), path)
+}
+
+// otherStates are the working states beside path, other than path: the
+// .yaml files of its directory whose first lines hold a journal_seq past 0
+// (the committed starting state holds 0).
+func otherStates(path string) []string {
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*.yaml"))
+	var found []string
+	for _, f := range files {
+		if filepath.Clean(f) == filepath.Clean(path) {
+			continue
+		}
+		fh, err := os.Open(f)
+		if err != nil {
+			continue
+		}
+		head := make([]byte, 1024)
+		n, _ := io.ReadFull(fh, head)
+		fh.Close()
+		for _, line := range strings.Split(string(head[:n]), "\n") {
+			if v, ok := strings.CutPrefix(line, "journal_seq: "); ok && v != "0" {
+				found = append(found, f)
+				break
+			}
+		}
+	}
+	return found
 }
 
 // journalWayOut adds to a refused journal what the operator can do.

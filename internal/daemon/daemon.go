@@ -183,7 +183,7 @@ func New(o Options) (*Daemon, error) {
 			return store.OpenJournal(store.JournalPath(o.StatePath), keep)
 		}
 	}
-	j, err := openJournal(store.Position{Seq: s.JournalSeq - int64(len(o.Started)), Inputs: s.JournalInputs})
+	j, err := openJournal(Keep(s, o.Started))
 	if err != nil {
 		return nil, err
 	}
@@ -212,6 +212,13 @@ func New(o Options) (*Daemon, error) {
 	}
 	d.snapDone.Store(s.JournalInputs)
 	return d, nil
+}
+
+// Keep is the journal position that New opens the journal at for the
+// state s with the entries of its start (Options.Started): the position the
+// state file on disk includes.
+func Keep(s *contract.State, started []contract.Entry) store.Position {
+	return store.Position{Seq: s.JournalSeq - int64(len(started)), Inputs: s.JournalInputs}
 }
 
 // GCPercent is the garbage collector's target of the daemon (`referee

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestReplayWithoutItsCheckpointWritesNoMailTwice: a replay killed at
+// several points, its checkpoint then deleted (as the refusal of a replay
+// of other arguments allows), and run again, leaves the mails an
+// uninterrupted replay leaves: the notices of the killed replay's saves
+// after its last snapshot, which the journal re-done holds as not written,
+// are written over their own files, and said, where they were written
+// again under new numbers after the last, each mail twice in --out.
+func TestReplayWithoutItsCheckpointWritesNoMailTwice(t *testing.T) {
+	base := secretDir(t)
+	if code, errs := replayChild(t, base, "", 0, replayArgs(t, true)); code != 0 {
+		t.Fatalf("replay: exit %d %s", code, errs)
+	}
+	want := resultOf(t, base)
+	said := 0
+	for _, k := range []string{"message:3", "message:4", "message:5", "eml:2", "eml:4", "saved:3", "saving:4"} {
+		dir := secretDir(t)
+		if code, errs := replayChild(t, dir, k, syscall.SIGKILL, replayArgs(t, true)); code != -1 {
+			t.Fatalf("killed at %s: exit %d %s", k, code, errs)
+		}
+		if err := os.Remove(filepath.Join(dir, "data/state.yaml.replay")); err != nil {
+			t.Fatalf("killed at %s: %v", k, err)
+		}
+		code, errs := replayChild(t, dir, "", 0, replayArgs(t, true))
+		if code != 0 {
+			t.Fatalf("killed at %s, its checkpoint deleted, run again: exit %d %s", k, code, errs)
+		}
+		if strings.Contains(errs, "of the state's outbox found in out already") {
+			said++
+			wants(t, "killed at "+k+", run again", errs, "of the state's outbox found in out already (a replay of this state stopped before its end, its checkpoint gone, wrote them): written again over their own files, not after the last")
+		}
+		got := resultOf(t, dir)
+		sameResult(t, "killed at "+k+", its checkpoint deleted, run again", got, want)
+	}
+	if said == 0 {
+		t.Error("no kill left notices written and not snapshotted")
+	}
+}
