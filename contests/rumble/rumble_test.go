@@ -188,6 +188,7 @@ func TestBadInput(t *testing.T) {
 		prep    func(*testing.T, *contracttest.Harness)
 	}{
 		{"bids over the limit", false, false, alice, "Iron Skin: 60\nFlight: 41", "total 101, more than 100", "(Rumble 5)", nil},
+		{"a bid in thousands", false, false, alice, "Iron Skin: 1,000", "total 1000, more than 100", "(Rumble 5)", nil},
 		{"bid on an unknown power", false, false, alice, "Invisibility: 10", "not a power on the list", "(Rumble 5)", nil},
 		{"negative bid", false, false, alice, "Iron Skin: -5", "negative", "(Rumble 5)", nil},
 		{"fractional bid", false, false, alice, "Iron Skin: 12.5", "not a whole number", "(Rumble 5)", nil},
