@@ -125,7 +125,7 @@ func (in *Intent) Ripe(t time.Time) (bool, string) {
 	switch in.Method {
 	case "support":
 		if len(in.Supporters) < in.N {
-			return false, fmt.Sprintf("intent #%d has %d of the %d supporters it needs", in.ID, len(in.Supporters), in.N)
+			return false, fmt.Sprintf("intent #%d has %d of the %s it needs", in.ID, len(in.Supporters), text.Count(in.N, "supporter", "supporters"))
 		}
 	case "objection":
 		if len(in.Objectors) >= in.N {
@@ -133,7 +133,8 @@ func (in *Intent) Ripe(t time.Time) (bool, string) {
 		}
 	case "consent":
 		if len(in.Supporters) <= len(in.Objectors) {
-			return false, fmt.Sprintf("intent #%d has %d supporters and %d objectors; consent needs more supporters", in.ID, len(in.Supporters), len(in.Objectors))
+			return false, fmt.Sprintf("intent #%d has %s and %s; consent needs more supporters", in.ID,
+				text.Count(len(in.Supporters), "supporter", "supporters"), text.Count(len(in.Objectors), "objector", "objectors"))
 		}
 	}
 	return true, ""
@@ -292,6 +293,9 @@ func (e *Engine) intentWithoutMethod(sen Sentence, p Performative) *Result {
 
 func ripeWhen(in *Intent) string {
 	if in.Method == "support" {
+		if in.N == 1 {
+			return "once 1 supporter has supported it"
+		}
 		return fmt.Sprintf("once %d supporters have supported it", in.N)
 	}
 	return "from " + Stamp(in.ripeFrom())

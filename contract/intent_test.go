@@ -71,7 +71,7 @@ func TestAgoranConsent(t *testing.T) {
 		t.Errorf("resolved before 4 days:\n%s", r.Body)
 	}
 	r = h.Public("2026-12-05T10:11:00Z", alice, "I do so.")
-	if !strings.Contains(flat(r.Body), "intent #1 has 1 supporters and 1 objectors; consent needs more supporters") {
+	if !strings.Contains(flat(r.Body), "intent #1 has 1 supporter and 1 objector; consent needs more supporters") {
 		t.Errorf("a tie passed:\n%s", r.Body)
 	}
 	h.Public("2026-12-05T11:00:00Z", dan, "I support intent #1.")
