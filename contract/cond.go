@@ -1,14 +1,13 @@
 package contract
 
 import (
-	"strconv"
 	"strings"
 
 	"referee/internal/lazyre"
 )
 
 var (
-	condOwn       = lazyre.MustCompile(`(?i)^i\s+(?:own|have|hold)\s+(?P<cmp>more than|fewer than|less than|at least|at most|exactly|over|under)?\s*(?P<n>\d+)\s+(?P<what>.+)$`)
+	condOwn       = lazyre.MustCompile(`(?i)^i\s+(?:own|have|hold)\s+(?P<cmp>more than|fewer than|less than|at least|at most|exactly|over|under)?\s*(?P<n>` + WholeNumber + `)\s+(?P<what>.+)$`)
 	condPlayer    = lazyre.MustCompile(`(?i)^i\s+am\s+(?P<not>not\s+)?(?:a|an)\s+(?:contestant|player|member|party)\s*(?:(?:of|in|to)\s+(?P<game>.+))?$`)
 	condSplitAnd  = lazyre.MustCompile(`(?i)\s+and\s+`)
 	condOtherJoin = lazyre.MustCompile(`(?i),(?:[^0-9]|$)|\bor\b`)
@@ -41,7 +40,10 @@ func (e *Engine) evalCond(c *Ctx, cond string) (bool, error) {
 
 func (e *Engine) evalOne(c *Ctx, cond string) (bool, error) {
 	if m := condOwn().FindStringSubmatch(cond); m != nil {
-		n, _ := strconv.ParseInt(m[2], 10, 64)
+		n, ok := ParseWhole(m[2])
+		if !ok {
+			return false, Reject("G3", "the condition %q counts %q, which is not a whole number; the action was not performed", cond, m[2])
+		}
 		what := strings.ToLower(strings.TrimSpace(m[3]))
 		var have int64
 		switch {

@@ -3,7 +3,6 @@ package contract
 import (
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"referee/contract/text"
@@ -22,7 +21,7 @@ func (e *Engine) coreVerbs() []*Verb {
 			Syntax:  "I do so (in a reply to the intent) / I do so (intent #N)",
 			Help:    "perform a ripe intent you tabled", Do: doDoSo},
 		{Name: "transfer", Scope: PublicOnly, Rule: "assets",
-			Pattern: `(?:transfer|give|send|hand(?:\s+over)?|pay)\s+(?P<n>\d+|a|an|one)\s+(?P<cur>[a-z][a-z -]*?)\s+to\s+(?P<to>.+)`,
+			Pattern: `(?:transfer|give|send|hand(?:\s+over)?|pay)\s+(?P<n>` + WholeNumber + `|a|an|one)\s+(?P<cur>[a-z][a-z -]*?)\s+to\s+(?P<to>.+)`,
 			Syntax:  "I transfer N <currency> to <player> (or give, send, hand, pay)",
 			Help:    "transfer a currency a game lets players transfer", Do: e.doTransfer},
 		{Name: "rule", Scope: PrivateOnly, Rule: "G8",
@@ -41,8 +40,8 @@ var amountWord = map[string]int64{"a": 1, "an": 1, "one": 1}
 func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 	n, ok := amountWord[strings.ToLower(a.Arg("n"))]
 	if !ok {
-		v, err := strconv.ParseInt(a.Arg("n"), 10, 64)
-		if err != nil {
+		v, ok := ParseWhole(a.Arg("n"))
+		if !ok {
 			return Reject("syntax", "the amount %q is not a whole number", a.Arg("n"))
 		}
 		n = v

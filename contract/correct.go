@@ -40,7 +40,7 @@ var (
 	fixAdjust   = lazyre.MustCompile(`(?is)^at\s+(` + timePattern + `)\s*,\s*((?:[^()\n]|\([^()\n\pL]*\))+?)\s*\(([^()\n]*\pL[^()\n]*)\)`)
 	fixOverride = lazyre.MustCompile(`(?i)^\s*[,;]?\s*(?:and\s+)?(?:\(?\s*overriding\s+ratification\s*\)?|I\s+override\s+ratification)`)
 	fixEnd      = lazyre.MustCompile(`^\s*[.!]?`)
-	ledgerForm  = lazyre.MustCompile(`(?i)^(.+?)\s+(?:has|holds|owns)\s+(\d+)\s+(.+)$`)
+	ledgerForm  = lazyre.MustCompile(`(?i)^(.+?)\s+(?:has|holds|owns)\s+(` + WholeNumber + `)\s+(.+)$`)
 )
 
 const timePattern = `\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?\s*(?:Z|UTC)?`
@@ -212,8 +212,8 @@ func (e *Engine) fix(s *State, a *Action) (*Correction, error) {
 		adj := &Adjustment{At: t, Rule: strings.TrimSpace(a.Arg("rule")), CoE: n}
 		change := strings.TrimSpace(a.Arg("change"))
 		if m := ledgerForm().FindStringSubmatch(change); m != nil {
-			if cur, _, ok := e.currency(m[3]); ok {
-				amount, _ := strconv.ParseInt(m[2], 10, 64)
+			amount, whole := ParseWhole(m[2])
+			if cur, _, ok := e.currency(m[3]); ok && whole {
 				adj.Owner, adj.Amount, adj.Currency = strings.TrimSpace(m[1]), amount, cur.ID
 			}
 		}

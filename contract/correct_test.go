@@ -42,6 +42,9 @@ func TestCorrectionCommands(t *testing.T) {
 			contract.Correction{CoE: 1, Kind: contract.FixArrived, MsgID: "m1@example.test", Arrived: contracttest.At(t, "2026-12-01T09:59:00Z"), Override: true}},
 		{"I correct CoE #1: at 2026-12-01 11:00, Alice has 9 coins (T1).",
 			contract.Correction{CoE: 1, Kind: contract.FixAdjust, Adjust: &contract.Adjustment{At: contracttest.At(t, "2026-12-01T11:00:00Z"), Game: "toy", Owner: "Alice", Currency: "toy/coin", Amount: 9, Rule: "T1", CoE: 1}}},
+		// An amount with commas between thousands (1,200) is a number of coins.
+		{"I correct CoE #1: at 2026-12-01 11:00, Alice has 1,200 coins (T1).",
+			contract.Correction{CoE: 1, Kind: contract.FixAdjust, Adjust: &contract.Adjustment{At: contracttest.At(t, "2026-12-01T11:00:00Z"), Game: "toy", Owner: "Alice", Currency: "toy/coin", Amount: 1200, Rule: "T1", CoE: 1}}},
 		// A game's change with a position in parentheses: the rule is the
 		// parenthesised text that names one.
 		{"I correct CoE #1: at 2026-12-01 11:00, Cell (2, 3) is Dead (T1).",

@@ -97,12 +97,10 @@ func (e *Engine) listCopyMissing(s *State, id string, at time.Time) []Entry {
 // waitText writes a wait as people say it: "1 hour", "90 minutes".
 func waitText(d time.Duration) string {
 	switch {
-	case d == time.Hour:
-		return "1 hour"
 	case d%time.Hour == 0:
-		return fmt.Sprintf("%d hours", d/time.Hour)
+		return text.Count(int(d/time.Hour), "hour", "hours")
 	case d%time.Minute == 0:
-		return fmt.Sprintf("%d minutes", d/time.Minute)
+		return text.Count(int(d/time.Minute), "minute", "minutes")
 	}
 	return d.String()
 }

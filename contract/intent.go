@@ -22,6 +22,16 @@ type Method struct {
 	Eligible func(c *Ctx, p *Player) bool
 	// Who describes Eligible for players: "contestants".
 	Who string
+	// Intendable, when set, refuses an intent at its announcement when the
+	// action could not be done in the state as it is then, whatever
+	// happens in the days before it is resolved (Rumble: "the current
+	// game" when no game is going on names none): a rejection refuses the
+	// intent and nothing is tabled (G7). What may become true by the time
+	// the action is done (who is the contestmaster, who is a party) is
+	// checked when it is done, by Do, as Agora lets an intent be
+	// announced before its sponsor can do the action. Nil: everything is
+	// checked then.
+	Intendable func(c *Ctx, a *Action) error
 }
 
 // Describe writes the method as players do: "without 2 objections".
@@ -115,7 +125,7 @@ func (in *Intent) Ripe(t time.Time) (bool, string) {
 	switch in.Method {
 	case "support":
 		if len(in.Supporters) < in.N {
-			return false, fmt.Sprintf("intent #%d has %d of the %d supporters it needs", in.ID, len(in.Supporters), in.N)
+			return false, fmt.Sprintf("intent #%d has %d of the %s it needs", in.ID, len(in.Supporters), text.Count(in.N, "supporter", "supporters"))
 		}
 	case "objection":
 		if len(in.Objectors) >= in.N {
@@ -123,7 +133,8 @@ func (in *Intent) Ripe(t time.Time) (bool, string) {
 		}
 	case "consent":
 		if len(in.Supporters) <= len(in.Objectors) {
-			return false, fmt.Sprintf("intent #%d has %d supporters and %d objectors; consent needs more supporters", in.ID, len(in.Supporters), len(in.Objectors))
+			return false, fmt.Sprintf("intent #%d has %s and %s; consent needs more supporters", in.ID,
+				text.Count(len(in.Supporters), "supporter", "supporters"), text.Count(len(in.Objectors), "objector", "objectors"))
 		}
 	}
 	return true, ""
@@ -170,6 +181,11 @@ func doIntend(c *Ctx, a *Action) error {
 	}
 	gs := c.s.Games[found.game]
 	c.game, c.gs = found.game, gs
+	if need.Intendable != nil {
+		if err := need.Intendable(c, found.action(c.e, a.Line, text)); err != nil {
+			return err
+		}
+	}
 	s := c.s
 	s.NextIntent++
 	in := &Intent{ID: s.NextIntent, Game: found.game, Verb: found.verb.Name, Text: text, Sponsor: c.Actor().Name,
@@ -241,6 +257,23 @@ func (e *Engine) dependentVerb(text string) *compiledVerb {
 	return nil
 }
 
+// action is the action an intent's text announces, cv's verb with its
+// arguments as the text gives them, as "I do so" will perform it.
+func (cv *compiledVerb) action(e *Engine, line, text string) *Action {
+	rest, _ := e.gameRef(text)
+	m := cv.re.FindStringSubmatch(rest)
+	if m == nil {
+		m = cv.re.FindStringSubmatch(text)
+	}
+	a := &Action{Line: line, Game: cv.game, Verb: cv.verb, Args: map[string]string{}}
+	for i, name := range cv.re.SubexpNames() {
+		if name != "" && m != nil {
+			a.Args[name] = strings.TrimSpace(m[i])
+		}
+	}
+	return a
+}
+
 // intentWithoutMethod answers "I intend to <action>" naming no method, when
 // the action is a game's dependent action, with the form that tables an
 // intent (G7): a sentence not understood, not an action. Any other "I
@@ -260,6 +293,9 @@ func (e *Engine) intentWithoutMethod(sen Sentence, p Performative) *Result {
 
 func ripeWhen(in *Intent) string {
 	if in.Method == "support" {
+		if in.N == 1 {
+			return "once 1 supporter has supported it"
+		}
 		return fmt.Sprintf("once %d supporters have supported it", in.N)
 	}
 	return "from " + Stamp(in.ripeFrom())

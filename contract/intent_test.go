@@ -71,7 +71,7 @@ func TestAgoranConsent(t *testing.T) {
 		t.Errorf("resolved before 4 days:\n%s", r.Body)
 	}
 	r = h.Public("2026-12-05T10:11:00Z", alice, "I do so.")
-	if !strings.Contains(flat(r.Body), "intent #1 has 1 supporters and 1 objectors; consent needs more supporters") {
+	if !strings.Contains(flat(r.Body), "intent #1 has 1 supporter and 1 objector; consent needs more supporters") {
 		t.Errorf("a tie passed:\n%s", r.Body)
 	}
 	h.Public("2026-12-05T11:00:00Z", dan, "I support intent #1.")
@@ -308,6 +308,28 @@ func TestIntentTwice(t *testing.T) {
 	if len(h.S.Intents) != 1 || h.S.Intents[0].ID != 3 {
 		t.Errorf("open intents after the first resolved: %+v, want Bob's #3 alone", h.S.Intents)
 	}
+}
+
+// TestIntentNotIntendable: an intent to an action the game says could not
+// be done in the state as it is (Method.Intendable: Toy's game is over) is
+// refused when announced, with the game's rule, and tables nothing: no
+// intent, no number taken (G7).
+func TestIntentNotIntendable(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	h.Public("2026-12-05T10:15:00Z", alice, "I do so.")
+	if !h.Data("toy").(*toyState).Ended {
+		t.Fatal("the game of Toy did not end")
+	}
+	next := h.S.NextIntent
+	r := h.Public("2026-12-05T10:20:00Z", bob, "I intend, without objection, to end the game of Toy.")
+	receiptHas(t, r.Body, "> I intend, without objection, to end the game of Toy. Not done: the game of Toy is over already (T8)")
+	if len(h.S.Intents) != 0 || h.S.NextIntent != next {
+		t.Errorf("an intent was tabled (next number %d, was %d): %+v", h.S.NextIntent, next, h.S.Intents)
+	}
+	// Another dependent action of the game is tabled as before.
+	r = h.Public("2026-12-05T10:21:00Z", bob, "I intend, with Agoran consent, to reset the Toy rounds.")
+	receiptHas(t, r.Body, "Done: intent #2 tabled: reset the Toy rounds, with Agoran consent")
 }
 
 // TestIntentWithoutMethod: "I intend to <a dependent action>" naming no

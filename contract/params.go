@@ -110,11 +110,7 @@ func (c *Ctx) DurationParam(name string) time.Duration {
 // SetParam changes a parameter after validating it; only amendment mechanisms
 // call it (G9).
 func (c *Ctx) SetParam(name, value string) error {
-	p, ok := c.e.param(c.game, name)
-	if !ok {
-		return Reject("G9", "%s has no parameter %q", c.e.games[c.game].Spec().Title, name)
-	}
-	v, err := p.Validate(value)
+	p, v, err := c.checkParam(name, value)
 	if err != nil {
 		return err
 	}
@@ -125,6 +121,28 @@ func (c *Ctx) SetParam(name, value string) error {
 	c.gs.Params[p.Name] = v
 	c.Detail("set "+p.Name, v)
 	return nil
+}
+
+// CheckParam refuses what SetParam would refuse, changing nothing: a
+// parameter the game does not have, or a value it cannot take. An
+// amendment's intent is checked so when it is announced (G7, G9).
+func (c *Ctx) CheckParam(name, value string) error {
+	_, _, err := c.checkParam(name, value)
+	return err
+}
+
+// checkParam is the declaration of the game's parameter name and value
+// validated against it.
+func (c *Ctx) checkParam(name, value string) (Param, string, error) {
+	p, ok := c.e.param(c.game, name)
+	if !ok {
+		return Param{}, "", Reject("G9", "%s has no parameter %q", c.e.games[c.game].Spec().Title, name)
+	}
+	v, err := p.Validate(value)
+	if err != nil {
+		return Param{}, "", err
+	}
+	return p, v, nil
 }
 
 // ParseChange reads a machine-readable change of G9: "SET <parameter> = <value>"

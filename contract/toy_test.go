@@ -177,7 +177,13 @@ func (g *toy) Verbs() []*contract.Verb {
 			}},
 		{Name: "end", Pattern: `end the (?:current )?game`, Syntax: "I end the game of Toy", Rule: "T8",
 			Dependent: &contract.Method{Kind: "objection", N: 1, Who: "players",
-				Eligible: func(c *contract.Ctx, p *contract.Player) bool { return p.In("toy") }},
+				Eligible: func(c *contract.Ctx, p *contract.Player) bool { return p.In("toy") },
+				Intendable: func(c *contract.Ctx, a *contract.Action) error {
+					if c.Data().(*toyState).Ended {
+						return contract.Reject("T8", "the game of Toy is over already")
+					}
+					return nil
+				}},
 			Do: func(c *contract.Ctx, a *contract.Action) error {
 				c.Data().(*toyState).Ended = true
 				c.Did("the game of Toy is over")

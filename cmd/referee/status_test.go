@@ -80,7 +80,7 @@ func TestStatusIntents(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
 	mbox := "From alice@example.test Tue Dec  1 10:00:00 2026\nFrom: Alice <alice@example.test>\nTo: agora-business@example.test\nList-Id: <agora-business.example.test>\n" +
-		"Subject: s\nDate: Tue, 1 Dec 2026 10:00:00 +0000\nMessage-ID: <i1@example.test>\n\nI intend, without objection, to end the current game of Rumble.\n\n"
+		"Subject: s\nDate: Tue, 1 Dec 2026 10:00:00 +0000\nMessage-ID: <i1@example.test>\n\nI intend, without 2 objections, to amend the Rumble contract: SET Deadline = 48h\n\n"
 	os.WriteFile(filepath.Join(dir, "in.mbox"), []byte(mbox), 0o600)
 	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T09:00:00Z"); code != 0 {
 		t.Fatalf("init: %d %s", code, errs)
@@ -92,7 +92,7 @@ func TestStatusIntents(t *testing.T) {
 		t.Fatalf("replay: %d %s %s", code, out, errs)
 	}
 	_, out, _ := runCmd(t, dir, "status")
-	row := regexp.MustCompile(`(?m)^#1 +rumble +Alice +end the current game of Rumble +without objection +0/0 +from Sat 2026-12-05 10:00 UTC +4d 0h +Tue 2026-12-15 10:00 UTC$`)
+	row := regexp.MustCompile(`(?m)^#1 +rumble +Alice +amend the Rumble contract: SET Deadline = 48h +without 2 objections +0/0 +from Sat 2026-12-05 10:00 UTC +4d 0h +Tue 2026-12-15 10:00 UTC$`)
 	if !strings.Contains(out, "\nopen intents: 1\nINTENT ") || !row.MatchString(out) {
 		t.Errorf("status does not list the open intent:\n%s", out)
 	}

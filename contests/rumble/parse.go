@@ -21,7 +21,7 @@ var (
 	bullet    = lazyre.MustCompile(`^\s*(?:[-*•>]+|\d+[.)])\s+`)
 	iPrefix   = lazyre.MustCompile(`(?i)^(?:i|we)\s+(?:hereby\s+|now\s+)?`)
 	hasDigit  = lazyre.MustCompile(`\d`)
-	wholeNum  = lazyre.MustCompile(`^\d+$`)
+	wholeNum  = lazyre.MustCompile(`^` + contract.WholeNumber + `$`)
 	numberish = `[-+]?\d[\d.,]*`
 )
 
@@ -61,7 +61,8 @@ func segments(text string) []string {
 	return out
 }
 
-// amount reads a whole number >= 0, or rejects citing rule.
+// amount reads a whole number >= 0, digits or with commas between
+// thousands ("1,000", contract.WholeNumber), or rejects citing rule.
 func amount(s, rule, what string) (int, error) {
 	s = strings.TrimSpace(s)
 	if !wholeNum().MatchString(s) {
@@ -70,11 +71,11 @@ func amount(s, rule, what string) (int, error) {
 		}
 		return 0, contract.Reject(rule, "%s %q is not a whole number", what, s)
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n > 1_000_000 {
+	n, ok := contract.ParseWhole(s)
+	if !ok || n > 1_000_000 {
 		return 0, contract.Reject(rule, "%s %q is too large", what, s)
 	}
-	return n, nil
+	return int(n), nil
 }
 
 // Powers (Rumble 2): "Name: description", "Name - description", with an

@@ -93,6 +93,13 @@ func TestParseActions(t *testing.T) {
 		// The referee's own cap on an amount: 1,000,000 is read, one more is not.
 		{"Defense: 1000000", []Alloc{{Kind: "defend", N: 1_000_000}}, ""},
 		{"Defense: 1000001", nil, `the Defense "1000001" is too large`},
+		// Commas between thousands, as Agora writes amounts; "2,5" and
+		// "1,00" are no whole numbers.
+		{"Defense: 1,000,000", []Alloc{{Kind: "defend", N: 1_000_000}}, ""},
+		{"Attack: 1,000 to Bob", []Alloc{{Kind: "attack", Target: "Bob", N: 1000}}, ""},
+		{"Defense: 1,000,001", nil, `the Defense "1,000,001" is too large`},
+		{"Defense: 2,5", nil, "not a whole number"},
+		{"Attack: 1,00 to Bob", nil, "not a whole number"},
 	}
 	for _, tc := range tests {
 		st, me := testState()
@@ -126,6 +133,8 @@ func TestParseBids(t *testing.T) {
 		{"#0: 3", nil, false, "not a power"},
 		{"#6: 3", nil, false, "not a power"},
 		{"Flight: 2,5", nil, false, "not a whole number"},
+		{"Flight: 1,000", []Bid{{"Flight", 1000}}, false, ""},
+		{"Flight: 0,100", nil, false, "not a whole number"},
 	}
 	for _, tc := range tests {
 		st, _ := testState()

@@ -122,6 +122,27 @@ func doEnd(c *contract.Ctx, a *contract.Action) error {
 	return nil
 }
 
+// endable refuses at once an intent to end the current game when no game
+// is going on (Rumble 12, G7): "the current game" names none, and a game
+// started later is not the one the intent spoke of.
+func endable(c *contract.Ctx, a *contract.Action) error {
+	if data(c).Phase == PhaseNone {
+		return contract.Reject("Rumble 12", "no game of Rumble is going on, so there is no current game to end")
+	}
+	return nil
+}
+
+// amendable refuses at once an intent to amend the contract with a change
+// no amendment could make, a SET of a parameter Rumble does not have or of
+// a value it cannot take (G9, G7). Who amends is checked when it is done:
+// the sponsor may become the contestmaster before then (Rumble 16).
+func amendable(c *contract.Ctx, a *contract.Action) error {
+	if kind, name, value, ok := contract.ParseChange(strings.TrimSpace(a.Arg("text"))); ok && kind == "set" {
+		return c.CheckParam(name, value)
+	}
+	return nil
+}
+
 func doAmend(c *contract.Ctx, a *contract.Action) error {
 	st := data(c)
 	if !c.FromContestmaster() {

@@ -188,6 +188,7 @@ func TestBadInput(t *testing.T) {
 		prep    func(*testing.T, *contracttest.Harness)
 	}{
 		{"bids over the limit", false, false, alice, "Iron Skin: 60\nFlight: 41", "total 101, more than 100", "(Rumble 5)", nil},
+		{"a bid in thousands", false, false, alice, "Iron Skin: 1,000", "total 1000, more than 100", "(Rumble 5)", nil},
 		{"bid on an unknown power", false, false, alice, "Invisibility: 10", "not a power on the list", "(Rumble 5)", nil},
 		{"negative bid", false, false, alice, "Iron Skin: -5", "negative", "(Rumble 5)", nil},
 		{"fractional bid", false, false, alice, "Iron Skin: 12.5", "not a whole number", "(Rumble 5)", nil},
@@ -455,6 +456,41 @@ func TestEndWithoutObjection(t *testing.T) {
 	// Leaving is for contestants (Rumble 14).
 	if r := h.Public("2026-12-03T10:02:00Z", "Zed <zed@example.test>", "I leave Rumble."); !failed(r) || !strings.Contains(norm(r.Body), "Rumble 14") {
 		t.Errorf("a non-contestant left:\n%v", r)
+	}
+}
+
+// TestIntentWithNoGame: an intent to end the current game of Rumble when
+// no game is going on is refused at once, naming why (Rumble 12: "the
+// current game" names none), and tables nothing; so is an intent to amend
+// the contract with a change no amendment could make (SET of a parameter
+// the game does not have, or a value it cannot take: G9), where both were
+// tabled and refused only when done, 4 days later. An intent to amend
+// from a player who is not the contestmaster is still tabled: e may
+// become the contestmaster before it is done (Rumble 16), and that is
+// checked then (TestAmendmentRuling).
+func TestIntentWithNoGame(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	r := h.Public("2026-12-01T11:00:00Z", alice, "I intend, without objection, to end the current game of Rumble.")
+	if want := "> I intend, without objection, to end the current game of Rumble. Not done: no game of Rumble is going on, so there is no current game to end (Rumble 12)"; !strings.Contains(norm(r.Body), want) {
+		t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
+	}
+	r = h.Public("2026-12-01T11:01:00Z", mars, "I intend, without 2 objections, to amend the Rumble contract: SET Colour = blue")
+	if want := `Not done: Rumble has no parameter "Colour" (G9)`; !strings.Contains(norm(r.Body), want) {
+		t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
+	}
+	r = h.Public("2026-12-01T11:02:00Z", mars, "I intend, without 2 objections, to amend the Rumble contract: SET Deadline = soon")
+	if want := `Not done: Deadline must be a duration such as 72h, not "soon"`; !strings.Contains(norm(r.Body), want) {
+		t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
+	}
+	if len(h.S.Intents) != 0 {
+		t.Errorf("intents tabled: %+v", h.S.Intents)
+	}
+	mustDone(t, h.Public("2026-12-01T11:03:00Z", alice, "I intend, without 2 objections, to amend the Rumble contract: SET Deadline = 48h"))
+	if len(h.S.Intents) != 1 {
+		t.Errorf("a player's intent to amend was not tabled: %+v", h.S.Intents)
 	}
 }
 

@@ -66,13 +66,14 @@ func beginPlay(c *contract.Ctx, key, what string) (*State, *Member, error) {
 	return st, m, nil
 }
 
-// amount reads a tag's LAND amount, a whole number above 0.
+// amount reads a tag's LAND amount, a whole number above 0, digits or with
+// commas between thousands (contract.WholeNumber).
 func amount(a *contract.Action, syn string) (int, error) {
-	n, err := strconv.Atoi(a.Arg("n"))
-	if err != nil || n <= 0 {
+	n, ok := contract.ParseWhole(a.Arg("n"))
+	if !ok || n <= 0 {
 		return 0, contract.Reject("syntax", "the amount must be a whole number above 0: %s", syn)
 	}
-	return n, nil
+	return int(n), nil
 }
 
 // violation records a rules violation (S10): the action is ignored and the

@@ -35,6 +35,11 @@ func TestBadInput(t *testing.T) {
 		{"gift nothing", "2026-12-01T12:00:00Z", 0, `{GIFT_0_LAND_TO:"Bob"}`, r1, []string{"Not done", "the amount must be a whole number above 0"}, false},
 		{"no power", "2026-12-01T12:00:00Z", 0, "{DELEGATE: 0}", r1, []string{"Not done", "the delegated power must be more than 0"}, false},
 		{"burn too much", "2026-12-01T12:00:00Z", 0, "{BURN:4}", r1, []string{"Not done", "only unplaced LAND can be burnt", "3 unplaced"}, false},
+		// Commas between thousands are read as Agora writes amounts; a
+		// comma that does not group three digits is refused with the form.
+		{"gift thousands", "2026-12-01T12:00:00Z", 0, `{GIFT_1,000_LAND_TO:"Bob"}`, r1, []string{"Not done", "you own 3 LAND, fewer than 1000", "Gameplay 6"}, false},
+		{"burn thousands", "2026-12-01T12:00:00Z", 0, "{BURN: 1,000}", r1, []string{"Not done", "only unplaced LAND can be burnt", "3 unplaced"}, false},
+		{"burn a decimal comma", "2026-12-01T12:00:00Z", 0, "{BURN: 1,5}", r1, []string{"Not done", "write {BURN:2}", "syntax"}, false},
 		{"broken tag", "2026-12-01T12:00:00Z", 0, "{PLACE: (3,4)}", r1, []string{"Not done", "write {PLACE: L(3, 4)}", "syntax"}, false},
 		{"non-player vote", "2026-12-02T12:00:00Z", -1, "{YES}", p1, []string{"Not done", "only players can vote"}, false},
 		{"proposal cites no rule", "2026-12-01T12:00:00Z", 0, "---\n{PROPOSAL:REPLACEMENT}\nReplacement\nx\n---", r1, []string{"Not done", `a replacement must name the affected rule, as in "Replacement: Gameplay, Rule 4"`}, false},

@@ -19,11 +19,11 @@ var (
 	reProposal   = lazyre.MustCompile(`(?i)^\{\s*proposal\s*:\s*(addition|subtraction|replacement)\s*\}$`)
 	reVote       = lazyre.MustCompile(`(?i)^\{\s*(?:yes|no)\s*\}$`)
 	reReferred   = lazyre.MustCompile(`(?i)^\{\s*referred_?by\s*:\s*["“]?\s*@?([^"”{}]+?)\s*["”]?\s*\}$`)
-	reGift       = lazyre.MustCompile(`(?i)^\{\s*gift_?\s*(\d+)\s*_?land_?to\s*:\s*["“]?\s*@?([^"”{}]+?)\s*["”]?\s*\}$`)
-	reBurn       = lazyre.MustCompile(`(?i)^\{\s*burn\s*:\s*(\d+)\s*\}$`)
+	reGift       = lazyre.MustCompile(`(?i)^\{\s*gift_?\s*(` + contract.WholeNumber + `)\s*_?land_?to\s*:\s*["“]?\s*@?([^"”{}]+?)\s*["”]?\s*\}$`)
+	reBurn       = lazyre.MustCompile(`(?i)^\{\s*burn\s*:\s*(` + contract.WholeNumber + `)\s*\}$`)
 	rePlace      = lazyre.MustCompile(`(?i)^\{\s*place\s*:\s*l\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*\}$`)
 	reUnplace    = lazyre.MustCompile(`(?i)^\{\s*unplace\s*:\s*l\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*\}$`)
-	reDelegate   = lazyre.MustCompile(`(?i)^\{\s*delegate\s*:\s*(\d+(?:\.\d+)?)\s*(?:sp|steem power)?\s*\}$`)
+	reDelegate   = lazyre.MustCompile(`(?i)^\{\s*delegate\s*:\s*(` + contract.WholeNumber + `(?:\.\d+)?)\s*(?:sp|steem power)?\s*\}$`)
 	reUndelegate = lazyre.MustCompile(`(?i)^\{\s*undelegate\s*\}$`)
 	reRoll       = lazyre.MustCompile(`(?i)^\{\s*roll\s*\}$`)
 	reKind       = lazyre.MustCompile(`(?i)^\s*(addition|subtraction|replacement)\b\s*[:,.-]?\s*(.*)$`)
@@ -235,11 +235,12 @@ func readTag(name, tag string) *contract.Action {
 	return a
 }
 
-// parsePower reads a declared power as thousandths (ruling S1).
+// parsePower reads a declared power as thousandths (ruling S1), its
+// whole part digits or with commas between thousands (contract.WholeNumber).
 func parsePower(s string) (int64, bool) {
 	whole, frac, _ := strings.Cut(s, ".")
-	w, err := strconv.ParseInt(whole, 10, 64)
-	if err != nil || w > 1_000_000 {
+	w, ok := contract.ParseWhole(whole)
+	if !ok || w > 1_000_000 {
 		return 0, false
 	}
 	frac = (frac + "000")[:3]

@@ -43,6 +43,8 @@ func TestExtract(t *testing.T) {
 		{"gift", `{GIFT_3_LAND_TO:"Bob"}`, []string{"gift n=3 name=Bob"}},
 		{"gift lenient", `{gift_12_land_to: "Bob Smith"}`, []string{"gift n=12 name=Bob Smith"}},
 		{"burn", "{BURN:2}", []string{"burn n=2"}},
+		{"thousands", `{BURN: 1,000} {GIFT_2,500_LAND_TO:"Bob"} {DELEGATE: 1,000.5 SP}`, []string{"delegate n=1,000.5", "burn n=1,000", "gift n=2,500 name=Bob"}},
+		{"no thousands", `{BURN: 1,00} {GIFT_0,500_LAND_TO:"Bob"} {DELEGATE: 1,5}`, []string{"burn !", "gift !", "delegate !"}},
 		{"place", "{PLACE: L(3, 4)}", []string{"place x=3 y=4"}},
 		{"place tight", "{place:l(10,1)}", []string{"place x=10 y=1"}},
 		{"unplace", "{UNPLACE: L(3, 4)}", []string{"unplace x=3 y=4"}},
@@ -103,7 +105,9 @@ func TestParsePower(t *testing.T) {
 		ok   bool
 	}{{"1", 1000, true}, {"0.5", 500, true}, {"2.25", 2250, true}, {"0.0001", 0, true}, {"x", 0, false},
 		// The referee's own cap: a million SP is read, one more is not.
-		{"1000000", 1_000_000_000, true}, {"1000001", 0, false}}
+		{"1000000", 1_000_000_000, true}, {"1000001", 0, false},
+		// Commas between thousands (ruling S1's SP as Steem writes it).
+		{"1,000", 1_000_000, true}, {"1,000.5", 1_000_500, true}, {"1,000,000", 1_000_000_000, true}, {"1,5", 0, false}, {"1,00.5", 0, false}}
 	for _, tt := range tests {
 		got, ok := parsePower(tt.in)
 		if got != tt.want || ok != tt.ok {

@@ -81,7 +81,7 @@ func doMove(c *contract.Ctx, a *contract.Action) error {
 
 var (
 	leadWords = lazyre.MustCompile(`(?i)^(?:my|the|a|an|one|this|that|some)\s+`)
-	amountRE  = lazyre.MustCompile(`(?i)^(\d+|a|an|one)\s+(.+)$`)
+	amountRE  = lazyre.MustCompile(`(?i)^(` + contract.WholeNumber + `|a|an|one)\s+(.+)$`)
 	assetRef  = lazyre.MustCompile(`(?i)^(?:asset\s*)?#\s*(\d+)$`)
 )
 

@@ -249,6 +249,19 @@ func TestActions(t *testing.T) {
 			check: func(t *testing.T, h *harness) {
 				wantReceipt(t, h, "this contract CANNOT own 3 Vials ("+life.Vial+")")
 			}},
+		// An amount with commas between thousands is an amount of the
+		// currency too, not the name of a new asset.
+		{name: "drop thousands of another game's currency", setup: func(h *harness) {
+			if err := h.s.Ledger.Mint(life.Vial, "Alice", 5000); err != nil {
+				t.Fatal(err)
+			}
+		}, steps: []step{{alice, "I drop 1,000 Vials in Wacky World.", false, "Wacky 6b, W6"}},
+			check: func(t *testing.T, h *harness) {
+				wantReceipt(t, h, "this contract CANNOT own 1,000 Vials ("+life.Vial+")")
+				if n := len(h.data().Assets); n != 0 {
+					t.Errorf("%d assets in the world, want none", n)
+				}
+			}},
 		{name: "reap", setup: func(h *harness) { h.terrain(`6,5="`) },
 			steps: []step{{alice, "I reap (6, 5) in Wacky World.", true, ""}},
 			check: func(t *testing.T, h *harness) {

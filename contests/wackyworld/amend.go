@@ -47,20 +47,11 @@ func (ch *Change) title() string {
 // it applies (G9, G8).
 func applyChange(c *contract.Ctx, g *Game, ch *Change) error {
 	st := data(c)
-	kind, pname, value, ok := contract.ParseChange(ch.Text)
+	decl, value, err := readChange(g, ch.Text)
 	switch {
-	case ok && kind == "select":
-		return contract.Reject("G9", "Wacky World has no variants to SELECT; its parameters are %s", paramNames(g))
-	case ok:
-		var decl *contract.Param
-		for _, p := range spec.Params {
-			if strings.EqualFold(p.Name, pname) {
-				decl = &p
-			}
-		}
-		if decl == nil {
-			return contract.Reject("G9", "Wacky World has no parameter %q; its parameters are %s", pname, paramNames(g))
-		}
+	case err != nil:
+		return err
+	case decl != nil:
 		old := c.Param(decl.Name)
 		if err := setParam(c, st, decl.Name, value); err != nil {
 			return err
@@ -73,6 +64,42 @@ func applyChange(c *contract.Ctx, g *Game, ch *Change) error {
 		fmt.Sprintf("Wacky World's %s by %s changes the contract's text to add: %q. It carries no machine-readable change (SET <parameter> = <value>). How does it apply?", ch.title(), ch.By, ch.Text),
 		"the text is recorded in the contract and changes nothing the referee enforces")
 	return nil
+}
+
+// readChange reads a change's machine-readable part (G9): the parameter a
+// "SET <parameter> = <value>" names, and the value; decl is nil when the
+// text carries none. A SELECT, or a parameter Wacky World does not have,
+// is refused.
+func readChange(g *Game, text string) (decl *contract.Param, value string, err error) {
+	kind, pname, value, ok := contract.ParseChange(text)
+	switch {
+	case !ok:
+		return nil, "", nil
+	case kind == "select":
+		return nil, "", contract.Reject("G9", "Wacky World has no variants to SELECT; its parameters are %s", paramNames(g))
+	}
+	for _, p := range spec.Params {
+		if strings.EqualFold(p.Name, pname) {
+			decl = &p
+		}
+	}
+	if decl == nil {
+		return nil, "", contract.Reject("G9", "Wacky World has no parameter %q; its parameters are %s", pname, paramNames(g))
+	}
+	return decl, value, nil
+}
+
+// amendable refuses at once an intent to amend with a change no amendment
+// could make: a SELECT, a parameter Wacky World does not have, a value the
+// parameter cannot take (G9, G7). Whether the sponsor is a party, and
+// whether a smaller World still holds every party and thing, are checked
+// when it is done (guide, decisions 9 and 11): both may change before.
+func amendable(c *contract.Ctx, a *contract.Action) error {
+	decl, value, err := readChange(New(), strings.TrimSpace(a.Arg("text")))
+	if err != nil || decl == nil {
+		return err
+	}
+	return c.CheckParam(decl.Name, value)
 }
 
 // setParam sets a parameter (G9) and makes the World follow a changed Width or

@@ -52,6 +52,32 @@ func TestAmendWithoutObjections(t *testing.T) {
 	}
 }
 
+// TestAmendIntentNoChangeCanMake: an intent to amend with a change no
+// amendment could make (a SELECT, a parameter Wacky World does not have, a
+// value its parameter cannot take) is refused when it is announced, naming
+// why (G9, G7), and tables nothing, where it was tabled and refused 4 days
+// later; a non-party's intent is still tabled, since e may join before
+// doing it (guide, decision 9).
+func TestAmendIntentNoChangeCanMake(t *testing.T) {
+	h := world(t)
+	for _, c := range []struct{ change, want string }{
+		{"SELECT original", "Not done: Wacky World has no variants to SELECT"},
+		{"SET Colour = blue", `Not done: Wacky World has no parameter "Colour"`},
+		{"SET Width = wide", `Not done: Width must be a whole number, not "wide"`},
+	} {
+		r := h.public("2026-12-01T12:00:00Z", alice, "I intend, without 3 objections, to amend the Wacky World contract: "+c.change)
+		if done(r) || !strings.Contains(strings.Join(strings.Fields(r.Body), " "), c.want) {
+			t.Errorf("an intent to amend with %q: the receipt lacks %q:\n%s", c.change, c.want, r.Body)
+		}
+	}
+	if len(h.s.Intents) != 0 {
+		t.Errorf("intents tabled: %+v", h.s.Intents)
+	}
+	if r := h.public("2026-12-01T12:01:00Z", carol, "I intend, without 3 objections, to amend the Wacky World contract: SET Width = 20"); !done(r) {
+		t.Errorf("a non-party's intent was refused:\n%s", r.Body)
+	}
+}
+
 // TestAmendStricterIntent: an amendment announced "without objection", a
 // stronger requirement than the contract's three (guide decision 9, G7), is
 // judged as announced: the receipt says so and one objection stops it.

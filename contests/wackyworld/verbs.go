@@ -64,7 +64,7 @@ func (g *Game) Verbs() []*contract.Verb {
 			Pattern:   `amend\s+(?:the\s+)?(?:wacky\s*world)?\s*(?:contract|contest)?\s*(?:by|as\s+follows|to\s+read)?\s*[:,-]?\s*(?P<text>.+)`,
 			Syntax:    "I amend Wacky World: <text, or SET <parameter> = <value>>",
 			Help:      "amend the contract (a party, without 3 objections)",
-			Dependent: &contract.Method{Kind: "objection", N: 3}, Do: doAmend},
+			Dependent: &contract.Method{Kind: "objection", N: 3, Intendable: amendable}, Do: doAmend},
 		{Name: "modify", Rule: "Wacky 1",
 			Pattern: `modify\s+(?:the\s+)?(?:wacky\s*world)?\s*(?:contract|contest)?\s*(?:by|as\s+follows|to\s+read)?\s*[:,-]?\s*(?P<text>.+)`,
 			Syntax:  "I modify Wacky World: <text, or SET <parameter> = <value>> (Atlas)",

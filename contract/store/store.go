@@ -414,9 +414,9 @@ func (j *Journal) Append(entries []contract.Entry) error {
 		j.cut(j.size)
 		return fmt.Errorf("append journal: %w", err)
 	}
-	if err := j.f.Sync(); err != nil {
+	if err := syncLog(j.f); err != nil {
 		j.cut(j.size)
-		return fmt.Errorf("sync journal: %w", err)
+		return j.syncFailed(err)
 	}
 	j.size += int64(b.Len())
 	return nil
@@ -638,9 +638,9 @@ func (j *Journal) appendSync(lines []byte) error {
 		j.cut(j.size)
 		return fmt.Errorf("append journal: %w", err)
 	}
-	if err := j.f.Sync(); err != nil {
+	if err := syncLog(j.f); err != nil {
 		j.cut(j.size)
-		return fmt.Errorf("sync journal: %w", err)
+		return j.syncFailed(err)
 	}
 	j.dirty = false
 	j.size += int64(len(lines))

@@ -181,9 +181,12 @@ func (j *Journal) LogAt(at Position, steps []Step, sync bool) (int64, error) {
 		return 0, err
 	}
 	if sync {
-		if err := j.f.Sync(); err != nil {
+		if err := syncLog(j.f); err != nil {
+			// A failed sync stops the journal (syncFailed): the lines
+			// written before without a sync may be lost too, and the
+			// next sync need not say so.
 			j.cut(j.size)
-			return 0, fmt.Errorf("sync journal: %w", err)
+			return 0, j.syncFailed(err)
 		}
 		j.dirty = false
 	} else {
@@ -192,6 +195,10 @@ func (j *Journal) LogAt(at Position, steps []Step, sync bool) (int64, error) {
 	j.size += w.n
 	return nin, nil
 }
+
+// syncLog syncs the journal's file for the journal's own saves and syncs
+// (a save's, Sync, a PendingSave's, a whole save's): a test makes it fail.
+var syncLog = (*os.File).Sync
 
 // logChunk is the size past which Log writes a save's lines in pieces.
 const logChunk = 256 << 10
@@ -275,10 +282,11 @@ func (j *Journal) LogPending(s *contract.State, steps []Step) (*PendingSave, err
 
 // Sync syncs the journal to disk: the save's lines and every line written
 // before them (and any written since). It touches nothing of the Journal's
-// own fields, so it may run beside the journal's other methods.
+// own fields but its failure, which is atomic, so it may run beside the
+// journal's other methods. A failed sync stops the journal (syncFailed).
 func (p *PendingSave) Sync() error {
-	if err := p.j.f.Sync(); err != nil {
-		return fmt.Errorf("sync journal: %w", err)
+	if err := syncLog(p.j.f); err != nil {
+		return p.j.syncFailed(err)
 	}
 	return nil
 }
@@ -290,8 +298,8 @@ func (p *PendingSave) Sync() error {
 func (p *PendingSave) Cut() { p.j.cut(p.from) }
 
 // Sync makes every line written durable; after a failed sync or write-back
-// (Failed) it returns that failure, as every save does, for Linux need not
-// report it to a second fsync.
+// (Failed), its own included, it returns that failure, as every save does,
+// for Linux need not report it to a second fsync.
 func (j *Journal) Sync() error {
 	if err := j.Failed(); err != nil {
 		return err
@@ -299,8 +307,8 @@ func (j *Journal) Sync() error {
 	if !j.dirty {
 		return nil
 	}
-	if err := j.f.Sync(); err != nil {
-		return fmt.Errorf("sync journal: %w", err)
+	if err := syncLog(j.f); err != nil {
+		return j.syncFailed(err)
 	}
 	j.dirty = false
 	return nil

@@ -893,3 +893,102 @@ func TestRedoNamesTheLineThatDiffers(t *testing.T) {
 		t.Fatalf("Load of an edited entry: %v, want %q", err, want)
 	}
 }
+
+// TestJournalSyncFailureSticks: when the journal's own sync fails (a
+// save's sync in Log or LogAt, Sync, a PendingSave's sync), the save
+// fails, its lines are cut, and every later save and sync of the journal
+// refuses with the same error, though the disk's next sync would succeed:
+// Linux need not report a failed write-back to a second fsync, so a later
+// sync that succeeds would hide lines lost (those written before without
+// a sync). The failure is recorded beside the journal, where OpenJournal
+// refuses it, as a failed write-back is (TestWriteBackFailureSticks).
+func TestJournalSyncFailureSticks(t *testing.T) {
+	eio := syscall.EIO
+	for _, c := range []struct {
+		name string
+		fail func(e *contract.Engine, s *contract.State, j *store.Journal) error
+	}{
+		{"Log", func(e *contract.Engine, s *contract.State, j *store.Journal) error {
+			return j.Log(s, []store.Step{redone(t, e, s, 5)}, true)
+		}},
+		{"LogAt", func(e *contract.Engine, s *contract.State, j *store.Journal) error {
+			_, err := j.LogAt(store.At(s), []store.Step{redone(t, e, s, 5)}, true)
+			return err
+		}},
+		{"Sync", func(e *contract.Engine, s *contract.State, j *store.Journal) error { return j.Sync() }},
+		{"PendingSave.Sync", func(e *contract.Engine, s *contract.State, j *store.Journal) error {
+			p, err := j.LogPending(s, []store.Step{redone(t, e, s, 5)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Sync(); err != nil {
+				p.Cut()
+				return err
+			}
+			return nil
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := lifeEngine(t)
+			path := filepath.Join(t.TempDir(), "state.yaml")
+			s, j := freshState(t, e, path)
+			defer j.Close()
+			for n := 1; n <= 4; n++ {
+				perform(t, e, j, s, n, false) // written, not synced: the next sync covers them
+			}
+			journal, _ := os.ReadFile(store.JournalPath(path))
+			restore := store.FailJournalSync(eio)
+			err := c.fail(e, s, j)
+			restore()
+			var sf *store.SyncFailedError
+			if !errors.As(err, &sf) || !errors.Is(err, eio) {
+				t.Fatalf("%s with the journal's sync failing: %v, want a SyncFailedError wrapping EIO", c.name, err)
+			}
+			if now, _ := os.ReadFile(store.JournalPath(path)); !bytes.Equal(now, journal) {
+				t.Fatalf("the journal after the failed sync is %d bytes, want it cut back to %d", len(now), len(journal))
+			}
+			// The disk's next sync would succeed: the journal still refuses.
+			next := redone(t, e, s, 6)
+			for name, save := range map[string]func() error{
+				"Log":          func() error { return j.Log(s, []store.Step{next}, true) },
+				"Log unsynced": func() error { return j.Log(s, []store.Step{next}, false) },
+				"LogAt":        func() error { _, err := j.LogAt(store.At(s), []store.Step{next}, true); return err },
+				"LogPending":   func() error { _, err := j.LogPending(s, []store.Step{next}); return err },
+				"Sync":         j.Sync,
+				"Snapshot":     func() error { return j.Snapshot(path, s) },
+				"StartSnapshot": func() error {
+					p, err := j.StartSnapshot(path, s)
+					if err == nil {
+						p.Write() // so that Close does not wait for it
+					}
+					return err
+				},
+			} {
+				if err := save(); !errors.Is(err, eio) || !strings.Contains(err.Error(), store.SyncFailedPath(store.JournalPath(path))) {
+					t.Errorf("%s after the failed sync: %v, want the failure again, naming %s", name, err, store.SyncFailedPath(store.JournalPath(path)))
+				}
+			}
+			if now, _ := os.ReadFile(store.JournalPath(path)); !bytes.Equal(now, journal) {
+				t.Error("a save after the failed sync wrote to the journal")
+			}
+			if rec, err := os.ReadFile(store.SyncFailedPath(store.JournalPath(path))); err != nil || !strings.Contains(string(rec), eio.Error()) {
+				t.Errorf("the failure's record: %q, %v", rec, err)
+			}
+			if j2, err := store.OpenJournal(store.JournalPath(path), store.At(s)); err == nil {
+				j2.Close()
+				t.Error("OpenJournal took a journal whose sync failed")
+			}
+		})
+	}
+}
+
+// redone is the step of walInput n performed on s.
+func redone(t *testing.T, e *contract.Engine, s *contract.State, n int) store.Step {
+	t.Helper()
+	in := walInput(s, n)
+	ent, err := e.Redo(s, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store.Step{Input: in, Entries: ent}
+}

@@ -6,9 +6,11 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -47,11 +49,15 @@ func TestEveryUseCompiles(t *testing.T) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
-		consts, ok := constsOf[filepath.Dir(path)]
-		if !ok {
-			consts = packageConsts(t, fset, filepath.Dir(path))
-			constsOf[filepath.Dir(path)] = consts
+		of := func(dir string) map[string]string {
+			consts, ok := constsOf[dir]
+			if !ok {
+				consts = packageConsts(t, fset, dir)
+				constsOf[dir] = consts
+			}
+			return consts
 		}
+		consts := withImported(f, of(filepath.Dir(path)), root, of)
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) != 1 {
@@ -87,6 +93,30 @@ func TestEveryUseCompiles(t *testing.T) {
 	}
 }
 
+// withImported is consts and the string constants of the module's own
+// packages that f imports, each named as f names it ("contract.WholeNumber").
+func withImported(f *ast.File, consts map[string]string, root string, of func(dir string) map[string]string) map[string]string {
+	const module = "referee/"
+	out, cloned := consts, false
+	for _, im := range f.Imports {
+		path, err := strconv.Unquote(im.Path.Value)
+		if err != nil || !strings.HasPrefix(path, module) {
+			continue
+		}
+		name := path[strings.LastIndex(path, "/")+1:]
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		if !cloned {
+			out, cloned = maps.Clone(consts), true
+		}
+		for k, v := range of(filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(path, module)))) {
+			out[name+"."+k] = v
+		}
+	}
+	return out
+}
+
 // A bad expression in the source is found: the check above reads what
 // MustCompile is given, not only that it is called.
 func TestStringValueReadsSums(t *testing.T) {
@@ -101,6 +131,14 @@ func TestStringValueReadsSums(t *testing.T) {
 	}
 	if _, err := regexp.Compile(v); err == nil {
 		t.Fatal("an unclosed group compiled")
+	}
+	// Another package's constant, named as its importer names it.
+	e, err = parser.ParseExpr("`^` + contract.WholeNumber + `$`")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := stringValue(e, map[string]string{"contract.WholeNumber": `\d+`}); !ok || v != `^\d+$` {
+		t.Fatalf("read %q, %v; want the sum with contract.WholeNumber", v, ok)
 	}
 	call, _ := parser.ParseExpr(`strings.Join(x, "|")`)
 	if _, ok := stringValue(call, consts); ok {
@@ -123,6 +161,14 @@ func stringValue(e ast.Expr, consts map[string]string) (string, bool) {
 		return v, ok
 	case *ast.ParenExpr:
 		return stringValue(e.X, consts)
+	case *ast.SelectorExpr:
+		// Another package's constant, as withImported names it.
+		x, ok := e.X.(*ast.Ident)
+		if !ok {
+			return "", false
+		}
+		v, ok := consts[x.Name+"."+e.Sel.Name]
+		return v, ok
 	case *ast.BinaryExpr:
 		if e.Op != token.ADD {
 			return "", false
