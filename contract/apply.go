@@ -561,7 +561,7 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 			if game != "" && cv.game != "" && cv.game != game || !cv.first.mayBegin(text) {
 				continue
 			}
-			if m := cv.re.FindStringSubmatch(text); m != nil {
+			if m := cv.re().FindStringSubmatch(text); m != nil {
 				hits = append(hits, cv)
 				args = append(args, m)
 			}
@@ -609,7 +609,7 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 	}
 	cv := hits[0]
 	a := &Action{Line: sen.Text, Offset: sen.Offset, Game: cv.game, Verb: cv.verb, Cond: p.Cond, Args: map[string]string{}}
-	for i, name := range cv.re.SubexpNames() {
+	for i, name := range cv.re().SubexpNames() {
 		if name != "" {
 			a.Args[name] = strings.TrimSpace(args[0][i])
 		}
