@@ -428,7 +428,7 @@ func (e *Engine) Read(text string) []Reading {
 }
 
 // andSplit is where "I join Life and claim cell (1, 2)" joins two actions.
-var andSplit = regexp.MustCompile(`(?i)\s*(?:,\s*)?\band\s+(?:then\s+|also\s+)?`)
+var andSplit = lazyre.MustCompile(`(?i)\s*(?:,\s*)?\band\s+(?:then\s+|also\s+)?`)
 
 // matchJoined reads several actions joined by "and" with a shared subject
 // ("I join the Life contest and claim cell (1, 2)"): each part must be an
@@ -438,7 +438,7 @@ func (e *Engine) matchJoined(sen Sentence, p Performative) []*Action {
 	if len(p.Action) > 400 {
 		return nil // not a list of a few actions
 	}
-	locs := andSplit.FindAllStringIndex(p.Action, -1)
+	locs := andSplit().FindAllStringIndex(p.Action, -1)
 	if len(locs) == 0 || len(locs) > 4 {
 		return nil
 	}
@@ -561,7 +561,7 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 			if game != "" && cv.game != "" && cv.game != game || !cv.first.mayBegin(text) {
 				continue
 			}
-			if m := cv.re.FindStringSubmatch(text); m != nil {
+			if m := cv.re().FindStringSubmatch(text); m != nil {
 				hits = append(hits, cv)
 				args = append(args, m)
 			}
@@ -609,7 +609,7 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 	}
 	cv := hits[0]
 	a := &Action{Line: sen.Text, Offset: sen.Offset, Game: cv.game, Verb: cv.verb, Cond: p.Cond, Args: map[string]string{}}
-	for i, name := range cv.re.SubexpNames() {
+	for i, name := range cv.re().SubexpNames() {
 		if name != "" {
 			a.Args[name] = strings.TrimSpace(args[0][i])
 		}
@@ -620,11 +620,11 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 	return a, nil
 }
 
-var wordRE = regexp.MustCompile(`[a-z]+`)
+var wordRE = lazyre.MustCompile(`[a-z]+`)
 
 // spelled is a number written as a word before what it counts ("two
 // Vials", "three cells").
-var spelled = regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)\s+([a-z])`)
+var spelled = lazyre.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)\s+([a-z])`)
 
 var spelledValue = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
 	"eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "hundred": "100"}
@@ -634,7 +634,7 @@ func numberDigits(s string) string {
 	if !maySpell(s) {
 		return s
 	}
-	return spelled.ReplaceAllStringFunc(s, func(m string) string {
+	return spelled().ReplaceAllStringFunc(s, func(m string) string {
 		sp := strings.IndexAny(m, " \t")
 		return spelledValue[strings.ToLower(m[:sp])] + m[sp:]
 	})
@@ -668,12 +668,12 @@ func maySpell(s string) bool {
 // letters do not count.
 func (e *Engine) nearest(game, text string) string {
 	words := map[string]bool{}
-	for _, w := range wordRE.FindAllString(strings.ToLower(text), -1) {
+	for _, w := range wordRE().FindAllString(strings.ToLower(text), -1) {
 		words[w] = true
 	}
 	shared := func(s string) int {
 		n := 0
-		for _, w := range wordRE.FindAllString(strings.ToLower(s), -1) {
+		for _, w := range wordRE().FindAllString(strings.ToLower(s), -1) {
 			if words[w] && len(w) > 2 {
 				n++
 			}

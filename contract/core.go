@@ -1,11 +1,11 @@
 package contract
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
 	"referee/contract/text"
+	"referee/internal/lazyre"
 )
 
 // The interpreter's own verbs: intents and their resolution (G7), transfers of any
@@ -85,12 +85,12 @@ func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 	return nil
 }
 
-var contestRef = regexp.MustCompile(`(?i)^(?:the\s+)?(.+?)\s+(?:contest|game)$`)
+var contestRef = lazyre.MustCompile(`(?i)^(?:the\s+)?(.+?)\s+(?:contest|game)$`)
 
 // entity resolves a recipient: a player, or a contest named by its game.
 func (e *Engine) entity(s *State, ref string) (string, error) {
 	ref = strings.TrimSpace(ref)
-	if m := contestRef.FindStringSubmatch(ref); m != nil {
+	if m := contestRef().FindStringSubmatch(ref); m != nil {
 		for _, g := range e.list {
 			if strings.EqualFold(g.Spec().Title, m[1]) || strings.EqualFold(g.Spec().ID, m[1]) {
 				return ContestEntity(g.Spec().ID), nil

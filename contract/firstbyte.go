@@ -1,7 +1,6 @@
 package contract
 
 import (
-	"regexp"
 	"regexp/syntax"
 	"unicode/utf8"
 )
@@ -23,19 +22,23 @@ type firstBytes struct {
 	nonASCII bool
 }
 
-// firstBytesOf reads re's program: from its start, through the
-// instructions that consume nothing (captures, alternations and
-// assertions, each taken as passing), to the first that consumes a rune.
-// Nil when re may match the empty text, is not anchored at the start, or
-// its program cannot be read as expected.
-func firstBytesOf(re *regexp.Regexp) *firstBytes {
-	parsed, err := syntax.Parse(re.String(), syntax.Perl)
+// firstBytesOf reads the program of the expression expr, as
+// regexp.Compile parses and compiles it (its error is regexp.Compile's):
+// from its start, through the instructions that consume nothing
+// (captures, alternations and assertions, each taken as passing), to the
+// first that consumes a rune. Nil when expr may match the empty text, is
+// not anchored at the start, or its program cannot be read as expected.
+func firstBytesOf(expr string) (*firstBytes, error) {
+	parsed, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	prog, err := syntax.Compile(parsed.Simplify())
-	if err != nil || prog.StartCond()&syntax.EmptyBeginText == 0 {
-		return nil
+	if err != nil {
+		return nil, err
+	}
+	if prog.StartCond()&syntax.EmptyBeginText == 0 {
+		return nil, nil
 	}
 	fb := &firstBytes{}
 	seen := make([]bool, len(prog.Inst))
@@ -74,9 +77,9 @@ func firstBytesOf(re *regexp.Regexp) *firstBytes {
 		return false // InstMatch: the empty text matches
 	}
 	if !walk(uint32(prog.Start)) {
-		return nil
+		return nil, nil
 	}
-	return fb
+	return fb, nil
 }
 
 // mayBegin reports whether a text's first byte is one the expression's

@@ -250,7 +250,7 @@ func (e *Engine) dependentVerb(text string) *compiledVerb {
 		if cv.verb.Dependent == nil || (game != "" && cv.game != game) {
 			continue
 		}
-		if cv.re.MatchString(rest) || cv.re.MatchString(text) {
+		if cv.re().MatchString(rest) || cv.re().MatchString(text) {
 			return &e.verbs[i]
 		}
 	}
@@ -543,15 +543,15 @@ func doDoSo(c *Ctx, a *Action) error {
 		if cv.game != in.Game || cv.verb.Name != in.Verb {
 			continue
 		}
-		m := cv.re.FindStringSubmatch(rest)
+		m := cv.re().FindStringSubmatch(rest)
 		if m == nil {
-			m = cv.re.FindStringSubmatch(in.Text)
+			m = cv.re().FindStringSubmatch(in.Text)
 		}
 		if m == nil {
 			continue
 		}
 		act := &Action{Line: a.Line, Game: in.Game, Verb: cv.verb, Args: map[string]string{}}
-		for i, name := range cv.re.SubexpNames() {
+		for i, name := range cv.re().SubexpNames() {
 			if name != "" {
 				act.Args[name] = strings.TrimSpace(m[i])
 			}

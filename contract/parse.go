@@ -17,9 +17,9 @@ type Sentence struct {
 
 var (
 	// Lines that start a new sentence even when the previous line did not end one.
-	startsAction = regexp.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(i|we|if|having|with|without)\b`)
+	startsAction = lazyre.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(i|we|if|having|with|without)\b`)
 	// A list item ("- ", "* ", "1. ", "2) ") always starts a new sentence.
-	listItem = regexp.MustCompile(`^(?:[-*•]|\d{1,2}[.)])\s+\S`)
+	listItem = lazyre.MustCompile(`^(?:[-*•]|\d{1,2}[.)])\s+\S`)
 )
 
 // Sentences splits unquoted text into sentences: paragraphs are separated by blank
@@ -47,7 +47,7 @@ func Sentences(text string) []Sentence {
 			continue
 		}
 		lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
-		if cur < 0 || endsSentence(chunks[cur].text()) || mayStartSentence(t) && (startsAction.MatchString(t) || listItem.MatchString(t)) {
+		if cur < 0 || endsSentence(chunks[cur].text()) || mayStartSentence(t) && (startsAction().MatchString(t) || listItem().MatchString(t)) {
 			chunks = append(chunks, chunk{off: lineOff + lead})
 			cur = len(chunks) - 1
 		}
@@ -268,8 +268,8 @@ var (
 	performative = lazyre.MustCompile(`(?i)^(?:i|we)\s*(?:,\s*[^,]{1,40},)?\s+(?:(?:hereby|now|also|too|therefore|then|thus|hence|additionally|officially|formally|simply|just|do\s+hereby)\s+)*(.+)$`)
 	notAction    = lazyre.MustCompile(`(?i)^(will|shall|would|could|should|might|may|must|can|cannot|can't|won't|wouldn't|don't|do not|didn't|did|does|doesn't|never|not|no longer|refuse|decline|'ll|'d|think|guess|wonder|hope|want|wish|plan|believe|suppose|feel|am|was|were|have|has|had|'m|'ve|agree|disagree|like|love|see|know|mean|suggest that|propose that|was going|expect|intended|need|needed|forgot|remember|recall|tried|try|meant|prefer|imagine|assume|doubt|regret|used to|keep meaning|'s|is|are|be|being|been|say|said|wrote|write|read|thought|heard|reckon|figure|gather|understand|agreed|asked|ask\s+(?:whether|if|why|how|what)|wonder(?:ed)?|get|got|am going|was going|'re)\b`)
 	// pastTense is an action written in the past: "I joined", "I gave".
-	pastTense = regexp.MustCompile(`(?i)^(?:[a-z]+ed|took|gave|sent|paid|made|left|won|lost|went|spent|sold|bought|held|chose|came|told|began|drew|ran|threw|grabbed|handed|became)\b`)
-	presentEd = regexp.MustCompile(`(?i)^(?:need|proceed|exceed|succeed|feed|seed|heed|speed|breed|bleed|shred|embed|shed)\b`)
+	pastTense = lazyre.MustCompile(`(?i)^(?:[a-z]+ed|took|gave|sent|paid|made|left|won|lost|went|spent|sold|bought|held|chose|came|told|began|drew|ran|threw|grabbed|handed|became)\b`)
+	presentEd = lazyre.MustCompile(`(?i)^(?:need|proceed|exceed|succeed|feed|seed|heed|speed|breed|bleed|shred|embed|shed)\b`)
 	// preface is what people write before the performative: "For the
 	// record, I ...", "So: I ...", "In satisfaction of my pledge, I ...".
 	preface = lazyre.MustCompile(`(?i)^([^.!?;:,]{1,60}?)\s*[,:;]\s*(?:[-–—]\s*)?(?:(?:and|so|also|then|but)\s+)?((?:i|we)\b.*)$`)
@@ -282,7 +282,7 @@ var (
 	// trailingAdverb is a word people put after the action: "too", "as
 	// well", "also", "now", "please".
 	trailingAdverb = lazyre.MustCompile(`(?i)(?:\s*,)?\s+(?:too|as\s+well|also|now|please|then|again|hereby|thanks|thank\s+you|for\s+now|at\s+once|right\s+away|immediately)$`)
-	intentForm     = regexp.MustCompile(`(?i)^intend\s*,?\s*(without\s+(?:(\d+|one|two|three|four|five)\s+)?objections?|with\s+(?:(\d+|one|two|three|four|five)\s+)?support(?:ers?)?|with\s+agoran\s+consent|with\s+(?:(\d+)\s+days?'?\s+)?notice)\s*,?\s*to\s+(.+)$`)
+	intentForm     = lazyre.MustCompile(`(?i)^intend\s*,?\s*(without\s+(?:(\d+|one|two|three|four|five)\s+)?objections?|with\s+(?:(\d+|one|two|three|four|five)\s+)?support(?:ers?)?|with\s+agoran\s+consent|with\s+(?:(\d+)\s+days?'?\s+)?notice)\s*,?\s*to\s+(.+)$`)
 )
 
 // trimStop drops the white space and stops at the end of s (the regular
@@ -383,10 +383,10 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return p, false
 	}
 	rest := dropTrailing(trimStop(strings.TrimSpace(m[1])))
-	if isNotAction(rest) || mayPastTense(rest) && pastTense.MatchString(rest) && !presentEd.MatchString(rest) {
+	if isNotAction(rest) || mayPastTense(rest) && pastTense().MatchString(rest) && !presentEd().MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
-	if im := intentForm.FindStringSubmatch(rest); im != nil {
+	if im := intentForm().FindStringSubmatch(rest); im != nil {
 		p = Performative{Kind: "intent", Action: trimStop(im[5])}
 		method := strings.ToLower(im[1])
 		switch {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"mime"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"referee/internal/lazyre"
 )
 
 // renames counts the name changes of players made in this process, in any
@@ -248,13 +249,13 @@ func (s *State) Register(addr, display string) *Player {
 const maxName = 40
 
 // encodedWord is an RFC 2047 encoded-word ("=?utf-8?q?Mall=C3=B6ry?=").
-var encodedWord = regexp.MustCompile(`=\?[^?\s]*\?[^?\s]*\?[^?\s]*\?=`)
+var encodedWord = lazyre.MustCompile(`=\?[^?\s]*\?[^?\s]*\?[^?\s]*\?=`)
 
 // viaList is what a mailing list adds to a poster's display name ("Alice
 // via agora-business"), found on the name's own bytes: lower-casing a copy
 // first would move it where a letter's lower case has another length in
 // bytes (Ⱥ, ⱥ; the Kelvin sign, k).
-var viaList = regexp.MustCompile(`(?i) via `)
+var viaList = lazyre.MustCompile(`(?i) via `)
 
 // cleanName keeps a display name fit to print in a report and a header:
 // RFC 2047 encoded-words decoded, or dropped when their charset is unknown
@@ -262,12 +263,12 @@ var viaList = regexp.MustCompile(`(?i) via `)
 // line); control characters and address punctuation removed; at most
 // maxName bytes, cut on a character boundary.
 func cleanName(s string) string {
-	if encodedWord.MatchString(s) {
+	if encodedWord().MatchString(s) {
 		var d mime.WordDecoder
 		if dec, err := d.DecodeHeader(s); err == nil {
 			s = dec
 		}
-		s = encodedWord.ReplaceAllString(s, "")
+		s = encodedWord().ReplaceAllString(s, "")
 	}
 	s = strings.ToValidUTF8(s, "")
 	s = strings.Map(func(r rune) rune {
@@ -277,7 +278,7 @@ func cleanName(s string) string {
 		return r
 	}, s)
 	s = strings.Join(strings.Fields(s), " ")
-	if at := viaList.FindStringIndex(s); at != nil {
+	if at := viaList().FindStringIndex(s); at != nil {
 		s = s[:at[0]] // after Fields, s does not start with a space
 	}
 	// At most maxName bytes: a character the cut splits is dropped whole

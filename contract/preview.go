@@ -2,11 +2,11 @@ package contract
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"referee/contract/text"
+	"referee/internal/lazyre"
 )
 
 // A preview: a message whose Subject or first line is "preview" is performed
@@ -16,7 +16,7 @@ import (
 
 const previewSyntax = `preview (as the Subject or the first line: the rest is performed on a copy, and you are told what it would do)`
 
-var previewRE = regexp.MustCompile(`(?i)^\s*preview\s*[.!:]?\s*$`)
+var previewRE = lazyre.MustCompile(`(?i)^\s*preview\s*[.!:]?\s*$`)
 
 func (e *Engine) isPreview(m *Message) bool {
 	if m.TooLarge || m.Channel == ChanDiscussion {
@@ -25,10 +25,10 @@ func (e *Engine) isPreview(m *Message) bool {
 	return isPreviewLine(firstLine(m.Text)) || isPreviewLine(m.Subject)
 }
 
-// isPreviewLine is previewRE.MatchString(s), without the expression when s
+// isPreviewLine is previewRE().MatchString(s), without the expression when s
 // does not hold "preview" in some case (no rune but an ASCII letter folds
 // to one of its letters).
-func isPreviewLine(s string) bool { return hasFoldASCII(s, "preview") && previewRE.MatchString(s) }
+func isPreviewLine(s string) bool { return hasFoldASCII(s, "preview") && previewRE().MatchString(s) }
 
 // preview answers a preview: the message's actions, without its "preview"
 // line, read and performed as if each came where it counts (a public action

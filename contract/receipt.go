@@ -3,12 +3,12 @@ package contract
 import (
 	_ "embed"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"referee/contract/text"
+	"referee/internal/lazyre"
 )
 
 // readingGuide is how the referee reads mail, the same for every game: the
@@ -17,7 +17,7 @@ import (
 //go:embed guide.md
 var readingGuide string
 
-var helpRE = regexp.MustCompile(`(?i)^\s*help\b\s*([a-z ]*?)\s*[.!?]*\s*$`)
+var helpRE = lazyre.MustCompile(`(?i)^\s*help\b\s*([a-z ]*?)\s*[.!?]*\s*$`)
 
 func firstLine(s string) string {
 	for s != "" {
@@ -38,10 +38,10 @@ func (e *Engine) isHelp(m *Message) bool {
 	return isHelpLine(firstLine(m.Text)) || (strings.TrimSpace(m.Text) == "" && isHelpLine(m.Subject))
 }
 
-// isHelpLine is helpRE.MatchString(s), without the expression when s does
+// isHelpLine is helpRE().MatchString(s), without the expression when s does
 // not hold "help" in some case (no rune but an ASCII letter folds to one of
 // its letters).
-func isHelpLine(s string) bool { return hasFoldASCII(s, "help") && helpRE.MatchString(s) }
+func isHelpLine(s string) bool { return hasFoldASCII(s, "help") && helpRE().MatchString(s) }
 
 // allowReceipt applies the per-sender receipt limit (default 30 an hour) so a
 // mail loop cannot flood anyone. Senders whose latest receipt is an hour old
@@ -231,10 +231,10 @@ func (e *Engine) title(game string) string {
 // helpReply answers HELP with the overview, or "help <game>" with the game's guide.
 func (e *Engine) helpReply(s *State, m *Message, at time.Time) {
 	src := firstLine(m.Text)
-	if !helpRE.MatchString(src) {
+	if !helpRE().MatchString(src) {
 		src = m.Subject
 	}
-	want := strings.TrimSpace(helpRE.FindStringSubmatch(src)[1])
+	want := strings.TrimSpace(helpRE().FindStringSubmatch(src)[1])
 	game := e.gameNamed(want)
 	if game == "" {
 		// "help me please", "help with life": the words around a game's

@@ -64,7 +64,7 @@ func checkShortcuts(t *testing.T, s string) {
 	if want := sentenceEndRE.FindAllStringIndex(s, -1); len(got) != len(want) || len(got) > 0 && !cmp.Equal(got, want) {
 		t.Errorf("sentenceEnds(%q) = %v, the regular expression finds %v", s, got, want)
 	}
-	if !mayStartSentence(s) && (startsAction.MatchString(s) || listItem.MatchString(s)) {
+	if !mayStartSentence(s) && (startsAction().MatchString(s) || listItem().MatchString(s)) {
 		t.Errorf("mayStartSentence(%q) is false, but it starts a sentence", s)
 	}
 	if got, want := namesPerformer(s), performerRE.MatchString(s); got != want {
@@ -96,10 +96,10 @@ func checkShortcuts(t *testing.T, s string) {
 	if got, want := hasCorrect(s), strings.Contains(strings.ToLower(s), "correct"); got != want {
 		t.Errorf("hasCorrect(%q) = %v, strings.Contains of its lower case %v", s, got, want)
 	}
-	if got, want := isPreviewLine(s), previewRE.MatchString(s); got != want {
+	if got, want := isPreviewLine(s), previewRE().MatchString(s); got != want {
 		t.Errorf("isPreviewLine(%q) = %v, previewRE matches: %v", s, got, want)
 	}
-	if got, want := isHelpLine(s), helpRE.MatchString(s); got != want {
+	if got, want := isHelpLine(s), helpRE().MatchString(s); got != want {
 		t.Errorf("isHelpLine(%q) = %v, helpRE matches: %v", s, got, want)
 	}
 	if got, want := firstLine(s), firstLineBySplit(s); got != want {
@@ -119,7 +119,7 @@ func checkShortcuts(t *testing.T, s string) {
 	if got, want := isListNumber(s), listNumberRE.MatchString(s); got != want {
 		t.Errorf("isListNumber(%q) = %v, listNumberRE says %v", s, got, want)
 	}
-	if !maySpell(s) && spelled.MatchString(s) {
+	if !maySpell(s) && spelled().MatchString(s) {
 		t.Errorf("maySpell(%q) is false, but spelled matches", s)
 	}
 	lower, ascii := strings.ToLower(s), isASCII(s)

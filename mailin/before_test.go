@@ -25,6 +25,10 @@ import (
 	"github.com/emersion/go-message/textproto"
 )
 
+// underscoreRE is Outlook's rule line before a reply header block, as the
+// reader matched it before underscoreRule.
+var underscoreRE = regexp.MustCompile(`^\s*_{10,}\s*$`)
+
 // stripQuotedBefore is stripQuoted as it was: strings.Split, the kept and
 // quoted lines gathered in slices, joinLinesBefore, and outlookBlockAt
 // running its regular expressions on every line with a "-", "_" or colon.
@@ -34,7 +38,7 @@ func outlookBlockAtBefore(lines []string, i int) bool {
 	if !strings.ContainsAny(l, "-_:") && !strings.Contains(l, "：") {
 		return false
 	}
-	if (strings.Contains(l, "--") && originalRE.MatchString(l)) || forwardRE.MatchString(l) {
+	if (strings.Contains(l, "--") && originalRE().MatchString(l)) || forwardRE().MatchString(l) {
 		return true
 	}
 	if strings.Contains(l, "__________") && underscoreRE.MatchString(l) {
@@ -45,11 +49,11 @@ func outlookBlockAtBefore(lines []string, i int) bool {
 				continue
 			}
 			// Outlook's reply header, or a Mailman list footer.
-			return hdrFromRE.MatchString(lines[j]) || footerRE().MatchString(lines[j])
+			return hdrFromRE().MatchString(lines[j]) || footerRE().MatchString(lines[j])
 		}
 		return false
 	}
-	if !hdrFromRE.MatchString(l) {
+	if !hdrFromRE().MatchString(l) {
 		return false
 	}
 	n, seen := 0, 0
@@ -94,15 +98,15 @@ func stripQuotedBefore(text string) (kept, quoted string) {
 		// Attributions carry a date or an address; "On reflection, this
 		// is what I wrote:" does not.
 		evidence := strings.ContainsAny(t, "0123456789@")
-		byWord := wroteAtEnd(t) || (evidence && introRE.MatchString(t) && wroteInRE.MatchString(t))
+		byWord := wroteAtEnd(t) || (evidence && introRE().MatchString(t) && wroteInRE().MatchString(t))
 		byShape := quoteFollows && (strings.Contains(t, "@") || strings.Contains(t, "<")) // "2026年11月29日 ... <a@b>:"
 		if !byWord && !byShape {
 			continue
 		}
 		removed[i] = true
-		intro := introRE.MatchString(t)
+		intro := introRE().MatchString(t)
 		// Wrapped over two lines: "On Sun, 29 Nov 2026 at 10:00, Alice <alice@" / "example.org> wrote:".
-		if !intro && i > 0 && !removed[i-1] && !isQuoted(lines[i-1]) && introRE.MatchString(lines[i-1]) && len(t) < 60 {
+		if !intro && i > 0 && !removed[i-1] && !isQuoted(lines[i-1]) && introRE().MatchString(lines[i-1]) && len(t) < 60 {
 			removed[i-1] = true
 			intro = true
 			evidence = evidence || strings.ContainsAny(lines[i-1], "0123456789@")
@@ -1190,7 +1194,7 @@ func sameRules(t *testing.T, l string) {
 	if got, want := underscoreRule(l), underscoreRE.MatchString(l); got != want {
 		t.Fatalf("underscoreRule(%q) = %v, underscoreRE says %v", l, got, want)
 	}
-	if !twoDashRuns(l) && originalRE.MatchString(l) {
+	if !twoDashRuns(l) && originalRE().MatchString(l) {
 		t.Fatalf("twoDashRuns(%q) is false, but originalRE matches", l)
 	}
 }

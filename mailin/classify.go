@@ -1,10 +1,11 @@
 package mailin
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
+
+	"referee/internal/lazyre"
 )
 
 // listRole is what a configured list is for.
@@ -92,9 +93,9 @@ func listID(v string) string {
 }
 
 var (
-	autoSubjectRE = regexp.MustCompile(`(?i)^\s*(out of (the )?office|automatic reply|auto(matic)?[ -]?(reply|response|antwort)|auto:|vacation(\s+(reply|notice|message|response|auto-?reply))?\s*($|[:(\[-])|abwesenheitsnotiz|abwesend|réponse automatique|respuesta automática|fuera de la oficina|risposta automatica|fuori sede|自動応答|不在)`)
-	oooRE         = regexp.MustCompile(`(?i)out of (the )?office|on vacation|abwesenheit|congés|vacances`)
-	digestRE      = regexp.MustCompile(`(?i)\bdigest\b.*\bvol(ume)?\b\.?\s*\d+`)
+	autoSubjectRE = lazyre.MustCompile(`(?i)^\s*(out of (the )?office|automatic reply|auto(matic)?[ -]?(reply|response|antwort)|auto:|vacation(\s+(reply|notice|message|response|auto-?reply))?\s*($|[:(\[-])|abwesenheitsnotiz|abwesend|réponse automatique|respuesta automática|fuera de la oficina|risposta automatica|fuori sede|自動応答|不在)`)
+	oooRE         = lazyre.MustCompile(`(?i)out of (the )?office|on vacation|abwesenheit|congés|vacances`)
+	digestRE      = lazyre.MustCompile(`(?i)\bdigest\b.*\bvol(ume)?\b\.?\s*\d+`)
 )
 
 // mayAutoSubject reports whether autoSubjectRE can match a subject: after
@@ -192,14 +193,14 @@ func ignoreReason(h header, m *Message, cfg *Config, w *bodyWalker) string {
 	if prec == "auto_reply" {
 		return ReasonAutoReply
 	}
-	if mayAutoSubject(m.Subject) && autoSubjectRE.MatchString(m.Subject) || ((prec == "bulk" || prec == "junk") && oooRE.MatchString(m.Subject)) {
+	if mayAutoSubject(m.Subject) && autoSubjectRE().MatchString(m.Subject) || ((prec == "bulk" || prec == "junk") && oooRE().MatchString(m.Subject)) {
 		return ReasonAutoReply
 	}
 	// A null reverse-path (RFC 5321 §4.5.5) is what bounces are sent with.
 	if nullReversePath(h.Get("Return-Path")) {
 		return ReasonBounce
 	}
-	if w.digest || (mayNameDigest(m.Subject) && digestRE.MatchString(m.Subject) && (h.Has("List-Id") || strings.Contains(local, "-request"))) {
+	if w.digest || (mayNameDigest(m.Subject) && digestRE().MatchString(m.Subject) && (h.Has("List-Id") || strings.Contains(local, "-request"))) {
 		return ReasonDigest
 	}
 	return ""

@@ -24,7 +24,7 @@ var wroteSeeds = []string{"On Mon, Nov 2, 2026 at 07:38, someone wrote:", "Alice
 
 func checkWrote(t *testing.T, line string) {
 	t.Helper()
-	if !mayNameDigest(line) && digestRE.MatchString(line) {
+	if !mayNameDigest(line) && digestRE().MatchString(line) {
 		t.Errorf("mayNameDigest(%q) is false, but digestRE matches", line)
 	}
 	t1 := strings.TrimSpace(line)

@@ -1,7 +1,6 @@
 package mailin
 
 import (
-	"regexp"
 	"strings"
 
 	"referee/internal/lazyre"
@@ -12,22 +11,20 @@ import (
 var (
 	// "-----Original Message-----" (Outlook) and its translations; forwarded
 	// blocks are not the sender's text either.
-	originalRE = regexp.MustCompile(`(?i)^\s*-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|messaggio originale|oorspronkelijk bericht|originalmeddelande|opprinnelig melding|oprindelig meddelelse|alkuperäinen viesti|původní zpráva|wiadomość oryginalna|исходное сообщение|元のメッセージ|forwarded message|weitergeleitete nachricht|message transféré)\s*-{2,}\s*$`)
-	forwardRE  = regexp.MustCompile(`(?i)^\s*(begin forwarded message|anfang der weitergeleiteten nachricht|début du message réexpédié)\s*:\s*$`)
-	// Outlook's rule line before a reply header block.
-	underscoreRE = regexp.MustCompile(`^\s*_{10,}\s*$`)
+	originalRE = lazyre.MustCompile(`(?i)^\s*-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|messaggio originale|oorspronkelijk bericht|originalmeddelande|opprinnelig melding|oprindelig meddelelse|alkuperäinen viesti|původní zpráva|wiadomość oryginalna|исходное сообщение|元のメッセージ|forwarded message|weitergeleitete nachricht|message transféré)\s*-{2,}\s*$`)
+	forwardRE  = lazyre.MustCompile(`(?i)^\s*(begin forwarded message|anfang der weitergeleiteten nachricht|début du message réexpédié)\s*:\s*$`)
 	// "From: ..." starting an Outlook-style header block, also bolded ("*From:*").
-	hdrFromRE = regexp.MustCompile(`(?i)^\s*\*?(from|de|von|van|da|od|från|fra|lähettäjä|от|差出人|发件人)\s*\*?\s*[:：]\s*\*?\s*\S`)
+	hdrFromRE = lazyre.MustCompile(`(?i)^\s*\*?(from|de|von|van|da|od|från|fra|lähettäjä|от|差出人|发件人)\s*\*?\s*[:：]\s*\*?\s*\S`)
 	hdrNextRE = lazyre.MustCompile(`(?i)^\s*\*?(sent|date|to|subject|cc|envoyé|gesendet|datum|an|betreff|à|objet|enviado|fecha|para|asunto|inviato|data|a|oggetto|verzonden|onderwerp|aan|skickat|ämne|till|sendt|emne|til|lähetetty|aihe|отправлено|тема|кому|送信日時|件名|宛先|发送时间|主题|收件人)\s*\*?\s*[:：]`)
 	// An attribution line ends with "wrote:" or a translation.
 	wroteRE = lazyre.MustCompile(`(?i)(wrote|writes|said|schrieb|a écrit|escribió|ha scritto|schreef|napisał\(a\)|napisał|escreveu|skrev|kirjoitti|написал\(а\)|написал[а]?|napsal\(a\)|napsal|yazdı|írta|写道|書きました|のメッセージ)\s*[:：]\s*$`)
 	// The same words anywhere in a line that starts like an attribution:
 	// German and Dutch put the name after the verb ("Am ... schrieb Referee:").
-	wroteInRE = regexp.MustCompile(`(?i)\b(wrote|schrieb|a écrit|escribió|ha scritto|schreef|napisał|escreveu|skrev|kirjoitti|написал)\b`)
+	wroteInRE = lazyre.MustCompile(`(?i)\b(wrote|schrieb|a écrit|escribió|ha scritto|schreef|napisał|escreveu|skrev|kirjoitti|написал)\b`)
 	// A list footer (Mailman): a rule, then "<list> mailing list".
 	footerRE = lazyre.MustCompile(`(?i)mailing list`)
 	// The words an attribution starts with ("On Mon, ... wrote:").
-	introRE = regexp.MustCompile(`(?i)^\s*(on|am|le|el|il|op|em|den|på|w dniu|dne|pe|в|\d{4}[年/-])(\s|$|\d)`)
+	introRE = lazyre.MustCompile(`(?i)^\s*(on|am|le|el|il|op|em|den|på|w dniu|dne|pe|в|\d{4}[年/-])(\s|$|\d)`)
 )
 
 // wroteASCII are the words of wroteRE written in ASCII alone, in lower case.
@@ -83,7 +80,7 @@ func outlookBlockAt(lines []string, i int) bool {
 	if !colon && strings.IndexByte(l, '-') < 0 && strings.IndexByte(l, '_') < 0 {
 		return false
 	}
-	if (twoDashRuns(l) && originalRE.MatchString(l)) || (strings.Contains(l, ":") && forwardRE.MatchString(l)) {
+	if (twoDashRuns(l) && originalRE().MatchString(l)) || (strings.Contains(l, ":") && forwardRE().MatchString(l)) {
 		return true
 	}
 	if strings.Contains(l, "__________") && underscoreRule(l) {
@@ -94,11 +91,11 @@ func outlookBlockAt(lines []string, i int) bool {
 				continue
 			}
 			// Outlook's reply header, or a Mailman list footer.
-			return hdrFromRE.MatchString(lines[j]) || footerRE().MatchString(lines[j])
+			return hdrFromRE().MatchString(lines[j]) || footerRE().MatchString(lines[j])
 		}
 		return false
 	}
-	if !(colon && mayStartFrom(l) && hdrFromRE.MatchString(l)) {
+	if !(colon && mayStartFrom(l) && hdrFromRE().MatchString(l)) {
 		return false
 	}
 	n, seen := 0, 0
@@ -126,7 +123,8 @@ func twoDashRuns(l string) bool {
 	return k >= 0 && strings.Contains(l[k+2:], "--")
 }
 
-// underscoreRule is underscoreRE.MatchString(l): ten underscores or more,
+// underscoreRule is Outlook's rule line before a reply header block, as
+// `^\s*_{10,}\s*$` matches it (underscoreRE, in the tests): ten underscores or more,
 // and white space (\s: ASCII but \v) around them only. A list's footer,
 // in nearly every message of a list, starts with one.
 func underscoreRule(l string) bool {
@@ -217,15 +215,15 @@ func stripQuoted(text string) (kept, quoted string) {
 		// Attributions carry a date or an address; "On reflection, this
 		// is what I wrote:" does not.
 		evidence := strings.ContainsAny(t, "0123456789@")
-		byWord := wroteAtEnd(t) || (evidence && introRE.MatchString(t) && wroteInRE.MatchString(t))
+		byWord := wroteAtEnd(t) || (evidence && introRE().MatchString(t) && wroteInRE().MatchString(t))
 		byShape := quoteFollows && (strings.Contains(t, "@") || strings.Contains(t, "<")) // "2026年11月29日 ... <a@b>:"
 		if !byWord && !byShape {
 			continue
 		}
 		removed[i] = true
-		intro := introRE.MatchString(t)
+		intro := introRE().MatchString(t)
 		// Wrapped over two lines: "On Sun, 29 Nov 2026 at 10:00, Alice <alice@" / "example.org> wrote:".
-		if !intro && i > 0 && !removed[i-1] && !isQuoted(lines[i-1]) && introRE.MatchString(lines[i-1]) && len(t) < 60 {
+		if !intro && i > 0 && !removed[i-1] && !isQuoted(lines[i-1]) && introRE().MatchString(lines[i-1]) && len(t) < 60 {
 			removed[i-1] = true
 			intro = true
 			evidence = evidence || strings.ContainsAny(lines[i-1], "0123456789@")

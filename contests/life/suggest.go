@@ -3,7 +3,6 @@ package life
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -46,7 +45,7 @@ var (
 	actionLine  = lazyre.MustCompile(`(?i)^i\s`)
 	endLine     = lazyre.MustCompile(`(?i)^(?:end|end of suggestion)\.?$`)
 	regRefs     = lazyre.MustCompile(`(?i)\b(?:regulations?|R)\s*((?:\d+\s*(?:,|and|&|or)?\s*)+)`)
-	number      = regexp.MustCompile(`\d+`)
+	number      = lazyre.MustCompile(`\d+`)
 )
 
 // suggestionText cuts a suggestion's text out of the message: after "suggest"
@@ -169,7 +168,7 @@ func regulationsOf(txt string, cs []Change) []int {
 		set[n] = true
 	}
 	for _, m := range regRefs().FindAllStringSubmatch(txt, -1) {
-		for _, d := range number.FindAllString(m[1], -1) {
+		for _, d := range number().FindAllString(m[1], -1) {
 			if n, err := strconv.Atoi(d); err == nil && n >= 1 && n <= 99 {
 				set[n] = true
 			}

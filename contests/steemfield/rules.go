@@ -95,15 +95,15 @@ func find(rules []Rule, section string, n int) int {
 }
 
 var sectionAliases = []struct {
-	re  *regexp.Regexp
+	re  func() *regexp.Regexp
 	sec string
 }{
-	{regexp.MustCompile(`(?i)\bmeta\b`), "Meta"},
-	{regexp.MustCompile(`(?i)\bparticipation\b`), "Participation"},
-	{regexp.MustCompile(`(?i)\bvoting\b`), "Voting and Proposals"},
-	{regexp.MustCompile(`(?i)\btotem\s+behaviou?r\b`), "Totem Behavior"},
-	{regexp.MustCompile(`(?i)\bgame\s*play\b`), "Gameplay"},
-	{regexp.MustCompile(`(?i)\brewards?\b`), "Rewards Allocation"},
+	{lazyre.MustCompile(`(?i)\bmeta\b`), "Meta"},
+	{lazyre.MustCompile(`(?i)\bparticipation\b`), "Participation"},
+	{lazyre.MustCompile(`(?i)\bvoting\b`), "Voting and Proposals"},
+	{lazyre.MustCompile(`(?i)\btotem\s+behaviou?r\b`), "Totem Behavior"},
+	{lazyre.MustCompile(`(?i)\bgame\s*play\b`), "Gameplay"},
+	{lazyre.MustCompile(`(?i)\brewards?\b`), "Rewards Allocation"},
 }
 
 var ruleNumber = lazyre.MustCompile(`(?i)(?:rule\s*)?#?\s*(\d+)`)
@@ -121,7 +121,7 @@ func parseRef(rules []Rule, ref string) (sec string, n int, ok bool) {
 		}
 	}
 	for _, a := range sectionAliases {
-		if a.re.MatchString(ref) {
+		if a.re().MatchString(ref) {
 			sec = a.sec
 			break
 		}
@@ -214,17 +214,17 @@ func applyChange(rules []Rule, p *Proposal) ([]Rule, int, error) {
 // Natural-language forms of the parameters a rule may set (ruling S11), read
 // when a passed rule carries no "SET X = v" line (G9).
 var paramForms = []struct {
-	re    *regexp.Regexp
+	re    func() *regexp.Regexp
 	param string
 	unit  string
 }{
-	{regexp.MustCompile(`(?i)\bcap on (?:the )?total land is (\d+)\b`), PLandCap, ""},
-	{regexp.MustCompile(`(?i)\btotal of (\d+) land\b`), PLandCap, ""},
-	{regexp.MustCompile(`(?i)\bany player to (?:get|reach|own|have) (\d+) (?:or more )?land wins\b`), PWin, ""},
-	{regexp.MustCompile(`(?i)\bproposal period is (\d+) hours?\b`), PProposalPeriod, "h"},
-	{regexp.MustCompile(`(?i)\bvoting period (?:for a proposal )?is (\d+) hours?\b`), PVotingPeriod, "h"},
-	{regexp.MustCompile(`(?i)\b(\d+)\s*x\s*\d+ grid\b`), PGrid, ""},
-	{regexp.MustCompile(`(?i)\bminimum of (\d+) days\b`), PRoundMinimum, "d"},
+	{lazyre.MustCompile(`(?i)\bcap on (?:the )?total land is (\d+)\b`), PLandCap, ""},
+	{lazyre.MustCompile(`(?i)\btotal of (\d+) land\b`), PLandCap, ""},
+	{lazyre.MustCompile(`(?i)\bany player to (?:get|reach|own|have) (\d+) (?:or more )?land wins\b`), PWin, ""},
+	{lazyre.MustCompile(`(?i)\bproposal period is (\d+) hours?\b`), PProposalPeriod, "h"},
+	{lazyre.MustCompile(`(?i)\bvoting period (?:for a proposal )?is (\d+) hours?\b`), PVotingPeriod, "h"},
+	{lazyre.MustCompile(`(?i)\b(\d+)\s*x\s*\d+ grid\b`), PGrid, ""},
+	{lazyre.MustCompile(`(?i)\bminimum of (\d+) days\b`), PRoundMinimum, "d"},
 }
 
 // readChange finds the machine-readable change of a rule text: "SET X = v"
@@ -234,7 +234,7 @@ func readChange(t string) (param, value string, ok bool) {
 		return name, v, true
 	}
 	for _, f := range paramForms {
-		if m := f.re.FindStringSubmatch(t); m != nil {
+		if m := f.re().FindStringSubmatch(t); m != nil {
 			v := m[1]
 			switch f.unit {
 			case "h":

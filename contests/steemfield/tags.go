@@ -14,7 +14,7 @@ import (
 var (
 	dashLine = lazyre.MustCompile(`^\s*-{3,}\s*$`)
 	// tagOpen finds the start of anything that looks like one of our tags.
-	tagOpen = regexp.MustCompile(`(?i)\{\s*(gift|(?:proposal|yes|no|referred_?by|burn|unplace|place|undelegate|delegate|roll)\b)`)
+	tagOpen = lazyre.MustCompile(`(?i)\{\s*(gift|(?:proposal|yes|no|referred_?by|burn|unplace|place|undelegate|delegate|roll)\b)`)
 
 	reProposal   = lazyre.MustCompile(`(?i)^\{\s*proposal\s*:\s*(addition|subtraction|replacement)\s*\}$`)
 	reVote       = lazyre.MustCompile(`(?i)^\{\s*(?:yes|no)\s*\}$`)
@@ -62,7 +62,7 @@ func extractTags(t string) []*contract.Action {
 	lines := splitLines(t)
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		loc := tagOpen.FindStringSubmatchIndex(l.text)
+		loc := tagOpen().FindStringSubmatchIndex(l.text)
 		if loc == nil || !strings.EqualFold(l.text[loc[2]:loc[3]], "proposal") {
 			continue
 		}
@@ -113,7 +113,7 @@ func extractTags(t string) []*contract.Action {
 		i = end - 1
 	}
 	// The other tags, outside proposal blocks.
-	for _, loc := range tagOpen.FindAllStringSubmatchIndex(t, -1) {
+	for _, loc := range tagOpen().FindAllStringSubmatchIndex(t, -1) {
 		if mask[loc[0]] {
 			continue
 		}

@@ -27,6 +27,9 @@ func TestEveryUseCompiles(t *testing.T) {
 		// compileAlias's trailing mention of a game, built of its alias:
 		// contract's TestMentionAt compiles it for every game's aliases.
 		"contract/parse.go": "TestMentionAt",
+		// A verb's pattern, anchored: NewEngine parses and compiles it
+		// first as regexp.Compile does, and refuses one that fails.
+		"contract/engine.go": "TestNewEngineRefusesABadPattern",
 	}
 	uses := 0
 	fset := token.NewFileSet()
