@@ -261,12 +261,12 @@ func (e *Engine) dependentVerb(text string) *compiledVerb {
 // arguments as the text gives them, as "I do so" will perform it.
 func (cv *compiledVerb) action(e *Engine, line, text string) *Action {
 	rest, _ := e.gameRef(text)
-	m := cv.re.FindStringSubmatch(rest)
+	m := cv.re().FindStringSubmatch(rest)
 	if m == nil {
-		m = cv.re.FindStringSubmatch(text)
+		m = cv.re().FindStringSubmatch(text)
 	}
 	a := &Action{Line: line, Game: cv.game, Verb: cv.verb, Args: map[string]string{}}
-	for i, name := range cv.re.SubexpNames() {
+	for i, name := range cv.re().SubexpNames() {
 		if name != "" && m != nil {
 			a.Args[name] = strings.TrimSpace(m[i])
 		}
