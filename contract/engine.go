@@ -68,8 +68,10 @@ func compileVerb(game string, v *Verb) (compiledVerb, error) {
 	return compiledVerb{game: game, verb: v, re: lazyre.MustCompile(expr), first: first}, nil
 }
 
-// NewEngine compiles the games' verb tables. Games are listed explicitly by the
-// caller (no init registration).
+// NewEngine reads the games' verb tables: each pattern is parsed now (one
+// that does not parse is refused, naming the game and the verb) and
+// compiled at its first use. Games are listed explicitly by the caller (no
+// init registration).
 func NewEngine(cfg Config, games ...Game) (*Engine, error) {
 	if cfg.RateLimit == 0 {
 		cfg.RateLimit = 30
