@@ -145,56 +145,79 @@ func main() {
 			os.RemoveAll(d)
 		}
 	}()
+	// The runs go in rounds: each round replays every size with each
+	// GOMAXPROCS (a size run more often than -runs, its share of its runs),
+	// so that a slow minute of the host (another process's burst, the file
+	// system still freeing the files of a directory deleted before the
+	// bench) weighs on every size alike, not on the one measured then.
+	type cell struct{ n, p int }
+	type cellRuns struct {
+		parse, replay, ratio, ms, pcpu, cpu, user, cratio, rss []float64
+		mine, other                                            []replayResult // with -against: each run's two
+	}
+	cells := map[cell]*cellRuns{}
 	for _, n := range ns {
 		for _, p := range ps {
-			var parse, replay, ratio, ms, pcpu, cpu, user, cratio, rss []float64
-			var mine, other []replayResult // with -against: each run's two
-			for r := 0; r < runsOf(n, *runs); r++ {
-				pr, pc, err := parseRate(archives[n], p)
-				if err != nil {
-					fail("parse %s: %v", archives[n], err)
+			cells[cell{n, p}] = &cellRuns{}
+		}
+	}
+	for round := 0; round < *runs; round++ {
+		for _, n := range ns {
+			for _, p := range ps {
+				c := cells[cell{n, p}]
+				for range runsOf(n, *runs) / *runs {
+					r := len(c.replay)
+					pr, pc, err := parseRate(archives[n], p)
+					if err != nil {
+						fail("parse %s: %v", archives[n], err)
+					}
+					// A name no run has used: a directory left by a bench
+					// stopped before its end would hold a finished replay,
+					// which the next would re-run instead of replaying.
+					data, err := os.MkdirTemp(runDir, fmt.Sprintf("data-%d-%d-%d-", n, p, r))
+					if err != nil {
+						fail("%v", err)
+					}
+					datas = append(datas, data)
+					if *against != "" {
+						datas = append(datas, data+"-against") // againstRun's
+					}
+					// With -against, the two builds take turns to go first.
+					if *against != "" && r%2 == 1 {
+						c.other = append(c.other, againstRun(*against, archives[n], secret, data, p))
+					}
+					res, err := replayRun(bin, archives[n], secret, data, p)
+					if err != nil {
+						fail("replay %s: %v", archives[n], err)
+					}
+					if *against != "" && r%2 == 0 {
+						c.other = append(c.other, againstRun(*against, archives[n], secret, data, p))
+					}
+					c.mine = append(c.mine, res)
+					rate := float64(n) / res.wall.Seconds()
+					c.parse = append(c.parse, pr)
+					c.replay = append(c.replay, rate)
+					c.ratio = append(c.ratio, rate/pr)
+					c.ms = append(c.ms, res.wall.Seconds()*1000/float64(n))
+					c.pcpu = append(c.pcpu, pc.Seconds()*1000/float64(n))
+					c.cpu = append(c.cpu, res.cpu.Seconds()*1000/float64(n))
+					c.user = append(c.user, res.user.Seconds()*1000/float64(n))
+					c.cratio = append(c.cratio, res.cpu.Seconds()/pc.Seconds())
+					c.rss = append(c.rss, float64(res.maxRSS)/(1<<20))
 				}
-				// A name no run has used: a directory left by a bench
-				// stopped before its end would hold a finished replay,
-				// which the next would re-run instead of replaying.
-				data, err := os.MkdirTemp(runDir, fmt.Sprintf("data-%d-%d-%d-", n, p, r))
-				if err != nil {
-					fail("%v", err)
-				}
-				datas = append(datas, data)
-				if *against != "" {
-					datas = append(datas, data+"-against") // againstRun's
-				}
-				// With -against, the two builds take turns to go first.
-				if *against != "" && r%2 == 1 {
-					other = append(other, againstRun(*against, archives[n], secret, data, p))
-				}
-				res, err := replayRun(bin, archives[n], secret, data, p)
-				if err != nil {
-					fail("replay %s: %v", archives[n], err)
-				}
-				if *against != "" && r%2 == 0 {
-					other = append(other, againstRun(*against, archives[n], secret, data, p))
-				}
-				mine = append(mine, res)
-				rate := float64(n) / res.wall.Seconds()
-				parse = append(parse, pr)
-				replay = append(replay, rate)
-				ratio = append(ratio, rate/pr)
-				ms = append(ms, res.wall.Seconds()*1000/float64(n))
-				pcpu = append(pcpu, pc.Seconds()*1000/float64(n))
-				cpu = append(cpu, res.cpu.Seconds()*1000/float64(n))
-				user = append(user, res.user.Seconds()*1000/float64(n))
-				cratio = append(cratio, res.cpu.Seconds()/pc.Seconds())
-				rss = append(rss, float64(res.maxRSS)/(1<<20))
 			}
-			perMsg[p][n], cpuMsg[p][n], userMsg[p][n], cpuRatio[p][n] = median(ms), median(cpu), median(user), median(cratio)
-			fig.ratio[p][n], fig.rate[p][n], fig.rss[p][n] = median(ratio), median(replay), median(rss)
+		}
+	}
+	for _, n := range ns {
+		for _, p := range ps {
+			c := cells[cell{n, p}]
+			perMsg[p][n], cpuMsg[p][n], userMsg[p][n], cpuRatio[p][n] = median(c.ms), median(c.cpu), median(c.user), median(c.cratio)
+			fig.ratio[p][n], fig.rate[p][n], fig.rss[p][n] = median(c.ratio), median(c.replay), median(c.rss)
 			fmt.Printf("%8d %5d | %-22s | %-22s | %-18s | %-20s | %-24s | %-20s | %-20s | %-18s | %-14s\n", n, p,
-				spread(parse, "%.0f"), spread(replay, "%.0f"), spread(ratio, "%.2f"), spread(ms, "%.3f"),
-				spread(pcpu, "%.4f"), spread(cpu, "%.3f"), spread(user, "%.3f"), spread(cratio, "%.2f"), spread(rss, "%.0f"))
+				spread(c.parse, "%.0f"), spread(c.replay, "%.0f"), spread(c.ratio, "%.2f"), spread(c.ms, "%.3f"),
+				spread(c.pcpu, "%.4f"), spread(c.cpu, "%.3f"), spread(c.user, "%.3f"), spread(c.cratio, "%.2f"), spread(c.rss, "%.0f"))
 			if *against != "" {
-				printAgainst(n, mine, other)
+				printAgainst(n, c.mine, c.other)
 			}
 		}
 	}
