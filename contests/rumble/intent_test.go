@@ -140,3 +140,19 @@ func TestIntentFromAnEarlierState(t *testing.T) {
 		t.Errorf("intents still open: %+v", h.S.Intents)
 	}
 }
+
+// TestAmendThousands: an amendment setting a parameter to a number with
+// commas between thousands ("SET BidLimit = 1,000") is read as that number
+// (G9), when announced and when done, where the intent was refused as no
+// whole number.
+func TestAmendThousands(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	mustDone(t, h.Public("2026-12-01T10:00:00Z", mars, "I intend, without 2 objections, to amend the Rumble contract: SET BidLimit = 1,000"))
+	r := h.Public("2026-12-05T10:00:00Z", mars, "I do so.")
+	if want := "applied: BidLimit = 1000"; !strings.Contains(norm(r.Body), want) {
+		t.Errorf("the receipt lacks %q:\n%s", want, r.Body)
+	}
+	if got := h.S.Games["rumble"].Params["BidLimit"]; got != "1000" {
+		t.Errorf("BidLimit = %q, want 1000", got)
+	}
+}
