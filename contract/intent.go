@@ -32,6 +32,18 @@ type Method struct {
 	// announced before its sponsor can do the action. Nil: everything is
 	// checked then.
 	Intendable func(c *Ctx, a *Action) error
+	// Object, when set, names the thing the action acts on as things stand,
+	// "" for none (Rumble: "the current game" is "game 3"). An intent
+	// keeps the name Object gave when it was announced: it is an intent to
+	// act on that thing. When it is resolved and Object names another thing
+	// or none (game 3 ended and game 4 is going on), the action is not done
+	// and the intent is closed: the thing it spoke of is gone, and the one
+	// there now is not the one it announced (G7). Gone says why for the
+	// receipt, given the name kept and the name now ("" for none); nil, a
+	// plain sentence naming both. Nil Object: an intent keeps nothing, and
+	// its action acts on whatever it names when it is done.
+	Object func(c *Ctx, a *Action) string
+	Gone   func(c *Ctx, was, now string) *Rejection
 }
 
 // Describe writes the method as players do: "without 2 objections".
@@ -72,6 +84,11 @@ type Intent struct {
 	Created    time.Time `yaml:"created"`
 	Supporters []string  `yaml:"supporters,omitempty"`
 	Objectors  []string  `yaml:"objectors,omitempty"`
+	// Object is the thing the action acted on when the intent was announced
+	// (Method.Object: "game 3"); "" when the game names none, and in a state
+	// written before intents kept it, whose intents act, as then, on
+	// whatever their action names when it is done.
+	Object string `yaml:"object,omitempty"`
 }
 
 const intentLife = 14 * 24 * time.Hour
@@ -181,8 +198,9 @@ func doIntend(c *Ctx, a *Action) error {
 	}
 	gs := c.s.Games[found.game]
 	c.game, c.gs = found.game, gs
+	act := found.action(c.e, a.Line, text)
 	if need.Intendable != nil {
-		if err := need.Intendable(c, found.action(c.e, a.Line, text)); err != nil {
+		if err := need.Intendable(c, act); err != nil {
 			return err
 		}
 	}
@@ -190,6 +208,9 @@ func doIntend(c *Ctx, a *Action) error {
 	s.NextIntent++
 	in := &Intent{ID: s.NextIntent, Game: found.game, Verb: found.verb.Name, Text: text, Sponsor: c.Actor().Name,
 		Method: need.Kind, N: n, Notice: notice, Created: c.now}
+	if need.Object != nil {
+		in.Object = need.Object(c, act)
+	}
 	if c.msg != nil {
 		in.MsgID = c.msg.ID
 	}
@@ -221,8 +242,16 @@ func (s *State) sameIntents(in *Intent) []*Intent {
 }
 
 // sameAction says whether a and b are the same sponsor's intents to the
-// same action.
+// same action: the same words, on the same thing (Method.Object; an
+// intent to end game 3 is not one to end game 4, though both were
+// announced as "end the current game").
 func sameAction(a, b *Intent) bool {
+	return sameWording(a, b) && a.Object == b.Object
+}
+
+// sameWording says whether a and b are the same sponsor's intents
+// announced in the same words, whatever thing each was about.
+func sameWording(a, b *Intent) bool {
 	return a.Sponsor == b.Sponsor && a.Game == b.Game && a.Verb == b.Verb && sameWords(a.Text, b.Text)
 }
 
@@ -353,15 +382,11 @@ func (c *Ctx) findIntent(id string, filter func(*Intent) bool, form string) (*In
 	case 1:
 		return cands[0], nil
 	}
-	if filter != nil && !slices.ContainsFunc(cands, func(in *Intent) bool { return !sameAction(in, cands[0]) }) {
-		// "I do so" with the sponsor's intents all to one action: the
-		// first that can be resolved now (G7); the others close with it.
-		for _, in := range cands {
-			if ok, _ := in.Ripe(c.now); ok {
-				return in, nil
-			}
-		}
-		return cands[0], nil
+	if filter != nil && !slices.ContainsFunc(cands, func(in *Intent) bool { return !sameWording(in, cands[0]) }) {
+		// "I do so" with the sponsor's intents all announced in the same
+		// words: the first that can be resolved now (G7); the others to
+		// the same action close with it.
+		return c.e.choose(c, cands), nil
 	}
 	var ids []string
 	for _, in := range cands {
@@ -462,37 +487,88 @@ func doStance(c *Ctx, a *Action) error {
 func (e *Engine) resolveDependent(c *Ctx, a *Action) error {
 	p := c.Actor()
 	v := a.Verb
-	var in *Intent
+	var cands []*Intent
 	for _, x := range c.s.Intents {
-		if x.Game != a.Game || x.Verb != v.Name {
-			continue
-		}
-		if x.Sponsor == p.Name || (x.Method == "support" && has(x.Supporters, p.Name)) {
-			// The first that can be resolved now, or else the first
-			// tabled, whose refusal says when it can be.
-			if ok, _ := x.Ripe(c.now); ok {
-				in = x
-				break
-			}
-			if in == nil {
-				in = x
-			}
+		if x.Game == a.Game && x.Verb == v.Name && (x.Sponsor == p.Name || (x.Method == "support" && has(x.Supporters, p.Name))) {
+			cands = append(cands, x)
 		}
 	}
-	if in == nil {
+	if len(cands) == 0 {
 		return Reject("G7", "this is a dependent action: first announce \"I intend, %s, to %s\"", v.Dependent.Describe(), strings.TrimPrefix(v.Syntax, "I "))
 	}
-	return e.performIntent(c, in, a)
+	return e.performIntent(c, e.choose(c, cands), a)
+}
+
+// choose picks the intent an action names among several (G7): the first
+// that can be resolved now; or else the first whose thing is still there
+// (Method.Object), whose refusal says when it can be; or else the first
+// tabled, whose thing is gone, and which closes saying so.
+func (e *Engine) choose(c *Ctx, list []*Intent) *Intent {
+	var still *Intent
+	for _, in := range list {
+		if e.gone(c, in) != nil {
+			continue
+		}
+		if ok, _ := in.Ripe(c.now); ok {
+			return in
+		}
+		if still == nil {
+			still = in
+		}
+	}
+	if still != nil {
+		return still
+	}
+	return list[0]
+}
+
+// gone says why the thing in's action was about when it was announced is
+// no longer the one it would act on (Method.Object), or nil when it still
+// is or the intent kept none (as no intent did in a state written before
+// intents kept it: its action acts on whatever it names, as then).
+func (e *Engine) gone(c *Ctx, in *Intent) *Rejection {
+	if in.Object == "" {
+		return nil
+	}
+	a := e.intentAction(in, "")
+	if a == nil || a.Verb.Dependent == nil || a.Verb.Dependent.Object == nil {
+		return nil
+	}
+	m := a.Verb.Dependent
+	gc := e.ctx(c.s, in.Game, c.now, c.msg)
+	gc.ro = true
+	now := m.Object(gc, a)
+	switch {
+	case now == in.Object:
+		return nil
+	case m.Gone != nil:
+		return m.Gone(gc, in.Object, now)
+	case now == "":
+		return Reject(a.Verb.Rule, "the intent was about %s, which is gone", in.Object)
+	}
+	return Reject(a.Verb.Rule, "the intent was about %s, which is gone, and %s is not what it announced", in.Object, now)
 }
 
 func (e *Engine) performIntent(c *Ctx, in *Intent, a *Action) error {
 	if c.msg != nil && in.MsgID == c.msg.ID {
 		return Reject("G7", "an intent cannot be resolved in the message that announces it")
 	}
+	c.game, c.gs = in.Game, c.s.Games[in.Game]
+	if r := e.gone(c, in); r != nil {
+		// G7: the intent announced the action on a thing that is gone;
+		// it can never be done, so it closes, and nothing else is done.
+		c.s.dropIntent(in.ID)
+		c.Detail("intent", in.ID)
+		rule := "G7"
+		if r.Rule != "" {
+			rule = r.Rule + ", G7"
+		}
+		c.Ignored("%s; intent #%d is closed (%s)", r.Reason, in.ID, rule)
+		return nil
+	}
 	if ok, why := in.Ripe(c.now); !ok {
 		return Reject("G7", "%s", why)
 	}
-	c.game, c.gs = in.Game, c.s.Games[in.Game]
 	if err := a.Verb.Do(c, a); err != nil {
 		return err
 	}
@@ -537,26 +613,21 @@ func doDoSo(c *Ctx, a *Action) error {
 	if err != nil {
 		return err
 	}
-	e := c.e
-	rest, _ := e.gameRef(in.Text)
-	for _, cv := range e.verbs {
-		if cv.game != in.Game || cv.verb.Name != in.Verb {
-			continue
-		}
-		m := cv.re().FindStringSubmatch(rest)
-		if m == nil {
-			m = cv.re().FindStringSubmatch(in.Text)
-		}
-		if m == nil {
-			continue
-		}
-		act := &Action{Line: a.Line, Game: in.Game, Verb: cv.verb, Args: map[string]string{}}
-		for i, name := range cv.re().SubexpNames() {
-			if name != "" {
-				act.Args[name] = strings.TrimSpace(m[i])
-			}
-		}
-		return e.performIntent(c, in, act)
+	act := c.e.intentAction(in, a.Line)
+	if act == nil {
+		return fmt.Errorf("intent #%d: its text %q no longer matches verb %s", in.ID, in.Text, in.Verb)
 	}
-	return fmt.Errorf("intent #%d: its text %q no longer matches verb %s", in.ID, in.Text, in.Verb)
+	return c.e.performIntent(c, in, act)
+}
+
+// intentAction is the action in's text announces, as "I do so" (line)
+// performs it; nil when the text no longer matches its verb.
+func (e *Engine) intentAction(in *Intent, line string) *Action {
+	rest, _ := e.gameRef(in.Text)
+	for i, cv := range e.verbs {
+		if cv.game == in.Game && cv.verb.Name == in.Verb && (cv.re().MatchString(rest) || cv.re().MatchString(in.Text)) {
+			return e.verbs[i].action(e, line, in.Text)
+		}
+	}
+	return nil
 }

@@ -332,6 +332,34 @@ func TestIntentNotIntendable(t *testing.T) {
 	receiptHas(t, r.Body, "Done: intent #2 tabled: reset the Toy rounds, with Agoran consent")
 }
 
+// TestIntentObjectGone: an intent keeps the thing its action acted on when
+// it was announced (Method.Object: Toy's game 1), and is an intent to act
+// on that thing (G7). Once game 1 is over and game 2 has begun, Alice's
+// "I do so" does not end game 2: it is not done, the receipt says why in
+// the interpreter's own words (Toy gives no Gone) and cites the rule and
+// G7, and the intent is closed. Where it ended game 2, which nobody had
+// announced an intent to end. Bob's intent announced in game 2 ends it.
+func TestIntentObjectGone(t *testing.T) {
+	h := joined(t)
+	receiptHas(t, h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.").Body, "Done: intent #1 tabled")
+	receiptHas(t, h.Public("2026-12-01T10:11:00Z", bob, "I intend, without objection, to end the game of Toy.").Body, "Done: intent #2 tabled")
+	receiptHas(t, h.Public("2026-12-05T10:15:00Z", bob, "I do so.").Body, "Done: the game of Toy is over")
+	receiptHas(t, h.Public("2026-12-05T10:16:00Z", carol, "I restart the game of Toy.").Body, "Done: game 2 of Toy begins")
+	receiptHas(t, h.Public("2026-12-05T10:17:00Z", bob, "I intend, without objection, to end the game of Toy.").Body, "Done: intent #3 tabled")
+	r := h.Public("2026-12-05T10:20:00Z", alice, "I do so.")
+	receiptHas(t, r.Body, "> I do so. Not done: the intent was about game 1, which is gone, and game 2 is not what it announced; intent #1 is closed (T8, G7)")
+	if st := h.Data("toy").(*toyState); st.Ended {
+		t.Error("Alice's intent of game 1 ended game 2")
+	}
+	if len(h.S.Intents) != 1 || h.S.Intents[0].ID != 3 || h.S.Intents[0].Object != "game 2" {
+		t.Errorf("open intents: %+v, want Bob's #3 on game 2 alone", h.S.Intents)
+	}
+	receiptHas(t, h.Public("2026-12-09T10:20:00Z", bob, "I do so.").Body, "Done: the game of Toy is over", "intent #3 resolved")
+	if st := h.Data("toy").(*toyState); !st.Ended {
+		t.Error("Bob's intent of game 2 did not end it")
+	}
+}
+
 // TestIntentWithoutMethod: "I intend to <a dependent action>" naming no
 // method is refused with the form to write, the game's method in it (G7),
 // and tables nothing; "I intend to <anything else>" is a plan, no action

@@ -26,8 +26,8 @@ func (p Param) Validate(v string) (string, error) {
 	v = strings.TrimSpace(v)
 	switch p.Type {
 	case "int":
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
+		n, ok := paramInt(v)
+		if !ok {
 			return "", Reject(p.Rule, "%s must be a whole number, not %q", p.Name, v)
 		}
 		if p.Min < p.Max && (n < p.Min || n > p.Max) {
@@ -56,6 +56,25 @@ func (p Param) Validate(v string) (string, error) {
 	default:
 		return v, nil
 	}
+}
+
+// paramInt reads the value of an int parameter: digits after an optional
+// sign, or, as Agora writes amounts, with commas between thousands
+// ("SET VPP = 1,000", "SET Xmin = -1,000": WholeNumber). "1,00" and "1,5"
+// are no whole numbers.
+func paramInt(v string) (int64, bool) {
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return n, true
+	}
+	digits, neg := strings.CutPrefix(v, "-")
+	if !neg {
+		digits = strings.TrimPrefix(v, "+")
+	}
+	n, ok := ParseWhole(digits)
+	if neg {
+		n = -n
+	}
+	return n, ok
 }
 
 func (e *Engine) param(game, name string) (Param, bool) {

@@ -71,3 +71,28 @@ func TestParseWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestParamThousands: an int parameter's value may be written with commas
+// between thousands, as Agora writes numbers, after a sign or none (G9):
+// it is kept without them; what is no whole number is refused as before.
+func TestParamThousands(t *testing.T) {
+	p := contract.Param{Name: "Xmin", Type: "int", Min: -4096, Max: 4096, Rule: "Life R6"}
+	for _, c := range []struct{ in, want, refusal string }{
+		{"1,000", "1000", ""}, {"-1,000", "-1000", ""}, {"+1,000", "1000", ""}, {"4,096", "4096", ""}, {"-12", "-12", ""},
+		{"4,097", "", "Xmin must be between -4096 and 4096, not 4097 (Life R6)"},
+		{"1,00", "", `Xmin must be a whole number, not "1,00" (Life R6)`},
+		{"-1,5", "", `Xmin must be a whole number, not "-1,5" (Life R6)`},
+		{"--1,000", "", `Xmin must be a whole number, not "--1,000" (Life R6)`},
+		{"+-1,000", "", `Xmin must be a whole number, not "+-1,000" (Life R6)`},
+		{"-", "", `Xmin must be a whole number, not "-" (Life R6)`},
+	} {
+		got, err := p.Validate(c.in)
+		refusal := ""
+		if err != nil {
+			refusal = err.Error()
+		}
+		if got != c.want || refusal != c.refusal {
+			t.Errorf("Validate(%q) = %q, %q; want %q, %q", c.in, got, refusal, c.want, c.refusal)
+		}
+	}
+}

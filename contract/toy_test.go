@@ -19,6 +19,9 @@ type toyState struct {
 	Rounds    int       `yaml:"rounds"`
 	LastRound time.Time `yaml:"last_round,omitempty"`
 	Ended     bool      `yaml:"ended,omitempty"`
+	// Restarts counts the games begun after the first (T17): the game
+	// going on is game Restarts+1.
+	Restarts int `yaml:"restarts,omitempty"`
 }
 
 func (g *toy) Spec() contract.Spec {
@@ -183,10 +186,29 @@ func (g *toy) Verbs() []*contract.Verb {
 						return contract.Reject("T8", "the game of Toy is over already")
 					}
 					return nil
+				},
+				// The game an intent to end it is about; no Gone: the
+				// interpreter's own sentence says why.
+				Object: func(c *contract.Ctx, a *contract.Action) string {
+					if st := c.Data().(*toyState); !st.Ended {
+						return "game " + strconv.Itoa(st.Restarts+1)
+					}
+					return ""
 				}},
 			Do: func(c *contract.Ctx, a *contract.Action) error {
 				c.Data().(*toyState).Ended = true
 				c.Did("the game of Toy is over")
+				return nil
+			}},
+		{Name: "restart", Pattern: `restart the game`, Syntax: "I restart the game of Toy", Rule: "T17",
+			Do: func(c *contract.Ctx, a *contract.Action) error {
+				st := c.Data().(*toyState)
+				if !st.Ended {
+					return contract.Reject("T17", "the game of Toy is going on")
+				}
+				st.Ended = false
+				st.Restarts++
+				c.Did("game %d of Toy begins", st.Restarts+1)
 				return nil
 			}},
 	}

@@ -22,3 +22,22 @@ func TestTransferThousands(t *testing.T) {
 		t.Errorf("Alice owns %d Vials, want %d", got, want)
 	}
 }
+
+// TestChangeThousands: a regulation change setting a parameter to a number
+// with commas between thousands, as Agora writes numbers ("SET VPP =
+// 1,000"), is read as that number: the suggestion is recorded, and once
+// adopted VPP is 1000 (G9), where it was refused as no whole number. A
+// number past the range is refused naming it without commas; "1,00" is
+// still no whole number.
+func TestChangeThousands(t *testing.T) {
+	h := join3(t)
+	notDone(t, h.Public("2026-11-10T10:59:00Z", alice, "I suggest: SET VPP = 10,001"), "VPP must be between 0 and 10000, not 10001 (Life R6)")
+	notDone(t, h.Public("2026-11-10T10:59:30Z", alice, "I suggest: SET VPP = 1,00"), `VPP must be a whole number, not "1,00" (Life R6)`)
+	done(t, h.Public("2026-11-10T11:00:00Z", alice, "I suggest: SET VPP = 1,000"), "Suggestion #1 recorded")
+	for _, p := range []string{alice, bob, cm} {
+		h.Public("2026-11-10T12:00:00Z", p, "I consent to Suggestion #1 in Life.")
+	}
+	if got := h.S.Games[ID].Params["VPP"]; got != "1000" {
+		t.Errorf("VPP = %q once the suggestion is adopted, want 1000", got)
+	}
+}

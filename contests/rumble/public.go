@@ -132,6 +132,29 @@ func endable(c *contract.Ctx, a *contract.Action) error {
 	return nil
 }
 
+// currentGame is the game "the current game" names as things stand,
+// "game 3", or "" between games. An intent to end the current game keeps
+// it, and ends that game alone (Rumble 12, G7): see endedGame.
+func currentGame(c *contract.Ctx, a *contract.Action) string {
+	st := data(c)
+	if st.Phase == PhaseNone {
+		return ""
+	}
+	return fmt.Sprintf("game %d", st.Game)
+}
+
+// endedGame is why an intent to end the current game cannot be resolved
+// once the game it was announced in (was) has ended: ending the game going
+// on now (now, or "" for none) is not what anyone announced, and it would
+// end without its own intent and its contestants' chance to object
+// (Rumble 12, G7).
+func endedGame(c *contract.Ctx, was, now string) *contract.Rejection {
+	if now == "" {
+		return contract.Reject("Rumble 12", "%s of Rumble, the current game when the intent was announced, has ended, and no game is going on", was)
+	}
+	return contract.Reject("Rumble 12", "%s of Rumble, the current game when the intent was announced, has ended; %s, going on now, is not the game the intent was to end", was, now)
+}
+
 // amendable refuses at once an intent to amend the contract with a change
 // no amendment could make, a SET of a parameter Rumble does not have or of
 // a value it cannot take (G9, G7). Who amends is checked when it is done:
