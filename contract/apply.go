@@ -433,7 +433,10 @@ var andSplit = lazyre.MustCompile(`(?i)\s*(?:,\s*)?\band\s+(?:then\s+|also\s+)?`
 // matchJoined reads several actions joined by "and" with a shared subject
 // ("I join the Life contest and claim cell (1, 2)"): each part must be an
 // action by itself; a part that names no game takes the game another part
-// names. Nil when the sentence is not such a list.
+// names. An "and" may also stand inside one of the actions ("... and claim
+// cells (1, 2) and (3, 4)"): the sentence is cut at every "and" if each
+// part is then an action, else at as many of them as make every part one,
+// the earlier cuts first. Nil when the sentence is not such a list.
 func (e *Engine) matchJoined(sen Sentence, p Performative) []*Action {
 	if len(p.Action) > 400 {
 		return nil // not a list of a few actions
@@ -442,6 +445,24 @@ func (e *Engine) matchJoined(sen Sentence, p Performative) []*Action {
 	if len(locs) == 0 || len(locs) > 4 {
 		return nil
 	}
+	_, game := e.gameRef(p.Action)
+	for cuts := len(locs); cuts >= 1; cuts-- {
+		for _, at := range choose(len(locs), cuts) {
+			var chosen [][]int
+			for _, i := range at {
+				chosen = append(chosen, locs[i])
+			}
+			if out := e.joinedParts(sen, p, chosen, game); out != nil {
+				return out
+			}
+		}
+	}
+	return nil
+}
+
+// joinedParts reads p's action cut at each of locs as actions with one
+// subject, or nil when a part is not an action by itself.
+func (e *Engine) joinedParts(sen Sentence, p Performative, locs [][]int, game string) []*Action {
 	var parts []string
 	start := 0
 	for _, l := range locs {
@@ -449,7 +470,6 @@ func (e *Engine) matchJoined(sen Sentence, p Performative) []*Action {
 		start = l[1]
 	}
 	parts = append(parts, strings.TrimSpace(p.Action[start:]))
-	_, game := e.gameRef(p.Action)
 	var out []*Action
 	for i, part := range parts {
 		if part == "" {
@@ -470,6 +490,25 @@ func (e *Engine) matchJoined(sen Sentence, p Performative) []*Action {
 		}
 		a.Line = line
 		out = append(out, a)
+	}
+	return out
+}
+
+// choose is every way to pick k of 0..n-1, each in increasing order, the
+// ways in lexicographic order: choose(3, 2) is [0 1] [0 2] [1 2].
+func choose(n, k int) [][]int {
+	if k == 0 {
+		return [][]int{nil}
+	}
+	var out [][]int
+	for first := 0; first <= n-k; first++ {
+		for _, rest := range choose(n-first-1, k-1) {
+			pick := []int{first}
+			for _, r := range rest {
+				pick = append(pick, first+1+r)
+			}
+			out = append(out, pick)
+		}
 	}
 	return out
 }

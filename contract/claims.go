@@ -239,8 +239,34 @@ func (c *Ctx) claimTarget(ref string) (string, *Cited, error) {
 				return "receipt/" + refs[i], nil, nil
 			}
 		}
+		// A reply that names the receipt alone (In-Reply-To without the
+		// References a mail client adds): the message it answers is one
+		// the memory of Message-IDs holds.
+		if id := receiptAnswering(s, m.InReplyTo, domain); id != "" {
+			return "receipt/" + id, nil, nil
+		}
 	}
 	return "", nil, Reject("CoE", "name the report or notice (\"I CoE on life/report/2026-W50: ...\"), or send the claim as a reply to it or to your receipt; %s", claimable(s))
+}
+
+// receiptAnswering is the Message-ID of the message whose receipt is one of
+// ids, among the messages the memory of Message-IDs holds; "" if none is.
+func receiptAnswering(s *State, ids []string, domain string) string {
+	want := map[string]bool{}
+	for _, r := range ids {
+		if r = strings.Trim(r, "<>"); strings.HasPrefix(r, "receipt.") {
+			want[r] = true
+		}
+	}
+	if len(want) == 0 {
+		return ""
+	}
+	for id := range s.Seen.IDs {
+		if want[MessageID("receipt/"+id, domain)] {
+			return id
+		}
+	}
+	return ""
 }
 
 // claimable lists the records a claim can name.

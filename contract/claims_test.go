@@ -347,6 +347,24 @@ func TestClaimFindsReceiptByReferencesAlone(t *testing.T) {
 	}
 }
 
+// TestClaimFindsReceiptByInReplyToAlone: a claim whose mail names the
+// receipt in In-Reply-To alone, without References (a client that sets
+// only that), is recorded on that receipt; it was told to reply to the
+// receipt it had replied to.
+func TestClaimFindsReceiptByInReplyToAlone(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")      // m1
+	h.Public("2026-12-01T10:06:00Z", alice, "I transfer 1 coin to Bob.") // m2
+	at := contracttest.At(t, "2026-12-01T11:00:00Z")
+	rid := "<" + contract.MessageID("receipt/m1@example.test", "example.test") + ">"
+	r := contracttest.Receipt(h.Send(&contract.Message{ID: "c1@example.test", From: "alice@example.test", Arrived: at, Date: at,
+		Channel: contract.ChanPublic, Authenticated: true, Subject: "Re: Receipt",
+		InReplyTo: []string{rid}, Text: "CoE: my joining was misread."}))
+	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #1 recorded on receipt/m1@example.test") {
+		t.Fatalf("a claim with In-Reply-To alone: %v", r)
+	}
+}
+
 // TestClaimAndDenialWording: what a claim on a report, a claim on a
 // receipt and their denials say, to the claimant, the contestmaster and
 // the list: a report's self-ratification is stopped and stays stopped

@@ -163,11 +163,15 @@ func (e *Engine) NewState(secret []byte, now time.Time) (*State, []Entry, error)
 
 // Start turns a starting state into a working one: it records the master secret
 // and the creation time and sends the first Randomness notice. It does nothing to
-// a state that already has a secret.
+// a state that already has a secret. The creation time is taken to the whole
+// second, as mail's arrival times are (an IMAP INTERNALDATE, an mbox's From_
+// line): the notice's ID names that second, and a replay of the referee's
+// store of mail, which reads it there, makes the same state.
 func (e *Engine) Start(s *State, secret []byte, now time.Time) ([]Entry, error) {
 	if s.Secret != "" {
 		return nil, nil
 	}
+	now = now.UTC().Truncate(time.Second)
 	if len(secret) != 32 {
 		return nil, fmt.Errorf("start: the master secret must be 32 bytes, got %d", len(secret))
 	}

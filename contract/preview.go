@@ -44,9 +44,10 @@ func (e *Engine) preview(s *State, m *Message, at time.Time) error {
 	}
 	tx := s.Begin()
 	n0 := len(s.Outbox)
-	results, _, err := e.actions(s, &pm, at)
+	results, entries, err := e.actions(s, &pm, at)
+	drew := hideDraws(results, entries)
 	var lists []string
-	if err == nil {
+	if err == nil && !drew {
 		for _, o := range s.Outbox[n0:] {
 			if o.Channel.IsPublic() {
 				lists = append(lists, fmt.Sprintf("%q to the %s list", o.Subject, o.Channel))
@@ -75,4 +76,33 @@ func (e *Engine) preview(s *State, m *Message, at time.Time) error {
 	b.WriteString(text.Signature("The referee"))
 	e.reply(s, m, "preview/"+m.ID, b.String(), at)
 	return nil
+}
+
+// hideDraws keeps a preview from telling the outcome of a random draw
+// (G5): the draw is made from the week's seed, which stays secret until the
+// week is over, and the same action sent for real would draw the same value,
+// so a player could see a roll or a random tile before choosing to take it.
+// The action that draws is said to be done with a draw not shown, and every
+// result after it, which could show the draw, is not previewed. It reports
+// whether a draw was made. results and entries are one to one, as actions
+// gives them for a message not of the discussion list.
+func hideDraws(results []Result, entries []Entry) bool {
+	if len(results) != len(entries) {
+		return false
+	}
+	for i, ent := range entries {
+		if draws, _ := ent.Detail["draws"].([]Draw); len(draws) == 0 {
+			continue
+		}
+		r := &results[i]
+		if r.Done {
+			r.Changes = []string{"with a random draw, whose outcome a preview does not show: the week's seed is revealed only after the week (G5)"}
+		}
+		for j := i + 1; j < len(results); j++ {
+			results[j] = Result{Line: results[j].Line, Game: results[j].Game,
+				Reason: "not previewed: it comes after a random draw, whose outcome it could show (G5)"}
+		}
+		return true
+	}
+	return false
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -46,8 +47,10 @@ there); without --out the mails are counted and dropped. The last line
 counts the messages applied and skipped, the journal entries and the mails.
 
 The state (--state, or data/state.yaml) is created if it does not exist yet,
-from the starting state at the first message's arrival time, with the master
-secret in --secret-file (64 hex digits, as the state writes it, or 32 raw
+from the starting state at the first message's arrival time (or, when that is
+the Randomness notice a state sends when it is made, as in the referee's own
+store of mail, at the second its Message-ID names, when that state was made),
+with the master secret in --secret-file (64 hex digits, as the state writes it, or 32 raw
 bytes) or a new one drawn, and saved before anything else. A state that
 exists keeps its own secret: a --secret-file holding another (or given for a
 starting state, which holds none) is refused, exit status 2, and nothing is
@@ -562,7 +565,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 			}
 			if fresh {
 				var started []contract.Entry
-				s, started, err = openState(e, cfg, r.arrived, secret)
+				at := r.arrived
+				if t, ok := startedAt(r.m, cfg.Address); ok && !t.After(at) {
+					at = t
+				}
+				s, started, err = openState(e, cfg, at, secret)
 				steps = []store.Step{{Entries: started}}
 				if err != nil {
 					stop()
@@ -777,4 +784,28 @@ func (p *progress) done(n int) {
 	if p.tty && n >= 2000 {
 		fmt.Fprintf(p.w, "\r%d messages in %.1fs%s\n", n, time.Since(p.start).Seconds(), strings.Repeat(" ", 30))
 	}
+}
+
+// startNoticeID is the Message-ID the referee gives the Randomness notice a
+// state sends when it is made: the notice's ID, "randomness/2026-W49/
+// 20261204T154027", spelled with dots, then a hash of it.
+var startNoticeID = regexp.MustCompile(`^randomness\.(\d{4}-W\d{2})\.(\d{8}T\d{6})\.[0-9a-f]{12}@`)
+
+// startedAt is the time a Randomness notice of the referee's, the first
+// message of an archive of its own mail, names in its Message-ID: when the
+// state that sent it was made (or, for a weekly one, when the week's notice
+// was due). A state the replay makes then is made at that second, as the
+// live one was, not at the notice's arrival a moment later, so the notice's
+// state hash is the one published. The Message-ID is derived again from
+// the notice's ID to be sure it is the referee's.
+func startedAt(m *contract.Message, referee string) (time.Time, bool) {
+	if m == nil || !strings.EqualFold(m.From, referee) {
+		return time.Time{}, false
+	}
+	g := startNoticeID.FindStringSubmatch(m.ID)
+	if g == nil || contract.MessageID("randomness/"+g[1]+"/"+g[2], contract.Domain(referee)) != m.ID {
+		return time.Time{}, false
+	}
+	t, err := time.Parse("20060102T150405", g[2])
+	return t.UTC(), err == nil
 }
