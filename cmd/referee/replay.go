@@ -52,10 +52,11 @@ the Randomness notice a state sends when it is made, as in the referee's own
 store of mail, at the second its Message-ID names, when that state was made),
 with the master secret in --secret-file (64 hex digits, as the state writes it, or 32 raw
 bytes) or a new one drawn, and saved before anything else. A state that
-exists keeps its own secret: a --secret-file holding another (or given for a
-starting state, which holds none) is refused, exit status 2, and nothing is
-written. A replay is refused while referee run, another replay, init or
-check --repair works on the same state.
+exists keeps its own secret: a --secret-file holding another is refused,
+exit status 2, and nothing is written; so is a starting state named as
+--state (one holding no secret, as referee init --template writes it), with
+--secret-file or without. A replay is refused while referee run, another
+replay, init or check --repair works on the same state.
 
 Replaying the same archive again changes nothing: every message is
 remembered, and one applied before (in an archive replayed again, or one
@@ -178,6 +179,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	fresh := errors.Is(err, os.ErrNotExist)
 	if err != nil && !fresh {
 		return err
+	}
+	if s != nil && s.Secret == "" {
+		// A starting state: the mail applied to it would run no
+		// scheduled event, and leave a started state with no secret.
+		return usagef("%s exists and holds no master secret (a starting state, as referee init --template writes it): a replay applies mail to a working state; name a --state that does not exist yet, which the replay creates from the starting state at the first message's arrival, with the secret in --secret-file or a new one", cfg.State)
 	}
 	if secret != nil && s != nil {
 		if err := sameSecret(s, secret, *secretFile, cfg.State); err != nil {

@@ -75,11 +75,9 @@ const secretFileOnlyNew = "a replay takes --secret-file only for a state it crea
 // state s that exists already (at path) when its secret is not the one s
 // holds: the state keeps its own, and a secret named on the command line
 // and then silently set aside would have the operator believe the draws
-// come from it. Neither secret is named in the refusal.
+// come from it. Neither secret is named in the refusal. s holds a secret:
+// a starting state, which holds none, is refused before (cmdReplay).
 func sameSecret(s *contract.State, secret []byte, file, path string) error {
-	if s.Secret == "" {
-		return usagef("--secret-file %s: %s exists and holds no master secret (a starting state, as referee init --template writes it), and a replay gives none to a state that exists; %s", file, path, secretFileOnlyNew)
-	}
 	have, err := hex.DecodeString(s.Secret)
 	if err != nil || subtle.ConstantTimeCompare(have, secret) != 1 {
 		return usagef("--secret-file %s: %s exists and has its own master secret, not this one; %s", file, path, secretFileOnlyNew)

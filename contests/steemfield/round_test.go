@@ -135,6 +135,32 @@ func TestCapChange(t *testing.T) {
 	}
 }
 
+// TestCapChangeThousands: a passed rule that writes the cap with a comma
+// between thousands ("1,000") sets the cap to the whole number, not to the
+// digits before the comma (S11, G9).
+func TestCapChangeThousands(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:REPLACEMENT}\nReplacement: Gameplay, Rule 4\nThe cap on total land is 1,000.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	h.Advance("2026-12-02T10:30:00Z")
+	reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1)
+	ns := h.Advance("2026-12-04T10:30:00Z")
+	post := findNotice(ns, "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	body := strings.Join(strings.Fields(post.Body), " ")
+	for _, w := range []string{"sets LANDCap from 100 to 1000", "Gameplay 4. The cap on total land is 1,000."} {
+		if !strings.Contains(body, w) {
+			t.Errorf("results post lacks %q:\n%s", w, body)
+		}
+	}
+	if got := h.S.Ledger.Supply[LAND]; got != 1000 {
+		t.Errorf("supply %d, want 1000", got)
+	}
+}
+
 // TestRulingTimeout: a passed rule the referee cannot apply waits for the
 // totem controller; silence keeps it as written (G8, G9).
 func TestRulingTimeout(t *testing.T) {

@@ -212,20 +212,28 @@ func applyChange(rules []Rule, p *Proposal) ([]Rule, int, error) {
 }
 
 // Natural-language forms of the parameters a rule may set (ruling S11), read
-// when a passed rule carries no "SET X = v" line (G9).
+// when a passed rule carries no "SET X = v" line (G9). The number is read
+// whole, with the commas a writer puts between thousands ("The cap on total
+// LAND is 1,000."): formNumber takes every digit and comma of it, so that
+// "1,000" is never read as 1.
 var paramForms = []struct {
 	re    func() *regexp.Regexp
 	param string
 	unit  string
 }{
-	{lazyre.MustCompile(`(?i)\bcap on (?:the )?total land is (\d+)\b`), PLandCap, ""},
-	{lazyre.MustCompile(`(?i)\btotal of (\d+) land\b`), PLandCap, ""},
-	{lazyre.MustCompile(`(?i)\bany player to (?:get|reach|own|have) (\d+) (?:or more )?land wins\b`), PWin, ""},
-	{lazyre.MustCompile(`(?i)\bproposal period is (\d+) hours?\b`), PProposalPeriod, "h"},
-	{lazyre.MustCompile(`(?i)\bvoting period (?:for a proposal )?is (\d+) hours?\b`), PVotingPeriod, "h"},
-	{lazyre.MustCompile(`(?i)\b(\d+)\s*x\s*\d+ grid\b`), PGrid, ""},
-	{lazyre.MustCompile(`(?i)\bminimum of (\d+) days\b`), PRoundMinimum, "d"},
+	{lazyre.MustCompile(`(?i)\bcap on (?:the )?total land is ` + formNumber + `\b`), PLandCap, ""},
+	{lazyre.MustCompile(`(?i)\btotal of ` + formNumber + ` land\b`), PLandCap, ""},
+	{lazyre.MustCompile(`(?i)\bany player to (?:get|reach|own|have) ` + formNumber + ` (?:or more )?land wins\b`), PWin, ""},
+	{lazyre.MustCompile(`(?i)\bproposal period is ` + formNumber + ` hours?\b`), PProposalPeriod, "h"},
+	{lazyre.MustCompile(`(?i)\bvoting period (?:for a proposal )?is ` + formNumber + ` hours?\b`), PVotingPeriod, "h"},
+	{lazyre.MustCompile(`(?i)\b` + formNumber + `\s*x\s*\d+ grid\b`), PGrid, ""},
+	{lazyre.MustCompile(`(?i)\bminimum of ` + formNumber + ` days\b`), PRoundMinimum, "d"},
 }
+
+// formNumber is a number in a rule's natural-language form: digits, and the
+// commas between them, read by contract.ParseWhole (one that is no whole
+// number, "1,5", is kept as written, for the parameter to refuse).
+const formNumber = `(\d(?:[\d,]*\d)?)`
 
 // readChange finds the machine-readable change of a rule text: "SET X = v"
 // (G9) or one of the natural forms above.
@@ -236,12 +244,16 @@ func readChange(t string) (param, value string, ok bool) {
 	for _, f := range paramForms {
 		if m := f.re().FindStringSubmatch(t); m != nil {
 			v := m[1]
-			switch f.unit {
-			case "h":
-				v += "h"
-			case "d":
-				n, _ := strconv.Atoi(m[1])
-				v = strconv.Itoa(24*n) + "h"
+			n, whole := contract.ParseWhole(v)
+			switch {
+			case !whole:
+				// Refused by the parameter, naming the value as written.
+			case f.unit == "h":
+				v = strconv.FormatInt(n, 10) + "h"
+			case f.unit == "d":
+				v = strconv.FormatInt(24*n, 10) + "h"
+			default:
+				v = strconv.FormatInt(n, 10)
 			}
 			return f.param, v, true
 		}

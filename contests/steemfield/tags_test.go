@@ -189,6 +189,15 @@ func TestReadChange(t *testing.T) {
 		{"SET GridSize = 12", "GridSize", "12"},
 		{"Each round is a minimum of 4 days.", PRoundMinimum, "96h"},
 		{"Players may sing.", "", ""},
+		// Commas between thousands: the whole number, never the digits
+		// before the comma; one that is no whole number is kept as
+		// written, for the parameter to refuse.
+		{"The cap on total LAND is 1,000.", PLandCap, "1000"},
+		{"There will be a total of 2,500 LAND.", PLandCap, "2500"},
+		{"Any player to get 1,001 LAND wins the game.", PWin, "1001"},
+		{"The voting period is 1,000 hours.", PVotingPeriod, "1000h"},
+		{"The cap on total land is 500, as before.", PLandCap, "500"},
+		{"The cap on total land is 1,5.", PLandCap, "1,5"},
 	}
 	for _, tt := range tests {
 		p, v, _ := readChange(tt.in)

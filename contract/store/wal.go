@@ -283,12 +283,18 @@ func (j *Journal) LogPending(s *contract.State, steps []Step) (*PendingSave, err
 // Sync syncs the journal to disk: the save's lines and every line written
 // before them (and any written since). It touches nothing of the Journal's
 // own fields but its failure, which is atomic, so it may run beside the
-// journal's other methods. A failed sync stops the journal (syncFailed).
+// journal's other methods. A failed sync stops the journal (syncFailed),
+// and a failure of another sync of the journal (a snapshot's) before this
+// one returns is this one's too.
 func (p *PendingSave) Sync() error {
 	if err := syncLog(p.j.f); err != nil {
 		return p.j.syncFailed(err)
 	}
-	return nil
+	// A sync of the file that failed since the save's lines were written
+	// (a background snapshot's) is this save's failure too: Linux reports
+	// a failed write-back to one fsync of the file alone, so this one's
+	// success does not put the lines on disk.
+	return p.j.Failed()
 }
 
 // Cut takes the journal back to before the save's lines, with every line

@@ -992,3 +992,42 @@ func redone(t *testing.T, e *contract.Engine, s *contract.State, n int) store.St
 	}
 	return store.Step{Input: in, Entries: ent}
 }
+
+// TestPendingSaveAfterASnapshotSyncFailed: a save journaled before a
+// background snapshot's sync of the journal failed, and synced after it,
+// is refused with that failure though its own sync succeeds (Linux reports
+// a failed write-back to one fsync of the file alone, and the lines
+// written before the failure, the save's among them, are not known to be
+// on disk): the daemon, which syncs a message's save outside its lock
+// while a snapshot is written, does not send the notices of a save that
+// may be lost.
+func TestPendingSaveAfterASnapshotSyncFailed(t *testing.T) {
+	eio := syscall.EIO
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	s, j := freshState(t, e, path)
+	defer j.Close()
+	for n := 1; n <= 4; n++ {
+		perform(t, e, j, s, n, false) // written, not synced: the snapshot syncs them
+	}
+	p, err := j.LogPending(s, []store.Step{redone(t, e, s, 5)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := j.StartSnapshot(path, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restore := store.FailSnapshotJournalSync(eio)
+	serr := snap.Write()
+	restore()
+	if !errors.Is(serr, eio) {
+		t.Fatalf("the snapshot with the journal's sync failing: %v, want EIO", serr)
+	}
+	// The disk's next sync succeeds: the save is still refused.
+	err = p.Sync()
+	var sf *store.SyncFailedError
+	if !errors.As(err, &sf) || !errors.Is(err, eio) {
+		t.Fatalf("the save's sync after the snapshot's failed: %v, want the snapshot's SyncFailedError wrapping EIO", err)
+	}
+}
