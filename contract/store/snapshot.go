@@ -237,6 +237,14 @@ func (j *Journal) StartSnapshot(path string, s *contract.State) (*PendingSnapsho
 	return &PendingSnapshot{j: j, path: path, taken: j.enc.Take(s), name: snapshotName(s), at: At(s), sync: j.dirty}, nil
 }
 
+// Drop lets the snapshot go unwritten, in place of Write: the state file
+// and the journal are as they were, and the journal takes whole saves
+// again.
+func (p *PendingSnapshot) Drop() {
+	p.taken = nil
+	p.j.writing.Done()
+}
+
 // At is the position of the journal the snapshot includes.
 func (p *PendingSnapshot) At() Position { return p.at }
 
