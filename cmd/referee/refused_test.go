@@ -101,3 +101,26 @@ func TestInitTemplateMakesItsDirectory(t *testing.T) {
 		t.Errorf("the starting state holds a secret:\n%s", b)
 	}
 }
+
+// TestRunStartsAStartingState: referee run on a starting state at the
+// working path (init --template writes one: no master secret, no clock)
+// starts it, as it starts the committed one, where it ran the state as it
+// was: no scheduled event, and a state saved with no secret that check
+// then called broken.
+func TestRunStartsAStartingState(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, errs := runCmd(t, dir, "init", "--template", "--state", "data/state.yaml"); code != 0 {
+		t.Fatalf("init --template: exit %d, %s%s", code, out, errs)
+	}
+	d := startHubDaemonIn(t, dir, "")
+	alice := openMailbox(t, d.imapAddr, "alice@example.test")
+	submitTo(t, d.smtpAddr, "alice@example.test", "referee@example.test", []string{"referee@example.test"}, "joining", "alice-1@example.test", "I join the Life contest.")
+	alice.waitFor(t, func(m string) bool { return strings.Contains(m, "In-Reply-To: <alice-1@example.test>") })
+	stopReferee(t, d.runningReferee)
+	if b := readFile(t, filepath.Join(dir, "data/state.yaml")); !strings.Contains(string(b), "secret:") {
+		t.Fatalf("the state run saved holds no master secret:\n%.600s", b)
+	}
+	if code, out, errs := runCmd(t, dir, "check"); code != 0 {
+		t.Fatalf("check after run on a starting state: exit %d, %s%s", code, out, errs)
+	}
+}

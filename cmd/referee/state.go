@@ -100,17 +100,23 @@ func newSecret(sec []byte) ([]byte, error) {
 
 // openState loads the working state, creating it from the starting state on
 // first use (then at `now`, with a fresh secret, and the entries of its start).
+// A starting state found at the working path (one holding no master secret,
+// as init --template writes it) is started the same way: loaded as it is,
+// it would run no scheduled event (no seed commitment, no round, no report)
+// and be saved as a started state with no secret, which check calls broken.
+// A replay refuses one before it comes here (cmdReplay).
 func openState(e *contract.Engine, cfg *Config, now time.Time, secret []byte) (*contract.State, []contract.Entry, error) {
 	s, err := store.Load(e, cfg.State)
-	if err == nil {
+	if err == nil && s.Secret != "" {
 		return s, nil, nil
 	}
-	if !errors.Is(err, os.ErrNotExist) {
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, nil, err
 	}
-	s, err = template(e)
 	if err != nil {
-		return nil, nil, err
+		if s, err = template(e); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := applyGameParams(e, s, cfg); err != nil {
 		return nil, nil, err
