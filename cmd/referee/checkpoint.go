@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -291,7 +292,10 @@ func (w *emlWriter) first() int {
 // loaded: a replay of that state killed, its checkpoint deleted since,
 // wrote those files, and the journal re-done still holds their notices as
 // not written (only the checkpoint said they were). Written after the
-// folder's last file instead, each would be there twice.
+// folder's last file instead, each would be there twice. A file is the
+// notice's only if it holds the start of the mail composed of it (all of it,
+// or what a kill left): another state's replay of the same archive into the
+// same folder makes mails of the same Message-IDs, and its files stay.
 func (w *emlWriter) writeAgain(outbox []*contract.Outgoing, pause func(string)) (rest []*contract.Outgoing, again int, err error) {
 	if w.dir == "" {
 		return outbox, 0, nil
@@ -302,6 +306,12 @@ func (w *emlWriter) writeAgain(outbox []*contract.Outgoing, pause func(string)) 
 	}
 	for _, o := range outbox {
 		n, ok := numbers[contract.MessageID(o.ID, contract.Domain(w.addr.Referee))]
+		if ok {
+			ok, err = w.holdsStartOf(emlName(n), o)
+			if err != nil {
+				return nil, 0, err
+			}
+		}
 		if !ok {
 			rest = append(rest, o)
 			continue
@@ -312,6 +322,23 @@ func (w *emlWriter) writeAgain(outbox []*contract.Outgoing, pause func(string)) 
 		again++
 	}
 	return rest, again, nil
+}
+
+// holdsStartOf says whether the folder's file name holds the start of the
+// mail composed of o (composing is the same every time).
+func (w *emlWriter) holdsStartOf(name string, o *contract.Outgoing) (bool, error) {
+	raw, err := mailout.Compose(bridge.Mail(&o.Notice, w.addr))
+	if err != nil {
+		return false, fmt.Errorf("compose %s: %w", o.ID, err)
+	}
+	have, err := os.ReadFile(filepath.Join(w.dir, name))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return bytes.HasPrefix(raw, have), nil
 }
 
 // messageIDs are the numbers of the folder's files by the Message-ID each

@@ -45,3 +45,49 @@ func TestReplayWithoutItsCheckpointWritesNoMailTwice(t *testing.T) {
 		t.Error("no kill left notices written and not snapshotted")
 	}
 }
+
+// TestReplayWithoutItsCheckpointLeavesAnotherStatesMails: two states
+// replay the same archive into one --out (the mails' Message-IDs come from
+// the messages they answer, so both make the same IDs); the second, killed
+// after journaling a save and before writing its mails, its checkpoint
+// deleted, run again, writes those mails under new numbers and leaves the
+// first state's files as they were (its first Randomness notice, whose
+// commitments differ, among them), where it wrote its own over them, the
+// Message-ID alone taken for the file's being its own.
+func TestReplayWithoutItsCheckpointLeavesAnotherStatesMails(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	args := func() []string {
+		a := replayArgs(t, true)
+		for i := range a {
+			if a[i] == "out" {
+				a[i] = out
+			}
+		}
+		return a
+	}
+	first := secretDir(t)
+	if code, errs := replayChild(t, first, "", 0, args()); code != 0 {
+		t.Fatalf("the first state's replay: exit %d %s", code, errs)
+	}
+	before := map[string]string{}
+	ents, _ := os.ReadDir(out)
+	for _, e := range ents {
+		before[e.Name()] = string(readFile(t, filepath.Join(out, e.Name())))
+	}
+	second := t.TempDir()
+	os.WriteFile(filepath.Join(second, "secret"), []byte(strings.Repeat("7", 64)), 0o600)
+	if code, errs := replayChild(t, second, "saved:1", syscall.SIGKILL, args()); code != -1 {
+		t.Fatalf("the second state's replay killed: exit %d %s", code, errs)
+	}
+	if err := os.Remove(filepath.Join(second, "data/state.yaml.replay")); err != nil {
+		t.Fatal(err)
+	}
+	if code, errs := replayChild(t, second, "", 0, args()); code != 0 {
+		t.Fatalf("the second state's replay run again: exit %d %s", code, errs)
+	}
+	for name, was := range before {
+		if now := string(readFile(t, filepath.Join(out, name))); now != was {
+			t.Errorf("the first state's %s was written over by the second's replay:\n%.400s\nwas:\n%.400s", name, now, was)
+		}
+	}
+}
