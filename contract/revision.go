@@ -52,6 +52,10 @@ type Outcome struct {
 	Outcome string    `json:"outcome"`
 	Reason  string    `json:"reason,omitempty"`
 	Changes []string  `json:"changes,omitempty"`
+	// what names a message's outcome that is no action's ("not
+	// understood") and sender is the address of its sender when e is not
+	// a player, for the revision's text (outcomeOf); neither is journaled.
+	what, sender string
 }
 
 func (o Outcome) equal(p Outcome) bool {
@@ -387,12 +391,19 @@ func (r *Revision) Text() string {
 				o = c.Old
 			}
 			who := o.Player
-			if who == "" {
-				who = "-"
+			switch {
+			case who != "":
+			case o.sender != "":
+				who = o.sender
+			default:
+				who = "-" // an event
 			}
 			what := o.Verb
+			if what == "" {
+				what = o.what
+			}
 			if o.Game != "" {
-				what = o.Game + " " + o.Verb
+				what = strings.TrimSpace(o.Game + " " + what)
 			}
 			b.WriteString(fmt.Sprintf("%s  %s  %s\n", Stamp(o.Time), who, what))
 			if c.Old != nil {
