@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -114,6 +115,11 @@ func doName(c *Ctx, a *Action) error {
 	}
 	p := c.Actor()
 	old := p.Name
+	if name != old {
+		if err := c.e.renamable(c, p); err != nil {
+			return err
+		}
+	}
 	c.s.touchPlayer(p)
 	c.s.undoLog().touch("", old)
 	c.s.undoLog().touch("", name)
@@ -121,6 +127,27 @@ func doName(c *Ctx, a *Action) error {
 	renames.Add(1)
 	renamePlayer(c.s, old, name)
 	c.Did("you are now known as %s (before: %s)", name, old)
+	return nil
+}
+
+// renamable asks each game that keeps players' names (NameKeeper) whether
+// p may change eir name now: the first refusal is the answer.
+func (e *Engine) renamable(c *Ctx, p *Player) error {
+	for _, g := range e.list {
+		k, ok := g.(NameKeeper)
+		id := g.Spec().ID
+		if !ok || c.s.Games[id] == nil {
+			continue
+		}
+		gc := e.ctxOf(c.s, id, c.now, c.msg, p)
+		gc.ro = true
+		if err := k.Renamable(gc, p); err != nil {
+			if _, ok := AsRejection(err); ok {
+				return err
+			}
+			return fmt.Errorf("%s: renamable: %w", id, err)
+		}
+	}
 	return nil
 }
 

@@ -68,6 +68,16 @@ type RulingHandler interface {
 	OnRuling(c *Ctx, r *Ruling, timedOut bool) error
 }
 
+// NameKeeper is implemented by games that keep players' names where a change
+// of name cannot follow them (Rumble: a sealed submission's published
+// commitment covers a text that names the contestant). Renamable returns a
+// rejection saying why p may not change eir name now and when e may, or nil
+// when e may now. It only reads the state; the change of name is refused
+// at once when any game refuses it.
+type NameKeeper interface {
+	Renamable(c *Ctx, p *Player) error
+}
+
 // Event is a scheduled duty of a game: a weekly round, a deadline, a reminder.
 type Event struct {
 	At   time.Time `yaml:"at" json:"at"`

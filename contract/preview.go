@@ -74,9 +74,16 @@ func (e *Engine) preview(s *State, m *Message, at time.Time) error {
 	b.WriteString(text.Wrap("The outcome can differ if other mail or a scheduled event comes first (ruling G2). To perform the actions, send them again without the \"preview\" line.", 0))
 	b.WriteString("\n")
 	b.WriteString(text.Signature("The referee"))
-	e.reply(s, m, "preview/"+m.ID, b.String(), at)
+	e.reply(s, m, previewPrefix+m.ID, b.String(), at)
 	return nil
 }
+
+// previewPrefix begins the ID of a preview's reply: "preview/<Message-ID>".
+const previewPrefix = "preview/"
+
+// isPreviewReply reports whether the notice with this ID is a preview's reply,
+// which tells what a message would do and changes nothing.
+func isPreviewReply(id string) bool { return strings.HasPrefix(id, previewPrefix) }
 
 // hideDraws keeps a preview from telling the outcome of a random draw
 // (G5): the draw is made from the week's seed, which stays secret until the

@@ -192,13 +192,15 @@ type history struct {
 	// notices are every notice the run made, by ID, and their order.
 	notices map[string]*Notice
 	order   []string
-	// public says whether a message's details are public (its channel).
+	// public says whether a message's details are public (its channel);
+	// from is each message's sender's address.
 	public map[string]bool
+	from   map[string]string
 }
 
 // replay re-does inputs on a copy of base, collecting the notices made.
 func (e *Engine) replay(base *State, inputs []Input) (*history, error) {
-	h := &history{s: Snapshot(base), notices: map[string]*Notice{}, public: map[string]bool{}}
+	h := &history{s: Snapshot(base), notices: map[string]*Notice{}, public: map[string]bool{}, from: map[string]string{}}
 	for i := range inputs {
 		in := &inputs[i]
 		before := map[string]bool{}
@@ -212,6 +214,7 @@ func (e *Engine) replay(base *State, inputs []Input) (*history, error) {
 		h.entries = append(h.entries, ent...)
 		if in.Kind == InMessage {
 			h.public[in.Msg.ID] = in.Msg.Channel.IsPublic()
+			h.from[in.Msg.ID] = in.Msg.From
 		}
 		for _, o := range h.s.Outbox {
 			if !before[o.ID] {
@@ -430,7 +433,7 @@ func outcomeChanges(old, cur *history) []OutcomeChange {
 			if en.Verb == "randomness" {
 				continue
 			}
-			o := outcomeOf(en, h.public[en.MsgID])
+			o := outcomeOf(en, h.public[en.MsgID], h.from[en.MsgID])
 			k := fmt.Sprintf("%s|%s|%s|%s|%s", en.Time.UTC().Format(time.RFC3339Nano), en.MsgID, en.Game, en.Verb, en.Player)
 			count[k]++
 			k = fmt.Sprintf("%s|%d", k, count[k])
@@ -466,8 +469,22 @@ func ptr[T any](v T) *T { return &v }
 
 // outcomeOf is what a revision may say of an entry: a private message's
 // reason and changes stay with its sender (they may hold sealed values).
-func outcomeOf(en Entry, public bool) Outcome {
+// from is the message's sender's address, which names a sender who is not
+// a player (as the revision's list of notices names a private receipt's).
+func outcomeOf(en Entry, public bool, from string) Outcome {
 	o := Outcome{Time: en.Time.UTC(), MsgID: en.MsgID, Game: en.Game, Verb: en.Verb, Player: en.Player, Outcome: en.Outcome}
+	if en.MsgID != "" && en.Verb == "" {
+		// A message's outcome, not an action's: a sentence not understood
+		// (journaled with its line), or the whole message (unreadable,
+		// too large, through the discussion list, held).
+		o.what = "message"
+		if _, ok := en.Detail["line"]; ok {
+			o.what = "not understood"
+		}
+		if en.Player == "" {
+			o.sender = from
+		}
+	}
 	if public || en.MsgID == "" {
 		o.Reason = en.Reason
 		if ch, ok := en.Detail["changes"].([]string); ok {

@@ -52,6 +52,10 @@ type Outcome struct {
 	Outcome string    `json:"outcome"`
 	Reason  string    `json:"reason,omitempty"`
 	Changes []string  `json:"changes,omitempty"`
+	// what names a message's outcome that is no action's ("not
+	// understood") and sender is the address of its sender when e is not
+	// a player, for the revision's text (outcomeOf); neither is journaled.
+	what, sender string
 }
 
 func (o Outcome) equal(p Outcome) bool {
@@ -333,10 +337,15 @@ func joinAnd(items []string) string {
 
 // PublishRevision queues the revision on the official list and the changed
 // receipts, each to its player as "Corrected: ...", and journals it. It
-// returns the journal entry.
+// returns the journal entry. A preview's reply is not sent again: the
+// preview changed nothing, and what it would do in the corrected record is
+// no more than the revision says (the revision lists it).
 func (e *Engine) PublishRevision(s *State, rev *Revision, at time.Time) Entry {
 	at = at.UTC()
 	for _, rc := range rev.Receipts {
+		if isPreviewReply(rc.ID) {
+			continue
+		}
 		n := rc.New
 		var body string
 		switch {
@@ -387,12 +396,19 @@ func (r *Revision) Text() string {
 				o = c.Old
 			}
 			who := o.Player
-			if who == "" {
-				who = "-"
+			switch {
+			case who != "":
+			case o.sender != "":
+				who = o.sender
+			default:
+				who = "-" // an event
 			}
 			what := o.Verb
+			if what == "" {
+				what = o.what
+			}
 			if o.Game != "" {
-				what = o.Game + " " + o.Verb
+				what = strings.TrimSpace(o.Game + " " + what)
 			}
 			b.WriteString(fmt.Sprintf("%s  %s  %s\n", Stamp(o.Time), who, what))
 			if c.Old != nil {
@@ -426,8 +442,8 @@ func (r *Revision) Text() string {
 		for _, c := range append(slices.Clone(r.Receipts), r.Notices...) {
 			b.WriteString(c.line() + "\n")
 		}
-		if len(r.Receipts) > 0 {
-			b.WriteString(text.Wrap(receiptsSent(r.Receipts), 0))
+		if line := receiptsSent(r.Receipts); line != "" {
+			b.WriteString(text.Wrap(line, 0))
 		}
 	}
 	b.WriteString("\n")
@@ -437,14 +453,23 @@ func (r *Revision) Text() string {
 	return b.String()
 }
 
-// receiptsSent is the revision's line on the receipts it lists: each goes
-// to its player with the revision, marked "Corrected:" (PublishRevision),
-// a changed one again, one the record never made for the first time.
+// receiptsSent is the revision's line on the receipts it lists: each but a
+// preview's goes to its player with the revision, marked "Corrected:"
+// (PublishRevision), a changed one again, one the record never made for
+// the first time. It is "" when the receipts are all previews'.
 func receiptsSent(rs []NoticeChange) string {
+	sent := false
 	for _, c := range rs {
+		if isPreviewReply(c.ID) {
+			continue
+		}
 		if c.Old == nil {
 			return "Each changed or new receipt is sent to its player, marked \"Corrected:\"."
 		}
+		sent = true
+	}
+	if !sent {
+		return ""
 	}
 	return "Each changed receipt is sent again to its player, marked \"Corrected:\"."
 }
@@ -489,6 +514,9 @@ func (c NoticeChange) line() string {
 	}
 	if c.Ratified {
 		state += ", ratified"
+	}
+	if isPreviewReply(c.ID) {
+		state += "; a preview, which changed nothing: not sent again"
 	}
 	return fmt.Sprintf("%s  %s (%s)", Stamp(n.Time), subj, state)
 }

@@ -34,6 +34,7 @@ var (
 	_ contract.Game          = (*Game)(nil)
 	_ contract.Extractor     = (*Game)(nil)
 	_ contract.RulingHandler = (*Game)(nil)
+	_ contract.NameKeeper    = (*Game)(nil)
 	_ contract.DataSaver     = (*State)(nil)
 )
 
