@@ -114,14 +114,7 @@ func TestCapChange(t *testing.T) {
 	if !strings.Contains(strings.Join(strings.Fields(New().Spec().Guide), " "), "the totem gets the new cap less all LAND that exists (its own and the players'), so LAND burnt earlier comes back to the pool") {
 		t.Errorf("the guide does not say what a raised cap gives the totem")
 	}
-	h.Advance("2026-12-02T10:30:00Z")
-	reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1)
-	ns := h.Advance("2026-12-04T10:30:00Z")
-	post := findNotice(ns, "steemfield/round/2/results-post")
-	if post == nil {
-		t.Fatal("no results post")
-	}
-	body := strings.Join(strings.Fields(post.Body), " ")
+	body := passWithOneYes(t, h)
 	for _, w := range []string{"in favor: 1.000 against: 0.000", "sets LANDCap from 100 to 500", "The totem's pool grows by 401 LAND", "Gameplay 4. The cap on total land is 500."} {
 		if !strings.Contains(body, w) {
 			t.Errorf("results post lacks %q", w)
@@ -135,6 +128,19 @@ func TestCapChange(t *testing.T) {
 	}
 }
 
+// passWithOneYes votes round 1's proposal in with Alice's {YES} and returns
+// round 2's results post, its white space made single spaces.
+func passWithOneYes(t *testing.T, h *contracttest.Harness) string {
+	t.Helper()
+	h.Advance("2026-12-02T10:30:00Z")
+	reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1)
+	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	return strings.Join(strings.Fields(post.Body), " ")
+}
+
 // TestCapChangeThousands: a passed rule that writes the cap with a comma
 // between thousands ("1,000") sets the cap to the whole number, not to the
 // digits before the comma (S11, G9).
@@ -143,14 +149,7 @@ func TestCapChangeThousands(t *testing.T) {
 	joinAll(t, h, 3)
 	prop := "---\n{PROPOSAL:REPLACEMENT}\nReplacement: Gameplay, Rule 4\nThe cap on total land is 1,000.\n---"
 	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
-	h.Advance("2026-12-02T10:30:00Z")
-	reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1)
-	ns := h.Advance("2026-12-04T10:30:00Z")
-	post := findNotice(ns, "steemfield/round/2/results-post")
-	if post == nil {
-		t.Fatal("no results post")
-	}
-	body := strings.Join(strings.Fields(post.Body), " ")
+	body := passWithOneYes(t, h)
 	for _, w := range []string{"sets LANDCap from 100 to 1000", "Gameplay 4. The cap on total land is 1,000."} {
 		if !strings.Contains(body, w) {
 			t.Errorf("results post lacks %q:\n%s", w, body)
