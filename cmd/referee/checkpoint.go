@@ -325,11 +325,11 @@ func (w *emlWriter) writeAgain(outbox []*contract.Outgoing, pause func(string)) 
 }
 
 // holdsStartOf says whether the folder's file name holds the start of the
-// mail composed of o (composing is the same every time).
+// mail composed of o (compose).
 func (w *emlWriter) holdsStartOf(name string, o *contract.Outgoing) (bool, error) {
-	raw, err := mailout.Compose(bridge.Mail(&o.Notice, w.addr))
+	raw, err := w.compose(o)
 	if err != nil {
-		return false, fmt.Errorf("compose %s: %w", o.ID, err)
+		return false, err
 	}
 	have, err := os.ReadFile(filepath.Join(w.dir, name))
 	if errors.Is(err, os.ErrNotExist) {
@@ -387,11 +387,20 @@ func (w *emlWriter) write(outbox []*contract.Outgoing, next int, pause func(stri
 	return w.writeAll(outbox, next, pause)
 }
 
+// compose is the mail of o as the folder holds it: the same every time.
+func (w *emlWriter) compose(o *contract.Outgoing) ([]byte, error) {
+	raw, err := mailout.Compose(bridge.Mail(&o.Notice, w.addr))
+	if err != nil {
+		return nil, fmt.Errorf("compose %s: %w", o.ID, err)
+	}
+	return raw, nil
+}
+
 func (w *emlWriter) writeAll(outbox []*contract.Outgoing, next int, pause func(string)) error {
 	for i, o := range outbox {
-		raw, err := mailout.Compose(bridge.Mail(&o.Notice, w.addr))
+		raw, err := w.compose(o)
 		if err != nil {
-			return fmt.Errorf("compose %s: %w", o.ID, err)
+			return err
 		}
 		name := emlName(next + i)
 		if err := w.writeFile(name, raw); err != nil {
