@@ -2,6 +2,7 @@ package contract_test
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -95,4 +96,37 @@ func TestParamThousands(t *testing.T) {
 			t.Errorf("Validate(%q) = %q, %q; want %q, %q", c.in, got, refusal, c.want, c.refusal)
 		}
 	}
+}
+
+// FuzzParseWhole: whatever a player writes, ParseWhole takes exactly what
+// WholeNumber matches (within an int64), and a number it reads, written
+// again with commas between its thousands, is read as the same number.
+func FuzzParseWhole(f *testing.F) {
+	for _, s := range []string{"0", "1,000", "12,500", "1,5", "1,00", "0,500", "007", "-5", "9,223,372,036,854,775,807"} {
+		f.Add(s)
+	}
+	re := regexp.MustCompile(`^` + contract.WholeNumber + `$`)
+	f.Fuzz(func(t *testing.T, s string) {
+		n, ok := contract.ParseWhole(s)
+		if ok && !re.MatchString(s) {
+			t.Fatalf("ParseWhole(%q) = %d, but WholeNumber does not match it", s, n)
+		}
+		if !ok && re.MatchString(s) && len(strings.ReplaceAll(s, ",", "")) < 19 {
+			t.Fatalf("WholeNumber matches %q, but ParseWhole refuses it", s)
+		}
+		if !ok {
+			return
+		}
+		d := strconv.FormatInt(n, 10)
+		var b strings.Builder
+		for i, c := range d {
+			if i > 0 && (len(d)-i)%3 == 0 {
+				b.WriteByte(',')
+			}
+			b.WriteRune(c)
+		}
+		if m, ok := contract.ParseWhole(b.String()); !ok || m != n {
+			t.Fatalf("%q read as %d, written %q, read again as %d, %v", s, n, b.String(), m, ok)
+		}
+	})
 }
