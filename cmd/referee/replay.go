@@ -311,6 +311,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 		behind = nil
 		return err
 	}
+	// goBehind hands f to a goroutine of its own as the save behind.
+	goBehind := func(f func() error) {
+		done := make(chan error, 1)
+		behind = done
+		go func() { done <- f() }()
+	}
 	// Stopped by another error while a save is behind, the replay
 	// names the save's error too (a file-system sync that failed, say).
 	defer func() {
@@ -371,13 +377,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 			s.JournalInputs += nin
 			cur = pos
 			steps, s.Outbox = nil, nil
-			behind = make(chan error, 1)
-			go func() {
-				behind <- finish(func() error {
+			goBehind(func() error {
+				return finish(func() error {
 					_, err := j.LogAt(at, saved, true)
 					return err
 				}, outbox)
-			}()
+			})
 			return nil
 		}
 		// The state file written whole, in line: it is the state.
@@ -425,19 +430,17 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 			return err
 		}
 		lastSnap, clean = s.JournalInputs, true
-		behind = make(chan error, 1)
-		go func() {
+		goBehind(func() error {
 			if err := emls.sync(); err != nil {
 				p.Drop()
-				behind <- err
-				return
+				return err
 			}
-			err := p.Write()
-			if err == nil {
-				pause.at("snapshot")
+			if err := p.Write(); err != nil {
+				return err
 			}
-			behind <- err
-		}()
+			pause.at("snapshot")
+			return nil
+		})
 		return nil
 	}
 	// checkpoint saves, and writes a snapshot every snapshotInputs
