@@ -32,7 +32,9 @@ With no IMAP server configured it starts an embedded mail hub on 127.0.0.1 (IMAP
 and SMTP, any user and password accepted; the lists fan out to every mailbox the
 hub knows) and prints its ports, so the games can be played with any mail
 client; it keeps their mail in hub/ beside the state. Without --state it works
-on data/state.yaml, created from the committed state.yaml on first use. The
+on data/state.yaml, created from the committed state.yaml on first use; a
+starting state found there (no master secret, as init --template writes it)
+is started the same way, with a new secret. The
 status page is served on web.addr (http://127.0.0.1:8025/ unless configured;
 "off" turns it off).
 
