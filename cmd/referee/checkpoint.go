@@ -10,6 +10,7 @@ import (
 	"net/mail"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -300,28 +301,49 @@ func (w *emlWriter) writeAgain(outbox []*contract.Outgoing, pause func(string)) 
 	if w.dir == "" {
 		return outbox, 0, nil
 	}
-	numbers, err := w.messageIDs()
+	byID, cut, err := w.messageIDs()
 	if err != nil {
 		return nil, 0, err
 	}
 	for _, o := range outbox {
-		n, ok := numbers[contract.MessageID(o.ID, contract.Domain(w.addr.Referee))]
-		if ok {
-			ok, err = w.holdsStartOf(emlName(n), o)
-			if err != nil {
-				return nil, 0, err
+		// Its own file, among those of its Message-ID (other states' too:
+		// the latest first, as this state's were written after theirs),
+		// or else a file a kill cut short before its header's end (it
+		// holds the start of this mail, an empty file too).
+		same := slices.Clone(byID[contract.MessageID(o.ID, contract.Domain(w.addr.Referee))])
+		slices.Reverse(same)
+		name, err := w.fileOf(o, same)
+		if err == nil && name == "" {
+			if name, err = w.fileOf(o, cut); name != "" {
+				cut = slices.DeleteFunc(cut, func(c string) bool { return c == name })
 			}
 		}
-		if !ok {
+		if err != nil {
+			return nil, 0, err
+		}
+		if name == "" {
 			rest = append(rest, o)
 			continue
 		}
+		n, _ := strconv.Atoi(strings.TrimSuffix(name, ".eml"))
 		if err := w.write([]*contract.Outgoing{o}, n, pause); err != nil {
 			return nil, 0, err
 		}
 		again++
 	}
 	return rest, again, nil
+}
+
+// fileOf is the first of the folder's files names that holds the start of
+// o's mail (holdsStartOf), "" for none.
+func (w *emlWriter) fileOf(o *contract.Outgoing, names []string) (string, error) {
+	for _, name := range names {
+		ok, err := w.holdsStartOf(name, o)
+		if err != nil || ok {
+			return name, err
+		}
+	}
+	return "", nil
 }
 
 // holdsStartOf says whether the folder's file name holds the start of the
@@ -341,34 +363,39 @@ func (w *emlWriter) holdsStartOf(name string, o *contract.Outgoing) (bool, error
 	return bytes.HasPrefix(raw, have), nil
 }
 
-// messageIDs are the numbers of the folder's files by the Message-ID each
-// holds (without its angle brackets).
-func (w *emlWriter) messageIDs() (map[string]int, error) {
+// messageIDs are the names of the folder's numbered files by the
+// Message-ID each holds (without its angle brackets), in the folder's order,
+// and the names of those whose Message-ID cannot be read: cut short before
+// it or before their header's end (a kill while one was written).
+func (w *emlWriter) messageIDs() (byID map[string][]string, cut []string, err error) {
 	entries, err := os.ReadDir(w.dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	ids := map[string]int{}
+	byID = map[string][]string{}
 	for _, en := range entries {
 		num, ok := strings.CutSuffix(en.Name(), ".eml")
 		n, err := strconv.Atoi(num)
-		if !ok || err != nil || n < 0 {
+		if !ok || err != nil || n < 0 || emlName(n) != en.Name() {
 			continue
 		}
 		f, err := os.Open(filepath.Join(w.dir, en.Name()))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		m, err := mail.ReadMessage(bufio.NewReader(f))
 		f.Close()
 		if err != nil {
-			continue // cut short before its header's end: not counted
+			cut = append(cut, en.Name())
+			continue
 		}
 		if id := strings.Trim(m.Header.Get("Message-ID"), "<> \t"); id != "" {
-			ids[id] = n
+			byID[id] = append(byID[id], en.Name())
+		} else {
+			cut = append(cut, en.Name()) // cut before its Message-ID
 		}
 	}
-	return ids, nil
+	return byID, cut, nil
 }
 
 // write writes the outbox's notices as files from number next on, or hands

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,5 +90,37 @@ func TestReplayWithoutItsCheckpointLeavesAnotherStatesMails(t *testing.T) {
 		if now := string(readFile(t, filepath.Join(out, name))); now != was {
 			t.Errorf("the first state's %s was written over by the second's replay:\n%.400s\nwas:\n%.400s", name, now, was)
 		}
+	}
+}
+
+// TestReplayWithoutItsCheckpointWritesOverAFileCutShort: a replay killed
+// while it wrote a mail leaves that file cut short (empty, or its header
+// cut); its checkpoint deleted and run again, it writes that mail over the
+// file cut short, not after it: the same mails as a replay never killed,
+// and no file empty or cut.
+func TestReplayWithoutItsCheckpointWritesOverAFileCutShort(t *testing.T) {
+	base := secretDir(t)
+	if code, errs := replayChild(t, base, "", 0, replayArgs(t, true)); code != 0 {
+		t.Fatalf("replay: exit %d %s", code, errs)
+	}
+	want := resultOf(t, base)
+	for _, keep := range []int{0, 40} { // empty, or cut inside its header
+		dir := secretDir(t)
+		if code, errs := replayChild(t, dir, "eml:4", syscall.SIGKILL, replayArgs(t, true)); code != -1 {
+			t.Fatalf("killed: exit %d %s", code, errs)
+		}
+		ents, _ := os.ReadDir(filepath.Join(dir, "out"))
+		last := filepath.Join(dir, "out", ents[len(ents)-1].Name())
+		b := readFile(t, last)
+		if err := os.WriteFile(last, b[:keep], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(filepath.Join(dir, "data/state.yaml.replay")); err != nil {
+			t.Fatal(err)
+		}
+		if code, errs := replayChild(t, dir, "", 0, replayArgs(t, true)); code != 0 {
+			t.Fatalf("run again: exit %d %s", code, errs)
+		}
+		sameResult(t, fmt.Sprintf("the last mail cut to %d bytes, the checkpoint deleted, run again", keep), resultOf(t, dir), want)
 	}
 }
