@@ -16,7 +16,11 @@ type Raw struct {
 	Data    []byte
 	Arrived time.Time
 	UID     uint32
-	free    chan<- []byte // where Data's memory goes once released, for the archive's next message
+	// CutShort: the archive ended inside this message's last line, as a
+	// file cut short does (a copy stopped, a full disk): the message is
+	// read as it is, and its reader may refuse to take it for whole.
+	CutShort bool
+	free     chan<- []byte // where Data's memory goes once released, for the archive's next message
 }
 
 // Release tells the archive that read r that r.Data is no longer used: an

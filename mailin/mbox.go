@@ -157,7 +157,9 @@ func (a *mboxArchive) Next() (*Raw, error) {
 	if arrived.IsZero() {
 		arrived = headerDate(data)
 	}
-	return &Raw{Data: data, Arrived: arrived.UTC(), UID: a.n, free: a.free}, nil
+	// Every line of an mbox ends with a newline, its last one too.
+	cut := a.eof && next == "" && !bytes.HasSuffix(data, []byte("\n"))
+	return &Raw{Data: data, Arrived: arrived.UTC(), UID: a.n, CutShort: cut, free: a.free}, nil
 }
 
 // quotedFromLine reports whether line is a quoted From_ line, ">From ",

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -87,6 +88,15 @@ func readAhead(a mailin.Archive, pipe *bridge.Pipeline, workers int) *reader {
 					if !errors.Is(err, io.EOF) {
 						b.msgs = append(b.msgs, parsed{err: err})
 					}
+					break
+				}
+				if raw.CutShort {
+					// Applied, a part of a message would stay applied
+					// (its Message-ID remembered) when the whole
+					// archive is replayed.
+					raw.Release()
+					err = fmt.Errorf("the archive ends inside the last line of its message %d: the file was cut short (a copy stopped, a full disk?); that message is not applied: replay a whole copy", raw.UID)
+					b.msgs = append(b.msgs, parsed{err: err})
 					break
 				}
 				b.msgs = append(b.msgs, parsed{arrived: raw.Arrived, raw: raw})

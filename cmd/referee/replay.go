@@ -80,6 +80,10 @@ stay applied), and a mail of the state's that is in --out already (a killed
 replay wrote it after the last whole save) is written again over its own
 file, not under a new number.
 
+An mbox that ends inside a line (a copy stopped, a full disk) is replayed up
+to its last message, which is not applied: the replay stops naming it, and
+the same command with a whole copy goes on from there.
+
 Exit status: 0 done, 1 a failure (what the last checkpoint saved is kept),
 2 bad usage or configuration (nothing written), 3 stopped by a signal.
 
