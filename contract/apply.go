@@ -100,6 +100,9 @@ func (e *Engine) actions(s *State, m *Message, at time.Time) ([]Result, []Entry,
 		entries = append(entries, ent)
 	}
 	switch {
+	case m.TooLarge && m.Channel == ChanDiscussion:
+		// Talk, never actions (G4): answered no more than a post of any
+		// size there, as a part that could not be read is not.
 	case m.TooLarge:
 		results = append(results, Result{Line: "(the whole message)", Reason: "the message is too large to be read for actions; send the actions alone, in plain text"})
 		entries = append(entries, e.journalMessage(s, m, at, "", "rejected", "too large"))

@@ -490,6 +490,26 @@ func TestDiscussionPerformsNothing(t *testing.T) {
 	}
 }
 
+// TestTooLargeOnTheDiscussionList: a post to the discussion list too large
+// to be read is talk, as any post there is (G4): no reply and nothing
+// journaled, where it got a private "too large to be read for actions"; the
+// same message sent privately still gets that reply.
+func TestTooLargeOnTheDiscussionList(t *testing.T) {
+	h := newToy(t)
+	big := "Has anyone read the report? " + strings.Repeat("x", 100)
+	n := len(h.Entries)
+	if ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:00Z"), Channel: contract.ChanDiscussion, Text: big, TooLarge: true}); len(ns) != 0 {
+		t.Errorf("a discussion post too large to read was answered: %+v", ns)
+	}
+	if len(h.Entries) != n {
+		t.Errorf("a discussion post too large to read was journaled: %+v", h.Entries[n:])
+	}
+	ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: contracttest.At(t, "2026-12-01T11:05:00Z"), Channel: contract.ChanPrivate, Text: big, TooLarge: true})
+	if len(ns) != 1 || !strings.Contains(ns[0].Body, "too large to be read for actions") {
+		t.Errorf("a private message too large to read: %+v", ns)
+	}
+}
+
 func TestContestmasterRuling(t *testing.T) {
 	h := newToy(t)
 	r := h.Public("2026-12-01T10:05:00Z", alice, "I ask the contestmaster whether pokes stack.")
