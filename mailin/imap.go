@@ -89,11 +89,36 @@ type applyError struct{ err error }
 func (e *applyError) Error() string { return e.err.Error() }
 func (e *applyError) Unwrap() error { return e.err }
 
+// refusal is the server's NO or BAD answer (RFC 9051 §7.1) to a step the
+// configuration decides: the login, the mailbox to read, the folder for
+// handled mail. It is the operator's to mend, not a lost connection; check
+// names the settings to look at. Run retries it all the same (a server's
+// authentication backend may be down for a while).
+type refusal struct {
+	check string
+	err   error
+}
+
+func (e *refusal) Error() string { return e.err.Error() }
+func (e *refusal) Unwrap() error { return e.err }
+
+// refused wraps err as a refusal when the server answered NO or BAD, and
+// returns it unchanged otherwise (a dropped connection, a timeout).
+func refused(err error, check string) error {
+	var ie *imap.Error
+	if errors.As(err, &ie) {
+		return &refusal{check: check, err: err}
+	}
+	return err
+}
+
 // Run connects, reads everything after from, then IDLEs (or polls when the
 // server lacks IDLE); for each batch it calls apply, and only after apply
 // returns nil marks the batch's messages processed (MOVE to Processed, or
 // \Seen and $RefereeDone). An error from apply stops Run and is returned.
-// Connection errors are retried with capped exponential backoff and logged.
+// Connection errors are retried with capped exponential backoff and logged;
+// the server's refusal of the login or the mailbox is logged at the error
+// level, naming the settings to check, and retried the same way.
 // A UIDVALIDITY change (RFC 3501 §2.3.1.1) re-reads the whole mailbox: the
 // caller dedupes by Message-ID. Run returns ctx.Err() when ctx is done.
 //
@@ -120,7 +145,12 @@ func (c *IMAPConfig) Run(ctx context.Context, from Checkpoint, apply func(contex
 		if progressed {
 			backoff = first
 		}
-		log.Warn("imap connection lost; reconnecting", "addr", c.Addr, "mailbox", c.mailbox(), "err", err, "retry_in", backoff)
+		var rf *refusal
+		if errors.As(err, &rf) {
+			log.Error("imap server refused the referee; retrying", "addr", c.Addr, "mailbox", c.mailbox(), "check", rf.check, "err", err, "retry_in", backoff)
+		} else {
+			log.Warn("imap connection lost; reconnecting", "addr", c.Addr, "mailbox", c.mailbox(), "err", err, "retry_in", backoff)
+		}
 		t := time.NewTimer(backoff)
 		select {
 		case <-ctx.Done():
@@ -188,7 +218,7 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 	}
 	if err := wait(ctx, cl, func() error { return cl.Login(c.User, c.Password).Wait() }); err != nil {
 		cl.Close()
-		return nil, fmt.Errorf("imap login as %s: %w", c.User, err)
+		return nil, refused(fmt.Errorf("imap login as %s: %w", c.User, err), "imap.user and its password")
 	}
 	return cl, nil
 }
@@ -240,7 +270,7 @@ func (c *IMAPConfig) session(ctx context.Context, cp *Checkpoint, apply func(con
 	}
 	var sel *imap.SelectData
 	if err := wait(ctx, cl, func() (err error) { sel, err = cl.Select(c.mailbox(), nil).Wait(); return }); err != nil {
-		return fmt.Errorf("select %s: %w", c.mailbox(), err)
+		return refused(fmt.Errorf("select %s: %w", c.mailbox(), err), "imap.mailbox: the folder must exist")
 	}
 	if sel.UIDValidity != cp.UIDValidity {
 		if cp.UIDValidity != 0 {

@@ -980,7 +980,7 @@ func TestIMAPLoginFailureRetries(t *testing.T) {
 
 // TestIMAPDefaultBackoff: with MaxBackoff unset, a refused login is tried
 // again after the first backoff of a second, not at once, and not later: the
-// log line of the lost connection names the wait, a second.
+// log line of the refusal names the wait, a second.
 func TestIMAPDefaultBackoff(t *testing.T) {
 	s := newTestServer(t)
 	cfg := s.config()
@@ -1005,9 +1005,9 @@ func TestIMAPDefaultBackoff(t *testing.T) {
 		t.Errorf("Run returned %v, want context.Canceled", err)
 	}
 	log := w.String()
-	i := strings.Index(log, "imap connection lost")
+	i := strings.Index(log, "imap server refused the referee")
 	if i < 0 {
-		t.Fatalf("no log line of the lost connection; log:\n%s", log)
+		t.Fatalf("no log line of the refused login; log:\n%s", log)
 	}
 	if first, _, _ := strings.Cut(log[i:], "\n"); !strings.Contains(first, " retry_in=1s") {
 		t.Errorf("the first reconnection's log line: %q, want a wait of 1s (retry_in=1s)", first)
@@ -1069,5 +1069,48 @@ func TestIMAPIdleRestartDefault(t *testing.T) {
 	}
 	if got := c.subjects(); !slices.Equal(got, subjectsN("m", 3)) {
 		t.Errorf("subjects = %v, want %v", got, subjectsN("m", 3))
+	}
+}
+
+// TestIMAPRefusalNamesTheSettings: a wrong password and a mailbox that
+// does not exist are the operator's to mend: each is logged at the error level as a refusal,
+// naming the settings to check, not as a lost connection, and retried.
+func TestIMAPRefusalNamesTheSettings(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(*testServer, *IMAPConfig)
+		err   string // in the err of the log line
+		check string // the settings the log line names
+	}{
+		{"wrong password", func(_ *testServer, c *IMAPConfig) { c.Password = "wrong" },
+			"imap login as referee@example.test", "imap.user and its password"},
+		{"missing mailbox", func(_ *testServer, c *IMAPConfig) { c.Mailbox = "Incoming" },
+			"select Incoming", "imap.mailbox"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestServer(t)
+			cfg := s.config()
+			tc.setup(s, cfg)
+			w := newLogWatch()
+			cfg.Logger = w.logger()
+			stop, _ := runInBackground(t, cfg, Checkpoint{}, newCollector().apply)
+			w.waitFor(t, "retry_in=", 2)
+			if err := stop(); !errors.Is(err, context.Canceled) {
+				t.Errorf("Run returned %v, want context.Canceled", err)
+			}
+			log := w.String()
+			if strings.Contains(log, "connection lost") {
+				t.Errorf("a refusal logged as a lost connection; log:\n%s", log)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
+				if !strings.Contains(line, "retry_in=") {
+					continue
+				}
+				if !strings.Contains(line, "level=ERROR") || !strings.Contains(line, "imap server refused the referee") ||
+					!strings.Contains(line, tc.err) || !strings.Contains(line, "check=\""+tc.check) {
+					t.Errorf("log line %q: want level=ERROR, the refusal, %q and check=%q...", line, tc.err, tc.check)
+				}
+			}
+		})
 	}
 }
