@@ -278,6 +278,9 @@ func (c *IMAPConfig) session(ctx context.Context, cp *Checkpoint, apply func(con
 		}
 		*cp = Checkpoint{UIDValidity: sel.UIDValidity}
 	}
+	if err := c.leftovers(ctx, cl, cp); err != nil {
+		return err
+	}
 	*progressed = true
 	idle := cl.Caps().Has(imap.CapIdle)
 	log.Info("imap connected", "addr", c.Addr, "mailbox", c.mailbox(), "uidvalidity", cp.UIDValidity, "last_uid", cp.LastUID, "idle", idle)
@@ -515,10 +518,7 @@ func (c *IMAPConfig) markProcessed(ctx context.Context, cl *imapclient.Client, r
 		set.AddNum(imap.UID(r.UID))
 	}
 	if c.Processed != "" {
-		if err := wait(ctx, cl, func() error { _, err := cl.Move(set, c.Processed).Wait(); return err }); err != nil {
-			return fmt.Errorf("move %v to %s: %w", set, c.Processed, err)
-		}
-		return nil
+		return c.move(ctx, cl, set)
 	}
 	store := func(flags ...imap.Flag) error {
 		return wait(ctx, cl, func() error {
@@ -535,4 +535,46 @@ func (c *IMAPConfig) markProcessed(ctx context.Context, cl *imapclient.Client, r
 		return fmt.Errorf("flag %v: %w", set, err)
 	}
 	return nil
+}
+
+// move moves the messages of set to the Processed folder.
+func (c *IMAPConfig) move(ctx context.Context, cl *imapclient.Client, set imap.UIDSet) error {
+	if err := wait(ctx, cl, func() error { _, err := cl.Move(set, c.Processed).Wait(); return err }); err != nil {
+		return refused(fmt.Errorf("move %v to %s: %w", set, c.Processed, err), "imap.processed: a folder the referee may create and move mail into")
+	}
+	return nil
+}
+
+// leftovers moves to the Processed folder the messages at or below the
+// checkpoint that are still in the mailbox. Every one of them was applied
+// (the checkpoint is saved in the journal line of the message it names),
+// but a stop between that save and the batch's MOVE (a kill, a crash, the
+// connection lost) left it behind, and the Processed folder, the referee's
+// own store of received mail that a replay rebuilds the games from, would
+// lack it for good. Without a Processed folder nothing is lost: the
+// mailbox itself is the store.
+func (c *IMAPConfig) leftovers(ctx context.Context, cl *imapclient.Client, cp *Checkpoint) error {
+	if c.Processed == "" || cp.LastUID == 0 {
+		return nil
+	}
+	var upTo imap.UIDSet
+	upTo.AddRange(1, imap.UID(cp.LastUID))
+	var sd *imap.SearchData
+	if err := wait(ctx, cl, func() (err error) {
+		sd, err = cl.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{upTo}}, nil).Wait()
+		return
+	}); err != nil {
+		return fmt.Errorf("uid search 1:%d: %w", cp.LastUID, err)
+	}
+	var set imap.UIDSet
+	for _, u := range sd.AllUIDs() {
+		if uint32(u) <= cp.LastUID {
+			set.AddNum(u)
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	c.logger().Info("imap moving mail applied before a stop", "mailbox", c.mailbox(), "uids", set.String(), "to", c.Processed)
+	return c.move(ctx, cl, set)
 }

@@ -48,22 +48,23 @@ type testServer struct {
 	tls  *tls.Config // implicit TLS listener when set
 	stls *tls.Config // STARTTLS when set
 
-	mu        sync.Mutex
-	srv       *imapserver.Server
-	conns     []net.Conn
-	noIdle    bool             // hide the IDLE capability
-	onCommand func(cmd string) // called with "IDLE" or "DONE" as the client sends them, before the server sees them
-	swallow   atomic.Bool      // drop DONE: the server never answers (a dead peer)
-	idles     atomic.Int32     // IDLE commands seen
-	searches  atomic.Int32     // UID SEARCH commands seen
-	fetches   atomic.Int32     // UID FETCH commands seen
-	noops     atomic.Int32     // NOOP commands seen
-	accepts   atomic.Int32     // connections accepted
-	idlers    map[chan struct{}]bool
-	pollMu    sync.Mutex   // held by a poll of the mailbox and by deliverAll, so a poll sees all of a burst or none
-	squash    atomic.Int32 // EXISTS responses still to drop: deliverAll's burst is told in its last alone
-	failFetch atomic.Bool  // the next FETCH is refused (NO), once
-	onFetch   func()       // called before each FETCH is answered
+	mu         sync.Mutex
+	srv        *imapserver.Server
+	conns      []net.Conn
+	noIdle     bool             // hide the IDLE capability
+	onCommand  func(cmd string) // called with "IDLE" or "DONE" as the client sends them, before the server sees them
+	swallow    atomic.Bool      // drop DONE: the server never answers (a dead peer)
+	idles      atomic.Int32     // IDLE commands seen
+	searches   atomic.Int32     // UID SEARCH commands seen
+	fetches    atomic.Int32     // UID FETCH commands seen
+	noops      atomic.Int32     // NOOP commands seen
+	accepts    atomic.Int32     // connections accepted
+	idlers     map[chan struct{}]bool
+	pollMu     sync.Mutex   // held by a poll of the mailbox and by deliverAll, so a poll sees all of a burst or none
+	squash     atomic.Int32 // EXISTS responses still to drop: deliverAll's burst is told in its last alone
+	failFetch  atomic.Bool  // the next FETCH is refused (NO), once
+	refuseMove atomic.Bool  // every MOVE is refused (NO)
+	onFetch    func()       // called before each FETCH is answered
 }
 
 func newTestServer(t *testing.T, mailboxes ...string) *testServer {
@@ -249,8 +250,11 @@ func (ts *testSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, opti
 }
 
 // Move keeps MOVE (RFC 6851): the memserver's session has it, the
-// imapserver.Session interface does not.
+// imapserver.Session interface does not. refuseMove makes it answer NO.
 func (ts *testSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest string) error {
+	if ts.s.refuseMove.Load() {
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "move refused by the test"}
+	}
 	return ts.Session.(imapserver.SessionMove).Move(w, numSet, dest)
 }
 
@@ -1072,8 +1076,9 @@ func TestIMAPIdleRestartDefault(t *testing.T) {
 	}
 }
 
-// TestIMAPRefusalNamesTheSettings: a wrong password and a mailbox that
-// does not exist are the operator's to mend: each is logged at the error level as a refusal,
+// TestIMAPRefusalNamesTheSettings: a wrong password, a mailbox that does
+// not exist and a folder for handled mail the server will not take are the
+// operator's to mend: each is logged at the error level as a refusal,
 // naming the settings to check, not as a lost connection, and retried.
 func TestIMAPRefusalNamesTheSettings(t *testing.T) {
 	for _, tc := range []struct {
@@ -1086,6 +1091,11 @@ func TestIMAPRefusalNamesTheSettings(t *testing.T) {
 			"imap login as referee@example.test", "imap.user and its password"},
 		{"missing mailbox", func(_ *testServer, c *IMAPConfig) { c.Mailbox = "Incoming" },
 			"select Incoming", "imap.mailbox"},
+		{"move refused", func(s *testServer, c *IMAPConfig) {
+			c.Processed = "Processed"
+			s.refuseMove.Store(true)
+			s.deliver("INBOX", "m1")
+		}, "move 1 to Processed", "imap.processed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestServer(t)
@@ -1112,5 +1122,44 @@ func TestIMAPRefusalNamesTheSettings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIMAPMovesMailLeftBehind: messages at or below the checkpoint still in
+// the mailbox were applied before a stop that came before their MOVE (the
+// checkpoint is saved with each message, the MOVE follows the batch): Run
+// moves them to Processed when it connects, without applying them again,
+// so that the Processed folder, the store a replay rebuilds from, holds
+// every message applied.
+func TestIMAPMovesMailLeftBehind(t *testing.T) {
+	s := newTestServer(t, "Processed")
+	for i := 1; i <= 4; i++ {
+		s.deliver("INBOX", fmt.Sprintf("m%d", i))
+	}
+	st, err := s.user.Status("INBOX", &imap.StatusOptions{UIDValidity: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := s.config()
+	cfg.Processed = "Processed"
+	c := newCollector()
+	runInBackground(t, cfg, Checkpoint{UIDValidity: st.UIDValidity, LastUID: 2}, c.apply)
+	if got := c.waitN(t, 2); !slices.Equal(got, []string{"m3", "m4"}) {
+		t.Errorf("applied %v, want [m3 m4]: m1 and m2 were applied before", got)
+	}
+	deadline := time.Now().Add(waitLimit(t))
+	for {
+		in, err1 := s.user.Status("INBOX", &imap.StatusOptions{NumMessages: true})
+		done, err2 := s.user.Status("Processed", &imap.StatusOptions{NumMessages: true})
+		if err1 == nil && err2 == nil && *in.NumMessages == 0 && *done.NumMessages == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("INBOX %v (%v), Processed %v (%v): want 0 and 4 messages", *in.NumMessages, err1, *done.NumMessages, err2)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := c.subjects(); !slices.Equal(got, []string{"m3", "m4"}) {
+		t.Errorf("applied %v, want [m3 m4]", got)
 	}
 }
