@@ -32,6 +32,10 @@ type IMAPConfig struct {
 	PollInterval  time.Duration // when no IDLE; default 30 s
 	MaxBackoff    time.Duration // default 5 minutes
 	Logger        *slog.Logger
+	// Connected, when set, is called each time a connection is made and
+	// its mailbox selected, before its mail is read: the first time, and
+	// again after every connection lost.
+	Connected func()
 }
 
 // Checkpoint is how far a mailbox has been applied: the caller saves it
@@ -282,6 +286,9 @@ func (c *IMAPConfig) session(ctx context.Context, cp *Checkpoint, apply func(con
 		return err
 	}
 	*progressed = true
+	if c.Connected != nil {
+		c.Connected()
+	}
 	idle := cl.Caps().Has(imap.CapIdle)
 	log.Info("imap connected", "addr", c.Addr, "mailbox", c.mailbox(), "uidvalidity", cp.UIDValidity, "last_uid", cp.LastUID, "idle", idle)
 	pollEvery := durationOr(c.PollInterval, 30*time.Second)

@@ -656,13 +656,20 @@ func TestIMAPApplyErrorStopsRun(t *testing.T) {
 func TestIMAPReconnect(t *testing.T) {
 	s := newTestServer(t)
 	c := newCollector()
-	runInBackground(t, s.config(), Checkpoint{}, c.apply)
+	cfg := s.config()
+	var connects atomic.Int32
+	cfg.Connected = func() { connects.Add(1) }
+	runInBackground(t, cfg, Checkpoint{}, c.apply)
 	s.deliver("INBOX", "m1")
 	c.waitN(t, 1)
 
 	s.dropConns()
 	s.deliver("INBOX", "m2")
 	c.waitN(t, 2)
+	// Connected is told of each connection before its mail is read.
+	if n := connects.Load(); n != 2 {
+		t.Errorf("Connected called %d times after one connection lost, want 2", n)
+	}
 
 	s.stop()
 	s.deliver("INBOX", "m3")
@@ -671,6 +678,10 @@ func TestIMAPReconnect(t *testing.T) {
 	got := c.waitN(t, 4)
 	if want := subjectsN("m", 4); !slices.Equal(got, want) {
 		t.Errorf("subjects = %v, want %v", got, want)
+	}
+	// The attempts while the server was down made no connection.
+	if n := connects.Load(); n != 3 {
+		t.Errorf("Connected called %d times after the server's restart, want 3", n)
 	}
 }
 
