@@ -552,36 +552,41 @@ func (c *IMAPConfig) move(ctx context.Context, cl *imapclient.Client, set imap.U
 	return nil
 }
 
-// leftovers moves to the Processed folder the messages at or below the
-// checkpoint that are still in the mailbox. Every one of them was applied
-// (the checkpoint is saved in the journal line of the message it names),
-// but a stop between that save and the batch's MOVE (a kill, a crash, the
-// connection lost) left it behind, and the Processed folder, the referee's
-// own store of received mail that a replay rebuilds the games from, would
-// lack it for good. Without a Processed folder nothing is lost: the
-// mailbox itself is the store.
+// leftovers marks processed the messages at or below the checkpoint that
+// are still in the mailbox unmarked: moves them to the Processed folder, or
+// flags them when there is none (those not \Seen). Every one of them was
+// applied (the checkpoint is saved in the journal line of the message it
+// names), but a stop between that save and the batch's MOVE or STORE (a
+// kill, a crash, the connection lost) left it behind: the Processed
+// folder, the referee's own store of received mail that a replay rebuilds
+// the games from, would lack it for good, and in the mailbox it would look
+// unhandled.
 func (c *IMAPConfig) leftovers(ctx context.Context, cl *imapclient.Client, cp *Checkpoint) error {
-	if c.Processed == "" || cp.LastUID == 0 {
+	if cp.LastUID == 0 {
 		return nil
 	}
 	var upTo imap.UIDSet
 	upTo.AddRange(1, imap.UID(cp.LastUID))
+	crit := &imap.SearchCriteria{UID: []imap.UIDSet{upTo}}
+	if c.Processed == "" {
+		crit.NotFlag = []imap.Flag{imap.FlagSeen}
+	}
 	var sd *imap.SearchData
 	if err := wait(ctx, cl, func() (err error) {
-		sd, err = cl.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{upTo}}, nil).Wait()
+		sd, err = cl.UIDSearch(crit, nil).Wait()
 		return
 	}); err != nil {
 		return fmt.Errorf("uid search 1:%d: %w", cp.LastUID, err)
 	}
-	var set imap.UIDSet
+	var raws []*Raw
 	for _, u := range sd.AllUIDs() {
 		if uint32(u) <= cp.LastUID {
-			set.AddNum(u)
+			raws = append(raws, &Raw{UID: uint32(u)})
 		}
 	}
-	if len(set) == 0 {
+	if len(raws) == 0 {
 		return nil
 	}
-	c.logger().Info("imap moving mail applied before a stop", "mailbox", c.mailbox(), "uids", set.String(), "to", c.Processed)
-	return c.move(ctx, cl, set)
+	c.logger().Info("imap marking mail applied before a stop as processed", "mailbox", c.mailbox(), "messages", len(raws), "processed", c.Processed)
+	return c.markProcessed(ctx, cl, raws)
 }

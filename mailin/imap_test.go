@@ -1174,3 +1174,48 @@ func TestIMAPMovesMailLeftBehind(t *testing.T) {
 		t.Errorf("applied %v, want [m3 m4]", got)
 	}
 }
+
+// TestIMAPFlagsMailLeftBehind: without a Processed folder, messages at or
+// below the checkpoint left unflagged by a stop before their STORE are
+// flagged \Seen and $RefereeDone when Run connects, without being applied
+// again, as every handled message is.
+func TestIMAPFlagsMailLeftBehind(t *testing.T) {
+	s := newTestServer(t)
+	for i := 1; i <= 4; i++ {
+		s.deliver("INBOX", fmt.Sprintf("m%d", i))
+	}
+	st, err := s.user.Status("INBOX", &imap.StatusOptions{UIDValidity: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCollector()
+	stop, _ := runInBackground(t, s.config(), Checkpoint{UIDValidity: st.UIDValidity, LastUID: 2}, c.apply)
+	if got := c.waitN(t, 2); !slices.Equal(got, []string{"m3", "m4"}) {
+		t.Errorf("applied %v, want [m3 m4]: m1 and m2 were applied before", got)
+	}
+	deadline := time.Now().Add(waitLimit(t))
+	for {
+		flags := fetchFlags(t, s, "INBOX")
+		done := 0
+		for _, f := range flags {
+			// Keywords compare case-insensitively (the memserver lower-cases them).
+			has := func(want imap.Flag) bool {
+				return slices.ContainsFunc(f, func(g imap.Flag) bool { return strings.EqualFold(string(want), string(g)) })
+			}
+			if has(imap.FlagSeen) && has(DoneFlag) {
+				done++
+			}
+		}
+		if done == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("flags %v: want all 4 messages \\Seen and %s", flags, DoneFlag)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	stop()
+	if got := c.subjects(); !slices.Equal(got, []string{"m3", "m4"}) {
+		t.Errorf("applied %v, want [m3 m4]", got)
+	}
+}
