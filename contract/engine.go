@@ -616,7 +616,7 @@ func (e *Engine) Check(s *State) []string {
 		}
 	}
 	for _, f := range s.Failed {
-		p = append(p, fmt.Sprintf("failed: notice %s (%s) to %v could not be delivered: %s", f.ID, f.Subject, f.To, f.LastError))
+		p = append(p, fmt.Sprintf("failed: notice %s (%s) to %s could not be delivered: %s", f.ID, f.Subject, f.Notice.Recipients(), f.LastError))
 	}
 	return append(p, e.checkGames(s)...)
 }

@@ -158,7 +158,7 @@ func TestCheckLists(t *testing.T) {
 		"games.ghost: no such game",
 		`games.toy.contestmaster: "nobody" is not an address`,
 		`intents: #7 names no game "gone"`,
-		"failed: notice toy/report/2026-W49 ([Toy] Weekly Report) to [cm@example.test] could not be delivered: 550 no such user",
+		"failed: notice toy/report/2026-W49 ([Toy] Weekly Report) to cm@example.test could not be delivered: 550 no such user",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("check lacks %q:\n%s", want, got)

@@ -1,6 +1,9 @@
 package contract
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Notice is a mail the referee must send. It enters the outbox in the same save as
 // the state change that caused it (DESIGN invariant 3).
@@ -20,6 +23,16 @@ type Notice struct {
 	InReplyTo  string    `yaml:"in_reply_to,omitempty" json:"in_reply_to,omitempty"`
 	References []string  `yaml:"references,omitempty" json:"references,omitempty"`
 	Time       time.Time `yaml:"time" json:"time"`
+}
+
+// Recipients names whom the notice goes to, for an operator: its addresses,
+// or for a list notice (To empty: the configuration names the lists) its
+// channel's list.
+func (n *Notice) Recipients() string {
+	if len(n.To) > 0 {
+		return strings.Join(n.To, ", ")
+	}
+	return "the " + string(n.Channel) + " list"
 }
 
 // Outgoing is a notice in the outbox with its delivery state.

@@ -91,7 +91,7 @@ func TestSendFailedNamesTheNotice(t *testing.T) {
 	if o := h.S.SendFailed("herald/shout/2", "550 no such user", true, time.Time{}); o == nil || o.ID != "herald/shout/2" {
 		t.Fatalf("SendFailed: %+v", o)
 	}
-	want := "failed: notice herald/shout/2 (Shout) to [alice@example.test] could not be delivered: 550 no such user"
+	want := "failed: notice herald/shout/2 (Shout) to alice@example.test could not be delivered: 550 no such user"
 	if p := h.E.Check(h.S); len(p) != 1 || p[0] != want {
 		t.Errorf("referee check: %q, want %q", p, want)
 	}

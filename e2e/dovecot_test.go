@@ -13,10 +13,14 @@ import (
 // arrives during the outage and one sent after it both get their receipts,
 // and each action is applied once.
 func TestDovecotRestart(t *testing.T) {
-	r := newReferee(t)
+	web := freeAddr(t)
+	r := newReferee(t, "web: {addr: \""+web+"\"}")
 	d := r.run()
 	p1 := ms.players[0]
 	joinLife(t, p1)
+	if n := metric(t, web, "referee_imap_reconnects_total"); n != 0 {
+		t.Errorf("referee_imap_reconnects_total = %v after the first connection, want 0", n)
+	}
 
 	start := time.Now()
 	ms.dovecotStop(t)
@@ -34,6 +38,11 @@ func TestDovecotRestart(t *testing.T) {
 	checkReceipt(t, mb.waitReply(2*receiptTimeout, after), "Claim after", p1)
 	t.Logf("both receipts %v after Dovecot's restart", time.Since(start).Round(time.Millisecond))
 	d.mustBeRunning()
+	// The reconnection is counted for the operator's alerts: the first
+	// connection is not one, the one after the restart is.
+	if n := metric(t, web, "referee_imap_reconnects_total"); n < 1 {
+		t.Errorf("referee_imap_reconnects_total = %v after Dovecot's restart, want at least 1", n)
+	}
 	d.stop()
 
 	j := r.journal()

@@ -32,6 +32,10 @@ type IMAPConfig struct {
 	PollInterval  time.Duration // when no IDLE; default 30 s
 	MaxBackoff    time.Duration // default 5 minutes
 	Logger        *slog.Logger
+	// Connected, when set, is called each time a connection is made and
+	// its mailbox selected, before its mail is read: the first time, and
+	// again after every connection lost.
+	Connected func()
 }
 
 // Checkpoint is how far a mailbox has been applied: the caller saves it
@@ -89,11 +93,36 @@ type applyError struct{ err error }
 func (e *applyError) Error() string { return e.err.Error() }
 func (e *applyError) Unwrap() error { return e.err }
 
+// refusal is the server's NO or BAD answer (RFC 9051 §7.1) to a step the
+// configuration decides: the login, the mailbox to read, the folder for
+// handled mail. It is the operator's to mend, not a lost connection; check
+// names the settings to look at. Run retries it all the same (a server's
+// authentication backend may be down for a while).
+type refusal struct {
+	check string
+	err   error
+}
+
+func (e *refusal) Error() string { return e.err.Error() }
+func (e *refusal) Unwrap() error { return e.err }
+
+// refused wraps err as a refusal when the server answered NO or BAD, and
+// returns it unchanged otherwise (a dropped connection, a timeout).
+func refused(err error, check string) error {
+	var ie *imap.Error
+	if errors.As(err, &ie) {
+		return &refusal{check: check, err: err}
+	}
+	return err
+}
+
 // Run connects, reads everything after from, then IDLEs (or polls when the
 // server lacks IDLE); for each batch it calls apply, and only after apply
 // returns nil marks the batch's messages processed (MOVE to Processed, or
 // \Seen and $RefereeDone). An error from apply stops Run and is returned.
-// Connection errors are retried with capped exponential backoff and logged.
+// Connection errors are retried with capped exponential backoff and logged;
+// the server's refusal of the login or the mailbox is logged at the error
+// level, naming the settings to check, and retried the same way.
 // A UIDVALIDITY change (RFC 3501 §2.3.1.1) re-reads the whole mailbox: the
 // caller dedupes by Message-ID. Run returns ctx.Err() when ctx is done.
 //
@@ -120,7 +149,12 @@ func (c *IMAPConfig) Run(ctx context.Context, from Checkpoint, apply func(contex
 		if progressed {
 			backoff = first
 		}
-		log.Warn("imap connection lost; reconnecting", "addr", c.Addr, "mailbox", c.mailbox(), "err", err, "retry_in", backoff)
+		var rf *refusal
+		if errors.As(err, &rf) {
+			log.Error("imap server refused the referee; retrying", "addr", c.Addr, "mailbox", c.mailbox(), "check", rf.check, "err", err, "retry_in", backoff)
+		} else {
+			log.Warn("imap connection lost; reconnecting", "addr", c.Addr, "mailbox", c.mailbox(), "err", err, "retry_in", backoff)
+		}
 		t := time.NewTimer(backoff)
 		select {
 		case <-ctx.Done():
@@ -188,7 +222,7 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 	}
 	if err := wait(ctx, cl, func() error { return cl.Login(c.User, c.Password).Wait() }); err != nil {
 		cl.Close()
-		return nil, fmt.Errorf("imap login as %s: %w", c.User, err)
+		return nil, refused(fmt.Errorf("imap login as %s: %w", c.User, err), "imap.user and its password")
 	}
 	return cl, nil
 }
@@ -240,7 +274,7 @@ func (c *IMAPConfig) session(ctx context.Context, cp *Checkpoint, apply func(con
 	}
 	var sel *imap.SelectData
 	if err := wait(ctx, cl, func() (err error) { sel, err = cl.Select(c.mailbox(), nil).Wait(); return }); err != nil {
-		return fmt.Errorf("select %s: %w", c.mailbox(), err)
+		return refused(fmt.Errorf("select %s: %w", c.mailbox(), err), "imap.mailbox: the folder must exist")
 	}
 	if sel.UIDValidity != cp.UIDValidity {
 		if cp.UIDValidity != 0 {
@@ -248,7 +282,13 @@ func (c *IMAPConfig) session(ctx context.Context, cp *Checkpoint, apply func(con
 		}
 		*cp = Checkpoint{UIDValidity: sel.UIDValidity}
 	}
+	if err := c.leftovers(ctx, cl, cp); err != nil {
+		return err
+	}
 	*progressed = true
+	if c.Connected != nil {
+		c.Connected()
+	}
 	idle := cl.Caps().Has(imap.CapIdle)
 	log.Info("imap connected", "addr", c.Addr, "mailbox", c.mailbox(), "uidvalidity", cp.UIDValidity, "last_uid", cp.LastUID, "idle", idle)
 	pollEvery := durationOr(c.PollInterval, 30*time.Second)
@@ -485,10 +525,7 @@ func (c *IMAPConfig) markProcessed(ctx context.Context, cl *imapclient.Client, r
 		set.AddNum(imap.UID(r.UID))
 	}
 	if c.Processed != "" {
-		if err := wait(ctx, cl, func() error { _, err := cl.Move(set, c.Processed).Wait(); return err }); err != nil {
-			return fmt.Errorf("move %v to %s: %w", set, c.Processed, err)
-		}
-		return nil
+		return c.move(ctx, cl, set)
 	}
 	store := func(flags ...imap.Flag) error {
 		return wait(ctx, cl, func() error {
@@ -505,4 +542,51 @@ func (c *IMAPConfig) markProcessed(ctx context.Context, cl *imapclient.Client, r
 		return fmt.Errorf("flag %v: %w", set, err)
 	}
 	return nil
+}
+
+// move moves the messages of set to the Processed folder.
+func (c *IMAPConfig) move(ctx context.Context, cl *imapclient.Client, set imap.UIDSet) error {
+	if err := wait(ctx, cl, func() error { _, err := cl.Move(set, c.Processed).Wait(); return err }); err != nil {
+		return refused(fmt.Errorf("move %v to %s: %w", set, c.Processed, err), "imap.processed: a folder the referee may create and move mail into")
+	}
+	return nil
+}
+
+// leftovers marks processed the messages at or below the checkpoint that
+// are still in the mailbox unmarked: moves them to the Processed folder, or
+// flags them when there is none (those not \Seen). Every one of them was
+// applied (the checkpoint is saved in the journal line of the message it
+// names), but a stop between that save and the batch's MOVE or STORE (a
+// kill, a crash, the connection lost) left it behind: the Processed
+// folder, the referee's own store of received mail that a replay rebuilds
+// the games from, would lack it for good, and in the mailbox it would look
+// unhandled.
+func (c *IMAPConfig) leftovers(ctx context.Context, cl *imapclient.Client, cp *Checkpoint) error {
+	if cp.LastUID == 0 {
+		return nil
+	}
+	var upTo imap.UIDSet
+	upTo.AddRange(1, imap.UID(cp.LastUID))
+	crit := &imap.SearchCriteria{UID: []imap.UIDSet{upTo}}
+	if c.Processed == "" {
+		crit.NotFlag = []imap.Flag{imap.FlagSeen}
+	}
+	var sd *imap.SearchData
+	if err := wait(ctx, cl, func() (err error) {
+		sd, err = cl.UIDSearch(crit, nil).Wait()
+		return
+	}); err != nil {
+		return fmt.Errorf("uid search 1:%d: %w", cp.LastUID, err)
+	}
+	var raws []*Raw
+	for _, u := range sd.AllUIDs() {
+		if uint32(u) <= cp.LastUID {
+			raws = append(raws, &Raw{UID: uint32(u)})
+		}
+	}
+	if len(raws) == 0 {
+		return nil
+	}
+	c.logger().Info("imap marking mail applied before a stop as processed", "mailbox", c.mailbox(), "messages", len(raws), "processed", c.Processed)
+	return c.markProcessed(ctx, cl, raws)
 }

@@ -48,22 +48,23 @@ type testServer struct {
 	tls  *tls.Config // implicit TLS listener when set
 	stls *tls.Config // STARTTLS when set
 
-	mu        sync.Mutex
-	srv       *imapserver.Server
-	conns     []net.Conn
-	noIdle    bool             // hide the IDLE capability
-	onCommand func(cmd string) // called with "IDLE" or "DONE" as the client sends them, before the server sees them
-	swallow   atomic.Bool      // drop DONE: the server never answers (a dead peer)
-	idles     atomic.Int32     // IDLE commands seen
-	searches  atomic.Int32     // UID SEARCH commands seen
-	fetches   atomic.Int32     // UID FETCH commands seen
-	noops     atomic.Int32     // NOOP commands seen
-	accepts   atomic.Int32     // connections accepted
-	idlers    map[chan struct{}]bool
-	pollMu    sync.Mutex   // held by a poll of the mailbox and by deliverAll, so a poll sees all of a burst or none
-	squash    atomic.Int32 // EXISTS responses still to drop: deliverAll's burst is told in its last alone
-	failFetch atomic.Bool  // the next FETCH is refused (NO), once
-	onFetch   func()       // called before each FETCH is answered
+	mu         sync.Mutex
+	srv        *imapserver.Server
+	conns      []net.Conn
+	noIdle     bool             // hide the IDLE capability
+	onCommand  func(cmd string) // called with "IDLE" or "DONE" as the client sends them, before the server sees them
+	swallow    atomic.Bool      // drop DONE: the server never answers (a dead peer)
+	idles      atomic.Int32     // IDLE commands seen
+	searches   atomic.Int32     // UID SEARCH commands seen
+	fetches    atomic.Int32     // UID FETCH commands seen
+	noops      atomic.Int32     // NOOP commands seen
+	accepts    atomic.Int32     // connections accepted
+	idlers     map[chan struct{}]bool
+	pollMu     sync.Mutex   // held by a poll of the mailbox and by deliverAll, so a poll sees all of a burst or none
+	squash     atomic.Int32 // EXISTS responses still to drop: deliverAll's burst is told in its last alone
+	failFetch  atomic.Bool  // the next FETCH is refused (NO), once
+	refuseMove atomic.Bool  // every MOVE is refused (NO)
+	onFetch    func()       // called before each FETCH is answered
 }
 
 func newTestServer(t *testing.T, mailboxes ...string) *testServer {
@@ -249,8 +250,11 @@ func (ts *testSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, opti
 }
 
 // Move keeps MOVE (RFC 6851): the memserver's session has it, the
-// imapserver.Session interface does not.
+// imapserver.Session interface does not. refuseMove makes it answer NO.
 func (ts *testSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest string) error {
+	if ts.s.refuseMove.Load() {
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "move refused by the test"}
+	}
 	return ts.Session.(imapserver.SessionMove).Move(w, numSet, dest)
 }
 
@@ -652,13 +656,20 @@ func TestIMAPApplyErrorStopsRun(t *testing.T) {
 func TestIMAPReconnect(t *testing.T) {
 	s := newTestServer(t)
 	c := newCollector()
-	runInBackground(t, s.config(), Checkpoint{}, c.apply)
+	cfg := s.config()
+	var connects atomic.Int32
+	cfg.Connected = func() { connects.Add(1) }
+	runInBackground(t, cfg, Checkpoint{}, c.apply)
 	s.deliver("INBOX", "m1")
 	c.waitN(t, 1)
 
 	s.dropConns()
 	s.deliver("INBOX", "m2")
 	c.waitN(t, 2)
+	// Connected is told of each connection before its mail is read.
+	if n := connects.Load(); n != 2 {
+		t.Errorf("Connected called %d times after one connection lost, want 2", n)
+	}
 
 	s.stop()
 	s.deliver("INBOX", "m3")
@@ -667,6 +678,10 @@ func TestIMAPReconnect(t *testing.T) {
 	got := c.waitN(t, 4)
 	if want := subjectsN("m", 4); !slices.Equal(got, want) {
 		t.Errorf("subjects = %v, want %v", got, want)
+	}
+	// The attempts while the server was down made no connection.
+	if n := connects.Load(); n != 3 {
+		t.Errorf("Connected called %d times after the server's restart, want 3", n)
 	}
 }
 
@@ -980,7 +995,7 @@ func TestIMAPLoginFailureRetries(t *testing.T) {
 
 // TestIMAPDefaultBackoff: with MaxBackoff unset, a refused login is tried
 // again after the first backoff of a second, not at once, and not later: the
-// log line of the lost connection names the wait, a second.
+// log line of the refusal names the wait, a second.
 func TestIMAPDefaultBackoff(t *testing.T) {
 	s := newTestServer(t)
 	cfg := s.config()
@@ -1005,9 +1020,9 @@ func TestIMAPDefaultBackoff(t *testing.T) {
 		t.Errorf("Run returned %v, want context.Canceled", err)
 	}
 	log := w.String()
-	i := strings.Index(log, "imap connection lost")
+	i := strings.Index(log, "imap server refused the referee")
 	if i < 0 {
-		t.Fatalf("no log line of the lost connection; log:\n%s", log)
+		t.Fatalf("no log line of the refused login; log:\n%s", log)
 	}
 	if first, _, _ := strings.Cut(log[i:], "\n"); !strings.Contains(first, " retry_in=1s") {
 		t.Errorf("the first reconnection's log line: %q, want a wait of 1s (retry_in=1s)", first)
@@ -1069,5 +1084,138 @@ func TestIMAPIdleRestartDefault(t *testing.T) {
 	}
 	if got := c.subjects(); !slices.Equal(got, subjectsN("m", 3)) {
 		t.Errorf("subjects = %v, want %v", got, subjectsN("m", 3))
+	}
+}
+
+// TestIMAPRefusalNamesTheSettings: a wrong password, a mailbox that does
+// not exist and a folder for handled mail the server will not take are the
+// operator's to mend: each is logged at the error level as a refusal,
+// naming the settings to check, not as a lost connection, and retried.
+func TestIMAPRefusalNamesTheSettings(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(*testServer, *IMAPConfig)
+		err   string // in the err of the log line
+		check string // the settings the log line names
+	}{
+		{"wrong password", func(_ *testServer, c *IMAPConfig) { c.Password = "wrong" },
+			"imap login as referee@example.test", "imap.user and its password"},
+		{"missing mailbox", func(_ *testServer, c *IMAPConfig) { c.Mailbox = "Incoming" },
+			"select Incoming", "imap.mailbox"},
+		{"move refused", func(s *testServer, c *IMAPConfig) {
+			c.Processed = "Processed"
+			s.refuseMove.Store(true)
+			s.deliver("INBOX", "m1")
+		}, "move 1 to Processed", "imap.processed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestServer(t)
+			cfg := s.config()
+			tc.setup(s, cfg)
+			w := newLogWatch()
+			cfg.Logger = w.logger()
+			stop, _ := runInBackground(t, cfg, Checkpoint{}, newCollector().apply)
+			w.waitFor(t, "retry_in=", 2)
+			if err := stop(); !errors.Is(err, context.Canceled) {
+				t.Errorf("Run returned %v, want context.Canceled", err)
+			}
+			log := w.String()
+			if strings.Contains(log, "connection lost") {
+				t.Errorf("a refusal logged as a lost connection; log:\n%s", log)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
+				if !strings.Contains(line, "retry_in=") {
+					continue
+				}
+				if !strings.Contains(line, "level=ERROR") || !strings.Contains(line, "imap server refused the referee") ||
+					!strings.Contains(line, tc.err) || !strings.Contains(line, "check=\""+tc.check) {
+					t.Errorf("log line %q: want level=ERROR, the refusal, %q and check=%q...", line, tc.err, tc.check)
+				}
+			}
+		})
+	}
+}
+
+// TestIMAPMovesMailLeftBehind: messages at or below the checkpoint still in
+// the mailbox were applied before a stop that came before their MOVE (the
+// checkpoint is saved with each message, the MOVE follows the batch): Run
+// moves them to Processed when it connects, without applying them again,
+// so that the Processed folder, the store a replay rebuilds from, holds
+// every message applied.
+func TestIMAPMovesMailLeftBehind(t *testing.T) {
+	s := newTestServer(t, "Processed")
+	for i := 1; i <= 4; i++ {
+		s.deliver("INBOX", fmt.Sprintf("m%d", i))
+	}
+	st, err := s.user.Status("INBOX", &imap.StatusOptions{UIDValidity: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := s.config()
+	cfg.Processed = "Processed"
+	c := newCollector()
+	runInBackground(t, cfg, Checkpoint{UIDValidity: st.UIDValidity, LastUID: 2}, c.apply)
+	if got := c.waitN(t, 2); !slices.Equal(got, []string{"m3", "m4"}) {
+		t.Errorf("applied %v, want [m3 m4]: m1 and m2 were applied before", got)
+	}
+	deadline := time.Now().Add(waitLimit(t))
+	for {
+		in, err1 := s.user.Status("INBOX", &imap.StatusOptions{NumMessages: true})
+		done, err2 := s.user.Status("Processed", &imap.StatusOptions{NumMessages: true})
+		if err1 == nil && err2 == nil && *in.NumMessages == 0 && *done.NumMessages == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("INBOX %v (%v), Processed %v (%v): want 0 and 4 messages", *in.NumMessages, err1, *done.NumMessages, err2)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := c.subjects(); !slices.Equal(got, []string{"m3", "m4"}) {
+		t.Errorf("applied %v, want [m3 m4]", got)
+	}
+}
+
+// TestIMAPFlagsMailLeftBehind: without a Processed folder, messages at or
+// below the checkpoint left unflagged by a stop before their STORE are
+// flagged \Seen and $RefereeDone when Run connects, without being applied
+// again, as every handled message is.
+func TestIMAPFlagsMailLeftBehind(t *testing.T) {
+	s := newTestServer(t)
+	for i := 1; i <= 4; i++ {
+		s.deliver("INBOX", fmt.Sprintf("m%d", i))
+	}
+	st, err := s.user.Status("INBOX", &imap.StatusOptions{UIDValidity: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCollector()
+	stop, _ := runInBackground(t, s.config(), Checkpoint{UIDValidity: st.UIDValidity, LastUID: 2}, c.apply)
+	if got := c.waitN(t, 2); !slices.Equal(got, []string{"m3", "m4"}) {
+		t.Errorf("applied %v, want [m3 m4]: m1 and m2 were applied before", got)
+	}
+	deadline := time.Now().Add(waitLimit(t))
+	for {
+		flags := fetchFlags(t, s, "INBOX")
+		done := 0
+		for _, f := range flags {
+			// Keywords compare case-insensitively (the memserver lower-cases them).
+			has := func(want imap.Flag) bool {
+				return slices.ContainsFunc(f, func(g imap.Flag) bool { return strings.EqualFold(string(want), string(g)) })
+			}
+			if has(imap.FlagSeen) && has(DoneFlag) {
+				done++
+			}
+		}
+		if done == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("flags %v: want all 4 messages \\Seen and %s", flags, DoneFlag)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	stop()
+	if got := c.subjects(); !slices.Equal(got, []string{"m3", "m4"}) {
+		t.Errorf("applied %v, want [m3 m4]", got)
 	}
 }

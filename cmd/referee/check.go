@@ -228,11 +228,13 @@ func checkState(e *contract.Engine, s *contract.State, cfg *Config, out io.Write
 		key, _, _ := strings.Cut(c, ": ")
 		p = append(p, at(key, c))
 	}
+	rcpts := make([][]string, len(s.Outbox)) // each notice's, lists included
 	for i, o := range s.Outbox {
 		m := bridge.Mail(&o.Notice, addresses(cfg))
+		rcpts[i] = bridge.Recipients(m)
 		if _, err := mailout.Compose(m); err != nil {
 			p = append(p, at("outbox", fmt.Sprintf("outbox[%d]: notice %s cannot be composed: %v", i, o.ID, err)))
-		} else if len(bridge.Recipients(m)) == 0 {
+		} else if len(rcpts[i]) == 0 {
 			p = append(p, at("outbox", fmt.Sprintf("outbox[%d]: notice %s has no recipient", i, o.ID)))
 		}
 	}
@@ -242,7 +244,7 @@ func checkState(e *contract.Engine, s *contract.State, cfg *Config, out io.Write
 	for i, o := range s.Outbox {
 		if o.Attempts > 0 && o.LastError != "" {
 			p = append(p, at("outbox", fmt.Sprintf("outbox[%d]: notice %s (%s) to %s not sent after %d attempt(s), the next at %s; the mail server said: %s",
-				i, o.ID, o.Subject, strings.Join(o.To, ", "), o.Attempts, o.NextTry.UTC().Format(time.RFC3339), o.LastError)))
+				i, o.ID, o.Subject, strings.Join(rcpts[i], ", "), o.Attempts, o.NextTry.UTC().Format(time.RFC3339), o.LastError)))
 		}
 	}
 	return p

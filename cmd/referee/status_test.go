@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"referee/contract"
 	"referee/contract/store"
@@ -95,5 +96,45 @@ func TestStatusIntents(t *testing.T) {
 	row := regexp.MustCompile(`(?m)^#1 +rumble +Alice +amend the Rumble contract: SET Deadline = 48h +without 2 objections +0/0 +from Sat 2026-12-05 10:00 UTC +4d 0h +Tue 2026-12-15 10:00 UTC$`)
 	if !strings.Contains(out, "\nopen intents: 1\nINTENT ") || !row.MatchString(out) {
 		t.Errorf("status does not list the open intent:\n%s", out)
+	}
+}
+
+// TestCheckNamesTheListOfANotice: a notice to a list keeps no address of
+// its own (the configuration names the lists), and check named nobody, "to
+// not sent"; it names the list's address for one waiting in the outbox, and
+// the list for one failed for good, as it names a player for a receipt.
+func TestCheckNamesTheListOfANotice(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T09:00:00Z"); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	e, err := newEngine(&Config{Contestmaster: "contestmaster@example.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "data/state.yaml")
+	s, err := store.Load(e, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Outbox) != 1 || len(s.Outbox[0].To) != 0 {
+		t.Fatalf("a fresh state's outbox: %+v, want the Randomness notice to the official list alone", s.Outbox)
+	}
+	s.Outbox[0].Attempts = 2
+	s.Outbox[0].NextTry = time.Date(2026, 12, 1, 9, 5, 0, 0, time.UTC)
+	s.Outbox[0].LastError = "smtp dial: connection refused"
+	s.Failed = append(s.Failed, &contract.Outgoing{Notice: contract.Notice{ID: "x/1", Subject: "Shout", Channel: contract.ChanPublic}, LastError: "550 list closed"})
+	if err := store.Save(path, s); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ := runCmd(t, dir, "check")
+	for _, want := range []string{
+		"(Randomness: seed commitment for 2026-W50) to agora-official@example.test not sent after 2 attempt(s), the next at 2026-12-01T09:05:00Z; the mail server said: smtp dial: connection refused",
+		"failed: notice x/1 (Shout) to the public list could not be delivered: 550 list closed",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check lacks %q:\n%s", want, out)
+		}
 	}
 }

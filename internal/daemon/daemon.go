@@ -88,7 +88,8 @@ type Hooks struct {
 	Message func(m *contract.Message, unreadable bool)
 	// Applied: the time the interpreter took over one message.
 	Applied func(took time.Duration)
-	// Reconnect: the mail reader stopped and starts again.
+	// Reconnect: the mail reader connected again, after its connection was
+	// lost or after it stopped on a fault.
 	Reconnect func()
 	// Sent: a notice left the outbox (err nil), failed for good or will be
 	// retried (err set; permanent says which).
@@ -117,6 +118,7 @@ type Daemon struct {
 	hub       bool
 	retryBase time.Duration
 	hooks     Hooks
+	connects  int // IMAP connections made, under mu (connected)
 	// openJournal opens the journal again after a failed save (reload).
 	openJournal func(keep store.Position) (*store.Journal, error)
 
@@ -210,6 +212,11 @@ func New(o Options) (*Daemon, error) {
 		snapKeep: o.SnapshotKeep, lastSnap: time.Now(),
 		s: s, j: j, wake: make(chan struct{}, 1), kick: make(chan struct{}, 1),
 	}
+	// The reader is the caller's configuration with the daemon's count of
+	// its connections (the hook Reconnect) added, on a copy of its own.
+	in := *o.IMAP
+	in.Connected = d.connected
+	d.imap = &in
 	d.snapDone.Store(s.JournalInputs)
 	return d, nil
 }

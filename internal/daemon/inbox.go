@@ -23,11 +23,6 @@ func (d *Daemon) inboxLoop(ctx context.Context) error {
 			return nil
 		}
 		d.log.Error("mail reading stopped; retrying", "err", err, "in", backoff.String())
-		if d.hooks.Reconnect != nil {
-			d.mu.Lock()
-			d.hooks.Reconnect()
-			d.mu.Unlock()
-		}
 		select {
 		case <-ctx.Done():
 			return nil
@@ -36,6 +31,17 @@ func (d *Daemon) inboxLoop(ctx context.Context) error {
 		backoff = min(backoff*2, 5*time.Minute)
 	}
 	return nil
+}
+
+// connected counts each IMAP connection after the first as a reconnection
+// (the hook Reconnect): after a connection lost, which the reader mends by
+// itself, as after the reader stopped on a fault and started again.
+func (d *Daemon) connected() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.connects++; d.connects > 1 && d.hooks.Reconnect != nil {
+		d.hooks.Reconnect()
+	}
 }
 
 // batch applies the messages of one IMAP batch, then saves its checkpoint.

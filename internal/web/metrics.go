@@ -43,7 +43,7 @@ func NewMetrics(outbox func() int) *Metrics {
 		save: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "referee_save_seconds",
 			Help: "Time to journal and save the state (fsyncs included).", Buckets: prometheus.ExponentialBuckets(0.0005, 4, 10)}),
 		reconnects: prometheus.NewCounter(prometheus.CounterOpts{Name: "referee_imap_reconnects_total",
-			Help: "Times the IMAP reader stopped and connected again."}),
+			Help: "Times the IMAP reader connected again, after its connection was lost or it stopped on a fault."}),
 	}
 	reg.MustRegister(m.read, m.actions, m.sendFailures, m.sent, m.apply, m.save, m.reconnects,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -102,7 +102,8 @@ func (m *Metrics) Sent(err error, permanent bool) {
 	}
 }
 
-// Reconnect counts the IMAP reader starting again after it stopped.
+// Reconnect counts the IMAP reader connecting again, after its connection
+// was lost or it stopped on a fault.
 func (m *Metrics) Reconnect() {
 	if m != nil {
 		m.reconnects.Inc()
