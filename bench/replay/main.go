@@ -9,7 +9,9 @@
 // peak RSS from its rusage. It prints messages per second for both, their
 // ratio, milliseconds per message, the CPU time per message of both and
 // their ratio (the replay's user and system time from its rusage, the
-// parse's from this process's), and the peak RSS, as the median of the runs
+// parse's from this process's), the peak RSS and the page faults per
+// message (the heap's growth from nothing: the system CPU a short replay
+// pays more of per message), as the median of the runs
 // with their range. On a loaded machine the ratios to the parse of the same
 // run, and the CPU times, are what mean something; the last lines say how
 // each grows from the smallest size to the largest.
@@ -130,13 +132,13 @@ func main() {
 	}
 
 	fmt.Printf("referee replay against go-message's parse; %d runs each (%s), median [min-max]\n\n", *runs, shortRuns(ns, *runs))
-	fmt.Printf("%8s %5s | %-22s | %-22s | %-18s | %-20s | %-24s | %-20s | %-20s | %-18s | %-14s\n", "messages", "procs", "parse msgs/s", "replay msgs/s", "replay/parse", "replay ms/msg", "parse CPU ms/msg", "replay CPU ms/msg", "replay user ms/msg", "CPU replay/parse", "peak RSS MB")
+	fmt.Printf("%8s %5s | %-22s | %-22s | %-18s | %-20s | %-24s | %-20s | %-20s | %-18s | %-14s | %-16s\n", "messages", "procs", "parse msgs/s", "replay msgs/s", "replay/parse", "replay ms/msg", "parse CPU ms/msg", "replay CPU ms/msg", "replay user ms/msg", "CPU replay/parse", "peak RSS MB", "page faults/msg")
 	// procs → size → median of the runs: wall ms, CPU ms per message, and
 	// the replay's CPU over the parse's
-	perMsg, cpuMsg, userMsg, cpuRatio := map[int]map[int]float64{}, map[int]map[int]float64{}, map[int]map[int]float64{}, map[int]map[int]float64{}
+	perMsg, cpuMsg, userMsg, cpuRatio, faultMsg := map[int]map[int]float64{}, map[int]map[int]float64{}, map[int]map[int]float64{}, map[int]map[int]float64{}, map[int]map[int]float64{}
 	fig := figures{sizes: ns, ratio: map[int]map[int]float64{}, rate: map[int]map[int]float64{}, cpu: cpuMsg, user: userMsg, rss: map[int]map[int]float64{}}
 	for _, p := range ps {
-		perMsg[p], cpuMsg[p], userMsg[p], cpuRatio[p] = map[int]float64{}, map[int]float64{}, map[int]float64{}, map[int]float64{}
+		perMsg[p], cpuMsg[p], userMsg[p], cpuRatio[p], faultMsg[p] = map[int]float64{}, map[int]float64{}, map[int]float64{}, map[int]float64{}, map[int]float64{}
 		fig.ratio[p], fig.rate[p], fig.rss[p] = map[int]float64{}, map[int]float64{}, map[int]float64{}
 	}
 	var datas []string // removed at the end, not between runs (see the doc)
@@ -152,8 +154,8 @@ func main() {
 	// bench) weighs on every size alike, not on the one measured then.
 	type cell struct{ n, p int }
 	type cellRuns struct {
-		parse, replay, ratio, ms, pcpu, cpu, user, cratio, rss []float64
-		mine, other                                            []replayResult // with -against: each run's two
+		parse, replay, ratio, ms, pcpu, cpu, user, cratio, rss, faults []float64
+		mine, other                                                    []replayResult // with -against: each run's two
 	}
 	cells := map[cell]*cellRuns{}
 	for _, n := range ns {
@@ -204,6 +206,7 @@ func main() {
 					c.user = append(c.user, res.user.Seconds()*1000/float64(n))
 					c.cratio = append(c.cratio, res.cpu.Seconds()/pc.Seconds())
 					c.rss = append(c.rss, float64(res.maxRSS)/(1<<20))
+					c.faults = append(c.faults, float64(res.faults)/float64(n))
 				}
 			}
 		}
@@ -212,10 +215,11 @@ func main() {
 		for _, p := range ps {
 			c := cells[cell{n, p}]
 			perMsg[p][n], cpuMsg[p][n], userMsg[p][n], cpuRatio[p][n] = median(c.ms), median(c.cpu), median(c.user), median(c.cratio)
+			faultMsg[p][n] = median(c.faults)
 			fig.ratio[p][n], fig.rate[p][n], fig.rss[p][n] = median(c.ratio), median(c.replay), median(c.rss)
-			fmt.Printf("%8d %5d | %-22s | %-22s | %-18s | %-20s | %-24s | %-20s | %-20s | %-18s | %-14s\n", n, p,
+			fmt.Printf("%8d %5d | %-22s | %-22s | %-18s | %-20s | %-24s | %-20s | %-20s | %-18s | %-14s | %-16s\n", n, p,
 				spread(c.parse, "%.0f"), spread(c.replay, "%.0f"), spread(c.ratio, "%.2f"), spread(c.ms, "%.3f"),
-				spread(c.pcpu, "%.4f"), spread(c.cpu, "%.3f"), spread(c.user, "%.3f"), spread(c.cratio, "%.2f"), spread(c.rss, "%.0f"))
+				spread(c.pcpu, "%.4f"), spread(c.cpu, "%.3f"), spread(c.user, "%.3f"), spread(c.cratio, "%.2f"), spread(c.rss, "%.0f"), spread(c.faults, "%.2f"))
 			if *against != "" {
 				printAgainst(n, c.mine, c.other)
 			}
@@ -228,6 +232,12 @@ func main() {
 		growth(ns, cpuMsg[p], "replay CPU ms per message", "%.3f")
 		growth(ns, userMsg[p], "replay user ms per message", "%.3f")
 		growth(ns, cpuRatio[p], "replay CPU / parse CPU", "%.2f")
+		// The process's memory grows from nothing: each page it first
+		// touches is a fault, dear in a virtual machine and dearer with
+		// the process's threads on two CPUs (each fault on a page read
+		// before it is written flushes the other CPU's TLB). A short
+		// replay pays its heap's growth over fewer messages.
+		growth(ns, faultMsg[p], "replay page faults per msg", "%.2f")
 		marginal(ns, cpuMsg[p])
 	}
 	fmt.Println("\nIssue 14's targets, medians:")
@@ -486,6 +496,7 @@ type replayResult struct {
 	cpu    time.Duration // user + system
 	user   time.Duration
 	maxRSS int64 // bytes
+	faults int64 // minor page faults
 }
 
 // replayRun times `referee replay --out out ARCHIVE` in a fresh data
@@ -517,6 +528,7 @@ func replayRun(bin, archive, secret, data string, procs int) (replayResult, erro
 		res.maxRSS = ru.Maxrss * 1024 // kilobytes on Linux
 		res.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 		res.user = time.Duration(ru.Utime.Nano())
+		res.faults = ru.Minflt
 	}
 	if !strings.Contains(out.String(), " messages applied") {
 		return res, fmt.Errorf("unexpected output: %s", out.String())

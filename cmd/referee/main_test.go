@@ -390,9 +390,9 @@ func TestNoArguments(t *testing.T) {
 
 // TestSecretFileRefused: a --secret-file that is missing or holds neither
 // form of the secret (a 5-byte file, 64 characters with one not a hex
-// digit, 33 raw bytes) is bad usage, exit status 2, with the forms it
-// takes, for init and for replay alike, and nothing is written: replay
-// refuses it before it reads a message.
+// digit, 33 raw bytes) is bad usage, exit status 2, saying what is wrong
+// with the forms it takes, for init and for replay alike, and nothing is
+// written: replay refuses it before it reads a message.
 func TestSecretFileRefused(t *testing.T) {
 	dir := t.TempDir()
 	arch := filepath.Join(dir, "in.mbox")
@@ -415,6 +415,19 @@ func TestSecretFileRefused(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, "data")); !os.IsNotExist(err) {
 				t.Fatalf("%s with a %s secret file wrote data/ (%v)", args[0], name, err)
 			}
+		}
+	}
+	// What is wrong is said as the operator would count it: the text's
+	// characters without the line break, where a hex digit is not one
+	// (not which character: the file holds a secret), the bytes of a file
+	// that is no text.
+	for name, want := range map[string]string{
+		"short": "short holds 4 characters, not 64 hex digits;",
+		"typo":  "typo holds 64 characters, but character 64 is not a hex digit;",
+		"raw33": "raw33 holds 33 bytes, neither 64 hex digits nor 32 raw bytes;",
+	} {
+		if _, _, errs := runCmd(t, dir, "init", "--secret-file", name); !strings.Contains(errs, want) {
+			t.Errorf("init with the %s secret file: %q, want %q", name, errs, want)
 		}
 	}
 	if code, _, errs := runCmd(t, dir, "init", "--template", "--secret-file", "short"); code != 2 || !strings.Contains(errs, "holds no secret") {

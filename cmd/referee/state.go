@@ -12,9 +12,11 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"referee/contract"
 	"referee/contract/store"
+	"referee/contract/text"
 )
 
 // templatePath is the committed starting state, read when a working state is
@@ -57,15 +59,30 @@ func readSecretFile(file string) ([]byte, error) {
 	if err != nil {
 		return nil, usagef("--secret-file: %v; %s", err, secretForm)
 	}
-	if t := bytes.TrimSpace(b); len(t) == 64 {
-		if h, err := hex.DecodeString(string(t)); err == nil {
+	t := bytes.TrimSpace(b)
+	if len(t) == 64 {
+		h, err := hex.DecodeString(string(t))
+		if err == nil {
 			return h, nil
 		}
+		// Where, not what: the file holds a secret, typed wrong.
+		if i := bytes.IndexFunc(t, func(r rune) bool { return !isHexDigit(r) }); i >= 0 {
+			return nil, usagef("--secret-file: %s holds 64 characters, but character %d is not a hex digit; %s", file, utf8.RuneCount(t[:i])+1, secretForm)
+		}
 	}
-	if len(b) != 32 {
-		return nil, usagef("--secret-file: %s holds %d bytes that are not 64 hex digits; %s", file, len(b), secretForm)
+	if len(b) == 32 {
+		return b, nil
 	}
-	return b, nil
+	// Said as the operator would count it: a text's characters without
+	// the line break an editor ends it with, or the file's bytes.
+	if utf8.Valid(t) && !bytes.ContainsFunc(t, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return nil, usagef("--secret-file: %s holds %s, not 64 hex digits; %s", file, text.Count(utf8.RuneCount(t), "character", "characters"), secretForm)
+	}
+	return nil, usagef("--secret-file: %s holds %s, neither 64 hex digits nor 32 raw bytes; %s", file, text.Count(len(b), "byte", "bytes"), secretForm)
+}
+
+func isHexDigit(r rune) bool {
+	return '0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F'
 }
 
 // secretFileOnlyNew ends sameSecret's refusals with the way out.
