@@ -146,18 +146,30 @@ func EditInputs(inputs []Input, f *Correction) ([]Input, time.Time, error) {
 // among them are applied: each InCorrect edits the inputs before it (from
 // the first given), and stays, to close its claim when re-done.
 func EffectiveInputs(inputs []Input) ([]Input, error) {
+	out, _, err := CorrectedPoints(inputs)
+	return out, err
+}
+
+// CorrectedPoints is EffectiveInputs, and for each correction among the
+// inputs (by its index in inputs) the earliest point of the history it
+// touched. A re-run that includes a correction must start before that point:
+// a state saved between it and the correction shows the history as it was
+// before the correction.
+func CorrectedPoints(inputs []Input) ([]Input, map[int]time.Time, error) {
 	out := make([]Input, 0, len(inputs))
-	for _, in := range inputs {
+	points := map[int]time.Time{}
+	for i, in := range inputs {
 		if in.Kind == InCorrect && in.Fix != nil && in.Error == "" {
-			edited, _, err := EditInputs(out, in.Fix)
+			edited, from, err := EditInputs(out, in.Fix)
 			if err != nil {
-				return nil, fmt.Errorf("the earlier correction of CoE #%d: %w", in.Fix.CoE, err)
+				return nil, nil, fmt.Errorf("the earlier correction of CoE #%d: %w", in.Fix.CoE, err)
 			}
 			out = edited
+			points[i] = from
 		}
 		out = append(out, in)
 	}
-	return out, nil
+	return out, points, nil
 }
 
 // insertByTime inserts in after the last input of its time or earlier.

@@ -94,7 +94,10 @@ func recomputeRevision(e *contract.Engine, path string, n int64, fix contract.Co
 // before the earliest point the correction touches, and the journal's
 // inputs after it, up to input n (excluded; 0: to the end). The earliest
 // point is found in the whole history since the first snapshot, with the
-// earlier corrections applied (contract.EffectiveInputs).
+// earlier corrections applied (contract.EffectiveInputs). An earlier
+// correction journaled after a snapshot must also have touched nothing
+// before it: such a snapshot shows the history as it was before that
+// correction, which the re-run could not apply to it.
 func CorrectionHistory(e *contract.Engine, path string, fix contract.Correction, n int64) (*contract.State, []contract.Input, error) {
 	snaps, err := Snapshots(path)
 	if err != nil {
@@ -107,7 +110,8 @@ func CorrectionHistory(e *contract.Engine, path string, fix contract.Correction,
 	if err != nil {
 		return nil, nil, err
 	}
-	all, err := contract.EffectiveInputs(Inputs(before(steps, n)))
+	steps = before(steps, n)
+	all, points, err := contract.CorrectedPoints(Inputs(steps))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -115,9 +119,26 @@ func CorrectionHistory(e *contract.Engine, path string, fix contract.Correction,
 	if err != nil {
 		return nil, nil, err
 	}
+	// Inputs leaves out the steps without an input: the input numbers of
+	// the corrections, by their index among the inputs.
+	var nums []int64
+	for _, st := range steps {
+		if st.Input != nil {
+			nums = append(nums, st.N)
+		}
+	}
 	at := snaps[0].Inputs
 	for _, sn := range snaps {
-		if sn.Clock.Before(from) && (n == 0 || sn.Inputs < n) {
+		if !sn.Clock.Before(from) || (n != 0 && sn.Inputs >= n) {
+			continue
+		}
+		ok := true
+		for i, p := range points {
+			if nums[i] > sn.Inputs && !sn.Clock.Before(p) {
+				ok = false
+			}
+		}
+		if ok {
 			at = sn.Inputs
 		}
 	}

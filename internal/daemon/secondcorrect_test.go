@@ -1,0 +1,85 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"referee/contests/life"
+	"referee/contract"
+	"referee/contract/store"
+	"referee/mailin"
+)
+
+// TestSecondCorrectionAfterASnapshot: a snapshot written between the
+// message a first correction changed and that correction shows the history
+// as it was before it. A second correction of a later message re-runs from
+// a snapshot older than what the first one touched, so that both apply: it
+// was refused with "the earlier correction of CoE #1: correction: no message
+// ... in the record after the starting state", as the re-run started from
+// that snapshot and could not find the first correction's message.
+func TestSecondCorrectionAfterASnapshot(t *testing.T) {
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // nothing is sent: the outbox shows what would be
+	d.mu.Lock()
+	for i, who := range []string{"Alice", "Bob"} {
+		d.s.Claims = append(d.s.Claims, &contract.Claim{ID: i + 1, Game: "life", Report: fmt.Sprintf("receipt/m%d@example.test", 2*i+2),
+			Claimant: who, From: strings.ToLower(who) + "@example.test", MsgID: fmt.Sprintf("c%d@example.test", i+1), What: "not what I wrote", Status: "open"})
+	}
+	d.s.NextClaim = 3
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	// The clock stands still (rate 0) and is moved a minute before each
+	// message, which arrives at it.
+	send := func(uid uint32, from, to, text string) {
+		t.Helper()
+		d.mu.Lock()
+		d.clk.Start = d.clk.Start.Add(time.Minute)
+		arrived := d.clk.Now()
+		d.mu.Unlock()
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
+			from, to, uid, arrived.Format(time.RFC1123Z), text)
+		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: arrived, UID: uid}, contract.Checkpoint{UIDValidity: 1, LastUID: uid}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const list = "agora-business@example.test"
+	send(1, "Alice <alice@example.test>", list, "I join the Life contest.")
+	send(2, "Alice <alice@example.test>", list, "I claim cell (3, 4) in Life.")
+	// A snapshot after Alice's claim, before the correction of it.
+	d.mu.Lock()
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	send(3, "Bob <bob@example.test>", list, "I join the Life contest.")
+	send(4, "Bob <bob@example.test>", list, "I claim cell (7, 8) in Life.")
+	send(5, "contestmaster@example.test", "referee@example.test", "I correct CoE #1: message <m2@example.test> reads `I claim cell (5, 6) in Life.`")
+	send(6, "contestmaster@example.test", "referee@example.test", "I correct CoE #2: message <m4@example.test> reads `I claim cell (9, 9) in Life.`")
+	d.mu.Lock()
+	cells := d.s.Games["life"].Data.(*life.State).Cells
+	alice, bob := cells["alice@example.test"], cells["bob@example.test"]
+	var refused []string
+	for _, o := range d.s.Outbox {
+		if strings.Contains(o.Subject, "refused") {
+			refused = append(refused, o.Body)
+		}
+	}
+	d.mu.Unlock()
+	if len(refused) > 0 {
+		t.Fatalf("a correction was refused:\n%s", strings.Join(refused, "\n"))
+	}
+	if alice != "5,6" || bob != "9,9" {
+		t.Fatalf("after both corrections Alice controls %q and Bob %q, want 5,6 and 9,9", alice, bob)
+	}
+	if n, bad, err := store.VerifyRevisions(d.e, d.statePath); err != nil || n != 2 || len(bad) > 0 {
+		t.Fatalf("verify: %d revisions, mismatches %v, %v", n, bad, err)
+	}
+}
