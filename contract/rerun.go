@@ -290,7 +290,10 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	}
 	s := cur.s
 	e.corrected(s, r.Fix.CoE) // the claim is answered, as the InCorrect re-done
-	// The outbox: what was waiting, in its re-run version.
+	// The outbox: what was waiting, in its re-run version. A notice that
+	// neither history made (an earlier correction's revision and corrected
+	// receipts, which PublishRevision queued outside the record) is kept as
+	// it is.
 	made := map[string]*Outgoing{}
 	for _, o := range s.Outbox {
 		made[o.ID] = o
@@ -300,6 +303,9 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 		if n, ok := made[o.ID]; ok {
 			c := *o
 			c.Notice = n.Notice
+			s.Outbox = append(s.Outbox, &c)
+		} else if _, recorded := old.notices[o.ID]; !recorded && cur.notices[o.ID] == nil {
+			c := *o
 			s.Outbox = append(s.Outbox, &c)
 		}
 	}

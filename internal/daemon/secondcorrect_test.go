@@ -83,3 +83,58 @@ func TestSecondCorrectionAfterASnapshot(t *testing.T) {
 		t.Fatalf("verify: %d revisions, mismatches %v, %v", n, bad, err)
 	}
 }
+
+// TestSecondCorrectionKeepsTheFirstsMails: a second correction made while
+// the first one's revision and corrected receipt still wait in the outbox
+// (nothing could be sent in between) keeps them there. The re-run keeps what
+// was waiting in its re-run version, and the re-run does not make a
+// revision: the first revision and its corrected receipt were dropped,
+// never to be sent.
+func TestSecondCorrectionKeepsTheFirstsMails(t *testing.T) {
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // nothing is sent: the outbox shows what would be
+	d.mu.Lock()
+	for i, who := range []string{"Alice", "Bob"} {
+		d.s.Claims = append(d.s.Claims, &contract.Claim{ID: i + 1, Game: "life", Report: fmt.Sprintf("receipt/m%d@example.test", 2*i+2),
+			Claimant: who, From: strings.ToLower(who) + "@example.test", MsgID: fmt.Sprintf("c%d@example.test", i+1), What: "not what I wrote", Status: "open"})
+	}
+	d.s.NextClaim = 3
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	send := func(uid uint32, from, to, text string) {
+		t.Helper()
+		d.mu.Lock()
+		d.clk.Start = d.clk.Start.Add(time.Minute)
+		arrived := d.clk.Now()
+		d.mu.Unlock()
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
+			from, to, uid, arrived.Format(time.RFC1123Z), text)
+		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: arrived, UID: uid}, contract.Checkpoint{UIDValidity: 1, LastUID: uid}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const list = "agora-business@example.test"
+	send(1, "Alice <alice@example.test>", list, "I join the Life contest.")
+	send(2, "Alice <alice@example.test>", list, "I claim cell (3, 4) in Life.")
+	send(3, "Bob <bob@example.test>", list, "I join the Life contest.")
+	send(4, "Bob <bob@example.test>", list, "I claim cell (7, 8) in Life.")
+	send(5, "contestmaster@example.test", "referee@example.test", "I correct CoE #1: message <m2@example.test> reads `I claim cell (5, 6) in Life.`")
+	send(6, "contestmaster@example.test", "referee@example.test", "I correct CoE #2: message <m4@example.test> reads `I claim cell (9, 9) in Life.`")
+	d.mu.Lock()
+	waiting := map[string]string{}
+	for _, o := range d.s.Outbox {
+		waiting[o.ID] = o.Body
+	}
+	d.mu.Unlock()
+	for _, id := range []string{"revision/1", "corrected/1/receipt/m2@example.test", "revision/2", "corrected/2/receipt/m4@example.test"} {
+		if _, ok := waiting[id]; !ok {
+			t.Errorf("%s is not waiting in the outbox", id)
+		}
+	}
+	if b := waiting["corrected/1/receipt/m2@example.test"]; !strings.Contains(b, "Cell (5, 6)") {
+		t.Errorf("the first corrected receipt does not name Cell (5, 6):\n%s", b)
+	}
+}
