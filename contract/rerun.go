@@ -381,7 +381,8 @@ func StateDigest(s *State) string {
 
 // compare builds the revision of two histories.
 func (e *Engine) compare(old, cur *history, r *Rerun, from time.Time) (*Revision, error) {
-	rev := &Revision{CoE: r.Fix.CoE, Correction: r.Fix.Describe(), Fix: r.Fix, From: from}
+	rev := &Revision{CoE: r.Fix.CoE, Correction: r.Fix.Describe(), Fix: r.Fix, From: from,
+		private: r.Fix.Kind == FixReads && !old.public[r.Fix.MsgID]}
 	rev.Outcomes = outcomeChanges(old, cur)
 	rev.Draws = e.drawChanges(cur.s, old.entries, cur.entries)
 	var err error
