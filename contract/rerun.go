@@ -208,6 +208,8 @@ type history struct {
 	// from is each message's sender's address.
 	public map[string]bool
 	from   map[string]string
+	// starts[i] is where the entries of input i begin in entries.
+	starts []int
 }
 
 // replay re-does inputs on a copy of base, collecting the notices made.
@@ -223,6 +225,7 @@ func (e *Engine) replay(base *State, inputs []Input) (*history, error) {
 		if err != nil {
 			return nil, fmt.Errorf("re-run input %d (%s at %s): %w", i+1, in.Kind, Stamp(in.at()), err)
 		}
+		h.starts = append(h.starts, len(h.entries))
 		h.entries = append(h.entries, ent...)
 		if in.Kind == InMessage {
 			h.public[in.Msg.ID] = in.Msg.Channel.IsPublic()
@@ -310,13 +313,25 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 		}
 	}
 	s.Failed = slices.Clone(current.Failed)
-	// The journal: the correction's entry, then the re-run's.
+	// The journal: the correction's entry, then the re-run's from the
+	// first input at or after the point the correction touches. Those
+	// before it are the recorded history's again, and how many there are
+	// hangs on the snapshot the re-run started from, which a replay of
+	// the same mail may not have kept: counted, they would number every
+	// later journal line, and so every later state hash, otherwise.
 	seq := current.JournalSeq
 	seq++
 	fixEntry := Entry{Seq: seq, Time: s.Clock, Verb: "correction", Outcome: "applied",
 		Detail: map[string]any{"coe": r.Fix.CoE, "correction": r.Fix.Describe(), "from": from}}
 	entries := []Entry{fixEntry}
-	for _, en := range cur.entries {
+	first := len(cur.entries)
+	for i := range edited {
+		if !edited[i].at().Before(from) {
+			first = cur.starts[i]
+			break
+		}
+	}
+	for _, en := range cur.entries[first:] {
 		seq++
 		en.Seq = seq
 		entries = append(entries, en)

@@ -1,8 +1,10 @@
 package daemon
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -136,5 +138,80 @@ func TestSecondCorrectionKeepsTheFirstsMails(t *testing.T) {
 	}
 	if b := waiting["corrected/1/receipt/m2@example.test"]; !strings.Contains(b, "Cell (5, 6)") {
 		t.Errorf("the first corrected receipt does not name Cell (5, 6):\n%s", b)
+	}
+}
+
+// TestCorrectionWhateverItsSnapshot: a correction re-runs from the newest
+// kept snapshot before what it touches, and which snapshots are kept is the
+// referee's affair (a replay of the same mail keeps others). The corrected
+// state, its journal lines and so the state hashes of every later notice
+// are the same whichever it started from: the re-run journaled its entries
+// from the snapshot on, so that a re-run from an older one numbered every
+// later line otherwise.
+func TestCorrectionWhateverItsSnapshot(t *testing.T) {
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	d.mu.Lock()
+	d.s.Claims = append(d.s.Claims, &contract.Claim{ID: 1, Game: "life", Report: "receipt/m4@example.test", Claimant: "Bob",
+		From: "bob@example.test", MsgID: "c1@example.test", What: "not what I wrote", Status: "open"})
+	d.s.NextClaim = 2
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	send := func(uid uint32, from, to, text string) {
+		t.Helper()
+		d.mu.Lock()
+		d.clk.Start = d.clk.Start.Add(time.Minute)
+		arrived := d.clk.Now()
+		d.mu.Unlock()
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
+			from, to, uid, arrived.Format(time.RFC1123Z), text)
+		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: arrived, UID: uid}, contract.Checkpoint{UIDValidity: 1, LastUID: uid}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const list = "agora-business@example.test"
+	send(1, "Alice <alice@example.test>", list, "I join the Life contest.")
+	send(2, "Alice <alice@example.test>", list, "I claim cell (3, 4) in Life.")
+	send(3, "Bob <bob@example.test>", list, "I join the Life contest.")
+	d.mu.Lock()
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	send(4, "Bob <bob@example.test>", list, "I claim cell (7, 8) in Life.")
+	fix := contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m4@example.test", Text: "I claim cell (9, 9) in Life."}
+	correct := func() ([]byte, int64, int) {
+		t.Helper()
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		s, step, _ := store.Correct(d.e, d.statePath, d.s, fix, d.s.Clock)
+		if s == nil {
+			t.Fatalf("the correction was refused: %s", step.Input.Error)
+		}
+		b, err := contract.Encode(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b, s.JournalSeq, len(step.Entries)
+	}
+	fromNewest, seqNewest, nNewest := correct()
+	snaps, err := store.Snapshots(d.statePath)
+	if err != nil || len(snaps) < 2 {
+		t.Fatalf("snapshots %+v, %v", snaps, err)
+	}
+	for _, sn := range snaps[1:] {
+		if err := os.Remove(sn.Path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fromFirst, seqFirst, nFirst := correct()
+	if seqNewest != seqFirst || nNewest != nFirst {
+		t.Errorf("from the newest snapshot: journal number %d, %d lines; from the first: %d, %d lines", seqNewest, nNewest, seqFirst, nFirst)
+	}
+	if !bytes.Equal(fromNewest, fromFirst) {
+		t.Errorf("the corrected states differ:\n%s", firstDiff(fromFirst, fromNewest))
 	}
 }
