@@ -195,6 +195,10 @@ type Rerun struct {
 	// that changes it is refused unless it overrides ratification. Nil:
 	// nothing has.
 	Ratified func(noticeID string) bool
+	// MailboxHashes: the revision's hashes count the mailbox position, as
+	// those written before HashesOfTheGames did (referee verify of such a
+	// revision).
+	MailboxHashes bool
 }
 
 // history is what one run of the inputs made.
@@ -344,8 +348,11 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 		return nil, nil, err
 	}
 	rev.Entries = entries
-	rev.OldHash = StateDigest(current)
-	rev.NewHash = StateDigest(s)
+	if r.MailboxHashes {
+		rev.OldHash, rev.NewHash = mailboxDigest(current), mailboxDigest(s)
+	} else {
+		rev.OldHash, rev.NewHash, rev.Hashes = StateDigest(current), StateDigest(s), HashesOfTheGames
+	}
 	return s, rev, nil
 }
 
@@ -383,10 +390,27 @@ func deliveryless(s *State) *State {
 }
 
 // StateDigest is the SHA-256 of the encoded state without its outbox, failed
-// notices and journal number, hex: the state of the games, which a replay of
-// the same mail reproduces.
+// notices, journal number and mailbox position, hex: the state of the games,
+// which a replay of the same mail reproduces (it reads another folder, or an
+// archive, and so keeps another position, or none).
 func StateDigest(s *State) string {
-	b, err := Encode(deliveryless(s))
+	c := deliveryless(s)
+	c.IMAP = Checkpoint{}
+	return digest(c)
+}
+
+// HashesOfTheGames marks a revision whose hashes are StateDigest's
+// (Revision.Hashes); those of a revision without it also counted the
+// mailbox position (mailboxDigest).
+const HashesOfTheGames = "games"
+
+// mailboxDigest is StateDigest with the mailbox position counted, as the
+// revisions written before HashesOfTheGames have it: referee verify
+// re-computes those so.
+func mailboxDigest(s *State) string { return digest(deliveryless(s)) }
+
+func digest(s *State) string {
+	b, err := Encode(s)
 	if err != nil {
 		return "unencodable: " + err.Error()
 	}

@@ -31,6 +31,9 @@ type Revision struct {
 	Overrides []string `json:"overrides,omitempty"`
 	OldHash   string   `json:"old_hash"`
 	NewHash   string   `json:"new_hash"`
+	// Hashes is HashesOfTheGames when the hashes leave the mailbox
+	// position out (StateDigest); empty in a revision written before.
+	Hashes string `json:"hashes,omitempty"`
 	// Entries are the journal lines of the correction: its own, then the
 	// re-run's, numbered after the current state's.
 	Entries []Entry `json:"-"`

@@ -86,7 +86,8 @@ func recomputeRevision(e *contract.Engine, path string, n int64, fix contract.Co
 			ratified[id] = true
 		}
 	}
-	_, rev, err := e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Fix: fix, Ratified: func(id string) bool { return ratified[id] }})
+	_, rev, err := e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Fix: fix, Ratified: func(id string) bool { return ratified[id] },
+		MailboxHashes: stated["hashes"] != contract.HashesOfTheGames})
 	return rev, err
 }
 
