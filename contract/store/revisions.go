@@ -223,13 +223,20 @@ func differingKeys(a, b []byte) string {
 // returns a nil state and the refusal input for the caller to perform on
 // current (Engine.Redo tells the contestmaster why).
 func Correct(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time) (*contract.State, Step, *contract.Revision) {
+	return correctBefore(e, path, current, fix, at, 0)
+}
+
+// correctBefore is Correct with the journal's inputs before input n (0:
+// all of them): a start that re-makes a correction journaled after the
+// state file it loaded (redoSave) reads no further than it.
+func correctBefore(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time, n int64) (*contract.State, Step, *contract.Revision) {
 	ratified := map[string]bool{}
 	for _, c := range current.Cited {
 		if c.Status == "ratified" {
 			ratified[c.ID] = true
 		}
 	}
-	base, inputs, err := CorrectionHistory(e, path, fix, 0)
+	base, inputs, err := CorrectionHistory(e, path, fix, n)
 	var s *contract.State
 	var rev *contract.Revision
 	if err == nil {

@@ -215,3 +215,78 @@ func TestCorrectionWhateverItsSnapshot(t *testing.T) {
 		t.Errorf("the corrected states differ:\n%s", firstDiff(fromFirst, fromNewest))
 	}
 }
+
+// TestCorrectionKilledBeforeItsStateFile: the referee killed after a
+// correction's lines are synced to the journal and before the corrected
+// state replaces the state file (the save's two writes). A start re-runs the
+// correction from the snapshots and the journal before it and checks it
+// against the journaled lines: it stopped with "input N (correct) made 0
+// entries when re-done, the journal has M: the journal and this build
+// disagree", and the referee would not start.
+func TestCorrectionKilledBeforeItsStateFile(t *testing.T) {
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	d.mu.Lock()
+	d.s.Claims = append(d.s.Claims, &contract.Claim{ID: 1, Game: "life", Report: "receipt/m2@example.test", Claimant: "Alice",
+		From: "alice@example.test", MsgID: "c1@example.test", What: "not what I wrote", Status: "open"})
+	d.s.NextClaim = 2
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	send := func(uid uint32, from, to, text string) {
+		t.Helper()
+		d.mu.Lock()
+		d.clk.Start = d.clk.Start.Add(time.Minute)
+		arrived := d.clk.Now()
+		d.mu.Unlock()
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
+			from, to, uid, arrived.Format(time.RFC1123Z), text)
+		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: arrived, UID: uid}, contract.Checkpoint{UIDValidity: 1, LastUID: uid}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const list = "agora-business@example.test"
+	send(1, "Alice <alice@example.test>", list, "I join the Life contest.")
+	send(2, "Alice <alice@example.test>", list, "I claim cell (3, 4) in Life.")
+	send(3, "Bob <bob@example.test>", list, "I join the Life contest.")
+	// The state file as it is before the correction's save (the message
+	// that makes the correction saves it whole first, as a correction does).
+	d.mu.Lock()
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	before, err := os.ReadFile(d.statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(4, "contestmaster@example.test", "referee@example.test", "I correct CoE #1: message <m2@example.test> reads `I claim cell (5, 6) in Life.`")
+	d.mu.Lock()
+	want, _ := contract.Encode(d.s)
+	cell := d.s.Games["life"].Data.(*life.State).Cells["alice@example.test"]
+	d.mu.Unlock()
+	if cell != "5,6" {
+		t.Fatalf("after the correction Alice controls %q", cell)
+	}
+	// The kill: the journal holds the correction's lines, the state file
+	// is the one before.
+	if err := os.WriteFile(d.statePath, before, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Load(d.e, d.statePath)
+	if err != nil {
+		t.Fatalf("the state cannot be read again: %v", err)
+	}
+	if got, _ := contract.Encode(s); !bytes.Equal(got, want) {
+		t.Fatalf("the state read again differs from the corrected one:\n%s", firstDiff(got, want))
+	}
+	var revision bool
+	for _, o := range s.Outbox {
+		revision = revision || o.ID == "revision/1"
+	}
+	if !revision {
+		t.Error("the revision does not wait in the outbox of the state read again")
+	}
+}
