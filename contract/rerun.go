@@ -195,6 +195,10 @@ type Rerun struct {
 	// that changes it is refused unless it overrides ratification. Nil:
 	// nothing has.
 	Ratified func(noticeID string) bool
+	// Journaled: the correction was made before and is made again (a
+	// start whose state file does not include it): the checks that refuse
+	// a new correction (renumbered claims) are not made again.
+	Journaled bool
 	// MailboxHashes: the revision's hashes count the mailbox position, as
 	// those written before HashesOfTheGames did (referee verify of such a
 	// revision).
@@ -296,6 +300,11 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 		return nil, nil, fmt.Errorf("the corrected history: %w", err)
 	}
 	s := cur.s
+	if r.Current != nil && !r.Journaled {
+		if err := renumbered(current, s); err != nil {
+			return nil, nil, err
+		}
+	}
 	e.corrected(s, r.Fix.CoE) // the claim is answered, as the InCorrect re-done
 	// The outbox: what was waiting, in its re-run version. A notice that
 	// neither history made (an earlier correction's revision and corrected
@@ -378,6 +387,35 @@ func encodedDiff(a, b *State) string {
 		return fmt.Sprintf("%d lines against %d", len(la), len(lb))
 	}
 	return ""
+}
+
+// renumbered refuses a corrected record in which a claim of error open now
+// has another number, or a number names another claim: claims are answered
+// by number ("I deny CoE #3", "I correct CoE #3", and the correction's own
+// number), and their claimants were given theirs. A claim that is no longer
+// made at all (its claimant never joined in the corrected record) is not
+// renumbered.
+func renumbered(current, s *State) error {
+	type key struct{ msgid, report string }
+	now := map[key]*Claim{}
+	byID := map[int]*Claim{}
+	for _, c := range current.Claims {
+		now[key{c.MsgID, c.Report}] = c
+		byID[c.ID] = c
+	}
+	var moved []string
+	for _, c := range s.Claims {
+		if o := now[key{c.MsgID, c.Report}]; o != nil && o.ID != c.ID {
+			moved = append(moved, fmt.Sprintf("%s's claim on %s, #%d, would be #%d", o.Claimant, o.Report, o.ID, c.ID))
+		} else if o == nil && byID[c.ID] != nil {
+			o := byID[c.ID]
+			moved = append(moved, fmt.Sprintf("#%d, %s's claim on %s, would name another claim", o.ID, o.Claimant, o.Report))
+		}
+	}
+	if len(moved) > 0 {
+		return fmt.Errorf("correction: in the corrected record the open Claims of Error would be numbered otherwise (%s), and claims are answered by number; answer those claims first", strings.Join(moved, "; "))
+	}
+	return nil
 }
 
 // deliveryless is a copy of the state without what sending changes (the

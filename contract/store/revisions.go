@@ -230,6 +230,7 @@ func Correct(e *contract.Engine, path string, current *contract.State, fix contr
 // all of them): a start that re-makes a correction journaled after the
 // state file it loaded (redoSave) reads no further than it.
 func correctBefore(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time, n int64) (*contract.State, Step, *contract.Revision) {
+	journaled := n != 0 // made again at a start: it was made once
 	ratified := map[string]bool{}
 	for _, c := range current.Cited {
 		if c.Status == "ratified" {
@@ -241,7 +242,7 @@ func correctBefore(e *contract.Engine, path string, current *contract.State, fix
 	var rev *contract.Revision
 	if err == nil {
 		s, rev, err = e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Current: current, Fix: fix,
-			Ratified: func(id string) bool { return ratified[id] }})
+			Ratified: func(id string) bool { return ratified[id] }, Journaled: journaled})
 	}
 	if err != nil {
 		return nil, Step{Input: &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Error: err.Error()}}, nil
