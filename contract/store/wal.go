@@ -506,6 +506,12 @@ func redoSave(e *contract.Engine, s *contract.State, path string, steps []Step, 
 		var got []contract.Entry
 		var err error
 		if in := st.Input; in.Kind == contract.InCorrect && in.Fix != nil && in.Error == "" {
+			if kept := keptAt(e, path, st.N); kept != nil && len(steps) == 1 {
+				// The save's own copy, made before the rename: the
+				// corrected state itself.
+				*s = *kept
+				continue
+			}
 			cs, step, _ := correctBefore(e, path, s, *in.Fix, in.At, st.N)
 			if cs == nil {
 				return &RedoError{jpath, st.Line, fmt.Sprintf("input %d (correct) cannot be made again: %s", st.N, step.Input.Error)}
@@ -529,6 +535,23 @@ func redoSave(e *contract.Engine, s *contract.State, path string, steps []Step, 
 			}
 		}
 		s.JournalInputs = st.N
+	}
+	return nil
+}
+
+// keptAt is the kept snapshot of the state after input n, or nil.
+func keptAt(e *contract.Engine, path string, n int64) *contract.State {
+	snaps, err := Snapshots(path)
+	if err != nil {
+		return nil
+	}
+	for _, sn := range snaps {
+		if sn.Inputs != n {
+			continue
+		}
+		if s, err := loadFile(e, sn.Path); err == nil && s.JournalInputs == n {
+			return s
+		}
 	}
 	return nil
 }

@@ -271,22 +271,62 @@ func TestCorrectionKilledBeforeItsStateFile(t *testing.T) {
 		t.Fatalf("after the correction Alice controls %q", cell)
 	}
 	// The kill: the journal holds the correction's lines, the state file
-	// is the one before.
-	if err := os.WriteFile(d.statePath, before, 0o600); err != nil {
+	// is the one before (put back by a rename, as the save's rename never
+	// happened: the new file is the save's snapshot too).
+	if err := os.WriteFile(d.statePath+".before", before, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := store.Load(d.e, d.statePath)
-	if err != nil {
-		t.Fatalf("the state cannot be read again: %v", err)
+	if err := os.Rename(d.statePath+".before", d.statePath); err != nil {
+		t.Fatal(err)
 	}
-	if got, _ := contract.Encode(s); !bytes.Equal(got, want) {
-		t.Fatalf("the state read again differs from the corrected one:\n%s", firstDiff(got, want))
+	load := func(how string) {
+		t.Helper()
+		s, err := store.Load(d.e, d.statePath)
+		if err != nil {
+			t.Fatalf("%s: the state cannot be read again: %v", how, err)
+		}
+		if got, _ := contract.Encode(s); !bytes.Equal(got, want) {
+			t.Fatalf("%s: the state read again differs from the corrected one:\n%s", how, firstDiff(got, want))
+		}
+		var revision bool
+		for _, o := range s.Outbox {
+			revision = revision || o.ID == "revision/1"
+		}
+		if !revision {
+			t.Errorf("%s: the revision does not wait in the outbox of the state read again", how)
+		}
 	}
-	var revision bool
-	for _, o := range s.Outbox {
-		revision = revision || o.ID == "revision/1"
+	snaps, err := store.Snapshots(d.statePath)
+	if err != nil || len(snaps) < 2 {
+		t.Fatalf("snapshots %v, %v", snaps, err)
 	}
-	if !revision {
-		t.Error("the revision does not wait in the outbox of the state read again")
+	saved := snaps[len(snaps)-1] // the correction's save's own copy
+	others := map[string][]byte{}
+	for _, sn := range snaps[:len(snaps)-1] {
+		b, err := os.ReadFile(sn.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		others[sn.Path] = b
 	}
+	load("with every snapshot")
+	// The save made its snapshot's copy before the rename: the start
+	// takes it and needs no other (those before the correction gone, or
+	// a journal whose correction a build before this one wrote, its
+	// re-run's lines counted otherwise).
+	for p := range others {
+		os.Remove(p)
+	}
+	load("with the save's snapshot alone")
+	// Without it (a state file put back from an older copy, that snapshot
+	// gone), the start makes the correction again from the others.
+	for p, b := range others {
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Remove(saved.Path); err != nil {
+		t.Fatal(err)
+	}
+	load("without the save's snapshot")
 }
