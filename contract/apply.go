@@ -268,16 +268,24 @@ type unreadResult struct {
 func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	var acts []*Action
 	var notUnderstood []unreadResult
+	var fixes []*Action
+	var text string
+	if r := m.ahead; r != nil && r.raw == m.Text {
+		fixes, text = r.fixes, r.text // read ahead, of this text
+	} else {
+		fixes, text = e.extractCorrections(m.Text)
+	}
 	var actor *Player // looked up once for every game's Extractor
 	var c *Ctx        // the state's context for the Extractors, made once
+	var gm *Message   // the message as the Extractors read it (gamesMessage)
 	for i, g := range e.list {
 		if x, ok := g.(Extractor); ok {
 			if c == nil {
-				actor, c = s.PlayerByAddress(m.From), s.extractCtx()
+				actor, c, gm = s.PlayerByAddress(m.From), s.extractCtx(), gamesMessage(m, text)
 			}
 			id := e.ids[i]
-			*c = Ctx{e: e, s: s, game: id, gs: s.Games[id], now: s.Clock, msg: m, actor: actor, ro: true}
-			for _, a := range x.Extract(c, m) {
+			*c = Ctx{e: e, s: s, game: id, gs: s.Games[id], now: s.Clock, msg: gm, actor: actor, ro: true}
+			for _, a := range x.Extract(c, gm) {
 				a.Game = id
 				acts = append(acts, a)
 			}
@@ -285,13 +293,6 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	}
 	if c != nil {
 		*c = Ctx{}
-	}
-	var fixes []*Action
-	var text string
-	if r := m.ahead; r != nil && r.raw == m.Text {
-		fixes, text = r.fixes, r.text // read ahead, of this text
-	} else {
-		fixes, text = e.extractCorrections(m.Text)
 	}
 	acts = append(acts, fixes...)
 	sentences, notUnderstood := e.readOf(m, text)
@@ -302,6 +303,30 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	}
 	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Offset < acts[j].Offset })
 	return acts, notUnderstood
+}
+
+// gamesMessage is m as the games' Extractors read it: text (m's with the
+// contestmaster's corrections blanked) with its claims of error and denials
+// blanked too, each with the rest of its paragraph. Those are the
+// interpreter's: a claim sent privately that quotes the bid meant ("CoE:
+// you read my bid wrong, it was" / "Flight: 30") is a claim, not also a new
+// sealed list. A message with none of them comes back as it was.
+func gamesMessage(m *Message, text string) *Message {
+	_, spans := claimActions(text)
+	if len(spans) == 0 && text == m.Text {
+		return m
+	}
+	b := []byte(text)
+	for _, sp := range spans {
+		for i := sp[0]; i < sp[1]; i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	c := *m
+	c.Text, c.ahead = string(b), nil
+	return &c
 }
 
 // extractCtx is the context the games' Extractors are given: the state's

@@ -146,18 +146,30 @@ func EditInputs(inputs []Input, f *Correction) ([]Input, time.Time, error) {
 // among them are applied: each InCorrect edits the inputs before it (from
 // the first given), and stays, to close its claim when re-done.
 func EffectiveInputs(inputs []Input) ([]Input, error) {
+	out, _, err := CorrectedPoints(inputs)
+	return out, err
+}
+
+// CorrectedPoints is EffectiveInputs, and for each correction among the
+// inputs (by its index in inputs) the earliest point of the history it
+// touched. A re-run that includes a correction must start before that point:
+// a state saved between it and the correction shows the history as it was
+// before the correction.
+func CorrectedPoints(inputs []Input) ([]Input, map[int]time.Time, error) {
 	out := make([]Input, 0, len(inputs))
-	for _, in := range inputs {
+	points := map[int]time.Time{}
+	for i, in := range inputs {
 		if in.Kind == InCorrect && in.Fix != nil && in.Error == "" {
-			edited, _, err := EditInputs(out, in.Fix)
+			edited, from, err := EditInputs(out, in.Fix)
 			if err != nil {
-				return nil, fmt.Errorf("the earlier correction of CoE #%d: %w", in.Fix.CoE, err)
+				return nil, nil, fmt.Errorf("the earlier correction of CoE #%d: %w", in.Fix.CoE, err)
 			}
 			out = edited
+			points[i] = from
 		}
 		out = append(out, in)
 	}
-	return out, nil
+	return out, points, nil
 }
 
 // insertByTime inserts in after the last input of its time or earlier.
@@ -183,6 +195,14 @@ type Rerun struct {
 	// that changes it is refused unless it overrides ratification. Nil:
 	// nothing has.
 	Ratified func(noticeID string) bool
+	// Journaled: the correction was made before and is made again (a
+	// start whose state file does not include it): the checks that refuse
+	// a new correction (renumbered claims) are not made again.
+	Journaled bool
+	// MailboxHashes: the revision's hashes count the mailbox position, as
+	// those written before HashesOfTheGames did (referee verify of such a
+	// revision).
+	MailboxHashes bool
 }
 
 // history is what one run of the inputs made.
@@ -196,6 +216,8 @@ type history struct {
 	// from is each message's sender's address.
 	public map[string]bool
 	from   map[string]string
+	// starts[i] is where the entries of input i begin in entries.
+	starts []int
 }
 
 // replay re-does inputs on a copy of base, collecting the notices made.
@@ -211,6 +233,7 @@ func (e *Engine) replay(base *State, inputs []Input) (*history, error) {
 		if err != nil {
 			return nil, fmt.Errorf("re-run input %d (%s at %s): %w", i+1, in.Kind, Stamp(in.at()), err)
 		}
+		h.starts = append(h.starts, len(h.entries))
 		h.entries = append(h.entries, ent...)
 		if in.Kind == InMessage {
 			h.public[in.Msg.ID] = in.Msg.Channel.IsPublic()
@@ -277,8 +300,16 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 		return nil, nil, fmt.Errorf("the corrected history: %w", err)
 	}
 	s := cur.s
+	if r.Current != nil && !r.Journaled {
+		if err := renumbered(current, s); err != nil {
+			return nil, nil, err
+		}
+	}
 	e.corrected(s, r.Fix.CoE) // the claim is answered, as the InCorrect re-done
-	// The outbox: what was waiting, in its re-run version.
+	// The outbox: what was waiting, in its re-run version. A notice that
+	// neither history made (an earlier correction's revision and corrected
+	// receipts, which PublishRevision queued outside the record) is kept as
+	// it is.
 	made := map[string]*Outgoing{}
 	for _, o := range s.Outbox {
 		made[o.ID] = o
@@ -289,16 +320,31 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 			c := *o
 			c.Notice = n.Notice
 			s.Outbox = append(s.Outbox, &c)
+		} else if _, recorded := old.notices[o.ID]; !recorded && cur.notices[o.ID] == nil {
+			c := *o
+			s.Outbox = append(s.Outbox, &c)
 		}
 	}
 	s.Failed = slices.Clone(current.Failed)
-	// The journal: the correction's entry, then the re-run's.
+	// The journal: the correction's entry, then the re-run's from the
+	// first input at or after the point the correction touches. Those
+	// before it are the recorded history's again, and how many there are
+	// hangs on the snapshot the re-run started from, which a replay of
+	// the same mail may not have kept: counted, they would number every
+	// later journal line, and so every later state hash, otherwise.
 	seq := current.JournalSeq
 	seq++
 	fixEntry := Entry{Seq: seq, Time: s.Clock, Verb: "correction", Outcome: "applied",
 		Detail: map[string]any{"coe": r.Fix.CoE, "correction": r.Fix.Describe(), "from": from}}
 	entries := []Entry{fixEntry}
-	for _, en := range cur.entries {
+	first := len(cur.entries)
+	for i := range edited {
+		if !edited[i].at().Before(from) {
+			first = cur.starts[i]
+			break
+		}
+	}
+	for _, en := range cur.entries[first:] {
 		seq++
 		en.Seq = seq
 		entries = append(entries, en)
@@ -311,8 +357,11 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 		return nil, nil, err
 	}
 	rev.Entries = entries
-	rev.OldHash = StateDigest(current)
-	rev.NewHash = StateDigest(s)
+	if r.MailboxHashes {
+		rev.OldHash, rev.NewHash = mailboxDigest(current), mailboxDigest(s)
+	} else {
+		rev.OldHash, rev.NewHash, rev.Hashes = StateDigest(current), StateDigest(s), HashesOfTheGames
+	}
 	return s, rev, nil
 }
 
@@ -340,6 +389,35 @@ func encodedDiff(a, b *State) string {
 	return ""
 }
 
+// renumbered refuses a corrected record in which a claim of error open now
+// has another number, or a number names another claim: claims are answered
+// by number ("I deny CoE #3", "I correct CoE #3", and the correction's own
+// number), and their claimants were given theirs. A claim that is no longer
+// made at all (its claimant never joined in the corrected record) is not
+// renumbered.
+func renumbered(current, s *State) error {
+	type key struct{ msgid, report string }
+	now := map[key]*Claim{}
+	byID := map[int]*Claim{}
+	for _, c := range current.Claims {
+		now[key{c.MsgID, c.Report}] = c
+		byID[c.ID] = c
+	}
+	var moved []string
+	for _, c := range s.Claims {
+		if o := now[key{c.MsgID, c.Report}]; o != nil && o.ID != c.ID {
+			moved = append(moved, fmt.Sprintf("%s's claim on %s, #%d, would be #%d", o.Claimant, o.Report, o.ID, c.ID))
+		} else if o == nil && byID[c.ID] != nil {
+			o := byID[c.ID]
+			moved = append(moved, fmt.Sprintf("#%d, %s's claim on %s, would name another claim", o.ID, o.Claimant, o.Report))
+		}
+	}
+	if len(moved) > 0 {
+		return fmt.Errorf("correction: in the corrected record the open Claims of Error would be numbered otherwise (%s), and claims are answered by number; answer those claims first", strings.Join(moved, "; "))
+	}
+	return nil
+}
+
 // deliveryless is a copy of the state without what sending changes (the
 // outbox, the failed notices) and without its journal number: the state of
 // the games a history leads to.
@@ -350,10 +428,27 @@ func deliveryless(s *State) *State {
 }
 
 // StateDigest is the SHA-256 of the encoded state without its outbox, failed
-// notices and journal number, hex: the state of the games, which a replay of
-// the same mail reproduces.
+// notices, journal number and mailbox position, hex: the state of the games,
+// which a replay of the same mail reproduces (it reads another folder, or an
+// archive, and so keeps another position, or none).
 func StateDigest(s *State) string {
-	b, err := Encode(deliveryless(s))
+	c := deliveryless(s)
+	c.IMAP = Checkpoint{}
+	return digest(c)
+}
+
+// HashesOfTheGames marks a revision whose hashes are StateDigest's
+// (Revision.Hashes); those of a revision without it also counted the
+// mailbox position (mailboxDigest).
+const HashesOfTheGames = "games"
+
+// mailboxDigest is StateDigest with the mailbox position counted, as the
+// revisions written before HashesOfTheGames have it: referee verify
+// re-computes those so.
+func mailboxDigest(s *State) string { return digest(deliveryless(s)) }
+
+func digest(s *State) string {
+	b, err := Encode(s)
 	if err != nil {
 		return "unencodable: " + err.Error()
 	}
@@ -363,7 +458,8 @@ func StateDigest(s *State) string {
 
 // compare builds the revision of two histories.
 func (e *Engine) compare(old, cur *history, r *Rerun, from time.Time) (*Revision, error) {
-	rev := &Revision{CoE: r.Fix.CoE, Correction: r.Fix.Describe(), Fix: r.Fix, From: from}
+	rev := &Revision{CoE: r.Fix.CoE, Correction: r.Fix.Describe(), Fix: r.Fix, From: from,
+		private: r.Fix.Kind == FixReads && !old.public[r.Fix.MsgID]}
 	rev.Outcomes = outcomeChanges(old, cur)
 	rev.Draws = e.drawChanges(cur.s, old.entries, cur.entries)
 	var err error

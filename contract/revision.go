@@ -31,9 +31,26 @@ type Revision struct {
 	Overrides []string `json:"overrides,omitempty"`
 	OldHash   string   `json:"old_hash"`
 	NewHash   string   `json:"new_hash"`
+	// Hashes is HashesOfTheGames when the hashes leave the mailbox
+	// position out (StateDigest); empty in a revision written before.
+	Hashes string `json:"hashes,omitempty"`
 	// Entries are the journal lines of the correction: its own, then the
 	// re-run's, numbered after the current state's.
 	Entries []Entry `json:"-"`
+	// private: the correction gives a new text to a message sent to the
+	// referee alone (a sealed bid, a secret action list), which the
+	// revision's text does not show (compare; not journaled).
+	private bool
+}
+
+// said is the correction as a mail says it: what the message now reads is
+// shown only to its sender when the message was private (ownReceipt: the
+// mail is the sender's corrected receipt of it).
+func (r *Revision) said(ownReceipt bool) string {
+	if !r.private || ownReceipt {
+		return r.Correction
+	}
+	return fmt.Sprintf("message %s, sent to the referee alone, reads otherwise; what it now reads goes to its sender alone, in the corrected receipt", r.Fix.MsgID)
 }
 
 // Changed reports whether the correction changed anything a revision lists
@@ -347,17 +364,18 @@ func (e *Engine) PublishRevision(s *State, rev *Revision, at time.Time) Entry {
 			continue
 		}
 		n := rc.New
+		said := rev.said(rc.ID == "receipt/"+rev.Fix.MsgID)
 		var body string
 		switch {
 		case n == nil:
 			o := rc.Old
 			body = text.Wrap(fmt.Sprintf("This corrects the receipt of %s UTC (CoE #%d: %s). In the corrected record your message performed nothing, so nothing of it was done.",
-				Stamp(o.Time), rev.CoE, rev.Correction), 0) + "\n" + text.Signature("The referee")
+				Stamp(o.Time), rev.CoE, said), 0) + "\n" + text.Signature("The referee")
 			n = o
 		case rc.Old != nil:
-			body = text.Wrap(fmt.Sprintf("This corrects the receipt of %s UTC (CoE #%d: %s). The corrected receipt follows.", Stamp(rc.Old.Time), rev.CoE, rev.Correction), 0) + "\n" + n.Body
+			body = text.Wrap(fmt.Sprintf("This corrects the receipt of %s UTC (CoE #%d: %s). The corrected receipt follows.", Stamp(rc.Old.Time), rev.CoE, said), 0) + "\n" + n.Body
 		default:
-			body = text.Wrap(fmt.Sprintf("In the record corrected by CoE #%d (%s), your message has this receipt.", rev.CoE, rev.Correction), 0) + "\n" + n.Body
+			body = text.Wrap(fmt.Sprintf("In the record corrected by CoE #%d (%s), your message has this receipt.", rev.CoE, said), 0) + "\n" + n.Body
 		}
 		s.Outbox = append(s.Outbox, &Outgoing{Notice: Notice{
 			ID: fmt.Sprintf("corrected/%d/%s", rev.CoE, rc.ID), Kind: "receipt", Game: n.Game, Channel: ChanPrivate,
@@ -380,7 +398,7 @@ func (r *Revision) Text() string {
 	b.WriteString(text.Banner(fmt.Sprintf("Revision: CoE #%d", r.CoE), '='))
 	b.WriteString("\n")
 	b.WriteString(text.Wrap(fmt.Sprintf("The contestmaster corrected CoE #%d: %s. The record was re-run from %s UTC with the seeds already committed (ruling G5); the original entries stay in the journal, and this revision says what changed.",
-		r.CoE, r.Correction, Stamp(r.From)), 0))
+		r.CoE, r.said(false), Stamp(r.From)), 0))
 	if len(r.Overrides) > 0 {
 		b.WriteString("\n")
 		b.WriteString(text.Wrap("This correction overrides ratification: it changes what these ratified notices reported: "+joinAnd(r.Overrides)+".", 0))

@@ -57,3 +57,19 @@ func (h *Harness) Correct(at string, fix contract.Correction, ratified func(id s
 	h.checkRoundTrip()
 	return rev, h.drain(), nil
 }
+
+// Recorded is what Record kept: the state when recording began and every
+// input since.
+type Recorded struct {
+	Base   *contract.State
+	Inputs []contract.Input
+}
+
+// RecordedInputs is what Record kept, for a test that re-runs it itself.
+func (h *Harness) RecordedInputs() Recorded {
+	h.T.Helper()
+	if h.rec == nil {
+		h.T.Fatal("RecordedInputs needs Record first")
+	}
+	return Recorded{Base: h.rec.base, Inputs: h.rec.inputs}
+}

@@ -86,7 +86,8 @@ func recomputeRevision(e *contract.Engine, path string, n int64, fix contract.Co
 			ratified[id] = true
 		}
 	}
-	_, rev, err := e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Fix: fix, Ratified: func(id string) bool { return ratified[id] }})
+	_, rev, err := e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Fix: fix, Ratified: func(id string) bool { return ratified[id] },
+		MailboxHashes: stated["hashes"] != contract.HashesOfTheGames})
 	return rev, err
 }
 
@@ -94,7 +95,10 @@ func recomputeRevision(e *contract.Engine, path string, n int64, fix contract.Co
 // before the earliest point the correction touches, and the journal's
 // inputs after it, up to input n (excluded; 0: to the end). The earliest
 // point is found in the whole history since the first snapshot, with the
-// earlier corrections applied (contract.EffectiveInputs).
+// earlier corrections applied (contract.EffectiveInputs). An earlier
+// correction journaled after a snapshot must also have touched nothing
+// before it: such a snapshot shows the history as it was before that
+// correction, which the re-run could not apply to it.
 func CorrectionHistory(e *contract.Engine, path string, fix contract.Correction, n int64) (*contract.State, []contract.Input, error) {
 	snaps, err := Snapshots(path)
 	if err != nil {
@@ -107,7 +111,8 @@ func CorrectionHistory(e *contract.Engine, path string, fix contract.Correction,
 	if err != nil {
 		return nil, nil, err
 	}
-	all, err := contract.EffectiveInputs(Inputs(before(steps, n)))
+	steps = before(steps, n)
+	all, points, err := contract.CorrectedPoints(Inputs(steps))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -115,9 +120,26 @@ func CorrectionHistory(e *contract.Engine, path string, fix contract.Correction,
 	if err != nil {
 		return nil, nil, err
 	}
+	// Inputs leaves out the steps without an input: the input numbers of
+	// the corrections, by their index among the inputs.
+	var nums []int64
+	for _, st := range steps {
+		if st.Input != nil {
+			nums = append(nums, st.N)
+		}
+	}
 	at := snaps[0].Inputs
 	for _, sn := range snaps {
-		if sn.Clock.Before(from) && (n == 0 || sn.Inputs < n) {
+		if !sn.Clock.Before(from) || (n != 0 && sn.Inputs >= n) {
+			continue
+		}
+		ok := true
+		for i, p := range points {
+			if nums[i] > sn.Inputs && !sn.Clock.Before(p) {
+				ok = false
+			}
+		}
+		if ok {
 			at = sn.Inputs
 		}
 	}
@@ -201,18 +223,26 @@ func differingKeys(a, b []byte) string {
 // returns a nil state and the refusal input for the caller to perform on
 // current (Engine.Redo tells the contestmaster why).
 func Correct(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time) (*contract.State, Step, *contract.Revision) {
+	return correctBefore(e, path, current, fix, at, 0)
+}
+
+// correctBefore is Correct with the journal's inputs before input n (0:
+// all of them): a start that re-makes a correction journaled after the
+// state file it loaded (redoSave) reads no further than it.
+func correctBefore(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time, n int64) (*contract.State, Step, *contract.Revision) {
+	journaled := n != 0 // made again at a start: it was made once
 	ratified := map[string]bool{}
 	for _, c := range current.Cited {
 		if c.Status == "ratified" {
 			ratified[c.ID] = true
 		}
 	}
-	base, inputs, err := CorrectionHistory(e, path, fix, 0)
+	base, inputs, err := CorrectionHistory(e, path, fix, n)
 	var s *contract.State
 	var rev *contract.Revision
 	if err == nil {
 		s, rev, err = e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Current: current, Fix: fix,
-			Ratified: func(id string) bool { return ratified[id] }})
+			Ratified: func(id string) bool { return ratified[id] }, Journaled: journaled})
 	}
 	if err != nil {
 		return nil, Step{Input: &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Error: err.Error()}}, nil

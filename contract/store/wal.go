@@ -486,20 +486,39 @@ func redoUpTo(e *contract.Engine, s *contract.State, path string, upto int64, be
 		if before != nil {
 			before(s)
 		}
-		if err := redoSave(e, s, jpath, steps, lines); err != nil {
+		if err := redoSave(e, s, path, steps, lines); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// redoSave re-does one save's steps on s and checks their entries against
-// the journal's lines.
-func redoSave(e *contract.Engine, s *contract.State, jpath string, steps []Step, lines [][][]byte) error {
+// redoSave re-does one save's steps on s (the state at path) and checks
+// their entries against the journal's lines. A correction made is made
+// again (correctBefore): the state file it loaded is older than the
+// correction, whose corrected state never replaced it (a kill between the
+// save's journal sync and its rename, or a state file put back from an
+// older copy), and re-doing its input alone would only close its claim.
+func redoSave(e *contract.Engine, s *contract.State, path string, steps []Step, lines [][][]byte) error {
+	jpath := JournalPath(path)
 	base := s.JournalSeq
 	for i, st := range steps {
-		got, err := e.Redo(s, st.Input)
-		if err != nil {
+		var got []contract.Entry
+		var err error
+		if in := st.Input; in.Kind == contract.InCorrect && in.Fix != nil && in.Error == "" {
+			if kept := keptAt(e, path, st.N); kept != nil && len(steps) == 1 {
+				// The save's own copy, made before the rename: the
+				// corrected state itself.
+				*s = *kept
+				continue
+			}
+			cs, step, _ := correctBefore(e, path, s, *in.Fix, in.At, st.N)
+			if cs == nil {
+				return &RedoError{jpath, st.Line, fmt.Sprintf("input %d (correct) cannot be made again: %s", st.N, step.Input.Error)}
+			}
+			*s = *cs
+			got = step.Entries
+		} else if got, err = e.Redo(s, st.Input); err != nil {
 			return &RedoError{jpath, st.Line, fmt.Sprintf("input %d (%s) fails when re-done: %v", st.N, st.Input.Kind, err)}
 		}
 		if len(got) != len(st.Entries) {
@@ -516,6 +535,23 @@ func redoSave(e *contract.Engine, s *contract.State, jpath string, steps []Step,
 			}
 		}
 		s.JournalInputs = st.N
+	}
+	return nil
+}
+
+// keptAt is the kept snapshot of the state after input n, or nil.
+func keptAt(e *contract.Engine, path string, n int64) *contract.State {
+	snaps, err := Snapshots(path)
+	if err != nil {
+		return nil
+	}
+	for _, sn := range snaps {
+		if sn.Inputs != n {
+			continue
+		}
+		if s, err := loadFile(e, sn.Path); err == nil && s.JournalInputs == n {
+			return s
+		}
 	}
 	return nil
 }

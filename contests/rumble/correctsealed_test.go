@@ -1,0 +1,131 @@
+package rumble
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"referee/contract"
+	"referee/contract/contracttest"
+)
+
+// TestCorrectionOfASealedBid: the contestmaster corrects a sealed bid
+// before the bids are revealed (the claim in reply to its receipt). The
+// revision on the official list says which message was corrected, not what
+// it now reads: it published "message <ru14.bob@example.test> reads `I bid
+// 43 on Flight.`", Bob's sealed bid, before the reveal. Bob's corrected
+// receipt, to him alone, shows his bid as it now reads, and the reveal the
+// corrected bid.
+func TestCorrectionOfASealedBid(t *testing.T) {
+	raw, err := os.ReadFile("testdata/scenario.mbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := strings.Index(string(raw), "From dave@example.test Wed Dec  2 09:40:00 2026")
+	if at < 0 {
+		t.Fatal("the scenario changed: no message at Dec 2 09:40")
+	}
+	path := filepath.Join(t.TempDir(), "scenario.mbox")
+	if err := os.WriteFile(path, raw[:at], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	h.Record()
+	h.Mbox(path)
+	receipt := contract.MessageID("receipt/ru14.bob@example.test", contract.Domain(contracttest.Referee))
+	claim := contracttest.Receipt(h.Send(&contract.Message{From: "bob@example.test", Name: "Bob",
+		Date: contracttest.At(t, "2026-12-02T09:41:00Z"), Arrived: contracttest.At(t, "2026-12-02T09:41:00Z"), Subject: "Re: bids",
+		Channel: contract.ChanPrivate, Authenticated: true, Text: "CoE: my bid was not read as I sent it.",
+		InReplyTo: []string{receipt}, References: []string{"ru14.bob@example.test", receipt}}))
+	if claim == nil || !strings.Contains(claim.Body, "Claim of Error #1 recorded") {
+		t.Fatalf("the claim was not recorded: %v", claim)
+	}
+	_, out, err := h.Correct("2026-12-02T09:42:00Z", contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "ru14.bob@example.test", Text: "I bid 43 on Flight."}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var revision, corrected *contract.Notice
+	for _, n := range out {
+		switch n.ID {
+		case "revision/1":
+			revision = n
+		case "corrected/1/receipt/ru14.bob@example.test":
+			corrected = n
+		}
+		if n.Channel == contract.ChanPrivate && n.ID != "corrected/1/receipt/ru14.bob@example.test" {
+			continue
+		}
+		if n.Channel != contract.ChanPrivate || n.To[0] != "bob@example.test" {
+			if strings.Contains(n.Body, "43 on Flight") || strings.Contains(n.Body, "Flight: 43") {
+				t.Errorf("%s (%s, to %v) shows Bob's corrected bid before the reveal:\n%s", n.ID, n.Channel, n.To, n.Body)
+			}
+		}
+	}
+	if revision == nil || !strings.Contains(revision.Body, "ru14.bob@example.test") {
+		t.Fatalf("the revision does not name the message corrected:\n%v", revision)
+	}
+	if strings.Contains(revision.Body, "43 on Flight") {
+		t.Errorf("the revision shows Bob's sealed bid:\n%s", revision.Body)
+	}
+	if corrected == nil || corrected.To[0] != "bob@example.test" || !strings.Contains(corrected.Body, "I bid 43 on Flight.") {
+		t.Fatalf("Bob's corrected receipt does not show his bid as it now reads:\n%v", corrected)
+	}
+	// The rest of the bids: the reveal shows the corrected bid.
+	rest, err := os.ReadFile("testdata/scenario.mbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := strings.Index(string(rest), "From alice@example.test Wed Dec  2 10:10:00 2026")
+	if end < 0 {
+		t.Fatal("the scenario changed: no message at Dec 2 10:10")
+	}
+	if err := os.WriteFile(path, rest[at:end], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var reveal *contract.Notice
+	for _, n := range h.Mbox(path) {
+		if n.Channel == contract.ChanPublic && strings.Contains(n.Body, "bid: Flight: 43") {
+			reveal = n
+		}
+	}
+	if reveal == nil {
+		t.Fatal("no reveal shows Bob's corrected bid")
+	}
+}
+
+// TestClaimIsNoSubmission: a Claim of Error sent privately while bids are
+// sealed, in reply to the bid's receipt, is a claim and nothing else, even
+// when it quotes the bid the player meant: "CoE: you read my bid wrong, it
+// was" and "Flight: 30" on the next line were also read as a new bid list,
+// which replaced Bob's sealed bid.
+func TestClaimIsNoSubmission(t *testing.T) {
+	raw, err := os.ReadFile("testdata/scenario.mbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := strings.Index(string(raw), "From dave@example.test Wed Dec  2 09:40:00 2026")
+	if at < 0 {
+		t.Fatal("the scenario changed: no message at Dec 2 09:40")
+	}
+	path := filepath.Join(t.TempDir(), "scenario.mbox")
+	if err := os.WriteFile(path, raw[:at], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	h.Mbox(path)
+	receipt := contract.MessageID("receipt/ru14.bob@example.test", contract.Domain(contracttest.Referee))
+	out := h.Send(&contract.Message{From: "bob@example.test", Name: "Bob",
+		Date: contracttest.At(t, "2026-12-02T09:41:00Z"), Arrived: contracttest.At(t, "2026-12-02T09:41:00Z"), Subject: "Re: bids",
+		Channel: contract.ChanPrivate, Authenticated: true, Text: "CoE: you read my bid wrong, it was\nFlight: 30\n",
+		InReplyTo: []string{receipt}, References: []string{"ru14.bob@example.test", receipt}})
+	r := contracttest.Receipt(out)
+	if r == nil || !strings.Contains(r.Body, "Claim of Error #1 recorded") || !strings.Contains(r.Body, "1 done, 0 not done") {
+		t.Fatalf("the claim's receipt:\n%v", r)
+	}
+	for _, n := range out {
+		if strings.Contains(n.Subject, "sealed bids from Bob") || strings.Contains(n.Body, "sealed") {
+			t.Errorf("the claim was taken for a bid: %s (%s)\n%s", n.ID, n.Subject, n.Body)
+		}
+	}
+}

@@ -1,0 +1,332 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"referee/contests/life"
+	"referee/contract"
+	"referee/contract/store"
+	"referee/mailin"
+)
+
+// TestSecondCorrectionAfterASnapshot: a snapshot written between the
+// message a first correction changed and that correction shows the history
+// as it was before it. A second correction of a later message re-runs from
+// a snapshot older than what the first one touched, so that both apply: it
+// was refused with "the earlier correction of CoE #1: correction: no message
+// ... in the record after the starting state", as the re-run started from
+// that snapshot and could not find the first correction's message.
+func TestSecondCorrectionAfterASnapshot(t *testing.T) {
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // nothing is sent: the outbox shows what would be
+	d.mu.Lock()
+	for i, who := range []string{"Alice", "Bob"} {
+		d.s.Claims = append(d.s.Claims, &contract.Claim{ID: i + 1, Game: "life", Report: fmt.Sprintf("receipt/m%d@example.test", 2*i+2),
+			Claimant: who, From: strings.ToLower(who) + "@example.test", MsgID: fmt.Sprintf("c%d@example.test", i+1), What: "not what I wrote", Status: "open"})
+	}
+	d.s.NextClaim = 3
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	// The clock stands still (rate 0) and is moved a minute before each
+	// message, which arrives at it.
+	send := func(uid uint32, from, to, text string) {
+		t.Helper()
+		d.mu.Lock()
+		d.clk.Start = d.clk.Start.Add(time.Minute)
+		arrived := d.clk.Now()
+		d.mu.Unlock()
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
+			from, to, uid, arrived.Format(time.RFC1123Z), text)
+		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: arrived, UID: uid}, contract.Checkpoint{UIDValidity: 1, LastUID: uid}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const list = "agora-business@example.test"
+	send(1, "Alice <alice@example.test>", list, "I join the Life contest.")
+	send(2, "Alice <alice@example.test>", list, "I claim cell (3, 4) in Life.")
+	// A snapshot after Alice's claim, before the correction of it.
+	d.mu.Lock()
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	send(3, "Bob <bob@example.test>", list, "I join the Life contest.")
+	send(4, "Bob <bob@example.test>", list, "I claim cell (7, 8) in Life.")
+	send(5, "contestmaster@example.test", "referee@example.test", "I correct CoE #1: message <m2@example.test> reads `I claim cell (5, 6) in Life.`")
+	send(6, "contestmaster@example.test", "referee@example.test", "I correct CoE #2: message <m4@example.test> reads `I claim cell (9, 9) in Life.`")
+	d.mu.Lock()
+	cells := d.s.Games["life"].Data.(*life.State).Cells
+	alice, bob := cells["alice@example.test"], cells["bob@example.test"]
+	var refused []string
+	for _, o := range d.s.Outbox {
+		if strings.Contains(o.Subject, "refused") {
+			refused = append(refused, o.Body)
+		}
+	}
+	d.mu.Unlock()
+	if len(refused) > 0 {
+		t.Fatalf("a correction was refused:\n%s", strings.Join(refused, "\n"))
+	}
+	if alice != "5,6" || bob != "9,9" {
+		t.Fatalf("after both corrections Alice controls %q and Bob %q, want 5,6 and 9,9", alice, bob)
+	}
+	if n, bad, err := store.VerifyRevisions(d.e, d.statePath); err != nil || n != 2 || len(bad) > 0 {
+		t.Fatalf("verify: %d revisions, mismatches %v, %v", n, bad, err)
+	}
+}
+
+// TestSecondCorrectionKeepsTheFirstsMails: a second correction made while
+// the first one's revision and corrected receipt still wait in the outbox
+// (nothing could be sent in between) keeps them there. The re-run keeps what
+// was waiting in its re-run version, and the re-run does not make a
+// revision: the first revision and its corrected receipt were dropped,
+// never to be sent.
+func TestSecondCorrectionKeepsTheFirstsMails(t *testing.T) {
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // nothing is sent: the outbox shows what would be
+	d.mu.Lock()
+	for i, who := range []string{"Alice", "Bob"} {
+		d.s.Claims = append(d.s.Claims, &contract.Claim{ID: i + 1, Game: "life", Report: fmt.Sprintf("receipt/m%d@example.test", 2*i+2),
+			Claimant: who, From: strings.ToLower(who) + "@example.test", MsgID: fmt.Sprintf("c%d@example.test", i+1), What: "not what I wrote", Status: "open"})
+	}
+	d.s.NextClaim = 3
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	send := func(uid uint32, from, to, text string) {
+		t.Helper()
+		d.mu.Lock()
+		d.clk.Start = d.clk.Start.Add(time.Minute)
+		arrived := d.clk.Now()
+		d.mu.Unlock()
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
+			from, to, uid, arrived.Format(time.RFC1123Z), text)
+		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: arrived, UID: uid}, contract.Checkpoint{UIDValidity: 1, LastUID: uid}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const list = "agora-business@example.test"
+	send(1, "Alice <alice@example.test>", list, "I join the Life contest.")
+	send(2, "Alice <alice@example.test>", list, "I claim cell (3, 4) in Life.")
+	send(3, "Bob <bob@example.test>", list, "I join the Life contest.")
+	send(4, "Bob <bob@example.test>", list, "I claim cell (7, 8) in Life.")
+	send(5, "contestmaster@example.test", "referee@example.test", "I correct CoE #1: message <m2@example.test> reads `I claim cell (5, 6) in Life.`")
+	send(6, "contestmaster@example.test", "referee@example.test", "I correct CoE #2: message <m4@example.test> reads `I claim cell (9, 9) in Life.`")
+	d.mu.Lock()
+	waiting := map[string]string{}
+	for _, o := range d.s.Outbox {
+		waiting[o.ID] = o.Body
+	}
+	d.mu.Unlock()
+	for _, id := range []string{"revision/1", "corrected/1/receipt/m2@example.test", "revision/2", "corrected/2/receipt/m4@example.test"} {
+		if _, ok := waiting[id]; !ok {
+			t.Errorf("%s is not waiting in the outbox", id)
+		}
+	}
+	if b := waiting["corrected/1/receipt/m2@example.test"]; !strings.Contains(b, "Cell (5, 6)") {
+		t.Errorf("the first corrected receipt does not name Cell (5, 6):\n%s", b)
+	}
+}
+
+// TestCorrectionWhateverItsSnapshot: a correction re-runs from the newest
+// kept snapshot before what it touches, and which snapshots are kept is the
+// referee's affair (a replay of the same mail keeps others). The corrected
+// state, its journal lines and so the state hashes of every later notice
+// are the same whichever it started from: the re-run journaled its entries
+// from the snapshot on, so that a re-run from an older one numbered every
+// later line otherwise.
+func TestCorrectionWhateverItsSnapshot(t *testing.T) {
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	d.mu.Lock()
+	d.s.Claims = append(d.s.Claims, &contract.Claim{ID: 1, Game: "life", Report: "receipt/m4@example.test", Claimant: "Bob",
+		From: "bob@example.test", MsgID: "c1@example.test", What: "not what I wrote", Status: "open"})
+	d.s.NextClaim = 2
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	send := func(uid uint32, from, to, text string) {
+		t.Helper()
+		d.mu.Lock()
+		d.clk.Start = d.clk.Start.Add(time.Minute)
+		arrived := d.clk.Now()
+		d.mu.Unlock()
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
+			from, to, uid, arrived.Format(time.RFC1123Z), text)
+		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: arrived, UID: uid}, contract.Checkpoint{UIDValidity: 1, LastUID: uid}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const list = "agora-business@example.test"
+	send(1, "Alice <alice@example.test>", list, "I join the Life contest.")
+	send(2, "Alice <alice@example.test>", list, "I claim cell (3, 4) in Life.")
+	send(3, "Bob <bob@example.test>", list, "I join the Life contest.")
+	d.mu.Lock()
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	send(4, "Bob <bob@example.test>", list, "I claim cell (7, 8) in Life.")
+	fix := contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m4@example.test", Text: "I claim cell (9, 9) in Life."}
+	correct := func() ([]byte, int64, int) {
+		t.Helper()
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		s, step, _ := store.Correct(d.e, d.statePath, d.s, fix, d.s.Clock)
+		if s == nil {
+			t.Fatalf("the correction was refused: %s", step.Input.Error)
+		}
+		b, err := contract.Encode(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b, s.JournalSeq, len(step.Entries)
+	}
+	fromNewest, seqNewest, nNewest := correct()
+	snaps, err := store.Snapshots(d.statePath)
+	if err != nil || len(snaps) < 2 {
+		t.Fatalf("snapshots %+v, %v", snaps, err)
+	}
+	for _, sn := range snaps[1:] {
+		if err := os.Remove(sn.Path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fromFirst, seqFirst, nFirst := correct()
+	if seqNewest != seqFirst || nNewest != nFirst {
+		t.Errorf("from the newest snapshot: journal number %d, %d lines; from the first: %d, %d lines", seqNewest, nNewest, seqFirst, nFirst)
+	}
+	if !bytes.Equal(fromNewest, fromFirst) {
+		t.Errorf("the corrected states differ:\n%s", firstDiff(fromFirst, fromNewest))
+	}
+}
+
+// TestCorrectionKilledBeforeItsStateFile: the referee killed after a
+// correction's lines are synced to the journal and before the corrected
+// state replaces the state file (the save's two writes). A start re-runs the
+// correction from the snapshots and the journal before it and checks it
+// against the journaled lines: it stopped with "input N (correct) made 0
+// entries when re-done, the journal has M: the journal and this build
+// disagree", and the referee would not start.
+func TestCorrectionKilledBeforeItsStateFile(t *testing.T) {
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	d.mu.Lock()
+	d.s.Claims = append(d.s.Claims, &contract.Claim{ID: 1, Game: "life", Report: "receipt/m2@example.test", Claimant: "Alice",
+		From: "alice@example.test", MsgID: "c1@example.test", What: "not what I wrote", Status: "open"})
+	d.s.NextClaim = 2
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	send := func(uid uint32, from, to, text string) {
+		t.Helper()
+		d.mu.Lock()
+		d.clk.Start = d.clk.Start.Add(time.Minute)
+		arrived := d.clk.Now()
+		d.mu.Unlock()
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
+			from, to, uid, arrived.Format(time.RFC1123Z), text)
+		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: arrived, UID: uid}, contract.Checkpoint{UIDValidity: 1, LastUID: uid}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const list = "agora-business@example.test"
+	send(1, "Alice <alice@example.test>", list, "I join the Life contest.")
+	send(2, "Alice <alice@example.test>", list, "I claim cell (3, 4) in Life.")
+	send(3, "Bob <bob@example.test>", list, "I join the Life contest.")
+	// The state file as it is before the correction's save (the message
+	// that makes the correction saves it whole first, as a correction does).
+	d.mu.Lock()
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	before, err := os.ReadFile(d.statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(4, "contestmaster@example.test", "referee@example.test", "I correct CoE #1: message <m2@example.test> reads `I claim cell (5, 6) in Life.`")
+	d.mu.Lock()
+	want, _ := contract.Encode(d.s)
+	cell := d.s.Games["life"].Data.(*life.State).Cells["alice@example.test"]
+	d.mu.Unlock()
+	if cell != "5,6" {
+		t.Fatalf("after the correction Alice controls %q", cell)
+	}
+	// The kill: the journal holds the correction's lines, the state file
+	// is the one before (put back by a rename, as the save's rename never
+	// happened: the new file is the save's snapshot too).
+	if err := os.WriteFile(d.statePath+".before", before, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(d.statePath+".before", d.statePath); err != nil {
+		t.Fatal(err)
+	}
+	load := func(how string) {
+		t.Helper()
+		s, err := store.Load(d.e, d.statePath)
+		if err != nil {
+			t.Fatalf("%s: the state cannot be read again: %v", how, err)
+		}
+		if got, _ := contract.Encode(s); !bytes.Equal(got, want) {
+			t.Fatalf("%s: the state read again differs from the corrected one:\n%s", how, firstDiff(got, want))
+		}
+		var revision bool
+		for _, o := range s.Outbox {
+			revision = revision || o.ID == "revision/1"
+		}
+		if !revision {
+			t.Errorf("%s: the revision does not wait in the outbox of the state read again", how)
+		}
+	}
+	snaps, err := store.Snapshots(d.statePath)
+	if err != nil || len(snaps) < 2 {
+		t.Fatalf("snapshots %v, %v", snaps, err)
+	}
+	saved := snaps[len(snaps)-1] // the correction's save's own copy
+	others := map[string][]byte{}
+	for _, sn := range snaps[:len(snaps)-1] {
+		b, err := os.ReadFile(sn.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		others[sn.Path] = b
+	}
+	load("with every snapshot")
+	// The save made its snapshot's copy before the rename: the start
+	// takes it and needs no other (those before the correction gone, or
+	// a journal whose correction a build before this one wrote, its
+	// re-run's lines counted otherwise).
+	for p := range others {
+		os.Remove(p)
+	}
+	load("with the save's snapshot alone")
+	// Without it (a state file put back from an older copy, that snapshot
+	// gone), the start makes the correction again from the others.
+	for p, b := range others {
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Remove(saved.Path); err != nil {
+		t.Fatal(err)
+	}
+	load("without the save's snapshot")
+}
