@@ -1,0 +1,39 @@
+package wackyworld
+
+import (
+	"strings"
+	"testing"
+
+	"referee/contests/life"
+	"referee/contract"
+	"referee/contract/contracttest"
+)
+
+// A transfer that names no recipient is not a drop (Wacky 6b): "I transfer
+// Bob 3 Vials" from a party left a thing called "Bob 3 Vials" on eir tile
+// and spent eir Game Action for the turn. It now gets the form of a
+// transfer, nothing changes, and the party can still act this turn; "I
+// transfer my hat to Wacky World" still drops the hat.
+func TestTransferWithoutTheWorldIsNoDrop(t *testing.T) {
+	h := contracttest.New(t, "2026-11-30T09:00:00Z", New(), life.New())
+	for _, who := range []string{"Alice <alice@example.test>", "Bob <bob@example.test>"} {
+		h.Quietly("2026-11-30T10:00:00Z", who, contract.ChanPublic, "I join the Life contest.")
+		h.Quietly("2026-11-30T10:01:00Z", who, contract.ChanPublic, "I join Wacky World.")
+	}
+	for _, text := range []string{"I transfer Bob 3 Vials.", "I transfer my hat."} {
+		r := h.Public("2026-12-01T10:00:00Z", "Alice <alice@example.test>", text)
+		if r == nil || !strings.Contains(flat(r.Body), "Not done: not understood; the form is: I transfer N <currency> to <player>") {
+			t.Fatalf("%q: receipt\n%v", text, r)
+		}
+		if st := h.Data(ID).(*State); len(st.Assets) != 0 {
+			t.Fatalf("%q left a thing: %+v", text, st.Assets[0])
+		}
+	}
+	r := h.Public("2026-12-01T10:05:00Z", "Alice <alice@example.test>", "I transfer my hat to Wacky World.")
+	if r == nil || !strings.Contains(r.Body, "Done: hat (#1) now lies at") {
+		t.Fatalf("the drop to Wacky World: receipt\n%v", r)
+	}
+}
+
+// flat folds a receipt's wrapping so that phrases match across lines.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
