@@ -37,3 +37,26 @@ func TestTransferWithoutTheWorldIsNoDrop(t *testing.T) {
 
 // flat folds a receipt's wrapping so that phrases match across lines.
 func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// An amount of a currency written in words is refused as one in figures is
+// (Wacky 6b, decision 5): "I drop three Vials" left a thing called "three
+// Vials" on the tile, the Vials still the player's, and spent eir Game
+// Action.
+func TestDropCurrencyInWords(t *testing.T) {
+	h := contracttest.New(t, "2026-11-30T09:00:00Z", New(), life.New())
+	h.Quietly("2026-11-30T10:00:00Z", "Alice <alice@example.test>", contract.ChanPublic, "I join the Life contest.")
+	h.Quietly("2026-11-30T10:01:00Z", "Alice <alice@example.test>", contract.ChanPublic, "I join Wacky World.")
+	for _, what := range []string{"three Vials", "twenty-one Vials", "all my Vials", "my Vials", "some of my x-points"} {
+		r := h.Public("2026-12-01T10:00:00Z", "Alice <alice@example.test>", "I drop "+what+" in Wacky World.")
+		if r == nil || !strings.Contains(flat(r.Body), "Not done: this contract CANNOT own "+what) {
+			t.Errorf("%q: receipt\n%v", what, r)
+		}
+		if st := h.Data(ID).(*State); len(st.Assets) != 0 {
+			t.Fatalf("%q left a thing: %+v", what, st.Assets[0])
+		}
+	}
+	r := h.Public("2026-12-01T10:05:00Z", "Alice <alice@example.test>", "I drop my silver spoon in Wacky World.")
+	if r == nil || !strings.Contains(r.Body, "Done: silver spoon (#1) now lies at") {
+		t.Fatalf("the spoon: receipt\n%v", r)
+	}
+}
