@@ -411,7 +411,40 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	if strings.HasPrefix(strings.ToLower(rest), "intend") {
 		return Performative{Kind: "not", Action: rest}, true
 	}
+	if m := trailingCondOf(rest); m != nil {
+		// G3: "I transfer 2 Vials to Bob if I own more than 5 Vials" is the
+		// condition written after the action; "unless ..." is kept whole,
+		// and no condition the referee decides reads it.
+		cond := strings.TrimSpace(m[3])
+		if strings.EqualFold(m[2], "unless") {
+			cond = "unless " + cond
+		}
+		return Performative{Kind: "act", Action: strings.TrimSpace(m[1]), Cond: andConds(cond)}, true
+	}
 	return Performative{Kind: "act", Action: rest}, true
+}
+
+// trailingCond is a condition written after the action: "..., if I own
+// more than 5 Vials", "... (if I have them)", "... unless Bob objects",
+// "... provided that ...", "... as long as ...". An action with a colon or
+// a quotation mark before it is left whole: its text (a suggestion, an
+// amendment, a ruling) may say "if" in its own words.
+var trailingCond = lazyre.MustCompile(`(?i)^([^:"“”]*?[^\s,(])\s*,?\s+\(?\s*(if|only\s+if|unless|provided(?:\s+that)?|providing(?:\s+that)?|as\s+long\s+as|so\s+long\s+as|on\s+(?:the\s+)?condition\s+that)\s+([^()]+?)\s*\)?$`)
+
+// trailingCondWords are the words trailingCond starts a condition with,
+// in lower case, followed by a space.
+var trailingCondWords = []string{"if ", "unless ", "provided ", "providing ", "long as ", "condition that "}
+
+// trailingCondOf is trailingCond's match of an action, nil for none; an
+// action holding none of trailingCondWords is not matched against it.
+func trailingCondOf(rest string) []string {
+	lower := strings.ToLower(rest)
+	for _, w := range trailingCondWords {
+		if strings.Contains(lower, w) {
+			return trailingCond().FindStringSubmatch(rest)
+		}
+	}
+	return nil
 }
 
 // notActionWords are the first words of notAction's alternatives, up to
