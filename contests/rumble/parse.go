@@ -176,13 +176,17 @@ func parseBids(text string, st *State) (bids []Bid, explicit bool, err error) {
 			explicit = true
 			continue
 		}
+		item := seg
 		seg = bidLead().ReplaceAllString(seg, "")
 		name, num, ok := nameAndAmount(seg)
 		if !ok {
-			if hasDigit().MatchString(seg) {
-				return nil, false, contract.Reject("Rumble 5", "%q is not a bid; write \"Power: amount\" or \"I bid 30 on Power\"", seg)
+			if hasDigit().MatchString(seg) || seg != item {
+				return nil, false, contract.Reject("Rumble 5", "%q is not a bid; write \"Power: amount\" or \"I bid 30 on Power\", the amount in figures", item)
 			}
-			continue
+			if p := st.mentionedPower(seg, nil); p != nil {
+				return nil, false, contract.Reject("Rumble 5", "%q names the power %s but no amount; write \"%s: 30\" or \"I bid 30 on %s\", the amount in figures", item, p.Name, p.Name, p.Name)
+			}
+			continue // a greeting or a remark
 		}
 		p, err := st.lookupPower(name, "Rumble 5")
 		if err != nil {
@@ -325,6 +329,45 @@ func parseDiscard(text string, st *State, f *Fighter) (discard string, found boo
 	return discard, found, nil
 }
 
+// mentionedPower is a listed power whose name an item without an amount
+// holds as whole words, in any case ("I use Iron Skin", "bid on Flight"):
+// such an item is an allocation or a bid whose amount is missing, not a
+// remark to skip, which would leave it out of the sealed list unseen. With
+// f, only the powers f holds count. Nil for none.
+func (s *State) mentionedPower(item string, f *Fighter) *Power {
+	lower := strings.ToLower(item)
+	for _, p := range s.Powers {
+		if f != nil && !holds(f, p.Name) {
+			continue
+		}
+		name := strings.ToLower(p.Name)
+		for i := strings.Index(lower, name); i >= 0; {
+			end := i + len(name)
+			if !wordRuneBefore(lower, i) && !wordRuneAt(lower, end) {
+				return p
+			}
+			j := strings.Index(lower[i+1:], name)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	return nil
+}
+
+// wordRuneBefore reports whether the rune before byte i of s is a letter or
+// a digit; wordRuneAt, the rune at byte i.
+func wordRuneBefore(s string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return i > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+func wordRuneAt(s string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return i < len(s) && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
 func holds(f *Fighter, power string) bool { return slices.Contains(f.Powers, power) }
 
 // Action lists (Rumble 8): "Attack: 30 to Alice; 10 to Bob", "attack Alice 30",
@@ -394,6 +437,9 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 			name, num, ok := nameAndAmount(rest)
 			if !ok {
 				if kind == "" && !hasDigit().MatchString(seg) {
+					if p := st.mentionedPower(seg, nil); p != nil {
+						return nil, false, contract.Reject("Rumble 8", "%q names the power %s but no energy; write \"Spend 10 on %s\" (or \"Burn 10 on %s\"), the energy in figures", seg, p.Name, p.Name, p.Name)
+					}
 					continue // a greeting or a remark
 				}
 				return nil, false, contract.Reject("Rumble 8", "%q is not understood; write \"Attack: 30 to Alice\", \"Defense: 40\" or \"Spend 10 on <power>\"", seg)

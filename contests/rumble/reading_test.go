@@ -282,3 +282,34 @@ func TestReportPointsOrder(t *testing.T) {
 		t.Errorf("the report's points table is not %q:\n%s", want, n.Body)
 	}
 }
+
+// An item that names a power but no amount is refused with the list, not
+// skipped as a remark (Rumble 5, 8): "I use Iron Skin." was left out of the
+// sealed list unseen, and "Flight too" of the bids, while the rest was
+// sealed and the receipt said Done. A greeting is still skipped.
+func TestPowerWithoutAmountIsNoRemark(t *testing.T) {
+	h := atRound(t)
+	r := h.Private("2026-12-02T12:00:00Z", alice, "I use Iron Skin.\nAttack Bob with 10.")
+	if r == nil || !strings.Contains(norm(r.Body), `Not done: "use Iron Skin" names the power Iron Skin but no energy; write "Spend 10 on Iron Skin"`) {
+		t.Fatalf("receipt:\n%v", r)
+	}
+	if x := data2(h).sub("Alice"); x != nil {
+		t.Errorf("a list was sealed: %+v", x)
+	}
+
+	h = atBids(t)
+	for _, list := range []string{"Lucky Star: 20\nFlight too, please.", "Lucky Star: 20\nI bid thirty on Flight."} {
+		r = h.Private("2026-12-02T12:00:00Z", alice, list)
+		if r == nil || !strings.Contains(norm(r.Body), "Not done:") || !strings.Contains(norm(r.Body), "the amount in figures (Rumble 5)") {
+			t.Fatalf("%q: receipt:\n%v", list, r)
+		}
+		if x := data2(h).sub("Alice"); x != nil {
+			t.Errorf("%q: bids were sealed: %+v", list, x)
+		}
+	}
+	r = h.Private("2026-12-02T12:05:00Z", alice, "Hi!\nLucky Star: 20\nThanks, and good luck.")
+	mustDone(t, r)
+	if x := data2(h).sub("Alice"); x == nil || len(x.Bids) != 1 {
+		t.Errorf("Alice's sealed bids = %+v", x)
+	}
+}
