@@ -282,7 +282,10 @@ var (
 	// trailingAdverb is a word people put after the action: "too", "as
 	// well", "also", "now", "please".
 	trailingAdverb = lazyre.MustCompile(`(?i)(?:\s*,)?\s+(?:too|as\s+well|also|now|please|then|again|hereby|thanks|thank\s+you|for\s+now|at\s+once|right\s+away|immediately)$`)
-	intentForm     = lazyre.MustCompile(`(?i)^intend\s*,?\s*(without\s+(?:(\d+|one|two|three|four|five)\s+)?objections?|with\s+(?:(\d+|one|two|three|four|five)\s+)?support(?:ers?)?|with\s+agoran\s+consent|with\s+(?:(\d+)\s+days?'?\s+)?notice)\s*,?\s*to\s+(.+)$`)
+	// intentAfterForm is intentForm with the method after the action; its
+	// groups are the action, then intentForm's first four.
+	intentAfterForm = lazyre.MustCompile(`(?i)^intend\s+to\s+(.+?)\s*,?\s+(without\s+(?:(\d+|one|two|three|four|five)\s+)?objections?|with\s+(?:(\d+|one|two|three|four|five)\s+)?support(?:ers?)?|with\s+agoran\s+consent|with\s+(?:(\d+)\s+days?'?\s+)?notice)$`)
+	intentForm      = lazyre.MustCompile(`(?i)^intend\s*,?\s*(without\s+(?:(\d+|one|two|three|four|five)\s+)?objections?|with\s+(?:(\d+|one|two|three|four|five)\s+)?support(?:ers?)?|with\s+agoran\s+consent|with\s+(?:(\d+)\s+days?'?\s+)?notice)\s*,?\s*to\s+(.+)$`)
 )
 
 // trimStop drops the white space and stops at the end of s (the regular
@@ -386,7 +389,16 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	if isNotAction(rest) || mayPastTense(rest) && pastTense().MatchString(rest) && !presentEd().MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
-	if im := intentForm().FindStringSubmatch(rest); im != nil {
+	im := intentForm().FindStringSubmatch(rest)
+	if im == nil {
+		// "I intend to end the current game of Rumble without objection":
+		// the method after the action, in the groups' order of intentForm.
+		if am := startsWord(rest, mayIntendAfter, intentAfterForm); am != nil {
+			im = append([]string{am[0]}, am[2:]...)
+			im = append(im, am[1])
+		}
+	}
+	if im != nil {
 		p = Performative{Kind: "intent", Action: trimStop(im[5])}
 		method := strings.ToLower(im[1])
 		switch {
@@ -564,6 +576,22 @@ func startsWord(s string, may func(string) bool, re func() *regexp.Regexp) []str
 		return nil
 	}
 	return re().FindStringSubmatch(s)
+}
+
+// mayIntendAfter reports whether intentAfterForm can match s: s starts
+// with "intend to " and ends with a word of a method (objection(s),
+// support(ers), consent, notice).
+func mayIntendAfter(s string) bool {
+	lower := strings.ToLower(s)
+	if !strings.HasPrefix(lower, "intend to ") {
+		return false
+	}
+	for _, w := range []string{"objection", "objections", "support", "supporter", "supporters", "consent", "notice"} {
+		if strings.HasSuffix(lower, " "+w) {
+			return true
+		}
+	}
+	return false
 }
 
 // mayCond reports whether condForm can match s: s starts with "if" (no
