@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Result is what became of one attempted action, for the receipt.
@@ -376,7 +377,11 @@ func (e *Engine) read(text string) ([]*Action, []unreadResult) {
 			continue
 		}
 		a, nu := e.match(sen, p)
-		if a == nil || a.Reject != nil {
+		if a == nil || a.Reject != nil || a.Game == "" && a.Verb.Name == "transfer" {
+			// A transfer's recipient runs to the end of the sentence, so
+			// "I transfer 3 Vials to Bob and claim cell (1, 2)" matches it
+			// whole, to a player called "Bob and claim cell (1, 2)": a
+			// reading as several actions comes first.
 			if parts := e.matchJoined(sen, p); parts != nil {
 				acts = append(acts, parts...)
 				continue
@@ -430,8 +435,9 @@ func (e *Engine) Read(text string) []Reading {
 	return out
 }
 
-// andSplit is where "I join Life and claim cell (1, 2)" joins two actions.
-var andSplit = lazyre.MustCompile(`(?i)\s*(?:,\s*)?\band\s+(?:then\s+|also\s+)?`)
+// andSplit is where "I join Life and claim cell (1, 2)" joins two actions;
+// also "..., then claim ..." and "..., and then I claim ...".
+var andSplit = lazyre.MustCompile(`(?i)\s*(?:,\s*)?\b(?:and\s+(?:then\s+|also\s+)?|then\s+)(?:i\s+(?:then\s+|also\s+)?)?`)
 
 // matchJoined reads several actions joined by "and" with a shared subject
 // ("I join the Life contest and claim cell (1, 2)"): each part must be an
@@ -488,6 +494,12 @@ func (e *Engine) joinedParts(sen Sentence, p Performative, locs [][]int, game st
 			line = "... and " + part
 		}
 		a, _ := e.match(Sentence{Text: line, Offset: sen.Offset + i}, q)
+		if (a == nil || a.Reject != nil) && i > 0 {
+			// The verb of the first part, shared: "I transfer 3 Vials to
+			// Bob and 2 Vials to Carol".
+			q.Action = firstWord(parts[0]) + " " + q.Action
+			a, _ = e.match(Sentence{Text: line, Offset: sen.Offset + i}, q)
+		}
 		if a == nil || a.Reject != nil {
 			return nil
 		}
@@ -495,6 +507,14 @@ func (e *Engine) joinedParts(sen Sentence, p Performative, locs [][]int, game st
 		out = append(out, a)
 	}
 	return out
+}
+
+// firstWord is s up to its first white space.
+func firstWord(s string) string {
+	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // choose is every way to pick k of 0..n-1, each in increasing order, the
