@@ -5,6 +5,7 @@ import (
 	"referee/internal/lazyre"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -685,26 +686,62 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 var wordRE = lazyre.MustCompile(`[a-z]+`)
 
 // spelled is a number written as a word before what it counts ("two
-// Vials", "three cells").
-var spelled = lazyre.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)\s+([a-z])`)
+// Vials", "three cells", "twenty-one Vials"), perhaps with its figures
+// after it in parentheses, as Agora writes amounts ("three (3) Vials").
+var spelled = lazyre.MustCompile(`(?i)\b(` + spelledNumber + `)(?:\s*\(\s*(\d+)\s*\))?\s+([a-z])`)
 
-var spelledValue = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-	"eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "hundred": "100"}
+// spelledNumber is a number in words: one of spelledValue, or a ten and a
+// unit ("twenty-one", "forty two").
+const spelledNumber = `(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine)\b)?` +
+	`|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|hundred`
 
-// numberDigits writes spelled numbers as digits: "two Vials" is "2 Vials".
+// figuresSpelled is an amount in figures with its words after it in
+// parentheses: "3 (three) Vials".
+var figuresSpelled = lazyre.MustCompile(`(?i)\b(\d+)\s*\(\s*(` + spelledNumber + `)\s*\)\s+([a-z])`)
+
+var spelledValue = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
+	"fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100}
+
+// spelledNumberValue is the value of a match of spelledNumber.
+func spelledNumberValue(w string) int {
+	n := 0
+	for _, part := range strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return r == '-' || unicode.IsSpace(r) }) {
+		n += spelledValue[part]
+	}
+	return n
+}
+
+// numberDigits writes spelled numbers as digits: "two Vials" is "2 Vials",
+// "twenty-one Vials" is "21 Vials", "three (3) Vials" and "3 (three)
+// Vials" are "3 Vials". Words and figures that disagree ("three (4)
+// Vials") are left as written, which no verb reads.
 func numberDigits(s string) string {
 	if !maySpell(s) {
 		return s
 	}
+	s = figuresSpelled().ReplaceAllStringFunc(s, func(m string) string {
+		g := figuresSpelled().FindStringSubmatch(m)
+		if strconv.Itoa(spelledNumberValue(g[2])) != strings.TrimLeft(g[1], "0") {
+			return m
+		}
+		return g[1] + " " + g[3]
+	})
 	return spelled().ReplaceAllStringFunc(s, func(m string) string {
-		sp := strings.IndexAny(m, " \t")
-		return spelledValue[strings.ToLower(m[:sp])] + m[sp:]
+		g := spelled().FindStringSubmatch(m)
+		v := strconv.Itoa(spelledNumberValue(g[1]))
+		if g[2] != "" && strings.TrimLeft(g[2], "0") != v {
+			return m
+		}
+		return v + " " + g[3]
 	})
 }
 
-// spelledWords are the words spelled matches, in lower case.
+// spelledWords are the words spelled matches, in lower case, or the start
+// of each ("seven" holds "seventeen" and "seventy").
 var spelledWords = []string{"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-	"twenty", "thirty", "forty", "fifty", "hundred"}
+	"thirteen", "fifteen", "twenty", "thirty", "forty", "fifty", "hundred"}
 
 // maySpell reports whether spelled can match s: an ASCII s must hold one of
 // spelledWords in some case (folding another rune to s needs a text that
