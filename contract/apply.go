@@ -673,8 +673,10 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 	cv := hits[0]
 	a := &Action{Line: sen.Text, Offset: sen.Offset, Game: cv.game, Verb: cv.verb, Cond: p.Cond, Args: map[string]string{}}
 	for i, name := range cv.re().SubexpNames() {
-		if name != "" {
-			a.Args[name] = strings.TrimSpace(args[0][i])
+		// A name may stand in two alternatives ("I give 3 Vials to Bob", "I
+		// give Bob 3 Vials"): the one that matched gives its value.
+		if v := strings.TrimSpace(args[0][i]); name != "" && (v != "" || a.Args[name] == "") {
+			a.Args[name] = v
 		}
 	}
 	if p.Resolves {

@@ -22,7 +22,7 @@ func (e *Engine) coreVerbs() []*Verb {
 			Syntax:  "I do so (in a reply to the intent) / I do so (intent #N)",
 			Help:    "perform a ripe intent you tabled", Do: doDoSo},
 		{Name: "transfer", Scope: PublicOnly, Rule: "assets",
-			Pattern: `(?:transfer|give|send|hand(?:\s+over)?|pay)\s+(?P<n>` + WholeNumber + `|a|an|one)\s+(?P<cur>[a-z][a-z -]*?)\s+to\s+(?P<to>.+)`,
+			Pattern: transferPattern,
 			Syntax:  "I transfer N <currency> to <player> (or give, send, hand, pay)",
 			Help:    "transfer a currency a game lets players transfer", Do: e.doTransfer},
 		{Name: "rule", Scope: PrivateOnly, Rule: "G8",
@@ -35,6 +35,12 @@ func (e *Engine) coreVerbs() []*Verb {
 			Help:    "choose the name the referee knows you by", Do: doName},
 	}
 }
+
+// transferPattern is the transfer's: the recipient after the amount, or
+// first, as people write it too ("I give Bob 3 Vials", "I transfer to Bob
+// 3 Vials"; no figure in the name).
+const transferPattern = `(?:transfer|give|send|hand(?:\s+over)?|pay)\s+(?:(?P<n>` + WholeNumber + `|a|an|one)\s+(?P<cur>[a-z][a-z -]*?)\s+to\s+(?P<to>.+)` +
+	`|(?:to\s+)?(?P<to>[^\d\s][^\d]*?)\s+(?P<n>` + WholeNumber + `|a|an|one)\s+(?P<cur>[a-z][a-z -]*?))`
 
 var amountWord = map[string]int64{"a": 1, "an": 1, "one": 1}
 

@@ -11,18 +11,21 @@ import (
 
 // A transfer that names no recipient is not a drop (Wacky 6b): "I transfer
 // Bob 3 Vials" from a party left a thing called "Bob 3 Vials" on eir tile
-// and spent eir Game Action for the turn. It now gets the form of a
-// transfer, nothing changes, and the party can still act this turn; "I
-// transfer my hat to Wacky World" still drops the hat.
+// and spent eir Game Action for the turn. It is now the transfer of Vials
+// it says; "I transfer my hat" gets the form of a transfer; neither drops
+// anything, and "I transfer my hat to Wacky World" still drops the hat.
 func TestTransferWithoutTheWorldIsNoDrop(t *testing.T) {
 	h := contracttest.New(t, "2026-11-30T09:00:00Z", New(), life.New())
 	for _, who := range []string{"Alice <alice@example.test>", "Bob <bob@example.test>"} {
 		h.Quietly("2026-11-30T10:00:00Z", who, contract.ChanPublic, "I join the Life contest.")
 		h.Quietly("2026-11-30T10:01:00Z", who, contract.ChanPublic, "I join Wacky World.")
 	}
-	for _, text := range []string{"I transfer Bob 3 Vials.", "I transfer my hat."} {
+	for text, want := range map[string]string{
+		"I transfer Bob 3 Vials.": "Done: 3 Vials moved from Alice to Bob",
+		"I transfer my hat.":      "Not done: not understood; the form is: I transfer N <currency> to <player>",
+	} {
 		r := h.Public("2026-12-01T10:00:00Z", "Alice <alice@example.test>", text)
-		if r == nil || !strings.Contains(flat(r.Body), "Not done: not understood; the form is: I transfer N <currency> to <player>") {
+		if r == nil || !strings.Contains(flat(r.Body), want) {
 			t.Fatalf("%q: receipt\n%v", text, r)
 		}
 		if st := h.Data(ID).(*State); len(st.Assets) != 0 {
