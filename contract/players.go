@@ -288,7 +288,10 @@ func cleanName(s string) string {
 		}
 		return r
 	}, s)
-	s = strings.Join(strings.Fields(s), " ")
+	// Curly quotation marks around the name are no part of it ("I change
+	// my name to “Alicia”"), as straight ones are not; Resolve leaves
+	// them out of a reference.
+	s = strings.TrimSpace(strings.Trim(strings.Join(strings.Fields(s), " "), "“”«»"))
 	if at := viaList().FindStringIndex(s); at != nil {
 		s = s[:at[0]] // after Fields, s does not start with a space
 	}

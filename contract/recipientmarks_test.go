@@ -38,3 +38,21 @@ func TestRecipientAsClientsWriteIt(t *testing.T) {
 		}
 	}
 }
+
+// A new name in curly quotation marks is the name without them, as in
+// straight ones: "I change my name to “Alicia”" named the player
+// “Alicia”, quotation marks and all, whom no later reference could reach
+// (a reference leaves the marks out). Others then find em as Alicia.
+func TestRenameInCurlyQuotes(t *testing.T) {
+	h := contracttest.New(t, "2026-11-30T09:00:00Z", life.New())
+	h.Quietly("2026-11-30T10:00:00Z", alice, contract.ChanPublic, "I join the Life contest.")
+	h.Quietly("2026-11-30T10:01:00Z", bob, contract.ChanPublic, "I join the Life contest.")
+	r := h.Public("2026-12-01T10:00:00Z", alice, "I change my name to \u201cAlicia\u201d.")
+	if r == nil || !strings.Contains(flat(r.Body), "Done: you are now known as Alicia (before: Alice)") {
+		t.Fatalf("receipt:\n%v", r)
+	}
+	r = h.Public("2026-12-01T10:05:00Z", bob, "I transfer 2 Vials to Alicia.")
+	if r == nil || !strings.Contains(flat(r.Body), "Done: 2 Vials moved from Bob to Alicia") {
+		t.Errorf("receipt:\n%v", r)
+	}
+}
