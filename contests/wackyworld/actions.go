@@ -82,7 +82,7 @@ func doMove(c *contract.Ctx, a *contract.Action) error {
 var (
 	leadWords = lazyre.MustCompile(`(?i)^(?:my|the|a|an|one|this|that|some)\s+`)
 	amountRE  = lazyre.MustCompile(`(?i)^(?:my\s+)?(` + contract.WholeNumber + `|` + spelledAmount + `)\s+(.+)$`)
-	assetRef  = lazyre.MustCompile(`(?i)^(?:asset\s*)?#\s*(\d+)$`)
+	assetRef  = lazyre.MustCompile(`(?i)^(?:asset\s*(?:#|no\.?|number)?|#)\s*(\d+)$`)
 )
 
 // spelledAmount is an amount as players write it in words: "a", "one",

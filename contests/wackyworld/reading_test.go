@@ -63,3 +63,29 @@ func TestDropCurrencyInWords(t *testing.T) {
 		t.Fatalf("the spoon: receipt\n%v", r)
 	}
 }
+
+// "asset 1" (and "asset no. 1", "asset number 1") names asset #1, as
+// "asset #1" does (decision 6): "I pick up asset 1" looked for a thing
+// called "asset 1" and said there was none on a tile where asset #1 lay.
+func TestPickUpAssetWithoutHash(t *testing.T) {
+	for _, ref := range []string{"asset 1", "asset no. 1", "Asset number 1"} {
+		h := newHarness(t, "2026-12-01T09:00:00Z")
+		for _, who := range []string{alice, bob} {
+			if r := h.public("2026-12-01T10:00:00Z", who, "I join Wacky World."); !done(r) {
+				t.Fatalf("join: %v", r)
+			}
+		}
+		h.place("alice@example.test", 5, 5)
+		h.place("bob@example.test", 5, 5)
+		if r := h.public("2026-12-01T10:05:00Z", bob, "I drop a hat in Wacky World."); !done(r) {
+			t.Fatalf("drop: %v", r)
+		}
+		r := h.public("2026-12-01T10:10:00Z", alice, "I pick up "+ref+" in Wacky World.")
+		if r == nil || !strings.Contains(flat(r.Body), "Done:") || !strings.Contains(r.Body, "hat") {
+			t.Errorf("%q: receipt\n%v", ref, r)
+		}
+		if n := len(h.data().Assets); n != 0 {
+			t.Errorf("%q: %d things still lie in the World", ref, n)
+		}
+	}
+}
