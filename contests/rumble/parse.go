@@ -42,15 +42,25 @@ func lines(text string) []string {
 // Rage. #4: 20" is two bids). A name with a dot ("J. Random") stays whole.
 var sentenceBreak = lazyre.MustCompile(`[.!]\s+((?:I|We)\s|#|\d|(?i:attack|defen[cs]e|defend|spend|burn|bids?\b|discard|no\s))`)
 
+// itemBreak ends an item at "and" or ", " before another one: "I bid 30 on
+// Flight and 20 on Rage", "I attack Bob with 30 and defend with 20", "Flight:
+// 30, Rage: 20" is two items ("1,000" has no space after its comma).
+var itemBreak = lazyre.MustCompile(`(?i)(?:\s*,\s+and\s+|\s+and\s+(?:then\s+)?|\s*,\s+)((?:I\s+)?(?:attack|defen[cs]e|defend|spend|burn|bid)\b|#|\d)`)
+
+// politeEnd is a "please" or "thanks" at an item's end.
+var politeEnd = lazyre.MustCompile(`(?i)[\s,]+(?:please|thanks|thank\s+you)$`)
+
 // segments splits text into items: lines (and sentences, as sentenceBreak
-// says), then " / " and ";".
+// says, and items joined as itemBreak says), then " / " and ";".
 func segments(text string) []string {
 	var out []string
 	text = sentenceBreak().ReplaceAllString(text, "\n$1")
+	text = itemBreak().ReplaceAllString(text, "\n$1")
 	for _, l := range lines(text) {
 		for _, a := range strings.Split(l, " / ") {
 			for _, b := range strings.Split(a, ";") {
 				b = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(b), ".!"))
+				b = strings.TrimRight(politeEnd().ReplaceAllString(b, ""), ".!")
 				b = iPrefix().ReplaceAllString(b, "")
 				if b != "" {
 					out = append(out, b)

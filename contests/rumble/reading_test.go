@@ -313,3 +313,29 @@ func TestPowerWithoutAmountIsNoRemark(t *testing.T) {
 		t.Errorf("Alice's sealed bids = %+v", x)
 	}
 }
+
+// Items of a private list joined by "and" or ", " on one line are read as
+// several (Rumble 5, 8), and a "please" after one is no part of it: "I bid
+// 30 on Flight and 20 on Lucky Star" was refused ("Flight and 20 on Lucky
+// Star" is not a power), "I attack Bob with 30 and defend with 20" too,
+// and "I bid 30 on flight, please" named a power "flight, please".
+func TestItemsJoinedOnOneLine(t *testing.T) {
+	h := atBids(t)
+	r := h.Private("2026-12-02T12:00:00Z", alice, "I bid 30 on Flight and 20 on Lucky Star, please.")
+	mustDone(t, r)
+	if x := data2(h).sub("Alice"); x == nil || len(x.Bids) != 2 || x.Bids[0] != (Bid{Power: "Flight", N: 30}) || x.Bids[1] != (Bid{Power: "Lucky Star", N: 20}) {
+		t.Errorf("Alice's sealed bids = %+v", x)
+	}
+	r = h.Private("2026-12-02T12:05:00Z", bob, "I bid 30 on flight, please.")
+	mustDone(t, r)
+	if x := data2(h).sub("Bob"); x == nil || len(x.Bids) != 1 || x.Bids[0] != (Bid{Power: "Flight", N: 30}) {
+		t.Errorf("Bob's sealed bids = %+v", x)
+	}
+
+	h = atRound(t)
+	r = h.Private("2026-12-02T12:00:00Z", alice, "I attack Bob with 30 and defend with 20, thanks.")
+	mustDone(t, r)
+	if !strings.Contains(norm(r.Body), "attack: Bob: 30 / defend: 20") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+}
