@@ -695,13 +695,13 @@ var spelled = lazyre.MustCompile(`(?i)\b(` + spelledNumber + `)(?:\s*\(\s*(\d+)\
 // spelledNumber is a number in words: one of spelledValue, or a ten and a
 // unit ("twenty-one", "forty two").
 const spelledNumber = `(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine)\b)?` +
-	`|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|hundred`
+	`|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|hundred`
 
 // figuresSpelled is an amount in figures with its words after it in
 // parentheses: "3 (three) Vials".
 var figuresSpelled = lazyre.MustCompile(`(?i)\b(\d+)\s*\(\s*(` + spelledNumber + `)\s*\)\s+([a-z])`)
 
-var spelledValue = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+var spelledValue = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
 	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
 	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
 	"fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100}
@@ -740,9 +740,15 @@ func numberDigits(s string) string {
 	})
 }
 
+// NumberDigits writes the numbers of a text spelled in words as figures,
+// as the interpreter reads a verb's amounts ("two powers" is "2 powers",
+// "twenty-one Vials" "21 Vials", "three (3) Vials" "3 Vials"), for a game
+// that reads numbers in an argument's free text.
+func NumberDigits(s string) string { return numberDigits(s) }
+
 // spelledWords are the words spelled matches, in lower case, or the start
 // of each ("seven" holds "seventeen" and "seventy").
-var spelledWords = []string{"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+var spelledWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
 	"thirteen", "fifteen", "twenty", "thirty", "forty", "fifty", "hundred"}
 
 // maySpell reports whether spelled can match s: an ASCII s must hold one of

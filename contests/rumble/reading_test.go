@@ -339,3 +339,34 @@ func TestItemsJoinedOnOneLine(t *testing.T) {
 		t.Errorf("receipt:\n%s", r.Body)
 	}
 }
+
+// The contestmaster's numbers of powers are read in words as in figures
+// (Rumble 1): "with two powers per contestant and three contestmaster
+// powers" started a game with the parameters' 2 and 2, the three read as
+// nothing. A number read as neither is refused, no game started, where the
+// default took its place.
+func TestStartReadsItsNumbers(t *testing.T) {
+	for text, want := range map[string][2]int{
+		"I announce a new game of Rumble with two powers per contestant and three contestmaster powers.": {2, 3},
+		"I announce a new game of Rumble with one power per contestant and no contestmaster powers.":     {1, 0},
+		"I announce a new game of Rumble: 3 powers each, 5 for the contestmaster.":                       {3, 5},
+		"I announce a new game of Rumble with 3 powers each and 1 for me, over 4 rounds.":                {0, 0},
+	} {
+		h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+		for _, p := range []string{alice, bob, carol, dave} {
+			mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+		}
+		r := h.Public("2026-12-01T11:00:00Z", mars, text)
+		st := data2(h)
+		if want[0] == 0 {
+			if !failed(r) || !strings.Contains(norm(r.Body), "are not read as powers per contestant or for the contestmaster") || st.Game != 0 {
+				t.Errorf("%q: game %d, receipt:\n%v", text, st.Game, r)
+			}
+			continue
+		}
+		mustDone(t, r)
+		if st.P != want[0] || st.Q != want[1] {
+			t.Errorf("%q: P %d, Q %d; want %d, %d", text, st.P, st.Q, want[0], want[1])
+		}
+	}
+}
