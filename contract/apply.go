@@ -689,8 +689,9 @@ var wordRE = lazyre.MustCompile(`[a-z]+`)
 
 // spelled is a number written as a word before what it counts ("two
 // Vials", "three cells", "twenty-one Vials"), perhaps with its figures
-// after it in parentheses, as Agora writes amounts ("three (3) Vials").
-var spelled = lazyre.MustCompile(`(?i)\b(` + spelledNumber + `)(?:\s*\(\s*(\d+)\s*\))?\s+([a-z])`)
+// after it in parentheses, as Agora writes amounts ("three (3) Vials"), or
+// at the text's end ("Flight: thirty").
+var spelled = lazyre.MustCompile(`(?i)\b(` + spelledNumber + `)(?:\s*\(\s*(\d+)\s*\))?(?:\s+([a-z])|\s*$)`)
 
 // spelledNumber is a number in words: one of spelledValue, or a ten and a
 // unit ("twenty-one", "forty two").
@@ -735,6 +736,9 @@ func numberDigits(s string) string {
 		v := strconv.Itoa(spelledNumberValue(g[1]))
 		if g[2] != "" && strings.TrimLeft(g[2], "0") != v {
 			return m
+		}
+		if g[3] == "" {
+			return v // the text's last word: "Flight: thirty"
 		}
 		return v + " " + g[3]
 	})

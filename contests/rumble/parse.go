@@ -167,6 +167,17 @@ var (
 	nameAmt   = lazyre.MustCompile(`(?i)^(?:on\s+|for\s+)?(?P<x>.+?)\s*(?:[:=]|\bwith\b|\bfor\b|\bby\b|\bat\b)?\s*(?P<n>` + numberish + `)(?:\s*(?:energy|points?|stamina))?$`)
 )
 
+// amountIn is nameAndAmount of an item, or of the item with its numbers in
+// words written in figures ("I bid thirty on Flight", "Attack Bob with
+// twenty"), as the interpreter reads them (contract.NumberDigits). A power
+// named with a number word is found as written first.
+func amountIn(s string) (name, num string, ok bool) {
+	if name, num, ok = nameAndAmount(s); ok {
+		return name, num, ok
+	}
+	return nameAndAmount(contract.NumberDigits(s))
+}
+
 // nameAndAmount splits "30 to Alice", "Alice: 30", "Alice with 30".
 func nameAndAmount(s string) (name, num string, ok bool) {
 	if m := amountFor().FindStringSubmatch(s); m != nil {
@@ -188,13 +199,13 @@ func parseBids(text string, st *State) (bids []Bid, explicit bool, err error) {
 		}
 		item := seg
 		seg = bidLead().ReplaceAllString(seg, "")
-		name, num, ok := nameAndAmount(seg)
+		name, num, ok := amountIn(seg)
 		if !ok {
 			if hasDigit().MatchString(seg) || seg != item {
-				return nil, false, contract.Reject("Rumble 5", "%q is not a bid; write \"Power: amount\" or \"I bid 30 on Power\", the amount in figures", item)
+				return nil, false, contract.Reject("Rumble 5", "%q is not a bid; write \"Power: amount\" or \"I bid 30 on Power\"", item)
 			}
 			if p := st.mentionedPower(seg, nil); p != nil {
-				return nil, false, contract.Reject("Rumble 5", "%q names the power %s but no amount; write \"%s: 30\" or \"I bid 30 on %s\", the amount in figures", item, p.Name, p.Name, p.Name)
+				return nil, false, contract.Reject("Rumble 5", "%q names the power %s but no amount; write \"%s: 30\" or \"I bid 30 on %s\"", item, p.Name, p.Name, p.Name)
 			}
 			continue // a greeting or a remark
 		}
@@ -417,7 +428,7 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 		}
 		switch kind {
 		case "attack":
-			name, num, ok := nameAndAmount(rest)
+			name, num, ok := amountIn(rest)
 			if !ok {
 				return nil, false, contract.Reject("Rumble 8", "%q is not an Attack; write \"Attack: 30 to Alice\"", seg)
 			}
@@ -436,6 +447,9 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 		case "defend":
 			m := withAmount().FindStringSubmatch(rest)
 			if m == nil {
+				m = withAmount().FindStringSubmatch(contract.NumberDigits(rest))
+			}
+			if m == nil {
 				return nil, false, contract.Reject("Rumble 8", "%q is not a Defense; write \"Defense: 40\"", seg)
 			}
 			n, err := amount(m[1], "Rumble 8", "the Defense")
@@ -444,11 +458,11 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 			}
 			acts = addAlloc(acts, Alloc{Kind: "defend", N: n})
 		case "spend", "burn", "":
-			name, num, ok := nameAndAmount(rest)
+			name, num, ok := amountIn(rest)
 			if !ok {
 				if kind == "" && !hasDigit().MatchString(seg) {
 					if p := st.mentionedPower(seg, nil); p != nil {
-						return nil, false, contract.Reject("Rumble 8", "%q names the power %s but no energy; write \"Spend 10 on %s\" (or \"Burn 10 on %s\"), the energy in figures", seg, p.Name, p.Name, p.Name)
+						return nil, false, contract.Reject("Rumble 8", "%q names the power %s but no energy; write \"Spend 10 on %s\" (or \"Burn 10 on %s\")", seg, p.Name, p.Name, p.Name)
 					}
 					continue // a greeting or a remark
 				}

@@ -298,9 +298,9 @@ func TestPowerWithoutAmountIsNoRemark(t *testing.T) {
 	}
 
 	h = atBids(t)
-	for _, list := range []string{"Lucky Star: 20\nFlight too, please.", "Lucky Star: 20\nI bid thirty on Flight."} {
+	for _, list := range []string{"Lucky Star: 20\nFlight too, please.", "Lucky Star: 20\nI bid on Flight."} {
 		r = h.Private("2026-12-02T12:00:00Z", alice, list)
-		if r == nil || !strings.Contains(norm(r.Body), "Not done:") || !strings.Contains(norm(r.Body), "the amount in figures (Rumble 5)") {
+		if r == nil || !strings.Contains(norm(r.Body), "Not done:") || !strings.Contains(norm(r.Body), "I bid 30 on") {
 			t.Fatalf("%q: receipt:\n%v", list, r)
 		}
 		if x := data2(h).sub("Alice"); x != nil {
@@ -368,5 +368,22 @@ func TestStartReadsItsNumbers(t *testing.T) {
 		if st.P != want[0] || st.Q != want[1] {
 			t.Errorf("%q: P %d, Q %d; want %d, %d", text, st.P, st.Q, want[0], want[1])
 		}
+	}
+}
+
+// Amounts in a private list may be words, as in public actions: "I bid
+// thirty on Flight" found no bid, "Flight: thirty" and "Attack Bob with
+// ten" were refused.
+func TestAmountsInWords(t *testing.T) {
+	h := atBids(t)
+	mustDone(t, h.Private("2026-12-02T12:00:00Z", alice, "I bid thirty on Flight.\nLucky Star: twenty-five"))
+	if x := data2(h).sub("Alice"); x == nil || len(x.Bids) != 2 || x.Bids[0] != (Bid{Power: "Flight", N: 30}) || x.Bids[1] != (Bid{Power: "Lucky Star", N: 25}) {
+		t.Errorf("Alice's sealed bids = %+v", x)
+	}
+	h = atRound(t)
+	r := h.Private("2026-12-02T12:00:00Z", alice, "Attack Bob with ten.\nDefend with twenty.")
+	mustDone(t, r)
+	if !strings.Contains(norm(r.Body), "attack: Bob: 10 / defend: 20") {
+		t.Errorf("receipt:\n%s", r.Body)
 	}
 }
