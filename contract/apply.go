@@ -356,6 +356,7 @@ func (e *Engine) readOf(m *Message, text string) ([]*Action, []unreadResult) {
 // read finds the "I ..." actions of a text in the order written, and the
 // sentences that name a game but match none of its verbs.
 func (e *Engine) read(text string) ([]*Action, []unreadResult) {
+	text = expandFollowing(text)
 	acts, spans := claimActions(text)
 	var notUnderstood []unreadResult
 	for _, sen := range Sentences(text) {
