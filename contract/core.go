@@ -63,7 +63,10 @@ func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 	from := c.Actor()
 	to, err := e.entity(c.s, a.Arg("to"))
 	if err != nil {
-		return err
+		var ok bool
+		if to, ok = e.entityBeforeAside(c.s, a.Arg("to")); !ok {
+			return err
+		}
 	}
 	if cur.CanOwn != nil && !cur.CanOwn(c.s, to) {
 		return Reject(cur.Rule, "%s cannot own %s", e.EntityName(to), cur.Plural)
@@ -90,6 +93,38 @@ func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 	c.Record(from.Name, "transfers %d %s to %s", n, unit, e.EntityName(to))
 	c.Detail("transfer", map[string]any{"currency": cur.ID, "n": n, "to": to})
 	return nil
+}
+
+// asideMark is where a remark after a recipient begins: "Bob (as
+// promised)", "Bob - thanks!", "Bob, for the cell", "Bob. (As agreed.)".
+var asideMark = lazyre.MustCompile(`\s*(?:\(|\s[-–—]+(?:\s|$)|,\s|\.\s)`)
+
+// entityBeforeAside resolves a recipient written with a remark after it
+// ("to Bob (as promised)"), when the words before the remark name a
+// recipient and the remark names no other player ("to Bob (no, Carol)" is
+// not read as Bob).
+func (e *Engine) entityBeforeAside(s *State, ref string) (string, bool) {
+	loc := asideMark().FindStringIndex(ref)
+	if loc == nil || loc[0] == 0 {
+		return "", false
+	}
+	to, err := e.entity(s, ref[:loc[0]])
+	if err != nil {
+		return "", false
+	}
+	aside := " " + strings.ToLower(ref[loc[0]:]) + " "
+	for _, p := range s.Players {
+		if p.Name == to {
+			continue
+		}
+		for _, n := range append([]string{p.Name}, p.Nicknames...) {
+			if i := strings.Index(aside, strings.ToLower(n)); n != "" && i > 0 && !isWordByte(aside[i-1]) &&
+				i+len(n) < len(aside) && !isWordByte(aside[i+len(n)]) {
+				return "", false
+			}
+		}
+	}
+	return to, true
 }
 
 var contestRef = lazyre.MustCompile(`(?i)^(?:the\s+)?(.+?)\s+(?:contest|game)$`)
