@@ -5,8 +5,10 @@ import (
 	"referee/internal/lazyre"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Result is what became of one attempted action, for the receipt.
@@ -379,6 +381,7 @@ func (e *Engine) readOf(m *Message, text string) ([]*Action, []unreadResult) {
 // read finds the "I ..." actions of a text in the order written, and the
 // sentences that name a game but match none of its verbs.
 func (e *Engine) read(text string) ([]*Action, []unreadResult) {
+	text = expandFollowing(text)
 	acts, spans := claimActions(text)
 	var notUnderstood []unreadResult
 	for _, sen := range Sentences(text) {
@@ -401,7 +404,11 @@ func (e *Engine) read(text string) ([]*Action, []unreadResult) {
 			continue
 		}
 		a, nu := e.match(sen, p)
-		if a == nil || a.Reject != nil {
+		if a == nil || a.Reject != nil || a.Game == "" && a.Verb.Name == "transfer" {
+			// A transfer's recipient runs to the end of the sentence, so
+			// "I transfer 3 Vials to Bob and claim cell (1, 2)" matches it
+			// whole, to a player called "Bob and claim cell (1, 2)": a
+			// reading as several actions comes first.
 			if parts := e.matchJoined(sen, p); parts != nil {
 				acts = append(acts, parts...)
 				continue
@@ -455,8 +462,9 @@ func (e *Engine) Read(text string) []Reading {
 	return out
 }
 
-// andSplit is where "I join Life and claim cell (1, 2)" joins two actions.
-var andSplit = lazyre.MustCompile(`(?i)\s*(?:,\s*)?\band\s+(?:then\s+|also\s+)?`)
+// andSplit is where "I join Life and claim cell (1, 2)" joins two actions;
+// also "..., then claim ..." and "..., and then I claim ...".
+var andSplit = lazyre.MustCompile(`(?i)\s*(?:,\s*)?\b(?:and\s+(?:then\s+|also\s+)?|then\s+)(?:i\s+(?:then\s+|also\s+)?)?`)
 
 // matchJoined reads several actions joined by "and" with a shared subject
 // ("I join the Life contest and claim cell (1, 2)"): each part must be an
@@ -513,6 +521,12 @@ func (e *Engine) joinedParts(sen Sentence, p Performative, locs [][]int, game st
 			line = "... and " + part
 		}
 		a, _ := e.match(Sentence{Text: line, Offset: sen.Offset + i}, q)
+		if (a == nil || a.Reject != nil) && i > 0 {
+			// The verb of the first part, shared: "I transfer 3 Vials to
+			// Bob and 2 Vials to Carol".
+			q.Action = firstWord(parts[0]) + " " + q.Action
+			a, _ = e.match(Sentence{Text: line, Offset: sen.Offset + i}, q)
+		}
 		if a == nil || a.Reject != nil {
 			return nil
 		}
@@ -520,6 +534,14 @@ func (e *Engine) joinedParts(sen Sentence, p Performative, locs [][]int, game st
 		out = append(out, a)
 	}
 	return out
+}
+
+// firstWord is s up to its first white space.
+func firstWord(s string) string {
+	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // choose is every way to pick k of 0..n-1, each in increasing order, the
@@ -677,8 +699,10 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 	cv := hits[0]
 	a := &Action{Line: sen.Text, Offset: sen.Offset, Game: cv.game, Verb: cv.verb, Cond: p.Cond, Args: map[string]string{}}
 	for i, name := range cv.re().SubexpNames() {
-		if name != "" {
-			a.Args[name] = strings.TrimSpace(args[0][i])
+		// A name may stand in two alternatives ("I give 3 Vials to Bob", "I
+		// give Bob 3 Vials"): the one that matched gives its value.
+		if v := strings.TrimSpace(args[0][i]); name != "" && (v != "" || a.Args[name] == "") {
+			a.Args[name] = v
 		}
 	}
 	if p.Resolves {
@@ -690,26 +714,72 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 var wordRE = lazyre.MustCompile(`[a-z]+`)
 
 // spelled is a number written as a word before what it counts ("two
-// Vials", "three cells").
-var spelled = lazyre.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)\s+([a-z])`)
+// Vials", "three cells", "twenty-one Vials"), perhaps with its figures
+// after it in parentheses, as Agora writes amounts ("three (3) Vials"), or
+// at the text's end ("Flight: thirty").
+var spelled = lazyre.MustCompile(`(?i)\b(` + spelledNumber + `)(?:\s*\(\s*(\d+)\s*\))?(?:\s+([a-z])|\s*$)`)
 
-var spelledValue = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-	"eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "hundred": "100"}
+// spelledNumber is a number in words: one of spelledValue, or a ten and a
+// unit ("twenty-one", "forty two").
+const spelledNumber = `(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine)\b)?` +
+	`|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|hundred`
 
-// numberDigits writes spelled numbers as digits: "two Vials" is "2 Vials".
+// figuresSpelled is an amount in figures with its words after it in
+// parentheses: "3 (three) Vials".
+var figuresSpelled = lazyre.MustCompile(`(?i)\b(\d+)\s*\(\s*(` + spelledNumber + `)\s*\)\s+([a-z])`)
+
+var spelledValue = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
+	"fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100}
+
+// spelledNumberValue is the value of a match of spelledNumber.
+func spelledNumberValue(w string) int {
+	n := 0
+	for _, part := range strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return r == '-' || unicode.IsSpace(r) }) {
+		n += spelledValue[part]
+	}
+	return n
+}
+
+// numberDigits writes spelled numbers as digits: "two Vials" is "2 Vials",
+// "twenty-one Vials" is "21 Vials", "three (3) Vials" and "3 (three)
+// Vials" are "3 Vials". Words and figures that disagree ("three (4)
+// Vials") are left as written, which no verb reads.
 func numberDigits(s string) string {
 	if !maySpell(s) {
 		return s
 	}
+	s = figuresSpelled().ReplaceAllStringFunc(s, func(m string) string {
+		g := figuresSpelled().FindStringSubmatch(m)
+		if strconv.Itoa(spelledNumberValue(g[2])) != strings.TrimLeft(g[1], "0") {
+			return m
+		}
+		return g[1] + " " + g[3]
+	})
 	return spelled().ReplaceAllStringFunc(s, func(m string) string {
-		sp := strings.IndexAny(m, " \t")
-		return spelledValue[strings.ToLower(m[:sp])] + m[sp:]
+		g := spelled().FindStringSubmatch(m)
+		v := strconv.Itoa(spelledNumberValue(g[1]))
+		if g[2] != "" && strings.TrimLeft(g[2], "0") != v {
+			return m
+		}
+		if g[3] == "" {
+			return v // the text's last word: "Flight: thirty"
+		}
+		return v + " " + g[3]
 	})
 }
 
-// spelledWords are the words spelled matches, in lower case.
-var spelledWords = []string{"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-	"twenty", "thirty", "forty", "fifty", "hundred"}
+// NumberDigits writes the numbers of a text spelled in words as figures,
+// as the interpreter reads a verb's amounts ("two powers" is "2 powers",
+// "twenty-one Vials" "21 Vials", "three (3) Vials" "3 Vials"), for a game
+// that reads numbers in an argument's free text.
+func NumberDigits(s string) string { return numberDigits(s) }
+
+// spelledWords are the words spelled matches, in lower case, or the start
+// of each ("seven" holds "seventeen" and "seventy").
+var spelledWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+	"thirteen", "fifteen", "twenty", "thirty", "forty", "fifty", "hundred"}
 
 // maySpell reports whether spelled can match s: an ASCII s must hold one of
 // spelledWords in some case (folding another rune to s needs a text that

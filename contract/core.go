@@ -22,7 +22,7 @@ func (e *Engine) coreVerbs() []*Verb {
 			Syntax:  "I do so (in a reply to the intent) / I do so (intent #N)",
 			Help:    "perform a ripe intent you tabled", Do: doDoSo},
 		{Name: "transfer", Scope: PublicOnly, Rule: "assets",
-			Pattern: `(?:transfer|give|send|hand(?:\s+over)?|pay)\s+(?P<n>` + WholeNumber + `|a|an|one)\s+(?P<cur>[a-z][a-z -]*?)\s+to\s+(?P<to>.+)`,
+			Pattern: transferPattern,
 			Syntax:  "I transfer N <currency> to <player> (or give, send, hand, pay)",
 			Help:    "transfer a currency a game lets players transfer", Do: e.doTransfer},
 		{Name: "rule", Scope: PrivateOnly, Rule: "G8",
@@ -35,6 +35,12 @@ func (e *Engine) coreVerbs() []*Verb {
 			Help:    "choose the name the referee knows you by", Do: doName},
 	}
 }
+
+// transferPattern is the transfer's: the recipient after the amount, or
+// first, as people write it too ("I give Bob 3 Vials", "I transfer to Bob
+// 3 Vials"; no figure in the name).
+const transferPattern = `(?:transfer|give|send|hand(?:\s+over)?|pay)\s+(?:(?P<n>` + WholeNumber + `|a|an|one)\s+(?P<cur>[a-z][a-z -]*?)\s+to\s+(?P<to>.+)` +
+	`|(?:to\s+)?(?P<to>[^\d\s][^\d]*?)\s+(?P<n>` + WholeNumber + `|a|an|one)\s+(?P<cur>[a-z][a-z -]*?))`
 
 var amountWord = map[string]int64{"a": 1, "an": 1, "one": 1}
 
@@ -57,7 +63,10 @@ func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 	from := c.Actor()
 	to, err := e.entity(c.s, a.Arg("to"))
 	if err != nil {
-		return err
+		var ok bool
+		if to, ok = e.entityBeforeAside(c.s, a.Arg("to")); !ok {
+			return err
+		}
 	}
 	if cur.CanOwn != nil && !cur.CanOwn(c.s, to) {
 		return Reject(cur.Rule, "%s cannot own %s", e.EntityName(to), cur.Plural)
@@ -84,6 +93,38 @@ func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 	c.Record(from.Name, "transfers %d %s to %s", n, unit, e.EntityName(to))
 	c.Detail("transfer", map[string]any{"currency": cur.ID, "n": n, "to": to})
 	return nil
+}
+
+// asideMark is where a remark after a recipient begins: "Bob (as
+// promised)", "Bob - thanks!", "Bob, for the cell", "Bob. (As agreed.)".
+var asideMark = lazyre.MustCompile(`\s*(?:\(|\s[-–—]+(?:\s|$)|,\s|\.\s)`)
+
+// entityBeforeAside resolves a recipient written with a remark after it
+// ("to Bob (as promised)"), when the words before the remark name a
+// recipient and the remark names no other player ("to Bob (no, Carol)" is
+// not read as Bob).
+func (e *Engine) entityBeforeAside(s *State, ref string) (string, bool) {
+	loc := asideMark().FindStringIndex(ref)
+	if loc == nil || loc[0] == 0 {
+		return "", false
+	}
+	to, err := e.entity(s, ref[:loc[0]])
+	if err != nil {
+		return "", false
+	}
+	aside := " " + strings.ToLower(ref[loc[0]:]) + " "
+	for _, p := range s.Players {
+		if p.Name == to {
+			continue
+		}
+		for _, n := range append([]string{p.Name}, p.Nicknames...) {
+			if i := strings.Index(aside, strings.ToLower(n)); n != "" && i > 0 && !isWordByte(aside[i-1]) &&
+				i+len(n) < len(aside) && !isWordByte(aside[i+len(n)]) {
+				return "", false
+			}
+		}
+	}
+	return to, true
 }
 
 var contestRef = lazyre.MustCompile(`(?i)^(?:the\s+)?(.+?)\s+(?:contest|game)$`)

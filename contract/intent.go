@@ -296,8 +296,10 @@ func (cv *compiledVerb) action(e *Engine, line, text string) *Action {
 	}
 	a := &Action{Line: line, Game: cv.game, Verb: cv.verb, Args: map[string]string{}}
 	for i, name := range cv.re().SubexpNames() {
-		if name != "" && m != nil {
-			a.Args[name] = strings.TrimSpace(m[i])
+		if v := ""; name != "" && m != nil {
+			if v = strings.TrimSpace(m[i]); v != "" || a.Args[name] == "" {
+				a.Args[name] = v
+			}
 		}
 	}
 	return a

@@ -282,7 +282,10 @@ var (
 	// trailingAdverb is a word people put after the action: "too", "as
 	// well", "also", "now", "please".
 	trailingAdverb = lazyre.MustCompile(`(?i)(?:\s*,)?\s+(?:too|as\s+well|also|now|please|then|again|hereby|thanks|thank\s+you|for\s+now|at\s+once|right\s+away|immediately)$`)
-	intentForm     = lazyre.MustCompile(`(?i)^intend\s*,?\s*(without\s+(?:(\d+|one|two|three|four|five)\s+)?objections?|with\s+(?:(\d+|one|two|three|four|five)\s+)?support(?:ers?)?|with\s+agoran\s+consent|with\s+(?:(\d+)\s+days?'?\s+)?notice)\s*,?\s*to\s+(.+)$`)
+	// intentAfterForm is intentForm with the method after the action; its
+	// groups are the action, then intentForm's first four.
+	intentAfterForm = lazyre.MustCompile(`(?i)^intend\s+to\s+(.+?)\s*,?\s+(without\s+(?:(\d+|one|two|three|four|five)\s+)?objections?|with\s+(?:(\d+|one|two|three|four|five)\s+)?support(?:ers?)?|with\s+agoran\s+consent|with\s+(?:(\d+)\s+days?'?\s+)?notice)$`)
+	intentForm      = lazyre.MustCompile(`(?i)^intend\s*,?\s*(without\s+(?:(\d+|one|two|three|four|five)\s+)?objections?|with\s+(?:(\d+|one|two|three|four|five)\s+)?support(?:ers?)?|with\s+agoran\s+consent|with\s+(?:(\d+)\s+days?'?\s+)?notice)\s*,?\s*to\s+(.+)$`)
 )
 
 // trimStop drops the white space and stops at the end of s (the regular
@@ -386,7 +389,16 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	if isNotAction(rest) || mayPastTense(rest) && pastTense().MatchString(rest) && !presentEd().MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
-	if im := intentForm().FindStringSubmatch(rest); im != nil {
+	im := intentForm().FindStringSubmatch(rest)
+	if im == nil {
+		// "I intend to end the current game of Rumble without objection":
+		// the method after the action, in the groups' order of intentForm.
+		if am := startsWord(rest, mayIntendAfter, intentAfterForm); am != nil {
+			im = append([]string{am[0]}, am[2:]...)
+			im = append(im, am[1])
+		}
+	}
+	if im != nil {
 		p = Performative{Kind: "intent", Action: trimStop(im[5])}
 		method := strings.ToLower(im[1])
 		switch {
@@ -411,7 +423,40 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	if strings.HasPrefix(strings.ToLower(rest), "intend") {
 		return Performative{Kind: "not", Action: rest}, true
 	}
+	if m := trailingCondOf(rest); m != nil {
+		// G3: "I transfer 2 Vials to Bob if I own more than 5 Vials" is the
+		// condition written after the action; "unless ..." is kept whole,
+		// and no condition the referee decides reads it.
+		cond := strings.TrimSpace(m[3])
+		if strings.EqualFold(m[2], "unless") {
+			cond = "unless " + cond
+		}
+		return Performative{Kind: "act", Action: strings.TrimSpace(m[1]), Cond: andConds(cond)}, true
+	}
 	return Performative{Kind: "act", Action: rest}, true
+}
+
+// trailingCond is a condition written after the action: "..., if I own
+// more than 5 Vials", "... (if I have them)", "... unless Bob objects",
+// "... provided that ...", "... as long as ...". An action with a colon or
+// a quotation mark before it is left whole: its text (a suggestion, an
+// amendment, a ruling) may say "if" in its own words.
+var trailingCond = lazyre.MustCompile(`(?i)^([^:"“”]*?[^\s,(])\s*,?\s+\(?\s*(if|only\s+if|unless|provided(?:\s+that)?|providing(?:\s+that)?|as\s+long\s+as|so\s+long\s+as|on\s+(?:the\s+)?condition\s+that)\s+([^()]+?)\s*\)?$`)
+
+// trailingCondWords are the words trailingCond starts a condition with,
+// in lower case, followed by a space.
+var trailingCondWords = []string{"if ", "unless ", "provided ", "providing ", "long as ", "condition that "}
+
+// trailingCondOf is trailingCond's match of an action, nil for none; an
+// action holding none of trailingCondWords is not matched against it.
+func trailingCondOf(rest string) []string {
+	lower := strings.ToLower(rest)
+	for _, w := range trailingCondWords {
+		if strings.Contains(lower, w) {
+			return trailingCond().FindStringSubmatch(rest)
+		}
+	}
+	return nil
 }
 
 // notActionWords are the first words of notAction's alternatives, up to
@@ -531,6 +576,22 @@ func startsWord(s string, may func(string) bool, re func() *regexp.Regexp) []str
 		return nil
 	}
 	return re().FindStringSubmatch(s)
+}
+
+// mayIntendAfter reports whether intentAfterForm can match s: s starts
+// with "intend to " and ends with a word of a method (objection(s),
+// support(ers), consent, notice).
+func mayIntendAfter(s string) bool {
+	lower := strings.ToLower(s)
+	if !strings.HasPrefix(lower, "intend to ") {
+		return false
+	}
+	for _, w := range []string{"objection", "objections", "support", "supporter", "supporters", "consent", "notice"} {
+		if strings.HasSuffix(lower, " "+w) {
+			return true
+		}
+	}
+	return false
 }
 
 // mayCond reports whether condForm can match s: s starts with "if" (no

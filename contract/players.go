@@ -12,6 +12,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"referee/internal/lazyre"
 )
 
@@ -179,7 +181,13 @@ func (s *State) PlayerByName(name string) *Player {
 // match wins; otherwise a unique prefix of a name or nickname is accepted, and
 // several candidates make the reference ambiguous (the rejection lists them).
 func (s *State) Resolve(ref string) (*Player, error) {
-	r := strings.ToLower(strings.Trim(strings.TrimSpace(ref), `"'@<>`))
+	// Quotation marks, straight or curly, and a trailing ellipsis are not
+	// part of a name ("to “Bob”", "to Bob…"); a name is compared in its
+	// composed form (NFC), as mail clients may send "Zoë" decomposed.
+	r := strings.ToLower(strings.Trim(strings.TrimSpace(ref), `"'@<>“”‘’«»…`))
+	if !isASCII(r) {
+		r = norm.NFC.String(r)
+	}
 	if r == "" {
 		return nil, Reject("syntax", "no player named")
 	}
@@ -189,13 +197,16 @@ func (s *State) Resolve(ref string) (*Player, error) {
 	// outside ASCII is lower-cased as a copy, as before).
 	addr := strings.ToLower(r) // as HasAddress lower-cases it
 	var exact, prefix []*Player
+	is := func(n string) bool { return lowerIs(n, r) || !isASCII(n) && lowerIs(norm.NFC.String(n), r) }
+	hasPrefix := func(n string) bool {
+		return lowerHasPrefix(n, r) || !isASCII(n) && lowerHasPrefix(norm.NFC.String(n), r)
+	}
 	for _, p := range s.Players {
-		if lowerIs(p.Name, r) || slices.ContainsFunc(p.Nicknames, func(n string) bool { return lowerIs(n, r) }) ||
-			slices.Contains(p.Addresses, addr) {
+		if is(p.Name) || slices.ContainsFunc(p.Nicknames, is) || slices.Contains(p.Addresses, addr) {
 			exact = append(exact, p)
 			continue
 		}
-		if lowerHasPrefix(p.Name, r) || slices.ContainsFunc(p.Nicknames, func(n string) bool { return lowerHasPrefix(n, r) }) {
+		if hasPrefix(p.Name) || slices.ContainsFunc(p.Nicknames, hasPrefix) {
 			prefix = append(prefix, p)
 		}
 	}
@@ -277,7 +288,10 @@ func cleanName(s string) string {
 		}
 		return r
 	}, s)
-	s = strings.Join(strings.Fields(s), " ")
+	// Curly quotation marks around the name are no part of it ("I change
+	// my name to “Alicia”"), as straight ones are not; Resolve leaves
+	// them out of a reference.
+	s = strings.TrimSpace(strings.Trim(strings.Join(strings.Fields(s), " "), "“”«»"))
 	if at := viaList().FindStringIndex(s); at != nil {
 		s = s[:at[0]] // after Fields, s does not start with a space
 	}

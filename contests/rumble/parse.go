@@ -42,15 +42,25 @@ func lines(text string) []string {
 // Rage. #4: 20" is two bids). A name with a dot ("J. Random") stays whole.
 var sentenceBreak = lazyre.MustCompile(`[.!]\s+((?:I|We)\s|#|\d|(?i:attack|defen[cs]e|defend|spend|burn|bids?\b|discard|no\s))`)
 
+// itemBreak ends an item at "and" or ", " before another one: "I bid 30 on
+// Flight and 20 on Rage", "I attack Bob with 30 and defend with 20", "Flight:
+// 30, Rage: 20" is two items ("1,000" has no space after its comma).
+var itemBreak = lazyre.MustCompile(`(?i)(?:\s*,\s+and\s+|\s+and\s+(?:then\s+)?|\s*,\s+)((?:I\s+)?(?:attack|defen[cs]e|defend|spend|burn|bid)\b|#|\d)`)
+
+// politeEnd is a "please" or "thanks" at an item's end.
+var politeEnd = lazyre.MustCompile(`(?i)[\s,]+(?:please|thanks|thank\s+you)$`)
+
 // segments splits text into items: lines (and sentences, as sentenceBreak
-// says), then " / " and ";".
+// says, and items joined as itemBreak says), then " / " and ";".
 func segments(text string) []string {
 	var out []string
 	text = sentenceBreak().ReplaceAllString(text, "\n$1")
+	text = itemBreak().ReplaceAllString(text, "\n$1")
 	for _, l := range lines(text) {
 		for _, a := range strings.Split(l, " / ") {
 			for _, b := range strings.Split(a, ";") {
 				b = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(b), ".!"))
+				b = strings.TrimRight(politeEnd().ReplaceAllString(b, ""), ".!")
 				b = iPrefix().ReplaceAllString(b, "")
 				if b != "" {
 					out = append(out, b)
@@ -157,6 +167,17 @@ var (
 	nameAmt   = lazyre.MustCompile(`(?i)^(?:on\s+|for\s+)?(?P<x>.+?)\s*(?:[:=]|\bwith\b|\bfor\b|\bby\b|\bat\b)?\s*(?P<n>` + numberish + `)(?:\s*(?:energy|points?|stamina))?$`)
 )
 
+// amountIn is nameAndAmount of an item, or of the item with its numbers in
+// words written in figures ("I bid thirty on Flight", "Attack Bob with
+// twenty"), as the interpreter reads them (contract.NumberDigits). A power
+// named with a number word is found as written first.
+func amountIn(s string) (name, num string, ok bool) {
+	if name, num, ok = nameAndAmount(s); ok {
+		return name, num, ok
+	}
+	return nameAndAmount(contract.NumberDigits(s))
+}
+
 // nameAndAmount splits "30 to Alice", "Alice: 30", "Alice with 30".
 func nameAndAmount(s string) (name, num string, ok bool) {
 	if m := amountFor().FindStringSubmatch(s); m != nil {
@@ -176,13 +197,17 @@ func parseBids(text string, st *State) (bids []Bid, explicit bool, err error) {
 			explicit = true
 			continue
 		}
+		item := seg
 		seg = bidLead().ReplaceAllString(seg, "")
-		name, num, ok := nameAndAmount(seg)
+		name, num, ok := amountIn(seg)
 		if !ok {
-			if hasDigit().MatchString(seg) {
-				return nil, false, contract.Reject("Rumble 5", "%q is not a bid; write \"Power: amount\" or \"I bid 30 on Power\"", seg)
+			if hasDigit().MatchString(seg) || seg != item {
+				return nil, false, contract.Reject("Rumble 5", "%q is not a bid; write \"Power: amount\" or \"I bid 30 on Power\"", item)
 			}
-			continue
+			if p := st.mentionedPower(seg, nil); p != nil {
+				return nil, false, contract.Reject("Rumble 5", "%q names the power %s but no amount; write \"%s: 30\" or \"I bid 30 on %s\"", item, p.Name, p.Name, p.Name)
+			}
+			continue // a greeting or a remark
 		}
 		p, err := st.lookupPower(name, "Rumble 5")
 		if err != nil {
@@ -325,6 +350,45 @@ func parseDiscard(text string, st *State, f *Fighter) (discard string, found boo
 	return discard, found, nil
 }
 
+// mentionedPower is a listed power whose name an item without an amount
+// holds as whole words, in any case ("I use Iron Skin", "bid on Flight"):
+// such an item is an allocation or a bid whose amount is missing, not a
+// remark to skip, which would leave it out of the sealed list unseen. With
+// f, only the powers f holds count. Nil for none.
+func (s *State) mentionedPower(item string, f *Fighter) *Power {
+	lower := strings.ToLower(item)
+	for _, p := range s.Powers {
+		if f != nil && !holds(f, p.Name) {
+			continue
+		}
+		name := strings.ToLower(p.Name)
+		for i := strings.Index(lower, name); i >= 0; {
+			end := i + len(name)
+			if !wordRuneBefore(lower, i) && !wordRuneAt(lower, end) {
+				return p
+			}
+			j := strings.Index(lower[i+1:], name)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	return nil
+}
+
+// wordRuneBefore reports whether the rune before byte i of s is a letter or
+// a digit; wordRuneAt, the rune at byte i.
+func wordRuneBefore(s string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return i > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+func wordRuneAt(s string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return i < len(s) && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
 func holds(f *Fighter, power string) bool { return slices.Contains(f.Powers, power) }
 
 // Action lists (Rumble 8): "Attack: 30 to Alice; 10 to Bob", "attack Alice 30",
@@ -364,7 +428,7 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 		}
 		switch kind {
 		case "attack":
-			name, num, ok := nameAndAmount(rest)
+			name, num, ok := amountIn(rest)
 			if !ok {
 				return nil, false, contract.Reject("Rumble 8", "%q is not an Attack; write \"Attack: 30 to Alice\"", seg)
 			}
@@ -383,6 +447,9 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 		case "defend":
 			m := withAmount().FindStringSubmatch(rest)
 			if m == nil {
+				m = withAmount().FindStringSubmatch(contract.NumberDigits(rest))
+			}
+			if m == nil {
 				return nil, false, contract.Reject("Rumble 8", "%q is not a Defense; write \"Defense: 40\"", seg)
 			}
 			n, err := amount(m[1], "Rumble 8", "the Defense")
@@ -391,9 +458,12 @@ func parseActions(text string, st *State, self *Fighter, resolve func(string) (s
 			}
 			acts = addAlloc(acts, Alloc{Kind: "defend", N: n})
 		case "spend", "burn", "":
-			name, num, ok := nameAndAmount(rest)
+			name, num, ok := amountIn(rest)
 			if !ok {
 				if kind == "" && !hasDigit().MatchString(seg) {
+					if p := st.mentionedPower(seg, nil); p != nil {
+						return nil, false, contract.Reject("Rumble 8", "%q names the power %s but no energy; write \"Spend 10 on %s\" (or \"Burn 10 on %s\")", seg, p.Name, p.Name, p.Name)
+					}
 					continue // a greeting or a remark
 				}
 				return nil, false, contract.Reject("Rumble 8", "%q is not understood; write \"Attack: 30 to Alice\", \"Defense: 40\" or \"Spend 10 on <power>\"", seg)

@@ -58,8 +58,9 @@ func doLeave(c *contract.Ctx, a *contract.Action) error {
 }
 
 var (
-	startP = lazyre.MustCompile(`(?i)(\d+)\s+powers?\s+(?:per|for\s+each|each|for\s+every|for)\s+(?:contestant|player|person)`)
-	startQ = lazyre.MustCompile(`(?i)(?:(\d+)\s+(?:contestmaster|cm|mod)\s+powers?|(\d+)\s+powers?\s+for\s+(?:the\s+)?(?:contestmaster|cm|mod|me))`)
+	startP = lazyre.MustCompile(`(?i)(\d+)\s+powers?\s+(?:(?:per|for\s+each|each|for\s+every|for)\s+(?:contestant|player|person)|each\b|apiece\b)`)
+	startQ = lazyre.MustCompile(`(?i)(?:(\d+|no)\s+(?:contestmaster|cm|mod)\s+powers?|(\d+|no)\s+(?:powers?\s+)?for\s+(?:the\s+)?(?:contestmaster|cm|mod|me)\b)`)
+	digit  = lazyre.MustCompile(`\d`)
 )
 
 func doStart(c *contract.Ctx, a *contract.Action) error {
@@ -72,7 +73,10 @@ func doStart(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("Rumble 1", "game %d is still going on", st.Game)
 	}
 	p, q := c.IntParam("Powers"), c.IntParam("ContestmasterPowers")
-	rest := a.Arg("rest")
+	// Numbers in words count as in figures ("with two powers per
+	// contestant and three contestmaster powers"); a number read as
+	// neither P nor Q is refused, not replaced by the parameter's default.
+	rest := contract.NumberDigits(a.Arg("rest"))
 	if m := startP().FindStringSubmatch(rest); m != nil {
 		p, _ = strconv.Atoi(m[1])
 	}
@@ -81,7 +85,12 @@ func doStart(c *contract.Ctx, a *contract.Action) error {
 		if v == "" {
 			v = m[2]
 		}
-		q, _ = strconv.Atoi(v)
+		if q, _ = strconv.Atoi(v); strings.EqualFold(v, "no") {
+			q = 0
+		}
+	}
+	if left := startQ().ReplaceAllString(startP().ReplaceAllString(rest, ""), ""); digit().MatchString(left) {
+		return contract.Reject("Rumble 1", "the numbers of %q are not read as powers per contestant or for the contestmaster; write \"I announce a new game of Rumble with P powers per contestant and Q contestmaster powers\"", strings.TrimSpace(a.Arg("rest")))
 	}
 	if p < 1 || p > 10 || q < 0 || q > 40 {
 		return contract.Reject("Rumble 1", "announce 1 to 10 powers per contestant and 0 to 40 contestmaster powers")

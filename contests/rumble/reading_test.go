@@ -282,3 +282,108 @@ func TestReportPointsOrder(t *testing.T) {
 		t.Errorf("the report's points table is not %q:\n%s", want, n.Body)
 	}
 }
+
+// An item that names a power but no amount is refused with the list, not
+// skipped as a remark (Rumble 5, 8): "I use Iron Skin." was left out of the
+// sealed list unseen, and "Flight too" of the bids, while the rest was
+// sealed and the receipt said Done. A greeting is still skipped.
+func TestPowerWithoutAmountIsNoRemark(t *testing.T) {
+	h := atRound(t)
+	r := h.Private("2026-12-02T12:00:00Z", alice, "I use Iron Skin.\nAttack Bob with 10.")
+	if r == nil || !strings.Contains(norm(r.Body), `Not done: "use Iron Skin" names the power Iron Skin but no energy; write "Spend 10 on Iron Skin"`) {
+		t.Fatalf("receipt:\n%v", r)
+	}
+	if x := data2(h).sub("Alice"); x != nil {
+		t.Errorf("a list was sealed: %+v", x)
+	}
+
+	h = atBids(t)
+	for _, list := range []string{"Lucky Star: 20\nFlight too, please.", "Lucky Star: 20\nI bid on Flight."} {
+		r = h.Private("2026-12-02T12:00:00Z", alice, list)
+		if r == nil || !strings.Contains(norm(r.Body), "Not done:") || !strings.Contains(norm(r.Body), "I bid 30 on") {
+			t.Fatalf("%q: receipt:\n%v", list, r)
+		}
+		if x := data2(h).sub("Alice"); x != nil {
+			t.Errorf("%q: bids were sealed: %+v", list, x)
+		}
+	}
+	r = h.Private("2026-12-02T12:05:00Z", alice, "Hi!\nLucky Star: 20\nThanks, and good luck.")
+	mustDone(t, r)
+	if x := data2(h).sub("Alice"); x == nil || len(x.Bids) != 1 {
+		t.Errorf("Alice's sealed bids = %+v", x)
+	}
+}
+
+// Items of a private list joined by "and" or ", " on one line are read as
+// several (Rumble 5, 8), and a "please" after one is no part of it: "I bid
+// 30 on Flight and 20 on Lucky Star" was refused ("Flight and 20 on Lucky
+// Star" is not a power), "I attack Bob with 30 and defend with 20" too,
+// and "I bid 30 on flight, please" named a power "flight, please".
+func TestItemsJoinedOnOneLine(t *testing.T) {
+	h := atBids(t)
+	r := h.Private("2026-12-02T12:00:00Z", alice, "I bid 30 on Flight and 20 on Lucky Star, please.")
+	mustDone(t, r)
+	if x := data2(h).sub("Alice"); x == nil || len(x.Bids) != 2 || x.Bids[0] != (Bid{Power: "Flight", N: 30}) || x.Bids[1] != (Bid{Power: "Lucky Star", N: 20}) {
+		t.Errorf("Alice's sealed bids = %+v", x)
+	}
+	r = h.Private("2026-12-02T12:05:00Z", bob, "I bid 30 on flight, please.")
+	mustDone(t, r)
+	if x := data2(h).sub("Bob"); x == nil || len(x.Bids) != 1 || x.Bids[0] != (Bid{Power: "Flight", N: 30}) {
+		t.Errorf("Bob's sealed bids = %+v", x)
+	}
+
+	h = atRound(t)
+	r = h.Private("2026-12-02T12:00:00Z", alice, "I attack Bob with 30 and defend with 20, thanks.")
+	mustDone(t, r)
+	if !strings.Contains(norm(r.Body), "attack: Bob: 30 / defend: 20") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+}
+
+// The contestmaster's numbers of powers are read in words as in figures
+// (Rumble 1): "with two powers per contestant and three contestmaster
+// powers" started a game with the parameters' 2 and 2, the three read as
+// nothing. A number read as neither is refused, no game started, where the
+// default took its place.
+func TestStartReadsItsNumbers(t *testing.T) {
+	for text, want := range map[string][2]int{
+		"I announce a new game of Rumble with two powers per contestant and three contestmaster powers.": {2, 3},
+		"I announce a new game of Rumble with one power per contestant and no contestmaster powers.":     {1, 0},
+		"I announce a new game of Rumble: 3 powers each, 5 for the contestmaster.":                       {3, 5},
+		"I announce a new game of Rumble with 3 powers each and 1 for me, over 4 rounds.":                {0, 0},
+	} {
+		h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+		for _, p := range []string{alice, bob, carol, dave} {
+			mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+		}
+		r := h.Public("2026-12-01T11:00:00Z", mars, text)
+		st := data2(h)
+		if want[0] == 0 {
+			if !failed(r) || !strings.Contains(norm(r.Body), "are not read as powers per contestant or for the contestmaster") || st.Game != 0 {
+				t.Errorf("%q: game %d, receipt:\n%v", text, st.Game, r)
+			}
+			continue
+		}
+		mustDone(t, r)
+		if st.P != want[0] || st.Q != want[1] {
+			t.Errorf("%q: P %d, Q %d; want %d, %d", text, st.P, st.Q, want[0], want[1])
+		}
+	}
+}
+
+// Amounts in a private list may be words, as in public actions: "I bid
+// thirty on Flight" found no bid, "Flight: thirty" and "Attack Bob with
+// ten" were refused.
+func TestAmountsInWords(t *testing.T) {
+	h := atBids(t)
+	mustDone(t, h.Private("2026-12-02T12:00:00Z", alice, "I bid thirty on Flight.\nLucky Star: twenty-five"))
+	if x := data2(h).sub("Alice"); x == nil || len(x.Bids) != 2 || x.Bids[0] != (Bid{Power: "Flight", N: 30}) || x.Bids[1] != (Bid{Power: "Lucky Star", N: 25}) {
+		t.Errorf("Alice's sealed bids = %+v", x)
+	}
+	h = atRound(t)
+	r := h.Private("2026-12-02T12:00:00Z", alice, "Attack Bob with ten.\nDefend with twenty.")
+	mustDone(t, r)
+	if !strings.Contains(norm(r.Body), "attack: Bob: 10 / defend: 20") {
+		t.Errorf("receipt:\n%s", r.Body)
+	}
+}

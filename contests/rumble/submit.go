@@ -47,7 +47,7 @@ func (g *Game) Extract(c *contract.Ctx, m *contract.Message) []*contract.Action 
 		if cm && st.Phase != PhasePowers {
 			return nil // the contestmaster's other private mail: rulings
 		}
-		text = dropForeign(text)
+		text = dropForeign(text, st)
 		if strings.TrimSpace(stripRulings(text)) == "" {
 			return nil
 		}
@@ -70,15 +70,16 @@ var rumbleSentence = lazyre.MustCompile(`(?i)^(?:bids?|place|attack|defen[cs]e|d
 
 // dropForeign removes from a private message the "I ..." sentences that are
 // not Rumble's ("I claim cell (3, 4) in Life."): another game's private action
-// is that game's to read, not an item of a Rumble list. A message without one
-// comes back as it was.
-func dropForeign(text string) string {
+// is that game's to read, not an item of a Rumble list. A sentence that names
+// a power on the list ("I use Iron Skin.") is Rumble's, whatever its verb. A
+// message without one comes back as it was.
+func dropForeign(text string, st *State) string {
 	pieces := strings.Split(sentenceBreak().ReplaceAllString(text, "\n$1"), "\n")
 	var keep []string
 	dropped := false
 	for _, l := range pieces {
 		t := strings.TrimSpace(bullet().ReplaceAllString(l, ""))
-		if iPrefix().MatchString(t) && !rumbleSentence().MatchString(iPrefix().ReplaceAllString(t, "")) {
+		if iPrefix().MatchString(t) && !rumbleSentence().MatchString(iPrefix().ReplaceAllString(t, "")) && st.mentionedPower(t, nil) == nil {
 			dropped = true
 			continue
 		}

@@ -81,9 +81,16 @@ func doMove(c *contract.Ctx, a *contract.Action) error {
 
 var (
 	leadWords = lazyre.MustCompile(`(?i)^(?:my|the|a|an|one|this|that|some)\s+`)
-	amountRE  = lazyre.MustCompile(`(?i)^(` + contract.WholeNumber + `|a|an|one)\s+(.+)$`)
-	assetRef  = lazyre.MustCompile(`(?i)^(?:asset\s*)?#\s*(\d+)$`)
+	amountRE  = lazyre.MustCompile(`(?i)^(?:my\s+)?(` + contract.WholeNumber + `|` + spelledAmount + `)\s+(.+)$`)
+	assetRef  = lazyre.MustCompile(`(?i)^(?:asset\s*(?:#|no\.?|number)?|#)\s*(\d+)$`)
 )
+
+// spelledAmount is an amount as players write it in words: "a", "one",
+// "three", "twenty-one", "a hundred", "several", "all" ("I drop three Vials",
+// "I drop all my Vials": decision 5).
+const spelledAmount = `a|an|(?:a\s+)?hundred|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?:one|two|three|four|five|six|seven|eight|nine))?` +
+	`|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen` +
+	`|(?:a\s+few|a\s+couple|several|some|many|most|all)(?:\s+of)?(?:\s+(?:my|the))?|my`
 
 // thingName is an asset's name as a player writes it, without articles.
 func thingName(s string) string {

@@ -13,9 +13,16 @@ const target = `(?:(?:to|on|at|onto|into|towards?)\s+)?(?:the\s+)?(?:(?:fertile|
 	`(?:(?:(?:to|on)\s+(?:the\s+)?)?(?P<dir>north|south|east|west|up|down|left|right)(?:wards?)?(?:\s+of\s+(?:me|here))?` +
 	`|(?:at\s+)?\(?\s*(?P<x>-?\d+)\s*,\s*(?P<y>-?\d+)\s*\)?)`
 
-// word is one word other than "to", so that "transfer my hat" matches and the
-// interpreter's "transfer 3 Vials to Alice" does not.
+// word is one word other than "to", so that "transfer my hat to Wacky World"
+// matches and the interpreter's "transfer 3 Vials to Alice" does not.
 const word = `(?:[^t\s]\S*|t[^o\s]\S*|to\S+|t)`
+
+// toTheWorld is the recipient of a transfer that drops a thing (Wacky 6b):
+// the game itself, named, so that a transfer with no "to" ("I transfer Bob
+// 3 Vials") is not taken for a drop of a thing called "Bob 3 Vials". The
+// interpreter matches a verb against the sentence with its game's name too
+// when it does not match without it.
+const toTheWorld = `\s+to\s+(?:the\s+)?wacky\s*world(?:\s+(?:contract|contest|game))?`
 
 // Verbs implements contract.Game.
 func (g *Game) Verbs() []*contract.Verb {
@@ -33,7 +40,7 @@ func (g *Game) Verbs() []*contract.Verb {
 			Syntax:  "I move north|south|east|west in Wacky World / I move to (X, Y) in Wacky World",
 			Help:    "Game Action: move to an adjacent non-Wall tile", Do: doMove},
 		{Name: "drop", Rule: "Wacky 6b, W6",
-			Pattern: `(?:drop\s+(?P<what>.+?)|transfer\s+(?P<thing>` + word + `(?:\s+` + word + `)*))`,
+			Pattern: `(?:drop\s+(?P<what>.+?)|transfer\s+(?P<thing>` + word + `(?:\s+` + word + `)*)` + toTheWorld + `)`,
 			Syntax:  "I drop <thing> in Wacky World / I transfer <thing> to Wacky World",
 			Help:    "Game Action: leave an asset on your tile (you become its donor)", Do: doDrop},
 		{Name: "pick up", Rule: "Wacky 6c",
