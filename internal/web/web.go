@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -255,7 +256,10 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 				p.Rulings = append(p.Rulings, rulingRow{c.Ruling, fmtTime(c.Filed), "passed: the claim stays open"})
 			}
 		}
+		// The game keeps them oldest first; the page shows the newest first,
+		// those of one second too.
 		p.Recent = append(p.Recent, gs.Recent...)
+		slices.Reverse(p.Recent)
 		p.Board = board(st, id, gs)
 		if ev, ok, err := s.o.Engine.GameNext(st, id); err == nil && ok {
 			p.Next, p.Left = eventName(ev)+" at "+ev.At.UTC().Format(stamp), left(ev.At.Sub(st.Clock))

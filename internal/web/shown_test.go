@@ -1,0 +1,37 @@
+package web
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"referee/contests/life"
+	"referee/contract/contracttest"
+)
+
+// TestRecentNewestFirst: the page lists the recent events newest first, also
+// those of one second, which a player reads top down as the later first. A
+// join, then a claim and a transfer in one message: the transfer is the
+// newest, the join the oldest.
+func TestRecentNewestFirst(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", life.New())
+	h.Public("2026-12-01T10:00:00Z", "Alice <alice@example.test>", "I join the Life contest.")
+	h.Public("2026-12-01T10:00:00Z", "Bob <bob@example.test>", "I join the Life contest.")
+	h.Public("2026-12-01T10:00:00Z", "Bob <bob@example.test>", "I claim cell (20, 20) in Life.\nI transfer 2 Vials to Alice.")
+	p := get(t, serve(t, h, nil), "/game/life", 200)
+	sec := p[strings.Index(p, `<section id="recent">`):]
+	sec = sec[:strings.Index(sec, "</section>")]
+	var got []string
+	for _, m := range regexp.MustCompile(`<li><time>[^<]*</time> ([^<]*)</li>`).FindAllStringSubmatch(sec, -1) {
+		got = append(got, unescape(m[1]))
+	}
+	want := []string{
+		"Bob: transfers 2 Vials to Alice",
+		"Bob: takes control of Cell (20, 20) (R16)",
+		"Bob: joins; 10 Vials minted to em (R15)",
+		"Alice: joins; 10 Vials minted to em (R15)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the recent events, top down:\n%s\nwant the newest first:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
