@@ -35,3 +35,22 @@ func TestRecentNewestFirst(t *testing.T) {
 		t.Errorf("the recent events, top down:\n%s\nwant the newest first:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestContestmasterByName: the page names the contestmaster as the reports
+// do, by name, and shows no player's address.
+func TestContestmasterByName(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", life.New())
+	h.Public("2026-12-01T10:00:00Z", "Alice <alice@example.test>", "I join the Life contest.")
+	h.Public("2026-12-01T10:01:00Z", contracttest.Contestmaster, "I consent to Alice becoming the contestmaster of Life.")
+	h.Public("2026-12-01T10:02:00Z", "Alice <alice@example.test>", "I consent to become the contestmaster of Life.")
+	if cm := h.S.Games["life"].Contestmaster; cm != "alice@example.test" {
+		t.Fatalf("the contestmaster is %q, want Alice's address", cm)
+	}
+	p := get(t, serve(t, h, nil), "/game/life", 200)
+	if !strings.Contains(p, "<p>Contestmaster: Alice.") {
+		t.Errorf("the page does not name the contestmaster Alice:\n%.600s", p[strings.Index(p, "<h1>"):])
+	}
+	if strings.Contains(p, "alice@example.test") {
+		t.Error("the page shows Alice's address")
+	}
+}

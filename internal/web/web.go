@@ -214,7 +214,9 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		if gs == nil {
 			return
 		}
-		p.Contestmaster = gs.Contestmaster
+		// By name, as the reports name em; an address only for one who is
+		// no player.
+		p.Contestmaster = st.NameOf(gs.Contestmaster)
 		for _, m := range st.Members(id) {
 			p.Contestants = append(p.Contestants, m.Name)
 		}
