@@ -23,13 +23,14 @@ var pages = sync.OnceValue(func() *template.Template {
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:0 1rem 3rem;color:#222}
 nav{padding:.6rem 0;border-bottom:1px solid #ccc;margin-bottom:1rem}
 nav a{margin-right:1rem}
-table{border-collapse:collapse;margin:.5rem 0 1rem}
+table{border-collapse:collapse;margin:.5rem 0 1rem;display:block;max-width:100%;overflow-x:auto}
 th,td{border-bottom:1px solid #ddd;padding:.25rem .6rem;text-align:left;vertical-align:top}
 pre{background:#f7f7f4;padding:.8rem;overflow-x:auto;font-size:.85rem}
 .legend span.sw{display:inline-block;width:.9rem;height:.9rem;vertical-align:middle;margin-right:.3rem;border:1px solid #999}
 .muted{color:#777}
 .boardwrap{display:flex;flex-wrap:wrap;gap:1rem 2rem;align-items:flex-start}
-.boardwrap figure{margin:0}
+.boardwrap figure{margin:0;max-width:100%}
+#board{max-width:100%;height:auto}
 .legend{list-style:none;padding:0}
 svg text{font-family:monospace}
 form label{margin-right:1rem}
