@@ -54,3 +54,20 @@ func TestContestmasterByName(t *testing.T) {
 		t.Error("the page shows Alice's address")
 	}
 }
+
+// TestJournalCountsOne: the journal page counts one entry as "1 entry", as it
+// stands right after referee init (the first Randomness notice alone).
+func TestJournalCountsOne(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", life.New())
+	if len(h.Entries) != 1 {
+		t.Fatalf("a new state has %d journal entries, want 1", len(h.Entries))
+	}
+	srv := serve(t, h, nil)
+	if p := get(t, srv, "/journal", 200); !strings.Contains(p, `<p><span id="total">1</span> entry.</p>`) {
+		t.Errorf("the journal page does not count \"1 entry.\":\n%s", p[strings.Index(p, "</form>"):strings.Index(p, `<table id="entries">`)])
+	}
+	h.Public("2026-12-01T10:00:00Z", "Alice <alice@example.test>", "I join the Life contest.")
+	if p := get(t, serve(t, h, nil), "/journal", 200); !strings.Contains(p, `<p><span id="total">2</span> entries.</p>`) {
+		t.Errorf("the journal page does not count \"2 entries.\"")
+	}
+}

@@ -118,7 +118,7 @@ Outbox: <span id="outbox">{{.Outbox}}</span> waiting{{if .Failed}}, {{.Failed}} 
 <label>Outcome <select name="outcome"><option value="">all</option>{{$o := .Outcome}}{{range .Outcomes}}<option{{if eq . $o}} selected{{end}}>{{.}}</option>{{end}}</select></label>
 <button>Filter</button></form>
 {{if .Error}}<p>The journal could not be read whole: {{.Error}}</p>{{end}}
-<p><span id="total">{{.Total}}</span> entries{{if lt .Shown .Total}}, the newest {{.Shown}} shown{{end}}.</p>
+<p><span id="total">{{.Total}}</span> {{if eq .Total 1}}entry{{else}}entries{{end}}{{if lt .Shown .Total}}, the newest {{.Shown}} shown{{end}}.</p>
 <table id="entries"><thead><tr><th>#</th><th>Time</th><th>Game</th><th>Player</th><th>Action</th><th>Outcome</th><th>Message-ID</th></tr></thead><tbody>
 {{range .Entries}}<tr><td>#{{.Seq}}</td><td>{{fmtTime .Time}}</td><td>{{.Game}}</td><td>{{.Player}}</td><td>{{.Verb}}</td><td>{{.Outcome}}</td><td>{{if .MsgID}}<code>{{.MsgID}}</code>{{end}}</td></tr>
 {{end}}</tbody></table>
