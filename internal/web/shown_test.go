@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"referee/contests/life"
+	"referee/contests/rumble"
 	"referee/contract/contracttest"
 )
 
@@ -69,5 +70,20 @@ func TestJournalCountsOne(t *testing.T) {
 	h.Public("2026-12-01T10:00:00Z", "Alice <alice@example.test>", "I join the Life contest.")
 	if p := get(t, serve(t, h, nil), "/journal", 200); !strings.Contains(p, `<p><span id="total">2</span> entries.</p>`) {
 		t.Errorf("the journal page does not count \"2 entries.\"")
+	}
+}
+
+// TestIntentMayBeDoneFrom: the page says from when an open intent may be
+// done, as referee status does: 4 days after it was announced for one
+// without objection (G7).
+func TestIntentMayBeDoneFrom(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", rumble.New())
+	r := h.Public("2026-12-01T10:00:00Z", contracttest.Contestmaster, "I intend, without 2 objections, to amend the Rumble contract: SET Deadline = 48h")
+	if len(h.S.Intents) != 1 {
+		t.Fatalf("no intent tabled:\n%s", r.Body)
+	}
+	p := get(t, serve(t, h, nil), "/game/rumble", 200)
+	if !strings.Contains(p, "<th>May be done</th>") || !strings.Contains(p, "<td>from Sat 2026-12-05 10:00 UTC</td>") {
+		t.Errorf("the open intent does not say it may be done from Sat 2026-12-05 10:00 UTC:\n%s", p[strings.Index(p, `<section id="intents">`):strings.Index(p, `<section id="rulings">`)])
 	}
 }

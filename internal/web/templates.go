@@ -78,8 +78,8 @@ Outbox: <span id="outbox">{{.Outbox}}</span> waiting{{if .Failed}}, {{.Failed}} 
 {{range .Params}}<tr><td>{{.Name}}</td><td>{{.Value}}</td><td>{{.Default}}</td><td>{{.Rule}}</td><td>{{.Help}}</td></tr>{{end}}
 </tbody></table></section>
 <section id="intents"><h2>Open intents</h2>
-{{if .Intents}}<table><thead><tr><th>#</th><th>Sponsor</th><th>Action</th><th>Method</th><th>Announced</th><th>Expires</th><th>Support</th><th>Objections</th></tr></thead><tbody>
-{{range .Intents}}<tr><td>{{.ID}}</td><td>{{.Sponsor}}</td><td>{{.Text}}</td><td>{{.Method}}</td><td>{{.Created}}</td><td>{{.Expires}}</td><td>{{.Supporters}}</td><td>{{.Objectors}}</td></tr>{{end}}
+{{if .Intents}}<table><thead><tr><th>#</th><th>Sponsor</th><th>Action</th><th>Method</th><th>Announced</th><th>May be done</th><th>Expires</th><th>Support</th><th>Objections</th></tr></thead><tbody>
+{{range .Intents}}<tr><td>{{.ID}}</td><td>{{.Sponsor}}</td><td>{{.Text}}</td><td>{{.Method}}</td><td>{{.Created}}</td><td>{{.From}}</td><td>{{.Expires}}</td><td>{{.Supporters}}</td><td>{{.Objectors}}</td></tr>{{end}}
 </tbody></table>{{else}}<p class="muted">None.</p>{{end}}</section>
 <section id="rulings"><h2>Open claims awaiting the contestmaster</h2>
 {{if .Rulings}}<table><thead><tr><th>#</th><th>Asked</th><th>Deadline (then the default applies)</th></tr></thead><tbody>

@@ -169,6 +169,7 @@ type intentRow struct {
 	ID                    int
 	Sponsor, Text, Method string
 	Created, Expires      string
+	From                  string // from when it may be done: "from Sat 2026-12-05 10:00 UTC", "once supported"
 	Supporters, Objectors string
 }
 
@@ -238,8 +239,12 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 			if in.Game != id {
 				continue
 			}
+			from := "once supported"
+			if t := in.RipeFrom(); !t.IsZero() {
+				from = "from " + fmtTime(t)
+			}
 			p.Intents = append(p.Intents, intentRow{ID: in.ID, Sponsor: st.NameOf(in.Sponsor), Text: in.Text, Method: in.Describe(),
-				Created: fmtTime(in.Created), Expires: fmtTime(in.Expires()),
+				Created: fmtTime(in.Created), From: from, Expires: fmtTime(in.Expires()),
 				Supporters: names(st, in.Supporters), Objectors: names(st, in.Objectors)})
 		}
 		asked := map[int]bool{}
