@@ -65,7 +65,7 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 				next += " (" + ev.Key + ")"
 			}
 			next += " at " + fmtWhen(ev.At)
-			in = until(ev.At.Sub(s.Clock))
+			in = web.Left(ev.At.Sub(s.Clock)) // as the status page counts it
 		}
 		var names []string
 		for _, p := range s.Members(g.Spec().ID) {
@@ -135,7 +135,7 @@ func printIntents(w io.Writer, s *contract.State) {
 	for _, in := range s.Intents {
 		when, left := "once supported", ""
 		if from := in.RipeFrom(); !from.IsZero() {
-			when, left = "from "+fmtWhen(from), until(from.Sub(s.Clock))
+			when, left = "from "+fmtWhen(from), web.Left(from.Sub(s.Clock))
 		}
 		fmt.Fprintf(tw, "#%d\t%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\n", in.ID, in.Game, in.Sponsor, in.Text, in.Describe(),
 			len(in.Supporters), len(in.Objectors), when, left, fmtWhen(in.Expires()))
@@ -149,17 +149,6 @@ func fmtWhen(t time.Time) string {
 		return "never"
 	}
 	return t.UTC().Format("Mon 2006-01-02 15:04 UTC")
-}
-
-func until(d time.Duration) string {
-	if d <= 0 {
-		return "due"
-	}
-	d = d.Round(time.Minute)
-	if days := d / (24 * time.Hour); days > 0 {
-		return fmt.Sprintf("%dd %dh", days, d%(24*time.Hour)/time.Hour)
-	}
-	return fmt.Sprintf("%dh %dm", d/time.Hour, d%time.Hour/time.Minute)
 }
 
 // phase says where a game stands, in its rules' words.

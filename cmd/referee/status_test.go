@@ -2,14 +2,19 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"referee/contract"
 	"referee/contract/store"
+	"referee/internal/web"
 )
 
 // referee status on a fresh state: the clock, every game with its next event,
@@ -95,5 +100,44 @@ func TestStatusIntents(t *testing.T) {
 	row := regexp.MustCompile(`(?m)^#1 +rumble +Alice +amend the Rumble contract: SET Deadline = 48h +without 2 objections +0/0 +from Sat 2026-12-05 10:00 UTC +4d 0h +Tue 2026-12-15 10:00 UTC$`)
 	if !strings.Contains(out, "\nopen intents: 1\nINTENT ") || !row.MatchString(out) {
 		t.Errorf("status does not list the open intent:\n%s", out)
+	}
+}
+
+// TestStatusTimeLeftAsThePage: referee status and the status page count the
+// time left to a game's next event alike, whole days and hours gone by, not
+// rounded up: 5 days, 14 hours and 59 minutes 30 seconds before Life's round
+// is "5d 14h" in both.
+func TestStatusTimeLeftAsThePage(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T09:00:30Z"); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	code, out, errs := runCmd(t, dir, "status")
+	if code != 0 {
+		t.Fatalf("status: %d\n%s%s", code, out, errs)
+	}
+	if !regexp.MustCompile(`(?m)^life .* at Mon 2026-12-07 00:00 UTC +5d 14h$`).MatchString(out) {
+		t.Errorf("status does not count 5d 14h to Life's round:\n%s", out)
+	}
+	e, err := newEngine(&Config{Contestmaster: "contestmaster@example.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Load(e, filepath.Join(dir, "data/state.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(web.New(web.Options{Engine: e, View: func(f func(*contract.State)) { f(s) },
+		Archive: web.OpenArchive(filepath.Join(dir, "sent.jsonl")), Journal: filepath.Join(dir, "data/journal.jsonl"), Now: func() time.Time { return s.Clock }}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	page, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(page), "<td>week (2026-W50) at Mon 2026-12-07 00:00 UTC</td><td>5d 14h</td>") {
+		t.Errorf("the page does not count 5d 14h to Life's round:\n%s", page)
 	}
 }

@@ -150,7 +150,7 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 			}
 			if ev, ok, err := s.o.Engine.GameNext(st, g.Spec().ID); err == nil && ok {
 				row.Next = eventName(ev) + " at " + ev.At.UTC().Format(stamp)
-				row.Left = left(ev.At.Sub(st.Clock))
+				row.Left = Left(ev.At.Sub(st.Clock))
 			}
 			p.Games = append(p.Games, row)
 		}
@@ -269,7 +269,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		slices.Reverse(p.Recent)
 		p.Board = board(st, id, gs)
 		if ev, ok, err := s.o.Engine.GameNext(st, id); err == nil && ok {
-			p.Next, p.Left = eventName(ev)+" at "+ev.At.UTC().Format(stamp), left(ev.At.Sub(st.Clock))
+			p.Next, p.Left = eventName(ev)+" at "+ev.At.UTC().Format(stamp), Left(ev.At.Sub(st.Clock))
 		}
 		now := st.Clock
 		if now.IsZero() {
@@ -357,8 +357,10 @@ func eventName(ev contract.Event) string {
 	return ev.Name
 }
 
-// left writes a duration as players count it: "2d 5h", "3h 10m", "due".
-func left(d time.Duration) string {
+// Left writes the time left to an event as players count it, the whole days
+// and hours (or hours and minutes) not yet gone by: "2d 5h", "3h 10m", "1m",
+// "due". referee status counts it so too.
+func Left(d time.Duration) string {
 	if d <= 0 {
 		return "due"
 	}
