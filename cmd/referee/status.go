@@ -14,6 +14,7 @@ import (
 	"referee/contests/wackyworld"
 	"referee/contract"
 	"referee/contract/store"
+	"referee/contract/text"
 	"referee/internal/web"
 )
 
@@ -158,7 +159,7 @@ func phase(gs *contract.GameState) string {
 	}
 	switch d := gs.Data.(type) {
 	case *life.State:
-		return fmt.Sprintf("%d rounds, %d generations", d.Rounds, d.Generations)
+		return text.Count(d.Rounds, "round", "rounds") + ", " + text.Count(d.Generations, "generation", "generations")
 	case *rumble.State:
 		if d.Phase == rumble.PhaseNone {
 			if d.Game == 0 {

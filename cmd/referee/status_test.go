@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/contests/life"
 	"referee/contract"
 	"referee/contract/store"
 	"referee/internal/web"
@@ -139,5 +140,45 @@ func TestStatusTimeLeftAsThePage(t *testing.T) {
 	page, _ := io.ReadAll(resp.Body)
 	if !strings.Contains(string(page), "<td>week (2026-W50) at Mon 2026-12-07 00:00 UTC</td><td>5d 14h</td>") {
 		t.Errorf("the page does not count 5d 14h to Life's round:\n%s", page)
+	}
+}
+
+// statusAfter runs referee status on a fresh state changed by change.
+func statusAfter(t *testing.T, change func(*contract.State)) string {
+	t.Helper()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T09:00:00Z"); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	e, err := newEngine(&Config{Contestmaster: "contestmaster@example.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "data/state.yaml")
+	s, err := store.Load(e, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	change(s)
+	if err := store.Save(path, s); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, dir, "status")
+	if code != 0 {
+		t.Fatalf("status: %d\n%s%s", code, out, errs)
+	}
+	return out
+}
+
+// TestStatusCountsOneRound: Life's phase after its first Round with one
+// Generation reads "1 round, 1 generation".
+func TestStatusCountsOneRound(t *testing.T) {
+	out := statusAfter(t, func(s *contract.State) {
+		d := s.Games["life"].Data.(*life.State)
+		d.Rounds, d.Generations = 1, 1
+	})
+	if !regexp.MustCompile(`(?m)^life +1 round, 1 generation +`).MatchString(out) {
+		t.Errorf("status does not count 1 round, 1 generation:\n%s", out)
 	}
 }
