@@ -173,6 +173,9 @@ func phase(gs *contract.GameState) string {
 		case steemfield.PhaseGathering:
 			return "gathering players"
 		case steemfield.PhaseOver:
+			if d.Winner == "" {
+				return "over: the totem was dissolved" // Meta 3: nobody won
+			}
 			return "over: " + d.Winner + " won"
 		}
 		return fmt.Sprintf("round %d: %s", d.Round, d.Phase)

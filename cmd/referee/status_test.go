@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"referee/contests/life"
+	"referee/contests/steemfield"
 	"referee/contract"
 	"referee/contract/store"
 	"referee/internal/web"
@@ -180,5 +181,24 @@ func TestStatusCountsOneRound(t *testing.T) {
 	})
 	if !regexp.MustCompile(`(?m)^life +1 round, 1 generation +`).MatchString(out) {
 		t.Errorf("status does not count 1 round, 1 generation:\n%s", out)
+	}
+}
+
+// TestStatusDissolvedTotem: a Steemfield game ended by the totem's
+// dissolution (Meta 3) has no winner, and status says so as the game's
+// report does, where it named an empty winner ("over:  won").
+func TestStatusDissolvedTotem(t *testing.T) {
+	out := statusAfter(t, func(s *contract.State) {
+		s.Games["steemfield"].Data.(*steemfield.State).Phase = steemfield.PhaseOver
+	})
+	if !regexp.MustCompile(`(?m)^steemfield +over: the totem was dissolved +`).MatchString(out) {
+		t.Errorf("status does not say the totem was dissolved:\n%s", out)
+	}
+	out = statusAfter(t, func(s *contract.State) {
+		d := s.Games["steemfield"].Data.(*steemfield.State)
+		d.Phase, d.Winner = steemfield.PhaseOver, "Alice"
+	})
+	if !regexp.MustCompile(`(?m)^steemfield +over: Alice won +`).MatchString(out) {
+		t.Errorf("status does not say Alice won:\n%s", out)
 	}
 }
