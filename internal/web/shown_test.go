@@ -87,3 +87,23 @@ func TestIntentMayBeDoneFrom(t *testing.T) {
 		t.Errorf("the open intent does not say it may be done from Sat 2026-12-05 10:00 UTC:\n%s", p[strings.Index(p, `<section id="intents">`):strings.Index(p, `<section id="rulings">`)])
 	}
 }
+
+// TestFilterNamesNoGame: the archive and the journal filtered by a game that
+// does not exist (a mistyped or stale link) say so and name the games, as
+// /game/ does, where they showed "Nothing sent yet." or "0 entries." with a
+// link to that game's feed, which does not exist either; an outcome the
+// journal does not know is refused naming the outcomes.
+func TestFilterNamesNoGame(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", life.New(), rumble.New())
+	srv := serve(t, h, nil)
+	for _, path := range []string{"/archive?game=lfie", "/journal?game=lfie"} {
+		if p := get(t, srv, path, 404); !strings.Contains(p, `no game "lfie" (the games are life, rumble)`) {
+			t.Errorf("%s: %q", path, p)
+		}
+	}
+	if p := get(t, srv, "/journal?outcome=done", 400); !strings.Contains(p, `no outcome "done" (the outcomes are applied, rejected, event, held)`) {
+		t.Errorf("/journal?outcome=done: %q", p)
+	}
+	get(t, srv, "/archive?game=life", 200)
+	get(t, srv, "/journal?game=rumble&outcome=event", 200)
+}

@@ -206,7 +206,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	g := s.o.Engine.Game(id)
 	if g == nil {
-		http.Error(w, fmt.Sprintf("no game %q (the games are %s)", id, strings.Join(s.gameIDs(), ", ")), http.StatusNotFound)
+		s.noGame(w, id)
 		return
 	}
 	p := gamePage{page: s.page(g.Spec().Title, id), ID: id, Title: g.Spec().Title}
@@ -310,6 +310,10 @@ func (s *Server) archive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := archivePage{page: s.page("Archive", ""), Game: r.FormValue("game"), Games: s.gameIDs()}
+	if p.Game != "" && s.o.Engine.Game(p.Game) == nil {
+		s.noGame(w, p.Game)
+		return
+	}
 	for i := len(all) - 1; i >= 0; i-- {
 		if p.Game == "" || all[i].Game == p.Game {
 			p.Mails = append(p.Mails, all[i])
@@ -375,6 +379,11 @@ func Left(d time.Duration) string {
 	default:
 		return strconv.Itoa(max(m, 1)) + "m"
 	}
+}
+
+// noGame answers a page or filter naming a game the referee does not run.
+func (s *Server) noGame(w http.ResponseWriter, id string) {
+	http.Error(w, fmt.Sprintf("no game %q (the games are %s)", id, strings.Join(s.gameIDs(), ", ")), http.StatusNotFound)
 }
 
 func (s *Server) gameIDs() []string {
