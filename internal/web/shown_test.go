@@ -107,3 +107,24 @@ func TestFilterNamesNoGame(t *testing.T) {
 	get(t, srv, "/archive?game=life", 200)
 	get(t, srv, "/journal?game=rumble&outcome=event", 200)
 }
+
+// TestRumbleParamsOfTheGame: during a Rumble game announced with its own
+// numbers of powers, the page shows them as the report does, "1 in game 1
+// (default 2)", where it showed the parameter's 2, which applies to games
+// that name none.
+func TestRumbleParamsOfTheGame(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", rumble.New())
+	h.Public("2026-12-01T10:00:00Z", "Alice <alice@example.test>", "I join Rumble.")
+	h.Public("2026-12-01T10:00:00Z", "Bob <bob@example.test>", "I join Rumble.")
+	r := h.Public("2026-12-01T10:01:00Z", contracttest.Contestmaster, "I announce a new game of Rumble with 1 power per contestant and 3 contestmaster powers.")
+	if !strings.Contains(r.Body, "Done") {
+		t.Fatalf("no game announced:\n%s", r.Body)
+	}
+	p := get(t, serve(t, h, nil), "/game/rumble", 200)
+	for _, want := range []string{"<tr><td>Powers</td><td>1 in game 1 (default 2)</td><td>2</td>", "<tr><td>ContestmasterPowers</td><td>3 in game 1 (default 2)</td><td>2</td>"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("the page lacks %s:\n%s", want, p[strings.Index(p, `<section id="params">`):strings.Index(p, `<section id="intents">`)])
+		}
+	}
+	checkReport(t, h, p, "rumble")
+}

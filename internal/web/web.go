@@ -233,7 +233,11 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 			return p.Points[i].Name < p.Points[j].Name
 		})
 		for _, d := range g.Spec().Params {
-			p.Params = append(p.Params, paramRow{d.Name, gs.Params[d.Name], d.Default, d.Rule, d.Help})
+			v := gs.Params[d.Name]
+			if ps, ok := g.(contract.ParamShower); ok {
+				v = ps.ParamShown(gs, d.Name, v) // as the report shows it
+			}
+			p.Params = append(p.Params, paramRow{d.Name, v, d.Default, d.Rule, d.Help})
 		}
 		for _, in := range st.Intents {
 			if in.Game != id {
