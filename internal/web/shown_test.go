@@ -1,12 +1,16 @@
 package web
 
 import (
+	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"referee/contests/life"
 	"referee/contests/rumble"
+	"referee/contract"
 	"referee/contract/contracttest"
 )
 
@@ -127,4 +131,24 @@ func TestRumbleParamsOfTheGame(t *testing.T) {
 		}
 	}
 	checkReport(t, h, p, "rumble")
+}
+
+// TestTimeLeftFromNow: the time left to a game's next event counts from the
+// referee's clock now, not from the last change the state holds: a referee
+// quiet for ten hours since Life's players joined on Tuesday at 10:00 shows
+// Monday's Round 5d 4h away at 20:00, where the page still said 5d 14h.
+func TestTimeLeftFromNow(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", life.New())
+	h.Public("2026-12-01T10:00:00Z", "Alice <alice@example.test>", "I join the Life contest.")
+	dir := t.TempDir()
+	now := contracttest.At(t, "2026-12-01T20:00:00Z")
+	srv := httptest.NewServer(New(Options{Engine: h.E, View: func(f func(*contract.State)) { f(h.S) }, Archive: OpenArchive(SentPath(filepath.Join(dir, "state.yaml"))),
+		Journal: filepath.Join(dir, "journal.jsonl"), Now: func() time.Time { return now }}))
+	defer srv.Close()
+	if p := get(t, srv, "/", 200); !strings.Contains(p, "<td>week (2026-W50) at Mon 2026-12-07 00:00 UTC</td><td>5d 4h</td>") {
+		t.Errorf("the index does not count 5d 4h to Life's round:\n%s", p[strings.Index(p, `<table id="games">`):])
+	}
+	if p := get(t, srv, "/game/life", 200); !strings.Contains(p, "Next: week (2026-W50) at Mon 2026-12-07 00:00 UTC, in 5d 4h.") {
+		t.Errorf("the Life page does not count 5d 4h to its round:\n%.400s", p[strings.Index(p, "<h1>"):])
+	}
 }

@@ -150,7 +150,7 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 			}
 			if ev, ok, err := s.o.Engine.GameNext(st, g.Spec().ID); err == nil && ok {
 				row.Next = eventName(ev) + " at " + ev.At.UTC().Format(stamp)
-				row.Left = Left(ev.At.Sub(st.Clock))
+				row.Left = Left(ev.At.Sub(latest(now, st.Clock)))
 			}
 			p.Games = append(p.Games, row)
 		}
@@ -273,7 +273,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		slices.Reverse(p.Recent)
 		p.Board = board(st, id, gs)
 		if ev, ok, err := s.o.Engine.GameNext(st, id); err == nil && ok {
-			p.Next, p.Left = eventName(ev)+" at "+ev.At.UTC().Format(stamp), Left(ev.At.Sub(st.Clock))
+			p.Next, p.Left = eventName(ev)+" at "+ev.At.UTC().Format(stamp), Left(ev.At.Sub(latest(s.o.Now(), st.Clock)))
 		}
 		now := st.Clock
 		if now.IsZero() {
@@ -363,6 +363,16 @@ func eventName(ev contract.Event) string {
 		return ev.Name + " (" + ev.Key + ")"
 	}
 	return ev.Name
+}
+
+// latest is when the time left to an event counts from: the referee's clock
+// now, or the state's clock if that is ahead. The state's clock is that of
+// its last change, hours or days behind the referee's on a quiet day.
+func latest(now, clock time.Time) time.Time {
+	if now.Before(clock) {
+		return clock
+	}
+	return now
 }
 
 // Left writes the time left to an event as players count it, the whole days
