@@ -25,21 +25,21 @@ import (
 func TestStatus(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
-	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T09:00:00Z"); code != 0 {
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2099-12-01T09:00:00Z"); code != 0 {
 		t.Fatalf("init: %d %s", code, errs)
 	}
 	code, out, errs := runCmd(t, dir, "status")
 	if code != 0 {
 		t.Fatalf("status: %d\n%s%s", code, out, errs)
 	}
-	for _, want := range []string{"clock: Tue 2026-12-01 09:00 UTC", "web page: http://127.0.0.1:8025/", `outbox: 1 waiting; the first, "Randomness: seed commitment for 2026-W50"`, "problems: none",
+	for _, want := range []string{"clock: Tue 2099-12-01 09:00 UTC", "web page: http://127.0.0.1:8025/", `outbox: 1 waiting; the first, "Randomness: seed commitment for 2099-W50"`, "problems: none",
 		"rumble      no game yet"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("status lacks %q:\n%s", want, out)
 		}
 	}
 	// Life's weekly round is its next event: on the Monday after the start.
-	if !regexp.MustCompile(`(?m)^life .* at Mon 2026-12-07 00:00 UTC +5d 15h$`).MatchString(out) {
+	if !regexp.MustCompile(`(?m)^life .* at Mon 2099-12-07 00:00 UTC +5d 15h$`).MatchString(out) {
 		t.Errorf("status does not show Life's next round:\n%s", out)
 	}
 
@@ -86,10 +86,10 @@ func TestStatusLastMailFromANonPlayer(t *testing.T) {
 func TestStatusIntents(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
-	mbox := "From alice@example.test Tue Dec  1 10:00:00 2026\nFrom: Alice <alice@example.test>\nTo: agora-business@example.test\nList-Id: <agora-business.example.test>\n" +
-		"Subject: s\nDate: Tue, 1 Dec 2026 10:00:00 +0000\nMessage-ID: <i1@example.test>\n\nI intend, without 2 objections, to amend the Rumble contract: SET Deadline = 48h\n\n"
+	mbox := "From alice@example.test Tue Dec  1 10:00:00 2099\nFrom: Alice <alice@example.test>\nTo: agora-business@example.test\nList-Id: <agora-business.example.test>\n" +
+		"Subject: s\nDate: Tue, 1 Dec 2099 10:00:00 +0000\nMessage-ID: <i1@example.test>\n\nI intend, without 2 objections, to amend the Rumble contract: SET Deadline = 48h\n\n"
 	os.WriteFile(filepath.Join(dir, "in.mbox"), []byte(mbox), 0o600)
-	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T09:00:00Z"); code != 0 {
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2099-12-01T09:00:00Z"); code != 0 {
 		t.Fatalf("init: %d %s", code, errs)
 	}
 	if _, out, _ := runCmd(t, dir, "status"); !strings.Contains(out, "\nopen intents: none\n") {
@@ -99,7 +99,7 @@ func TestStatusIntents(t *testing.T) {
 		t.Fatalf("replay: %d %s %s", code, out, errs)
 	}
 	_, out, _ := runCmd(t, dir, "status")
-	row := regexp.MustCompile(`(?m)^#1 +rumble +Alice +amend the Rumble contract: SET Deadline = 48h +without 2 objections +0/0 +from Sat 2026-12-05 10:00 UTC +4d 0h +Tue 2026-12-15 10:00 UTC$`)
+	row := regexp.MustCompile(`(?m)^#1 +rumble +Alice +amend the Rumble contract: SET Deadline = 48h +without 2 objections +0/0 +from Sat 2099-12-05 10:00 UTC +4d 0h +Tue 2099-12-15 10:00 UTC$`)
 	if !strings.Contains(out, "\nopen intents: 1\nINTENT ") || !row.MatchString(out) {
 		t.Errorf("status does not list the open intent:\n%s", out)
 	}
@@ -112,14 +112,14 @@ func TestStatusIntents(t *testing.T) {
 func TestStatusTimeLeftAsThePage(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
-	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T09:00:30Z"); code != 0 {
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2099-12-01T09:00:30Z"); code != 0 {
 		t.Fatalf("init: %d %s", code, errs)
 	}
 	code, out, errs := runCmd(t, dir, "status")
 	if code != 0 {
 		t.Fatalf("status: %d\n%s%s", code, out, errs)
 	}
-	if !regexp.MustCompile(`(?m)^life .* at Mon 2026-12-07 00:00 UTC +5d 14h$`).MatchString(out) {
+	if !regexp.MustCompile(`(?m)^life .* at Mon 2099-12-07 00:00 UTC +5d 14h$`).MatchString(out) {
 		t.Errorf("status does not count 5d 14h to Life's round:\n%s", out)
 	}
 	e, err := newEngine(&Config{Contestmaster: "contestmaster@example.test"})
@@ -139,7 +139,7 @@ func TestStatusTimeLeftAsThePage(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	page, _ := io.ReadAll(resp.Body)
-	if !strings.Contains(string(page), "<td>week (2026-W50) at Mon 2026-12-07 00:00 UTC</td><td>5d 14h</td>") {
+	if !strings.Contains(string(page), "<td>week (2099-W50) at Mon 2099-12-07 00:00 UTC</td><td>5d 14h</td>") {
 		t.Errorf("the page does not count 5d 14h to Life's round:\n%s", page)
 	}
 }
@@ -149,7 +149,7 @@ func statusAfter(t *testing.T, change func(*contract.State)) string {
 	t.Helper()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
-	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T09:00:00Z"); code != 0 {
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2099-12-01T09:00:00Z"); code != 0 {
 		t.Fatalf("init: %d %s", code, errs)
 	}
 	e, err := newEngine(&Config{Contestmaster: "contestmaster@example.test"})
@@ -200,5 +200,28 @@ func TestStatusDissolvedTotem(t *testing.T) {
 	})
 	if !regexp.MustCompile(`(?m)^steemfield +over: Alice won +`).MatchString(out) {
 		t.Errorf("status does not say Alice won:\n%s", out)
+	}
+}
+
+// TestStatusTimeLeftFromNow: status counts the time left to an event from
+// now, as the status page does, when the state's clock (that of its last
+// change) is behind: a state last changed on Wednesday 1 January 2020 has
+// Life's Round of Monday 6 January due, not 4 days and 15 hours away, and
+// the clock line says the time left counts from now.
+func TestStatusTimeLeftFromNow(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2020-01-01T09:00:00Z"); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	code, out, errs := runCmd(t, dir, "status")
+	if code != 0 {
+		t.Fatalf("status: %d\n%s%s", code, out, errs)
+	}
+	if !regexp.MustCompile(`(?m)^life .* at Mon 2020-01-06 00:00 UTC +due$`).MatchString(out) {
+		t.Errorf("status does not show Life's round of 6 January 2020 due:\n%s", out)
+	}
+	if !regexp.MustCompile(`(?m)^clock: Wed 2020-01-01 09:00 UTC \(its last change; the time left counts from now, \w{3} \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$`).MatchString(out) {
+		t.Errorf("the clock line does not say the time left counts from now:\n%s", out)
 	}
 }
