@@ -152,3 +152,20 @@ func TestTimeLeftFromNow(t *testing.T) {
 		t.Errorf("the Life page does not count 5d 4h to its round:\n%.400s", p[strings.Index(p, "<h1>"):])
 	}
 }
+
+// TestIndexNamesItsClocks: the index gives the referee's clock as now, and
+// the state's clock as its last change, where it called the state's clock
+// "the referee's clock", ten hours behind the "now" after it on a quiet day.
+func TestIndexNamesItsClocks(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", life.New())
+	h.Public("2026-12-01T10:00:00Z", "Alice <alice@example.test>", "I join the Life contest.")
+	dir := t.TempDir()
+	now := contracttest.At(t, "2026-12-01T20:00:00Z")
+	srv := httptest.NewServer(New(Options{Engine: h.E, View: func(f func(*contract.State)) { f(h.S) }, Archive: OpenArchive(SentPath(filepath.Join(dir, "state.yaml"))),
+		Journal: filepath.Join(dir, "journal.jsonl"), Now: func() time.Time { return now }}))
+	defer srv.Close()
+	want := `<p>The referee's clock: <time id="now">Tue 2026-12-01 20:00 UTC</time>; the games last changed at <time id="clock">Tue 2026-12-01 10:00 UTC</time>.`
+	if p := get(t, srv, "/", 200); !strings.Contains(p, want) {
+		t.Errorf("the index does not say\n%s\n%s", want, p[strings.Index(p, "<h1>"):strings.Index(p, `<table id="games">`)])
+	}
+}

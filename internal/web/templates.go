@@ -44,7 +44,7 @@ Feeds: <a href="/feed.atom">all games</a>{{if .Game}}, <a href="/game/{{.Game}}/
 
 {{define "index"}}{{template "head" .}}
 <h1>The games</h1>
-<p>The referee's clock: <time id="clock">{{.Clock}}</time> <span class="muted">(now {{.Now}})</span>.
+<p>The referee's clock: <time id="now">{{.Now}}</time>; the games last changed at <time id="clock">{{.Clock}}</time>.
 Outbox: <span id="outbox">{{.Outbox}}</span> waiting{{if .Failed}}, {{.Failed}} failed for good{{end}}.
 {{with .LastSent}}Last sent: <a href="/archive/{{pathEscape .ID}}">{{.Subject}}</a> ({{fmtTime .SentAt}}).{{end}}</p>
 <table id="games"><thead><tr><th>Game</th><th>Contestants</th><th>Next event</th><th>Time left</th><th>Last report</th></tr></thead><tbody>
