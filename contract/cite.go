@@ -202,11 +202,11 @@ func openClaims(s *State, game string) []*Claim {
 }
 
 // describe is a claim's line in a report: a private claim's words are not
-// quoted.
+// quoted; a public claim's are, as the player wrote them.
 func (c *Claim) describe() string {
 	what := "made privately"
 	if c.Public {
-		what = fmt.Sprintf("%q", c.What)
+		what = "\"" + c.What + "\""
 	}
 	return fmt.Sprintf("#%d by %s on %s (%s): %s; awaiting the contestmaster", c.ID, c.Claimant, c.Report, Stamp(c.Filed), what)
 }

@@ -147,8 +147,20 @@ func (e *Engine) entity(s *State, ref string) (string, error) {
 }
 
 func doName(c *Ctx, a *Action) error {
-	name := cleanName(a.Arg("name"))
+	asked := strings.Join(strings.Fields(a.Arg("name")), " ")
+	name := cleanName(asked)
 	if name == "" || strings.HasPrefix(name, "contest") {
+		return Reject("players", "choose a name of letters and spaces")
+	}
+	// A name is kept as chosen or refused, never cut or stripped: the
+	// reports and the status page would show a name nobody chose.
+	if name != asked {
+		if strings.ContainsAny(asked, "\"<>,;") {
+			return Reject("players", "a name may not hold quotation marks, angle brackets, commas or semicolons")
+		}
+		if len(asked) > maxName {
+			return Reject("players", "a name is at most %d bytes long; \"%s\" has %d", maxName, asked, len(asked))
+		}
 		return Reject("players", "choose a name of letters and spaces")
 	}
 	if other := c.s.PlayerByName(name); other != nil && other != c.Actor() {

@@ -78,6 +78,14 @@ type NameKeeper interface {
 	Renamable(c *Ctx, p *Player) error
 }
 
+// ParamShower is implemented by games whose report shows a parameter's value
+// otherwise than as set (Rumble: a game going on keeps the numbers of powers
+// it was announced with). ParamShown returns value, the parameter's, as the
+// report shows it; the status page shows it so too. It only reads the state.
+type ParamShower interface {
+	ParamShown(gs *GameState, name, value string) string
+}
+
 // Event is a scheduled duty of a game: a weekly round, a deadline, a reminder.
 type Event struct {
 	At   time.Time `yaml:"at" json:"at"`

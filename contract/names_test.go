@@ -46,3 +46,29 @@ func TestNameEpochMovesWithARename(t *testing.T) {
 		t.Errorf("the name epoch was %d before the rename and %d after", before, after)
 	}
 }
+
+// TestNameRefusedNotCut: a name the referee would have to alter to keep it
+// (longer than 40 bytes, or holding a quotation mark, angle bracket, comma
+// or semicolon) is refused, naming the limit, and the name stays; it was cut
+// or stripped without a word ("Bartholomew Fitzgerald-Montgomery III Es",
+// "iZoë/i & Co" for "<i>Zoë</i> & "Co""), and the page and reports then
+// showed a name the player never chose. Inner spaces are still made one.
+func TestNameRefusedNotCut(t *testing.T) {
+	h := joined(t)
+	for _, c := range []struct{ text, want string }{
+		{"I change my name to Bartholomew Fitzgerald-Montgomery III Esq.", `a name is at most 40 bytes long; "Bartholomew Fitzgerald-Montgomery III Esq" has 41 (players)`},
+		{`I change my name to <i>Zoë</i> & "Co"`, `a name may not hold quotation marks, angle brackets, commas or semicolons (players)`},
+		{"I change my name to Lee, Alice", `a name may not hold quotation marks, angle brackets, commas or semicolons (players)`},
+	} {
+		r := h.Public("2026-12-01T11:00:00Z", alice, c.text)
+		if r == nil || !strings.Contains(flat(r.Body), "Not done: "+c.want) {
+			t.Errorf("%s: the receipt lacks %q:\n%v", c.text, c.want, r)
+		}
+		if p := h.S.PlayerByAddress("alice@example.test"); p == nil || p.Name != "Alice" {
+			t.Errorf("%s: Alice is now %v", c.text, p)
+		}
+	}
+	if r := h.Public("2026-12-01T11:00:00Z", alice, "I change my name to Alys   of  Wonderland & Co's"); r == nil || !strings.Contains(flat(r.Body), "you are now known as Alys of Wonderland & Co's (before: Alice)") {
+		t.Errorf("a name with an ampersand and an apostrophe: %v", r)
+	}
+}

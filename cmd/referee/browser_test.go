@@ -14,6 +14,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,8 +28,11 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"referee/contests/life"
+	"referee/contests/rumble"
 	"referee/contests/steemfield"
+	"referee/contests/wackyworld"
 	"referee/contract"
+	"referee/contract/contracttest"
 	"referee/contract/store"
 	"referee/internal/testdeadline"
 	"referee/internal/web"
@@ -291,4 +295,94 @@ func absAll(t *testing.T, paths []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// TestBrowserPhone: on a phone's screen (375 CSS pixels wide) every page of
+// the status page fits its width, so that nothing is cut off or needs the
+// whole page scrolled sideways: the boards (Life's 51 x 51 grid, Wacky World's
+// 16 x 16 World) are drawn smaller, a wide table or report scrolls inside its
+// own box. The pages are served over the scenarios' state, as referee run
+// serves them.
+func TestBrowserPhone(t *testing.T) {
+	chrome, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("Debian's chromium is needed (apt-get install chromium): ", err)
+	}
+	h := contracttest.New(t, "2026-11-16T12:00:00Z", life.New(), rumble.New(), steemfield.New(), wackyworld.New())
+	for _, f := range []string{"life/testdata/month.mbox", "steemfield/testdata/scenario.mbox",
+		"wackyworld/testdata/scenario/joins.mbox", "wackyworld/testdata/scenario/play.mbox"} {
+		h.Mbox(filepath.Join("..", "..", "contests", f))
+	}
+	dir := t.TempDir()
+	archive := web.OpenArchive(web.SentPath(filepath.Join(dir, "state.yaml")))
+	for _, o := range h.Sent {
+		if err := archive.Append(&o.Notice, contract.MessageID(o.ID, "example.test"), o.Time); err != nil {
+			t.Fatal(err)
+		}
+	}
+	journal := filepath.Join(dir, "journal.jsonl")
+	if err := os.WriteFile(journal, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(web.New(web.Options{Engine: h.E, View: func(f func(*contract.State)) { f(h.S) }, Archive: archive,
+		Journal: journal, Now: func() time.Time { return h.S.Clock }, Referee: contracttest.Referee}))
+	defer srv.Close()
+	last := ""
+	for _, o := range h.Sent {
+		if o.Kind == "report" && o.Channel != contract.ChanPrivate {
+			last = o.ID
+		}
+	}
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.UserDataDir(t.TempDir()), chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-sync", true))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 812, chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"/", "/game/life", "/game/rumble", "/game/steemfield", "/game/wackyworld", "/archive", "/journal"}
+	if last != "" {
+		paths = append(paths, "/archive/"+last)
+	}
+	shots := t.ArtifactDir()
+	for _, path := range paths {
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+path)); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		// The page's width, and the elements that reach past the screen's
+		// right edge, the outermost of each, but for what a box that scrolls
+		// inside itself holds.
+		w, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+			const edge = document.documentElement.clientWidth + 1;
+			const past = e => e.getBoundingClientRect().right > edge;
+			const inScroller = e => { for (let a = e.parentElement; a; a = a.parentElement) { if (getComputedStyle(a).overflowX !== 'visible') return true; } return false; };
+			return [String(document.documentElement.scrollWidth), String(document.documentElement.clientWidth)].concat(
+				Array.from(document.body.querySelectorAll('*')).filter(e => past(e) && !inScroller(e) && !(e.parentElement && past(e.parentElement)))
+					.map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' ' + Math.round(e.getBoundingClientRect().right) + 'px'));
+		})()`))
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatalf("%s: screenshot: %v", path, err)
+		}
+		name := strings.Trim(strings.NewReplacer("/", "-").Replace(path), "-")
+		if name == "" {
+			name = "index"
+		}
+		if err := os.WriteFile(filepath.Join(shots, "phone-"+name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if w[0] != w[1] || len(w) > 2 {
+			t.Errorf("%s on a phone: the page is %s pixels wide on a screen of %s; past its edge: %v", path, w[0], w[1], w[2:])
+		}
+	}
+	t.Logf("screenshots in %s", shots)
 }

@@ -14,15 +14,18 @@ import (
 	"referee/contests/wackyworld"
 	"referee/contract"
 	"referee/contract/store"
+	"referee/contract/text"
 	"referee/internal/web"
 )
 
 const statusUsage = `Usage: referee status [--state F] [--config F]
 
 Prints what the referee is doing, from its files (a running referee run need
-not be stopped): the game clock, each game's phase, contestants and next
-event, the open intents, the outbox, the last mail read and sent, and the
-problems referee check would list. Exit status 2 when there is any problem.
+not be stopped): the game clock (that of the state's last change), each
+game's phase, contestants and next event with the time left to it (from now,
+or from the game clock when that is ahead), the open intents, the outbox,
+the last mail read and sent, and the problems referee check would list. Exit
+status 2 when there is any problem.
 `
 
 func cmdStatus(args []string, stdout, stderr io.Writer) error {
@@ -43,7 +46,16 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "state: %s (journal seq %d)\n", cfg.State, s.JournalSeq)
-	fmt.Fprintf(stdout, "clock: %s\n", fmtWhen(s.Clock))
+	// The time left to an event counts from now, as the status page counts
+	// it, or from the state's clock when that is ahead (a test clock): the
+	// state's clock is that of its last change, behind on a quiet day.
+	from := s.Clock
+	if now := time.Now().UTC(); now.After(from) {
+		from = now
+		fmt.Fprintf(stdout, "clock: %s (its last change; the time left counts from now, %s)\n", fmtWhen(s.Clock), fmtWhen(now))
+	} else {
+		fmt.Fprintf(stdout, "clock: %s\n", fmtWhen(s.Clock))
+	}
 	switch {
 	case cfg.Web.Addr == "off":
 		fmt.Fprintln(stdout, "web page: off (web.addr)")
@@ -65,7 +77,7 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 				next += " (" + ev.Key + ")"
 			}
 			next += " at " + fmtWhen(ev.At)
-			in = until(ev.At.Sub(s.Clock))
+			in = web.Left(ev.At.Sub(from))
 		}
 		var names []string
 		for _, p := range s.Members(g.Spec().ID) {
@@ -79,7 +91,7 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 	}
 	tw.Flush()
 	fmt.Fprintln(stdout)
-	printIntents(stdout, s)
+	printIntents(stdout, s, from)
 	fmt.Fprintf(stdout, "outbox: %d waiting", len(s.Outbox))
 	if len(s.Outbox) > 0 {
 		o := s.Outbox[0]
@@ -122,8 +134,9 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 }
 
 // printIntents lists the open intents (ruling G7): who tabled each, the
-// action, how, its support, from when it may be done and until when.
-func printIntents(w io.Writer, s *contract.State) {
+// action, how, its support, from when it may be done (and how long after
+// from) and until when.
+func printIntents(w io.Writer, s *contract.State, from time.Time) {
 	if len(s.Intents) == 0 {
 		fmt.Fprintln(w, "open intents: none")
 		fmt.Fprintln(w)
@@ -134,8 +147,8 @@ func printIntents(w io.Writer, s *contract.State) {
 	fmt.Fprintln(tw, "INTENT\tGAME\tSPONSOR\tACTION\tMETHOD\tSUPPORT/OBJECTIONS\tMAY BE DONE\tIN\tEXPIRES")
 	for _, in := range s.Intents {
 		when, left := "once supported", ""
-		if from := in.RipeFrom(); !from.IsZero() {
-			when, left = "from "+fmtWhen(from), until(from.Sub(s.Clock))
+		if ripe := in.RipeFrom(); !ripe.IsZero() {
+			when, left = "from "+fmtWhen(ripe), web.Left(ripe.Sub(from))
 		}
 		fmt.Fprintf(tw, "#%d\t%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\n", in.ID, in.Game, in.Sponsor, in.Text, in.Describe(),
 			len(in.Supporters), len(in.Objectors), when, left, fmtWhen(in.Expires()))
@@ -151,17 +164,6 @@ func fmtWhen(t time.Time) string {
 	return t.UTC().Format("Mon 2006-01-02 15:04 UTC")
 }
 
-func until(d time.Duration) string {
-	if d <= 0 {
-		return "due"
-	}
-	d = d.Round(time.Minute)
-	if days := d / (24 * time.Hour); days > 0 {
-		return fmt.Sprintf("%dd %dh", days, d%(24*time.Hour)/time.Hour)
-	}
-	return fmt.Sprintf("%dh %dm", d/time.Hour, d%time.Hour/time.Minute)
-}
-
 // phase says where a game stands, in its rules' words.
 func phase(gs *contract.GameState) string {
 	if gs == nil {
@@ -169,7 +171,7 @@ func phase(gs *contract.GameState) string {
 	}
 	switch d := gs.Data.(type) {
 	case *life.State:
-		return fmt.Sprintf("%d rounds, %d generations", d.Rounds, d.Generations)
+		return text.Count(d.Rounds, "round", "rounds") + ", " + text.Count(d.Generations, "generation", "generations")
 	case *rumble.State:
 		if d.Phase == rumble.PhaseNone {
 			if d.Game == 0 {
@@ -183,6 +185,9 @@ func phase(gs *contract.GameState) string {
 		case steemfield.PhaseGathering:
 			return "gathering players"
 		case steemfield.PhaseOver:
+			if d.Winner == "" {
+				return "over: the totem was dissolved" // Meta 3: nobody won
+			}
 			return "over: " + d.Winner + " won"
 		}
 		return fmt.Sprintf("round %d: %s", d.Round, d.Phase)

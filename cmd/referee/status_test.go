@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,8 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"referee/contests/life"
+	"referee/contests/steemfield"
 	"referee/contract"
 	"referee/contract/store"
+	"referee/internal/web"
 )
 
 // referee status on a fresh state: the clock, every game with its next event,
@@ -19,21 +25,21 @@ import (
 func TestStatus(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
-	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T09:00:00Z"); code != 0 {
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2099-12-01T09:00:00Z"); code != 0 {
 		t.Fatalf("init: %d %s", code, errs)
 	}
 	code, out, errs := runCmd(t, dir, "status")
 	if code != 0 {
 		t.Fatalf("status: %d\n%s%s", code, out, errs)
 	}
-	for _, want := range []string{"clock: Tue 2026-12-01 09:00 UTC", "web page: http://127.0.0.1:8025/", `outbox: 1 waiting; the first, "Randomness: seed commitment for 2026-W50"`, "problems: none",
+	for _, want := range []string{"clock: Tue 2099-12-01 09:00 UTC", "web page: http://127.0.0.1:8025/", `outbox: 1 waiting; the first, "Randomness: seed commitment for 2099-W50"`, "problems: none",
 		"rumble      no game yet"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("status lacks %q:\n%s", want, out)
 		}
 	}
 	// Life's weekly round is its next event: on the Monday after the start.
-	if !regexp.MustCompile(`(?m)^life .* at Mon 2026-12-07 00:00 UTC +5d 15h$`).MatchString(out) {
+	if !regexp.MustCompile(`(?m)^life .* at Mon 2099-12-07 00:00 UTC +5d 15h$`).MatchString(out) {
 		t.Errorf("status does not show Life's next round:\n%s", out)
 	}
 
@@ -80,10 +86,10 @@ func TestStatusLastMailFromANonPlayer(t *testing.T) {
 func TestStatusIntents(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
-	mbox := "From alice@example.test Tue Dec  1 10:00:00 2026\nFrom: Alice <alice@example.test>\nTo: agora-business@example.test\nList-Id: <agora-business.example.test>\n" +
-		"Subject: s\nDate: Tue, 1 Dec 2026 10:00:00 +0000\nMessage-ID: <i1@example.test>\n\nI intend, without 2 objections, to amend the Rumble contract: SET Deadline = 48h\n\n"
+	mbox := "From alice@example.test Tue Dec  1 10:00:00 2099\nFrom: Alice <alice@example.test>\nTo: agora-business@example.test\nList-Id: <agora-business.example.test>\n" +
+		"Subject: s\nDate: Tue, 1 Dec 2099 10:00:00 +0000\nMessage-ID: <i1@example.test>\n\nI intend, without 2 objections, to amend the Rumble contract: SET Deadline = 48h\n\n"
 	os.WriteFile(filepath.Join(dir, "in.mbox"), []byte(mbox), 0o600)
-	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T09:00:00Z"); code != 0 {
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2099-12-01T09:00:00Z"); code != 0 {
 		t.Fatalf("init: %d %s", code, errs)
 	}
 	if _, out, _ := runCmd(t, dir, "status"); !strings.Contains(out, "\nopen intents: none\n") {
@@ -93,9 +99,130 @@ func TestStatusIntents(t *testing.T) {
 		t.Fatalf("replay: %d %s %s", code, out, errs)
 	}
 	_, out, _ := runCmd(t, dir, "status")
-	row := regexp.MustCompile(`(?m)^#1 +rumble +Alice +amend the Rumble contract: SET Deadline = 48h +without 2 objections +0/0 +from Sat 2026-12-05 10:00 UTC +4d 0h +Tue 2026-12-15 10:00 UTC$`)
+	row := regexp.MustCompile(`(?m)^#1 +rumble +Alice +amend the Rumble contract: SET Deadline = 48h +without 2 objections +0/0 +from Sat 2099-12-05 10:00 UTC +4d 0h +Tue 2099-12-15 10:00 UTC$`)
 	if !strings.Contains(out, "\nopen intents: 1\nINTENT ") || !row.MatchString(out) {
 		t.Errorf("status does not list the open intent:\n%s", out)
+	}
+}
+
+// TestStatusTimeLeftAsThePage: referee status and the status page count the
+// time left to a game's next event alike, whole days and hours gone by, not
+// rounded up: 5 days, 14 hours and 59 minutes 30 seconds before Life's round
+// is "5d 14h" in both.
+func TestStatusTimeLeftAsThePage(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2099-12-01T09:00:30Z"); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	code, out, errs := runCmd(t, dir, "status")
+	if code != 0 {
+		t.Fatalf("status: %d\n%s%s", code, out, errs)
+	}
+	if !regexp.MustCompile(`(?m)^life .* at Mon 2099-12-07 00:00 UTC +5d 14h$`).MatchString(out) {
+		t.Errorf("status does not count 5d 14h to Life's round:\n%s", out)
+	}
+	e, err := newEngine(&Config{Contestmaster: "contestmaster@example.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Load(e, filepath.Join(dir, "data/state.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(web.New(web.Options{Engine: e, View: func(f func(*contract.State)) { f(s) },
+		Archive: web.OpenArchive(filepath.Join(dir, "sent.jsonl")), Journal: filepath.Join(dir, "data/journal.jsonl"), Now: func() time.Time { return s.Clock }}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	page, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(page), "<td>week (2099-W50) at Mon 2099-12-07 00:00 UTC</td><td>5d 14h</td>") {
+		t.Errorf("the page does not count 5d 14h to Life's round:\n%s", page)
+	}
+}
+
+// statusAfter runs referee status on a fresh state changed by change.
+func statusAfter(t *testing.T, change func(*contract.State)) string {
+	t.Helper()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2099-12-01T09:00:00Z"); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	e, err := newEngine(&Config{Contestmaster: "contestmaster@example.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "data/state.yaml")
+	s, err := store.Load(e, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	change(s)
+	if err := store.Save(path, s); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, dir, "status")
+	if code != 0 {
+		t.Fatalf("status: %d\n%s%s", code, out, errs)
+	}
+	return out
+}
+
+// TestStatusCountsOneRound: Life's phase after its first Round with one
+// Generation reads "1 round, 1 generation".
+func TestStatusCountsOneRound(t *testing.T) {
+	out := statusAfter(t, func(s *contract.State) {
+		d := s.Games["life"].Data.(*life.State)
+		d.Rounds, d.Generations = 1, 1
+	})
+	if !regexp.MustCompile(`(?m)^life +1 round, 1 generation +`).MatchString(out) {
+		t.Errorf("status does not count 1 round, 1 generation:\n%s", out)
+	}
+}
+
+// TestStatusDissolvedTotem: a Steemfield game ended by the totem's
+// dissolution (Meta 3) has no winner, and status says so as the game's
+// report does, where it named an empty winner ("over:  won").
+func TestStatusDissolvedTotem(t *testing.T) {
+	out := statusAfter(t, func(s *contract.State) {
+		s.Games["steemfield"].Data.(*steemfield.State).Phase = steemfield.PhaseOver
+	})
+	if !regexp.MustCompile(`(?m)^steemfield +over: the totem was dissolved +`).MatchString(out) {
+		t.Errorf("status does not say the totem was dissolved:\n%s", out)
+	}
+	out = statusAfter(t, func(s *contract.State) {
+		d := s.Games["steemfield"].Data.(*steemfield.State)
+		d.Phase, d.Winner = steemfield.PhaseOver, "Alice"
+	})
+	if !regexp.MustCompile(`(?m)^steemfield +over: Alice won +`).MatchString(out) {
+		t.Errorf("status does not say Alice won:\n%s", out)
+	}
+}
+
+// TestStatusTimeLeftFromNow: status counts the time left to an event from
+// now, as the status page does, when the state's clock (that of its last
+// change) is behind: a state last changed on Wednesday 1 January 2020 has
+// Life's Round of Monday 6 January due, not 4 days and 15 hours away, and
+// the clock line says the time left counts from now.
+func TestStatusTimeLeftFromNow(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2020-01-01T09:00:00Z"); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	code, out, errs := runCmd(t, dir, "status")
+	if code != 0 {
+		t.Fatalf("status: %d\n%s%s", code, out, errs)
+	}
+	if !regexp.MustCompile(`(?m)^life .* at Mon 2020-01-06 00:00 UTC +due$`).MatchString(out) {
+		t.Errorf("status does not show Life's round of 6 January 2020 due:\n%s", out)
+	}
+	if !regexp.MustCompile(`(?m)^clock: Wed 2020-01-01 09:00 UTC \(its last change; the time left counts from now, \w{3} \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$`).MatchString(out) {
+		t.Errorf("the clock line does not say the time left counts from now:\n%s", out)
 	}
 }
 

@@ -101,17 +101,7 @@ func (g *Game) Report(c *contract.Ctx) (*contract.Notice, error) {
 	b.WriteString(text.Heading("Parameters"))
 	pt := &text.Table{Header: []string{"Name", "Value", "Rule"}}
 	for _, p := range spec.Params {
-		v := c.Param(p.Name)
-		// Rumble 1: a game announced with its own numbers keeps them; the
-		// parameter is the default for games that name none.
-		switch {
-		case s.Phase == PhaseNone:
-		case p.Name == "Powers":
-			v = fmt.Sprintf("%d in game %d (default %s)", s.P, s.Game, v)
-		case p.Name == "ContestmasterPowers":
-			v = fmt.Sprintf("%d in game %d (default %s)", s.Q, s.Game, v)
-		}
-		pt.Add(p.Name, v, p.Rule)
+		pt.Add(p.Name, paramShown(s, p.Name, c.Param(p.Name)), p.Rule)
 	}
 	b.WriteString(pt.String())
 	if len(s.Amendments) > 0 {
@@ -152,4 +142,26 @@ func (s *State) holding(p *Power) []string {
 		}
 	}
 	return out
+}
+
+// ParamShown is a parameter's value as the report shows it (paramShown).
+func (g *Game) ParamShown(gs *contract.GameState, name, value string) string {
+	if s, ok := gs.Data.(*State); ok {
+		return paramShown(s, name, value)
+	}
+	return value
+}
+
+// paramShown: a game going on that was announced with its own numbers
+// keeps them (Rumble 1), and the parameter is the default for games that
+// name none, "1 in game 1 (default 2)".
+func paramShown(s *State, name, v string) string {
+	switch {
+	case s.Phase == PhaseNone:
+	case name == "Powers":
+		return fmt.Sprintf("%d in game %d (default %s)", s.P, s.Game, v)
+	case name == "ContestmasterPowers":
+		return fmt.Sprintf("%d in game %d (default %s)", s.Q, s.Game, v)
+	}
+	return v
 }

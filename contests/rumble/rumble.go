@@ -35,6 +35,7 @@ var (
 	_ contract.Extractor     = (*Game)(nil)
 	_ contract.RulingHandler = (*Game)(nil)
 	_ contract.NameKeeper    = (*Game)(nil)
+	_ contract.ParamShower   = (*Game)(nil)
 	_ contract.DataSaver     = (*State)(nil)
 )
 

@@ -558,6 +558,9 @@ func titleCase(s string) string {
 	return s[:1] + strings.ToLower(s[1:])
 }
 
+// describe names a proposal for the receipts, posts and recent events, its
+// text between quotation marks as the player wrote it (a quotation mark or
+// backslash in it is not escaped: players read it, not a Go parser).
 func (p *Proposal) describe() string {
 	switch p.Type {
 	case "ADDITION":
@@ -565,11 +568,11 @@ func (p *Proposal) describe() string {
 		if sec == "" {
 			sec = "Gameplay"
 		}
-		return fmt.Sprintf("ADDITION to %s: %q", sec, p.Text)
+		return fmt.Sprintf("ADDITION to %s: \"%s\"", sec, p.Text)
 	case "SUBTRACTION":
 		return fmt.Sprintf("SUBTRACTION of %s %d", p.Section, p.Number)
 	}
-	return fmt.Sprintf("REPLACEMENT of %s %d: %q", p.Section, p.Number, p.Text)
+	return fmt.Sprintf("REPLACEMENT of %s %d: \"%s\"", p.Section, p.Number, p.Text)
 }
 
 // doVote: Meta 9, Voting and Proposals 1 and 4, ruling S5: players vote once

@@ -57,18 +57,27 @@ func (d *Daemon) senderLoop(ctx context.Context) error {
 // nextToSend is a copy of the first notice of the outbox due now and free
 // to go, or nil and the soonest next try of the others. Not free: a notice
 // being sent with its commit (inflight), one whose change is being synced
-// (unsynced), a report no snapshot includes yet (reportAt). Call with mu
-// held.
+// (unsynced), a report no snapshot includes yet (reportAt), and a notice of
+// that report's game made after it (but for receipts), so that a game's
+// posts reach the lists in the order it made them. Call with mu held.
 func (d *Daemon) nextToSend() (*contract.Outgoing, time.Time) {
 	var soonest time.Time
 	now := d.clk.Now()
 	snapDone := d.snapDone.Load()
+	var waiting map[string]bool // games with a report held before this notice
 	for _, o := range d.s.Outbox {
+		if at, ok := d.reportAt[o.ID]; ok && at > snapDone {
+			if waiting == nil {
+				waiting = map[string]bool{}
+			}
+			waiting[o.Game] = true
+			continue // until a snapshot includes it
+		}
+		if waiting[o.Game] && o.Kind != "receipt" {
+			continue // after its game's report
+		}
 		if d.inflight[o.ID] || d.unsynced[o.ID] {
 			continue
-		}
-		if at, ok := d.reportAt[o.ID]; ok && at > snapDone {
-			continue // until a snapshot includes it
 		}
 		if !o.NextTry.After(now) {
 			c := *o

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,6 +35,14 @@ const journalLimit = 500
 func (s *Server) journalPage(w http.ResponseWriter, r *http.Request) {
 	p := journalPage{page: s.page("Journal", ""), Game: r.FormValue("game"), Player: strings.TrimSpace(r.FormValue("player")),
 		Outcome: r.FormValue("outcome"), Games: s.gameIDs(), Outcomes: []string{"applied", "rejected", "event", "held"}}
+	if p.Game != "" && s.o.Engine.Game(p.Game) == nil {
+		s.noGame(w, p.Game)
+		return
+	}
+	if p.Outcome != "" && !slices.Contains(p.Outcomes, p.Outcome) {
+		http.Error(w, fmt.Sprintf("no outcome %q (the outcomes are %s)", p.Outcome, strings.Join(p.Outcomes, ", ")), http.StatusBadRequest)
+		return
+	}
 	v := s.journal.view()
 	if v.err != nil {
 		p.Error = v.err.Error()

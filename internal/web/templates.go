@@ -23,13 +23,14 @@ var pages = sync.OnceValue(func() *template.Template {
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:72rem;padding:0 1rem 3rem;color:#222}
 nav{padding:.6rem 0;border-bottom:1px solid #ccc;margin-bottom:1rem}
 nav a{margin-right:1rem}
-table{border-collapse:collapse;margin:.5rem 0 1rem}
+table{border-collapse:collapse;margin:.5rem 0 1rem;display:block;max-width:100%;overflow-x:auto}
 th,td{border-bottom:1px solid #ddd;padding:.25rem .6rem;text-align:left;vertical-align:top}
 pre{background:#f7f7f4;padding:.8rem;overflow-x:auto;font-size:.85rem}
 .legend span.sw{display:inline-block;width:.9rem;height:.9rem;vertical-align:middle;margin-right:.3rem;border:1px solid #999}
 .muted{color:#777}
 .boardwrap{display:flex;flex-wrap:wrap;gap:1rem 2rem;align-items:flex-start}
-.boardwrap figure{margin:0}
+.boardwrap figure{margin:0;max-width:100%}
+#board{max-width:100%;height:auto}
 .legend{list-style:none;padding:0}
 svg text{font-family:monospace}
 form label{margin-right:1rem}
@@ -43,7 +44,7 @@ Feeds: <a href="/feed.atom">all games</a>{{if .Game}}, <a href="/game/{{.Game}}/
 
 {{define "index"}}{{template "head" .}}
 <h1>The games</h1>
-<p>The referee's clock: <time id="clock">{{.Clock}}</time> <span class="muted">(now {{.Now}})</span>.
+<p>The referee's clock: <time id="now">{{.Now}}</time>; the games last changed at <time id="clock">{{.Clock}}</time>.
 Outbox: <span id="outbox">{{.Outbox}}</span> waiting{{if .Failed}}, {{.Failed}} failed for good{{end}}.
 {{with .LastSent}}Last sent: <a href="/archive/{{pathEscape .ID}}">{{.Subject}}</a> ({{fmtTime .SentAt}}).{{end}}</p>
 <table id="games"><thead><tr><th>Game</th><th>Contestants</th><th>Next event</th><th>Time left</th><th>Last report</th></tr></thead><tbody>
@@ -77,8 +78,8 @@ Outbox: <span id="outbox">{{.Outbox}}</span> waiting{{if .Failed}}, {{.Failed}} 
 {{range .Params}}<tr><td>{{.Name}}</td><td>{{.Value}}</td><td>{{.Default}}</td><td>{{.Rule}}</td><td>{{.Help}}</td></tr>{{end}}
 </tbody></table></section>
 <section id="intents"><h2>Open intents</h2>
-{{if .Intents}}<table><thead><tr><th>#</th><th>Sponsor</th><th>Action</th><th>Method</th><th>Announced</th><th>Expires</th><th>Support</th><th>Objections</th></tr></thead><tbody>
-{{range .Intents}}<tr><td>{{.ID}}</td><td>{{.Sponsor}}</td><td>{{.Text}}</td><td>{{.Method}}</td><td>{{.Created}}</td><td>{{.Expires}}</td><td>{{.Supporters}}</td><td>{{.Objectors}}</td></tr>{{end}}
+{{if .Intents}}<table><thead><tr><th>#</th><th>Sponsor</th><th>Action</th><th>Method</th><th>Announced</th><th>May be done</th><th>Expires</th><th>Support</th><th>Objections</th></tr></thead><tbody>
+{{range .Intents}}<tr><td>{{.ID}}</td><td>{{.Sponsor}}</td><td>{{.Text}}</td><td>{{.Method}}</td><td>{{.Created}}</td><td>{{.From}}</td><td>{{.Expires}}</td><td>{{.Supporters}}</td><td>{{.Objectors}}</td></tr>{{end}}
 </tbody></table>{{else}}<p class="muted">None.</p>{{end}}</section>
 <section id="rulings"><h2>Open claims awaiting the contestmaster</h2>
 {{if .Rulings}}<table><thead><tr><th>#</th><th>Asked</th><th>Deadline (then the default applies)</th></tr></thead><tbody>
@@ -117,7 +118,7 @@ Outbox: <span id="outbox">{{.Outbox}}</span> waiting{{if .Failed}}, {{.Failed}} 
 <label>Outcome <select name="outcome"><option value="">all</option>{{$o := .Outcome}}{{range .Outcomes}}<option{{if eq . $o}} selected{{end}}>{{.}}</option>{{end}}</select></label>
 <button>Filter</button></form>
 {{if .Error}}<p>The journal could not be read whole: {{.Error}}</p>{{end}}
-<p><span id="total">{{.Total}}</span> entries{{if lt .Shown .Total}}, the newest {{.Shown}} shown{{end}}.</p>
+<p><span id="total">{{.Total}}</span> {{if eq .Total 1}}entry{{else}}entries{{end}}{{if lt .Shown .Total}}, the newest {{.Shown}} shown{{end}}.</p>
 <table id="entries"><thead><tr><th>#</th><th>Time</th><th>Game</th><th>Player</th><th>Action</th><th>Outcome</th><th>Message-ID</th></tr></thead><tbody>
 {{range .Entries}}<tr><td>#{{.Seq}}</td><td>{{fmtTime .Time}}</td><td>{{.Game}}</td><td>{{.Player}}</td><td>{{.Verb}}</td><td>{{.Outcome}}</td><td>{{if .MsgID}}<code>{{.MsgID}}</code>{{end}}</td></tr>
 {{end}}</tbody></table>

@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -149,7 +150,7 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 			}
 			if ev, ok, err := s.o.Engine.GameNext(st, g.Spec().ID); err == nil && ok {
 				row.Next = eventName(ev) + " at " + ev.At.UTC().Format(stamp)
-				row.Left = left(ev.At.Sub(st.Clock))
+				row.Left = Left(ev.At.Sub(latest(now, st.Clock)))
 			}
 			p.Games = append(p.Games, row)
 		}
@@ -168,6 +169,7 @@ type intentRow struct {
 	ID                    int
 	Sponsor, Text, Method string
 	Created, Expires      string
+	From                  string // from when it may be done: "from Sat 2026-12-05 10:00 UTC", "once supported"
 	Supporters, Objectors string
 }
 
@@ -204,7 +206,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	g := s.o.Engine.Game(id)
 	if g == nil {
-		http.Error(w, fmt.Sprintf("no game %q (the games are %s)", id, strings.Join(s.gameIDs(), ", ")), http.StatusNotFound)
+		s.noGame(w, id)
 		return
 	}
 	p := gamePage{page: s.page(g.Spec().Title, id), ID: id, Title: g.Spec().Title}
@@ -213,7 +215,9 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		if gs == nil {
 			return
 		}
-		p.Contestmaster = gs.Contestmaster
+		// By name, as the reports name em; an address only for one who is
+		// no player.
+		p.Contestmaster = st.NameOf(gs.Contestmaster)
 		for _, m := range st.Members(id) {
 			p.Contestants = append(p.Contestants, m.Name)
 		}
@@ -229,14 +233,22 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 			return p.Points[i].Name < p.Points[j].Name
 		})
 		for _, d := range g.Spec().Params {
-			p.Params = append(p.Params, paramRow{d.Name, gs.Params[d.Name], d.Default, d.Rule, d.Help})
+			v := gs.Params[d.Name]
+			if ps, ok := g.(contract.ParamShower); ok {
+				v = ps.ParamShown(gs, d.Name, v) // as the report shows it
+			}
+			p.Params = append(p.Params, paramRow{d.Name, v, d.Default, d.Rule, d.Help})
 		}
 		for _, in := range st.Intents {
 			if in.Game != id {
 				continue
 			}
+			from := "once supported"
+			if t := in.RipeFrom(); !t.IsZero() {
+				from = "from " + fmtTime(t)
+			}
 			p.Intents = append(p.Intents, intentRow{ID: in.ID, Sponsor: st.NameOf(in.Sponsor), Text: in.Text, Method: in.Describe(),
-				Created: fmtTime(in.Created), Expires: fmtTime(in.Expires()),
+				Created: fmtTime(in.Created), From: from, Expires: fmtTime(in.Expires()),
 				Supporters: names(st, in.Supporters), Objectors: names(st, in.Objectors)})
 		}
 		asked := map[int]bool{}
@@ -255,10 +267,13 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 				p.Rulings = append(p.Rulings, rulingRow{c.Ruling, fmtTime(c.Filed), "passed: the claim stays open"})
 			}
 		}
+		// The game keeps them oldest first; the page shows the newest first,
+		// those of one second too.
 		p.Recent = append(p.Recent, gs.Recent...)
+		slices.Reverse(p.Recent)
 		p.Board = board(st, id, gs)
 		if ev, ok, err := s.o.Engine.GameNext(st, id); err == nil && ok {
-			p.Next, p.Left = eventName(ev)+" at "+ev.At.UTC().Format(stamp), left(ev.At.Sub(st.Clock))
+			p.Next, p.Left = eventName(ev)+" at "+ev.At.UTC().Format(stamp), Left(ev.At.Sub(latest(s.o.Now(), st.Clock)))
 		}
 		now := st.Clock
 		if now.IsZero() {
@@ -299,6 +314,10 @@ func (s *Server) archive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := archivePage{page: s.page("Archive", ""), Game: r.FormValue("game"), Games: s.gameIDs()}
+	if p.Game != "" && s.o.Engine.Game(p.Game) == nil {
+		s.noGame(w, p.Game)
+		return
+	}
 	for i := len(all) - 1; i >= 0; i-- {
 		if p.Game == "" || all[i].Game == p.Game {
 			p.Mails = append(p.Mails, all[i])
@@ -346,8 +365,20 @@ func eventName(ev contract.Event) string {
 	return ev.Name
 }
 
-// left writes a duration as players count it: "2d 5h", "3h 10m", "due".
-func left(d time.Duration) string {
+// latest is when the time left to an event counts from: the referee's clock
+// now, or the state's clock if that is ahead. The state's clock is that of
+// its last change, hours or days behind the referee's on a quiet day.
+func latest(now, clock time.Time) time.Time {
+	if now.Before(clock) {
+		return clock
+	}
+	return now
+}
+
+// Left writes the time left to an event as players count it, the whole days
+// and hours (or hours and minutes) not yet gone by: "2d 5h", "3h 10m", "1m",
+// "due". referee status counts it so too.
+func Left(d time.Duration) string {
 	if d <= 0 {
 		return "due"
 	}
@@ -362,6 +393,11 @@ func left(d time.Duration) string {
 	default:
 		return strconv.Itoa(max(m, 1)) + "m"
 	}
+}
+
+// noGame answers a page or filter naming a game the referee does not run.
+func (s *Server) noGame(w http.ResponseWriter, id string) {
+	http.Error(w, fmt.Sprintf("no game %q (the games are %s)", id, strings.Join(s.gameIDs(), ", ")), http.StatusNotFound)
 }
 
 func (s *Server) gameIDs() []string {

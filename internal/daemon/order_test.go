@@ -1,0 +1,78 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"referee/contract"
+)
+
+// TestNoticeWaitsForItsGamesReport: a game's notices go to the lists in the
+// order the game made them, also when a report among them waits for its
+// snapshot. A referee that was down through a Steemfield round's end and the
+// next proposal period runs both at once: the results post that opens
+// round 2 (a report) is held until a snapshot holds it, and the proposal post
+// of round 2, made after it, waits with it, where it went first (a player
+// read the round's proposal before the post that opened the round). A
+// receipt, and another game's notices, do not wait.
+func TestNoticeWaitsForItsGamesReport(t *testing.T) {
+	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, start, 1)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ctx := context.Background()
+	for i, who := range []string{"Alice", "Bob", "Carol"} {
+		at := start.Add(time.Duration(i) * time.Minute)
+		m := &contract.Message{ID: fmt.Sprintf("m%d@example.test", i), From: fmt.Sprintf("p%d@example.test", i), Name: who, Arrived: at, Date: at,
+			Subject: "s", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: "{DELEGATE: 1}"}
+		if _, err := d.write(ctx, &contract.Input{Kind: contract.InMessage, At: at, Msg: m}, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.s.Outbox = nil // sent
+	// A snapshot being written, as far as the daemon knows, so that the
+	// report the advance queues is held.
+	other := &bgSnapshot{done: make(chan struct{})}
+	d.bg = other
+	if _, err := d.write(ctx, &contract.Input{Kind: contract.InAdvance, At: time.Date(2026, 12, 5, 10, 30, 0, 0, time.UTC)}, false); err != nil {
+		t.Fatal(err)
+	}
+	var queued []string
+	for _, o := range d.s.Outbox {
+		queued = append(queued, o.ID)
+	}
+	results, proposal := "steemfield/round/2/results-post", "steemfield/round/2/proposal-post"
+	if i, j := slices.Index(queued, results), slices.Index(queued, proposal); i < 0 || j < i {
+		t.Fatalf("the advance queued %v: want %s, then %s", queued, results, proposal)
+	}
+	offered := func() []string {
+		var ids []string
+		held := map[string]bool{}
+		for {
+			o, _ := d.nextToSend()
+			if o == nil {
+				break
+			}
+			ids = append(ids, o.ID)
+			held[o.ID] = true
+			d.inflight = held // as if being sent: the next one is offered
+		}
+		d.inflight = nil
+		return ids
+	}
+	if ids := offered(); slices.Contains(ids, results) || slices.Contains(ids, proposal) {
+		t.Errorf("while the results post waits for its snapshot the sender is offered %v: want neither it nor the proposal post after it", ids)
+	}
+	close(other.done)
+	d.snapshotIfDue()
+	d.waitSnapshot()
+	ids := offered()
+	if i, j := slices.Index(ids, results), slices.Index(ids, proposal); i < 0 || j < i {
+		t.Errorf("after the snapshot the sender is offered %v: want %s, then %s", ids, results, proposal)
+	}
+}
