@@ -147,7 +147,9 @@ func (e *Engine) entity(s *State, ref string) (string, error) {
 }
 
 func doName(c *Ctx, a *Action) error {
-	asked := strings.Join(strings.Fields(a.Arg("name")), " ")
+	// Curly quotation marks around the name are no part of it, as
+	// straight ones are not (cleanName leaves them out too).
+	asked := strings.TrimSpace(strings.Trim(strings.Join(strings.Fields(a.Arg("name")), " "), "“”«»"))
 	name := cleanName(asked)
 	if name == "" || strings.HasPrefix(name, "contest") {
 		return Reject("players", "choose a name of letters and spaces")
