@@ -156,6 +156,11 @@ func doName(c *Ctx, a *Action) error {
 	// Curly quotation marks around the name are no part of it, as
 	// straight ones are not (cleanName leaves them out too).
 	asked := strings.TrimSpace(strings.Trim(strings.Join(strings.Fields(a.Arg("name")), " "), "“”«»"))
+	// So are straight ones, double or single, around the whole name
+	// ("to "Alicia"", "to 'Alicia'"): a reference leaves them out too.
+	if n := len(asked); n > 2 && (asked[0] == '"' || asked[0] == '\'') && asked[n-1] == asked[0] {
+		asked = strings.TrimSpace(asked[1 : n-1])
+	}
 	name := cleanName(asked)
 	if name == "" || strings.HasPrefix(name, "contest") {
 		return Reject("players", "choose a name of letters and spaces")
