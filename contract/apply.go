@@ -404,6 +404,15 @@ func (e *Engine) read(text string) ([]*Action, []unreadResult) {
 			continue
 		}
 		a, nu := e.match(sen, p)
+		if p.Whole != "" {
+			// "I suggest we let a Cell survive if it has 2 neighbours":
+			// the "if" is the suggestion's, a verb's text read whole.
+			q := p
+			q.Action, q.Cond = p.Whole, p.WholeCond
+			if w, _ := e.match(sen, q); w != nil && w.Reject == nil && w.Verb.Text {
+				a, nu = w, nil
+			}
+		}
 		if a == nil || a.Reject != nil || a.Game == "" && a.Verb.Name == "transfer" {
 			// A transfer's recipient runs to the end of the sentence, so
 			// "I transfer 3 Vials to Bob and claim cell (1, 2)" matches it

@@ -99,13 +99,19 @@ func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 // promised)", "Bob - thanks!", "Bob, for the cell", "Bob. (As agreed.)".
 var asideMark = lazyre.MustCompile(`\s*(?:\(|\s[-–—]+(?:\s|$)|,\s|\.\s)`)
 
+// asideInDoubt is a word of a remark that takes the action back, puts it
+// off or makes it hang on something ("to Bob (not really)", "to Bob - just
+// kidding", "to Bob, or not", "to Bob (when he joins)"): the action is in
+// doubt (G3), and the recipient is not read.
+var asideInDoubt = lazyre.MustCompile(`(?i)(?:\b(?:not|no|never|nope|or|kidding|joking|joke|jk|fools?|if|unless|when|whenever|once|until|till|after|before|later|tomorrow|soon|eventually|provided|assuming|pending|subject|conditional(?:ly)?|provisional(?:ly)?|maybe|perhaps|possibly|probably|hypothetical(?:ly)?|theory|wait|lol|haha|sarcas\w*)\b|n['’]t\b|/s\b)`)
+
 // entityBeforeAside resolves a recipient written with a remark after it
 // ("to Bob (as promised)"), when the words before the remark name a
 // recipient and the remark names no other player ("to Bob (no, Carol)" is
-// not read as Bob).
+// not read as Bob) nor puts the action in doubt (asideInDoubt).
 func (e *Engine) entityBeforeAside(s *State, ref string) (string, bool) {
 	loc := asideMark().FindStringIndex(ref)
-	if loc == nil || loc[0] == 0 {
+	if loc == nil || loc[0] == 0 || asideInDoubt().MatchString(ref[loc[0]:]) {
 		return "", false
 	}
 	to, err := e.entity(s, ref[:loc[0]])
@@ -150,6 +156,11 @@ func doName(c *Ctx, a *Action) error {
 	// Curly quotation marks around the name are no part of it, as
 	// straight ones are not (cleanName leaves them out too).
 	asked := strings.TrimSpace(strings.Trim(strings.Join(strings.Fields(a.Arg("name")), " "), "“”«»"))
+	// So are straight ones, double or single, around the whole name
+	// ("to "Alicia"", "to 'Alicia'"): a reference leaves them out too.
+	if n := len(asked); n > 2 && (asked[0] == '"' || asked[0] == '\'') && asked[n-1] == asked[0] {
+		asked = strings.TrimSpace(asked[1 : n-1])
+	}
 	name := cleanName(asked)
 	if name == "" || strings.HasPrefix(name, "contest") {
 		return Reject("players", "choose a name of letters and spaces")

@@ -133,6 +133,10 @@ type Verb struct {
 	Do func(c *Ctx, a *Action) error
 	// Extracted marks verbs that only an Extractor produces (no sentence pattern).
 	Extracted bool
+	// Text marks verbs whose pattern ends in a text the player writes (a
+	// suggestion's, an amendment's): an "if ..." at the sentence's end is
+	// that text's, not a condition of the action (G3).
+	Text bool
 }
 
 // Action is one attempted action in a message.

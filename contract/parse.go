@@ -260,6 +260,11 @@ type Performative struct {
 	Notice string
 	// Resolves is set for "Having received no objections, I ..." style forms.
 	Resolves bool
+	// Whole is the action with the condition written after it, when one
+	// was read off it ("transfer 2 Vials to Bob if I own more than 5
+	// Vials"), and WholeCond the condition without it: a verb that takes a
+	// text (Verb.Text) reads the action whole.
+	Whole, WholeCond string
 }
 
 var (
@@ -365,6 +370,13 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		} else {
 			inner.Cond = andConds(m[1])
 		}
+		if inner.Whole != "" {
+			if inner.WholeCond != "" {
+				inner.WholeCond = andConds(m[1]) + " and " + inner.WholeCond
+			} else {
+				inner.WholeCond = andConds(m[1])
+			}
+		}
 		return inner, true
 	}
 	if m := startsWord(s, mayResolve, resolveForm); m != nil {
@@ -431,7 +443,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		if strings.EqualFold(m[2], "unless") {
 			cond = "unless " + cond
 		}
-		return Performative{Kind: "act", Action: strings.TrimSpace(m[1]), Cond: andConds(cond)}, true
+		return Performative{Kind: "act", Action: strings.TrimSpace(m[1]), Cond: andConds(cond), Whole: rest}, true
 	}
 	return Performative{Kind: "act", Action: rest}, true
 }

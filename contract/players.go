@@ -206,7 +206,7 @@ func (s *State) Resolve(ref string) (*Player, error) {
 			exact = append(exact, p)
 			continue
 		}
-		if hasPrefix(p.Name) || slices.ContainsFunc(p.Nicknames, hasPrefix) {
+		if !pronouns[r] && (hasPrefix(p.Name) || slices.ContainsFunc(p.Nicknames, hasPrefix)) {
 			prefix = append(prefix, p)
 		}
 	}
@@ -222,6 +222,15 @@ func (s *State) Resolve(ref string) (*Player, error) {
 	}
 	return nil, Reject("players", "no player is known as %q", ref)
 }
+
+// pronouns are words that stand for a player named elsewhere ("I give em 3
+// Vials", Agora's Spivak pronouns among them): never the start of a name,
+// which would make the player whose name begins so ("Emma") the recipient.
+var pronouns = map[string]bool{"em": true, "eir": true, "eirs": true, "emself": true, "he": true, "him": true,
+	"his": true, "himself": true, "she": true, "her": true, "hers": true, "herself": true, "they": true, "them": true,
+	"their": true, "theirs": true, "themself": true, "themselves": true, "it": true, "its": true, "itself": true,
+	"you": true, "your": true, "yourself": true, "me": true, "my": true, "myself": true, "us": true, "we": true,
+	"our": true, "ourselves": true}
 
 func ambiguous(ref string, ps []*Player) error {
 	var names []string

@@ -31,3 +31,32 @@ func TestTransferRecipientFirst(t *testing.T) {
 		}
 	}
 }
+
+// A pronoun for the recipient is no start of a player's name: "I give em 3
+// coins" (as Agora writes it, "em" for someone named before) moved them to
+// Emma, the one player whose name begins so, and "I transfer 3 coins to
+// her" to Hermione. It names no player, nothing moved; a player whose name
+// is the word itself is still found.
+func TestPronounIsNoPlayer(t *testing.T) {
+	for _, text := range []string{"Bob asked for help; I give em 3 coins.", "I transfer 3 coins to em.", "I transfer 3 coins to her.",
+		"I give them 3 coins.", "I give you 3 coins."} {
+		h := newToy(t)
+		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+		for _, who := range []string{"Emma <emma@example.test>", "Hermione <hermione@example.test>", "Themis <themis@example.test>", "Yousef <yousef@example.test>"} {
+			h.Public("2026-12-01T10:05:00Z", who, "I join the Toy game.")
+		}
+		r := h.Public("2026-12-01T10:06:00Z", alice, text)
+		if r == nil || !strings.Contains(flat(r.Body), "Not done: no player is known as") {
+			t.Errorf("%q: the receipt does not refuse the recipient:\n%v", text, r)
+		}
+		if got := h.S.Ledger.Balance("toy/coin", "Alice"); got != 5 {
+			t.Errorf("%q: Alice owns %d coins, want 5: a pronoun was read as a player", text, got)
+		}
+	}
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:05:00Z", "Em <em@example.test>", "I join the Toy game.")
+	if r := h.Public("2026-12-01T10:06:00Z", alice, "I transfer 3 coins to Em."); r == nil || !strings.Contains(flat(r.Body), "Done: 3 coins moved from Alice to Em") {
+		t.Errorf("a player named Em: %v", r)
+	}
+}

@@ -56,3 +56,24 @@ func TestRenameInCurlyQuotes(t *testing.T) {
 		t.Errorf("receipt:\n%v", r)
 	}
 }
+
+// A new name in straight quotation marks, double or single, is the name
+// without them, as in curly ones: "I change my name to \"Alicia\"." was
+// refused ("a name may not hold quotation marks"), and "... to 'Alicia'."
+// named the player 'Alicia', marks and all, whom no reference could reach.
+func TestRenameInStraightQuotes(t *testing.T) {
+	for _, text := range []string{`I change my name to "Alicia".`, `I change my name to 'Alicia'.`} {
+		h := contracttest.New(t, "2026-11-30T09:00:00Z", life.New())
+		h.Quietly("2026-11-30T10:00:00Z", alice, contract.ChanPublic, "I join the Life contest.")
+		h.Quietly("2026-11-30T10:01:00Z", bob, contract.ChanPublic, "I join the Life contest.")
+		r := h.Public("2026-12-01T10:00:00Z", alice, text)
+		if r == nil || !strings.Contains(flat(r.Body), "Done: you are now known as Alicia (before: Alice)") {
+			t.Errorf("%s: receipt:\n%v", text, r)
+			continue
+		}
+		r = h.Public("2026-12-01T10:05:00Z", bob, "I transfer 2 Vials to Alicia.")
+		if r == nil || !strings.Contains(flat(r.Body), "Done: 2 Vials moved from Bob to Alicia") {
+			t.Errorf("%s: receipt:\n%v", text, r)
+		}
+	}
+}

@@ -3,6 +3,10 @@ package contract_test
 import (
 	"strings"
 	"testing"
+
+	"referee/contests/life"
+	"referee/contract"
+	"referee/contract/contracttest"
 )
 
 // A condition written after the action is decided as one written before it
@@ -39,18 +43,51 @@ func TestConditionAfterTheAction(t *testing.T) {
 }
 
 // A condition's words inside the text of an action that carries one (after
-// a colon, or in quotation marks) stay in the text: "if" in a suggestion is
-// the suggestion's.
+// a colon, in quotation marks, or after a verb whose argument is a text, a
+// suggestion's or an amendment's) stay in the text: "if" in a suggestion is
+// the suggestion's. Without a colon, "I suggest we let a Cell survive if it
+// has 2 neighbours." was read as a suggestion on the condition "it has 2
+// neighbours", refused as a condition the referee cannot decide, and an
+// amendment lost the words from "if" on.
 func TestConditionInsideATextIsTheTexts(t *testing.T) {
 	e := corpusEngine(t)
 	for _, text := range []string{
 		"I suggest the following change to the Life regulations: a Cell dies if it is lonely.",
 		"I intend, without 3 objections, to amend Wacky World: parties may move twice if they reap.",
+		"I suggest we let a Cell survive if it has 2 neighbours.",
+		"If I am a contestant of Life, I suggest we let a Cell survive if it has 2 neighbours.",
+		"Without 3 objections, I amend Wacky World by letting parties move twice if they reap.",
+		"I modify Wacky World to read parties may move twice if they reap.",
+		"Without 2 objections, I amend the Rumble contract to read Players may attack twice if they own more than 5 energy.",
 	} {
-		for _, r := range e.Read(text) {
-			if r.Args["if"] != "" {
+		rs := e.Read(text)
+		if len(rs) != 1 {
+			t.Errorf("%q read as %v", text, rs)
+		}
+		for _, r := range rs {
+			if r.Args["if"] != "" && r.Args["if"] != "I am a contestant of Life" {
 				t.Errorf("%q read with the condition %q", text, r.Args["if"])
 			}
+			if txt := r.Args["text"]; txt != "" && !strings.HasSuffix(txt, "if they reap") && !strings.HasSuffix(txt, "if they own more than 5 energy") {
+				t.Errorf("%q read with the text %q", text, txt)
+			}
 		}
+	}
+}
+
+// A suggestion written without a colon keeps its "if": "I suggest we let a
+// Cell survive if it has 2 neighbours." was refused, "the referee cannot
+// decide the condition", and is now Suggestion #1. A condition before it
+// is still decided.
+func TestSuggestionKeepsItsIf(t *testing.T) {
+	h := contracttest.New(t, "2026-11-30T09:00:00Z", life.New())
+	h.Quietly("2026-11-30T10:00:00Z", alice, contract.ChanPublic, "I join the Life contest.")
+	r := h.Public("2026-12-01T10:00:00Z", alice, "I suggest we let a Cell survive if it has 2 neighbours.")
+	if r == nil || !strings.Contains(flat(r.Body), "Done: Suggestion #1 recorded") {
+		t.Errorf("receipt:\n%v", r)
+	}
+	r = h.Public("2026-12-01T10:05:00Z", alice, "If I own more than 50 Vials, I suggest we let a Cell survive if it has 3 neighbours.")
+	if r == nil || !strings.Contains(flat(r.Body), `the condition "I own more than 50 Vials" is false`) {
+		t.Errorf("receipt:\n%v", r)
 	}
 }

@@ -26,7 +26,7 @@ func (g *Game) Verbs() []*contract.Verb {
 			Pattern: `(?:make\s+(?:a|the\s+following)\s+suggestion|suggest)\b.*`,
 			Syntax:  "I suggest the following change to the Life regulations: <text>",
 			Help:    "suggest a regulation change; it gets the next number (#1, #2, ...)",
-			Do:      doSuggest},
+			Text:    true, Do: doSuggest},
 		{Name: "consent", Rule: "Life R4, ruling L9",
 			Pattern: `(?:vote\s+(?:to\s+)?)?consent\s+(?:to|on)\s+(?:the\s+)?(?:suggestion\s*)?(?:#|no\.?|number)?\s*(?P<id>\d+)`,
 			Syntax:  "I consent to Suggestion #2 in Life.",

@@ -76,3 +76,56 @@ func TestNoticeWaitsForItsGamesReport(t *testing.T) {
 		t.Errorf("after the snapshot the sender is offered %v: want %s, then %s", ids, results, proposal)
 	}
 }
+
+// TestNoticeSentWithItsCommitWaitsForItsGamesReport: a notice sent with
+// the commit that makes it (a message's change, prepare) keeps its game's
+// order too. With the results post of round 2 held for its snapshot, a
+// message arriving after the next proposal period opened made the proposal
+// post of round 2, which went out at once with the message's commit, ahead
+// of the results post that opens the round.
+func TestNoticeSentWithItsCommitWaitsForItsGamesReport(t *testing.T) {
+	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, start, 0)
+	d.mu.Lock()
+	ctx := context.Background()
+	for i, who := range []string{"Alice", "Bob", "Carol"} {
+		at := start.Add(time.Duration(i) * time.Minute)
+		m := &contract.Message{ID: fmt.Sprintf("m%d@example.test", i), From: fmt.Sprintf("p%d@example.test", i), Name: who, Arrived: at, Date: at,
+			Subject: "s", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: "{DELEGATE: 1}"}
+		if _, err := d.write(ctx, &contract.Input{Kind: contract.InMessage, At: at, Msg: m}, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.s.Outbox = nil // sent
+	other := &bgSnapshot{done: make(chan struct{})}
+	d.bg = other
+	// The round ends (the results post, held), then a message arrives
+	// after the next proposal period opened: its change makes the
+	// proposal post before its own receipt.
+	if _, err := d.write(ctx, &contract.Input{Kind: contract.InAdvance, At: time.Date(2026, 12, 4, 10, 30, 0, 0, time.UTC)}, false); err != nil {
+		t.Fatal(err)
+	}
+	results, proposal := "steemfield/round/2/results-post", "steemfield/round/2/proposal-post"
+	at := time.Date(2026, 12, 5, 10, 30, 0, 0, time.UTC)
+	d.clk.Start = at
+	m := &contract.Message{ID: "late@example.test", From: "p0@example.test", Name: "Alice", Arrived: at, Date: at,
+		Subject: "s", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: "I join the Life contest."}
+	if _, err := d.write(ctx, &contract.Input{Kind: contract.InMessage, At: at, Msg: m}, true); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	d.preparing.Wait()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var waiting []string
+	for _, o := range d.s.Outbox {
+		waiting = append(waiting, o.ID)
+	}
+	if !slices.Contains(waiting, results) {
+		t.Fatalf("the results post is not waiting: %v", waiting)
+	}
+	if !slices.Contains(waiting, proposal) {
+		t.Errorf("the proposal post went with the message's commit while the results post before it waits for its snapshot; waiting: %v", waiting)
+	}
+	close(other.done)
+}

@@ -96,12 +96,25 @@ func (d *Daemon) nextToSend() (*contract.Outgoing, time.Time) {
 // data (mailout.Prepared), and completed only when the verdict says the state
 // is on disk, or dropped if the save failed. So DESIGN invariant 3 holds, the
 // mail is delivered only after the save, yet the receipt's round trips
-// overlap the fsyncs. It returns nil when there is nothing to send. Call with
-// mu held.
+// overlap the fsyncs. A notice of a game whose report waits for its snapshot
+// waits too (but for receipts), as in nextToSend. It returns nil when there
+// is nothing to send. Call with mu held.
 func (d *Daemon) prepare(ctx context.Context, old map[string]bool) chan<- bool {
 	var o *contract.Outgoing
 	now := d.clk.Now()
+	snapDone := d.snapDone.Load()
+	var waiting map[string]bool // games with a report held before this notice
 	for _, c := range d.s.Outbox {
+		if at, ok := d.reportAt[c.ID]; ok && at > snapDone {
+			if waiting == nil {
+				waiting = map[string]bool{}
+			}
+			waiting[c.Game] = true
+			continue
+		}
+		if waiting[c.Game] && c.Kind != "receipt" {
+			continue // after its game's report
+		}
 		if !old[c.ID] && !d.inflight[c.ID] && !c.NextTry.After(now) {
 			cp := *c
 			o = &cp
