@@ -11,11 +11,16 @@ func FuzzExpandFollowing(f *testing.F) {
 		"I hereby do the following:\n\n- transfer 2 Vials to Bob\n- I claim cell (1, 2)\n\n- x",
 		"We do the following:\n(a) join Rumble\n10) leave Rumble",
 		"Plans:\n- claim cell (5, 5) in Life",
+		"I do the FoLLoWinG\n:\n- join Rumble",
+		"we\ttake the following game actions\nin the following order :",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out := expandFollowing(s)
+		if !mayOpenFollowing(s) && followingHead().MatchString(s) {
+			t.Fatalf("mayOpenFollowing(%q) is false, but a list opens in it", s)
+		}
 		if len(out) != len(s) {
 			t.Fatalf("expandFollowing(%q) is %d bytes, want %d", s, len(out), len(s))
 		}
