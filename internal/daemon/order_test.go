@@ -129,3 +129,53 @@ func TestNoticeSentWithItsCommitWaitsForItsGamesReport(t *testing.T) {
 	}
 	close(other.done)
 }
+
+// TestReportOfACommitWaitsForItsSnapshot: a message whose change makes a
+// report (it arrives after a Steemfield round's end, and its change ends
+// the round first) does not send that report with the message's commit:
+// the report waits, as the sender loop's do, for a snapshot that holds it;
+// the message's receipt goes at once.
+func TestReportOfACommitWaitsForItsSnapshot(t *testing.T) {
+	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, start, 0)
+	d.mu.Lock()
+	ctx := context.Background()
+	for i, who := range []string{"Alice", "Bob", "Carol"} {
+		at := start.Add(time.Duration(i) * time.Minute)
+		m := &contract.Message{ID: fmt.Sprintf("m%d@example.test", i), From: fmt.Sprintf("p%d@example.test", i), Name: who, Arrived: at, Date: at,
+			Subject: "s", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: "{DELEGATE: 1}"}
+		if _, err := d.write(ctx, &contract.Input{Kind: contract.InMessage, At: at, Msg: m}, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Up to just before the round's end, every notice sent.
+	if _, err := d.write(ctx, &contract.Input{Kind: contract.InAdvance, At: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}, false); err != nil {
+		t.Fatal(err)
+	}
+	d.s.Outbox = nil
+	other := &bgSnapshot{done: make(chan struct{})}
+	d.bg = other // a snapshot being written: the report's must wait for it
+	at := time.Date(2026, 12, 4, 10, 30, 0, 0, time.UTC)
+	d.clk.Start = at
+	m := &contract.Message{ID: "late@example.test", From: "p0@example.test", Name: "Alice", Arrived: at, Date: at,
+		Subject: "s", Channel: contract.ChanPublic, ListCopy: true, Authenticated: true, Text: "I join the Life contest."}
+	if _, err := d.write(ctx, &contract.Input{Kind: contract.InMessage, At: at, Msg: m}, true); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	d.preparing.Wait()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var waiting []string
+	for _, o := range d.s.Outbox {
+		waiting = append(waiting, o.ID)
+	}
+	results := "steemfield/round/2/results-post"
+	if !slices.Contains(waiting, results) {
+		t.Errorf("the results post the message's change made went with its commit, before a snapshot held it; waiting: %v", waiting)
+	}
+	if slices.Contains(waiting, "receipt/late@example.test") {
+		t.Errorf("the message's receipt did not go with its commit; waiting: %v", waiting)
+	}
+	close(other.done)
+}

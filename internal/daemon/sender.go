@@ -105,7 +105,9 @@ func (d *Daemon) prepare(ctx context.Context, old map[string]bool) chan<- bool {
 	snapDone := d.snapDone.Load()
 	var waiting map[string]bool // games with a report held before this notice
 	for _, c := range d.s.Outbox {
-		if at, ok := d.reportAt[c.ID]; ok && at > snapDone {
+		// A report this change made waits, as one made before does, for
+		// the snapshot that will hold it (write notes it in reportAt).
+		if at, ok := d.reportAt[c.ID]; (ok && at > snapDone) || (!old[c.ID] && c.Kind == "report") {
 			if waiting == nil {
 				waiting = map[string]bool{}
 			}
