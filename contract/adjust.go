@@ -76,7 +76,7 @@ func (e *Engine) adjust(s *State, in *Input) ([]Entry, error) {
 			}
 			return err
 		}
-		owner, err := e.entity(s, a.Owner)
+		owner, err := e.entity(s, a.Owner, false)
 		if err != nil {
 			return err
 		}

@@ -38,9 +38,9 @@ func (e *Engine) coreVerbs() []*Verb {
 
 // transferPattern is the transfer's: the recipient after the amount, or
 // first, as people write it too ("I give Bob 3 Vials", "I transfer to Bob
-// 3 Vials"; no figure in the name).
+// 3 Vials"; no figure in the name, and the name whole: doTransfer).
 const transferPattern = `(?:transfer|give|send|hand(?:\s+over)?|pay)\s+(?:(?P<n>` + WholeNumber + `|a|an|one)\s+(?P<cur>[a-z][a-z -]*?)\s+to\s+(?P<to>.+)` +
-	`|(?:to\s+)?(?P<to>[^\d\s][^\d]*?)\s+(?P<n>` + WholeNumber + `|a|an|one)\s+(?P<cur>[a-z][a-z -]*?))`
+	`|(?:to\s+)?(?P<first>[^\d\s][^\d]*?)\s+(?P<n>` + WholeNumber + `|a|an|one)\s+(?P<cur>[a-z][a-z -]*?))`
 
 var amountWord = map[string]int64{"a": 1, "an": 1, "one": 1}
 
@@ -61,10 +61,18 @@ func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 		return Reject(cur.Rule, "%s cannot be transferred by announcement", cur.Plural)
 	}
 	from := c.Actor()
-	to, err := e.entity(c.s, a.Arg("to"))
+	// A recipient before the amount ("I give Bob 3 Vials") is named whole:
+	// the start of a name there is as likely a word ("I give away 3
+	// Vials", "I give back 2"), and would pay the player whose name
+	// begins so.
+	ref, whole := a.Arg("to"), false
+	if r := a.Arg("first"); r != "" {
+		ref, whole = r, true
+	}
+	to, err := e.entity(c.s, ref, whole)
 	if err != nil {
 		var ok bool
-		if to, ok = e.entityBeforeAside(c.s, a.Arg("to")); !ok {
+		if to, ok = e.entityBeforeAside(c.s, ref, whole); !ok {
 			return err
 		}
 	}
@@ -109,12 +117,12 @@ var asideInDoubt = lazyre.MustCompile(`(?i)(?:\b(?:not|no|never|nope|or|kidding|
 // ("to Bob (as promised)"), when the words before the remark name a
 // recipient and the remark names no other player ("to Bob (no, Carol)" is
 // not read as Bob) nor puts the action in doubt (asideInDoubt).
-func (e *Engine) entityBeforeAside(s *State, ref string) (string, bool) {
+func (e *Engine) entityBeforeAside(s *State, ref string, whole bool) (string, bool) {
 	loc := asideMark().FindStringIndex(ref)
 	if loc == nil || loc[0] == 0 || asideInDoubt().MatchString(ref[loc[0]:]) {
 		return "", false
 	}
-	to, err := e.entity(s, ref[:loc[0]])
+	to, err := e.entity(s, ref[:loc[0]], whole)
 	if err != nil {
 		return "", false
 	}
@@ -135,8 +143,9 @@ func (e *Engine) entityBeforeAside(s *State, ref string) (string, bool) {
 
 var contestRef = lazyre.MustCompile(`(?i)^(?:the\s+)?(.+?)\s+(?:contest|game)$`)
 
-// entity resolves a recipient: a player, or a contest named by its game.
-func (e *Engine) entity(s *State, ref string) (string, error) {
+// entity resolves a recipient: a player, or a contest named by its game;
+// whole, a player by eir whole name, nickname or address (ResolveWhole).
+func (e *Engine) entity(s *State, ref string, whole bool) (string, error) {
 	ref = strings.TrimSpace(ref)
 	if m := contestRef().FindStringSubmatch(ref); m != nil {
 		for _, g := range e.list {
@@ -145,7 +154,11 @@ func (e *Engine) entity(s *State, ref string) (string, error) {
 			}
 		}
 	}
-	p, err := s.Resolve(ref)
+	resolve := s.Resolve
+	if whole {
+		resolve = s.ResolveWhole
+	}
+	p, err := resolve(ref)
 	if err != nil {
 		return "", err
 	}

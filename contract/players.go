@@ -180,7 +180,13 @@ func (s *State) PlayerByName(name string) *Player {
 // case-insensitively, ignoring a leading "@" and surrounding quotes. An exact
 // match wins; otherwise a unique prefix of a name or nickname is accepted, and
 // several candidates make the reference ambiguous (the rejection lists them).
-func (s *State) Resolve(ref string) (*Player, error) {
+func (s *State) Resolve(ref string) (*Player, error) { return s.resolve(ref, true) }
+
+// ResolveWhole is Resolve without the prefixes: the player whose whole
+// name, nickname or address ref is.
+func (s *State) ResolveWhole(ref string) (*Player, error) { return s.resolve(ref, false) }
+
+func (s *State) resolve(ref string, prefixes bool) (*Player, error) {
 	// Quotation marks, straight or curly, and a trailing ellipsis are not
 	// part of a name ("to “Bob”", "to Bob…"); a name is compared in its
 	// composed form (NFC), as mail clients may send "Zoë" decomposed.
@@ -206,7 +212,7 @@ func (s *State) Resolve(ref string) (*Player, error) {
 			exact = append(exact, p)
 			continue
 		}
-		if !pronouns[r] && (hasPrefix(p.Name) || slices.ContainsFunc(p.Nicknames, hasPrefix)) {
+		if prefixes && !pronouns[r] && (hasPrefix(p.Name) || slices.ContainsFunc(p.Nicknames, hasPrefix)) {
 			prefix = append(prefix, p)
 		}
 	}

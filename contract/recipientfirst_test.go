@@ -60,3 +60,36 @@ func TestPronounIsNoPlayer(t *testing.T) {
 		t.Errorf("a player named Em: %v", r)
 	}
 }
+
+// A recipient written before the amount is the player's whole name,
+// nickname or address, never the start of one: "I give away 3 coins", "I
+// give back 2 coins", "I give up 1 coin" name nobody, where each paid the one
+// player whose name begins so (Awaya, Backus, Upton). After "to" a start
+// of a name still reaches its player ("I transfer 3 coins to Awa").
+func TestRecipientFirstIsAWholeName(t *testing.T) {
+	for _, text := range []string{"I give away 3 coins.", "I give back 2 coins.", "I give up 1 coin.", "I give Awa 3 coins."} {
+		h := newToy(t)
+		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+		for _, who := range []string{"Awaya <awaya@example.test>", "Backus <backus@example.test>", "Upton <upton@example.test>"} {
+			h.Public("2026-12-01T10:05:00Z", who, "I join the Toy game.")
+		}
+		r := h.Public("2026-12-01T10:06:00Z", alice, text)
+		if got := h.S.Ledger.Balance("toy/coin", "Alice"); got != 5 {
+			t.Errorf("%q: Alice owns %d coins, want 5: a word was read as the start of a name:\n%v", text, got, r)
+		}
+		if r != nil && strings.Contains(flat(r.Body), "Done") {
+			t.Errorf("%q: the receipt says done:\n%v", text, r)
+		}
+	}
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:05:00Z", "Awaya <awaya@example.test>", "I join the Toy game.")
+	for _, c := range []struct{ text, want string }{
+		{"I transfer 3 coins to Awa.", "Done: 3 coins moved from Alice to Awaya"},
+		{"I give Awaya 1 coin.", "Done: 1 coin moved from Alice to Awaya"},
+	} {
+		if r := h.Public("2026-12-01T10:06:00Z", alice, c.text); r == nil || !strings.Contains(flat(r.Body), c.want) {
+			t.Errorf("%q: the receipt lacks %q:\n%v", c.text, c.want, r)
+		}
+	}
+}
