@@ -21,6 +21,7 @@ type Metrics struct {
 	apply        prometheus.Histogram
 	save         prometheus.Histogram
 	reconnects   prometheus.Counter
+	stopped      prometheus.Gauge
 }
 
 // NewMetrics registers the referee's metrics, with the Go runtime's and the
@@ -44,8 +45,10 @@ func NewMetrics(outbox func() int) *Metrics {
 			Help: "Time to journal and save the state (fsyncs included).", Buckets: prometheus.ExponentialBuckets(0.0005, 4, 10)}),
 		reconnects: prometheus.NewCounter(prometheus.CounterOpts{Name: "referee_imap_reconnects_total",
 			Help: "Times the IMAP reader connected again, after its connection was lost or it stopped on a fault."}),
+		stopped: prometheus.NewGauge(prometheus.GaugeOpts{Name: "referee_journal_stopped",
+			Help: "1 once the journal's sync failed and the referee stopped applying mail (until it is started again), else 0."}),
 	}
-	reg.MustRegister(m.read, m.actions, m.sendFailures, m.sent, m.apply, m.save, m.reconnects,
+	reg.MustRegister(m.read, m.actions, m.sendFailures, m.sent, m.apply, m.save, m.reconnects, m.stopped,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if outbox != nil {
 		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "referee_outbox_depth",
@@ -107,5 +110,13 @@ func (m *Metrics) Sent(err error, permanent bool) {
 func (m *Metrics) Reconnect() {
 	if m != nil {
 		m.reconnects.Inc()
+	}
+}
+
+// Halted sets referee_journal_stopped: the journal stopped and the
+// referee applies no more mail.
+func (m *Metrics) Halted(time.Time) {
+	if m != nil {
+		m.stopped.Set(1)
 	}
 }
