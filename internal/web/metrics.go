@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"referee/contract"
+	"referee/mailout"
 )
 
 // Metrics are the daemon's counters, exported at /metrics. A nil *Metrics
@@ -22,6 +23,7 @@ type Metrics struct {
 	save         prometheus.Histogram
 	reconnects   prometheus.Counter
 	stopped      prometheus.Gauge
+	refused      prometheus.Gauge
 }
 
 // NewMetrics registers the referee's metrics, with the Go runtime's and the
@@ -48,7 +50,9 @@ func NewMetrics(outbox func() int) *Metrics {
 		stopped: prometheus.NewGauge(prometheus.GaugeOpts{Name: "referee_journal_stopped",
 			Help: "1 once the journal's sync failed and the referee stopped applying mail (until it is started again), else 0."}),
 	}
-	reg.MustRegister(m.read, m.actions, m.sendFailures, m.sent, m.apply, m.save, m.reconnects, m.stopped,
+	m.refused = prometheus.NewGauge(prometheus.GaugeOpts{Name: "referee_smtp_login_refused",
+		Help: "1 while the SMTP server refuses the referee's login (smtp.user and its password), else 0."})
+	reg.MustRegister(m.read, m.actions, m.sendFailures, m.sent, m.apply, m.save, m.reconnects, m.stopped, m.refused,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if outbox != nil {
 		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "referee_outbox_depth",
@@ -92,11 +96,17 @@ func (m *Metrics) Saved(took time.Duration) {
 	}
 }
 
-// Sent counts a delivery's outcome: err nil, permanent or temporary.
+// Sent counts a delivery's outcome: err nil, permanent or temporary; a
+// refused login (mailout.IsAuthRefused) sets referee_smtp_login_refused
+// until a delivery succeeds.
 func (m *Metrics) Sent(err error, permanent bool) {
+	if m != nil && mailout.IsAuthRefused(err) {
+		m.refused.Set(1)
+	}
 	switch {
 	case m == nil:
 	case err == nil:
+		m.refused.Set(0)
 		m.sent.Inc()
 	case permanent:
 		m.sendFailures.WithLabelValues("permanent").Inc()
