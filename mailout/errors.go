@@ -77,6 +77,20 @@ func IsPermanent(err error) bool {
 	return false
 }
 
+// IsAuthRefused reports whether err is the server's refusal of the
+// login: a 5xx reply to AUTH (RFC 4954 §6: 535 authentication
+// credentials invalid, 534, 538). It is temporary all the same (see
+// IsPermanent): the operator mends smtp.user or its password, or the
+// server's side, and the mail goes then.
+func IsAuthRefused(err error) bool {
+	var se *SendError
+	if !errors.As(err, &se) || se.Op != "auth" {
+		return false
+	}
+	var pe *smtp.SMTPError
+	return errors.As(se.Err, &pe) && pe.Code/100 == 5
+}
+
 // classify wraps err from stage op; 5xx replies are permanent only once the
 // mail transaction has begun.
 func classify(op, rcpt string, err error) *SendError {

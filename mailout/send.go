@@ -36,6 +36,10 @@ type SMTPConfig struct {
 	Password  string        // never logged
 	HELO      string        // "" = the domain of the envelope sender
 	Timeout   time.Duration // bounds one whole Send, connect to QUIT; 0 = 30 s
+	// RefusedWait is how long no login is tried after the server refused
+	// one (IsAuthRefused), doubling at each refusal up to ten minutes;
+	// 0 = 1 minute.
+	RefusedWait time.Duration
 }
 
 // Sender delivers composed messages. It keeps the connection of its last
@@ -49,6 +53,11 @@ type Sender struct {
 
 	mu   sync.Mutex
 	idle *session // the connection left by the last Send, if any
+	// refused is the server's last refusal of the login, while it holds:
+	// no login is tried before loginAt (held); wait is the next hold.
+	refused *SendError
+	loginAt time.Time
+	wait    time.Duration
 }
 
 // session is one SMTP connection.
@@ -64,6 +73,9 @@ func NewSender(cfg SMTPConfig, log *slog.Logger) *Sender {
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
+	}
+	if cfg.RefusedWait <= 0 {
+		cfg.RefusedWait = time.Minute
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -288,6 +300,9 @@ func (p *Prepared) Abort() {
 
 // open connects, secures and authenticates one session bounded by ctx.
 func (s *Sender) open(ctx context.Context, from string) (*session, error) {
+	if err := s.held(); err != nil {
+		return nil, err
+	}
 	host, _, err := net.SplitHostPort(s.cfg.Addr)
 	if err != nil {
 		return nil, classify("dial", "", fmt.Errorf("address %q: %w", s.cfg.Addr, err))
@@ -342,6 +357,7 @@ func (s *Sender) open(ctx context.Context, from string) (*session, error) {
 		if err := c.Auth(sasl.NewPlainClient("", s.cfg.User, s.cfg.Password)); err != nil {
 			return nil, s.fail(ctx, "auth", "", err)
 		}
+		s.loggedIn()
 	}
 	ok = true
 	return &session{c: c, conn: conn}, nil
@@ -353,8 +369,52 @@ func (s *Sender) fail(ctx context.Context, op, rcpt string, err error) error {
 		err = fmt.Errorf("%w: %w", cerr, err)
 	}
 	e := classify(op, rcpt, err)
+	if IsAuthRefused(e) {
+		s.refuse(e)
+		return e
+	}
 	s.log.Warn("smtp failed", "addr", s.cfg.Addr, "op", op, "permanent", e.Permanent, "err", err)
 	return e
+}
+
+// refuse takes note of the server's refusal of the login e: it is the
+// operator's to mend (smtp.user and its password), so it is said at the
+// error level, and no login is tried for RefusedWait, doubling up to ten
+// minutes: every notice waiting would otherwise try its own at its own
+// retry, and a server may lock the account or the address after a few
+// failed logins. It stays temporary (IsPermanent): the notices are not at
+// fault, and go once the login is mended.
+func (s *Sender) refuse(e *SendError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refused == nil {
+		s.wait = s.cfg.RefusedWait
+	} else {
+		s.wait = min(s.wait*2, max(10*time.Minute, s.cfg.RefusedWait))
+	}
+	s.refused, s.loginAt = e, time.Now().Add(s.wait)
+	s.log.Error("smtp server refused the referee's login; retrying", "addr", s.cfg.Addr, "user", s.cfg.User,
+		"check", "smtp.user and its password", "err", e.Err, "retry_in", s.wait)
+}
+
+// held is the refusal of the login while no login is tried (refuse), or nil.
+func (s *Sender) held() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refused == nil || !time.Now().Before(s.loginAt) {
+		return nil
+	}
+	return &SendError{Op: "auth", Err: fmt.Errorf("no login tried before %s, the server refused the last: %w", s.loginAt.UTC().Format(time.RFC3339), s.refused.Err)}
+}
+
+// loggedIn takes note of a login accepted.
+func (s *Sender) loggedIn() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refused != nil {
+		s.log.Info("smtp server accepted the referee's login again", "addr", s.cfg.Addr)
+		s.refused, s.wait = nil, 0
+	}
 }
 
 func (s *Sender) helo(from string) string {

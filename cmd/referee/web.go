@@ -47,6 +47,7 @@ func (p *statusPage) hooks() daemon.Hooks {
 		Message:   func(*contract.Message, bool) { p.metrics.Read() },
 		Applied:   p.metrics.Applied,
 		Reconnect: p.metrics.Reconnect,
+		Halted:    p.metrics.Halted,
 		Sent: func(o *contract.Outgoing, err error, permanent bool) {
 			p.metrics.Sent(err, permanent)
 			if err == nil {
@@ -65,7 +66,7 @@ func (p *statusPage) serve(e *contract.Engine, d *daemon.Daemon) *web.Listener {
 		return nil
 	}
 	h := web.New(web.Options{Engine: e, View: d.View, Archive: p.archive, Journal: store.JournalPath(p.cfg.State),
-		Now: p.clk.Now, Metrics: p.metrics, Referee: p.cfg.Address})
+		Now: p.clk.Now, Metrics: p.metrics, Referee: p.cfg.Address, Stopped: d.Stopped})
 	l, err := web.Listen(p.cfg.Web.Addr, h, p.log)
 	if err != nil {
 		p.log.Warn("no status page: web.addr cannot be served", "addr", p.cfg.Web.Addr, "err", err)

@@ -94,6 +94,10 @@ type Hooks struct {
 	// Sent: a notice left the outbox (err nil), failed for good or will be
 	// retried (err set; permanent says which).
 	Sent func(o *contract.Outgoing, err error, permanent bool)
+	// Halted: the journal stopped at since (a failed sync: see halt), once.
+	// It may be called without the daemon's lock (from a snapshot written
+	// in the background).
+	Halted func(since time.Time)
 }
 
 // The snapshot defaults: start-up re-does at most about this many inputs
@@ -163,6 +167,11 @@ type Daemon struct {
 	// (mu let go, wmu held).
 	syncing func()
 
+	// stopped is when the journal stopped, nil while it takes changes;
+	// halted is closed then (halt).
+	stopped atomic.Pointer[time.Time]
+	halted  chan struct{}
+
 	preparing sync.WaitGroup
 	wake      chan struct{} // the scheduler: the state changed
 	kick      chan struct{} // the sender: the outbox changed
@@ -210,7 +219,7 @@ func New(o Options) (*Daemon, error) {
 		retryBase: cmp.Or(o.RetryBase, time.Second), hooks: o.Hooks, openJournal: openJournal,
 		snapEvery: cmp.Or(o.SnapshotEvery, DefaultSnapshotEvery), snapInterval: cmp.Or(o.SnapshotInterval, DefaultSnapshotInterval),
 		snapKeep: o.SnapshotKeep, lastSnap: time.Now(),
-		s: s, j: j, wake: make(chan struct{}, 1), kick: make(chan struct{}, 1),
+		s: s, j: j, wake: make(chan struct{}, 1), kick: make(chan struct{}, 1), halted: make(chan struct{}),
 	}
 	// The reader is the caller's configuration with the daemon's count of
 	// its connections (the hook Reconnect) added, on a copy of its own.
@@ -301,7 +310,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.preparing.Wait()
 	d.mu.Lock()
 	d.waitSnapshot()
-	if err := d.snapshot(); err != nil {
+	if !d.Stopped().IsZero() {
+		// Nothing more is written (halt).
+	} else if err := d.snapshot(); err != nil {
 		d.log.Error("the snapshot on the way out failed; the journal holds everything", "err", err)
 	}
 	d.mu.Unlock()

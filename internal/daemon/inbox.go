@@ -11,16 +11,28 @@ import (
 )
 
 // inboxLoop reads new mail over IMAP (IDLE, or polling) and applies each
-// message in order, reconnecting with capped exponential backoff.
+// message in order, reconnecting with capped exponential backoff. Once the
+// journal has stopped (halt) it reads no more: the mail it could not apply
+// stays on the server, unacknowledged, for the next start.
 func (d *Daemon) inboxLoop(ctx context.Context) error {
 	backoff := time.Second
 	for ctx.Err() == nil {
+		if !d.Stopped().IsZero() {
+			d.log.Info("mail reading stopped with the journal; the mail left is read at the next start")
+			<-ctx.Done()
+			return nil
+		}
 		d.mu.Lock()
 		cp := mailin.Checkpoint{UIDValidity: d.s.IMAP.UIDValidity, LastUID: d.s.IMAP.LastUID}
 		d.mu.Unlock()
-		err := d.imap.Run(ctx, cp, d.batch)
+		rctx, cancel := d.untilHalted(ctx)
+		err := d.imap.Run(rctx, cp, d.batch)
+		cancel()
 		if ctx.Err() != nil {
 			return nil
+		}
+		if !d.Stopped().IsZero() {
+			continue
 		}
 		d.log.Error("mail reading stopped; retrying", "err", err, "in", backoff.String())
 		select {

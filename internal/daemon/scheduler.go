@@ -11,6 +11,11 @@ import (
 // restart that missed them), woken early by every commit.
 func (d *Daemon) schedulerLoop(ctx context.Context) error {
 	for {
+		if !d.Stopped().IsZero() {
+			// No event can be journaled (halt).
+			<-ctx.Done()
+			return nil
+		}
 		d.mu.Lock()
 		d.snapshotIfDue()
 		due, ok, err := d.e.NextDue(d.s)

@@ -209,7 +209,10 @@ func (d *Daemon) settle(id string, err error) {
 		d.log.Error("recording a send failed", "notice", id, "err", rerr)
 		return
 	}
-	if lerr := d.j.Log(d.s, []store.Step{{Input: in}}, false); lerr != nil {
+	if lerr := d.j.Log(d.s, []store.Step{{Input: in}}, false); lerr != nil && d.halt(lerr) {
+		// Said once (halt); the notice is sent again after the restart.
+		d.log.Warn("a send not journaled: the journal stopped; the notice is sent again after the restart", "notice", id)
+	} else if lerr != nil {
 		d.log.Error("journaling a send failed; the notice may be sent again after a restart", "notice", id, "err", lerr)
 	} else {
 		d.sinceSnap++

@@ -39,16 +39,18 @@ func (w *lockedBuffer) String() string {
 
 // TestStickySyncFailureLog: the journal's sync beside a background
 // snapshot fails once (a failed write-back, which Linux need not report to
-// a later fsync). The operator's log says so at the error level, naming the
-// file to remove once the disk is checked; every message after it is
-// refused, each with a line that says why and names the same file; the
-// refused message is neither journaled nor answered, and stays
-// unacknowledged.
+// a later fsync). The operator's log says so once, at the error level,
+// naming the file to remove once the disk is checked, and the daemon says
+// when it stopped (Stopped, the hook Halted); every message after it is
+// refused without another line at the error level; the refused message is
+// neither journaled nor answered, and stays unacknowledged.
 func TestStickySyncFailureLog(t *testing.T) {
 	rs := &replySMTP{}
 	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: rs} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 1)
 	var logged lockedBuffer
 	d.log = slog.New(slog.NewTextHandler(&logged, nil))
+	halted := make(chan time.Time, 2)
+	d.hooks.Halted = func(since time.Time) { halted <- since }
 	d.snapEvery = 1 // every change starts a snapshot
 	defer store.FailSnapshotJournalSync(syscall.EIO)()
 	ctx := context.Background()
@@ -59,6 +61,9 @@ func TestStickySyncFailureLog(t *testing.T) {
 	cp := func(uid uint32) contract.Checkpoint { return contract.Checkpoint{UIDValidity: 1, LastUID: uid} }
 	record := store.SyncFailedPath(store.JournalPath(d.statePath))
 
+	if !d.Stopped().IsZero() {
+		t.Fatalf("Stopped is %v before any failure", d.Stopped())
+	}
 	// The first message is saved (its own sync succeeds); the snapshot it
 	// starts fails on the journal's sync.
 	if err := d.apply(ctx, mail(1, "one@example.test"), cp(1)); err != nil {
@@ -72,30 +77,45 @@ func TestStickySyncFailureLog(t *testing.T) {
 	if _, err := os.Stat(record); err != nil {
 		t.Fatalf("the failed sync is not recorded beside the journal: %v", err)
 	}
-	snapLine := logLine(t, logged.String(), "the journal's sync failed while a snapshot was written")
-	for _, want := range []string{"level=ERROR", "no more messages are applied", "input/output error", "lines written before it may not be on disk", "remove " + record} {
-		if !strings.Contains(snapLine, want) {
-			t.Errorf("the snapshot's log line lacks %q:\n%s", want, snapLine)
+	since := d.Stopped()
+	if want := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC); since.Before(want) {
+		t.Errorf("Stopped = %v, want the referee's clock at the failure (from %v)", since, want)
+	}
+	select {
+	case got := <-halted:
+		if !got.Equal(since) {
+			t.Errorf("the hook Halted was told %v, Stopped says %v", got, since)
+		}
+	default:
+		t.Errorf("the hook Halted was not called")
+	}
+	stopLine := logLine(t, logged.String(), "the journal stopped")
+	for _, want := range []string{"level=ERROR", "no more mail is read or applied", "input/output error", "lines written before it may not be on disk", "remove " + record} {
+		if !strings.Contains(stopLine, want) {
+			t.Errorf("the stop's log line lacks %q:\n%s", want, stopLine)
 		}
 	}
 
-	// Every later message is refused, and the log says why each time.
+	// Every later message is refused, and said no more at the error level.
 	for uid, id := range []string{"two@example.test", "three@example.test"} {
 		before := len(logged.String())
 		if err := d.apply(ctx, mail(uint32(uid+2), id), cp(uint32(uid+2))); err == nil {
 			t.Fatalf("message %s applied though the journal's sync had failed", id)
 		}
 		d.preparing.Wait()
-		line := logLine(t, logged.String()[before:], "journaling the change failed")
-		for _, want := range []string{"level=ERROR", "input/output error", "remove " + record} {
-			if !strings.Contains(line, want) {
-				t.Errorf("message %s: the log line lacks %q:\n%s", id, want, line)
-			}
+		if after := logged.String()[before:]; strings.Contains(after, "level=ERROR") {
+			t.Errorf("message %s: the stop is said again at the error level:\n%s", id, after)
 		}
 		msgLine := logLine(t, logged.String()[before:], "msgid="+id)
 		if !strings.Contains(msgLine, "saved=false") {
 			t.Errorf("message %s: its log line does not say it was not saved:\n%s", id, msgLine)
 		}
+	}
+	if n := strings.Count(logged.String(), "level=ERROR"); n != 1 {
+		t.Errorf("%d lines at the error level, want the stop's alone:\n%s", n, logged.String())
+	}
+	if len(halted) != 0 {
+		t.Errorf("the hook Halted was called again")
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

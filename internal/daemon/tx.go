@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -35,6 +34,9 @@ import (
 //
 // Call with mu held; it returns with mu held.
 func (d *Daemon) write(ctx context.Context, in *contract.Input, overlap bool) ([]contract.Entry, error) {
+	if err := d.haltErr(); err != nil {
+		return nil, err // the journal stopped: nothing is tried (halt)
+	}
 	d.lockWrites()
 	defer d.wmu.Unlock()
 	d.reapSnapshot()
@@ -119,6 +121,11 @@ func (d *Daemon) write(ctx context.Context, in *contract.Input, overlap bool) ([
 	}
 	if d.hooks.Committed != nil {
 		d.hooks.Committed(entries, time.Since(saveStart.wall), err)
+	}
+	if err != nil && d.halt(err) {
+		// Reading the files again would be refused (store.SyncFailedRefusal).
+		tx.Undo()
+		return entries, err
 	}
 	if err != nil {
 		d.log.Error("journaling the change failed; reading the state again", "err", err)
@@ -239,10 +246,8 @@ func (d *Daemon) startSnapshot() {
 	at := p.At()
 	go func() {
 		bg.err = p.Write()
-		var sf *store.SyncFailedError
-		if errors.As(bg.err, &sf) {
+		if d.halt(bg.err) {
 			// Sticky: every save refuses from now on (store.SyncFailedError).
-			d.log.Error("the journal's sync failed while a snapshot was written; no more messages are applied", "err", bg.err)
 		} else if bg.err != nil {
 			d.log.Error("writing a snapshot of the state failed; the journal holds everything, trying again later", "err", bg.err)
 		} else {
@@ -293,7 +298,7 @@ func (d *Daemon) waitSnapshot() {
 // snapshotIfDue starts a snapshot due with no change to start it: a report
 // held while the snapshot before it was written. Call with mu held.
 func (d *Daemon) snapshotIfDue() {
-	if d.reapSnapshot(); d.bg != nil || !d.snapshotDue() {
+	if d.reapSnapshot(); d.bg != nil || !d.snapshotDue() || !d.Stopped().IsZero() {
 		return
 	}
 	d.lockWrites()

@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"referee/contract"
+	"referee/mailout"
 )
 
 // Metrics are the daemon's counters, exported at /metrics. A nil *Metrics
@@ -21,6 +22,8 @@ type Metrics struct {
 	apply        prometheus.Histogram
 	save         prometheus.Histogram
 	reconnects   prometheus.Counter
+	stopped      prometheus.Gauge
+	refused      prometheus.Gauge
 }
 
 // NewMetrics registers the referee's metrics, with the Go runtime's and the
@@ -44,8 +47,12 @@ func NewMetrics(outbox func() int) *Metrics {
 			Help: "Time to journal and save the state (fsyncs included).", Buckets: prometheus.ExponentialBuckets(0.0005, 4, 10)}),
 		reconnects: prometheus.NewCounter(prometheus.CounterOpts{Name: "referee_imap_reconnects_total",
 			Help: "Times the IMAP reader connected again, after its connection was lost or it stopped on a fault."}),
+		stopped: prometheus.NewGauge(prometheus.GaugeOpts{Name: "referee_journal_stopped",
+			Help: "1 once the journal's sync failed and the referee stopped applying mail (until it is started again), else 0."}),
 	}
-	reg.MustRegister(m.read, m.actions, m.sendFailures, m.sent, m.apply, m.save, m.reconnects,
+	m.refused = prometheus.NewGauge(prometheus.GaugeOpts{Name: "referee_smtp_login_refused",
+		Help: "1 while the SMTP server refuses the referee's login (smtp.user and its password), else 0."})
+	reg.MustRegister(m.read, m.actions, m.sendFailures, m.sent, m.apply, m.save, m.reconnects, m.stopped, m.refused,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if outbox != nil {
 		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "referee_outbox_depth",
@@ -89,11 +96,17 @@ func (m *Metrics) Saved(took time.Duration) {
 	}
 }
 
-// Sent counts a delivery's outcome: err nil, permanent or temporary.
+// Sent counts a delivery's outcome: err nil, permanent or temporary; a
+// refused login (mailout.IsAuthRefused) sets referee_smtp_login_refused
+// until a delivery succeeds.
 func (m *Metrics) Sent(err error, permanent bool) {
+	if m != nil && mailout.IsAuthRefused(err) {
+		m.refused.Set(1)
+	}
 	switch {
 	case m == nil:
 	case err == nil:
+		m.refused.Set(0)
 		m.sent.Inc()
 	case permanent:
 		m.sendFailures.WithLabelValues("permanent").Inc()
@@ -107,5 +120,13 @@ func (m *Metrics) Sent(err error, permanent bool) {
 func (m *Metrics) Reconnect() {
 	if m != nil {
 		m.reconnects.Inc()
+	}
+}
+
+// Halted sets referee_journal_stopped: the journal stopped and the
+// referee applies no more mail.
+func (m *Metrics) Halted(time.Time) {
+	if m != nil {
+		m.stopped.Set(1)
 	}
 }

@@ -36,7 +36,10 @@ svg text{font-family:monospace}
 form label{margin-right:1rem}
 </style></head><body>
 <nav>{{range .Nav}}<a href="{{.Href}}">{{.Text}}</a>{{end}}</nav>
-{{end}}
+{{with .Stopped}}<p id="stopped" role="alert" style="border:2px solid #b00;padding:.6rem;background:#fee"><strong>The referee has stopped applying mail since <time>{{.}}</time>.</strong>
+It could no longer write its record to its disk safely, and waits for its operator.
+Mail sent to it meanwhile stays in its mailbox and is read, in order, when it starts again; mail it had applied before is still sent.</p>
+{{end}}{{end}}
 
 {{define "foot"}}<footer class="muted"><p>Read-only. Actions are taken by mail{{if .Referee}}: mail <code>help</code> to <a href="mailto:{{.Referee}}">{{.Referee}}</a> to start{{end}}.
 Feeds: <a href="/feed.atom">all games</a>{{if .Game}}, <a href="/game/{{.Game}}/feed.atom">this game</a>{{end}}.</p></footer>

@@ -40,6 +40,13 @@ type Options struct {
 	Now     func() time.Time // the referee's clock
 	Metrics *Metrics         // nil: /metrics answers 404
 	Referee string           // the referee's address
+	// Stopped is when the referee stopped applying mail (its journal
+	// stopped on a failed sync: daemon.Daemon.Stopped), the zero time while
+	// it applies it; nil: never. Every page says so at its top, and
+	// /healthz answers 503. Neither shows the disk's error nor a path:
+	// the page has no login and the players read it; the operator has the
+	// log and referee check for those.
+	Stopped func() time.Time
 }
 
 // Server is the web server's handler.
@@ -110,11 +117,26 @@ func (l *Listener) Close() error {
 	return l.srv.Shutdown(ctx)
 }
 
+// healthz answers "ok" (200) while the referee applies mail, and
+// "stopped" (503) once it has stopped (Options.Stopped).
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	var clock time.Time
 	s.o.View(func(st *contract.State) { clock = st.Clock })
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if since := s.stopped(); !since.IsZero() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintf(w, "stopped: no mail applied since %s\nclock %s\n", since.UTC().Format(time.RFC3339), clock.UTC().Format(time.RFC3339))
+		return
+	}
 	fmt.Fprintf(w, "ok\nclock %s\n", clock.UTC().Format(time.RFC3339))
+}
+
+// stopped is Options.Stopped's answer, or the zero time.
+func (s *Server) stopped() time.Time {
+	if s.o.Stopped == nil {
+		return time.Time{}
+	}
+	return s.o.Stopped()
 }
 
 // --- the index ---
@@ -414,12 +436,16 @@ type page struct {
 	Game    string // the game whose feed the page links, "" for all
 	Nav     []navLink
 	Referee string
+	Stopped string // when the referee stopped applying mail, "" while it applies it
 }
 
 type navLink struct{ Href, Text string }
 
 func (s *Server) page(title, game string) page {
 	p := page{Title: title, Game: game, Referee: s.o.Referee}
+	if since := s.stopped(); !since.IsZero() {
+		p.Stopped = fmtTime(since)
+	}
 	p.Nav = append(p.Nav, navLink{"/", "Games"})
 	for _, g := range s.o.Engine.Games() {
 		p.Nav = append(p.Nav, navLink{"/game/" + g.Spec().ID, g.Spec().Title})

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-smtp"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
@@ -26,6 +27,7 @@ import (
 	"referee/contests/wackyworld"
 	"referee/contract"
 	"referee/contract/contracttest"
+	"referee/mailout"
 )
 
 // scenario plays the scenario archives of Life, Steemfield and Wacky World
@@ -479,7 +481,7 @@ func TestMetrics(t *testing.T) {
 	m.Read()
 	m.Read()
 	m.Sent(nil, false)
-	m.Sent(io.EOF, false)
+	m.Sent(&mailout.SendError{Op: "auth", Err: &smtp.SMTPError{Code: 535, Message: "bad credentials"}}, false)
 	m.Sent(io.EOF, true)
 	m.Reconnect()
 	m.Applied(time.Millisecond)
@@ -534,6 +536,7 @@ func TestMetrics(t *testing.T) {
 		{"referee_apply_seconds", nil, 1},
 		{"referee_save_seconds", nil, 1},
 		{"referee_outbox_depth", nil, float64(len(h.S.Outbox))},
+		{"referee_smtp_login_refused", nil, 1},
 	} {
 		if got := value(c.name, c.labels); got != c.want {
 			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)

@@ -1,0 +1,108 @@
+package mailout
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+)
+
+// TestLoginRefused: the server answers AUTH with 535 (a wrong password).
+// The send fails as temporary (the notice is not at fault) and as a
+// refused login (IsAuthRefused); the log says so once at the error level,
+// with the server's words and the settings to check, never the password;
+// while the hold lasts the next send tries no login (no new connection);
+// once it is over, the next send logs in again.
+func TestLoginRefused(t *testing.T) {
+	r := startRecorder(t, false, nil)
+	var logged bytes.Buffer
+	s := NewSender(SMTPConfig{Addr: r.addr, TLS: TLSNone, User: "player", Password: "wrong", RefusedWait: time.Minute},
+		slog.New(slog.NewTextHandler(&logged, nil)))
+	raw := []byte("Subject: x\r\n\r\nbody\r\n")
+	send := func() error {
+		t.Helper()
+		err := s.Send(context.Background(), "referee@example.test", []string{"a@example.test"}, raw)
+		if err == nil {
+			t.Fatal("Send succeeded with a wrong password")
+		}
+		if IsPermanent(err) {
+			t.Errorf("IsPermanent(%v) = true, want a temporary failure", err)
+		}
+		if !IsAuthRefused(err) {
+			t.Errorf("IsAuthRefused(%v) = false", err)
+		}
+		return err
+	}
+	send()
+	log := logged.String()
+	if n := strings.Count(log, "\n"); n != 1 {
+		t.Errorf("%d log lines, want 1:\n%s", n, log)
+	}
+	for _, want := range []string{"level=ERROR", "smtp server refused the referee's login; retrying", `check="smtp.user and its password"`, "bad credentials", "user=player", "retry_in=1m0s"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log lacks %q:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log, "wrong") {
+		t.Errorf("the log shows the password:\n%s", log)
+	}
+
+	// Held: no login, no connection, nothing more logged.
+	r.mu.Lock()
+	before := r.sessions
+	r.mu.Unlock()
+	if err := send(); !strings.Contains(err.Error(), "no login tried before") {
+		t.Errorf("held send: %v", err)
+	}
+	r.mu.Lock()
+	after := r.sessions
+	r.mu.Unlock()
+	if after != before {
+		t.Errorf("%d connections while the login is held, want none", after-before)
+	}
+	if logged.String() != log {
+		t.Errorf("the held send logged:\n%s", logged.String()[len(log):])
+	}
+
+	// The hold over, the next send logs in again (and is refused again,
+	// the wait doubled).
+	s.mu.Lock()
+	s.loginAt = time.Now()
+	s.mu.Unlock()
+	send()
+	r.mu.Lock()
+	after = r.sessions
+	r.mu.Unlock()
+	if after != before+1 {
+		t.Errorf("%d connections after the hold, want 1", after-before)
+	}
+	if !strings.Contains(logged.String()[len(log):], "retry_in=2m0s") {
+		t.Errorf("the second refusal does not double the wait:\n%s", logged.String()[len(log):])
+	}
+}
+
+// TestIsAuthRefused: only a 5xx answer to AUTH is a refused login.
+func TestIsAuthRefused(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{classify("auth", "", &smtpError535), true},
+		{classify("auth", "", &smtpError454), false},
+		{classify("rcpt", "a@example.test", &smtpError535), false},
+		{nil, false},
+	} {
+		if got := IsAuthRefused(tc.err); got != tc.want {
+			t.Errorf("IsAuthRefused(%v) = %v, want %v", tc.err, got, tc.want)
+		}
+	}
+}
+
+var (
+	smtpError535 = smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "bad credentials"}
+	smtpError454 = smtp.SMTPError{Code: 454, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: "try later"}
+)
