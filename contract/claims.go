@@ -313,8 +313,18 @@ func doClaim(c *Ctx, a *Action) error {
 	if game == "" {
 		return Reject("CoE", "%s belongs to no one game: say which game's contestmaster should answer (\"... in Life\")", id)
 	}
-	s.NextClaim++
-	cl := &Claim{ID: s.NextClaim, Game: game, Report: id, Claimant: p.Name, From: strings.ToLower(c.msg.From), MsgID: c.msg.ID,
+	n := s.NextClaim + 1
+	if pins := s.aux().claims; pins != nil {
+		// A re-run's corrected history: the claim keeps its number, a
+		// new one takes one after the recorded history's.
+		if k, ok := pins.ids[claimKey(c.msg.ID, id)]; ok && !slices.ContainsFunc(s.Claims, func(o *Claim) bool { return o.ID == k }) {
+			n = k
+		} else {
+			n = max(n, pins.last+1)
+		}
+	}
+	s.NextClaim = max(s.NextClaim, n)
+	cl := &Claim{ID: n, Game: game, Report: id, Claimant: p.Name, From: strings.ToLower(c.msg.From), MsgID: c.msg.ID,
 		What: what, Filed: c.now, Public: c.msg.Channel.IsPublic(), Status: "open"}
 	s.Claims = append(slices.Clone(s.Claims), cl)
 	if x != nil && x.Status == "pending" {

@@ -221,8 +221,16 @@ type history struct {
 }
 
 // replay re-does inputs on a copy of base, collecting the notices made.
-func (e *Engine) replay(base *State, inputs []Input) (*history, error) {
+// pins, when not nil, are the numbers the claims keep (claimNumbers).
+func (e *Engine) replay(base *State, inputs []Input, pins *claimPins) (*history, error) {
 	h := &history{s: Snapshot(base), notices: map[string]*Notice{}, public: map[string]bool{}, from: map[string]string{}}
+	if pins != nil {
+		h.s.aux().claims = pins
+		defer func() {
+			h.s.aux().claims = nil
+			h.s.NextClaim = max(h.s.NextClaim, pins.last)
+		}()
+	}
 	for i := range inputs {
 		in := &inputs[i]
 		before := map[string]bool{}
@@ -250,6 +258,72 @@ func (e *Engine) replay(base *State, inputs []Input) (*history, error) {
 		}
 	}
 	return h, nil
+}
+
+// claimPins are the numbers of the claims of the recorded history, which
+// the same claims keep in the corrected one: claims are answered by number
+// ("I deny CoE #3", "I correct CoE #3") and their claimants were given
+// theirs, so a claim no longer made (its claimant never joined) leaves its
+// number unused, and an answer to it answers nothing, rather than every
+// later claim taking the number before. A claim only the corrected history
+// makes takes a number after the recorded history's last.
+type claimPins struct {
+	ids  map[string]int // by claimKey
+	last int            // the recorded history's last number
+}
+
+// claimKey names a claim across histories: its message and its report (a
+// correction may give the message other words).
+func claimKey(msgID, report string) string {
+	return msgID + "\x00" + report
+}
+
+// claimNumbers are the numbers of the claims h made, from its entries.
+func claimNumbers(h *history) *claimPins {
+	p := &claimPins{ids: map[string]int{}, last: h.s.NextClaim}
+	for _, en := range h.entries {
+		d, _ := en.Detail["claim"].(map[string]any)
+		id, ok := d["id"].(int)
+		_, made := d["what"].(string) // a denial's has none
+		if !ok || !made {
+			continue
+		}
+		report, _ := d["report"].(string)
+		p.ids[claimKey(en.MsgID, report)] = id
+	}
+	return p
+}
+
+// recordedPins are the claim numbers the latest correction among inputs
+// kept (claimPins), which a replay of the history they stand for
+// (EffectiveInputs) keeps again: the numbers of its own recorded history,
+// itself the inputs before it with the corrections before it applied. Nil
+// without a correction among them.
+func (e *Engine) recordedPins(base *State, inputs []Input) (*claimPins, error) {
+	last := -1
+	for i := len(inputs) - 1; i >= 0; i-- {
+		if in := &inputs[i]; in.Kind == InCorrect && in.Fix != nil && in.Error == "" {
+			last = i
+			break
+		}
+	}
+	if last < 0 {
+		return nil, nil
+	}
+	before := inputs[:last]
+	pins, err := e.recordedPins(base, before)
+	if err != nil {
+		return nil, err
+	}
+	effective, err := EffectiveInputs(before)
+	if err != nil {
+		return nil, err
+	}
+	h, err := e.replay(base, effective, pins)
+	if err != nil {
+		return nil, err
+	}
+	return claimNumbers(h), nil
 }
 
 // RefusedError is a correction refused: it would change what a ratified
@@ -285,7 +359,11 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	if (r.Fix.Kind == FixArrived || r.Fix.Kind == FixAdjust) && from.Before(r.Base.Clock) {
 		return nil, nil, fmt.Errorf("correction: it touches %s UTC, before the starting state's clock %s UTC; start from an earlier state", Stamp(from), Stamp(r.Base.Clock))
 	}
-	old, err := e.replay(r.Base, recorded)
+	pins, err := e.recordedPins(r.Base, r.Inputs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the recorded history: %w", err)
+	}
+	old, err := e.replay(r.Base, recorded, pins)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the recorded history: %w", err)
 	}
@@ -295,7 +373,7 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	} else if d := encodedDiff(deliveryless(old.s), deliveryless(current)); d != "" {
 		return nil, nil, fmt.Errorf("the recorded history does not lead to the current state: %s", d)
 	}
-	cur, err := e.replay(r.Base, edited)
+	cur, err := e.replay(r.Base, edited, claimNumbers(old))
 	if err != nil {
 		return nil, nil, fmt.Errorf("the corrected history: %w", err)
 	}

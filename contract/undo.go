@@ -103,6 +103,9 @@ type aux struct {
 	// changes notes the memory of the games' data saved for a change
 	// (changes.go).
 	changes changeLog
+	// claims, in the corrected history of a re-run, are the numbers its
+	// claims keep (claimPins).
+	claims *claimPins
 }
 
 func (s *State) aux() *aux {
