@@ -85,9 +85,10 @@ const DefaultRatification = 7 * 24 * time.Hour
 // paragraph as what is wrong; so does a denial as its reason.
 var (
 	// claimLine starts a claim: "I CoE on <report>: ...", "CoE: ...",
-	// "Claim of Error on <report>: ...".
-	claimLine = lazyre.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:(i)\s+(?:hereby\s+)?(?:coe|make\s+a\s+claim\s+of\s+error|claim\s+(?:an\s+)?error)\b|(?:coe|claim\s+of\s+error)\s*(?:\bon\b|\bagainst\b|:))`)
-	claimForm = lazyre.MustCompile(`(?is)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:i\s+(?:hereby\s+)?)?(?:coe|make\s+a\s+claim\s+of\s+error|claim\s+(?:an\s+)?error|claim\s+of\s+error)(?:\s+(?:on|against)\s+<?(?P<report>[^\s:<>]+?)>?)?\s*:\s*(?P<what>\S.*)$`)
+	// "Claim of Error on <report>: ...", "CoE in Life: ..." (the game,
+	// one to four words, named before the colon).
+	claimLine = lazyre.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:(i)\s+(?:hereby\s+)?(?:coe|make\s+a\s+claim\s+of\s+error|claim\s+(?:an\s+)?error)\b|(?:coe|claim\s+of\s+error)\s*(?:\bon\b|\bagainst\b|:|\s(?:in|for)\s+(?:[\pL\pN'-]+\s+){0,3}[\pL\pN'-]+\s*(?:\bon\b|\bagainst\b|:)))`)
+	claimForm = lazyre.MustCompile(`(?is)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:i\s+(?:hereby\s+)?)?(?:coe|make\s+a\s+claim\s+of\s+error|claim\s+(?:an\s+)?error|claim\s+of\s+error)(?:\s+(?:in|for)\s+(?P<game>(?:[\pL\pN'-]+\s+){0,3}?[\pL\pN'-]+))?(?:\s+(?:on|against)\s+<?(?P<report>[^\s:<>]+?)>?)?\s*:\s*(?P<what>\S.*)$`)
 	// denyLine starts a denial: "I deny CoE #N: <reason>".
 	denyLine = lazyre.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?i\s+(?:hereby\s+)?deny\s+(?:the\s+)?(?:coe|claim\s+of\s+error)\b`)
 	denyForm = lazyre.MustCompile(`(?is)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?i\s+(?:hereby\s+)?deny\s+(?:the\s+)?(?:coe|claim\s+of\s+error)\s*(?:#|no\.?\s*|number\s*)?\s*(?P<id>\d+)\s*[:,.-]\s*(?P<reason>\S.*)$`)
@@ -302,6 +303,11 @@ func doClaim(c *Ctx, a *Action) error {
 	game := ""
 	if x != nil {
 		game = x.Game
+	}
+	if game == "" {
+		// "CoE in Life: ...": the game named before the colon; other
+		// words there ("CoE for my receipt: ...") name none.
+		game = c.e.gameNamed(a.Arg("game"))
 	}
 	if game == "" {
 		if _, g := c.e.gameRef(what); g != "" {
