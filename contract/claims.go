@@ -349,6 +349,16 @@ func doClaim(c *Ctx, a *Action) error {
 	return nil
 }
 
+// answered is the refusal of an answer to claim n when n was made and has
+// left the state, answered (a claim is answered once: denied, or corrected
+// and re-run); nil when no claim n was made.
+func answered(s *State, n int) error {
+	if n < 1 || n > s.NextClaim {
+		return nil
+	}
+	return Reject("G8", "Claim of Error #%d has been answered; an error left in the record needs a new claim (a player's \"CoE: ...\" in a reply to the report, notice or receipt), which you can then answer", n)
+}
+
 func (s *State) claim(id int) *Claim {
 	for _, c := range s.Claims {
 		if c.ID == id {
@@ -365,6 +375,9 @@ func doDeny(c *Ctx, a *Action) error {
 	n, _ := strconv.Atoi(a.Arg("id"))
 	cl := s.claim(n)
 	if cl == nil {
+		if err := answered(s, n); err != nil {
+			return err
+		}
 		return Reject("CoE", "there is no open Claim of Error #%s", a.Arg("id"))
 	}
 	gs := s.Games[cl.Game]
