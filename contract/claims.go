@@ -85,9 +85,10 @@ const DefaultRatification = 7 * 24 * time.Hour
 // paragraph as what is wrong; so does a denial as its reason.
 var (
 	// claimLine starts a claim: "I CoE on <report>: ...", "CoE: ...",
-	// "Claim of Error on <report>: ...".
-	claimLine = lazyre.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:(i)\s+(?:hereby\s+)?(?:coe|make\s+a\s+claim\s+of\s+error|claim\s+(?:an\s+)?error)\b|(?:coe|claim\s+of\s+error)\s*(?:\bon\b|\bagainst\b|:))`)
-	claimForm = lazyre.MustCompile(`(?is)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:i\s+(?:hereby\s+)?)?(?:coe|make\s+a\s+claim\s+of\s+error|claim\s+(?:an\s+)?error|claim\s+of\s+error)(?:\s+(?:on|against)\s+<?(?P<report>[^\s:<>]+?)>?)?\s*:\s*(?P<what>\S.*)$`)
+	// "Claim of Error on <report>: ...", "CoE in Life: ..." (the game,
+	// one to four words, named before the colon).
+	claimLine = lazyre.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:(i)\s+(?:hereby\s+)?(?:coe|make\s+a\s+claim\s+of\s+error|claim\s+(?:an\s+)?error)\b|(?:coe|claim\s+of\s+error)\s*(?:\bon\b|\bagainst\b|:|\s(?:in|for)\s+(?:[\pL\pN'-]+\s+){0,3}[\pL\pN'-]+\s*(?:\bon\b|\bagainst\b|:)))`)
+	claimForm = lazyre.MustCompile(`(?is)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?(?:i\s+(?:hereby\s+)?)?(?:coe|make\s+a\s+claim\s+of\s+error|claim\s+(?:an\s+)?error|claim\s+of\s+error)(?:\s+(?:in|for)\s+(?P<game>(?:[\pL\pN'-]+\s+){0,3}?[\pL\pN'-]+))?(?:\s+(?:on|against)\s+<?(?P<report>[^\s:<>]+?)>?)?\s*:\s*(?P<what>\S.*)$`)
 	// denyLine starts a denial: "I deny CoE #N: <reason>".
 	denyLine = lazyre.MustCompile(`(?i)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?i\s+(?:hereby\s+)?deny\s+(?:the\s+)?(?:coe|claim\s+of\s+error)\b`)
 	denyForm = lazyre.MustCompile(`(?is)^(?:(?:[-*•]|\d{1,2}[.)])\s+)?i\s+(?:hereby\s+)?deny\s+(?:the\s+)?(?:coe|claim\s+of\s+error)\s*(?:#|no\.?\s*|number\s*)?\s*(?P<id>\d+)\s*[:,.-]\s*(?P<reason>\S.*)$`)
@@ -304,6 +305,11 @@ func doClaim(c *Ctx, a *Action) error {
 		game = x.Game
 	}
 	if game == "" {
+		// "CoE in Life: ...": the game named before the colon; other
+		// words there ("CoE for my receipt: ...") name none.
+		game = c.e.gameNamed(a.Arg("game"))
+	}
+	if game == "" {
 		if _, g := c.e.gameRef(what); g != "" {
 			game = g
 		} else if len(p.Member) == 1 {
@@ -353,6 +359,16 @@ func doClaim(c *Ctx, a *Action) error {
 	return nil
 }
 
+// answered is the refusal of an answer to claim n when n was made and has
+// left the state, answered (a claim is answered once: denied, or corrected
+// and re-run); nil when no claim n was made.
+func answered(s *State, n int) error {
+	if n < 1 || n > s.NextClaim {
+		return nil
+	}
+	return Reject("G8", "Claim of Error #%d has been answered; an error left in the record needs a new claim (a player's \"CoE: ...\" in a reply to the report, notice or receipt), which you can then answer", n)
+}
+
 func (s *State) claim(id int) *Claim {
 	for _, c := range s.Claims {
 		if c.ID == id {
@@ -369,6 +385,9 @@ func doDeny(c *Ctx, a *Action) error {
 	n, _ := strconv.Atoi(a.Arg("id"))
 	cl := s.claim(n)
 	if cl == nil {
+		if err := answered(s, n); err != nil {
+			return err
+		}
 		return Reject("CoE", "there is no open Claim of Error #%s", a.Arg("id"))
 	}
 	gs := s.Games[cl.Game]

@@ -31,6 +31,9 @@ func TestReadClaims(t *testing.T) {
 		{"I make a claim of error on randomness/2026-W49/20261130T000000: the seed.", "coe",
 			map[string]string{"report": "randomness/2026-W49/20261130T000000", "what": "the seed."}},
 		{"- I CoE: the points of Bob.", "coe", map[string]string{"what": "the points of Bob."}},
+		{"CoE in Life: I own 3 Vials, not 2.", "coe", map[string]string{"game": "Life", "what": "I own 3 Vials, not 2."}},
+		{"Claim of Error for the Rumble contest: my bid was 41.", "coe", map[string]string{"game": "the Rumble contest", "what": "my bid was 41."}},
+		{"I CoE in Life on life/report/2026-W50: the board.", "coe", map[string]string{"game": "Life", "report": "life/report/2026-W50", "what": "the board."}},
 		{"I deny CoE #3: the report is right (R20).", "deny coe", map[string]string{"id": "3", "reason": "the report is right (R20)."}},
 		{"I deny the Claim of Error no. 12 - the cell died\nin the Round.", "deny coe", map[string]string{"id": "12", "reason": "the cell died in the Round."}},
 		{"I CoE on the report.", "not understood", nil},
@@ -283,6 +286,14 @@ func TestClaimOnReceipt(t *testing.T) {
 	r = claim("c3@example.test", "carol@example.test", "CoE: my transfer in Toy.", "<m5@example.test>", rid(5))
 	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #2 recorded on receipt/m5@example.test") || len(h.S.Claims) != 2 || h.S.Claims[1].Game != "toy" {
 		t.Fatalf("a claim naming its game: %v, claims %+v", r, h.S.Claims)
+	}
+	r = claim("c4@example.test", "carol@example.test", "CoE in Toy: my transfer.", "<m5@example.test>", rid(5))
+	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #3 recorded on receipt/m5@example.test") || len(h.S.Claims) != 3 || h.S.Claims[2].Game != "toy" {
+		t.Fatalf("a claim naming its game before the colon: %v, claims %+v", r, h.S.Claims)
+	}
+	r = claim("c5@example.test", "carol@example.test", "CoE for my receipt: my transfer.", "<m5@example.test>", rid(5))
+	if r == nil || !strings.Contains(flat(r.Body), "belongs to no one game") || len(h.S.Claims) != 3 {
+		t.Fatalf("a claim naming no game before the colon: %v", r)
 	}
 }
 

@@ -238,6 +238,9 @@ func doCorrect(c *Ctx, a *Action) error {
 		}
 	}
 	if cl == nil {
+		if err := answered(c.s, f.CoE); err != nil {
+			return err
+		}
 		return Reject("G8", "there is no open claim of error #%d to correct", f.CoE)
 	}
 	gs := c.s.Games[cl.Game]

@@ -371,3 +371,25 @@ func TestRefusedCorrectionJournaled(t *testing.T) {
 		t.Errorf("the last line is %d (%s), the state's journal number %d", last.Seq, last.Verb, h.S.JournalSeq)
 	}
 }
+
+// TestAnswerOfAnAnsweredClaim: a second answer to a claim already answered
+// (a second correction, a denial after a correction) says that the claim was
+// answered and that a further error needs a new claim; it said "there is no
+// open claim of error #1", which left the contestmaster looking for one.
+func TestAnswerOfAnAnsweredClaim(t *testing.T) {
+	h := claimed(t)
+	h.S.NextClaim = 1
+	if r := h.Private("2026-12-02T09:00:00Z", cmAddr, "I deny CoE #1: the receipt is right."); r == nil || !strings.Contains(r.Body, "Done") {
+		t.Fatalf("the denial: %v", r)
+	}
+	for _, text := range []string{"I correct CoE #1: message <m1@example.test> is void.", "I deny CoE #1: still right."} {
+		r := h.Private("2026-12-02T10:00:00Z", cmAddr, text)
+		if r == nil || !strings.Contains(flat(r.Body), "Not done: Claim of Error #1 has been answered; an error left in the record needs a new claim") {
+			t.Errorf("%q: want a refusal saying the claim was answered, got %v", text, r)
+		}
+	}
+	r := h.Private("2026-12-02T10:00:00Z", cmAddr, "I correct CoE #7: message <m1@example.test> is void.")
+	if r == nil || !strings.Contains(r.Body, "no open claim of error #7") {
+		t.Errorf("a claim never made: %v", r)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"referee/contract/text"
 )
@@ -447,7 +448,11 @@ func (r *Revision) Text() string {
 		for _, c := range r.State {
 			t.Add(c.What, orNone(c.Old), orNone(c.New))
 		}
-		b.WriteString(t.String())
+		if tab := t.String(); fitsMail(tab) {
+			b.WriteString(tab)
+		} else {
+			b.WriteString(stateList(r.State))
+		}
 	}
 	if len(r.Draws) > 0 {
 		b.WriteString("\n" + text.Heading("Draws whose outcome changed"))
@@ -490,6 +495,60 @@ func receiptsSent(rs []NoticeChange) string {
 		return ""
 	}
 	return "Each changed receipt is sent again to its player, marked \"Corrected:\"."
+}
+
+// fitsMail reports whether every line of s keeps within a mail's 72
+// columns.
+func fitsMail(s string) bool {
+	for _, l := range strings.Split(s, "\n") {
+		if utf8.RuneCountInString(l) > 72 {
+			return false
+		}
+	}
+	return true
+}
+
+// stateList is the state's changes as a list, for those the table cannot
+// hold within a mail's width (lines of a game's report, a whole line in each
+// of "was" and "now"): each thing changed, then what it was and what it is
+// now, the changes of one thing in a row (a report's lines gone, then
+// those come) under one heading, each line whole.
+func stateList(changes []StateChange) string {
+	var b strings.Builder
+	side := func(label string, vals []string) {
+		switch len(vals) {
+		case 0:
+			b.WriteString("  " + label + ": (none)\n")
+		case 1:
+			if utf8.RuneCountInString(vals[0]) <= 64 && strings.TrimSpace(vals[0]) == vals[0] {
+				b.WriteString("  " + label + ": " + vals[0] + "\n")
+				return
+			}
+			fallthrough
+		default:
+			b.WriteString("  " + label + ":\n")
+			for _, v := range vals {
+				b.WriteString("    " + v + "\n")
+			}
+		}
+	}
+	for i := 0; i < len(changes); {
+		j := i
+		var was, now []string
+		for ; j < len(changes) && changes[j].What == changes[i].What; j++ {
+			if changes[j].Old != "" {
+				was = append(was, changes[j].Old)
+			}
+			if changes[j].New != "" {
+				now = append(now, changes[j].New)
+			}
+		}
+		b.WriteString(changes[i].What + "\n")
+		side("was", was)
+		side("now", now)
+		i = j
+	}
+	return b.String()
 }
 
 func orNone(s string) string {

@@ -98,7 +98,9 @@ func TestCorrectionOfASealedBid(t *testing.T) {
 // sealed, in reply to the bid's receipt, is a claim and nothing else, even
 // when it quotes the bid the player meant: "CoE: you read my bid wrong, it
 // was" and "Flight: 30" on the next line were also read as a new bid list,
-// which replaced Bob's sealed bid.
+// which replaced Bob's sealed bid. So is one that names its game before the
+// colon ("CoE in Rumble: I meant to bid 30 on Flight"), which was read as a
+// bid line that is not a bid, the claim lost.
 func TestClaimIsNoSubmission(t *testing.T) {
 	raw, err := os.ReadFile("testdata/scenario.mbox")
 	if err != nil {
@@ -112,20 +114,22 @@ func TestClaimIsNoSubmission(t *testing.T) {
 	if err := os.WriteFile(path, raw[:at], 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
-	h.Mbox(path)
-	receipt := contract.MessageID("receipt/ru14.bob@example.test", contract.Domain(contracttest.Referee))
-	out := h.Send(&contract.Message{From: "bob@example.test", Name: "Bob",
-		Date: contracttest.At(t, "2026-12-02T09:41:00Z"), Arrived: contracttest.At(t, "2026-12-02T09:41:00Z"), Subject: "Re: bids",
-		Channel: contract.ChanPrivate, Authenticated: true, Text: "CoE: you read my bid wrong, it was\nFlight: 30\n",
-		InReplyTo: []string{receipt}, References: []string{"ru14.bob@example.test", receipt}})
-	r := contracttest.Receipt(out)
-	if r == nil || !strings.Contains(r.Body, "Claim of Error #1 recorded") || !strings.Contains(r.Body, "1 done, 0 not done") {
-		t.Fatalf("the claim's receipt:\n%v", r)
-	}
-	for _, n := range out {
-		if strings.Contains(n.Subject, "sealed bids from Bob") || strings.Contains(n.Body, "sealed") {
-			t.Errorf("the claim was taken for a bid: %s (%s)\n%s", n.ID, n.Subject, n.Body)
+	for _, text := range []string{"CoE: you read my bid wrong, it was\nFlight: 30\n", "CoE in Rumble: I meant to bid 30 on Flight.\n"} {
+		h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+		h.Mbox(path)
+		receipt := contract.MessageID("receipt/ru14.bob@example.test", contract.Domain(contracttest.Referee))
+		out := h.Send(&contract.Message{From: "bob@example.test", Name: "Bob",
+			Date: contracttest.At(t, "2026-12-02T09:41:00Z"), Arrived: contracttest.At(t, "2026-12-02T09:41:00Z"), Subject: "Re: bids",
+			Channel: contract.ChanPrivate, Authenticated: true, Text: text,
+			InReplyTo: []string{receipt}, References: []string{"ru14.bob@example.test", receipt}})
+		r := contracttest.Receipt(out)
+		if r == nil || !strings.Contains(r.Body, "Claim of Error #1 recorded") || !strings.Contains(r.Body, "1 done, 0 not done") {
+			t.Fatalf("%q: the claim's receipt:\n%v", text, r)
+		}
+		for _, n := range out {
+			if strings.Contains(n.Subject, "sealed bids from Bob") || strings.Contains(n.Body, "sealed") {
+				t.Errorf("%q: the claim was taken for a bid: %s (%s)\n%s", text, n.ID, n.Subject, n.Body)
+			}
 		}
 	}
 }
