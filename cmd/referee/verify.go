@@ -23,7 +23,11 @@ not revealed yet are counted as pending. It also holds the state hash each
 report or notice published to its ratification and to the state's record of it
 (a replay of the same mail recomputes the hashes themselves). Every revision a
 correction made is re-computed from the kept snapshots and the journal's
-inputs, and compared with the journaled one. Exit status 1 on a mismatch.
+inputs, and compared with the journaled one; one that differs because this
+build re-does the history before it otherwise than the journal holds it (a newer
+build that reads some message otherwise) says so, naming the first input that
+differs: verify it with the build that wrote the journal. Exit status 1 on a
+mismatch.
 `
 
 func cmdVerify(args []string, stdout, stderr io.Writer) error {

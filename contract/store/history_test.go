@@ -454,3 +454,45 @@ func TestJournalInputLinesChecked(t *testing.T) {
 		t.Errorf("an input line that does not decode: %v", p)
 	}
 }
+
+// TestVerifySaysWhichInputReadsOtherwise: a revision that differs from its
+// re-computation because this build reads an input before the correction
+// otherwise than the build that journaled it (a newer build reading some
+// message otherwise, here m3's text changed in the journal) is said to be
+// so, naming the journal line, not only "differs".
+func TestVerifySaysWhichInputReadsOtherwise(t *testing.T) {
+	e := lifeEngine(t)
+	path := filepath.Join(t.TempDir(), "state.yaml")
+	s, j, at := correctionRecord(t, e, path)
+	defer j.Close()
+	fix := contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m2@example.test",
+		Text: "I transfer a Vial of Primordial Ooze to the Life contest to take control of Cell (5, 6)."}
+	got, step, _ := store.Correct(e, path, s, fix, at.Add(time.Minute))
+	if got == nil {
+		t.Fatalf("correction refused: %s", step.Input.Error)
+	}
+	if err := store.CommitSteps(j, path, got, []store.Step{step}); err != nil {
+		t.Fatal(err)
+	}
+	jpath := store.JournalPath(path)
+	b, _ := os.ReadFile(jpath)
+	i := bytes.Index(b, []byte(`m3@example.test`))
+	if i < 0 {
+		t.Fatalf("m3 not found in the journal:\n%s", b)
+	}
+	k := bytes.Index(b[i:], []byte(`I join the Life contest.`))
+	if k < 0 {
+		t.Fatalf("m3's text not found in the journal:\n%s", b)
+	}
+	tampered := append(append(append([]byte{}, b[:i+k]...), "I like the Life contest."...), b[i+k+len("I join the Life contest."):]...)
+	if err := os.WriteFile(jpath, tampered, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	n, bad, err := store.VerifyRevisions(e, path)
+	if err != nil || n != 1 || len(bad) != 1 {
+		t.Fatalf("verify: %d checked, %q, %v; want 1 and one mismatch", n, bad, err)
+	}
+	if !strings.Contains(bad[0], "this build re-does the history before it otherwise than the journal holds it") || !strings.Contains(bad[0], "input 3 (message)") {
+		t.Errorf("the mismatch does not say which input this build reads otherwise:\n%s", bad[0])
+	}
+}

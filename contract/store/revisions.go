@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -52,7 +53,11 @@ func VerifyRevisions(e *contract.Engine, path string) (int, []string, error) {
 			return checked, bad, err
 		}
 		if !bytes.Equal(want, have) {
-			bad = append(bad, fmt.Sprintf("journal line %d: the revision of CoE #%d differs from its re-computation (%s)", st.Line, in.Fix.CoE, differingKeys(want, have)))
+			msg := fmt.Sprintf("journal line %d: the revision of CoE #%d differs from its re-computation (%s)", st.Line, in.Fix.CoE, differingKeys(want, have))
+			if why := readsOtherwise(e, path, *in.Fix, st.N); why != "" {
+				msg += "; " + why
+			}
+			bad = append(bad, msg)
 		}
 	}
 	return checked, bad, nil
@@ -89,6 +94,22 @@ func recomputeRevision(e *contract.Engine, path string, n int64, fix contract.Co
 	_, rev, err := e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Fix: fix, Ratified: func(id string) bool { return ratified[id] },
 		MailboxHashes: stated["hashes"] != contract.HashesOfTheGames})
 	return rev, err
+}
+
+// readsOtherwise says where this build re-does the history a correction
+// re-ran (from its snapshot up to input n) otherwise than the journal
+// holds it, as a build that reads some message otherwise than the one
+// that journaled it does; "" when it re-does it as journaled.
+func readsOtherwise(e *contract.Engine, path string, fix contract.Correction, n int64) string {
+	base, _, err := CorrectionHistory(e, path, fix, n)
+	if err != nil {
+		return ""
+	}
+	var re *RedoError
+	if err := redoUpTo(e, base, path, n-1, nil); errors.As(err, &re) {
+		return fmt.Sprintf("this build re-does the history before it otherwise than the journal holds it (%s); verify with the build that wrote the journal", re.Error())
+	}
+	return ""
 }
 
 // CorrectionHistory is what a correction re-runs: the newest kept snapshot
