@@ -231,6 +231,11 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 // longer than cmdTimeout or ctx ends first (go-imap has no per-command
 // deadline, and no read deadline at all while IDLE).
 func wait(ctx context.Context, cl *imapclient.Client, f func() error) error {
+	// An ended context starts no command: its AfterFunc would close the
+	// connection only beside f, which could finish first.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	t := time.AfterFunc(cmdTimeout, func() { cl.Close() })
 	stop := context.AfterFunc(ctx, func() { cl.Close() })
 	err := f()
