@@ -53,6 +53,16 @@ type Game interface {
 // (*Game)(nil)` line, so that a signature slip fails the build instead of
 // silently turning the hook off.
 
+// Republisher is implemented by games with public notices a correction
+// publishes again when it changes them (Rumble: a sealed submission's
+// commitment, which its reveal is checked against): the corrected notice
+// goes to its list once more, marked "Corrected:", with the revision
+// (PublishRevision), so that the commitment of a corrected submission is
+// published whole before its reveal. The revision lists every change.
+type Republisher interface {
+	Republish(n *Notice) bool
+}
+
 // Extractor is implemented by games whose actions are not "I ..." sentences
 // (Steemfield's {TAGS}, Rumble's private lists). Extract returns the actions it
 // found in the message's unquoted text, each with its byte Offset in the text so

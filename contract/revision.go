@@ -353,8 +353,9 @@ func joinAnd(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
-// PublishRevision queues the revision on the official list and the changed
-// receipts, each to its player as "Corrected: ...", and journals it. It
+// PublishRevision queues the revision on the official list, the changed
+// receipts, each to its player as "Corrected: ...", and the changed public
+// notices a game publishes again (Republisher), and journals it. It
 // returns the journal entry. A preview's reply is not sent again: the
 // preview changed nothing, and what it would do in the corrected record is
 // no more than the revision says (the revision lists it).
@@ -384,6 +385,18 @@ func (e *Engine) PublishRevision(s *State, rev *Revision, at time.Time) Entry {
 			InReplyTo: n.InReplyTo, References: slices.Clone(n.References), Time: at,
 		}})
 	}
+	for _, nc := range rev.Notices {
+		n := nc.New
+		if n == nil || nc.Old == nil || n.Channel == ChanPrivate || !e.republishes(n) {
+			continue
+		}
+		body := text.Wrap(fmt.Sprintf("This corrects the notice of %s UTC (CoE #%d; the revision on the official list says what changed). The corrected notice follows.",
+			Stamp(nc.Old.Time), rev.CoE), 0) + "\n" + n.Body
+		s.Outbox = append(s.Outbox, &Outgoing{Notice: Notice{
+			ID: fmt.Sprintf("corrected/%d/%s", rev.CoE, nc.ID), Kind: n.Kind, Game: n.Game, Channel: n.Channel,
+			To: slices.Clone(n.To), Subject: "Corrected: " + n.Subject, Body: body, Time: at,
+		}})
+	}
 	s.Outbox = append(s.Outbox, &Outgoing{Notice: Notice{
 		ID: fmt.Sprintf("revision/%d", rev.CoE), Kind: "revision", Channel: ChanOfficial,
 		Subject: fmt.Sprintf("Revision: the correction of CoE #%d", rev.CoE), Body: rev.Text(), Time: at,
@@ -391,6 +404,18 @@ func (e *Engine) PublishRevision(s *State, rev *Revision, at time.Time) Entry {
 	s.JournalSeq++
 	ent := Entry{Seq: s.JournalSeq, Time: at, Verb: "revision", Outcome: "applied", Detail: map[string]any{"revision": rev}}
 	return ent
+}
+
+// republishes reports whether n's game publishes it again when a
+// correction changes it (Republisher).
+func (e *Engine) republishes(n *Notice) bool {
+	for _, g := range e.list {
+		if g.Spec().ID == n.Game {
+			r, ok := g.(Republisher)
+			return ok && r.Republish(n)
+		}
+	}
+	return false
 }
 
 // Text renders the revision for the official list.

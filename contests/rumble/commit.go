@@ -166,3 +166,11 @@ func reveals(c *contract.Ctx, st *State) ([]Reveal, string) {
 // still differ ("İron Skin" and "Iron Skin"): the names settle those, not the
 // order the list gave them. A power name holds no NUL.
 func byName(power string) string { return strings.ToLower(power) + "\x00" + power }
+
+// Republish: a sealed submission's commitment notice a correction changes
+// is published again (contract.Republisher), so that the commitment of the
+// corrected submission is public whole before its reveal is checked
+// against it; it names the contestant, the phase and the commitment alone.
+func (g *Game) Republish(n *contract.Notice) bool {
+	return strings.Contains(n.ID, "/commit/")
+}

@@ -3,6 +3,7 @@ package rumble
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -45,13 +46,15 @@ func TestCorrectionOfASealedBid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var revision, corrected *contract.Notice
+	var revision, corrected, commitment *contract.Notice
 	for _, n := range out {
 		switch n.ID {
 		case "revision/1":
 			revision = n
 		case "corrected/1/receipt/ru14.bob@example.test":
 			corrected = n
+		case "corrected/1/rumble/1/commit/ru14.bob@example.test":
+			commitment = n
 		}
 		if n.Channel == contract.ChanPrivate && n.ID != "corrected/1/receipt/ru14.bob@example.test" {
 			continue
@@ -70,6 +73,16 @@ func TestCorrectionOfASealedBid(t *testing.T) {
 	}
 	if corrected == nil || corrected.To[0] != "bob@example.test" || !strings.Contains(corrected.Body, "I bid 43 on Flight.") {
 		t.Fatalf("Bob's corrected receipt does not show his bid as it now reads:\n%v", corrected)
+	}
+	// The corrected bid's commitment is published whole before the
+	// reveal, on the list its first commitment went to, so that the
+	// reveal can be checked against it.
+	if commitment == nil || commitment.Channel != contract.ChanPublic || !strings.HasPrefix(commitment.Subject, "Corrected: ") {
+		t.Fatalf("the corrected bid's commitment is not published again: %v", commitment)
+	}
+	hash := regexp.MustCompile(`(?m)^  ([0-9a-f]{64})$`).FindStringSubmatch(commitment.Body)
+	if hash == nil || !strings.Contains(commitment.Body, "CoE #1") {
+		t.Fatalf("the corrected commitment notice holds no commitment or names no claim:\n%s", commitment.Body)
 	}
 	// The rest of the bids: the reveal shows the corrected bid.
 	rest, err := os.ReadFile("testdata/scenario.mbox")
@@ -91,6 +104,9 @@ func TestCorrectionOfASealedBid(t *testing.T) {
 	}
 	if reveal == nil {
 		t.Fatal("no reveal shows Bob's corrected bid")
+	}
+	if !strings.Contains(reveal.Body, hash[1]) {
+		t.Errorf("the reveal does not show the commitment published with the correction, %s:\n%s", hash[1], reveal.Body)
 	}
 }
 

@@ -36,6 +36,7 @@ var (
 	_ contract.RulingHandler = (*Game)(nil)
 	_ contract.NameKeeper    = (*Game)(nil)
 	_ contract.ParamShower   = (*Game)(nil)
+	_ contract.Republisher   = (*Game)(nil)
 	_ contract.DataSaver     = (*State)(nil)
 )
 
