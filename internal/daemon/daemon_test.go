@@ -479,21 +479,7 @@ func TestReportWaitsForItsSnapshot(t *testing.T) {
 	if report == "" {
 		t.Fatal("a week's advance queued no report")
 	}
-	offered := func() []string {
-		var ids []string
-		held := map[string]bool{}
-		for {
-			o, _ := d.nextToSend()
-			if o == nil {
-				break
-			}
-			ids = append(ids, o.ID)
-			held[o.ID] = true
-			d.inflight = held // as if being sent: the next one is offered
-		}
-		d.inflight = nil
-		return ids
-	}
+	offered := func() []string { return offeredNotices(d) }
 	if ids := offered(); len(ids) == 0 || slices.Contains(ids, report) {
 		t.Fatalf("while the snapshot before it is written the sender is offered %v: want the other notices, not %s", ids, report)
 	}
