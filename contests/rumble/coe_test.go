@@ -3,6 +3,7 @@ package rumble
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,18 +68,8 @@ I deny CoE #1: the commitments are of the submissions as sent.
 // quoted in the reports or the denial, and a preview tells its sender
 // nothing of anyone else's submission.
 func TestSecrecyWithClaimsAndPreviews(t *testing.T) {
-	raw, err := os.ReadFile("testdata/scenario.mbox")
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := strings.Index(string(raw), "From dave@example.test Wed Dec  2 09:40:00 2026")
-	if at < 0 {
-		t.Fatal("the scenario changed: no message at Dec 2 09:40")
-	}
-	path := filepath.Join(t.TempDir(), "scenario.mbox")
-	if err := os.WriteFile(path, []byte(string(raw[:at])+coeMail+string(raw[at:])), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	raw, at := scenarioAt(t, beforeDaveBids)
+	path := mboxFile(t, raw[:at], []byte(coeMail), raw[at:])
 	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
 	h.Mbox(path)
 	h.Advance("2026-12-22T00:00:00Z")
@@ -114,4 +105,35 @@ func TestSecrecyWithClaimsAndPreviews(t *testing.T) {
 			t.Errorf("the preview left a journal line: %+v", en)
 		}
 	}
+}
+
+// beforeDaveBids is the scenario's mbox line of Dave's bids, the last of
+// the bids while they are sealed.
+const beforeDaveBids = "From dave@example.test Wed Dec  2 09:40:00 2026"
+
+// scenarioAt reads testdata/scenario.mbox and the offset of its message
+// whose mbox "From " line is line; the test fails when the scenario no
+// longer holds it.
+func scenarioAt(t *testing.T, line string) ([]byte, int) {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/scenario.mbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := strings.Index(string(raw), line)
+	if at < 0 {
+		t.Fatalf("the scenario changed: no message %q", line)
+	}
+	return raw, at
+}
+
+// mboxFile writes parts, one after another, as an mbox file in a temporary
+// directory and returns its path.
+func mboxFile(t *testing.T, parts ...[]byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "scenario.mbox")
+	if err := os.WriteFile(path, slices.Concat(parts...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

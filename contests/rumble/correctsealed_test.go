@@ -1,8 +1,6 @@
 package rumble
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -19,18 +17,8 @@ import (
 // receipt, to him alone, shows his bid as it now reads, and the reveal the
 // corrected bid.
 func TestCorrectionOfASealedBid(t *testing.T) {
-	raw, err := os.ReadFile("testdata/scenario.mbox")
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := strings.Index(string(raw), "From dave@example.test Wed Dec  2 09:40:00 2026")
-	if at < 0 {
-		t.Fatal("the scenario changed: no message at Dec 2 09:40")
-	}
-	path := filepath.Join(t.TempDir(), "scenario.mbox")
-	if err := os.WriteFile(path, raw[:at], 0o600); err != nil {
-		t.Fatal(err)
-	}
+	raw, at := scenarioAt(t, beforeDaveBids)
+	path := mboxFile(t, raw[:at])
 	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
 	h.Record()
 	h.Mbox(path)
@@ -85,19 +73,9 @@ func TestCorrectionOfASealedBid(t *testing.T) {
 		t.Fatalf("the corrected commitment notice holds no commitment or names no claim:\n%s", commitment.Body)
 	}
 	// The rest of the bids: the reveal shows the corrected bid.
-	rest, err := os.ReadFile("testdata/scenario.mbox")
-	if err != nil {
-		t.Fatal(err)
-	}
-	end := strings.Index(string(rest), "From alice@example.test Wed Dec  2 10:10:00 2026")
-	if end < 0 {
-		t.Fatal("the scenario changed: no message at Dec 2 10:10")
-	}
-	if err := os.WriteFile(path, rest[at:end], 0o600); err != nil {
-		t.Fatal(err)
-	}
+	_, end := scenarioAt(t, "From alice@example.test Wed Dec  2 10:10:00 2026")
 	var reveal *contract.Notice
-	for _, n := range h.Mbox(path) {
+	for _, n := range h.Mbox(mboxFile(t, raw[at:end])) {
 		if n.Channel == contract.ChanPublic && strings.Contains(n.Body, "bid: Flight: 43") {
 			reveal = n
 		}
@@ -118,18 +96,8 @@ func TestCorrectionOfASealedBid(t *testing.T) {
 // colon ("CoE in Rumble: I meant to bid 30 on Flight"), which was read as a
 // bid line that is not a bid, the claim lost.
 func TestClaimIsNoSubmission(t *testing.T) {
-	raw, err := os.ReadFile("testdata/scenario.mbox")
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := strings.Index(string(raw), "From dave@example.test Wed Dec  2 09:40:00 2026")
-	if at < 0 {
-		t.Fatal("the scenario changed: no message at Dec 2 09:40")
-	}
-	path := filepath.Join(t.TempDir(), "scenario.mbox")
-	if err := os.WriteFile(path, raw[:at], 0o600); err != nil {
-		t.Fatal(err)
-	}
+	raw, at := scenarioAt(t, beforeDaveBids)
+	path := mboxFile(t, raw[:at])
 	for _, text := range []string{"CoE: you read my bid wrong, it was\nFlight: 30\n", "CoE in Rumble: I meant to bid 30 on Flight.\n"} {
 		h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
 		h.Mbox(path)
