@@ -25,33 +25,7 @@ import (
 // ... in the record after the starting state", as the re-run started from
 // that snapshot and could not find the first correction's message.
 func TestSecondCorrectionAfterASnapshot(t *testing.T) {
-	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 0)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // nothing is sent: the outbox shows what would be
-	d.mu.Lock()
-	for i, who := range []string{"Alice", "Bob"} {
-		d.s.Claims = append(d.s.Claims, &contract.Claim{ID: i + 1, Game: "life", Report: fmt.Sprintf("receipt/m%d@example.test", 2*i+2),
-			Claimant: who, From: strings.ToLower(who) + "@example.test", MsgID: fmt.Sprintf("c%d@example.test", i+1), What: "not what I wrote", Status: "open"})
-	}
-	d.s.NextClaim = 3
-	if err := d.snapshot(); err != nil {
-		t.Fatal(err)
-	}
-	d.mu.Unlock()
-	// The clock stands still (rate 0) and is moved a minute before each
-	// message, which arrives at it.
-	send := func(uid uint32, from, to, text string) {
-		t.Helper()
-		d.mu.Lock()
-		d.clk.Start = d.clk.Start.Add(time.Minute)
-		arrived := d.clk.Now()
-		d.mu.Unlock()
-		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
-			from, to, uid, arrived.Format(time.RFC1123Z), text)
-		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: arrived, UID: uid}, contract.Checkpoint{UIDValidity: 1, LastUID: uid}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	d, send := claimsDaemon(t, twoClaims()...)
 	const list = "agora-business@example.test"
 	send(1, "Alice <alice@example.test>", list, "I join the Life contest.")
 	send(2, "Alice <alice@example.test>", list, "I claim cell (3, 4) in Life.")
@@ -93,31 +67,7 @@ func TestSecondCorrectionAfterASnapshot(t *testing.T) {
 // revision: the first revision and its corrected receipt were dropped,
 // never to be sent.
 func TestSecondCorrectionKeepsTheFirstsMails(t *testing.T) {
-	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 0)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // nothing is sent: the outbox shows what would be
-	d.mu.Lock()
-	for i, who := range []string{"Alice", "Bob"} {
-		d.s.Claims = append(d.s.Claims, &contract.Claim{ID: i + 1, Game: "life", Report: fmt.Sprintf("receipt/m%d@example.test", 2*i+2),
-			Claimant: who, From: strings.ToLower(who) + "@example.test", MsgID: fmt.Sprintf("c%d@example.test", i+1), What: "not what I wrote", Status: "open"})
-	}
-	d.s.NextClaim = 3
-	if err := d.snapshot(); err != nil {
-		t.Fatal(err)
-	}
-	d.mu.Unlock()
-	send := func(uid uint32, from, to, text string) {
-		t.Helper()
-		d.mu.Lock()
-		d.clk.Start = d.clk.Start.Add(time.Minute)
-		arrived := d.clk.Now()
-		d.mu.Unlock()
-		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
-			from, to, uid, arrived.Format(time.RFC1123Z), text)
-		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: arrived, UID: uid}, contract.Checkpoint{UIDValidity: 1, LastUID: uid}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	d, send := claimsDaemon(t, twoClaims()...)
 	const list = "agora-business@example.test"
 	send(1, "Alice <alice@example.test>", list, "I join the Life contest.")
 	send(2, "Alice <alice@example.test>", list, "I claim cell (3, 4) in Life.")
@@ -149,29 +99,8 @@ func TestSecondCorrectionKeepsTheFirstsMails(t *testing.T) {
 // from the snapshot on, so that a re-run from an older one numbered every
 // later line otherwise.
 func TestCorrectionWhateverItsSnapshot(t *testing.T) {
-	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 0)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	d.mu.Lock()
-	d.s.Claims = append(d.s.Claims, &contract.Claim{ID: 1, Game: "life", Report: "receipt/m4@example.test", Claimant: "Bob",
+	d, send := claimsDaemon(t, &contract.Claim{ID: 1, Game: "life", Report: "receipt/m4@example.test", Claimant: "Bob",
 		From: "bob@example.test", MsgID: "c1@example.test", What: "not what I wrote", Status: "open"})
-	d.s.NextClaim = 2
-	if err := d.snapshot(); err != nil {
-		t.Fatal(err)
-	}
-	d.mu.Unlock()
-	send := func(uid uint32, from, to, text string) {
-		t.Helper()
-		d.mu.Lock()
-		d.clk.Start = d.clk.Start.Add(time.Minute)
-		arrived := d.clk.Now()
-		d.mu.Unlock()
-		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
-			from, to, uid, arrived.Format(time.RFC1123Z), text)
-		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: arrived, UID: uid}, contract.Checkpoint{UIDValidity: 1, LastUID: uid}); err != nil {
-			t.Fatal(err)
-		}
-	}
 	const list = "agora-business@example.test"
 	send(1, "Alice <alice@example.test>", list, "I join the Life contest.")
 	send(2, "Alice <alice@example.test>", list, "I claim cell (3, 4) in Life.")
@@ -224,29 +153,8 @@ func TestCorrectionWhateverItsSnapshot(t *testing.T) {
 // entries when re-done, the journal has M: the journal and this build
 // disagree", and the referee would not start.
 func TestCorrectionKilledBeforeItsStateFile(t *testing.T) {
-	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 0)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	d.mu.Lock()
-	d.s.Claims = append(d.s.Claims, &contract.Claim{ID: 1, Game: "life", Report: "receipt/m2@example.test", Claimant: "Alice",
+	d, send := claimsDaemon(t, &contract.Claim{ID: 1, Game: "life", Report: "receipt/m2@example.test", Claimant: "Alice",
 		From: "alice@example.test", MsgID: "c1@example.test", What: "not what I wrote", Status: "open"})
-	d.s.NextClaim = 2
-	if err := d.snapshot(); err != nil {
-		t.Fatal(err)
-	}
-	d.mu.Unlock()
-	send := func(uid uint32, from, to, text string) {
-		t.Helper()
-		d.mu.Lock()
-		d.clk.Start = d.clk.Start.Add(time.Minute)
-		arrived := d.clk.Now()
-		d.mu.Unlock()
-		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
-			from, to, uid, arrived.Format(time.RFC1123Z), text)
-		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: arrived, UID: uid}, contract.Checkpoint{UIDValidity: 1, LastUID: uid}); err != nil {
-			t.Fatal(err)
-		}
-	}
 	const list = "agora-business@example.test"
 	send(1, "Alice <alice@example.test>", list, "I join the Life contest.")
 	send(2, "Alice <alice@example.test>", list, "I claim cell (3, 4) in Life.")
@@ -329,4 +237,47 @@ func TestCorrectionKilledBeforeItsStateFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	load("without the save's snapshot")
+}
+
+// claimsDaemon is a daemon on a state holding the open claims, snapshotted,
+// and send, which applies a message arriving a minute after the one before
+// (the clock stands still, rate 0, and is moved a minute before each).
+// Nothing is sent (its context is cancelled): the outbox shows what would
+// be.
+func claimsDaemon(t *testing.T, claims ...*contract.Claim) (*Daemon, func(uid uint32, from, to, text string)) {
+	t.Helper()
+	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: &replySMTP{}} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	d.mu.Lock()
+	d.s.Claims = append(d.s.Claims, claims...)
+	d.s.NextClaim = len(claims) + 1
+	if err := d.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Unlock()
+	send := func(uid uint32, from, to, text string) {
+		t.Helper()
+		d.mu.Lock()
+		d.clk.Start = d.clk.Start.Add(time.Minute)
+		arrived := d.clk.Now()
+		d.mu.Unlock()
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: s\r\nMessage-ID: <m%d@example.test>\r\nDate: %s\r\n\r\n%s\r\n",
+			from, to, uid, arrived.Format(time.RFC1123Z), text)
+		if err := d.apply(ctx, &mailin.Raw{Data: []byte(raw), Arrived: arrived, UID: uid}, contract.Checkpoint{UIDValidity: 1, LastUID: uid}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d, send
+}
+
+// twoClaims are Alice's open claim on her receipt for m2 (#1) and Bob's on
+// his for m4 (#2).
+func twoClaims() []*contract.Claim {
+	var cs []*contract.Claim
+	for i, who := range []string{"Alice", "Bob"} {
+		cs = append(cs, &contract.Claim{ID: i + 1, Game: "life", Report: fmt.Sprintf("receipt/m%d@example.test", 2*i+2),
+			Claimant: who, From: strings.ToLower(who) + "@example.test", MsgID: fmt.Sprintf("c%d@example.test", i+1), What: "not what I wrote", Status: "open"})
+	}
+	return cs
 }
