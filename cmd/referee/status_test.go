@@ -23,11 +23,7 @@ import (
 // the randomness commitment waiting in the outbox, no problem; then with a notice failed for good, the
 // problem check lists and exit status 2.
 func TestStatus(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
-	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2099-12-01T09:00:00Z"); code != 0 {
-		t.Fatalf("init: %d %s", code, errs)
-	}
+	dir := initState(t, "2099-12-01T09:00:00Z")
 	code, out, errs := runCmd(t, dir, "status")
 	if code != 0 {
 		t.Fatalf("status: %d\n%s%s", code, out, errs)
@@ -43,15 +39,7 @@ func TestStatus(t *testing.T) {
 		t.Errorf("status does not show Life's next round:\n%s", out)
 	}
 
-	e, err := newEngine(&Config{Contestmaster: "contestmaster@example.test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "data/state.yaml")
-	s, err := store.Load(e, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, path := loadState(t, dir)
 	s.Failed = append(s.Failed, &contract.Outgoing{Notice: contract.Notice{ID: "x/1", Subject: "Lost", To: []string{"a@example.test"}}, LastError: "550 no such user"})
 	if err := store.Save(path, s); err != nil {
 		t.Fatal(err)
@@ -110,11 +98,7 @@ func TestStatusIntents(t *testing.T) {
 // rounded up: 5 days, 14 hours and 59 minutes 30 seconds before Life's round
 // is "5d 14h" in both.
 func TestStatusTimeLeftAsThePage(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
-	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2099-12-01T09:00:30Z"); code != 0 {
-		t.Fatalf("init: %d %s", code, errs)
-	}
+	dir := initState(t, "2099-12-01T09:00:30Z")
 	code, out, errs := runCmd(t, dir, "status")
 	if code != 0 {
 		t.Fatalf("status: %d\n%s%s", code, out, errs)
@@ -147,20 +131,8 @@ func TestStatusTimeLeftAsThePage(t *testing.T) {
 // statusAfter runs referee status on a fresh state changed by change.
 func statusAfter(t *testing.T, change func(*contract.State)) string {
 	t.Helper()
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
-	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2099-12-01T09:00:00Z"); code != 0 {
-		t.Fatalf("init: %d %s", code, errs)
-	}
-	e, err := newEngine(&Config{Contestmaster: "contestmaster@example.test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "data/state.yaml")
-	s, err := store.Load(e, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := initState(t, "2099-12-01T09:00:00Z")
+	s, path := loadState(t, dir)
 	change(s)
 	if err := store.Save(path, s); err != nil {
 		t.Fatal(err)
@@ -209,11 +181,7 @@ func TestStatusDissolvedTotem(t *testing.T) {
 // Life's Round of Monday 6 January due, not 4 days and 15 hours away, and
 // the clock line says the time left counts from now.
 func TestStatusTimeLeftFromNow(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
-	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2020-01-01T09:00:00Z"); code != 0 {
-		t.Fatalf("init: %d %s", code, errs)
-	}
+	dir := initState(t, "2020-01-01T09:00:00Z")
 	code, out, errs := runCmd(t, dir, "status")
 	if code != 0 {
 		t.Fatalf("status: %d\n%s%s", code, out, errs)
@@ -231,20 +199,8 @@ func TestStatusTimeLeftFromNow(t *testing.T) {
 // not sent"; it names the list's address for one waiting in the outbox, and
 // the list for one failed for good, as it names a player for a receipt.
 func TestCheckNamesTheListOfANotice(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600)
-	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", "2026-12-01T09:00:00Z"); code != 0 {
-		t.Fatalf("init: %d %s", code, errs)
-	}
-	e, err := newEngine(&Config{Contestmaster: "contestmaster@example.test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "data/state.yaml")
-	s, err := store.Load(e, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := initState(t, "2026-12-01T09:00:00Z")
+	s, path := loadState(t, dir)
 	if len(s.Outbox) != 1 || len(s.Outbox[0].To) != 0 {
 		t.Fatalf("a fresh state's outbox: %+v, want the Randomness notice to the official list alone", s.Outbox)
 	}
@@ -264,4 +220,33 @@ func TestCheckNamesTheListOfANotice(t *testing.T) {
 			t.Errorf("check lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// initState is a directory in which referee init made a state starting at
+// start (RFC 3339), with a secret file of its own.
+func initState(t *testing.T, start string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "secret"), bytes.Repeat([]byte{7}, 32), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runCmd(t, dir, "init", "--secret-file", "secret", "--start", start); code != 0 {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	return dir
+}
+
+// loadState loads the state referee init made in dir, and its path.
+func loadState(t *testing.T, dir string) (*contract.State, string) {
+	t.Helper()
+	e, err := newEngine(&Config{Contestmaster: "contestmaster@example.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "data/state.yaml")
+	s, err := store.Load(e, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, path
 }
