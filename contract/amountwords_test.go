@@ -1,7 +1,6 @@
 package contract_test
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -10,27 +9,13 @@ import (
 // read as its number: those were not understood. Words and figures that
 // disagree ("three (2)") are refused with the form, nothing moved.
 func TestAmountInWordsAndFigures(t *testing.T) {
-	for _, c := range []struct {
-		text, want string
-		bob        int64
-	}{
+	checkTransfers(t, []transferCase{
 		{"I transfer two (2) coins to Bob.", "Done:", 7},
 		{"I transfer 2 (two) coins to Bob.", "Done:", 7},
 		{"I transfer one (1) coin to Bob.", "Done:", 6},
 		{"I transfer three (2) coins to Bob.", "Not done: not understood; the form is: I transfer N <currency> to <player>", 5},
 		{"I transfer twenty-one coins to Bob.", "Not done:", 5},
-	} {
-		h := newToy(t)
-		h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
-		h.Public("2026-12-01T10:05:00Z", bob, "I join the Toy game.")
-		r := h.Public("2026-12-01T10:06:00Z", alice, c.text)
-		if r == nil || !strings.Contains(flat(r.Body), c.want) {
-			t.Errorf("%q: the receipt lacks %q:\n%v", c.text, c.want, r)
-		}
-		if got := h.S.Ledger.Balance("toy/coin", "Bob"); got != c.bob {
-			t.Errorf("%q: Bob owns %d coins, want %d", c.text, got, c.bob)
-		}
-	}
+	})
 	r := corpusEngine(t).Read("I transfer twenty-one Vials to Alice.")
 	if len(r) != 1 || r[0].Args["n"] != "21" {
 		t.Errorf("twenty-one read as %+v", r)
