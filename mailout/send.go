@@ -373,6 +373,12 @@ func (s *Sender) fail(ctx context.Context, op, rcpt string, err error) error {
 		s.refuse(e)
 		return e
 	}
+	if check := tlsCheck(e); check != "" {
+		// The operator's to mend, as a refused login is; temporary all
+		// the same (a certificate renewed, the server's side mended).
+		s.log.Error("smtp TLS with the server failed; retrying", "addr", s.cfg.Addr, "check", check, "err", err)
+		return e
+	}
 	s.log.Warn("smtp failed", "addr", s.cfg.Addr, "op", op, "permanent", e.Permanent, "err", err)
 	return e
 }
