@@ -260,6 +260,29 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 	return cl, nil
 }
 
+// Login connects, logs in and examines the mailbox (SELECT read-only, RFC
+// 9051 §6.3.3) as Run does, then logs out: referee check's test of the
+// configuration. It returns how many messages the mailbox holds. Its
+// errors name the settings to check as Run's log does (SettingsToCheck).
+func (c *IMAPConfig) Login(ctx context.Context) (uint32, error) {
+	cl, err := c.connect(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer cl.Close()
+	var sel *imap.SelectData
+	if err := wait(ctx, cl, func() (err error) {
+		sel, err = cl.Select(c.mailbox(), &imap.SelectOptions{ReadOnly: true}).Wait()
+		return
+	}); err != nil {
+		return 0, refused(fmt.Errorf("examine %s: %w", c.mailbox(), err), "imap.mailbox: the folder must exist")
+	}
+	if err := wait(ctx, cl, func() error { return cl.Logout().Wait() }); err != nil {
+		c.logger().Debug("imap logout", "err", err)
+	}
+	return sel.NumMessages, nil
+}
+
 // wait runs one blocking client call, closing the connection if it takes
 // longer than cmdTimeout or ctx ends first (go-imap has no per-command
 // deadline, and no read deadline at all while IDLE).

@@ -95,15 +95,23 @@ func IsAuthRefused(err error) bool {
 
 // SettingsToCheck names the settings of the configuration to look at when
 // err is a failure the configuration decides: the server's refusal of the
-// login (IsAuthRefused), or a TLS that does not match (tlsCheck). It is ""
+// login (IsAuthRefused), a password the sender will not send without TLS,
+// or a TLS that does not match (tlsCheck). It is ""
 // for anything else (a server that could not be reached, a connection
 // lost, a mail refused).
 func SettingsToCheck(err error) string {
-	if IsAuthRefused(err) {
+	switch {
+	case IsAuthRefused(err):
 		return "smtp.user and its password"
+	case errors.Is(err, errPlainAuth):
+		return "smtp.tls: none is for loopback, where a password may go without TLS"
 	}
 	return tlsCheck(err)
 }
+
+// errPlainAuth is the refusal to send a password without TLS off
+// loopback.
+var errPlainAuth = errors.New("refusing AUTH PLAIN without TLS")
 
 // tlsCheck names the settings to look at when err is a failure of the TLS
 // of a connection that the configuration decides: those of
