@@ -93,12 +93,15 @@ type applyError struct{ err error }
 func (e *applyError) Error() string { return e.err.Error() }
 func (e *applyError) Unwrap() error { return e.err }
 
-// refusal is the server's NO or BAD answer (RFC 9051 §7.1) to a step the
-// configuration decides: the login, the mailbox to read, the folder for
-// handled mail. It is the operator's to mend, not a lost connection; check
-// names the settings to look at. Run retries it all the same (a server's
-// authentication backend may be down for a while).
+// refusal is a failure the configuration decides: the server's NO or BAD
+// answer (RFC 9051 §7.1) to the login, the mailbox to read or the folder
+// for handled mail, or a TLS that does not match (mailnet.TLSCheck). It is
+// the operator's to mend, not a lost connection; what is what the log says
+// of it, check names the settings to look at. Run retries it all the same
+// (a server's authentication backend may be down for a while, its
+// certificate renewed).
 type refusal struct {
+	what  string
 	check string
 	err   error
 }
@@ -111,9 +114,31 @@ func (e *refusal) Unwrap() error { return e.err }
 func refused(err error, check string) error {
 	var ie *imap.Error
 	if errors.As(err, &ie) {
-		return &refusal{check: check, err: err}
+		return &refusal{what: "imap server refused the referee", check: check, err: err}
 	}
 	return err
+}
+
+// tlsRefused wraps err, from the TLS handshake, as a refusal when the
+// configuration decides it (mailnet.TLSCheck), and returns it unchanged
+// otherwise.
+func tlsRefused(err error) error {
+	if check := mailnet.TLSCheck(err, "imap"); check != "" {
+		return &refusal{what: "imap TLS with the server failed", check: check, err: err}
+	}
+	return err
+}
+
+// SettingsToCheck names the settings of the configuration to look at when
+// err, from Run or Login, is a refusal the configuration decides: the
+// login, the mailbox, the TLS. It is "" for a server that could not be
+// reached or a connection lost.
+func SettingsToCheck(err error) string {
+	var rf *refusal
+	if errors.As(err, &rf) {
+		return rf.check
+	}
+	return ""
 }
 
 // Run connects, reads everything after from, then IDLEs (or polls when the
@@ -121,8 +146,10 @@ func refused(err error, check string) error {
 // returns nil marks the batch's messages processed (MOVE to Processed, or
 // \Seen and $RefereeDone). An error from apply stops Run and is returned.
 // Connection errors are retried with capped exponential backoff and logged;
-// the server's refusal of the login or the mailbox is logged at the error
-// level, naming the settings to check, and retried the same way.
+// the server's refusal of the login or the mailbox, and a TLS that does
+// not match the configuration (a plain port set as tls, a certificate that
+// does not verify), are logged at the error level, naming the settings to
+// check, and retried the same way.
 // A UIDVALIDITY change (RFC 3501 §2.3.1.1) re-reads the whole mailbox: the
 // caller dedupes by Message-ID. Run returns ctx.Err() when ctx is done.
 //
@@ -151,7 +178,7 @@ func (c *IMAPConfig) Run(ctx context.Context, from Checkpoint, apply func(contex
 		}
 		var rf *refusal
 		if errors.As(err, &rf) {
-			log.Error("imap server refused the referee; retrying", "addr", c.Addr, "mailbox", c.mailbox(), "check", rf.check, "err", err, "retry_in", backoff)
+			log.Error(rf.what+"; retrying", "addr", c.Addr, "mailbox", c.mailbox(), "check", rf.check, "err", err, "retry_in", backoff)
 		} else {
 			log.Warn("imap connection lost; reconnecting", "addr", c.Addr, "mailbox", c.mailbox(), "err", err, "retry_in", backoff)
 		}
@@ -178,7 +205,8 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 		mode = mailnet.TLSImplicit
 	}
 	if mode == mailnet.TLSNone && !c.ForceInsecure && !mailnet.IsLoopback(host) {
-		return nil, fmt.Errorf("imap: refusing plain text to %s off loopback (set ForceInsecure)", host)
+		return nil, &refusal{what: "imap connection not tried", check: "imap.tls: none is for loopback (or imap.force_insecure)",
+			err: fmt.Errorf("imap: refusing plain text to %s off loopback (set ForceInsecure)", host)}
 	}
 	tlsConf := mailnet.ClientTLS(c.TLSConfig, host)
 	opts := &imapclient.Options{
@@ -199,7 +227,7 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 		cancel()
 		if err != nil {
 			conn.Close()
-			return nil, fmt.Errorf("imap tls: %w", err)
+			return nil, tlsRefused(fmt.Errorf("imap tls: %w", err))
 		}
 		cl = imapclient.New(tc, opts)
 	case mailnet.TLSStart:
@@ -208,7 +236,12 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 		stop()
 		if err != nil {
 			conn.Close()
-			return nil, fmt.Errorf("imap starttls: %w", err)
+			err = fmt.Errorf("imap starttls: %w", err)
+			var ie *imap.Error
+			if errors.As(err, &ie) {
+				return nil, &refusal{what: "imap TLS with the server failed", check: "imap.tls: the server refused STARTTLS on this port (tls wants a port such as 993)", err: err}
+			}
+			return nil, tlsRefused(err)
 		}
 	case mailnet.TLSNone:
 		cl = imapclient.New(conn, opts)
@@ -225,6 +258,29 @@ func (c *IMAPConfig) connect(ctx context.Context, handler *imapclient.Unilateral
 		return nil, refused(fmt.Errorf("imap login as %s: %w", c.User, err), "imap.user and its password")
 	}
 	return cl, nil
+}
+
+// Login connects, logs in and examines the mailbox (SELECT read-only, RFC
+// 9051 §6.3.3) as Run does, then logs out: referee check's test of the
+// configuration. It returns how many messages the mailbox holds. Its
+// errors name the settings to check as Run's log does (SettingsToCheck).
+func (c *IMAPConfig) Login(ctx context.Context) (uint32, error) {
+	cl, err := c.connect(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer cl.Close()
+	var sel *imap.SelectData
+	if err := wait(ctx, cl, func() (err error) {
+		sel, err = cl.Select(c.mailbox(), &imap.SelectOptions{ReadOnly: true}).Wait()
+		return
+	}); err != nil {
+		return 0, refused(fmt.Errorf("examine %s: %w", c.mailbox(), err), "imap.mailbox: the folder must exist")
+	}
+	if err := wait(ctx, cl, func() error { return cl.Logout().Wait() }); err != nil {
+		c.logger().Debug("imap logout", "err", err)
+	}
+	return sel.NumMessages, nil
 }
 
 // wait runs one blocking client call, closing the connection if it takes

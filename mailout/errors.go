@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/emersion/go-smtp"
+
+	"referee/internal/mailnet"
 )
 
 // SendError is a failed delivery, classified for the caller's retry
@@ -89,6 +91,49 @@ func IsAuthRefused(err error) bool {
 	}
 	var pe *smtp.SMTPError
 	return errors.As(se.Err, &pe) && pe.Code/100 == 5
+}
+
+// SettingsToCheck names the settings of the configuration to look at when
+// err is a failure the configuration decides: the server's refusal of the
+// login (IsAuthRefused), a password the sender will not send without TLS,
+// or a TLS that does not match (tlsCheck). It is ""
+// for anything else (a server that could not be reached, a connection
+// lost, a mail refused).
+func SettingsToCheck(err error) string {
+	switch {
+	case IsAuthRefused(err):
+		return "smtp.user and its password"
+	case errors.Is(err, errPlainAuth):
+		return "smtp.tls: none is for loopback, where a password may go without TLS"
+	}
+	return tlsCheck(err)
+}
+
+// errPlainAuth is the refusal to send a password without TLS off
+// loopback.
+var errPlainAuth = errors.New("refusing AUTH PLAIN without TLS")
+
+// tlsCheck names the settings to look at when err is a failure of the TLS
+// of a connection that the configuration decides: those of
+// mailnet.TLSCheck (after STARTTLS the handshake comes with the next
+// command, so at any step), or a server whose EHLO offers no STARTTLS
+// where starttls is configured. It is "" otherwise.
+func tlsCheck(err error) string {
+	var se *SendError
+	if !errors.As(err, &se) {
+		return ""
+	}
+	if check := mailnet.TLSCheck(se.Err, "smtp"); check != "" {
+		return check
+	}
+	if se.Op != "tls" {
+		return ""
+	}
+	// go-smtp's words (NewClientStartTLS) for an EHLO without STARTTLS.
+	if strings.Contains(se.Err.Error(), "server doesn't support STARTTLS") {
+		return "smtp.tls: the server offers no STARTTLS on this port (tls wants a port such as 465; none is for loopback)"
+	}
+	return ""
 }
 
 // classify wraps err from stage op; 5xx replies are permanent only once the

@@ -3,7 +3,11 @@ package mailout
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
+	"log"
 	"log/slog"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -106,3 +110,63 @@ var (
 	smtpError535 = smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "bad credentials"}
 	smtpError454 = smtp.SMTPError{Code: 454, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: "try later"}
 )
+
+// TestTLSMismatchNamesTheSettings: a TLS that does not match the
+// configuration (a plain port set as tls, a certificate the referee does
+// not trust, a server without STARTTLS set as starttls) is said at the
+// error level, naming the settings to check (SettingsToCheck too), where
+// it read "smtp failed" at the warning level like a lost connection. It
+// stays temporary.
+func TestTLSMismatchNamesTheSettings(t *testing.T) {
+	starttls := startRecorder(t, false, nil) // STARTTLS offered, a certificate not trusted
+	noTLS, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &recSession{r: &recorder{}, c: c}, nil }))
+	srv.ErrorLog = log.New(io.Discard, "", 0)
+	done := make(chan struct{})
+	go func() { srv.Serve(noTLS); close(done) }()
+	t.Cleanup(func() { srv.Close(); noTLS.Close(); <-done })
+
+	for _, tc := range []struct {
+		name  string
+		cfg   SMTPConfig
+		err   string // in the err of the log line
+		check string // the start of the settings named
+	}{
+		{"plain port set as tls", SMTPConfig{Addr: noTLS.Addr().String(), TLS: TLSImplicit},
+			"first record does not look like a TLS handshake", "smtp.tls and the port of smtp.addr"},
+		{"certificate not trusted", SMTPConfig{Addr: starttls.addr, TLS: TLSStart},
+			"certificate signed by unknown authority", "ca_file"},
+		{"no starttls", SMTPConfig{Addr: noTLS.Addr().String(), TLS: TLSStart},
+			"STARTTLS", "smtp.tls: the server offers no STARTTLS"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logged bytes.Buffer
+			s := NewSender(tc.cfg, slog.New(slog.NewTextHandler(&logged, nil)))
+			err := s.Send(context.Background(), "referee@example.test", []string{"a@example.test"}, []byte("Subject: x\r\n\r\nbody\r\n"))
+			if err == nil {
+				t.Fatal("Send succeeded")
+			}
+			if IsPermanent(err) {
+				t.Errorf("IsPermanent(%v) = true, want a temporary failure", err)
+			}
+			if got := SettingsToCheck(err); !strings.HasPrefix(got, tc.check) {
+				t.Errorf("SettingsToCheck(%v) = %q, want %q...", err, got, tc.check)
+			}
+			log := logged.String()
+			if n := strings.Count(log, "\n"); n != 1 {
+				t.Errorf("%d log lines, want 1:\n%s", n, log)
+			}
+			for _, want := range []string{"level=ERROR", "smtp TLS with the server failed; retrying", tc.err, `check="` + tc.check} {
+				if !strings.Contains(log, want) {
+					t.Errorf("the log lacks %q:\n%s", want, log)
+				}
+			}
+		})
+	}
+	if got := SettingsToCheck(classify("dial", "", errors.New("connection refused"))); got != "" {
+		t.Errorf("SettingsToCheck of a refused connection = %q, want none", got)
+	}
+}

@@ -298,6 +298,31 @@ func (p *Prepared) Abort() {
 	p.cancel()
 }
 
+// Login connects, secures and logs in as a Send does (the same TLS, the
+// same AUTH when User is set), then says QUIT without sending anything:
+// referee check's test of the configuration. from names the referee for
+// EHLO when HELO is empty. Its errors are a Send's (*SendError); a refused
+// login holds the next as a Send's does.
+func (s *Sender) Login(ctx context.Context, from string) error {
+	addr, err := envelopeAddr(from)
+	if err != nil {
+		return classify("address", from, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	sess, err := s.open(ctx, addr)
+	if err != nil {
+		return err
+	}
+	defer sess.c.Close()
+	stop := context.AfterFunc(ctx, func() { sess.conn.Close() })
+	defer stop()
+	if err := sess.c.Quit(); err != nil {
+		return s.fail(ctx, "quit", "", err)
+	}
+	return nil
+}
+
 // open connects, secures and authenticates one session bounded by ctx.
 func (s *Sender) open(ctx context.Context, from string) (*session, error) {
 	if err := s.held(); err != nil {
@@ -351,7 +376,7 @@ func (s *Sender) open(ctx context.Context, from string) (*session, error) {
 	}
 	if s.cfg.User != "" {
 		if _, isTLS := c.TLSConnectionState(); !isTLS && !mailnet.IsLoopback(host) {
-			return nil, classify("auth", "", fmt.Errorf("refusing AUTH PLAIN without TLS to %s", host))
+			return nil, classify("auth", "", fmt.Errorf("%w to %s", errPlainAuth, host))
 		}
 		// RFC 4616: PLAIN with an empty authorization identity.
 		if err := c.Auth(sasl.NewPlainClient("", s.cfg.User, s.cfg.Password)); err != nil {
@@ -371,6 +396,12 @@ func (s *Sender) fail(ctx context.Context, op, rcpt string, err error) error {
 	e := classify(op, rcpt, err)
 	if IsAuthRefused(e) {
 		s.refuse(e)
+		return e
+	}
+	if check := tlsCheck(e); check != "" {
+		// The operator's to mend, as a refused login is; temporary all
+		// the same (a certificate renewed, the server's side mended).
+		s.log.Error("smtp TLS with the server failed; retrying", "addr", s.cfg.Addr, "check", check, "err", err)
 		return e
 	}
 	s.log.Warn("smtp failed", "addr", s.cfg.Addr, "op", op, "permanent", e.Permanent, "err", err)

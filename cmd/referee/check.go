@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,14 +19,23 @@ import (
 	"referee/contract/text"
 	"referee/internal/bridge"
 	"referee/internal/yamlerr"
+	"referee/mailin"
 	"referee/mailout"
 )
 
-const checkUsage = `Usage: referee check [--state F] [--config F] [--repair]
+const checkUsage = `Usage: referee check [--state F] [--config F] [--repair] [--no-login]
 
 Reads everything the referee keeps and prints every problem at once, each
 with its file and line:
   - the configuration (each key, and the environment variable that set it);
+  - the IMAP and SMTP servers, when imap.addr is set and the configuration
+    has no other problem: check logs in to each as referee run does (the
+    same TLS, the same login; the IMAP mailbox examined, nothing read or
+    marked; no mail sent) and says the server's refusal with the settings
+    to check. A server that does not answer is said, but is no problem:
+    referee run keeps trying it. --no-login skips this (a check before
+    each start of a service: a refused login would stop the start, and a
+    server may lock an account after a few);
   - the state: every key, the master secret, every game's section and
     parameters, what each game would do next and its report, the outbox
     (every notice must compose) and the notices that failed for good;
@@ -76,6 +86,7 @@ func cmdConfig(args []string, stdout, stderr io.Writer) error {
 func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	fs, c := newFlags("check", withSchema(checkUsage), stderr)
 	repair := fs.Bool("repair", false, "move the journal lines that cannot be kept to journal.jsonl.cut-<time>")
+	noLogin := fs.Bool("no-login", false, "do not log in to the IMAP and SMTP servers")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -105,6 +116,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		}
 		defer release()
 	}
+	if len(conf) == 0 && !cfg.Embedded() && !*noLogin {
+		conf = append(conf, cfg.locate(checkServers(context.Background(), cfg, stdout))...)
+	}
 	data := checkData(cfg, *repair, stdout)
 	for _, p := range append(conf, data...) {
 		fmt.Fprintln(stdout, p)
@@ -117,6 +131,61 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stdout, "ok")
 	return nil
+}
+
+// serverTimeout bounds check's login to each server.
+const serverTimeout = 30 * time.Second
+
+// checkServers logs in to the configured IMAP and SMTP servers as referee
+// run does and says so to out. A failure the configuration decides (the
+// server's refusal of the login or the mailbox, a TLS that does not match)
+// is a problem, with the server's words and the settings to check, never
+// a password; a server not reached is said to out alone: referee run keeps
+// trying it, and the configuration may well be right.
+func checkServers(ctx context.Context, cfg *Config, out io.Writer) []string {
+	var p []string
+	failed := func(key, addr string, err error) {
+		if check := serverCheck(err); check != "" {
+			p = append(p, fmt.Sprintf("%s: %s: %v; check %s", key, addr, err, check))
+			return
+		}
+		fmt.Fprintf(out, "%s: no login to %s (%v); referee run keeps trying it\n", strings.TrimSuffix(key, ".addr"), addr, err)
+	}
+	ic, err := imapConfig(cfg, nil)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	ictx, cancel := context.WithTimeout(ctx, serverTimeout)
+	n, err := ic.Login(ictx)
+	cancel()
+	if err != nil {
+		failed("imap.addr", cfg.IMAP.Addr, err)
+	} else {
+		fmt.Fprintf(out, "imap: logged in to %s as %s; %s holds %s\n", cfg.IMAP.Addr, cfg.IMAP.User, ic.Mailbox, text.Count(int(n), "message", "messages"))
+	}
+	sc, err := smtpConfig(cfg)
+	if err != nil {
+		return append(p, err.Error())
+	}
+	sc.Timeout = serverTimeout
+	switch err := mailout.NewSender(sc, nil).Login(ctx, cfg.Address); {
+	case err != nil:
+		failed("smtp.addr", cfg.SMTP.Addr, err)
+	case cfg.SMTP.User == "":
+		fmt.Fprintf(out, "smtp: %s answered (no smtp.user: no login)\n", cfg.SMTP.Addr)
+	default:
+		fmt.Fprintf(out, "smtp: logged in to %s as %s\n", cfg.SMTP.Addr, cfg.SMTP.User)
+	}
+	return p
+}
+
+// serverCheck names the settings to check for err, a login's failure the
+// configuration decides, or "" for a server not reached.
+func serverCheck(err error) string {
+	if check := mailin.SettingsToCheck(err); check != "" {
+		return check
+	}
+	return mailout.SettingsToCheck(err)
 }
 
 // checkData lists the problems of the state, its outbox and its journal;

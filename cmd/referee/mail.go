@@ -11,6 +11,7 @@ import (
 
 	"referee/internal/bridge"
 	"referee/mailin"
+	"referee/mailout"
 )
 
 // The mail settings, built from the configuration.
@@ -94,4 +95,20 @@ func imapConfig(cfg *Config, log *slog.Logger) (*mailin.IMAPConfig, error) {
 	}
 	return &mailin.IMAPConfig{Addr: cfg.IMAP.Addr, TLS: string(cfg.IMAP.TLS), ForceInsecure: cfg.IMAP.ForceInsecure, TLSConfig: tlsCfg,
 		User: cfg.IMAP.User, Password: pass, Mailbox: cfg.IMAP.Mailbox, Processed: cfg.IMAP.Processed, Logger: log}, nil
+}
+
+// smtpConfig is how mailout reaches the configured SMTP server: its TLS
+// trusts ca_file (mailout names the SMTP host as the server), its password
+// is read from the file when one is named.
+func smtpConfig(cfg *Config) (mailout.SMTPConfig, error) {
+	tlsCfg, err := tlsConfig(cfg)
+	if err != nil {
+		return mailout.SMTPConfig{}, err
+	}
+	pass, err := secretValue(cfg.SMTP.Password, cfg.SMTP.PasswordFile)
+	if err != nil {
+		return mailout.SMTPConfig{}, err
+	}
+	return mailout.SMTPConfig{Addr: cfg.SMTP.Addr, TLS: string(cfg.SMTP.TLS), TLSConfig: tlsCfg,
+		User: cfg.SMTP.User, Password: pass, HELO: cfg.SMTP.HELO}, nil
 }

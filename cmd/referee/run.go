@@ -112,13 +112,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		if opts.IMAP, err = imapConfig(cfg, log); err != nil {
 			return err
 		}
-		smtpPass, err := secretValue(cfg.SMTP.Password, cfg.SMTP.PasswordFile)
+		sc, err := smtpConfig(cfg)
 		if err != nil {
 			return err
 		}
-		// The same CA pool; mailout names the SMTP host as the server.
-		opts.Sender = mailout.NewSender(mailout.SMTPConfig{Addr: cfg.SMTP.Addr, TLS: string(cfg.SMTP.TLS), TLSConfig: opts.IMAP.TLSConfig,
-			User: cfg.SMTP.User, Password: smtpPass, HELO: cfg.SMTP.HELO}, log)
+		opts.Sender = mailout.NewSender(sc, log)
 	}
 	release, err := lockState(cfg.State)
 	if err != nil {

@@ -6,6 +6,8 @@ package mailnet
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
+	"errors"
 	"net"
 	"strings"
 	"time"
@@ -48,4 +50,41 @@ func ClientTLS(base *tls.Config, host string) *tls.Config {
 func Dial(ctx context.Context, addr string, timeout time.Duration) (net.Conn, error) {
 	d := net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}
 	return d.DialContext(ctx, "tcp", addr)
+}
+
+// TLSCheck names the settings to look at when err is a TLS failure the
+// configuration decides rather than the network: a server that does not
+// speak TLS where it is configured to (a plain port set as tls: its
+// greeting is no TLS record), a certificate that does not verify (an
+// authority not trusted, another host's name, expired), or the server's
+// refusal of the handshake (a TLS alert: no common version or cipher).
+// section is the configuration's, "imap" or "smtp". It is "" for any other
+// error (a refused connection, a timeout, a connection reset).
+func TLSCheck(err error, section string) string {
+	var (
+		record  tls.RecordHeaderError
+		verify  *tls.CertificateVerificationError
+		unknown x509.UnknownAuthorityError
+		host    x509.HostnameError
+		invalid x509.CertificateInvalidError
+		op      *net.OpError
+	)
+	switch {
+	case errors.As(err, &record):
+		return section + ".tls and the port of " + section + ".addr: the server does not speak TLS from the first byte there (tls wants a port such as " + implicitPort(section) + "; starttls or none a plain one)"
+	case errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &host), errors.As(err, &invalid):
+		return "ca_file (the authority of the server's certificate), and that the host of " + section + ".addr is a name the certificate holds"
+	case errors.As(err, &op) && op.Op == "remote error":
+		// crypto/tls reports an alert from the server so.
+		return section + ".tls: the server refused the TLS handshake"
+	}
+	return ""
+}
+
+// implicitPort is the port of implicit TLS for section (RFC 8314 3.3).
+func implicitPort(section string) string {
+	if section == "smtp" {
+		return "465"
+	}
+	return "993"
 }

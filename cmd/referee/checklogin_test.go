@@ -1,0 +1,186 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"log"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// loginSMTP is a go-smtp server whose AUTH PLAIN accepts one password;
+// it counts the logins it accepted and the mails begun, and keeps the
+// transcript.
+type loginSMTP struct {
+	addr     string
+	password string
+
+	mu            sync.Mutex
+	logins, mails int
+	transcript    strings.Builder
+}
+
+func (s *loginSMTP) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.transcript.Write(p)
+}
+
+type loginSession struct{ s *loginSMTP }
+
+func (l *loginSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+func (l *loginSession) Auth(string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(_, _, password string) error {
+		if password != l.s.password {
+			return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "authentication credentials invalid"}
+		}
+		l.s.mu.Lock()
+		l.s.logins++
+		l.s.mu.Unlock()
+		return nil
+	}), nil
+}
+func (l *loginSession) Mail(string, *smtp.MailOptions) error {
+	l.s.mu.Lock()
+	l.s.mails++
+	l.s.mu.Unlock()
+	return errors.New("no mail expected")
+}
+func (l *loginSession) Rcpt(string, *smtp.RcptOptions) error { return errors.New("no mail expected") }
+func (l *loginSession) Data(io.Reader) error                 { return errors.New("no mail expected") }
+func (l *loginSession) Reset()                               {}
+func (l *loginSession) Logout() error                        { return nil }
+
+func startLoginSMTP(t *testing.T, password string) *loginSMTP {
+	t.Helper()
+	s := &loginSMTP{password: password}
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &loginSession{s}, nil }))
+	srv.Domain = "mx.example.test"
+	srv.AllowInsecureAuth = true
+	srv.ErrorLog = log.New(io.Discard, "", 0)
+	srv.Debug = s
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.addr = ln.Addr().String()
+	done := make(chan struct{})
+	go func() { srv.Serve(ln); close(done) }()
+	t.Cleanup(func() { srv.Close(); ln.Close(); <-done })
+	return s
+}
+
+// startLoginIMAP is go-imap's in-process server with one user, the
+// referee, and its password.
+func startLoginIMAP(t *testing.T, password string) string {
+	t.Helper()
+	mem := imapmemserver.New()
+	u := imapmemserver.NewUser("referee@example.test", password)
+	if err := u.Create("INBOX", nil); err != nil {
+		t.Fatal(err)
+	}
+	mem.AddUser(u)
+	srv := imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return mem.NewSession(), nil, nil
+		},
+		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}},
+		InsecureAuth: true,
+		Logger:       log.New(io.Discard, "", 0),
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { srv.Serve(ln); close(done) }()
+	t.Cleanup(func() { srv.Close(); <-done })
+	return ln.Addr().String()
+}
+
+// TestCheckLogsIn: referee check logs in to the configured IMAP and SMTP
+// servers as referee run does, and QUITs without sending: a wrong
+// password (either server) is a problem of the configuration (exit 2)
+// with the server's words and the settings to check, never the password,
+// where check read the configuration alone and a wrong SMTP password was
+// found only when the first notice failed. A server that does not answer
+// is said without failing the check: referee run keeps trying it.
+func TestCheckLogsIn(t *testing.T) {
+	smtpSrv := startLoginSMTP(t, "smtp-pw")
+	imapAddr := startLoginIMAP(t, "imap-pw")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nobody := ln.Addr().String()
+	ln.Close() // nothing answers there now
+	for _, tc := range []struct {
+		name           string
+		imap, smtp     string // addresses
+		imapPW, smtpPW string
+		code           int
+		want, dontWant []string
+		logins, quits  int    // the SMTP server's
+		smtpTLS        string // "" = none
+	}{
+		{"both accept", imapAddr, smtpSrv.addr, "imap-pw", "smtp-pw", 0,
+			[]string{"imap: logged in to " + imapAddr + " as referee@example.test; INBOX holds 0 messages", "smtp: logged in to " + smtpSrv.addr + " as referee@example.test", "ok"},
+			nil, 1, 1, ""},
+		{"smtp password wrong", imapAddr, smtpSrv.addr, "imap-pw", "wrong-smtp-pw", 2,
+			[]string{"imap: logged in to", "smtp.addr: " + smtpSrv.addr + ": smtp auth: SMTP error 535: authentication credentials invalid; check smtp.user and its password"},
+			[]string{"wrong-smtp-pw", "smtp: logged in"}, 0, 0, ""},
+		{"imap password wrong", imapAddr, smtpSrv.addr, "wrong-imap-pw", "smtp-pw", 2,
+			[]string{"imap.addr: " + imapAddr + ": imap login as referee@example.test:", "; check imap.user and its password", "smtp: logged in to"},
+			[]string{"wrong-imap-pw", "imap: logged in"}, 1, 1, ""},
+		{"smtp plain port set as tls", imapAddr, smtpSrv.addr, "imap-pw", "smtp-pw", 2,
+			[]string{"smtp.addr: " + smtpSrv.addr + ": smtp tls: tls: first record does not look like a TLS handshake; check smtp.tls and the port of smtp.addr"},
+			nil, 0, 0, "tls"},
+		{"servers not answering", nobody, nobody, "imap-pw", "smtp-pw", 0,
+			[]string{"imap: no login to " + nobody, "smtp: no login to " + nobody, "referee run keeps trying it", "ok"},
+			nil, 0, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			smtpSrv.mu.Lock()
+			smtpSrv.logins, smtpSrv.mails = 0, 0
+			smtpSrv.transcript.Reset()
+			smtpSrv.mu.Unlock()
+			dir := t.TempDir()
+			if tc.smtpTLS == "" {
+				tc.smtpTLS = "none"
+			}
+			conf := "imap: {addr: '" + tc.imap + "', tls: none, user: referee@example.test, password: " + tc.imapPW + "}\n" +
+				"smtp: {addr: '" + tc.smtp + "', tls: " + tc.smtpTLS + ", user: referee@example.test, password_file: smtp-password}\n"
+			os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte(conf), 0o600)
+			os.WriteFile(filepath.Join(dir, "smtp-password"), []byte(tc.smtpPW+"\n"), 0o600)
+			code, out, errs := runCmd(t, dir, "check")
+			if code != tc.code {
+				t.Errorf("exit %d, want %d: %s%s", code, tc.code, out, errs)
+			}
+			wants(t, "check's output", out, tc.want...)
+			for _, s := range tc.dontWant {
+				if strings.Contains(out+errs, s) {
+					t.Errorf("check's output holds %q:\n%s%s", s, out, errs)
+				}
+			}
+			smtpSrv.mu.Lock()
+			defer smtpSrv.mu.Unlock()
+			quits := strings.Count(smtpSrv.transcript.String(), "QUIT\r\n")
+			if smtpSrv.logins != tc.logins || quits != tc.quits || smtpSrv.mails != 0 {
+				t.Errorf("the SMTP server saw %d logins, %d QUITs, %d mails; want %d, %d, 0", smtpSrv.logins, quits, smtpSrv.mails, tc.logins, tc.quits)
+			}
+			if code, out, errs := runCmd(t, dir, "check", "--no-login"); code != 0 || strings.Contains(out, "smtp") {
+				t.Errorf("check --no-login: exit %d, %s%s", code, out, errs)
+			}
+		})
+	}
+}
