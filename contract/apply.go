@@ -422,8 +422,17 @@ func (e *Engine) readSentence(sen Sentence) ([]*Action, *Result) {
 	}
 	if p.Kind == "intent" {
 		return []*Action{{Line: sen.Text, Offset: sen.Offset, Verb: intentVerb, Args: map[string]string{
-			"action": p.Action, "method": p.Method, "n": fmt.Sprint(p.N), "notice": p.Notice}, Cond: p.Cond}}, nil
+			"action": p.Action, "method": p.Method, "n": fmt.Sprint(p.N), "notice": p.Notice}, Cond: p.Cond, later: p.Later}}, nil
 	}
+	acts, nu := e.matchSentence(sen, p)
+	for _, a := range acts {
+		a.later = p.Later
+	}
+	return acts, nu
+}
+
+// matchSentence finds the action or actions of a performative sentence.
+func (e *Engine) matchSentence(sen Sentence, p Performative) ([]*Action, *Result) {
 	a, nu := e.match(sen, p)
 	if p.Whole != "" {
 		// "I suggest we let a Cell survive if it has 2 neighbours":
@@ -452,7 +461,10 @@ func (e *Engine) readSentence(sen Sentence) ([]*Action, *Result) {
 // Reading is how the referee reads one action of a text, for tests and
 // tools: the game ("" for the interpreter's own verbs), the verb and its
 // arguments; Verb is "not understood" for a sentence that names a game but
-// matches none of its verbs.
+// matches none of its verbs, and "not now" for an action put off to a
+// later time ("Tomorrow, I ...": not performed, later.go). An action put
+// off to a day named ("On Friday, I ...") is read as its verb: it is
+// performed when the day is the one it arrives.
 type Reading struct {
 	Game, Verb string
 	Args       map[string]string
@@ -465,6 +477,9 @@ func (e *Engine) Read(text string) []Reading {
 	var out []Reading
 	for _, a := range acts {
 		r := Reading{Game: a.Game, Verb: a.Verb.Name, Args: map[string]string{}}
+		if a.later != "" && putOff(a.later) {
+			r.Verb = "not now"
+		}
 		if a.Reject != nil {
 			r.Verb = "ambiguous"
 			if a.Verb == coeVerb || a.Verb == denyVerb {
@@ -939,6 +954,11 @@ func (e *Engine) perform(s *State, m *Message, a *Action, at time.Time) (Result,
 func (e *Engine) do(c *Ctx, m *Message, a *Action) error {
 	if a.Reject != nil {
 		return a.Reject
+	}
+	if a.later != "" {
+		if err := notNow(a.later, c.Now()); err != nil {
+			return err
+		}
 	}
 	v := a.Verb
 	switch v.Scope {

@@ -72,7 +72,7 @@ func reading(rs []contract.Reading, want string) string {
 	wants := strings.Split(want, " + ")
 	var out []string
 	for i, r := range rs {
-		if r.Verb == "not understood" {
+		if r.Verb == "not understood" || r.Verb == "not now" {
 			continue
 		}
 		g := r.Game
