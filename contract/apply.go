@@ -381,6 +381,7 @@ func (e *Engine) readOf(m *Message, text string) ([]*Action, []unreadResult) {
 // read finds the "I ..." actions of a text in the order written, and the
 // sentences that name a game but match none of its verbs.
 func (e *Engine) read(text string) ([]*Action, []unreadResult) {
+	written := text
 	text = expandFollowing(text)
 	acts, spans := claimActions(text)
 	var notUnderstood []unreadResult
@@ -388,44 +389,20 @@ func (e *Engine) read(text string) ([]*Action, []unreadResult) {
 		if inSpans(spans, sen.Offset) {
 			continue // part of a claim of error or its answer
 		}
-		p, ok := ReadPerformative(sen.Text)
-		if ok && p.Kind == "not" {
-			if nu := e.intentWithoutMethod(sen, p); nu != nil {
-				notUnderstood = append(notUnderstood, unreadResult{*nu, sen.Offset})
+		as, nu := e.readSentence(sen)
+		if read, mark, ok := itemMark(written, text, sen); ok {
+			// The receipt quotes the item with its mark, as written.
+			for _, a := range as {
+				if rest, ok := strings.CutPrefix(a.Line, read); ok {
+					a.Line = mark + rest
+				}
 			}
-			continue
-		}
-		if !ok {
-			continue
-		}
-		if p.Kind == "intent" {
-			acts = append(acts, &Action{Line: sen.Text, Offset: sen.Offset, Verb: intentVerb, Args: map[string]string{
-				"action": p.Action, "method": p.Method, "n": fmt.Sprint(p.N), "notice": p.Notice}, Cond: p.Cond})
-			continue
-		}
-		a, nu := e.match(sen, p)
-		if p.Whole != "" {
-			// "I suggest we let a Cell survive if it has 2 neighbours":
-			// the "if" is the suggestion's, a verb's text read whole.
-			q := p
-			q.Action, q.Cond = p.Whole, p.WholeCond
-			if w, _ := e.match(sen, q); w != nil && w.Reject == nil && w.Verb.Text {
-				a, nu = w, nil
+			if nu != nil && strings.HasPrefix(nu.Line, read) {
+				nu.Line = mark + nu.Line[len(read):]
 			}
 		}
-		if a == nil || a.Reject != nil || a.Game == "" && a.Verb.Name == "transfer" {
-			// A transfer's recipient runs to the end of the sentence, so
-			// "I transfer 3 Vials to Bob and claim cell (1, 2)" matches it
-			// whole, to a player called "Bob and claim cell (1, 2)": a
-			// reading as several actions comes first.
-			if parts := e.matchJoined(sen, p); parts != nil {
-				acts = append(acts, parts...)
-				continue
-			}
-		}
-		if a != nil {
-			acts = append(acts, a)
-		} else if nu != nil {
+		acts = append(acts, as...)
+		if nu != nil {
 			notUnderstood = append(notUnderstood, unreadResult{*nu, sen.Offset})
 		}
 	}
@@ -433,10 +410,61 @@ func (e *Engine) read(text string) ([]*Action, []unreadResult) {
 	return acts, notUnderstood
 }
 
+// readSentence reads one sentence: its actions, or the result of a sentence
+// that names a game but matches none of its verbs.
+func (e *Engine) readSentence(sen Sentence) ([]*Action, *Result) {
+	p, ok := ReadPerformative(sen.Text)
+	if ok && p.Kind == "not" {
+		return nil, e.intentWithoutMethod(sen, p)
+	}
+	if !ok {
+		return nil, nil
+	}
+	if p.Kind == "intent" {
+		return []*Action{{Line: sen.Text, Offset: sen.Offset, Verb: intentVerb, Args: map[string]string{
+			"action": p.Action, "method": p.Method, "n": fmt.Sprint(p.N), "notice": p.Notice}, Cond: p.Cond, later: p.Later}}, nil
+	}
+	acts, nu := e.matchSentence(sen, p)
+	for _, a := range acts {
+		a.later = p.Later
+	}
+	return acts, nu
+}
+
+// matchSentence finds the action or actions of a performative sentence.
+func (e *Engine) matchSentence(sen Sentence, p Performative) ([]*Action, *Result) {
+	a, nu := e.match(sen, p)
+	if p.Whole != "" {
+		// "I suggest we let a Cell survive if it has 2 neighbours":
+		// the "if" is the suggestion's, a verb's text read whole.
+		q := p
+		q.Action, q.Cond = p.Whole, p.WholeCond
+		if w, _ := e.match(sen, q); w != nil && w.Reject == nil && w.Verb.Text {
+			a, nu = w, nil
+		}
+	}
+	if a == nil || a.Reject != nil || a.Game == "" && a.Verb.Name == "transfer" {
+		// A transfer's recipient runs to the end of the sentence, so
+		// "I transfer 3 Vials to Bob and claim cell (1, 2)" matches it
+		// whole, to a player called "Bob and claim cell (1, 2)": a
+		// reading as several actions comes first.
+		if parts := e.matchJoined(sen, p); parts != nil {
+			return parts, nil
+		}
+	}
+	if a != nil {
+		return []*Action{a}, nil
+	}
+	return nil, nu
+}
+
 // Reading is how the referee reads one action of a text, for tests and
 // tools: the game ("" for the interpreter's own verbs), the verb and its
 // arguments; Verb is "not understood" for a sentence that names a game but
-// matches none of its verbs.
+// matches none of its verbs, and "not now" for an action put off to a
+// later time ("Tomorrow, I ...": not performed, later.go). An action put
+// off to a day named ("On Friday, I ...") is read as its verb: it is
+// performed when the day is the one it arrives.
 type Reading struct {
 	Game, Verb string
 	Args       map[string]string
@@ -449,6 +477,9 @@ func (e *Engine) Read(text string) []Reading {
 	var out []Reading
 	for _, a := range acts {
 		r := Reading{Game: a.Game, Verb: a.Verb.Name, Args: map[string]string{}}
+		if a.later != "" && putOff(a.later) {
+			r.Verb = "not now"
+		}
 		if a.Reject != nil {
 			r.Verb = "ambiguous"
 			if a.Verb == coeVerb || a.Verb == denyVerb {
@@ -515,20 +546,24 @@ func (e *Engine) joinedParts(sen Sentence, p Performative, locs [][]int, game st
 		start = l[1]
 	}
 	parts = append(parts, strings.TrimSpace(p.Action[start:]))
+	lines := joinedLines(sen.Text, p.Action, locs)
 	var out []*Action
 	for i, part := range parts {
 		if part == "" {
 			return nil
+		}
+		line := "I " + part
+		if i > 0 {
+			line = "... and " + part
+		}
+		if lines != nil {
+			line = lines[i]
 		}
 		if r, g := e.gameRef(part); g == "" && game != "" {
 			part = r + " in " + e.games[game].Spec().Aliases[0]
 		}
 		q := p
 		q.Action = part
-		line := "I " + part
-		if i > 0 {
-			line = "... and " + part
-		}
 		a, _ := e.match(Sentence{Text: line, Offset: sen.Offset + i}, q)
 		if (a == nil || a.Reject != nil) && i > 0 {
 			// The verb of the first part, shared: "I transfer 3 Vials to
@@ -543,6 +578,33 @@ func (e *Engine) joinedParts(sen Sentence, p Performative, locs [][]int, game st
 		out = append(out, a)
 	}
 	return out
+}
+
+// joinedLines are the words of sentence that each part of its action
+// (cut at locs, as joinedParts cuts it) stands for, as the receipt quotes
+// them: the first part with what comes before it ("For the record, I
+// transfer 3 Vials to Bob"), each other one "..." and its joining words on
+// ("... then claim cell (1, 2) in Life"), the last to the sentence's end.
+// Nil when the action is not found in the sentence.
+func joinedLines(sentence, action string, locs [][]int) []string {
+	base := strings.Index(sentence, action)
+	if base < 0 {
+		return nil
+	}
+	var lines []string
+	start := 0
+	for _, l := range locs {
+		lines = append(lines, strings.TrimSpace(sentence[start:base+l[0]]))
+		start = base + l[0]
+	}
+	lines = append(lines, strings.TrimSpace(sentence[start:]))
+	for i := 1; i < len(lines); i++ {
+		lines[i] = "... " + strings.TrimLeft(lines[i], ", \t")
+	}
+	if len(lines[0]) == 0 {
+		return nil
+	}
+	return lines
 }
 
 // firstWord is s up to its first white space.
@@ -892,6 +954,11 @@ func (e *Engine) perform(s *State, m *Message, a *Action, at time.Time) (Result,
 func (e *Engine) do(c *Ctx, m *Message, a *Action) error {
 	if a.Reject != nil {
 		return a.Reject
+	}
+	if a.later != "" {
+		if err := notNow(a.later, c.Now()); err != nil {
+			return err
+		}
 	}
 	v := a.Verb
 	switch v.Scope {

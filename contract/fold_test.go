@@ -5,17 +5,31 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 )
 
 // resolveByCopies is Resolve as it was written before lowerIs: every name,
 // nickname and address lower-cased into a copy, the reference the fast
-// lookups are checked against.
+// lookups are checked against. A name without its accents is a copy made
+// by x/text's transformers, not withoutMarks.
 func resolveByCopies(s *State, ref string) (*Player, error) {
 	r := strings.ToLower(strings.Trim(strings.TrimSpace(ref), `"'@<>`))
 	if r == "" {
 		return nil, Reject("syntax", "no player named")
 	}
-	var exact, prefix []*Player
+	bare := func(n string) string {
+		if out, ok := bareCopies[n]; ok {
+			return out
+		}
+		out, _, _ := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn))), strings.ToLower(n))
+		bareCopies[n] = out
+		return out
+	}
+	var exact, folded, prefix []*Player
 	for _, p := range s.Players {
 		names := append([]string{p.Name}, p.Nicknames...)
 		hit := false
@@ -40,7 +54,17 @@ func resolveByCopies(s *State, ref string) (*Player, error) {
 			continue
 		}
 		for _, n := range names {
-			if strings.HasPrefix(strings.ToLower(n), r) {
+			if bare(n) == bare(r) {
+				folded = append(folded, p)
+				hit = true
+				break
+			}
+		}
+		if hit {
+			continue
+		}
+		for _, n := range names {
+			if strings.HasPrefix(strings.ToLower(n), r) || strings.HasPrefix(bare(n), bare(r)) {
 				prefix = append(prefix, p)
 				break
 			}
@@ -51,6 +75,10 @@ func resolveByCopies(s *State, ref string) (*Player, error) {
 		return exact[0], nil
 	case len(exact) > 1:
 		return nil, ambiguous(ref, exact)
+	case len(folded) == 1:
+		return folded[0], nil
+	case len(folded) > 1:
+		return nil, ambiguous(ref, folded)
 	case len(prefix) == 1:
 		return prefix[0], nil
 	case len(prefix) > 1:
@@ -59,12 +87,16 @@ func resolveByCopies(s *State, ref string) (*Player, error) {
 	return nil, Reject("players", "no player is known as %q", ref)
 }
 
+// bareCopies keeps resolveByCopies's names without their accents: the
+// transformers cost more than the lookups they check.
+var bareCopies = map[string]string{}
+
 // foldWords are the pieces names, nicknames, addresses and references are
 // made of: ASCII in both cases, and the runes whose lower case is ASCII
 // (the Kelvin sign, İ) or another length in bytes (Ⱥ), or none (ß), and
 // a byte that is not UTF-8.
 var foldWords = []string{"al", "Al", "AL", "ice", "ICE", "k", "K", "\u212a", "i", "I", "\u0130", "\u023a", "\u2c65",
-	"ß", "SS", "\xff", "bo", "Bob", "@", "example.test", "-", " ", "é", "É"}
+	"ß", "SS", "\xff", "bo", "Bob", "@", "example.test", "-", " ", "é", "É", "e", "E"}
 
 func foldString(r *rand.Rand, n int) string {
 	var b strings.Builder

@@ -94,3 +94,26 @@ func mayOpenFollowing(text string) bool {
 	}
 	return first >= 0 && strings.IndexByte(text[first:], ':') >= 0
 }
+
+// itemMark tells, of a sentence of text (written as expanded by
+// expandFollowing), whether it is an item of such a list: then read is
+// the "I" and the white space the sentence starts with in place of the
+// item's mark, and mark that mark as written ("1. " for "I  " of "1.
+// Transfer 3 Vials to Bob."), so that a receipt quotes the item as written.
+// expandFollowing writes "I" only over the first byte of a mark, which is
+// never "I" itself.
+func itemMark(written, text string, sen Sentence) (read, mark string, ok bool) {
+	at := sen.Offset
+	if len(written) != len(text) || at >= len(text) || text[at] != 'I' || written[at] == 'I' {
+		return "", "", false
+	}
+	end := at + 1
+	for end < len(text) && (text[end] == ' ' || text[end] == '\t') {
+		end++
+	}
+	read = text[at:end]
+	if !strings.HasPrefix(sen.Text, read) {
+		return "", "", false
+	}
+	return read, strings.TrimSpace(written[at:end]) + " ", true
+}

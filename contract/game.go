@@ -161,6 +161,9 @@ type Action struct {
 	// Reject, when set by an extractor, makes the action fail with this rejection
 	// without calling Verb.Do (broken tag syntax, for example).
 	Reject *Rejection
+	// later is the time phrase the action was put off by ("Tomorrow,
+	// I ..."): it is performed only on the day the phrase names (notNow).
+	later string
 }
 
 // Arg returns a named argument, "" when absent.

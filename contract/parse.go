@@ -265,6 +265,10 @@ type Performative struct {
 	// Vials"), and WholeCond the condition without it: a verb that takes a
 	// text (Verb.Text) reads the action whole.
 	Whole, WholeCond string
+	// Later is the time phrase before the performative ("Tomorrow",
+	// "next week", "on Friday"): the action is put off, and performed
+	// only when the phrase names the day it arrives (later.go, G3).
+	Later string
 }
 
 var (
@@ -388,6 +392,13 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	}
 	m := findPerformative(s)
 	if m == nil {
+		if when, rest, ok := readLater(s); ok {
+			inner, ok := ReadPerformative(rest)
+			if ok && inner.Kind != "not" && inner.Later == "" {
+				inner.Later = when
+			}
+			return inner, ok
+		}
 		if pm := startsWord(s, mayPreface, preface); pm != nil && startsWord(s, mayResolve, resolveForm) == nil {
 			inner, ok := ReadPerformative(pm[2])
 			if ok && prefaceNot().MatchString(pm[1]) {

@@ -67,7 +67,16 @@ func TestReadPerformative(t *testing.T) {
 		// The word I or we, wherever a form allows it, and nowhere else.
 		{"So,we join Rumble;", contract.Performative{Kind: "act", Action: "join Rumble"}, true},
 		{"If it rains,I transfer 1 Vial to Bob.", contract.Performative{Kind: "act", Action: "transfer 1 Vial to Bob", Cond: "it rains"}, true},
-		{"Tomorrow: i claim cell (1, 2) in Life . .", contract.Performative{Kind: "act", Action: "claim cell (1, 2) in Life"}, true},
+		// A time phrase before "I" puts the action off: it is read, for
+		// the receipt to say that it is not performed now (G3,
+		// TestActionPutOffIsNotPerformed); "Today" and "Now" do not.
+		{"Tomorrow: i claim cell (1, 2) in Life . .", contract.Performative{Kind: "act", Action: "claim cell (1, 2) in Life", Later: "Tomorrow"}, true},
+		{"Next week I join Rumble.", contract.Performative{Kind: "act", Action: "join Rumble", Later: "Next week"}, true},
+		{"On  Friday,we join Rumble.", contract.Performative{Kind: "act", Action: "join Rumble", Later: "On  Friday"}, true},
+		{"Tomorrow, if I own 3 Vials, I join Rumble.", contract.Performative{Kind: "act", Action: "join Rumble", Cond: "I own 3 Vials", Later: "Tomorrow"}, true},
+		{"Tomorrow I will join Rumble.", contract.Performative{Kind: "not", Action: "will join Rumble"}, true},
+		{"Today, I join Rumble.", contract.Performative{Kind: "act", Action: "join Rumble"}, true},
+		{"Now I join Rumble.", contract.Performative{}, false},
 		{"a) I join the Life contest.  ;:!", contract.Performative{Kind: "act", Action: "join the Life contest"}, true},
 		{"Wii join Rumble.", contract.Performative{}, false},
 		{"Hi_I join Rumble.", contract.Performative{}, false},
@@ -102,7 +111,8 @@ func FuzzSentences(f *testing.F) {
 // FuzzApply feeds arbitrary text to the toy game: it may be rejected, never crash.
 func FuzzApply(f *testing.F) {
 	for _, s := range []string{"I join the Toy game.", "I transfer 3 coins to Bob.", "If I own 2 coins, I poke Bob.", "I support intent #1.", "I do so (#7).", "help toy",
-		"I CoE on toy/report/2026-W49: wrong.", "CoE: my coins.", "I deny CoE #1: no.", "I CoE on x", "preview\nI join the Toy game."} {
+		"I CoE on toy/report/2026-W49: wrong.", "CoE: my coins.", "I deny CoE #1: no.", "I CoE on x", "preview\nI join the Toy game.",
+		"Tomorrow, I poke Bob.", "On 2026-12-01, I transfer 1 coin to Bob.", "On Dec 32 I poke Bob."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

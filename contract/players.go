@@ -178,12 +178,15 @@ func (s *State) PlayerByName(name string) *Player {
 
 // Resolve finds the player a player means by name, nickname or address,
 // case-insensitively, ignoring a leading "@" and surrounding quotes. An exact
-// match wins; otherwise a unique prefix of a name or nickname is accepted, and
-// several candidates make the reference ambiguous (the rejection lists them).
+// match wins; then a name or nickname as written without its accents
+// (withoutMarks: "Carol Unal" for Carol Ünal); otherwise a unique prefix of
+// a name or nickname, with or without its accents, is accepted. Several
+// candidates at the first reading that finds any make the reference
+// ambiguous (the rejection lists them).
 func (s *State) Resolve(ref string) (*Player, error) { return s.resolve(ref, true) }
 
 // ResolveWhole is Resolve without the prefixes: the player whose whole
-// name, nickname or address ref is.
+// name, nickname or address ref is, as written or without its accents.
 func (s *State) ResolveWhole(ref string) (*Player, error) { return s.resolve(ref, false) }
 
 func (s *State) resolve(ref string, prefixes bool) (*Player, error) {
@@ -202,31 +205,58 @@ func (s *State) resolve(ref string, prefixes bool) (*Player, error) {
 	// the players, nothing allocated for ASCII names (one with a letter
 	// outside ASCII is lower-cased as a copy, as before).
 	addr := strings.ToLower(r) // as HasAddress lower-cases it
-	var exact, prefix []*Player
+	bare := withoutMarks(r)
+	var exact, folded, prefix []*Player
 	is := func(n string) bool { return lowerIs(n, r) || !isASCII(n) && lowerIs(norm.NFC.String(n), r) }
+	// Without their accents, an ASCII name and an ASCII reference are
+	// as written: only a name or a reference outside ASCII is copied.
+	isBare := func(n string) bool { return (!isASCII(n) || bare != r) && lowerIs(withoutMarks(n), bare) }
 	hasPrefix := func(n string) bool {
-		return lowerHasPrefix(n, r) || !isASCII(n) && lowerHasPrefix(norm.NFC.String(n), r)
+		return lowerHasPrefix(n, r) || !isASCII(n) && lowerHasPrefix(norm.NFC.String(n), r) ||
+			(!isASCII(n) || bare != r) && lowerHasPrefix(withoutMarks(n), bare)
 	}
 	for _, p := range s.Players {
 		if is(p.Name) || slices.ContainsFunc(p.Nicknames, is) || slices.Contains(p.Addresses, addr) {
 			exact = append(exact, p)
 			continue
 		}
+		if len(exact) > 0 {
+			continue // an exact match wins: the others are not looked at again
+		}
+		if isBare(p.Name) || slices.ContainsFunc(p.Nicknames, isBare) {
+			folded = append(folded, p)
+			continue
+		}
 		if prefixes && !pronouns[r] && (hasPrefix(p.Name) || slices.ContainsFunc(p.Nicknames, hasPrefix)) {
 			prefix = append(prefix, p)
 		}
 	}
-	switch {
-	case len(exact) == 1:
-		return exact[0], nil
-	case len(exact) > 1:
-		return nil, ambiguous(ref, exact)
-	case len(prefix) == 1:
-		return prefix[0], nil
-	case len(prefix) > 1:
-		return nil, ambiguous(ref, prefix)
+	for _, ps := range [][]*Player{exact, folded, prefix} {
+		switch {
+		case len(ps) == 1:
+			return ps[0], nil
+		case len(ps) > 1:
+			return nil, ambiguous(ref, ps)
+		}
 	}
 	return nil, Reject("players", "no player is known as %q", ref)
+}
+
+// withoutMarks is s in lower case without its accents: decomposed (NFD),
+// its combining marks (Unicode category Mn) dropped, so that Ü reads as U,
+// é as e and a decomposed ë as e; a letter that does not decompose (ß, ø)
+// stays as it is. Players type names without the accents their keyboards
+// lack.
+func withoutMarks(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	return strings.ToLower(strings.Map(func(c rune) rune {
+		if unicode.Is(unicode.Mn, c) {
+			return -1
+		}
+		return c
+	}, norm.NFD.String(s)))
 }
 
 // pronouns are words that stand for a player named elsewhere ("I give em 3

@@ -79,13 +79,13 @@ func TestListReadWholeComesFirst(t *testing.T) {
 
 // TestJoinedActions: several actions joined by "and" with one subject are
 // each performed, in the order written, a part naming no game taking the
-// game another part names; the receipt quotes each part ("I ...", then
-// "... and ..."). At most five parts, and 400 characters: a longer list is
-// not read as one.
+// game another part names; the receipt quotes each part as written ("I
+// ...", then "... and ..."). At most five parts, and 400 characters: a
+// longer list is not read as one.
 func TestJoinedActions(t *testing.T) {
 	h := contracttest.New(t, "2026-12-01T10:00:00Z", &toy{}, &other{})
 	r := h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game and score 1 point and score 2 points and score 3 points and score 4 points.")
-	want := []string{"I join the Toy game", "... and score 1 point in toy", "... and score 2 points in toy", "... and score 3 points in toy", "... and score 4 points in toy"}
+	want := []string{"I join the Toy game", "... and score 1 point", "... and score 2 points", "... and score 3 points", "... and score 4 points."}
 	if d := cmp.Diff(want, quoted(r)); d != "" || !strings.Contains(r.Body, "5 done, 0 not done.") {
 		t.Errorf("five joined actions (-want +got):\n%s\n%s", d, r.Body)
 	}

@@ -18,7 +18,8 @@ import (
 // mayClaim; preview.go: isPreviewLine; receipt.go: isHelpLine), and finds
 // sentence ends, list numbers and the plain "I <action>" without one
 // (sentenceEnds, isListNumber, findPerformative). These tests hold each
-// shortcut to the regular expression it stands for.
+// shortcut to the regular expression it stands for (later.go: mayLater
+// too).
 
 // sentenceEndRE is what sentenceEnds finds.
 var sentenceEndRE = regexp.MustCompile(`[.!?;]+(\s+|$)`)
@@ -38,7 +39,8 @@ func shortcutSeeds(t testing.TB) []string {
 		"I correct CoE #3: message <a@b> is void", "I CORRECT coe 2", "If\tI join, I claim", "If I join; I claim", "I,Bob, join",
 		"We\u00a0join", "we,", "I", "i\tjoin", "Having received none; I act", "So I join", "So:\n I join", "I \u212Aorrect", "I corr\u0130ct", "I deny CoE 3: no", "- I hereby COE: x", "Claim of ERROR: y", "CoE on x: z", "I claim an error", "corre\xffct", "correc",
 		"0i", "9i", "ai", "zi", "Ai", "Zi", "i_", "_we", "we9", "Wea", "Dubai.", "ski",
-		"will0", "will9", "willa", "willz", "willA", "willZ", "will_", "If", "if", "", "\n", "\n \t\nhelp life\nI join.", " \r\n\tpreview\r\n", "PreView!", " HELP  Life. ", "helpful", "help\u00a0me", "prevIEW:", "preview please", "a\n\nb", "eRRor", "CORRECT", "cOe"}
+		"will0", "will9", "willa", "willz", "willA", "willZ", "will_", "If", "if", "",
+		"Tomorrow, I join", "\u017foon I join", "ſome day we join", "On 1 Dec I join", "next ſunday I join", "In a couple of weeks; I join", "Coming Monday I join", "this coming friday, if I own 1 Vial, I pay", "\n", "\n \t\nhelp life\nI join.", " \r\n\tpreview\r\n", "PreView!", " HELP  Life. ", "helpful", "help\u00a0me", "prevIEW:", "preview please", "a\n\nb", "eRRor", "CORRECT", "cOe"}
 	f, err := os.Open("testdata/phrasing/sentences.tsv")
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +81,7 @@ func checkShortcuts(t *testing.T, s string) {
 	for _, c := range []struct {
 		may func(string) bool
 		re  func() *regexp.Regexp
-	}{{mayCond, condForm}, {mayResolve, resolveForm}, {mayPerform, performative}, {mayPreface, preface}} {
+	}{{mayCond, condForm}, {mayResolve, resolveForm}, {mayPerform, performative}, {mayPreface, preface}, {mayLater, laterPreface}} {
 		if got, want := startsWord(s, c.may, c.re), c.re().FindStringSubmatch(s); !cmp.Equal(got, want) {
 			t.Errorf("startsWord(%q) = %q, the regular expression %s finds %q", s, got, c.re(), want)
 		}

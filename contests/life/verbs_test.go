@@ -56,13 +56,13 @@ func TestGuideCoversVerbsAndTests(t *testing.T) {
 func TestJoinAndClaimSeveralCells(t *testing.T) {
 	h := newHarness(t, "2026-11-09T10:00:00Z")
 	r := h.Public("2026-11-09T11:00:00Z", alice, "I join the Life contest and claim cells (12, 35), (13, 35) and (11, 35).")
-	done(t, r, "> I join the Life contest", "> ... and claim cells (12, 35), (13, 35) and (11, 35) in life",
+	done(t, r, "> I join the Life contest", "> ... and claim cells (12, 35), (13, 35) and (11, 35).",
 		"you Control Cells (12, 35), (13, 35), (11, 35), paying 3 Vials", "2 done, 0 not done.")
 	if got := balance(h, "Alice"); got != 7 {
 		t.Errorf("Alice owns %d Vials, want 7", got)
 	}
 	r = h.Public("2026-11-09T12:00:00Z", bob, "I join the Life contest and take (1, 1) and (2, 2) and transfer 2 Vials to Alice.")
-	done(t, r, "> I join the Life contest", "> ... and take (1, 1) and (2, 2) in life", "> ... and transfer 2 Vials to Alice in life", "3 done, 0 not done.")
+	done(t, r, "> I join the Life contest", "> ... and take (1, 1) and (2, 2)", "> ... and transfer 2 Vials to Alice.", "3 done, 0 not done.")
 	if got := balance(h, "Alice"); got != 9 {
 		t.Errorf("Alice owns %d Vials after Bob's transfer, want 9", got)
 	}

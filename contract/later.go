@@ -1,0 +1,138 @@
+package contract
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"referee/internal/lazyre"
+)
+
+// An action is done by announcing it (AGORA "What performs an action"): a
+// sentence that puts its action off to another time ("Tomorrow, I transfer
+// 2 Vials to Bob.", "Next week I ...", "On Friday I ...", "Later I ...")
+// announces nothing now, as the future tense does not (ruling G3). The
+// reader reads the action, so that the receipt can say so; it is never
+// performed. A day named that is the day the message arrives ("On Friday,
+// I ..." on a Friday, "On 2026-12-04, I ..." that day; UTC, ruling G1) is
+// today, and the action is performed, as "Today, I ..." is.
+
+const (
+	laterWeekdays = `monday|tuesday|wednesday|thursday|friday|saturday|sunday`
+	laterMonths   = `january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec`
+	laterCounts   = `\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|a\s+couple|few|several|some`
+	laterUnits    = `minutes?|hours?|days?|weeks?|months?|years?|rounds?|turns?|fortnights?`
+	laterOrdinal  = `(?:st|nd|rd|th)?`
+)
+
+var (
+	// laterPreface is a time phrase before the performative, with or
+	// without a comma after it, then "I", "we" or a condition ("if").
+	laterPreface = lazyre.MustCompile(`(?i)^(` +
+		// always later than now
+		`tomorrow(?:\s+(?:morning|afternoon|evening|night))?|the\s+day\s+after\s+tomorrow|` +
+		`later(?:\s+(?:on|today|tonight|this\s+(?:week|month|year)))?|soon|eventually|some\s*day|one\s+day|` +
+		`in\s+(?:the\s+)?future|in\s+due\s+course|at\s+some\s+point|` +
+		`next\s+(?:week|month|year|round|turn|time|game|weekend|` + laterWeekdays + `)|` +
+		`in\s+(?:` + laterCounts + `)\s+(?:` + laterUnits + `)|` +
+		// a day, which may be today
+		`(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(?:` + laterWeekdays + `)|` +
+		`on\s+(?:\d{4}-\d{2}-\d{2}|(?:the\s+)?\d{1,2}` + laterOrdinal + `\s+(?:of\s+)?(?:` + laterMonths + `)\.?(?:,?\s+\d{4})?|` +
+		`(?:` + laterMonths + `)\.?\s+\d{1,2}` + laterOrdinal + `(?:,?\s+\d{4})?)` +
+		`)\s*(?:[,:;]\s*(?:[-–—]\s*)?)?((?:i|we|if)\b.*)$`)
+	laterWeekday = lazyre.MustCompile(`(?i)^(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(` + laterWeekdays + `)$`)
+	laterISO     = lazyre.MustCompile(`^on\s+(\d{4})-(\d{2})-(\d{2})$`)
+	laterDayMon  = lazyre.MustCompile(`(?i)^on\s+(?:the\s+)?(\d{1,2})` + laterOrdinal + `\s+(?:of\s+)?(` + laterMonths + `)\.?(?:,?\s+(\d{4}))?$`)
+	laterMonDay  = lazyre.MustCompile(`(?i)^on\s+(` + laterMonths + `)\.?\s+(\d{1,2})` + laterOrdinal + `(?:,?\s+(\d{4}))?$`)
+)
+
+// mayLater reports whether laterPreface can match s: s starts with a
+// letter one of its forms starts with, in either case, or with a byte
+// outside ASCII (case folding takes ſ for s).
+func mayLater(s string) bool {
+	return s != "" && (s[0]&0x80 != 0 || strings.IndexByte("tlseoiancmwf", s[0]|0x20) >= 0)
+}
+
+// readLater reads a sentence that starts with a time phrase: the phrase and
+// the rest, from "I", "we" or "if" on; ok is false for any other sentence.
+func readLater(s string) (when, rest string, ok bool) {
+	m := startsWord(s, mayLater, laterPreface)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// laterDay is the day a time phrase names, and whether it names one: a
+// weekday ("on Friday", "this Friday"), or a date ("on 2026-12-04", "on 4
+// December", "on Dec 4th, 2026"; without a year, the date in now's year).
+// Any other phrase ("tomorrow", "next week", "later") names no day and is
+// always later than now.
+func laterDay(when string, now time.Time) (today, named bool) {
+	when = strings.Join(strings.Fields(when), " ")
+	now = now.UTC()
+	if m := laterWeekday().FindStringSubmatch(when); m != nil {
+		return strings.EqualFold(m[1], now.Weekday().String()), true
+	}
+	y, mo, d := now.Date()
+	var day, month, year string
+	switch m := laterISO().FindStringSubmatch(strings.ToLower(when)); {
+	case m != nil:
+		year, month, day = m[1], m[2], m[3]
+	default:
+		if m := laterDayMon().FindStringSubmatch(when); m != nil {
+			day, month, year = m[1], m[2], m[3]
+		} else if m := laterMonDay().FindStringSubmatch(when); m != nil {
+			month, day, year = m[1], m[2], m[3]
+		} else {
+			return false, false
+		}
+		month = monthNumber(month)
+	}
+	if year == "" {
+		year = strconv.Itoa(y)
+	}
+	return year == strconv.Itoa(y) && atoiOr(month) == int(mo) && atoiOr(day) == d, true
+}
+
+// monthNumber is the number of a month named in English, in full or cut to
+// its first three letters (four for "Sept"), as text.
+func monthNumber(name string) string {
+	name = strings.ToLower(name)
+	for i := time.January; i <= time.December; i++ {
+		if full := strings.ToLower(i.String()); full == name || full[:3] == name || name == "sept" && i == time.September {
+			return strconv.Itoa(int(i))
+		}
+	}
+	return ""
+}
+
+// atoiOr is the number s writes, or -1.
+func atoiOr(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// notNow refuses an action put off by its time phrase when (G3), unless
+// the phrase names the day the action happens at (now). Nil: the action
+// is performed.
+func notNow(when string, now time.Time) error {
+	today, named := laterDay(when, now)
+	switch {
+	case today:
+		return nil
+	case named:
+		return Reject("G3", "%q is not today (%s, UTC): an action is done by announcing it now, so this one was not performed; send it on the day you mean it, or make it a condition the referee can decide now (\"If I own more than 5 Vials, I ...\")", when, now.UTC().Format("Monday 2006-01-02"))
+	}
+	return Reject("G3", "%q puts the action off: an action is done by announcing it now, so this one was not performed; send it when you mean it, or make it a condition the referee can decide now (\"If I own more than 5 Vials, I ...\")", when)
+}
+
+// putOff reports whether the time phrase when puts an action off whatever
+// the day: it names no day that could be today.
+func putOff(when string) bool {
+	_, named := laterDay(when, time.Time{})
+	return !named
+}
