@@ -1,9 +1,13 @@
 package contract
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // ledgerKeys are owners, currencies, players and games a YAML writer
@@ -80,5 +84,51 @@ func TestLedgerTextIsTheEncoders(t *testing.T) {
 	check(64, &Ledger{Balances: map[string]map[string]int64{"life/vial": {"Newcomer": 2}}}, nil)
 	if len(k.text) != 2 {
 		t.Errorf("learnt again for a ledger of two keys, the text of %d kept", len(k.text))
+	}
+}
+
+// TestKeyOrderIsTheEncoders: keys ordered by yamlKeyLess are in the order
+// the YAML encoder writes a map's keys, over sets of keys such as a ledger
+// holds (addresses with numbers, zero-padded or not, currencies, contests)
+// and stranger ones (digits alone, non-ASCII letters and digits, signs).
+// (TestLedgerTextIsTheEncoders has keys learnt as they come and go.)
+func TestKeyOrderIsTheEncoders(t *testing.T) {
+	parts := []string{"alice", "Alice", "bob", "a", "b", "0", "00", "007", "1", "10", "2", "60", "060", "9", "99", "@example.test", "@x.org",
+		"/", "-", ".", ":", "contest:", "life", "/vials", "ä", "é", "٣", "²", "_", "Z", " ", "+", "x9y", "9x"}
+	r := rand.New(rand.NewPCG(3, 5))
+	for round := range 300 {
+		keys := map[string]int{}
+		for range 1 + r.IntN(60) {
+			var k strings.Builder
+			for range 1 + r.IntN(4) {
+				k.WriteString(parts[r.IntN(len(parts))])
+			}
+			keys[k.String()] = 0
+		}
+		b, err := yaml.Marshal(keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		var doc yaml.Node
+		if err := yaml.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(doc.Content[0].Content); i += 2 {
+			want = append(want, doc.Content[0].Content[i].Value)
+		}
+		got := slices.Collect(maps.Keys(keys))
+		slices.SortFunc(got, func(a, b string) int {
+			switch {
+			case yamlKeyLess(a, b):
+				return -1
+			case yamlKeyLess(b, a):
+				return 1
+			}
+			return 0
+		})
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: ordered\n%q\nthe encoder orders\n%q", round, got, want)
+		}
 	}
 }

@@ -305,12 +305,23 @@ func (c *hashText) players(out [][]byte, ps []*Player, s *State) ([][]byte, erro
 		}
 		at[i] = k
 	}
-	texts, err := itemTexts(missing, playersText, playersHead, playersTail, playerStart)
+	// Most players are written as the encoder writes them
+	// (appendPlainPlayer); the rest go to the encoder.
+	var rest []*Player
+	var restPlaces []int
+	for j, p := range missing {
+		if text := appendPlainPlayer(nil, p, hashPlayerLayout); text != nil {
+			at[places[j]] = keepPlayer(p, text)
+		} else {
+			rest, restPlaces = append(rest, p), append(restPlaces, places[j])
+		}
+	}
+	texts, err := itemTexts(rest, playersText, playersHead, playersTail, playerStart)
 	if err != nil {
 		return nil, err
 	}
-	for j, p := range missing {
-		at[places[j]] = keepPlayer(p, texts[j])
+	for j, p := range rest {
+		at[restPlaces[j]] = keepPlayer(p, texts[j])
 	}
 	text := joinKept(c.peopleText, from == len(c.people), from, at, func(k keptPlayer) []byte { return k.text })
 	c.people, c.peopleText, c.peopleMark = at, text, mark
