@@ -218,19 +218,26 @@ type history struct {
 	from   map[string]string
 	// starts[i] is where the entries of input i begin in entries.
 	starts []int
+	// asked are the numbers of the ruling requests the run asked, by
+	// rulingKey, in the order asked (a key may be asked again once
+	// answered).
+	asked map[string][]int
 }
 
 // replay re-does inputs on a copy of base, collecting the notices made.
 // pins, when not nil, are the numbers the claims keep (claimNumbers).
 func (e *Engine) replay(base *State, inputs []Input, pins *claimPins) (*history, error) {
 	h := &history{s: Snapshot(base), notices: map[string]*Notice{}, public: map[string]bool{}, from: map[string]string{}}
-	if pins != nil {
-		h.s.aux().claims = pins
-		defer func() {
-			h.s.aux().claims = nil
-			h.s.NextClaim = max(h.s.NextClaim, pins.last)
-		}()
+	if pins == nil {
+		pins = &claimPins{}
 	}
+	h.asked = map[string][]int{}
+	h.s.aux().claims, h.s.aux().asked = pins, h.asked
+	defer func() {
+		h.s.aux().claims, h.s.aux().asked = nil, nil
+		h.s.NextClaim = max(h.s.NextClaim, pins.last)
+		h.s.NextRuling = max(h.s.NextRuling, pins.lastRuling)
+	}()
 	for i := range inputs {
 		in := &inputs[i]
 		before := map[string]bool{}
@@ -267,9 +274,20 @@ func (e *Engine) replay(base *State, inputs []Input, pins *claimPins) (*history,
 // number unused, and an answer to it answers nothing, rather than every
 // later claim taking the number before. A claim only the corrected history
 // makes takes a number after the recorded history's last.
+//
+// Ruling requests keep theirs alike ("I rule on #N"; a claim asks one).
 type claimPins struct {
 	ids  map[string]int // by claimKey
 	last int            // the recorded history's last number
+	// rulings are the ruling requests' numbers by rulingKey, in the
+	// order asked; lastRuling the recorded history's last.
+	rulings    map[string][]int
+	lastRuling int
+}
+
+// rulingKey names a ruling request across histories: its game and key.
+func rulingKey(game, key string) string {
+	return game + "\x00" + key
 }
 
 // claimKey names a claim across histories: its message and its report (a
@@ -280,7 +298,7 @@ func claimKey(msgID, report string) string {
 
 // claimNumbers are the numbers of the claims h made, from its entries.
 func claimNumbers(h *history) *claimPins {
-	p := &claimPins{ids: map[string]int{}, last: h.s.NextClaim}
+	p := &claimPins{ids: map[string]int{}, last: h.s.NextClaim, rulings: h.asked, lastRuling: h.s.NextRuling}
 	for _, en := range h.entries {
 		d, _ := en.Detail["claim"].(map[string]any)
 		id, ok := d["id"].(int)
