@@ -520,6 +520,7 @@ func renumbered(current, s *State) error {
 func deliveryless(s *State) *State {
 	c := *s
 	c.Outbox, c.Failed, c.JournalSeq, c.JournalInputs, c.ax = nil, nil, 0, 0, nil
+	c.Receipted = nil
 	return &c
 }
 
