@@ -544,6 +544,17 @@ const HashesOfTheGames = "games"
 // re-computes those so.
 func mailboxDigest(s *State) string { return digest(deliveryless(s)) }
 
+// RevisionDigest is the hash of s as a revision marked hashes
+// (Revision.Hashes; "hashes" in its journaled form) gives it:
+// StateDigest's for HashesOfTheGames, else with the mailbox position
+// counted.
+func RevisionDigest(s *State, hashes string) string {
+	if hashes == HashesOfTheGames {
+		return StateDigest(s)
+	}
+	return mailboxDigest(s)
+}
+
 func digest(s *State) string {
 	b, err := Encode(s)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -218,6 +219,25 @@ func TestCorrectionKilledBeforeItsStateFile(t *testing.T) {
 		others[sn.Path] = b
 	}
 	load("with every snapshot")
+	// Another snapshot at the correction's count of inputs, read first (a
+	// save killed after it linked its copy and before its journal's sync,
+	// whose count the next input journaled took): the start takes the one
+	// the journal holds, whose state hash the journaled revision gives.
+	cellLine := []byte("alice@example.test: 5,6")
+	if !bytes.Contains(want, cellLine) {
+		t.Fatalf("the corrected state holds no %q", cellLine)
+	}
+	stray := filepath.Join(filepath.Dir(saved.Path), fmt.Sprintf("%012d-%s.yaml", saved.Inputs, saved.Clock.Add(-time.Minute).Format("20060102T150405Z")))
+	if err := os.WriteFile(stray, bytes.Replace(want, cellLine, []byte("alice@example.test: 7,8"), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if snaps, _ := store.Snapshots(d.statePath); snaps[len(snaps)-2].Path != stray {
+		t.Fatalf("the stray snapshot is not read before the save's: %v", snaps)
+	}
+	load("with another snapshot at its count")
+	if err := os.Remove(stray); err != nil {
+		t.Fatal(err)
+	}
 	// The save made its snapshot's copy before the rename: the start
 	// takes it and needs no other (those before the correction gone, or
 	// a journal whose correction a build before this one wrote, its
