@@ -203,7 +203,15 @@ type Rerun struct {
 	// those written before HashesOfTheGames did (referee verify of such a
 	// revision).
 	MailboxHashes bool
+	// RenumberedRulings: the corrected history numbers its ruling
+	// requests anew, as those of revisions written before RulingsKept did
+	// (referee verify of such a revision).
+	RenumberedRulings bool
 }
+
+// RulingsKept marks a revision whose corrected history kept the numbers
+// of the recorded history's ruling requests (Revision.Rulings).
+const RulingsKept = "kept"
 
 // history is what one run of the inputs made.
 type history struct {
@@ -391,7 +399,11 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	} else if d := encodedDiff(deliveryless(old.s), deliveryless(current)); d != "" {
 		return nil, nil, fmt.Errorf("the recorded history does not lead to the current state: %s", d)
 	}
-	cur, err := e.replay(r.Base, edited, claimNumbers(old))
+	kept := claimNumbers(old)
+	if r.RenumberedRulings {
+		kept.rulings, kept.lastRuling = nil, 0
+	}
+	cur, err := e.replay(r.Base, edited, kept)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the corrected history: %w", err)
 	}
@@ -457,6 +469,9 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 		rev.OldHash, rev.NewHash = mailboxDigest(current), mailboxDigest(s)
 	} else {
 		rev.OldHash, rev.NewHash, rev.Hashes = StateDigest(current), StateDigest(s), HashesOfTheGames
+	}
+	if !r.RenumberedRulings {
+		rev.Rulings = RulingsKept
 	}
 	return s, rev, nil
 }

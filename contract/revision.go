@@ -35,6 +35,10 @@ type Revision struct {
 	// Hashes is HashesOfTheGames when the hashes leave the mailbox
 	// position out (StateDigest); empty in a revision written before.
 	Hashes string `json:"hashes,omitempty"`
+	// Rulings is RulingsKept when the corrected history kept the recorded
+	// history's numbers of ruling requests (claimPins); empty in a
+	// revision written before, whose corrected history numbered them anew.
+	Rulings string `json:"rulings,omitempty"`
 	// Entries are the journal lines of the correction: its own, then the
 	// re-run's, numbered after the current state's.
 	Entries []Entry `json:"-"`

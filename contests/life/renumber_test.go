@@ -162,8 +162,23 @@ func TestCorrectionKeepsRulingNumbers(t *testing.T) {
 	if got := h.S.Games[ID].Params["VPP"]; got != "12" {
 		t.Fatalf("VPP = %s after the ruling, want 12", got)
 	}
-	if _, _, err := h.Correct("2026-11-16T15:00:00Z", contract.Correction{CoE: 2, Kind: contract.FixVoid, MsgID: "m1@example.test"}, nil); err != nil {
+	fix := contract.Correction{CoE: 2, Kind: contract.FixVoid, MsgID: "m1@example.test"}
+	// A revision written before ruling requests kept their numbers is
+	// re-computed as written (referee verify): unmarked, the ruling lost.
+	in := h.RecordedInputs()
+	s, rev, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: in.Inputs, Current: h.S, Fix: fix, RenumberedRulings: true})
+	if err != nil {
+		t.Fatalf("a revision re-computed as written before: %v", err)
+	}
+	if rev.Rulings != "" || s.Games[ID].Params["VPP"] != "10" {
+		t.Fatalf("a revision re-computed as written before: marked %q, VPP %s", rev.Rulings, s.Games[ID].Params["VPP"])
+	}
+	rev, _, err = h.Correct("2026-11-16T15:00:00Z", fix, nil)
+	if err != nil {
 		t.Fatalf("the correction was refused: %v", err)
+	}
+	if rev.Rulings != contract.RulingsKept {
+		t.Errorf("the revision is marked %q, want %q", rev.Rulings, contract.RulingsKept)
 	}
 	if got := h.S.Games[ID].Params["VPP"]; got != "12" {
 		t.Errorf("VPP = %s after the correction, want the ruling's 12", got)

@@ -512,7 +512,7 @@ func redoSave(e *contract.Engine, s *contract.State, path string, steps []Step, 
 				*s = *kept
 				continue
 			}
-			cs, step, _ := correctBefore(e, path, s, *in.Fix, in.At, st.N)
+			cs, step, _ := correctBefore(e, path, s, *in.Fix, in.At, st.N, revisionOf(st.Entries))
 			if cs == nil {
 				return &RedoError{jpath, st.Line, fmt.Sprintf("input %d (correct) cannot be made again: %s", st.N, step.Input.Error)}
 			}

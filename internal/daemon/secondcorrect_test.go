@@ -257,6 +257,28 @@ func TestCorrectionKilledBeforeItsStateFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	load("without the save's snapshot")
+	// A correction an earlier build journaled, its revision without the
+	// mark of ruling requests that keep their numbers: made again as it
+	// was made, unmarked, it agrees with the journal.
+	jpath := store.JournalPath(d.statePath)
+	journal, err := os.ReadFile(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := []byte(`,"rulings":"kept"`)
+	if bytes.Count(journal, mark) != 1 {
+		t.Fatalf("the journal has %d revisions marked %s", bytes.Count(journal, mark), mark)
+	}
+	if err := os.WriteFile(jpath, bytes.Replace(journal, mark, nil, 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Load(d.e, d.statePath); err != nil {
+		t.Fatalf("a correction journaled unmarked, made again: %v", err)
+	}
+	// referee verify re-computes it so too.
+	if n, bad, err := store.VerifyRevisions(d.e, d.statePath); err != nil || n != 1 || len(bad) > 0 {
+		t.Errorf("verify of a revision journaled unmarked: %d checked, %v, %v", n, bad, err)
+	}
 }
 
 // claimsDaemon is a daemon on a state holding the open claims, snapshotted,
