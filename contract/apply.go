@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"cmp"
 	"fmt"
 	"referee/internal/lazyre"
 	"regexp"
@@ -81,6 +82,7 @@ func (e *Engine) apply(s *State, m *Message) ([]Entry, error) {
 	}
 	if len(results) > 0 {
 		e.receipt(s, m, at, results, events)
+		noteReceipted(s, m.ID, results)
 	}
 	more, err = e.advance(s, at)
 	return append(entries, more...), err
@@ -252,6 +254,10 @@ func (s *State) remember(key string, arrived time.Time, horizon time.Duration) {
 				u.push(func() { ids[id] = t; q.push(t, id) })
 			}
 			delete(ids, it.key)
+			if rm := s.Receipted; rm != nil {
+				logKey(u, rm, it.key)
+				delete(rm, it.key)
+			}
 		}
 		s.Seen.Horizon = cut
 	}
@@ -921,6 +927,9 @@ func (e *Engine) perform(s *State, m *Message, a *Action, at time.Time) (Result,
 	err := run(func() error { return e.do(c, m, a) })
 	if err == nil {
 		err = s.checkTouched(e.currencies(), tx)
+	}
+	if res.Game == "" {
+		res.Game = cmp.Or(c.game, c.concerns)
 	}
 	if err != nil {
 		r, ok := AsRejection(err)

@@ -312,6 +312,9 @@ func doClaim(c *Ctx, a *Action) error {
 	if game == "" {
 		if _, g := c.e.gameRef(what); g != "" {
 			game = g
+		} else if g := s.Receipted[strings.TrimPrefix(id, "receipt/")]; x == nil && g != "" {
+			// The receipt replied to concerns one game's actions.
+			game = g
 		} else if len(p.Member) == 1 {
 			game = p.Member[0]
 		}

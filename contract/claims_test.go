@@ -255,15 +255,17 @@ func TestPreviewForms(t *testing.T) {
 
 // TestClaimOnReceipt: a claim sent as a reply to a receipt is on the latest
 // receipt its References name; it goes to the game named in it, or to the
-// claimant's only game, and a claimant of no game who names none is told
-// to name one.
+// claimant's only game, and a claimant of no game who names none, on a
+// receipt of no game's actions (a currency no game has), is told to name
+// one.
 func TestClaimOnReceipt(t *testing.T) {
 	h := newToy(t)
-	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")        // m1
-	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")          // m2
-	h.Public("2026-12-01T10:07:00Z", carol, "I am here.")                  // m3
-	h.Public("2026-12-01T10:08:00Z", alice, "I transfer 1 coin to Bob.")   // m4
-	h.Public("2026-12-01T10:09:00Z", carol, "I transfer 1 coin to Alice.") // m5
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")           // m1
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")             // m2
+	h.Public("2026-12-01T10:07:00Z", carol, "I am here.")                     // m3
+	h.Public("2026-12-01T10:08:00Z", alice, "I transfer 1 coin to Bob.")      // m4
+	h.Public("2026-12-01T10:09:00Z", carol, "I transfer 1 coin to Alice.")    // m5
+	h.Public("2026-12-01T10:10:00Z", carol, "I transfer 1 zorkmid to Alice.") // m6: no game's
 	rid := func(n int) string {
 		return "<" + contract.MessageID(fmt.Sprintf("receipt/m%d@example.test", n), "example.test") + ">"
 	}
@@ -279,9 +281,9 @@ func TestClaimOnReceipt(t *testing.T) {
 	if cl := h.S.Claims[0]; cl.Game != "toy" {
 		t.Errorf("the claim of a player of Toy alone went to %q", cl.Game)
 	}
-	r = claim("c2@example.test", "carol@example.test", "CoE: my transfer.", "<m5@example.test>", rid(5))
+	r = claim("c2@example.test", "carol@example.test", "CoE: my transfer.", "<m6@example.test>", rid(6))
 	if r == nil || !strings.Contains(flat(r.Body), "belongs to no one game: say which game's contestmaster should answer") || len(h.S.Claims) != 1 {
-		t.Fatalf("a claim of a player of no game naming none: %v", r)
+		t.Fatalf("a claim of a player of no game naming none, on a receipt of no game: %v", r)
 	}
 	r = claim("c3@example.test", "carol@example.test", "CoE: my transfer in Toy.", "<m5@example.test>", rid(5))
 	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #2 recorded on receipt/m5@example.test") || len(h.S.Claims) != 2 || h.S.Claims[1].Game != "toy" {
@@ -291,7 +293,7 @@ func TestClaimOnReceipt(t *testing.T) {
 	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #3 recorded on receipt/m5@example.test") || len(h.S.Claims) != 3 || h.S.Claims[2].Game != "toy" {
 		t.Fatalf("a claim naming its game before the colon: %v, claims %+v", r, h.S.Claims)
 	}
-	r = claim("c5@example.test", "carol@example.test", "CoE for my receipt: my transfer.", "<m5@example.test>", rid(5))
+	r = claim("c5@example.test", "carol@example.test", "CoE for my receipt: my transfer.", "<m6@example.test>", rid(6))
 	if r == nil || !strings.Contains(flat(r.Body), "belongs to no one game") || len(h.S.Claims) != 3 {
 		t.Fatalf("a claim naming no game before the colon: %v", r)
 	}
@@ -488,5 +490,53 @@ func TestClaimRefusalListsEightAtMost(t *testing.T) {
 	}
 	if !seen8 || !seen9 {
 		t.Fatalf("never 8 (%v) and more than 8 (%v) records waiting", seen8, seen9)
+	}
+}
+
+// TestClaimOnReceiptOfOneGame: a claim replying to a receipt whose actions
+// are one game's is a claim in that game, though its claimant plays two
+// games, or none: Alice, in Toy and Chaos, replying "CoE: ..." to the
+// receipt of her Toy transfer was told to name the game, and so was the
+// contestmaster replying to it, who plays no game. A receipt of two games'
+// actions still needs the game named.
+func TestClaimOnReceiptOfOneGame(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", &toy{}, &chaos{})
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game. I join chaos.") // m1
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")                 // m2
+	h.Public("2026-12-01T10:07:00Z", alice, "I transfer 1 coin to Bob.")          // m3
+	h.Public("2026-12-01T10:08:00Z", alice, "I transfer 100 coins to Bob.")       // m4, refused
+	rid := func(n int) string {
+		return "<" + contract.MessageID(fmt.Sprintf("receipt/m%d@example.test", n), "example.test") + ">"
+	}
+	claim := func(id, from, text string, n int) *contract.Notice {
+		at := contracttest.At(t, "2026-12-01T11:00:00Z")
+		refs := []string{fmt.Sprintf("<m%d@example.test>", n), rid(n)}
+		return contracttest.Receipt(h.Send(&contract.Message{ID: id, From: from, Arrived: at, Date: at, Channel: contract.ChanPrivate,
+			Authenticated: true, Subject: "Re: Receipt", InReplyTo: refs[1:], References: refs, Text: text}))
+	}
+	r := claim("c1@example.test", "alice@example.test", "CoE: my transfer was misread.", 3)
+	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #1 recorded on receipt/m3@example.test until the contestmaster of Toy answers") {
+		t.Fatalf("a claim on the receipt of one game's actions, by a player of two: %v", r)
+	}
+	r = claim("c2@example.test", cm, "CoE: Alice's transfer was misread.", 3)
+	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #2 recorded on receipt/m3@example.test until the contestmaster of Toy answers") {
+		t.Fatalf("the contestmaster's claim on a player's receipt: %v", r)
+	}
+	if len(h.S.Claims) != 2 || h.S.Claims[1].Game != "toy" || !strings.Contains(h.S.Claims[1].From, contracttest.Contestmaster) {
+		t.Fatalf("the claims are %+v", h.S.Claims)
+	}
+	// A transfer refused is the game of its currency's, though its
+	// refusal is journaled without a game.
+	r = claim("c3@example.test", cm, "CoE: Alice meant 1 coin.", 4)
+	if r == nil || !strings.Contains(flat(r.Body), "Claim of Error #3 recorded on receipt/m4@example.test until the contestmaster of Toy answers") {
+		t.Fatalf("the contestmaster's claim on the receipt of a refused transfer: %v", r)
+	}
+	r = claim("c4@example.test", "alice@example.test", "CoE: my joins were misread.", 1)
+	if r == nil || !strings.Contains(flat(r.Body), "belongs to no one game") || len(h.S.Claims) != 3 {
+		t.Fatalf("a claim on the receipt of two games' actions naming none: %v", r)
+	}
+	r = h.Private("2026-12-01T12:00:00Z", cm, "I deny CoE #2: the transfer was read right.")
+	if r == nil || !strings.Contains(flat(r.Body), "Done") || len(h.S.Claims) != 2 {
+		t.Fatalf("the contestmaster's denial of eir own claim: %v, claims %+v", r, h.S.Claims)
 	}
 }

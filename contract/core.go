@@ -57,6 +57,7 @@ func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 	if !ok {
 		return Reject("syntax", "no game has a currency called %q", a.Arg("cur"))
 	}
+	c.concerns = game
 	if !cur.Transferable {
 		return Reject(cur.Rule, "%s cannot be transferred by announcement", cur.Plural)
 	}

@@ -30,6 +30,10 @@ type Ctx struct {
 	// reads is what the game read beyond its own section (Next's answer
 	// is kept while its section and what it read are the same).
 	reads readSet
+	// concerns is the game an action of no game's (a transfer) concerns
+	// once it knows it, refused or not, where game is set when it is done:
+	// its receipt's game (State.Receipted).
+	concerns string
 }
 
 // readSet is what a context's game read beyond its own section, the

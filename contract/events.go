@@ -34,9 +34,23 @@ func (c *Ctx) AskRuling(key, question, dflt string) *Ruling {
 			return r
 		}
 	}
-	c.s.NextRuling++
+	n := c.s.NextRuling + 1
+	asked, rk := c.s.aux().asked, rulingKey(c.game, key)
+	if pins := c.s.aux().claims; pins != nil {
+		// A re-run: the request keeps its number, a new one takes one
+		// after the recorded history's (claimPins).
+		if nth, was := len(asked[rk]), pins.rulings[rk]; nth < len(was) && c.s.ruling(was[nth]) == nil {
+			n = was[nth]
+		} else {
+			n = max(n, pins.lastRuling+1)
+		}
+	}
+	if asked != nil {
+		asked[rk] = append(asked[rk], n)
+	}
+	c.s.NextRuling = max(c.s.NextRuling, n)
 	wait := c.e.cfg.RulingWait
-	r := &Ruling{ID: c.s.NextRuling, Game: c.game, Key: key, Question: question, Default: dflt, Asked: c.now, Deadline: c.now.Add(wait)}
+	r := &Ruling{ID: n, Game: c.game, Key: key, Question: question, Default: dflt, Asked: c.now, Deadline: c.now.Add(wait)}
 	c.s.Rulings = append(c.s.Rulings, r)
 	c.Notify(&Notice{ID: fmt.Sprintf("%s/ruling/%d", c.game, r.ID), Kind: "ruling", Channel: ChanPrivate, To: []string{c.gs.Contestmaster},
 		Subject: fmt.Sprintf("[%s] Ruling requested (#%d)", c.Title(), r.ID), Body: rulingBody(c.Title(), r, false)})

@@ -145,6 +145,30 @@ func (e *Engine) receipt(s *State, m *Message, at time.Time, results []Result, e
 	e.reply(s, m, "receipt/"+m.ID, b.String(), at)
 }
 
+// noteReceipted keeps the game of a message's receipt (State.Receipted)
+// when its results, done or not, concern one game; the memory of
+// Message-IDs forgets it with the message (remember).
+func noteReceipted(s *State, id string, results []Result) {
+	game := ""
+	for _, r := range results {
+		switch {
+		case r.Game == "" || r.Game == game:
+		case game != "":
+			return // two games'
+		default:
+			game = r.Game
+		}
+	}
+	if game == "" {
+		return
+	}
+	if s.Receipted == nil {
+		s.Receipted = map[string]string{}
+	}
+	logKey(s.undoLog(), s.Receipted, id)
+	s.Receipted[id] = game
+}
+
 // writeResults writes each action as read, with "Done" and what changed or
 // "Not done" and why, and the count.
 func writeResults(b *strings.Builder, results []Result) {

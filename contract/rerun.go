@@ -203,7 +203,15 @@ type Rerun struct {
 	// those written before HashesOfTheGames did (referee verify of such a
 	// revision).
 	MailboxHashes bool
+	// RenumberedRulings: the corrected history numbers its ruling
+	// requests anew, as those of revisions written before RulingsKept did
+	// (referee verify of such a revision).
+	RenumberedRulings bool
 }
+
+// RulingsKept marks a revision whose corrected history kept the numbers
+// of the recorded history's ruling requests (Revision.Rulings).
+const RulingsKept = "kept"
 
 // history is what one run of the inputs made.
 type history struct {
@@ -218,19 +226,26 @@ type history struct {
 	from   map[string]string
 	// starts[i] is where the entries of input i begin in entries.
 	starts []int
+	// asked are the numbers of the ruling requests the run asked, by
+	// rulingKey, in the order asked (a key may be asked again once
+	// answered).
+	asked map[string][]int
 }
 
 // replay re-does inputs on a copy of base, collecting the notices made.
 // pins, when not nil, are the numbers the claims keep (claimNumbers).
 func (e *Engine) replay(base *State, inputs []Input, pins *claimPins) (*history, error) {
 	h := &history{s: Snapshot(base), notices: map[string]*Notice{}, public: map[string]bool{}, from: map[string]string{}}
-	if pins != nil {
-		h.s.aux().claims = pins
-		defer func() {
-			h.s.aux().claims = nil
-			h.s.NextClaim = max(h.s.NextClaim, pins.last)
-		}()
+	if pins == nil {
+		pins = &claimPins{}
 	}
+	h.asked = map[string][]int{}
+	h.s.aux().claims, h.s.aux().asked = pins, h.asked
+	defer func() {
+		h.s.aux().claims, h.s.aux().asked = nil, nil
+		h.s.NextClaim = max(h.s.NextClaim, pins.last)
+		h.s.NextRuling = max(h.s.NextRuling, pins.lastRuling)
+	}()
 	for i := range inputs {
 		in := &inputs[i]
 		before := map[string]bool{}
@@ -267,9 +282,20 @@ func (e *Engine) replay(base *State, inputs []Input, pins *claimPins) (*history,
 // number unused, and an answer to it answers nothing, rather than every
 // later claim taking the number before. A claim only the corrected history
 // makes takes a number after the recorded history's last.
+//
+// Ruling requests keep theirs alike ("I rule on #N"; a claim asks one).
 type claimPins struct {
 	ids  map[string]int // by claimKey
 	last int            // the recorded history's last number
+	// rulings are the ruling requests' numbers by rulingKey, in the
+	// order asked; lastRuling the recorded history's last.
+	rulings    map[string][]int
+	lastRuling int
+}
+
+// rulingKey names a ruling request across histories: its game and key.
+func rulingKey(game, key string) string {
+	return game + "\x00" + key
 }
 
 // claimKey names a claim across histories: its message and its report (a
@@ -280,7 +306,7 @@ func claimKey(msgID, report string) string {
 
 // claimNumbers are the numbers of the claims h made, from its entries.
 func claimNumbers(h *history) *claimPins {
-	p := &claimPins{ids: map[string]int{}, last: h.s.NextClaim}
+	p := &claimPins{ids: map[string]int{}, last: h.s.NextClaim, rulings: h.asked, lastRuling: h.s.NextRuling}
 	for _, en := range h.entries {
 		d, _ := en.Detail["claim"].(map[string]any)
 		id, ok := d["id"].(int)
@@ -373,7 +399,11 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	} else if d := encodedDiff(deliveryless(old.s), deliveryless(current)); d != "" {
 		return nil, nil, fmt.Errorf("the recorded history does not lead to the current state: %s", d)
 	}
-	cur, err := e.replay(r.Base, edited, claimNumbers(old))
+	kept := claimNumbers(old)
+	if r.RenumberedRulings {
+		kept.rulings, kept.lastRuling = nil, 0
+	}
+	cur, err := e.replay(r.Base, edited, kept)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the corrected history: %w", err)
 	}
@@ -440,6 +470,9 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	} else {
 		rev.OldHash, rev.NewHash, rev.Hashes = StateDigest(current), StateDigest(s), HashesOfTheGames
 	}
+	if !r.RenumberedRulings {
+		rev.Rulings = RulingsKept
+	}
 	return s, rev, nil
 }
 
@@ -502,6 +535,7 @@ func renumbered(current, s *State) error {
 func deliveryless(s *State) *State {
 	c := *s
 	c.Outbox, c.Failed, c.JournalSeq, c.JournalInputs, c.ax = nil, nil, 0, 0, nil
+	c.Receipted = nil
 	return &c
 }
 
@@ -524,6 +558,17 @@ const HashesOfTheGames = "games"
 // revisions written before HashesOfTheGames have it: referee verify
 // re-computes those so.
 func mailboxDigest(s *State) string { return digest(deliveryless(s)) }
+
+// RevisionDigest is the hash of s as a revision marked hashes
+// (Revision.Hashes; "hashes" in its journaled form) gives it:
+// StateDigest's for HashesOfTheGames, else with the mailbox position
+// counted.
+func RevisionDigest(s *State, hashes string) string {
+	if hashes == HashesOfTheGames {
+		return StateDigest(s)
+	}
+	return mailboxDigest(s)
+}
 
 func digest(s *State) string {
 	b, err := Encode(s)

@@ -35,6 +35,10 @@ type Revision struct {
 	// Hashes is HashesOfTheGames when the hashes leave the mailbox
 	// position out (StateDigest); empty in a revision written before.
 	Hashes string `json:"hashes,omitempty"`
+	// Rulings is RulingsKept when the corrected history kept the recorded
+	// history's numbers of ruling requests (claimPins); empty in a
+	// revision written before, whose corrected history numbered them anew.
+	Rulings string `json:"rulings,omitempty"`
 	// Entries are the journal lines of the correction: its own, then the
 	// re-run's, numbered after the current state's.
 	Entries []Entry `json:"-"`
@@ -98,6 +102,42 @@ func (o *Outcome) String() string {
 type OutcomeChange struct {
 	Old *Outcome `json:"old,omitempty"`
 	New *Outcome `json:"new,omitempty"`
+}
+
+// pairedOutcomes are the outcome changes as the revision's text shows them:
+// an outcome the corrected history no longer has and one it has instead,
+// of the same action (its time, message, verb and player) under another
+// game, are one change, shown once under the new one's game. The two are
+// apart in the journaled revision (outcomeChanges keys an entry with its
+// game, and referee verify re-computes the revisions as journaled): a
+// transfer refused for want of Vials is journaled without a game and the
+// same transfer done with Life's, which the text showed as two outcomes,
+// one "not in the record" and one that "no longer happens".
+func pairedOutcomes(cs []OutcomeChange) []OutcomeChange {
+	same := func(a, b *Outcome) bool {
+		return a.MsgID != "" && a.Game != b.Game && a.Time.Equal(b.Time) && a.MsgID == b.MsgID &&
+			a.Verb == b.Verb && a.Player == b.Player && a.what == b.what && a.sender == b.sender
+	}
+	out := slices.Clone(cs)
+	gone := make([]bool, len(out))
+	for i := range out {
+		if gone[i] || out[i].Old != nil || out[i].New == nil {
+			continue
+		}
+		for j := range out {
+			if !gone[j] && out[j].New == nil && out[j].Old != nil && same(out[i].New, out[j].Old) {
+				out[i].Old, gone[j] = out[j].Old, true
+				break
+			}
+		}
+	}
+	kept := out[:0]
+	for i, c := range out {
+		if !gone[i] {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }
 
 func (c OutcomeChange) at() time.Time {
@@ -434,7 +474,7 @@ func (r *Revision) Text() string {
 	}
 	if len(r.Outcomes) > 0 {
 		b.WriteString("\n" + text.Heading("Outcomes that changed"))
-		for _, c := range r.Outcomes {
+		for _, c := range pairedOutcomes(r.Outcomes) {
 			o := c.New
 			if o == nil {
 				o = c.Old

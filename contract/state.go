@@ -46,6 +46,14 @@ type State struct {
 	// Paused is when each sender was told that eir receipts are paused by
 	// the hourly limit, so that it is said once per pause.
 	Paused map[string]time.Time `yaml:"receipts_paused,omitempty"`
+	// Receipted is the one game whose actions a message's receipt
+	// concerns, by the message's Message-ID, while the memory of
+	// Message-IDs holds it: a claim replying to that receipt is a claim
+	// in that game (doClaim). A receipt of no game's actions, or of two
+	// games', has none. Not in the revisions' hashes (deliveryless): a
+	// state written before it was kept holds none, and a replay of the
+	// same mail from there makes some.
+	Receipted map[string]string `yaml:"receipted,omitempty"`
 	// Held are direct copies of public messages waiting for the list's copy
 	// (G4), by Message-ID.
 	Held map[string]*Held `yaml:"held,omitempty"`

@@ -103,9 +103,11 @@ type aux struct {
 	// changes notes the memory of the games' data saved for a change
 	// (changes.go).
 	changes changeLog
-	// claims, in the corrected history of a re-run, are the numbers its
-	// claims keep (claimPins).
+	// claims, in a re-run's history, are the numbers its claims and
+	// ruling requests keep (claimPins); asked collects the numbers of the
+	// ruling requests it asks.
 	claims *claimPins
+	asked  map[string][]int
 }
 
 func (s *State) aux() *aux {

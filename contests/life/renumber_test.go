@@ -137,3 +137,53 @@ func TestCorrectionOfAClaimsWords(t *testing.T) {
 		t.Errorf("after the correction the claims open are %s, want Alice's #1", got)
 	}
 }
+
+// TestCorrectionKeepsRulingNumbers: Alice's claim asked ruling request #1
+// and Bob's #2; a suggestion adopted then asked #3, on which the
+// contestmaster ruled ("I rule on #3"). Voiding Alice's join in answer to
+// Bob's claim leaves her claim, and its request, no longer made: the
+// suggestion's request was numbered #2 in the corrected record, the ruling
+// on #3 answered nothing there, and the corrected state lost it (VPP back
+// to 10, the request open again as #2, which the contestmaster was never
+// asked). A ruling request keeps its number as a claim does.
+func TestCorrectionKeepsRulingNumbers(t *testing.T) {
+	h := newHarness(t, "2026-11-16T12:00:00Z")
+	h.Record()
+	done(t, h.Public("2026-11-16T13:00:00Z", alice, "I join the Life contest."), "Done") // m1
+	done(t, h.Public("2026-11-16T13:01:00Z", bob, "I join the Life contest."), "Done")
+	done(t, h.Public("2026-11-16T13:02:00Z", carol, "I join the Life contest."), "Done")
+	done(t, h.Private("2026-11-16T14:00:00Z", alice, "I CoE on randomness/2026-W47/20261116T120000: the map is wrong."), "ruling request #1")
+	done(t, h.Private("2026-11-16T14:01:00Z", bob, "I CoE on randomness/2026-W47/20261116T120000: Alice never joined."), "ruling request #2")
+	h.Public("2026-11-16T14:10:00Z", bob, "I suggest: let every contestant start with a dozen Vials.")
+	for _, p := range []string{alice, bob, carol, cm} {
+		h.Public("2026-11-16T14:20:00Z", p, "I consent to Suggestion #1 in Life.")
+	}
+	done(t, h.Private("2026-11-16T14:30:00Z", cm, "I rule on #3: SET VPP = 12"), "Done")
+	if got := h.S.Games[ID].Params["VPP"]; got != "12" {
+		t.Fatalf("VPP = %s after the ruling, want 12", got)
+	}
+	fix := contract.Correction{CoE: 2, Kind: contract.FixVoid, MsgID: "m1@example.test"}
+	// A revision written before ruling requests kept their numbers is
+	// re-computed as written (referee verify): unmarked, the ruling lost.
+	in := h.RecordedInputs()
+	s, rev, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: in.Inputs, Current: h.S, Fix: fix, RenumberedRulings: true})
+	if err != nil {
+		t.Fatalf("a revision re-computed as written before: %v", err)
+	}
+	if rev.Rulings != "" || s.Games[ID].Params["VPP"] != "10" {
+		t.Fatalf("a revision re-computed as written before: marked %q, VPP %s", rev.Rulings, s.Games[ID].Params["VPP"])
+	}
+	rev, _, err = h.Correct("2026-11-16T15:00:00Z", fix, nil)
+	if err != nil {
+		t.Fatalf("the correction was refused: %v", err)
+	}
+	if rev.Rulings != contract.RulingsKept {
+		t.Errorf("the revision is marked %q, want %q", rev.Rulings, contract.RulingsKept)
+	}
+	if got := h.S.Games[ID].Params["VPP"]; got != "12" {
+		t.Errorf("VPP = %s after the correction, want the ruling's 12", got)
+	}
+	for _, r := range h.S.Rulings {
+		t.Errorf("after the correction ruling request #%d (%s) is open", r.ID, r.Key)
+	}
+}

@@ -92,7 +92,7 @@ func recomputeRevision(e *contract.Engine, path string, n int64, fix contract.Co
 		}
 	}
 	_, rev, err := e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Fix: fix, Ratified: func(id string) bool { return ratified[id] },
-		MailboxHashes: stated["hashes"] != contract.HashesOfTheGames})
+		MailboxHashes: stated["hashes"] != contract.HashesOfTheGames, RenumberedRulings: stated["rulings"] != contract.RulingsKept})
 	return rev, err
 }
 
@@ -244,13 +244,16 @@ func differingKeys(a, b []byte) string {
 // returns a nil state and the refusal input for the caller to perform on
 // current (Engine.Redo tells the contestmaster why).
 func Correct(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time) (*contract.State, Step, *contract.Revision) {
-	return correctBefore(e, path, current, fix, at, 0)
+	return correctBefore(e, path, current, fix, at, 0, nil)
 }
 
 // correctBefore is Correct with the journal's inputs before input n (0:
 // all of them): a start that re-makes a correction journaled after the
-// state file it loaded (redoSave) reads no further than it.
-func correctBefore(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time, n int64) (*contract.State, Step, *contract.Revision) {
+// state file it loaded (redoSave) reads no further than it, and makes its
+// revision as stated, the one journaled (revisionOf), was made: its
+// hashes and its ruling requests' numbers as a build before their marks
+// made them (Rerun.MailboxHashes, Rerun.RenumberedRulings).
+func correctBefore(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time, n int64, stated map[string]any) (*contract.State, Step, *contract.Revision) {
 	journaled := n != 0 // made again at a start: it was made once
 	ratified := map[string]bool{}
 	for _, c := range current.Cited {
@@ -263,7 +266,9 @@ func correctBefore(e *contract.Engine, path string, current *contract.State, fix
 	var rev *contract.Revision
 	if err == nil {
 		s, rev, err = e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Current: current, Fix: fix,
-			Ratified: func(id string) bool { return ratified[id] }, Journaled: journaled})
+			Ratified: func(id string) bool { return ratified[id] }, Journaled: journaled,
+			MailboxHashes:     stated != nil && stated["hashes"] != contract.HashesOfTheGames,
+			RenumberedRulings: stated != nil && stated["rulings"] != contract.RulingsKept})
 	}
 	if err != nil {
 		return nil, Step{Input: &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Error: err.Error()}}, nil

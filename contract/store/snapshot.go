@@ -113,7 +113,9 @@ func Snapshots(path string) ([]Snapshot, error) {
 		}
 		out = append(out, Snapshot{Path: filepath.Join(dir, en.Name()), Inputs: n, Clock: t})
 	}
-	slices.SortFunc(out, func(a, b Snapshot) int { return cmp.Compare(a.Inputs, b.Inputs) })
+	// By count of inputs, and those of one count by their clock (the
+	// names' order, as read).
+	slices.SortStableFunc(out, func(a, b Snapshot) int { return cmp.Compare(a.Inputs, b.Inputs) })
 	return out, nil
 }
 

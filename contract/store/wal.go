@@ -506,13 +506,13 @@ func redoSave(e *contract.Engine, s *contract.State, path string, steps []Step, 
 		var got []contract.Entry
 		var err error
 		if in := st.Input; in.Kind == contract.InCorrect && in.Fix != nil && in.Error == "" {
-			if kept := keptAt(e, path, st.N); kept != nil && len(steps) == 1 {
+			if kept := keptAt(e, path, st); kept != nil && len(steps) == 1 {
 				// The save's own copy, made before the rename: the
 				// corrected state itself.
 				*s = *kept
 				continue
 			}
-			cs, step, _ := correctBefore(e, path, s, *in.Fix, in.At, st.N)
+			cs, step, _ := correctBefore(e, path, s, *in.Fix, in.At, st.N, revisionOf(st.Entries))
 			if cs == nil {
 				return &RedoError{jpath, st.Line, fmt.Sprintf("input %d (correct) cannot be made again: %s", st.N, step.Input.Error)}
 			}
@@ -539,17 +539,31 @@ func redoSave(e *contract.Engine, s *contract.State, path string, steps []Step, 
 	return nil
 }
 
-// keptAt is the kept snapshot of the state after input n, or nil.
-func keptAt(e *contract.Engine, path string, n int64) *contract.State {
+// keptAt is the kept snapshot of the state after st, a correction's input
+// read from the journal, that the journal says is its corrected state, or
+// nil (the correction is then made again). A count of inputs names no one
+// state: two snapshots may hold one (a store run again from an older
+// state file, whose later inputs were others, or a file copied in), so the
+// one taken ends at the correction's last line and has the state hash its
+// journaled revision gives the corrected state (Revision.NewHash).
+func keptAt(e *contract.Engine, path string, st Step) *contract.State {
 	snaps, err := Snapshots(path)
-	if err != nil {
+	if err != nil || len(st.Entries) == 0 {
 		return nil
 	}
+	stated := revisionOf(st.Entries)
+	hash, _ := stated["new_hash"].(string)
+	marked, _ := stated["hashes"].(string)
+	if hash == "" {
+		return nil
+	}
+	last := st.Entries[len(st.Entries)-1].Seq
 	for _, sn := range snaps {
-		if sn.Inputs != n {
+		if sn.Inputs != st.N {
 			continue
 		}
-		if s, err := loadFile(e, sn.Path); err == nil && s.JournalInputs == n {
+		s, err := loadFile(e, sn.Path)
+		if err == nil && s.JournalInputs == st.N && s.JournalSeq == last && contract.RevisionDigest(s, marked) == hash {
 			return s
 		}
 	}

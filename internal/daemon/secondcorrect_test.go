@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -218,6 +219,25 @@ func TestCorrectionKilledBeforeItsStateFile(t *testing.T) {
 		others[sn.Path] = b
 	}
 	load("with every snapshot")
+	// Another snapshot at the correction's count of inputs, read first (a
+	// save killed after it linked its copy and before its journal's sync,
+	// whose count the next input journaled took): the start takes the one
+	// the journal holds, whose state hash the journaled revision gives.
+	cellLine := []byte("alice@example.test: 5,6")
+	if !bytes.Contains(want, cellLine) {
+		t.Fatalf("the corrected state holds no %q", cellLine)
+	}
+	stray := filepath.Join(filepath.Dir(saved.Path), fmt.Sprintf("%012d-%s.yaml", saved.Inputs, saved.Clock.Add(-time.Minute).Format("20060102T150405Z")))
+	if err := os.WriteFile(stray, bytes.Replace(want, cellLine, []byte("alice@example.test: 7,8"), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if snaps, _ := store.Snapshots(d.statePath); snaps[len(snaps)-2].Path != stray {
+		t.Fatalf("the stray snapshot is not read before the save's: %v", snaps)
+	}
+	load("with another snapshot at its count")
+	if err := os.Remove(stray); err != nil {
+		t.Fatal(err)
+	}
 	// The save made its snapshot's copy before the rename: the start
 	// takes it and needs no other (those before the correction gone, or
 	// a journal whose correction a build before this one wrote, its
@@ -237,6 +257,28 @@ func TestCorrectionKilledBeforeItsStateFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	load("without the save's snapshot")
+	// A correction an earlier build journaled, its revision without the
+	// mark of ruling requests that keep their numbers: made again as it
+	// was made, unmarked, it agrees with the journal.
+	jpath := store.JournalPath(d.statePath)
+	journal, err := os.ReadFile(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := []byte(`,"rulings":"kept"`)
+	if bytes.Count(journal, mark) != 1 {
+		t.Fatalf("the journal has %d revisions marked %s", bytes.Count(journal, mark), mark)
+	}
+	if err := os.WriteFile(jpath, bytes.Replace(journal, mark, nil, 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Load(d.e, d.statePath); err != nil {
+		t.Fatalf("a correction journaled unmarked, made again: %v", err)
+	}
+	// referee verify re-computes it so too.
+	if n, bad, err := store.VerifyRevisions(d.e, d.statePath); err != nil || n != 1 || len(bad) > 0 {
+		t.Errorf("verify of a revision journaled unmarked: %d checked, %v, %v", n, bad, err)
+	}
 }
 
 // claimsDaemon is a daemon on a state holding the open claims, snapshotted,
