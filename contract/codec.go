@@ -78,7 +78,7 @@ func (enc *Encoder) EncodePieces(s *State) ([][]byte, error) {
 	top.Games = nil
 	top.Players = nil
 	top.Seen = Seen{}
-	top.Receipts = nil
+	top.Receipts, top.Receipted = nil, receiptedMarkFor(s.Receipted)
 	top.Ledger, top.Points = Ledger{}, nil
 	return enc.encodeTop(&top, s)
 }
@@ -147,6 +147,13 @@ func (enc *Encoder) encodeTaken(top any, s *State, players []takenPlayer, games 
 	gtext, err := enc.renderGames(games, owned)
 	if err != nil {
 		return nil, err
+	}
+	if len(s.Receipted) > 0 {
+		if text, ok := renderReceipted(nil, s.Receipted); ok {
+			parts = append(parts, part{empty: receiptedMark, text: text})
+		} else if b, err = encodeYAML(withReceipted(top, s.Receipted)); err != nil {
+			return nil, fmt.Errorf("encode state: %w", err)
+		}
 	}
 	return spliceParts(nil, b, append(parts,
 		part{empty: "players: []\n", text: ptext},
@@ -233,6 +240,44 @@ func renderReceipts(b []byte, r map[string][]time.Time) []byte {
 		}
 	}
 	return b
+}
+
+// renderReceipted writes the game of each remembered message's receipt
+// (State.Receipted: a line a message, thousands in a month of a busy
+// list, which the YAML encoder wrote at some 10 µs each), keys in byte
+// order, as seen.ids writes them; ok false when a game's ID is not a
+// plainGame (the encoder writes the key then, as it did).
+func renderReceipted(b []byte, r map[string]string) ([]byte, bool) {
+	b = append(b, "receipted:\n"...)
+	for _, id := range slices.Sorted(maps.Keys(r)) {
+		g := r[id]
+		if !plainGame(g) {
+			return nil, false
+		}
+		b = appendKey(b, "  ", id)
+		b = append(b, ' ')
+		b = append(b, g...)
+		b = append(b, '\n')
+	}
+	return b, true
+}
+
+// receiptedMark is what the state is encoded with in place of a Receipted
+// that is not empty, and the text the encoder writes of it: a key of its
+// own at the start of a line, replaced by renderReceipted's text.
+const receiptedMark = "receipted:\n  m: g\n"
+
+func receiptedMarkFor(r map[string]string) map[string]string {
+	if len(r) == 0 {
+		return nil
+	}
+	return map[string]string{"m": "g"}
+}
+
+// withReceipted is top, a pointer to a State, with its Receipted r.
+func withReceipted(top any, r map[string]string) any {
+	reflect.ValueOf(top).Elem().FieldByName("Receipted").Set(reflect.ValueOf(r))
+	return top
 }
 
 // seenCache keeps the text of the remembered Message-IDs as last written

@@ -143,6 +143,7 @@ func FuzzSeenID(f *testing.F) {
 		h := newToy(t)
 		h.S.Seen.IDs = map[string]time.Time{id: contracttest.At(t, "2026-12-01T10:00:00Z"), "other@example.test": contracttest.At(t, "2026-12-02T10:00:00Z")}
 		h.S.Receipts = map[string][]time.Time{id: {contracttest.At(t, "2026-12-01T10:00:00Z")}}
+		h.S.Receipted = map[string]string{id: "toy", "other@example.test": "toy"}
 		b, err := contract.Encode(h.S)
 		if err != nil {
 			t.Fatalf("Message-ID %q: %v", id, err)
@@ -157,6 +158,9 @@ func FuzzSeenID(f *testing.F) {
 		}
 		if r := back.Receipts[id]; len(r) != 1 || !r[0].Equal(h.S.Receipts[id][0]) {
 			t.Fatalf("receipts of %q read back as %q", id, back.Receipts)
+		}
+		if !maps.Equal(back.Receipted, h.S.Receipted) {
+			t.Fatalf("the games of the receipts of %q read back as %q", id, back.Receipted)
 		}
 		checkTextRoundTrip(t, textState(t, id))
 	})
@@ -259,5 +263,40 @@ func TestSeenKeysAsWritten(t *testing.T) {
 		if !bytes.Contains(b, []byte(want)) {
 			t.Errorf("the state file lacks %q:\n%s", want, b)
 		}
+	}
+}
+
+// TestReceiptedWritten: the game of each remembered message's receipt is
+// written a line a message, plain, and reads back; a game's ID the state
+// file's own writing does not take (not lower-case letters) is written by
+// the YAML encoder and reads back too; none, the key is left out.
+func TestReceiptedWritten(t *testing.T) {
+	h := newToy(t)
+	e, _ := contract.NewEngine(contract.Config{Referee: "referee@example.test"}, &toy{})
+	for _, r := range []map[string]string{
+		{"2.a@example.test": "life", "10.b@example.test": "rumble", "odd id: \"quoted\"": "toy"},
+		{"1.a@example.test": "life", "2.b@example.test": "Not A Game: yes"},
+		nil,
+	} {
+		h.S.Receipted = r
+		b, err := contract.Encode(h.S)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r == nil && strings.Contains(string(b), "receipted") {
+			t.Fatalf("no receipts' games written as\n%s", b)
+		}
+		if r != nil && r["10.b@example.test"] == "rumble" && !strings.Contains(string(b), "\nreceipted:\n  10.b@example.test: rumble\n  2.a@example.test: life\n") {
+			t.Fatalf("receipts' games written as\n%s", b)
+		}
+		back, err := e.Decode(b)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, b)
+		}
+		if !maps.Equal(back.Receipted, r) {
+			t.Fatalf("receipts' games %q read back as %q", r, back.Receipted)
+		}
+		var enc contract.Encoder
+		sameEncoding(t, &enc, h.S)
 	}
 }

@@ -53,7 +53,7 @@ func (enc *Encoder) Take(s *State) *Taken {
 	}()
 	top := *s
 	top.ax = nil
-	top.Players, top.Games, top.Receipts, top.Seen = nil, nil, nil, Seen{}
+	top.Players, top.Games, top.Receipts, top.Receipted, top.Seen = nil, nil, nil, nil, Seen{}
 	top.Ledger, top.Points = Ledger{}, nil
 	if citedOK {
 		top.Cited = nil
@@ -62,6 +62,7 @@ func (enc *Encoder) Take(s *State) *Taken {
 	cp.Ledger = Ledger{Balances: cloneNested(s.Ledger.Balances), Supply: maps.Clone(s.Ledger.Supply)}
 	cp.Points = cloneNested(s.Points)
 	cp.Seen = Seen{Horizon: s.Seen.Horizon, Latest: s.Seen.Latest, IDs: maps.Clone(s.Seen.IDs)}
+	cp.Receipted = maps.Clone(s.Receipted)
 	if s.Receipts != nil {
 		cp.Receipts = make(map[string][]time.Time, len(s.Receipts))
 		for k, v := range s.Receipts {
@@ -89,7 +90,7 @@ func (t *Taken) Encode() ([]byte, error) {
 // written over later.
 func (t *Taken) EncodePieces() ([][]byte, error) {
 	top := *t.s
-	top.Seen, top.Receipts, top.Ledger, top.Points = Seen{}, nil, Ledger{}, nil
+	top.Seen, top.Receipts, top.Receipted, top.Ledger, top.Points = Seen{}, nil, receiptedMarkFor(t.s.Receipted), Ledger{}, nil
 	if t.citedOK {
 		top.Cited = citedMarkFor(t.cited)
 	}
