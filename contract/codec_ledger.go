@@ -89,7 +89,18 @@ func (k *keyText) learn(keys map[string]struct{}) bool {
 		}
 		all = append(all, key)
 	}
-	slices.SortFunc(all, func(a, b string) int {
+	sortYAMLKeys(all)
+	rank := make(map[string]int, len(all))
+	for i, key := range all {
+		rank[key] = i
+	}
+	k.text, k.rank = text, rank
+	return true
+}
+
+// sortYAMLKeys sorts keys in the YAML encoder's order of a map's keys.
+func sortYAMLKeys(keys []string) {
+	slices.SortFunc(keys, func(a, b string) int {
 		switch {
 		case yamlKeyLess(a, b):
 			return -1
@@ -98,12 +109,6 @@ func (k *keyText) learn(keys map[string]struct{}) bool {
 		}
 		return 0
 	})
-	rank := make(map[string]int, len(all))
-	for i, key := range all {
-		rank[key] = i
-	}
-	k.text, k.rank = text, rank
-	return true
 }
 
 // yamlKeyLess orders two map keys as the YAML encoder orders a map's

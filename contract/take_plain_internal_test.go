@@ -56,36 +56,13 @@ func TestPlainPlayerIsTheEncoders(t *testing.T) {
 	}
 	plain := 0
 	const n = 20000
-	for i := range n {
+	for range n {
 		p := &Player{Name: pick(names), Nicknames: some(names), Addresses: some(addrs), Joined: times(), Left: times(), Member: some(games)}
 		if r.IntN(2) == 0 { // mostly ordinary, as players are
 			p = &Player{Name: pick(names[:3]), Addresses: []string{pick(addrs[:2])}, Joined: map[string]time.Time{pick(games[:4]): time.Date(2026, 11, 2, 8, 16, 31, 0, time.UTC)}, Member: []string{pick(games[:4])}}
 		}
-		got := appendPlainPlayer(nil, p, statePlayerLayout)
-		if got == nil {
-			if appendPlainPlayer(nil, p, hashPlayerLayout) != nil {
-				t.Fatalf("player %d %+v written plain in the state hash's layout alone", i, p)
-			}
-			continue
-		}
-		plain++
-		item, err := encodeYAML(struct {
-			P []*Player `yaml:"players"`
-		}{[]*Player{p}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := item[len("players:\n"):]; !bytes.Equal(got, want) {
-			t.Fatalf("player %d %+v written\n%s\nthe YAML encoder writes\n%s", i, p, got, want)
-		}
-		// The state hash's text: yaml.Marshal's, as playersText writes it.
-		hashed, err := playersText([]*Player{p})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := hashed[len(playersHead) : len(hashed)-len(playersTail)]
-		if got := appendPlainPlayer(nil, p, hashPlayerLayout); !bytes.Equal(got, want) {
-			t.Fatalf("player %d %+v written for the state hash\n%s\nthe YAML encoder writes\n%s", i, p, got, want)
+		if checkPlainPlayer(t, p) {
+			plain++
 		}
 	}
 	if plain < n/2 {
@@ -105,25 +82,38 @@ func FuzzPlainPlayer(f *testing.F) {
 		if nick != "" {
 			p.Nicknames = []string{nick}
 		}
-		got := appendPlainPlayer(nil, p, statePlayerLayout)
-		if got == nil {
-			return
-		}
-		item, err := encodeYAML(struct {
-			P []*Player `yaml:"players"`
-		}{[]*Player{p}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := item[len("players:\n"):]; !bytes.Equal(got, want) {
-			t.Fatalf("%+v written\n%s\nthe YAML encoder writes\n%s", p, got, want)
-		}
-		hashed, err := playersText([]*Player{p})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := hashed[len(playersHead) : len(hashed)-len(playersTail)]; !bytes.Equal(appendPlainPlayer(nil, p, hashPlayerLayout), want) {
-			t.Fatalf("%+v written for the state hash otherwise than\n%s", p, want)
-		}
+		checkPlainPlayer(t, p)
 	})
+}
+
+// checkPlainPlayer: p, where appendPlainPlayer writes it, is written in
+// the state file's layout and the state hash's as the YAML encoder writes
+// it there, and in both or neither; true when written.
+func checkPlainPlayer(t *testing.T, p *Player) bool {
+	t.Helper()
+	got := appendPlainPlayer(nil, p, statePlayerLayout)
+	if got == nil {
+		if appendPlainPlayer(nil, p, hashPlayerLayout) != nil {
+			t.Fatalf("%+v written plain in the state hash's layout alone", p)
+		}
+		return false
+	}
+	item, err := encodeYAML(struct {
+		P []*Player `yaml:"players"`
+	}{[]*Player{p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := item[len("players:\n"):]; !bytes.Equal(got, want) {
+		t.Fatalf("%+v written\n%s\nthe YAML encoder writes\n%s", p, got, want)
+	}
+	// The state hash's text: yaml.Marshal's, as playersText writes it.
+	hashed, err := playersText([]*Player{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := hashed[len(playersHead) : len(hashed)-len(playersTail)]; !bytes.Equal(appendPlainPlayer(nil, p, hashPlayerLayout), want) {
+		t.Fatalf("%+v written for the state hash otherwise than the YAML encoder writes it:\n%s", p, want)
+	}
+	return true
 }
