@@ -24,7 +24,7 @@ func doJoin(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("Rumble 1", "the contestmaster runs the games and is not a contestant")
 	}
 	c.State().Join(p, "rumble", c.Now())
-	c.Did("%s joined Rumble; %d contestant(s)", p.Name, len(c.Players()))
+	c.Did("%s joined Rumble; %s", p.Name, text.Count(len(c.Players()), "contestant", "contestants"))
 	c.Record(p.Name, "joins Rumble")
 	return nil
 }
