@@ -166,7 +166,54 @@ func TestTLSMismatchNamesTheSettings(t *testing.T) {
 			}
 		})
 	}
+	t.Run("password without TLS off loopback", func(t *testing.T) {
+		// A server on an address of this machine's that is not loopback,
+		// which the sender takes for another host's.
+		ip := nonLoopbackIP(t)
+		l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+		if err != nil {
+			t.Skipf("no listening on %s: %v", ip, err)
+		}
+		srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &recSession{r: &recorder{}, c: c}, nil }))
+		srv.ErrorLog = log.New(io.Discard, "", 0)
+		srv.AllowInsecureAuth = true
+		done := make(chan struct{})
+		go func() { srv.Serve(l); close(done) }()
+		t.Cleanup(func() { srv.Close(); l.Close(); <-done })
+		var logged bytes.Buffer
+		s := NewSender(SMTPConfig{Addr: l.Addr().String(), TLS: TLSNone, User: "referee", Password: "sekrit-pw"}, slog.New(slog.NewTextHandler(&logged, nil)))
+		err = s.Send(context.Background(), "referee@example.test", []string{"a@example.test"}, []byte("Subject: x\r\n\r\nbody\r\n"))
+		if err == nil || IsPermanent(err) {
+			t.Fatalf("Send: %v, want a temporary failure", err)
+		}
+		log := logged.String()
+		for _, want := range []string{"level=ERROR", "smtp password not sent without TLS; retrying", "refusing AUTH PLAIN without TLS", `check="smtp.tls: none is for loopback`} {
+			if !strings.Contains(log, want) {
+				t.Errorf("the log lacks %q:\n%s", want, log)
+			}
+		}
+		if strings.Contains(log, "sekrit-pw") {
+			t.Errorf("the log holds the password:\n%s", log)
+		}
+	})
 	if got := SettingsToCheck(classify("dial", "", errors.New("connection refused"))); got != "" {
 		t.Errorf("SettingsToCheck of a refused connection = %q, want none", got)
 	}
+}
+
+// nonLoopbackIP is an IPv4 address of this machine's that is not loopback;
+// the test is skipped on a machine with none.
+func nonLoopbackIP(t *testing.T) string {
+	t.Helper()
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Skipf("no interface addresses: %v", err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
+			return n.IP.String()
+		}
+	}
+	t.Skip("no address but loopback")
+	return ""
 }

@@ -376,7 +376,10 @@ func (s *Sender) open(ctx context.Context, from string) (*session, error) {
 	}
 	if s.cfg.User != "" {
 		if _, isTLS := c.TLSConnectionState(); !isTLS && !mailnet.IsLoopback(host) {
-			return nil, classify("auth", "", fmt.Errorf("%w to %s", errPlainAuth, host))
+			// The operator's to mend, as a refused login is.
+			err := classify("auth", "", fmt.Errorf("%w to %s", errPlainAuth, host))
+			s.log.Error("smtp password not sent without TLS; retrying", "addr", s.cfg.Addr, "check", SettingsToCheck(err), "err", err.Err)
+			return nil, err
 		}
 		// RFC 4616: PLAIN with an empty authorization identity.
 		if err := c.Auth(sasl.NewPlainClient("", s.cfg.User, s.cfg.Password)); err != nil {
