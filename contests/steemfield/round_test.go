@@ -306,3 +306,31 @@ func TestCitations(t *testing.T) {
 	cite := regexp.MustCompile(`\b((?:` + strings.Join(sections, "|") + `) \d+)\b`)
 	contracttest.CheckCitations(t, cite, known)
 }
+
+// TestCorrectionReweighsTheVote: the controller's correction of a declared
+// power (S1) applies to the vote the player cast this round: Bob's NO,
+// cast with a weight of 1.000, counts 0.250 once his power is corrected to
+// 0.5, so Alice's YES (1.000) passes, and the results post shows the
+// weight that was counted (S5).
+func TestCorrectionReweighsTheVote(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1), "Done: your vote YES is recorded with a weight of 1.000")
+	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[1], "{NO}", p1), "Done: your vote NO is recorded with a weight of 1.000")
+	mustContain(t, h.Private("2026-12-02T12:00:00Z", "cm@example.test", "I correct the delegated power of Bob to 0.5."),
+		"the declared power of Bob is now 0.500", "the vote of Bob in round 1 now counts with the weight 0.250 (was 1.000) (S5)")
+	ns := h.Advance("2026-12-04T10:30:00Z")
+	post := findNotice(ns, "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	body := strings.Join(strings.Fields(post.Body), " ")
+	for _, want := range []string{"in favor: 1.000 against: 0.250", "The proposal passes", "Bob NO 0.250"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("results post lacks %q:\n%s", want, post.Body)
+		}
+	}
+}
