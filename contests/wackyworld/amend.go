@@ -268,6 +268,9 @@ func doOppose(c *contract.Ctx, a *contract.Action) error {
 			return contract.Reject("Wacky 1", "no modification can be opposed now")
 		}
 	}
+	if ch.Status == statusOpposed {
+		return contract.Reject("Wacky 1", "modification #%d was already opposed, so it is undone and treated as if it had never been made", ch.ID)
+	}
 	if ch.Status != statusOpen || c.Now().After(ch.At.Add(24*time.Hour)) {
 		return contract.Reject("Wacky 1", "modification #%d can no longer be opposed (24 hours from %s UTC)", ch.ID, contract.Stamp(ch.At))
 	}
