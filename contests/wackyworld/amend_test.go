@@ -355,3 +355,33 @@ func TestOpposeTwice(t *testing.T) {
 		t.Errorf("the refused opposition changed the game:\nbefore %s\nafter %s", before, after)
 	}
 }
+
+// TestModificationNoticesNameTheModification: the public notices of a
+// modification and of its opposition say that the modification, not the
+// contract, is treated as if it had never been made (Wacky 1).
+func TestModificationNoticesNameTheModification(t *testing.T) {
+	h := world(t)
+	made := h.send("2026-12-01T12:00:00Z", "Atlas <"+cm+">", "I modify the Wacky World contract: SET Width = 20", contract.ChanPublic)
+	opposed := h.send("2026-12-01T12:05:00Z", bob, "I oppose modification #1 in Wacky World.", contract.ChanPublic)
+	for _, c := range []struct {
+		ns   []*contract.Notice
+		want string
+	}{
+		{made, "if opposed, the contract is treated as if the modification had never been made."},
+		{opposed, "so the contract is treated as if the modification had never been made (Wacky 1)."},
+	} {
+		found := false
+		for _, n := range c.ns {
+			if n.Channel == contract.ChanPublic {
+				body := strings.Join(strings.Fields(n.Body), " ")
+				found = found || strings.Contains(body, c.want)
+				if strings.Contains(body, "as if it had never been made") {
+					t.Errorf("the notice reads as if the contract had never been made:\n%s", n.Body)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no public notice says %q", c.want)
+		}
+	}
+}
