@@ -189,11 +189,26 @@ func doUndelegate(c *contract.Ctx, a *contract.Action) error {
 	if err := needMember(m); err != nil {
 		return err
 	}
+	var vote *Vote
+	for i := range st.Votes {
+		if st.Votes[i].Player == m.Name {
+			v := st.Votes[i]
+			vote = &v
+		}
+	}
 	moves, err := st.leave(c, m)
 	if err != nil {
 		return err
 	}
 	c.Did("you left Steemfield; your LAND went to %s", moves)
+	if vote != nil {
+		// Guide, decisions: a player who leaves has eir vote withdrawn.
+		word := "NO"
+		if vote.Yes {
+			word = "YES"
+		}
+		c.Did("your vote %s of round %d is withdrawn: it no longer counts", word, st.Round)
+	}
 	c.Record(m.Name, "leaves the game; eir LAND goes to %s", moves)
 	return nil
 }

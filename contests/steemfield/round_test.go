@@ -334,3 +334,25 @@ func TestCorrectionReweighsTheVote(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaveWithdrawsTheVote: a player who leaves during the voting period
+// is told that eir vote no longer counts, and it does not (guide,
+// decisions; Participation 2).
+func TestLeaveWithdrawsTheVote(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 4)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1), "Done: your vote YES")
+	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[1], "{NO}", p1), "Done: your vote NO")
+	mustContain(t, reply(t, h, "2026-12-02T11:02:00Z", players[1], "{UNDELEGATE}", p1),
+		"Done: you left Steemfield", "your vote NO of round 1 is withdrawn: it no longer counts")
+	if r := reply(t, h, "2026-12-02T11:03:00Z", players[2], "{UNDELEGATE}", p1); r == nil || strings.Contains(r.Body, "withdrawn") {
+		t.Errorf("Carol, who did not vote, is told of a withdrawn vote:\n%v", r)
+	}
+	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if post == nil || !strings.Contains(strings.Join(strings.Fields(post.Body), " "), "in favor: 1.000 against: 0.000") {
+		t.Errorf("results post:\n%v", post)
+	}
+}
