@@ -439,7 +439,7 @@ func doPlace(c *contract.Ctx, a *contract.Action) error {
 		return err
 	}
 	if m.Placed {
-		return violation(c, m, fmt.Sprintf("a second placement in one proposal period, at %s", cellName(x, y)))
+		return violation(c, m, fmt.Sprintf("a second placement, at %s, in one proposal period", cellName(x, y)))
 	}
 	if i := st.cellAt(x, y); i >= 0 {
 		return contract.Reject("Implementation Details, Other Actions", "L(%d, %d) is already taken by %s (placed first); a placement where LAND already is is ignored", x, y, st.Cells[i].Owner)

@@ -307,3 +307,18 @@ func TestGiftNamesItsCells(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondPlacementReads: the refusal of a second placement names its
+// cell inside the sentence, not before its verb ("A second placement in
+// one proposal period, at (5, 5) is a rules violation" read as if the
+// period were at (5, 5)) (S10).
+func TestSecondPlacementReads(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	give(t, h, "Alice", 2)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], "{PLACE: L(4, 4)}\n{PLACE: L(5, 5)}", r1),
+		"Not done: A second placement, at (5, 5), in one proposal period is a rules violation")
+	if v := data0(h).member("Alice").Violations; len(v) != 1 || v[0] != "a second placement, at (5, 5), in one proposal period" {
+		t.Errorf("violations %q", v)
+	}
+}
