@@ -466,7 +466,7 @@ func doUnplace(c *contract.Ctx, a *contract.Action) error {
 		return err
 	}
 	if m.Placed {
-		return violation(c, m, fmt.Sprintf("a second placement action in one proposal period (unplace at %s)", cellName(x, y)))
+		return violation(c, m, fmt.Sprintf("a second placement action, an unplacement at %s, in one proposal period", cellName(x, y)))
 	}
 	saveMember(c, m)
 	m.Placed = true

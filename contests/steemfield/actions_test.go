@@ -116,7 +116,7 @@ func TestSecondActions(t *testing.T) {
 	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
 	mustContain(t, reply(t, h, "2026-12-01T11:05:00Z", players[0], prop, r1), "Not done: A second proposal in one proposal period is a rules violation", "0 done, 1 not done", "S10")
 	mustContain(t, reply(t, h, "2026-12-01T11:10:00Z", players[0], "{PLACE: L(2, 2)}\n{UNPLACE: L(2, 2)}", r1),
-		"Done: your LAND is placed at (2, 2)", "Not done: A second placement action in one proposal period (unplace at (2, 2)) is a rules violation", "1 done, 1 not done")
+		"Done: your LAND is placed at (2, 2)", "Not done: A second placement action, an unplacement at (2, 2), in one proposal period is a rules violation", "1 done, 1 not done")
 	if n := len(data0(h).Proposals); n != 1 {
 		t.Errorf("%d proposals, want 1", n)
 	}
