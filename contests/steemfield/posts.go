@@ -197,7 +197,7 @@ func (g *Game) proposalBody(c *contract.Ctx, st *State, ordered []*Proposal) str
 	for _, m := range st.Players {
 		vt.Add(m.Name, micro(weight(m.Power)), fmt.Sprint(m.Roll))
 	}
-	b.WriteString(text.Wrap("Voting weights (effective power squared) and the rolls: each player returns that many unplaced LAND to the totem at the end of the round (Gameplay 15; own rolls by {ROLL}, the others drawn now from the committed seed, ruling S12):", 0))
+	b.WriteString(text.Wrap(fmt.Sprintf("Voting weights (effective power squared) and the rolls: each player returns that many unplaced LAND to the totem at the end of the round (%s; own rolls by {ROLL}, the others drawn now from the committed seed, ruling S12):", st.cite("returns")), 0))
 	b.WriteString(vt.String())
 	b.WriteString("\n")
 	b.WriteString(text.Signature(office))
