@@ -356,3 +356,39 @@ func TestLeaveWithdrawsTheVote(t *testing.T) {
 		t.Errorf("results post:\n%v", post)
 	}
 }
+
+// TestNoRollsOnceReturnsRemoved: once a passed subtraction removed the 1d6
+// returns (Gameplay 15, S11), the results post no longer invites {ROLL},
+// and the proposal post draws no rolls and says no LAND returns, where it
+// listed a 1d6 for each player that nothing used.
+func TestNoRollsOnceReturnsRemoved(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Gameplay 15\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded: SUBTRACTION of Gameplay 15")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1), "Done: your vote YES")
+	results := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if results == nil || !strings.Contains(results.Body, "Gameplay 15 is removed from the rule set") {
+		t.Fatalf("results post:\n%v", results)
+	}
+	if strings.Contains(results.Body, "{ROLL}") {
+		t.Errorf("the results post invites {ROLL} after the rule was removed:\n%s", results.Body)
+	}
+	proposal := findNotice(h.Advance("2026-12-05T11:00:00Z"), "steemfield/round/2/proposal-post")
+	if proposal == nil {
+		t.Fatal("no proposal post")
+	}
+	body := strings.Join(strings.Fields(proposal.Body), " ")
+	if strings.Contains(body, "1d6 ---") || strings.Contains(body, "returns that many") {
+		t.Errorf("the proposal post lists rolls after the rule was removed:\n%s", proposal.Body)
+	}
+	if !strings.Contains(body, "no LAND returns to the totem by 1d6, since that rule was removed from the rule set (S11)") {
+		t.Errorf("the proposal post does not say why there are no rolls:\n%s", proposal.Body)
+	}
+	for _, m := range data0(h).Players {
+		if m.Roll != 0 {
+			t.Errorf("%s has a roll of %d", m.Name, m.Roll)
+		}
+	}
+}
