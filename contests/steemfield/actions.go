@@ -189,11 +189,26 @@ func doUndelegate(c *contract.Ctx, a *contract.Action) error {
 	if err := needMember(m); err != nil {
 		return err
 	}
+	var vote *Vote
+	for i := range st.Votes {
+		if st.Votes[i].Player == m.Name {
+			v := st.Votes[i]
+			vote = &v
+		}
+	}
 	moves, err := st.leave(c, m)
 	if err != nil {
 		return err
 	}
 	c.Did("you left Steemfield; your LAND went to %s", moves)
+	if vote != nil {
+		// Guide, decisions: a player who leaves has eir vote withdrawn.
+		word := "NO"
+		if vote.Yes {
+			word = "YES"
+		}
+		c.Did("your vote %s of round %d is withdrawn: it no longer counts", word, st.Round)
+	}
 	c.Record(m.Name, "leaves the game; eir LAND goes to %s", moves)
 	return nil
 }
@@ -343,7 +358,10 @@ func doGift(c *contract.Ctx, a *contract.Action) error {
 	}
 	extra := ""
 	if len(cells) > 0 {
-		extra = fmt.Sprintf(", with the cells %s (ruling S8)", strings.Join(cells, " "))
+		extra = fmt.Sprintf(", with the cell %s (ruling S8)", cells[0])
+		if len(cells) > 1 {
+			extra = fmt.Sprintf(", with the cells %s and %s (ruling S8)", strings.Join(cells[:len(cells)-1], ", "), cells[len(cells)-1])
+		}
 	}
 	c.Did("you gave %d LAND to %s%s; you now own %d", n, to.Name, extra, balance(c, m.Name))
 	c.Record(m.Name, "gifts %d LAND to %s%s", n, to.Name, extra)
@@ -421,7 +439,7 @@ func doPlace(c *contract.Ctx, a *contract.Action) error {
 		return err
 	}
 	if m.Placed {
-		return violation(c, m, fmt.Sprintf("a second placement in one proposal period, at %s", cellName(x, y)))
+		return violation(c, m, fmt.Sprintf("a second placement, at %s, in one proposal period", cellName(x, y)))
 	}
 	if i := st.cellAt(x, y); i >= 0 {
 		return contract.Reject("Implementation Details, Other Actions", "L(%d, %d) is already taken by %s (placed first); a placement where LAND already is is ignored", x, y, st.Cells[i].Owner)
@@ -448,7 +466,7 @@ func doUnplace(c *contract.Ctx, a *contract.Action) error {
 		return err
 	}
 	if m.Placed {
-		return violation(c, m, fmt.Sprintf("a second placement action in one proposal period (unplace at %s)", cellName(x, y)))
+		return violation(c, m, fmt.Sprintf("a second placement action, an unplacement at %s, in one proposal period", cellName(x, y)))
 	}
 	saveMember(c, m)
 	m.Placed = true

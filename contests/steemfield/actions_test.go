@@ -1,6 +1,7 @@
 package steemfield
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -115,7 +116,7 @@ func TestSecondActions(t *testing.T) {
 	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
 	mustContain(t, reply(t, h, "2026-12-01T11:05:00Z", players[0], prop, r1), "Not done: A second proposal in one proposal period is a rules violation", "0 done, 1 not done", "S10")
 	mustContain(t, reply(t, h, "2026-12-01T11:10:00Z", players[0], "{PLACE: L(2, 2)}\n{UNPLACE: L(2, 2)}", r1),
-		"Done: your LAND is placed at (2, 2)", "Not done: A second placement action in one proposal period (unplace at (2, 2)) is a rules violation", "1 done, 1 not done")
+		"Done: your LAND is placed at (2, 2)", "Not done: A second placement action, an unplacement at (2, 2), in one proposal period is a rules violation", "1 done, 1 not done")
 	if n := len(data0(h).Proposals); n != 1 {
 		t.Errorf("%d proposals, want 1", n)
 	}
@@ -222,7 +223,7 @@ func TestGiftAndLeave(t *testing.T) {
 	give(t, h, "Alice", 4)
 	st.Cells = []Cell{{X: 1, Y: 1, Owner: "Alice", Seq: 1}, {X: 5, Y: 5, Owner: "Alice", Seq: 2}}
 	st.NextSeq = 2
-	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], `{GIFT_3_LAND_TO:"Bob"}`, r1), "you gave 3 LAND to Bob, with the cells (5, 5)")
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], `{GIFT_3_LAND_TO:"Bob"}`, r1), "you gave 3 LAND to Bob, with the cell (5, 5) (ruling S8)")
 	st = data0(h)
 	if diff := cmp.Diff([]Cell{{X: 1, Y: 1, Owner: "Alice", Seq: 1}, {X: 5, Y: 5, Owner: "Bob", Seq: 2}}, st.Cells); diff != "" {
 		t.Errorf("cells after the gift (-want +got):\n%s", diff)
@@ -277,5 +278,47 @@ func TestRedelegate(t *testing.T) {
 		"Done: your declared power is now 2.000 (effective 1.000, voting weight 1.000)")
 	if m := data0(h).member("Alice"); m == nil || m.Power != 2000 {
 		t.Errorf("Alice after two declarations: %+v", m)
+	}
+}
+
+// TestGiftNamesItsCells: a gift that moves placed cells (S8) names them as
+// a sentence does: "with the cell (5, 5)", "with the cells (1, 1), (2, 2)
+// and (5, 5)", in the receipt and in the recent events.
+func TestGiftNamesItsCells(t *testing.T) {
+	for _, c := range []struct {
+		cells []Cell
+		want  string
+	}{
+		{[]Cell{{X: 5, Y: 5, Owner: "Alice", Seq: 1}}, "you gave 1 LAND to Bob, with the cell (5, 5) (ruling S8); you now own 0"},
+		{[]Cell{{X: 5, Y: 5, Owner: "Alice", Seq: 1}, {X: 2, Y: 2, Owner: "Alice", Seq: 2}}, "you gave 2 LAND to Bob, with the cells (2, 2) and (5, 5) (ruling S8); you now own 0"},
+		{[]Cell{{X: 5, Y: 5, Owner: "Alice", Seq: 1}, {X: 2, Y: 2, Owner: "Alice", Seq: 2}, {X: 1, Y: 1, Owner: "Alice", Seq: 3}},
+			"you gave 3 LAND to Bob, with the cells (1, 1), (2, 2) and (5, 5) (ruling S8); you now own 0"},
+	} {
+		h := newHarness(t)
+		joinAll(t, h, 3)
+		st := data0(h)
+		give(t, h, "Alice", int64(len(c.cells)))
+		st.Cells, st.NextSeq = c.cells, len(c.cells)
+		mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], fmt.Sprintf(`{GIFT_%d_LAND_TO:"Bob"}`, len(c.cells)), r1), c.want)
+		recent := h.S.Games[ID].Recent
+		ev := recent[len(recent)-1].What
+		if want := strings.TrimSuffix(strings.TrimPrefix(c.want, "you gave"), "; you now own 0"); !strings.Contains(ev, "gifts"+want) {
+			t.Errorf("recent event %q lacks %q", ev, "gifts"+want)
+		}
+	}
+}
+
+// TestSecondPlacementReads: the refusal of a second placement names its
+// cell inside the sentence, not before its verb ("A second placement in
+// one proposal period, at (5, 5) is a rules violation" read as if the
+// period were at (5, 5)) (S10).
+func TestSecondPlacementReads(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	give(t, h, "Alice", 2)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], "{PLACE: L(4, 4)}\n{PLACE: L(5, 5)}", r1),
+		"Not done: A second placement, at (5, 5), in one proposal period is a rules violation")
+	if v := data0(h).member("Alice").Violations; len(v) != 1 || v[0] != "a second placement, at (5, 5), in one proposal period" {
+		t.Errorf("violations %q", v)
 	}
 }

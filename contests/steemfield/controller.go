@@ -45,6 +45,17 @@ func doCorrect(c *contract.Ctx, a *contract.Action) error {
 	m.Power = pw
 	c.Did("the declared power of %s is now %s (was %s; voting weight %s)", m.Name, milli(pw), milli(old), micro(weight(pw)))
 	c.Record("the totem", "corrects the delegated power of %s to %s (S1)", m.Name, milli(pw))
+	// S1, S5: a corrected power was the player's all along, so the vote e
+	// cast this round, not yet tallied, counts with the corrected weight
+	// (guide, decisions).
+	for i := range st.Votes {
+		if v := &st.Votes[i]; v.Player == m.Name && v.Weight != weight(pw) {
+			contract.SaveValue(c, v)
+			was := v.Weight
+			v.Weight = weight(pw)
+			c.Did("the vote of %s in round %d now counts with the weight %s (was %s) (S5)", m.Name, st.Round, micro(v.Weight), micro(was))
+		}
+	}
 	return nil
 }
 

@@ -33,8 +33,12 @@ func (g *Game) resultsBody(c *contract.Ctx, st *State, res *roundResult) string 
 	b.WriteString(standing(c, st))
 	b.WriteString("\n")
 	b.WriteString(text.Heading(fmt.Sprintf("Round %d: what happens next", st.Round)))
-	b.WriteString(text.Wrap(fmt.Sprintf("The proposal period runs from %s to %s UTC: comment under this post with a proposal (between lines of three or more dashes), a placement {PLACE: L(x, y)} or unplacement, and {ROLL} if you want to roll your own 1d6. The proposal post follows at %s; the voting period ends at %s; the next results post comes at %s UTC.",
-		contract.Stamp(st.RoundStart), contract.Stamp(st.ProposalEnd), contract.Stamp(st.ProposalEnd), contract.Stamp(st.VoteEnd), contract.Stamp(st.RoundEnd)), 0))
+	roll := ", and {ROLL} if you want to roll your own 1d6"
+	if !st.has("returns") { // S11: the 1d6 returns were removed, and rolls with them
+		roll = ""
+	}
+	b.WriteString(text.Wrap(fmt.Sprintf("The proposal period runs from %s to %s UTC: comment under this post with a proposal (between lines of three or more dashes), a placement {PLACE: L(x, y)} or unplacement%s. The proposal post follows at %s; the voting period ends at %s; the next results post comes at %s UTC.",
+		contract.Stamp(st.RoundStart), contract.Stamp(st.ProposalEnd), roll, contract.Stamp(st.ProposalEnd), contract.Stamp(st.VoteEnd), contract.Stamp(st.RoundEnd)), 0))
 	if len(st.Notes) > 0 || len(st.Pending) > 0 {
 		b.WriteString("\n")
 		b.WriteString(text.Heading("Clarifications (Totem Behavior 3)"))
@@ -193,11 +197,19 @@ func (g *Game) proposalBody(c *contract.Ctx, st *State, ordered []*Proposal) str
 		b.WriteString(t.String())
 	}
 	b.WriteString("\n")
+	// The rolls of the 1d6 returns (Gameplay 15); none once a passed
+	// subtraction removed that rule (S11).
 	vt := &text.Table{Header: []string{"Player", "Weight", "1d6"}}
-	for _, m := range st.Players {
-		vt.Add(m.Name, micro(weight(m.Power)), fmt.Sprint(m.Roll))
+	intro := fmt.Sprintf("Voting weights (effective power squared) and the rolls: each player returns that many unplaced LAND to the totem at the end of the round (%s; own rolls by {ROLL}, the others drawn now from the committed seed, ruling S12):", st.cite("returns"))
+	if !st.has("returns") {
+		vt.Header = vt.Header[:2]
+		intro = "Voting weights (effective power squared); no LAND returns to the totem by 1d6, since that rule was removed from the rule set (S11):"
 	}
-	b.WriteString(text.Wrap("Voting weights (effective power squared) and the rolls: each player returns that many unplaced LAND to the totem at the end of the round (Gameplay 15; own rolls by {ROLL}, the others drawn now from the committed seed, ruling S12):", 0))
+	for _, m := range st.Players {
+		row := []string{m.Name, micro(weight(m.Power)), fmt.Sprint(m.Roll)}
+		vt.Add(row[:len(vt.Header)]...)
+	}
+	b.WriteString(text.Wrap(intro, 0))
 	b.WriteString(vt.String())
 	b.WriteString("\n")
 	b.WriteString(text.Signature(office))

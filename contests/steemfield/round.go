@@ -124,9 +124,12 @@ func (g *Game) proposalPost(c *contract.Ctx, st *State) error {
 	for _, m := range st.Players {
 		saveMember(c, m)
 		m.Periods++
-		if m.OwnRoll != 0 {
+		switch {
+		case !st.has("returns"): // S11: removed, nothing is rolled
+			m.Roll = 0
+		case m.OwnRoll != 0:
 			m.Roll = m.OwnRoll
-		} else {
+		default:
 			m.Roll = c.Intn(fmt.Sprintf("round/%d/roll/%s", st.Round, m.Name), 6) + 1
 		}
 	}

@@ -306,3 +306,89 @@ func TestCitations(t *testing.T) {
 	cite := regexp.MustCompile(`\b((?:` + strings.Join(sections, "|") + `) \d+)\b`)
 	contracttest.CheckCitations(t, cite, known)
 }
+
+// TestCorrectionReweighsTheVote: the controller's correction of a declared
+// power (S1) applies to the vote the player cast this round: Bob's NO,
+// cast with a weight of 1.000, counts 0.250 once his power is corrected to
+// 0.5, so Alice's YES (1.000) passes, and the results post shows the
+// weight that was counted (S5).
+func TestCorrectionReweighsTheVote(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1), "Done: your vote YES is recorded with a weight of 1.000")
+	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[1], "{NO}", p1), "Done: your vote NO is recorded with a weight of 1.000")
+	mustContain(t, h.Private("2026-12-02T12:00:00Z", "cm@example.test", "I correct the delegated power of Bob to 0.5."),
+		"the declared power of Bob is now 0.500", "the vote of Bob in round 1 now counts with the weight 0.250 (was 1.000) (S5)")
+	ns := h.Advance("2026-12-04T10:30:00Z")
+	post := findNotice(ns, "steemfield/round/2/results-post")
+	if post == nil {
+		t.Fatal("no results post")
+	}
+	body := strings.Join(strings.Fields(post.Body), " ")
+	for _, want := range []string{"in favor: 1.000 against: 0.250", "The proposal passes", "Bob NO 0.250"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("results post lacks %q:\n%s", want, post.Body)
+		}
+	}
+}
+
+// TestLeaveWithdrawsTheVote: a player who leaves during the voting period
+// is told that eir vote no longer counts, and it does not (guide,
+// decisions; Participation 2).
+func TestLeaveWithdrawsTheVote(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 4)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1), "Done: your vote YES")
+	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[1], "{NO}", p1), "Done: your vote NO")
+	mustContain(t, reply(t, h, "2026-12-02T11:02:00Z", players[1], "{UNDELEGATE}", p1),
+		"Done: you left Steemfield", "your vote NO of round 1 is withdrawn: it no longer counts")
+	if r := reply(t, h, "2026-12-02T11:03:00Z", players[2], "{UNDELEGATE}", p1); r == nil || strings.Contains(r.Body, "withdrawn") {
+		t.Errorf("Carol, who did not vote, is told of a withdrawn vote:\n%v", r)
+	}
+	post := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if post == nil || !strings.Contains(strings.Join(strings.Fields(post.Body), " "), "in favor: 1.000 against: 0.000") {
+		t.Errorf("results post:\n%v", post)
+	}
+}
+
+// TestNoRollsOnceReturnsRemoved: once a passed subtraction removed the 1d6
+// returns (Gameplay 15, S11), the results post no longer invites {ROLL},
+// and the proposal post draws no rolls and says no LAND returns, where it
+// listed a 1d6 for each player that nothing used.
+func TestNoRollsOnceReturnsRemoved(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Gameplay 15\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded: SUBTRACTION of Gameplay 15")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1), "Done: your vote YES")
+	results := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if results == nil || !strings.Contains(results.Body, "Gameplay 15 is removed from the rule set") {
+		t.Fatalf("results post:\n%v", results)
+	}
+	if strings.Contains(results.Body, "{ROLL}") {
+		t.Errorf("the results post invites {ROLL} after the rule was removed:\n%s", results.Body)
+	}
+	proposal := findNotice(h.Advance("2026-12-05T11:00:00Z"), "steemfield/round/2/proposal-post")
+	if proposal == nil {
+		t.Fatal("no proposal post")
+	}
+	body := strings.Join(strings.Fields(proposal.Body), " ")
+	if strings.Contains(body, "1d6 ---") || strings.Contains(body, "returns that many") {
+		t.Errorf("the proposal post lists rolls after the rule was removed:\n%s", proposal.Body)
+	}
+	if !strings.Contains(body, "no LAND returns to the totem by 1d6, since that rule was removed from the rule set (S11)") {
+		t.Errorf("the proposal post does not say why there are no rolls:\n%s", proposal.Body)
+	}
+	for _, m := range data0(h).Players {
+		if m.Roll != 0 {
+			t.Errorf("%s has a roll of %d", m.Name, m.Roll)
+		}
+	}
+}

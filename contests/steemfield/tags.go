@@ -102,7 +102,7 @@ func extractTags(t string) []*contract.Action {
 		pm := reProposal().FindStringSubmatch(tag)
 		switch {
 		case pm == nil:
-			a.Reject = contract.Reject("syntax", "a proposal is written %s", synProposal)
+			a.Reject = contract.Reject("syntax", "a proposal is written as %s", synProposal)
 		case !inBlock:
 			a.Reject = contract.Reject("Implementation Details, Proposals", "the proposal must stand between lines of three or more dashes; the text outside them is discussion")
 		default:
@@ -130,7 +130,7 @@ func extractTags(t string) []*contract.Action {
 			// tag of its line; one after another tag is refused with the
 			// form, not ignored.
 			acts = append(acts, &contract.Action{Line: tag, Offset: loc[0], Verb: verb("propose"), Args: map[string]string{},
-				Reject: contract.Reject("Implementation Details, Proposals", "a proposal's tag is the first tag of its line, between lines of three or more dashes: %s", synProposal)})
+				Reject: contract.Reject("Implementation Details, Proposals", "a proposal's tag is the first tag of its line, in %s", synProposal)})
 			continue
 		}
 		a := readTag(name, tag)

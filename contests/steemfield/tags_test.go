@@ -239,3 +239,18 @@ func TestReport(t *testing.T) {
 		}
 	}
 }
+
+// TestProposalSyntaxReads: the refusals of a malformed proposal read as
+// sentences: "a proposal is written as a block between ...", and a
+// {PROPOSAL} tag after another tag on its line names the dashes once.
+func TestProposalSyntaxReads(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], "{PROPOSAL:REMOVAL}\nfoo", r1),
+		"Not done: a proposal is written as a block between lines of three or more dashes: {PROPOSAL:ADDITION|SUBTRACTION|REPLACEMENT}")
+	r := reply(t, h, "2026-12-01T11:01:00Z", players[0], "---\n{PLACE: L(3,4)} {PROPOSAL:ADDITION}\nPlayers may sing.\n---", r1)
+	mustContain(t, r, "a proposal's tag is the first tag of its line, in a block between lines of three or more dashes: {PROPOSAL:")
+	if n := strings.Count(strings.Join(strings.Fields(r.Body), " "), "between lines of three or more dashes"); n != 1 {
+		t.Errorf("the refusal names the dashes %d times:\n%s", n, r.Body)
+	}
+}

@@ -83,7 +83,15 @@ var (
 	leadWords = lazyre.MustCompile(`(?i)^(?:my|the|a|an|one|this|that|some)\s+`)
 	amountRE  = lazyre.MustCompile(`(?i)^(?:my\s+)?(` + contract.WholeNumber + `|` + spelledAmount + `)\s+(.+)$`)
 	assetRef  = lazyre.MustCompile(`(?i)^(?:asset\s*(?:#|no\.?|number)?|#)\s*(\d+)$`)
+	// noThing is what a drop or a pick-up left without its thing reads as:
+	// the game's name alone ("I drop in Wacky World") or a word that names
+	// no thing ("I drop it").
+	noThing = lazyre.MustCompile(`(?i)^(?:(?:in|into|to|on|at)\s+(?:the\s+)?wacky\s*world(?:\s+(?:contract|contest|game))?|it|them|nothing|something|anything|everything)$`)
 )
+
+// namesAThing reports whether a thing's name, as thingName gives it, names
+// a thing: not empty, and not noThing.
+func namesAThing(nm string) bool { return nm != "" && !noThing().MatchString(nm) }
 
 // spelledAmount is an amount as players write it in words: "a", "one",
 // "three", "twenty-one", "a hundred", "several", "all" ("I drop three Vials",
@@ -150,7 +158,7 @@ func doDrop(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("Wacky 6b, W6", "this contract CANNOT own %s (%s), so the attempted transfer is unsuccessful", strings.TrimSpace(raw), id)
 	}
 	nm := thingName(raw)
-	if nm == "" || assetRef().MatchString(nm) {
+	if !namesAThing(nm) || assetRef().MatchString(nm) {
 		return contract.Reject("syntax", "name the thing you drop: I drop <thing> in Wacky World")
 	}
 	st, p, err := gameAction(c)
@@ -170,11 +178,14 @@ func doDrop(c *contract.Ctx, a *contract.Action) error {
 
 // doPickUp: Wacky 6c (the donor, unless the magpie, gets two y-points).
 func doPickUp(c *contract.Ctx, a *contract.Action) error {
+	want := thingName(a.Arg("what"))
+	if !namesAThing(want) {
+		return contract.Reject("syntax", "name the thing you pick up: I pick up <thing> in Wacky World, or I pick up asset #N in Wacky World")
+	}
 	st, p, err := gameAction(c)
 	if err != nil {
 		return err
 	}
-	want := thingName(a.Arg("what"))
 	// The oldest thing of that name on the tile, or asset #N (guide, decision 6).
 	var found *Asset
 	for _, as := range sortedAssets(st.Assets) {

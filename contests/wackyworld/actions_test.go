@@ -435,3 +435,32 @@ func TestMapMarksRunOutOfDigits(t *testing.T) {
 		}
 	}
 }
+
+// A drop or a pick-up that names no thing ("I drop in Wacky World": the
+// game's name is no thing; "I drop it") is refused as syntax, records no
+// asset and leaves the turn's Game Action unused (Wacky 6b, 6c).
+func TestDropOrPickUpWithoutAThing(t *testing.T) {
+	for _, text := range []string{
+		"I drop in Wacky World.",
+		"I drop in the Wacky World contest.",
+		"I drop it in Wacky World.",
+		"I drop nothing in Wacky World.",
+		"I pick up in Wacky World.",
+		"I pick up it in Wacky World.",
+	} {
+		t.Run(text, func(t *testing.T) {
+			h := world(t)
+			before := h.gameSnap()
+			r := h.public("2026-12-01T11:00:00Z", alice, text)
+			if r == nil || !strings.Contains(r.Body, "Not done: name the thing you") || !strings.Contains(r.Body, "(syntax)") {
+				t.Fatalf("receipt:\n%v", r)
+			}
+			if after := h.gameSnap(); after != before {
+				t.Errorf("the refusal changed the game:\nbefore %s\nafter %s", before, after)
+			}
+			if r := h.public("2026-12-01T11:05:00Z", alice, "I drop a red hat in Wacky World."); !done(r) {
+				t.Errorf("the Game Action of the turn is used up: %v", r)
+			}
+		})
+	}
+}

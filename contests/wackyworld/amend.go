@@ -231,7 +231,7 @@ func doModify(c *contract.Ctx, a *contract.Action) error {
 	}
 	st.Changes = append(st.Changes, ch)
 	until := ch.At.Add(24 * time.Hour)
-	changeNotice(c, st, ch, fmt.Sprintf("Atlas modified the contract at %s UTC (Wacky 1). Any party can oppose this modification by announcement until %s UTC (\"I oppose modification #%d in Wacky World\"); if opposed, the contract is treated as if it had never been made.", contract.Stamp(c.Now()), contract.Stamp(until), ch.ID))
+	changeNotice(c, st, ch, fmt.Sprintf("Atlas modified the contract at %s UTC (Wacky 1). Any party can oppose this modification by announcement until %s UTC (\"I oppose modification #%d in Wacky World\"); if opposed, the contract is treated as if the modification had never been made.", contract.Stamp(c.Now()), contract.Stamp(until), ch.ID))
 	c.Did("%s is made; parties can oppose it until %s UTC", ch.title(), contract.Stamp(until))
 	c.Record("Atlas", "modifies the contract (%s): %s", ch.title(), ch.Text)
 	return nil
@@ -268,6 +268,9 @@ func doOppose(c *contract.Ctx, a *contract.Action) error {
 			return contract.Reject("Wacky 1", "no modification can be opposed now")
 		}
 	}
+	if ch.Status == statusOpposed {
+		return contract.Reject("Wacky 1", "modification #%d was already opposed, so it is undone and treated as if it had never been made", ch.ID)
+	}
 	if ch.Status != statusOpen || c.Now().After(ch.At.Add(24*time.Hour)) {
 		return contract.Reject("Wacky 1", "modification #%d can no longer be opposed (24 hours from %s UTC)", ch.ID, contract.Stamp(ch.At))
 	}
@@ -278,7 +281,7 @@ func doOppose(c *contract.Ctx, a *contract.Action) error {
 	}
 	saveChange(c, ch)
 	ch.Status = statusOpposed
-	changeNotice(c, st, ch, fmt.Sprintf("%s opposed Atlas's modification #%d at %s UTC, so the contract is treated as if it had never been made (Wacky 1).", pl.Name, ch.ID, contract.Stamp(c.Now())))
+	changeNotice(c, st, ch, fmt.Sprintf("%s opposed Atlas's modification #%d at %s UTC, so the contract is treated as if the modification had never been made (Wacky 1).", pl.Name, ch.ID, contract.Stamp(c.Now())))
 	c.Did("modification #%d is opposed and undone", ch.ID)
 	c.Record(pl.Name, "opposes modification #%d, which is undone", ch.ID)
 	return nil

@@ -276,7 +276,7 @@ func TestOpposeByNumber(t *testing.T) {
 	if !told {
 		t.Errorf("no public notice that Bob opposed modification #1")
 	}
-	if r := h.public("2026-12-01T13:02:00Z", alice, "I oppose modification #1 in Wacky World."); done(r) || !strings.Contains(r.Body, "can no longer be opposed") {
+	if r := h.public("2026-12-01T13:02:00Z", alice, "I oppose modification #1 in Wacky World."); done(r) || !strings.Contains(r.Body, "modification #1 was already opposed") {
 		t.Errorf("modification #1 opposed twice:\n%s", r.Body)
 	}
 	if w, c := h.s.Games[ID].Params[ParamWidth], h.s.Games[ID].Params[ParamBuild]; w != "16" || c != "2" {
@@ -328,6 +328,60 @@ func TestReportChanges(t *testing.T) {
 	for id, w := range want {
 		if got[id] != w {
 			t.Errorf("change #%s's status in the report %q, want %q:\n%s", id, got[id], w, rep.Body)
+		}
+	}
+}
+
+// TestOpposeTwice: a second opposition to a modification within its 24
+// hours is refused for what it is, a modification already opposed and
+// undone, not for a time that has not run out; it changes nothing
+// (Wacky 1).
+func TestOpposeTwice(t *testing.T) {
+	h := world(t)
+	if r := h.public("2026-12-01T12:00:00Z", "Atlas <"+cm+">", "I modify the Wacky World contract: SET Width = 20"); !done(r) {
+		t.Fatalf("modify: %s", r.Body)
+	}
+	if r := h.public("2026-12-01T12:05:00Z", bob, "I oppose modification #1 in Wacky World."); !done(r) {
+		t.Fatalf("oppose: %s", r.Body)
+	}
+	before := h.gameSnap()
+	for _, who := range []string{bob, alice} {
+		r := h.public("2026-12-01T12:10:00Z", who, "I oppose modification #1 in Wacky World.")
+		if done(r) || !strings.Contains(r.Body, "modification #1 was already opposed") || strings.Contains(r.Body, "no longer") {
+			t.Errorf("second opposition by %s:\n%v", who, r)
+		}
+	}
+	if after := h.gameSnap(); after != before {
+		t.Errorf("the refused opposition changed the game:\nbefore %s\nafter %s", before, after)
+	}
+}
+
+// TestModificationNoticesNameTheModification: the public notices of a
+// modification and of its opposition say that the modification, not the
+// contract, is treated as if it had never been made (Wacky 1).
+func TestModificationNoticesNameTheModification(t *testing.T) {
+	h := world(t)
+	made := h.send("2026-12-01T12:00:00Z", "Atlas <"+cm+">", "I modify the Wacky World contract: SET Width = 20", contract.ChanPublic)
+	opposed := h.send("2026-12-01T12:05:00Z", bob, "I oppose modification #1 in Wacky World.", contract.ChanPublic)
+	for _, c := range []struct {
+		ns   []*contract.Notice
+		want string
+	}{
+		{made, "if opposed, the contract is treated as if the modification had never been made."},
+		{opposed, "so the contract is treated as if the modification had never been made (Wacky 1)."},
+	} {
+		found := false
+		for _, n := range c.ns {
+			if n.Channel == contract.ChanPublic {
+				body := strings.Join(strings.Fields(n.Body), " ")
+				found = found || strings.Contains(body, c.want)
+				if strings.Contains(body, "as if it had never been made") {
+					t.Errorf("the notice reads as if the contract had never been made:\n%s", n.Body)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no public notice says %q", c.want)
 		}
 	}
 }
