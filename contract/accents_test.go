@@ -46,13 +46,17 @@ func checkTransfersTo(t *testing.T, who string, cases []transferCase) {
 // TestResolveWithoutAccents holds Resolve and ResolveWhole to the order
 // of their readings: a name as written wins over one without its accents
 // (Rene over René for "Rene"), which wins over the start of a name (Zoë
-// over Zoey for "Zoe"); two players whose names lose their accents to the
-// same name are both named, and nobody is chosen.
+// over Zoey for "Zoe"); a reference written with accents is the start of
+// a name as written before another name without them (André Martin over
+// Andre for "André": the transfer went to Andre); two players whose names
+// lose their accents to the same name are both named, and nobody is
+// chosen.
 func TestResolveWithoutAccents(t *testing.T) {
 	s := &contract.State{}
 	for _, who := range []string{"Zo\u00eb <zoe@example.test>", "Zoey <zoey@example.test>", "Ren\u00e9 <rene1@example.test>",
 		"Rene <rene2@example.test>", "J\u00f6rg Strau\u00df <jorg@example.test>", "Ana\u00efs <anais@example.test>",
-		"Ana\u00ecs <anais2@example.test>", "Carol \u00dcnal <carol@example.test>"} {
+		"Ana\u00ecs <anais2@example.test>", "Carol \u00dcnal <carol@example.test>", "Andr\u00e9 Martin <andre@example.test>",
+		"Andre <andre2@example.test>"} {
 		addr := who[strings.Index(who, "<")+1 : len(who)-1]
 		s.Register(addr, who[:strings.Index(who, "<")])
 	}
@@ -71,6 +75,11 @@ func TestResolveWithoutAccents(t *testing.T) {
 		{"Ana\u00efs", "Ana\u00efs", "Ana\u00efs"},
 		{"Carol Unal", "Carol \u00dcnal", "Carol \u00dcnal"},
 		{"Carol U", `no player is known as "Carol U"`, "Carol \u00dcnal"},
+		// Written with its accent, the start of André Martin's name is
+		// his, not Andre's, whose name reads alike without it.
+		{"Andr\u00e9", "Andre", "Andr\u00e9 Martin"},
+		{"Andre", "Andre", "Andre"},
+		{"Andr", `no player is known as "Andr"`, `"Andr" is ambiguous: it could be Andre, André Martin; name one`},
 	} {
 		for _, r := range []struct {
 			f    func(string) (*contract.Player, error)

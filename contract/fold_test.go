@@ -29,7 +29,8 @@ func resolveByCopies(s *State, ref string) (*Player, error) {
 		bareCopies[n] = out
 		return out
 	}
-	var exact, folded, prefix []*Player
+	plain := bare(r) == r
+	var exact, dropped, prefix, folded, foldedPrefix []*Player
 	for _, p := range s.Players {
 		names := append([]string{p.Name}, p.Nicknames...)
 		hit := false
@@ -53,36 +54,34 @@ func resolveByCopies(s *State, ref string) (*Player, error) {
 		if hit {
 			continue
 		}
-		for _, n := range names {
-			if bare(n) == bare(r) {
-				folded = append(folded, p)
-				hit = true
-				break
-			}
+		tiers := []struct {
+			list  *[]*Player
+			match func(n string) bool
+		}{
+			{&dropped, func(n string) bool { return plain && bare(n) == r }},
+			{&prefix, func(n string) bool {
+				return !pronouns[r] && (strings.HasPrefix(strings.ToLower(n), r) || plain && strings.HasPrefix(bare(n), r))
+			}},
+			{&folded, func(n string) bool { return !plain && bare(n) == bare(r) }},
+			{&foldedPrefix, func(n string) bool { return !plain && !pronouns[r] && strings.HasPrefix(bare(n), bare(r)) }},
 		}
-		if hit {
-			continue
-		}
-		for _, n := range names {
-			if strings.HasPrefix(strings.ToLower(n), r) || strings.HasPrefix(bare(n), bare(r)) {
-				prefix = append(prefix, p)
-				break
+	tier:
+		for _, t := range tiers {
+			for _, n := range names {
+				if t.match(n) {
+					*t.list = append(*t.list, p)
+					break tier
+				}
 			}
 		}
 	}
-	switch {
-	case len(exact) == 1:
-		return exact[0], nil
-	case len(exact) > 1:
-		return nil, ambiguous(ref, exact)
-	case len(folded) == 1:
-		return folded[0], nil
-	case len(folded) > 1:
-		return nil, ambiguous(ref, folded)
-	case len(prefix) == 1:
-		return prefix[0], nil
-	case len(prefix) > 1:
-		return nil, ambiguous(ref, prefix)
+	for _, ps := range [][]*Player{exact, dropped, prefix, folded, foldedPrefix} {
+		switch {
+		case len(ps) == 1:
+			return ps[0], nil
+		case len(ps) > 1:
+			return nil, ambiguous(ref, ps)
+		}
 	}
 	return nil, Reject("players", "no player is known as %q", ref)
 }

@@ -66,6 +66,13 @@ type Input struct {
 	// journal numbers (citations) is the same in a later re-run.
 	Fix *Correction `json:"fix,omitempty"`
 	Seq int64       `json:"seq,omitempty"`
+	// RenumberedRulings: the correction of an InCorrect was made by a
+	// build before ruling requests kept their numbers (its journaled
+	// revision is not marked RulingsKept), so its corrected history
+	// numbered them anew; a later re-run of the history holding it
+	// numbers them so again (recordedPins). The store sets it from the
+	// journal; it is not journaled with the input.
+	RenumberedRulings bool `json:"-"`
 }
 
 // Redo performs one input on the state and returns the journal entries it

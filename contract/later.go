@@ -23,12 +23,15 @@ const (
 	laterCounts   = `\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|a\s+couple|few|several|some`
 	laterUnits    = `minutes?|hours?|days?|weeks?|months?|years?|rounds?|turns?|fortnights?`
 	laterOrdinal  = `(?:st|nd|rd|th)?`
+	// laterFrom is a word that makes a time phrase the start of the
+	// action's time: "As of tomorrow, I ...", "Starting next week, I ...".
+	laterFrom = `(?:as\s+(?:of|from)|starting(?:\s+(?:from|on))?|beginning(?:\s+(?:from|on))?|effective(?:\s+(?:from|on))?|from|come)\s+`
 )
 
 var (
 	// laterPreface is a time phrase before the performative, with or
 	// without a comma after it, then "I", "we" or a condition ("if").
-	laterPreface = lazyre.MustCompile(`(?i)^(` +
+	laterPreface = lazyre.MustCompile(`(?i)^((?:` + laterFrom + `)?(?:` +
 		// always later than now
 		`tomorrow(?:\s+(?:morning|afternoon|evening|night))?|the\s+day\s+after\s+tomorrow|` +
 		`later(?:\s+(?:on|today|tonight|this\s+(?:week|month|year)))?|soon|eventually|some\s*day|one\s+day|` +
@@ -39,18 +42,20 @@ var (
 		`(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(?:` + laterWeekdays + `)|` +
 		`on\s+(?:\d{4}-\d{2}-\d{2}|(?:the\s+)?\d{1,2}` + laterOrdinal + `\s+(?:of\s+)?(?:` + laterMonths + `)\.?(?:,?\s+\d{4})?|` +
 		`(?:` + laterMonths + `)\.?\s+\d{1,2}` + laterOrdinal + `(?:,?\s+\d{4})?)` +
-		`)\s*(?:[,:;]\s*(?:[-–—]\s*)?)?((?:i|we|if)\b.*)$`)
-	laterWeekday = lazyre.MustCompile(`(?i)^(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(` + laterWeekdays + `)$`)
-	laterISO     = lazyre.MustCompile(`^on\s+(\d{4})-(\d{2})-(\d{2})$`)
-	laterDayMon  = lazyre.MustCompile(`(?i)^on\s+(?:the\s+)?(\d{1,2})` + laterOrdinal + `\s+(?:of\s+)?(` + laterMonths + `)\.?(?:,?\s+(\d{4}))?$`)
-	laterMonDay  = lazyre.MustCompile(`(?i)^on\s+(` + laterMonths + `)\.?\s+(\d{1,2})` + laterOrdinal + `(?:,?\s+(\d{4}))?$`)
+		`)(?:\s+on(?:wards?)?)?)\s*(?:[,:;]\s*(?:[-–—]\s*)?)?((?:i|we|if)\b.*)$`)
+	laterFromWord = lazyre.MustCompile(`(?i)^` + laterFrom)
+	laterOnwards  = lazyre.MustCompile(`(?i)\s+on(?:wards?)?$`)
+	laterWeekday  = lazyre.MustCompile(`(?i)^(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(` + laterWeekdays + `)$`)
+	laterISO      = lazyre.MustCompile(`^on\s+(\d{4})-(\d{2})-(\d{2})$`)
+	laterDayMon   = lazyre.MustCompile(`(?i)^on\s+(?:the\s+)?(\d{1,2})` + laterOrdinal + `\s+(?:of\s+)?(` + laterMonths + `)\.?(?:,?\s+(\d{4}))?$`)
+	laterMonDay   = lazyre.MustCompile(`(?i)^on\s+(` + laterMonths + `)\.?\s+(\d{1,2})` + laterOrdinal + `(?:,?\s+(\d{4}))?$`)
 )
 
 // mayLater reports whether laterPreface can match s: s starts with a
 // letter one of its forms starts with, in either case, or with a byte
 // outside ASCII (case folding takes ſ for s).
 func mayLater(s string) bool {
-	return s != "" && (s[0]&0x80 != 0 || strings.IndexByte("tlseoiancmwf", s[0]|0x20) >= 0)
+	return s != "" && (s[0]&0x80 != 0 || strings.IndexByte("tlseoiancmwfb", s[0]|0x20) >= 0)
 }
 
 // readLater reads a sentence that starts with a time phrase: the phrase and
@@ -70,6 +75,11 @@ func readLater(s string) (when, rest string, ok bool) {
 // always later than now.
 func laterDay(when string, now time.Time) (today, named bool) {
 	when = strings.Join(strings.Fields(when), " ")
+	if m := laterFromWord().FindString(when); m != "" {
+		// "As of Friday", "Starting on 4 December": the day named.
+		when = strings.TrimPrefix(strings.TrimPrefix(when[len(m):], "on "), "On ")
+		when = "on " + laterOnwards().ReplaceAllString(when, "")
+	}
 	now = now.UTC()
 	if m := laterWeekday().FindStringSubmatch(when); m != nil {
 		return strings.EqualFold(m[1], now.Weekday().String()), true

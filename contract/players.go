@@ -178,11 +178,15 @@ func (s *State) PlayerByName(name string) *Player {
 
 // Resolve finds the player a player means by name, nickname or address,
 // case-insensitively, ignoring a leading "@" and surrounding quotes. An exact
-// match wins; then a name or nickname as written without its accents
-// (withoutMarks: "Carol Unal" for Carol Ünal); otherwise a unique prefix of
-// a name or nickname, with or without its accents, is accepted. Several
-// candidates at the first reading that finds any make the reference
-// ambiguous (the rejection lists them).
+// match wins; then, for a reference written without accents, a name or
+// nickname with its accents left out (withoutMarks: "Carol Unal" for Carol
+// Ünal); then a unique prefix of a name or nickname, as written or, for a
+// reference without accents, with them left out ("Carol Un"); then, for a
+// reference written with accents, a name or its start that reads alike
+// without them ("Zoé" for Zoë). A reference with accents is so a name as
+// written before another one without them: "André" is André Martin, not
+// Andre. Several candidates at the first reading that finds any make the
+// reference ambiguous (the rejection lists them).
 func (s *State) Resolve(ref string) (*Player, error) { return s.resolve(ref, true) }
 
 // ResolveWhole is Resolve without the prefixes: the player whose whole
@@ -206,15 +210,24 @@ func (s *State) resolve(ref string, prefixes bool) (*Player, error) {
 	// outside ASCII is lower-cased as a copy, as before).
 	addr := strings.ToLower(r) // as HasAddress lower-cases it
 	bare := withoutMarks(r)
-	var exact, folded, prefix []*Player
+	// plain: the reference is written without accents, as a keyboard
+	// without them writes it; then a name's accents are left out of it.
+	// A reference written with accents is a name as written, or the start
+	// of one, before it is compared without them ("André" is André Martin
+	// before Andre; "Zoé", another accent, Zoë when no one else).
+	plain := bare == r
+	var exact, dropped, prefix, folded, foldedPrefix []*Player
 	is := func(n string) bool { return lowerIs(n, r) || !isASCII(n) && lowerIs(norm.NFC.String(n), r) }
 	// Without their accents, an ASCII name and an ASCII reference are
 	// as written: only a name or a reference outside ASCII is copied.
-	isBare := func(n string) bool { return (!isASCII(n) || bare != r) && lowerIs(withoutMarks(n), bare) }
+	isDropped := func(n string) bool { return plain && !isASCII(n) && withoutMarks(n) == r }
 	hasPrefix := func(n string) bool {
 		return lowerHasPrefix(n, r) || !isASCII(n) && lowerHasPrefix(norm.NFC.String(n), r) ||
-			(!isASCII(n) || bare != r) && lowerHasPrefix(withoutMarks(n), bare)
+			plain && !isASCII(n) && strings.HasPrefix(withoutMarks(n), r)
 	}
+	isFolded := func(n string) bool { return !plain && withoutMarks(n) == bare }
+	hasFoldedPrefix := func(n string) bool { return !plain && strings.HasPrefix(withoutMarks(n), bare) }
+	starts := prefixes && !pronouns[r]
 	for _, p := range s.Players {
 		if is(p.Name) || slices.ContainsFunc(p.Nicknames, is) || slices.Contains(p.Addresses, addr) {
 			exact = append(exact, p)
@@ -223,15 +236,18 @@ func (s *State) resolve(ref string, prefixes bool) (*Player, error) {
 		if len(exact) > 0 {
 			continue // an exact match wins: the others are not looked at again
 		}
-		if isBare(p.Name) || slices.ContainsFunc(p.Nicknames, isBare) {
-			folded = append(folded, p)
-			continue
-		}
-		if prefixes && !pronouns[r] && (hasPrefix(p.Name) || slices.ContainsFunc(p.Nicknames, hasPrefix)) {
+		switch {
+		case isDropped(p.Name) || slices.ContainsFunc(p.Nicknames, isDropped):
+			dropped = append(dropped, p)
+		case starts && (hasPrefix(p.Name) || slices.ContainsFunc(p.Nicknames, hasPrefix)):
 			prefix = append(prefix, p)
+		case isFolded(p.Name) || slices.ContainsFunc(p.Nicknames, isFolded):
+			folded = append(folded, p)
+		case starts && (hasFoldedPrefix(p.Name) || slices.ContainsFunc(p.Nicknames, hasFoldedPrefix)):
+			foldedPrefix = append(foldedPrefix, p)
 		}
 	}
-	for _, ps := range [][]*Player{exact, folded, prefix} {
+	for _, ps := range [][]*Player{exact, dropped, prefix, folded, foldedPrefix} {
 		switch {
 		case len(ps) == 1:
 			return ps[0], nil

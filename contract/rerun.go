@@ -323,8 +323,9 @@ func claimNumbers(h *history) *claimPins {
 // recordedPins are the claim numbers the latest correction among inputs
 // kept (claimPins), which a replay of the history they stand for
 // (EffectiveInputs) keeps again: the numbers of its own recorded history,
-// itself the inputs before it with the corrections before it applied. Nil
-// without a correction among them.
+// itself the inputs before it with the corrections before it applied; its
+// ruling requests' numbers too, unless it renumbered them
+// (Input.RenumberedRulings). Nil without a correction among them.
 func (e *Engine) recordedPins(base *State, inputs []Input) (*claimPins, error) {
 	last := -1
 	for i := len(inputs) - 1; i >= 0; i-- {
@@ -349,7 +350,13 @@ func (e *Engine) recordedPins(base *State, inputs []Input) (*claimPins, error) {
 	if err != nil {
 		return nil, err
 	}
-	return claimNumbers(h), nil
+	kept := claimNumbers(h)
+	if inputs[last].RenumberedRulings {
+		// Its corrected history numbered the ruling requests anew, as
+		// Rerun does for it (Rerun.RenumberedRulings).
+		kept.rulings, kept.lastRuling = nil, 0
+	}
+	return kept, nil
 }
 
 // RefusedError is a correction refused: it would change what a ratified

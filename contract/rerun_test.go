@@ -156,6 +156,9 @@ func TestCorrectionProperties(t *testing.T) {
 				em.Text = other
 				edited[k].Msg = &em
 				want := h.fresh(t, edited)
+				if msg := keptNumbers(h.current, s); msg != "" {
+					t.Fatal(msg)
+				}
 				if contract.StateDigest(s) != contract.StateDigest(want) {
 					if numberless(s) != numberless(want) {
 						t.Fatalf("the corrected state differs from a fresh replay of the edited archive")
@@ -186,6 +189,41 @@ func TestCorrectionProperties(t *testing.T) {
 		t.Fatal("no correction to another text changed anything: the property was not exercised")
 	}
 	t.Logf("%d corrections kept numbers a fresh replay gives otherwise", renumbered)
+}
+
+// keptNumbers says how the corrected state s numbers otherwise a claim or a
+// ruling request open in both it and current (the same message and report;
+// the same game, key and time asked), which the contestmaster answers by
+// its recorded number, or gives two open ones one number; "" when it
+// does not. numberless leaves the numbers out: this is what holds them.
+func keptNumbers(current, s *contract.State) string {
+	claims, rulings := map[string]int{}, map[string]int{}
+	for _, c := range current.Claims {
+		claims[c.MsgID+"\x00"+c.Report] = c.ID
+	}
+	for _, r := range current.Rulings {
+		rulings[r.Game+"\x00"+r.Key+"\x00"+r.Asked.String()] = r.ID
+	}
+	seenClaim, seenRuling := map[int]bool{}, map[int]bool{}
+	for _, c := range s.Claims {
+		if id, ok := claims[c.MsgID+"\x00"+c.Report]; ok && id != c.ID {
+			return fmt.Sprintf("claim #%d (%s) is #%d in the corrected state", id, c.MsgID, c.ID)
+		}
+		if seenClaim[c.ID] {
+			return fmt.Sprintf("two open claims are #%d", c.ID)
+		}
+		seenClaim[c.ID] = true
+	}
+	for _, r := range s.Rulings {
+		if id, ok := rulings[r.Game+"\x00"+r.Key+"\x00"+r.Asked.String()]; ok && id != r.ID {
+			return fmt.Sprintf("ruling request #%d (%s %s) is #%d in the corrected state", id, r.Game, r.Key, r.ID)
+		}
+		if seenRuling[r.ID] {
+			return fmt.Sprintf("two open ruling requests are #%d", r.ID)
+		}
+		seenRuling[r.ID] = true
+	}
+	return ""
 }
 
 // numberless is StateDigest of s without the numbers of its ruling requests

@@ -2,6 +2,7 @@ package life
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -185,5 +186,51 @@ func TestCorrectionKeepsRulingNumbers(t *testing.T) {
 	}
 	for _, r := range h.S.Rulings {
 		t.Errorf("after the correction ruling request #%d (%s) is open", r.ID, r.Key)
+	}
+}
+
+// TestCorrectionAfterOneThatRenumberedRulings: a correction made by a
+// build before ruling requests kept their numbers (its revision unmarked,
+// Input.RenumberedRulings) numbered the adopted suggestion's request #2
+// where the record had #3. A later correction re-runs the history that
+// one made, and numbered the request #3 there: "the recorded history does
+// not lead to the current state", every correction after an upgrade
+// refused. It now re-runs an unmarked correction's history as it was made.
+func TestCorrectionAfterOneThatRenumberedRulings(t *testing.T) {
+	h := newHarness(t, "2026-11-16T12:00:00Z")
+	h.Record()
+	done(t, h.Public("2026-11-16T13:00:00Z", alice, "I join the Life contest."), "Done") // m1
+	done(t, h.Public("2026-11-16T13:01:00Z", bob, "I join the Life contest."), "Done")
+	done(t, h.Public("2026-11-16T13:02:00Z", carol, "I join the Life contest."), "Done")
+	done(t, h.Private("2026-11-16T14:00:00Z", alice, "I CoE on randomness/2026-W47/20261116T120000: the map is wrong."), "ruling request #1")
+	done(t, h.Private("2026-11-16T14:01:00Z", bob, "I CoE on randomness/2026-W47/20261116T120000: Alice never joined."), "ruling request #2")
+	h.Public("2026-11-16T14:10:00Z", bob, "I suggest: let every contestant start with a dozen Vials.")
+	for _, p := range []string{alice, bob, carol, cm} { // m7 to m10
+		h.Public("2026-11-16T14:20:00Z", p, "I consent to Suggestion #1 in Life.")
+	}
+	done(t, h.Private("2026-11-16T14:30:00Z", cm, "I rule on #3: SET VPP = 12"), "Done")
+	// The first correction, as the build before made it.
+	in := h.RecordedInputs()
+	fix := contract.Correction{CoE: 2, Kind: contract.FixVoid, MsgID: "m1@example.test"}
+	at := contracttest.At(t, "2026-11-16T15:00:00Z")
+	s, rev, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: in.Inputs, Current: h.S, Fix: fix, RenumberedRulings: true})
+	if err != nil {
+		t.Fatalf("the first correction: %v", err)
+	}
+	h.E.PublishRevision(s, rev, at)
+	if r := s.Rulings; len(r) != 1 || r[0].ID != 2 {
+		t.Fatalf("the first correction, as made before, left the requests %+v, want #2 open", r)
+	}
+	h.S = s
+	h.Private("2026-11-16T15:10:00Z", carol, "I CoE on randomness/2026-W47/20261116T120000: the map is still wrong.")
+	if got := claimsOf(h); got != "Carol #3 " {
+		t.Fatalf("the claims open: %s, want Carol's #3", got)
+	}
+	after := h.RecordedInputs().Inputs[len(in.Inputs):]
+	inputs := append(slices.Clone(in.Inputs), contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Seq: s.JournalSeq, RenumberedRulings: true})
+	inputs = append(inputs, after...)
+	fix2 := contract.Correction{CoE: 3, Kind: contract.FixVoid, MsgID: "m7@example.test"}
+	if _, _, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: inputs, Current: h.S, Fix: fix2}); err != nil {
+		t.Errorf("the second correction was refused: %v", err)
 	}
 }

@@ -184,12 +184,21 @@ func before(steps []Step, n int64) []Step {
 	return steps
 }
 
-// Inputs lists the inputs of journal steps.
+// Inputs lists the inputs of journal steps. A correction whose journaled
+// revision is not marked as keeping its ruling requests' numbers, made by
+// a build before they were kept, is marked so (RenumberedRulings), so that
+// a later correction re-runs the history it made as it was made.
 func Inputs(steps []Step) []contract.Input {
 	out := make([]contract.Input, 0, len(steps))
 	for _, st := range steps {
 		if st.Input != nil {
-			out = append(out, *st.Input)
+			in := *st.Input
+			if in.Kind == contract.InCorrect && in.Fix != nil && in.Error == "" {
+				if stated := revisionOf(st.Entries); stated != nil && stated["rulings"] != contract.RulingsKept {
+					in.RenumberedRulings = true
+				}
+			}
+			out = append(out, in)
 		}
 	}
 	return out

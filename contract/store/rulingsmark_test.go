@@ -1,0 +1,39 @@
+package store
+
+import (
+	"testing"
+
+	"referee/contract"
+)
+
+// TestInputsMarkRenumberedRulings: a correction whose journaled revision
+// is not marked "rulings": "kept" (made by a build before ruling requests
+// kept their numbers) is given to a re-run as having renumbered them, so
+// that a later correction re-runs its history as it was made
+// (TestCorrectionAfterOneThatRenumberedRulings); a marked one, a refused
+// one and other inputs are not.
+func TestInputsMarkRenumberedRulings(t *testing.T) {
+	fix := &contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m1@example.test"}
+	revision := func(mark string) []contract.Entry {
+		r := map[string]any{"coe": 1}
+		if mark != "" {
+			r["rulings"] = mark
+		}
+		return []contract.Entry{{Verb: "correction"}, {Verb: "revision", Detail: map[string]any{"revision": r}}}
+	}
+	steps := []Step{
+		{Input: &contract.Input{Kind: contract.InMessage, Msg: &contract.Message{ID: "m1@example.test"}}},
+		{Input: &contract.Input{Kind: contract.InCorrect, Fix: fix}, Entries: revision("")},
+		{Input: &contract.Input{Kind: contract.InCorrect, Fix: fix}, Entries: revision(contract.RulingsKept)},
+		{Input: &contract.Input{Kind: contract.InCorrect, Fix: fix, Error: "refused"}},
+	}
+	want := []bool{false, true, false, false}
+	for i, in := range Inputs(steps) {
+		if in.RenumberedRulings != want[i] {
+			t.Errorf("input %d (%s): RenumberedRulings %v, want %v", i, in.Kind, in.RenumberedRulings, want[i])
+		}
+	}
+	if steps[1].Input.RenumberedRulings {
+		t.Error("Inputs changed the journal's step")
+	}
+}
