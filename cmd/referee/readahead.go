@@ -13,13 +13,10 @@ import (
 
 // The reader hands messages over in batches of readAheadBatch, and reads
 // and parses at most readAheadBatches batches ahead of the one being
-// applied: 128 messages, some 2 ms of the engine's work. Each message read
-// ahead is live memory (its text, its parse): 512 of them were some 4 MB
-// of a 5,000-message replay's 9, and a short replay's heap grows from
-// nothing, a page fault for each page it first touches.
+// applied (with readAheadBatch = 64, 512 messages).
 const (
-	readAheadBatch   = 32
-	readAheadBatches = 4
+	readAheadBatch   = 64
+	readAheadBatches = 8
 )
 
 // parsed is one message of an archive as the reader hands it over: its
