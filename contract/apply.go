@@ -432,6 +432,9 @@ func (e *Engine) readSentence(sen Sentence) ([]*Action, *Result) {
 	}
 	acts, nu := e.matchSentence(sen, p)
 	for _, a := range acts {
+		if p.LaterAfter && a.Verb != nil && a.Verb.Text {
+			continue // the time phrase is the text's, read whole
+		}
 		a.later = p.Later
 	}
 	return acts, nu

@@ -43,6 +43,19 @@ var (
 		`on\s+(?:\d{4}-\d{2}-\d{2}|(?:the\s+)?\d{1,2}` + laterOrdinal + `\s+(?:of\s+)?(?:` + laterMonths + `)\.?(?:,?\s+\d{4})?|` +
 		`(?:` + laterMonths + `)\.?\s+\d{1,2}` + laterOrdinal + `(?:,?\s+\d{4})?)` +
 		`)(?:\s+on(?:wards?)?)?)\s*(?:[,:;]\s*(?:[-–—]\s*)?)?((?:i|we|if)\b.*)$`)
+	// laterAfter is an action with a time phrase after it ("transfer 2
+	// Vials to Bob tomorrow", "..., next week", "... on Friday"): the
+	// action and the phrase. Only phrases no action ends with otherwise:
+	// a weekday or a date after "on", never a bare word a name could be.
+	laterAfter = lazyre.MustCompile(`(?i)^(.*?[^\s,])\s*,?\s+((?:` + laterFrom + `)?(?:` +
+		`tomorrow(?:\s+(?:morning|afternoon|evening|night))?|the\s+day\s+after\s+tomorrow|` +
+		`later\s+(?:on|today|tonight|this\s+(?:week|month|year))|at\s+some\s+point|in\s+due\s+course|` +
+		`next\s+(?:week|month|year|round|turn|time|game|weekend|` + laterWeekdays + `)|` +
+		`in\s+(?:` + laterCounts + `)\s+(?:` + laterUnits + `)|` +
+		`on\s+(?:` + laterWeekdays + `)|this\s+(?:coming\s+)?(?:` + laterWeekdays + `)|` +
+		`on\s+(?:\d{4}-\d{2}-\d{2}|(?:the\s+)?\d{1,2}` + laterOrdinal + `\s+(?:of\s+)?(?:` + laterMonths + `)\.?(?:,?\s+\d{4})?|` +
+		`(?:` + laterMonths + `)\.?\s+\d{1,2}` + laterOrdinal + `(?:,?\s+\d{4})?)` +
+		`)(?:\s+on(?:wards?)?)?)$`)
 	laterFromWord = lazyre.MustCompile(`(?i)^` + laterFrom)
 	laterOnwards  = lazyre.MustCompile(`(?i)\s+on(?:wards?)?$`)
 	laterWeekday  = lazyre.MustCompile(`(?i)^(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(` + laterWeekdays + `)$`)
@@ -62,6 +75,35 @@ func mayLater(s string) bool {
 // the rest, from "I", "we" or "if" on; ok is false for any other sentence.
 func readLater(s string) (when, rest string, ok bool) {
 	m := startsWord(s, mayLater, laterPreface)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// laterAfterLast is the last word of each of laterAfter's phrases but a
+// date's (which ends in a digit or a month's name); an action whose last
+// word is none of them, nor a digit's, is not matched against it.
+var laterAfterLast = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("tomorrow morning afternoon evening night on onward onwards today tonight week month year point course " +
+		"round turn time game weekend minute minutes hour hours day days weeks months years rounds turns fortnight fortnights") {
+		m[w] = true
+	}
+	for _, w := range strings.Split(laterWeekdays+"|"+laterMonths, "|") {
+		m[w] = true
+	}
+	return m
+}()
+
+// readLaterAfter reads an action with a time phrase after it: the action
+// and the phrase; ok is false for any other.
+func readLaterAfter(action string) (rest, when string, ok bool) {
+	last := strings.ToLower(strings.TrimRight(action[strings.LastIndexAny(action, " \t\n")+1:], "."))
+	if last == "" || !laterAfterLast[last] && (last[0] < '0' || last[0] > '9') {
+		return "", "", false
+	}
+	m := laterAfter().FindStringSubmatch(action)
 	if m == nil {
 		return "", "", false
 	}

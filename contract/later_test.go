@@ -69,3 +69,50 @@ func TestActionPutOffIsNotPerformed(t *testing.T) {
 		t.Errorf("the future tense got a receipt:\n%s", r.Body)
 	}
 }
+
+// A time phrase after the action puts it off as one before it does (G3):
+// "I transfer 2 Vials to Bob tomorrow." was refused with "no player is
+// known as "Bob tomorrow"", the right outcome for the wrong reason, and
+// "... on Friday" the same. The receipt now says the action is put off; a
+// day named that is today is performed; a verb whose last argument is a
+// text the player writes keeps the phrase in its text.
+func TestActionPutOffAfterIsNotPerformed(t *testing.T) {
+	const putOff = `puts the action off: an action is done by announcing it now, so this one was not performed`
+	for _, c := range []struct {
+		text, want string
+		bob        int64
+	}{
+		{"I transfer 2 Vials to Bob tomorrow.", `Not done: "tomorrow" ` + putOff, 10},
+		{"I transfer 2 Vials to Bob, tomorrow morning.", `Not done: "tomorrow morning" ` + putOff, 10},
+		{"I transfer 2 Vials to Bob next week.", `Not done: "next week" ` + putOff, 10},
+		{"I transfer 2 Vials to Bob in two days.", `Not done: "in two days" ` + putOff, 10},
+		{"I transfer 2 Vials to Bob later today.", `Not done: "later today" ` + putOff, 10},
+		{"I transfer 2 Vials to Bob as of tomorrow.", `Not done: "as of tomorrow" ` + putOff, 10},
+		{"I transfer 2 Vials to Bob on Friday.", `Not done: "on Friday" is not today (Tuesday 2026-12-01, UTC)`, 10},
+		{"I transfer 2 Vials to Bob on 2 December 2026.", `Not done: "on 2 December 2026" is not today`, 10},
+		{"I transfer 2 Vials to Bob on Tuesday.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"I transfer 2 Vials to Bob on 2026-12-01.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"Tomorrow, I transfer 2 Vials to Bob on Tuesday.", `Not done: "Tomorrow" ` + putOff, 10},
+		{"I transfer 2 Vials to Bob now.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+	} {
+		h := contracttest.New(t, "2026-11-30T09:00:00Z", life.New())
+		for _, who := range []string{alice, bob} {
+			h.Quietly("2026-11-30T10:00:00Z", who, contract.ChanPublic, "I join the Life contest.")
+		}
+		r := h.Public("2026-12-01T10:00:00Z", alice, c.text)
+		if r == nil || !strings.Contains(flat(r.Body), c.want) {
+			t.Errorf("%q: the receipt lacks %q:\n%v", c.text, c.want, r)
+		}
+		if got := h.S.Ledger.Balance(life.Vial, "Bob"); got != c.bob {
+			t.Errorf("%q: Bob owns %d Vials, want %d", c.text, got, c.bob)
+		}
+	}
+	// A suggestion's text keeps its time phrase, and the suggestion is made.
+	h := contracttest.New(t, "2026-11-30T09:00:00Z", life.New())
+	h.Quietly("2026-11-30T10:00:00Z", alice, contract.ChanPublic, "I join the Life contest.")
+	r := h.Public("2026-12-01T10:00:00Z", alice, "I suggest we end the contest next week.")
+	if r == nil || !strings.Contains(flat(r.Body), "Done: Suggestion #1 recorded") {
+		t.Errorf("the suggestion's receipt:\n%v", r)
+	}
+}

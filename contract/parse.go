@@ -266,9 +266,11 @@ type Performative struct {
 	// text (Verb.Text) reads the action whole.
 	Whole, WholeCond string
 	// Later is the time phrase before the performative ("Tomorrow",
-	// "next week", "on Friday"): the action is put off, and performed
-	// only when the phrase names the day it arrives (later.go, G3).
-	Later string
+	// "next week", "on Friday"), or after the action with LaterAfter
+	// ("... to Bob tomorrow"): the action is put off, and performed only
+	// when the phrase names the day it arrives (later.go, G3).
+	Later      string
+	LaterAfter bool
 }
 
 var (
@@ -394,8 +396,8 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	if m == nil {
 		if when, rest, ok := readLater(s); ok {
 			inner, ok := ReadPerformative(rest)
-			if ok && inner.Kind != "not" && inner.Later == "" {
-				inner.Later = when
+			if ok && inner.Kind != "not" && (inner.Later == "" || inner.LaterAfter) {
+				inner.Later, inner.LaterAfter = when, false
 			}
 			return inner, ok
 		}
@@ -455,6 +457,12 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 			cond = "unless " + cond
 		}
 		return Performative{Kind: "act", Action: strings.TrimSpace(m[1]), Cond: andConds(cond), Whole: rest}, true
+	}
+	if action, when, ok := readLaterAfter(rest); ok {
+		// G3: "I transfer 2 Vials to Bob tomorrow." puts the action off,
+		// as "Tomorrow, I ..." does; a verb that takes a text reads the
+		// phrase as its text's ("I suggest we end the game next week").
+		return Performative{Kind: "act", Action: action, Later: when, LaterAfter: true, Whole: rest}, true
 	}
 	return Performative{Kind: "act", Action: rest}, true
 }
