@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"referee/contract"
+	"referee/contract/text"
 )
 
 // begin syncs names and finds the actor's membership.
@@ -358,10 +359,11 @@ func doGift(c *contract.Ctx, a *contract.Action) error {
 	}
 	extra := ""
 	if len(cells) > 0 {
-		extra = fmt.Sprintf(", with the cell %s (ruling S8)", cells[0])
-		if len(cells) > 1 {
-			extra = fmt.Sprintf(", with the cells %s and %s (ruling S8)", strings.Join(cells[:len(cells)-1], ", "), cells[len(cells)-1])
+		noun := "cells"
+		if len(cells) == 1 {
+			noun = "cell"
 		}
+		extra = fmt.Sprintf(", with the %s %s (ruling S8)", noun, text.And(cells))
 	}
 	c.Did("you gave %d LAND to %s%s; you now own %d", n, to.Name, extra, balance(c, m.Name))
 	c.Record(m.Name, "gifts %d LAND to %s%s", n, to.Name, extra)
