@@ -383,15 +383,7 @@ func lineSets(a, b string) (gone, came []string) {
 }
 
 // joinAnd joins items as a sentence: "a", "a and b", "a, b and c".
-func joinAnd(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
+func joinAnd(items []string) string { return text.And(items) }
 
 // PublishRevision queues the revision on the official list, the changed
 // receipts, each to its player as "Corrected: ...", and the changed public

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"referee/contract"
+	"referee/contract/text"
 )
 
 // begin syncs names and finds the actor's membership.
@@ -203,11 +204,7 @@ func doUndelegate(c *contract.Ctx, a *contract.Action) error {
 	c.Did("you left Steemfield; your LAND went to %s", moves)
 	if vote != nil {
 		// Guide, decisions: a player who leaves has eir vote withdrawn.
-		word := "NO"
-		if vote.Yes {
-			word = "YES"
-		}
-		c.Did("your vote %s of round %d is withdrawn: it no longer counts", word, st.Round)
+		c.Did("your vote %s of round %d is withdrawn: it no longer counts", vote.Word(), st.Round)
 	}
 	c.Record(m.Name, "leaves the game; eir LAND goes to %s", moves)
 	return nil
@@ -358,10 +355,11 @@ func doGift(c *contract.Ctx, a *contract.Action) error {
 	}
 	extra := ""
 	if len(cells) > 0 {
-		extra = fmt.Sprintf(", with the cell %s (ruling S8)", cells[0])
-		if len(cells) > 1 {
-			extra = fmt.Sprintf(", with the cells %s and %s (ruling S8)", strings.Join(cells[:len(cells)-1], ", "), cells[len(cells)-1])
+		noun := "cells"
+		if len(cells) == 1 {
+			noun = "cell"
 		}
+		extra = fmt.Sprintf(", with the %s %s (ruling S8)", noun, text.And(cells))
 	}
 	c.Did("you gave %d LAND to %s%s; you now own %d", n, to.Name, extra, balance(c, m.Name))
 	c.Record(m.Name, "gifts %d LAND to %s%s", n, to.Name, extra)
@@ -615,16 +613,11 @@ func doVote(c *contract.Ctx, a *contract.Action) error {
 	if m.Voted {
 		return violation(c, m, "a second vote in one voting period")
 	}
-	yes := a.Arg("vote") == "yes"
-	w := weight(m.Power)
-	st.Votes = append(st.Votes, Vote{Player: m.Name, Yes: yes, Weight: w})
+	v := Vote{Player: m.Name, Yes: a.Arg("vote") == "yes", Weight: weight(m.Power)}
+	st.Votes = append(st.Votes, v)
 	saveMember(c, m)
 	m.Voted = true
-	word := "NO"
-	if yes {
-		word = "YES"
-	}
-	c.Did("your vote %s is recorded with a weight of %s (S5)", word, micro(w))
+	c.Did("your vote %s is recorded with a weight of %s (S5)", v.Word(), micro(v.Weight))
 	c.Record(m.Name, "votes")
 	return nil
 }

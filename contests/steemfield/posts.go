@@ -78,11 +78,7 @@ func voteSection(res *roundResult) string {
 	if len(res.Votes) > 0 {
 		t := &text.Table{Header: []string{"Voter", "Vote", "Weight"}}
 		for _, v := range res.Votes {
-			w := "NO"
-			if v.Yes {
-				w = "YES"
-			}
-			t.Add(v.Player, w, micro(v.Weight))
+			t.Add(v.Player, v.Word(), micro(v.Weight))
 		}
 		b.WriteString("\n")
 		b.WriteString(t.String())

@@ -101,6 +101,14 @@ type Vote struct {
 	Weight int64  `yaml:"weight"` // millionths: min(power, 1)^2 (S1, S5)
 }
 
+// Word is the vote as its tag writes it: "YES" or "NO" (S5).
+func (v Vote) Word() string {
+	if v.Yes {
+		return "YES"
+	}
+	return "NO"
+}
+
 // Rule is one rule of the current rule set (ruling S3).
 type Rule struct {
 	Section string `yaml:"section"`

@@ -79,3 +79,20 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+// TestAnd: a list as a sentence writes it.
+func TestAnd(t *testing.T) {
+	for _, c := range []struct {
+		items []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"(1, 1)"}, "(1, 1)"},
+		{[]string{"(1, 1)", "(2, 2)"}, "(1, 1) and (2, 2)"},
+		{[]string{"(1, 1)", "(2, 2)", "(5, 5)"}, "(1, 1), (2, 2) and (5, 5)"},
+	} {
+		if got := text.And(c.items); got != c.want {
+			t.Errorf("text.And(%q) = %q, want %q", c.items, got, c.want)
+		}
+	}
+}
