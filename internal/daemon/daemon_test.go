@@ -83,15 +83,7 @@ func (s *flakySession) Logout() error { return nil }
 // rate times faster than real time.
 func smtpDaemon(t *testing.T, session func(*smtp.Conn) smtp.Session, start time.Time, rate float64) *Daemon {
 	t.Helper()
-	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return session(c), nil }))
-	srv.Domain = "mx.example.test"
-	srv.AllowInsecureAuth = true
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	addr := serveSMTP(t, smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return session(c), nil }))
 	const referee = "referee@example.test"
 	e, err := testEngine(referee)
 	if err != nil {
@@ -113,12 +105,28 @@ func smtpDaemon(t *testing.T, session func(*smtp.Conn) smtp.Session, start time.
 			DiscussionLists: []string{"agora-discussion@example.test"}, AuthPolicy: "none"},
 		Addresses: bridge.Addresses{Referee: referee, PublicList: "agora-business@example.test", OfficialList: "agora-official@example.test"},
 		IMAP:      &mailin.IMAPConfig{Addr: "127.0.0.1:1", TLS: "none", User: referee, Mailbox: "INBOX", Logger: log},
-		Sender:    mailout.NewSender(mailout.SMTPConfig{Addr: ln.Addr().String(), TLS: "none"}, log)})
+		Sender:    mailout.NewSender(mailout.SMTPConfig{Addr: addr, TLS: "none"}, log)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(d.Close)
 	return d
+}
+
+// serveSMTP serves backend on 127.0.0.1 as mx.example.test, AUTH allowed
+// without TLS, until the test ends, and returns its address.
+func serveSMTP(t *testing.T, backend smtp.Backend) string {
+	t.Helper()
+	srv := smtp.NewServer(backend)
+	srv.Domain = "mx.example.test"
+	srv.AllowInsecureAuth = true
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return ln.Addr().String()
 }
 
 // testEngine is the interpreter with the four games, as referee run builds
