@@ -90,15 +90,7 @@ func smtpDaemon(t *testing.T, session func(*smtp.Conn) smtp.Session, start time.
 		t.Fatal(err)
 	}
 	clk := TestClock(start, rate)
-	s, _, err := e.NewState(nil, time.Time{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret := sha256.Sum256([]byte(t.Name()))
-	started, err := e.Start(s, secret[:], clk.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, started := startedState(t, e, clk.Now())
 	log := slog.New(slog.DiscardHandler)
 	d, err := New(Options{Engine: e, StatePath: filepath.Join(t.TempDir(), "state.yaml"), State: s, Started: started, Clock: clk, Log: log,
 		Mail: &mailin.Config{Referee: referee, PublicLists: []string{"agora-business@example.test"}, OfficialList: "agora-official@example.test",
@@ -127,6 +119,22 @@ func serveSMTP(t *testing.T, backend smtp.Backend) string {
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 	return ln.Addr().String()
+}
+
+// startedState is a new state of e, started at now with a secret of the
+// test's name, and the entries its start journals.
+func startedState(t *testing.T, e *contract.Engine, now time.Time) (*contract.State, []contract.Entry) {
+	t.Helper()
+	s, _, err := e.NewState(nil, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := sha256.Sum256([]byte(t.Name()))
+	started, err := e.Start(s, secret[:], now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, started
 }
 
 // testEngine is the interpreter with the four games, as referee run builds
