@@ -208,13 +208,14 @@ func (d *Daemon) settle(id string, err error) {
 		d.log.Error("recording a send failed", "notice", id, "err", rerr)
 		return
 	}
-	if lerr := d.j.Log(d.s, []store.Step{{Input: in}}, false); lerr != nil && d.halt(lerr) {
+	switch lerr := d.j.Log(d.s, []store.Step{{Input: in}}, false); {
+	case lerr == nil:
+		d.sinceSnap++
+	case d.halt(lerr):
 		// Said once (halt); the notice is sent again after the restart.
 		d.log.Warn("a send not journaled: the journal stopped; the notice is sent again after the restart", "notice", id)
-	} else if lerr != nil {
+	default:
 		d.log.Error("journaling a send failed; the notice may be sent again after a restart", "notice", id, "err", lerr)
-	} else {
-		d.sinceSnap++
 	}
 	switch {
 	case err == nil:
