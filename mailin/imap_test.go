@@ -1112,27 +1112,36 @@ func TestIMAPRefusalNamesTheSettings(t *testing.T) {
 			s := newTestServer(t)
 			cfg := s.config()
 			tc.setup(s, cfg)
-			w := newLogWatch()
-			cfg.Logger = w.logger()
-			stop, _ := runInBackground(t, cfg, Checkpoint{}, newCollector().apply)
-			w.waitFor(t, "retry_in=", 2)
-			if err := stop(); !errors.Is(err, context.Canceled) {
-				t.Errorf("Run returned %v, want context.Canceled", err)
-			}
-			log := w.String()
-			if strings.Contains(log, "connection lost") {
-				t.Errorf("a refusal logged as a lost connection; log:\n%s", log)
-			}
-			for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
-				if !strings.Contains(line, "retry_in=") {
-					continue
-				}
-				if !strings.Contains(line, "level=ERROR") || !strings.Contains(line, "imap server refused the referee") ||
-					!strings.Contains(line, tc.err) || !strings.Contains(line, "check=\""+tc.check) {
-					t.Errorf("log line %q: want level=ERROR, the refusal, %q and check=%q...", line, tc.err, tc.check)
-				}
-			}
+			checkRefusalLogged(t, cfg, "imap server refused the referee", tc.err, tc.check)
 		})
+	}
+}
+
+// checkRefusalLogged runs cfg until it has logged two retries, stops it,
+// and checks that each retry was logged at the error level as what, with
+// err in its error and the settings to check starting with check, and that
+// none was logged as a lost connection.
+func checkRefusalLogged(t *testing.T, cfg *IMAPConfig, what, err, check string) {
+	t.Helper()
+	w := newLogWatch()
+	cfg.Logger = w.logger()
+	stop, _ := runInBackground(t, cfg, Checkpoint{}, newCollector().apply)
+	w.waitFor(t, "retry_in=", 2)
+	if err := stop(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run returned %v, want context.Canceled", err)
+	}
+	log := w.String()
+	if strings.Contains(log, "connection lost") {
+		t.Errorf("%q logged as a lost connection; log:\n%s", what, log)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
+		if !strings.Contains(line, "retry_in=") {
+			continue
+		}
+		if !strings.Contains(line, "level=ERROR") || !strings.Contains(line, what) ||
+			!strings.Contains(line, err) || !strings.Contains(line, "check=\""+check) {
+			t.Errorf("log line %q: want level=ERROR, %q, %q and check=%q...", line, what, err, check)
+		}
 	}
 }
 

@@ -102,15 +102,7 @@ func TestIMAPRunStopsWhileUnreachable(t *testing.T) {
 			case <-time.After(limit):
 				t.Fatal("Run did not connect")
 			}
-			cancel()
-			select {
-			case err := <-done:
-				if !errors.Is(err, context.Canceled) {
-					t.Errorf("Run returned %v, want context.Canceled", err)
-				}
-			case <-time.After(limit):
-				t.Fatalf("Run did not return within %v of the cancel", limit)
-			}
+			stopRun(t, cancel, done, limit)
 			if n := s.accepts.Load(); n != 1 {
 				t.Errorf("%d connections, want 1 (none after the stop)", n)
 			}
@@ -131,17 +123,24 @@ func TestIMAPRunStopsWhileUnreachable(t *testing.T) {
 		done := make(chan error, 1)
 		go func() { done <- cfg.Run(ctx, Checkpoint{}, newCollector().apply) }()
 		w.waitFor(t, "retry_in=", 1) // the first attempt failed: waiting a second
-		cancel()
-		select {
-		case err := <-done:
-			if !errors.Is(err, context.Canceled) {
-				t.Errorf("Run returned %v, want context.Canceled", err)
-			}
-		case <-time.After(limit):
-			t.Fatalf("Run did not return within %v of the cancel", limit)
-		}
+		stopRun(t, cancel, done, limit)
 		if n := strings.Count(w.String(), "retry_in="); n != 1 {
 			t.Errorf("%d attempts logged, want 1 (none after the stop):\n%s", n, w.String())
 		}
 	})
+}
+
+// stopRun cancels Run's context and checks that Run, whose error comes on
+// done, returns context.Canceled within limit.
+func stopRun(t *testing.T, cancel context.CancelFunc, done <-chan error, limit time.Duration) {
+	t.Helper()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run returned %v, want context.Canceled", err)
+		}
+	case <-time.After(limit):
+		t.Fatalf("Run did not return within %v of the cancel", limit)
+	}
 }

@@ -1,11 +1,8 @@
 package mailin
 
 import (
-	"context"
 	"crypto/tls"
-	"errors"
 	"net"
-	"strings"
 	"testing"
 
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
@@ -45,26 +42,7 @@ func TestIMAPTLSMismatchNamesTheSettings(t *testing.T) {
 			cfg.TLS = tc.mode
 			_, port, _ := net.SplitHostPort(s.addr)
 			cfg.Addr = "localhost:" + port
-			w := newLogWatch()
-			cfg.Logger = w.logger()
-			stop, _ := runInBackground(t, cfg, Checkpoint{}, newCollector().apply)
-			w.waitFor(t, "retry_in=", 2)
-			if err := stop(); !errors.Is(err, context.Canceled) {
-				t.Errorf("Run returned %v, want context.Canceled", err)
-			}
-			log := w.String()
-			if strings.Contains(log, "connection lost") {
-				t.Errorf("a TLS mismatch logged as a lost connection; log:\n%s", log)
-			}
-			for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
-				if !strings.Contains(line, "retry_in=") {
-					continue
-				}
-				if !strings.Contains(line, "level=ERROR") || !strings.Contains(line, "imap TLS with the server failed; retrying") ||
-					!strings.Contains(line, tc.err) || !strings.Contains(line, "check=\""+tc.check) {
-					t.Errorf("log line %q: want level=ERROR, the TLS failure, %q and check=%q...", line, tc.err, tc.check)
-				}
-			}
+			checkRefusalLogged(t, cfg, "imap TLS with the server failed; retrying", tc.err, tc.check)
 		})
 	}
 }

@@ -119,15 +119,7 @@ var (
 // stays temporary.
 func TestTLSMismatchNamesTheSettings(t *testing.T) {
 	starttls := startRecorder(t, false, nil) // STARTTLS offered, a certificate not trusted
-	noTLS, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &recSession{r: &recorder{}, c: c}, nil }))
-	srv.ErrorLog = log.New(io.Discard, "", 0)
-	done := make(chan struct{})
-	go func() { srv.Serve(noTLS); close(done) }()
-	t.Cleanup(func() { srv.Close(); noTLS.Close(); <-done })
+	noTLS := startWithoutTLS(t)
 
 	for _, tc := range []struct {
 		name  string
@@ -135,11 +127,11 @@ func TestTLSMismatchNamesTheSettings(t *testing.T) {
 		err   string // in the err of the log line
 		check string // the start of the settings named
 	}{
-		{"plain port set as tls", SMTPConfig{Addr: noTLS.Addr().String(), TLS: TLSImplicit},
+		{"plain port set as tls", SMTPConfig{Addr: noTLS, TLS: TLSImplicit},
 			"first record does not look like a TLS handshake", "smtp.tls and the port of smtp.addr"},
 		{"certificate not trusted", SMTPConfig{Addr: starttls.addr, TLS: TLSStart},
 			"certificate signed by unknown authority", "ca_file"},
-		{"no starttls", SMTPConfig{Addr: noTLS.Addr().String(), TLS: TLSStart},
+		{"no starttls", SMTPConfig{Addr: noTLS, TLS: TLSStart},
 			"STARTTLS", "smtp.tls: the server offers no STARTTLS"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

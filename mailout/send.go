@@ -428,7 +428,7 @@ func (s *Sender) refuse(e *SendError) {
 	}
 	s.refused, s.loginAt = e, time.Now().Add(s.wait)
 	s.log.Error("smtp server refused the referee's login; retrying", "addr", s.cfg.Addr, "user", s.cfg.User,
-		"check", "smtp.user and its password", "err", e.Err, "retry_in", s.wait)
+		"check", SettingsToCheck(e), "err", e.Err, "retry_in", s.wait)
 }
 
 // held is the refusal of the login while no login is tried (refuse), or nil.

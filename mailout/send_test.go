@@ -138,6 +138,22 @@ func (s *recSession) Data(rd io.Reader) error {
 func (s *recSession) Reset()        { s.d = delivery{} }
 func (s *recSession) Logout() error { return nil }
 
+// startWithoutTLS starts a go-smtp server that offers no TLS at all, neither
+// implicit nor STARTTLS, and returns its address.
+func startWithoutTLS(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &recSession{r: &recorder{}, c: c}, nil }))
+	srv.ErrorLog = log.New(io.Discard, "", 0)
+	done := make(chan struct{})
+	go func() { srv.Serve(ln); close(done) }()
+	t.Cleanup(func() { srv.Close(); ln.Close(); <-done })
+	return ln.Addr().String()
+}
+
 // startRecorder serves SMTP on 127.0.0.1 with STARTTLS offered; implicit
 // makes it speak TLS from the first byte instead.
 func startRecorder(t *testing.T, implicit bool, edit func(r *recorder)) *recorder {
@@ -374,22 +390,14 @@ func TestSendConnectionErrors(t *testing.T) {
 
 	plain := startRecorder(t, false, nil)
 
-	noTLS, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &recSession{r: &recorder{}, c: c}, nil }))
-	srv.ErrorLog = log.New(io.Discard, "", 0)
-	done := make(chan struct{})
-	go func() { srv.Serve(noTLS); close(done) }()
-	t.Cleanup(func() { srv.Close(); noTLS.Close(); <-done })
+	noTLS := startWithoutTLS(t)
 
 	tests := []struct {
 		name string
 		cfg  SMTPConfig
 	}{
 		{"refused", SMTPConfig{Addr: closedAddr, TLS: TLSNone}},
-		{"starttls not offered", SMTPConfig{Addr: noTLS.Addr().String(), TLS: TLSStart}},
+		{"starttls not offered", SMTPConfig{Addr: noTLS, TLS: TLSStart}},
 		{"untrusted certificate", SMTPConfig{Addr: plain.addr, TLS: TLSStart}},
 	}
 	for _, tc := range tests {

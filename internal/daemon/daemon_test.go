@@ -83,7 +83,33 @@ func (s *flakySession) Logout() error { return nil }
 // rate times faster than real time.
 func smtpDaemon(t *testing.T, session func(*smtp.Conn) smtp.Session, start time.Time, rate float64) *Daemon {
 	t.Helper()
-	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return session(c), nil }))
+	addr := serveSMTP(t, smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return session(c), nil }))
+	const referee = "referee@example.test"
+	e, err := testEngine(referee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := TestClock(start, rate)
+	s, started := startedState(t, e, clk.Now())
+	log := slog.New(slog.DiscardHandler)
+	d, err := New(Options{Engine: e, StatePath: filepath.Join(t.TempDir(), "state.yaml"), State: s, Started: started, Clock: clk, Log: log,
+		Mail: &mailin.Config{Referee: referee, PublicLists: []string{"agora-business@example.test"}, OfficialList: "agora-official@example.test",
+			DiscussionLists: []string{"agora-discussion@example.test"}, AuthPolicy: "none"},
+		Addresses: bridge.Addresses{Referee: referee, PublicList: "agora-business@example.test", OfficialList: "agora-official@example.test"},
+		IMAP:      &mailin.IMAPConfig{Addr: "127.0.0.1:1", TLS: "none", User: referee, Mailbox: "INBOX", Logger: log},
+		Sender:    mailout.NewSender(mailout.SMTPConfig{Addr: addr, TLS: "none"}, log)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+	return d
+}
+
+// serveSMTP serves backend on 127.0.0.1 as mx.example.test, AUTH allowed
+// without TLS, until the test ends, and returns its address.
+func serveSMTP(t *testing.T, backend smtp.Backend) string {
+	t.Helper()
+	srv := smtp.NewServer(backend)
 	srv.Domain = "mx.example.test"
 	srv.AllowInsecureAuth = true
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -92,33 +118,23 @@ func smtpDaemon(t *testing.T, session func(*smtp.Conn) smtp.Session, start time.
 	}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
-	const referee = "referee@example.test"
-	e, err := testEngine(referee)
-	if err != nil {
-		t.Fatal(err)
-	}
-	clk := TestClock(start, rate)
+	return ln.Addr().String()
+}
+
+// startedState is a new state of e, started at now with a secret of the
+// test's name, and the entries its start journals.
+func startedState(t *testing.T, e *contract.Engine, now time.Time) (*contract.State, []contract.Entry) {
+	t.Helper()
 	s, _, err := e.NewState(nil, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	secret := sha256.Sum256([]byte(t.Name()))
-	started, err := e.Start(s, secret[:], clk.Now())
+	started, err := e.Start(s, secret[:], now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.DiscardHandler)
-	d, err := New(Options{Engine: e, StatePath: filepath.Join(t.TempDir(), "state.yaml"), State: s, Started: started, Clock: clk, Log: log,
-		Mail: &mailin.Config{Referee: referee, PublicLists: []string{"agora-business@example.test"}, OfficialList: "agora-official@example.test",
-			DiscussionLists: []string{"agora-discussion@example.test"}, AuthPolicy: "none"},
-		Addresses: bridge.Addresses{Referee: referee, PublicList: "agora-business@example.test", OfficialList: "agora-official@example.test"},
-		IMAP:      &mailin.IMAPConfig{Addr: "127.0.0.1:1", TLS: "none", User: referee, Mailbox: "INBOX", Logger: log},
-		Sender:    mailout.NewSender(mailout.SMTPConfig{Addr: ln.Addr().String(), TLS: "none"}, log)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(d.Close)
-	return d
+	return s, started
 }
 
 // testEngine is the interpreter with the four games, as referee run builds

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"io"
 	"log/slog"
@@ -46,15 +45,7 @@ func TestStoppedJournalEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk := TestClock(time.Now(), 1)
-	s, _, err := e.NewState(nil, time.Time{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret := sha256.Sum256([]byte(t.Name()))
-	started, err := e.Start(s, secret[:], clk.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, started := startedState(t, e, clk.Now())
 	var logged lockedBuffer
 	log := slog.New(slog.NewTextHandler(&logged, nil))
 	metrics := web.NewMetrics(nil)

@@ -64,17 +64,10 @@ func (d *Daemon) nextToSend() (*contract.Outgoing, time.Time) {
 	var soonest time.Time
 	now := d.clk.Now()
 	snapDone := d.snapDone.Load()
-	var waiting map[string]bool // games with a report held before this notice
+	waiting := map[string]bool{} // games with a report held before this notice
 	for _, o := range d.s.Outbox {
-		if at, ok := d.reportAt[o.ID]; ok && at > snapDone {
-			if waiting == nil {
-				waiting = map[string]bool{}
-			}
-			waiting[o.Game] = true
-			continue // until a snapshot includes it
-		}
-		if waiting[o.Game] && o.Kind != "receipt" {
-			continue // after its game's report
+		if d.heldForReport(o, false, snapDone, waiting) {
+			continue
 		}
 		if d.inflight[o.ID] || d.unsynced[o.ID] {
 			continue
@@ -90,6 +83,21 @@ func (d *Daemon) nextToSend() (*contract.Outgoing, time.Time) {
 	return nil, soonest
 }
 
+// heldForReport reports whether o waits for a report of its game: o is a
+// report no snapshot includes yet (reportAt; or, fresh from the change
+// being saved, one that write has still to note there: it waits as one
+// made before does), or a notice of a game whose report waits, made after
+// it (but for receipts), so that a game's posts reach the lists in the
+// order it made them. Called on the outbox in its order, it notes in
+// waiting the games whose report waits.
+func (d *Daemon) heldForReport(o *contract.Outgoing, fresh bool, snapDone int64, waiting map[string]bool) bool {
+	if at, ok := d.reportAt[o.ID]; (ok && at > snapDone) || (fresh && o.Kind == "report") {
+		waiting[o.Game] = true
+		return true
+	}
+	return waiting[o.Game] && o.Kind != "receipt"
+}
+
 // prepare starts sending the first notice that the change just applied put
 // in the outbox (old holds the outbox's IDs before it), while the commit that
 // records it is saved: the SMTP transaction is taken up to the end of its
@@ -97,25 +105,16 @@ func (d *Daemon) nextToSend() (*contract.Outgoing, time.Time) {
 // is on disk, or dropped if the save failed. So DESIGN invariant 3 holds, the
 // mail is delivered only after the save, yet the receipt's round trips
 // overlap the fsyncs. A notice of a game whose report waits for its snapshot
-// waits too (but for receipts), as in nextToSend. It returns nil when there
+// waits too (but for receipts), as in nextToSend (heldForReport). It returns nil when there
 // is nothing to send. Call with mu held.
 func (d *Daemon) prepare(ctx context.Context, old map[string]bool) chan<- bool {
 	var o *contract.Outgoing
 	now := d.clk.Now()
 	snapDone := d.snapDone.Load()
-	var waiting map[string]bool // games with a report held before this notice
+	waiting := map[string]bool{} // games with a report held before this notice
 	for _, c := range d.s.Outbox {
-		// A report this change made waits, as one made before does, for
-		// the snapshot that will hold it (write notes it in reportAt).
-		if at, ok := d.reportAt[c.ID]; (ok && at > snapDone) || (!old[c.ID] && c.Kind == "report") {
-			if waiting == nil {
-				waiting = map[string]bool{}
-			}
-			waiting[c.Game] = true
+		if d.heldForReport(c, !old[c.ID], snapDone, waiting) {
 			continue
-		}
-		if waiting[c.Game] && c.Kind != "receipt" {
-			continue // after its game's report
 		}
 		if !old[c.ID] && !d.inflight[c.ID] && !c.NextTry.After(now) {
 			cp := *c
@@ -209,13 +208,14 @@ func (d *Daemon) settle(id string, err error) {
 		d.log.Error("recording a send failed", "notice", id, "err", rerr)
 		return
 	}
-	if lerr := d.j.Log(d.s, []store.Step{{Input: in}}, false); lerr != nil && d.halt(lerr) {
+	switch lerr := d.j.Log(d.s, []store.Step{{Input: in}}, false); {
+	case lerr == nil:
+		d.sinceSnap++
+	case d.halt(lerr):
 		// Said once (halt); the notice is sent again after the restart.
 		d.log.Warn("a send not journaled: the journal stopped; the notice is sent again after the restart", "notice", id)
-	} else if lerr != nil {
+	default:
 		d.log.Error("journaling a send failed; the notice may be sent again after a restart", "notice", id, "err", lerr)
-	} else {
-		d.sinceSnap++
 	}
 	switch {
 	case err == nil:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -41,21 +40,13 @@ func (s *refusingSession) Auth(string) (sasl.Server, error) {
 func TestSMTPLoginRefused(t *testing.T) {
 	rs := &replySMTP{}
 	var auths atomic.Int32
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+	addr := serveSMTP(t, smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
 		return &refusingSession{replySession: replySession{srv: rs}, auths: &auths}, nil
 	}))
-	srv.Domain = "mx.example.test"
-	srv.AllowInsecureAuth = true
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	defer srv.Close()
 	d := smtpDaemon(t, func(*smtp.Conn) smtp.Session { return &replySession{srv: rs} }, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), 1)
 	var logged lockedBuffer
 	d.log = slog.New(slog.NewTextHandler(&logged, nil))
-	d.sender = mailout.NewSender(mailout.SMTPConfig{Addr: ln.Addr().String(), TLS: mailout.TLSNone, User: "referee@example.test", Password: "wrong"}, d.log)
+	d.sender = mailout.NewSender(mailout.SMTPConfig{Addr: addr, TLS: mailout.TLSNone, User: "referee@example.test", Password: "wrong"}, d.log)
 	ctx := context.Background()
 	for i, from := range []string{"Alice <alice@example.test>", "Bob <bob@example.test>"} {
 		raw := fmt.Sprintf("From: %s\r\nTo: agora-business@example.test\r\nSubject: hello\r\nMessage-ID: <m%d@example.test>\r\nDate: Tue, 01 Dec 2026 10:00:00 +0000\r\n\r\nI join the Life contest.\r\n", from, i)

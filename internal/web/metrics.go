@@ -49,9 +49,9 @@ func NewMetrics(outbox func() int) *Metrics {
 			Help: "Times the IMAP reader connected again, after its connection was lost or it stopped on a fault."}),
 		stopped: prometheus.NewGauge(prometheus.GaugeOpts{Name: "referee_journal_stopped",
 			Help: "1 once the journal's sync failed and the referee stopped applying mail (until it is started again), else 0."}),
+		refused: prometheus.NewGauge(prometheus.GaugeOpts{Name: "referee_smtp_login_refused",
+			Help: "1 while the SMTP server refuses the referee's login (smtp.user and its password), else 0."}),
 	}
-	m.refused = prometheus.NewGauge(prometheus.GaugeOpts{Name: "referee_smtp_login_refused",
-		Help: "1 while the SMTP server refuses the referee's login (smtp.user and its password), else 0."})
 	reg.MustRegister(m.read, m.actions, m.sendFailures, m.sent, m.apply, m.save, m.reconnects, m.stopped, m.refused,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if outbox != nil {
