@@ -449,13 +449,8 @@ func (e *Engine) PublishRevision(s *State, rev *Revision, at time.Time) Entry {
 // republishes reports whether n's game publishes it again when a
 // correction changes it (Republisher).
 func (e *Engine) republishes(n *Notice) bool {
-	for _, g := range e.list {
-		if g.Spec().ID == n.Game {
-			r, ok := g.(Republisher)
-			return ok && r.Republish(n)
-		}
-	}
-	return false
+	r, ok := e.games[n.Game].(Republisher)
+	return ok && r.Republish(n)
 }
 
 // Text renders the revision for the official list.
