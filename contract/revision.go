@@ -557,11 +557,11 @@ func receiptsSent(rs []NoticeChange) string {
 	return "Each changed receipt is sent again to its player, marked \"Corrected:\"."
 }
 
-// fitsMail reports whether every line of s keeps within a mail's 72
-// columns.
+// fitsMail reports whether every line of s keeps within a mail's columns
+// (text.Width).
 func fitsMail(s string) bool {
 	for _, l := range strings.Split(s, "\n") {
-		if utf8.RuneCountInString(l) > 72 {
+		if utf8.RuneCountInString(l) > text.Width {
 			return false
 		}
 	}
