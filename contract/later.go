@@ -150,7 +150,9 @@ func laterDay(when string, now time.Time) (today, named bool) {
 	if year == "" {
 		year = strconv.Itoa(y)
 	}
-	return year == strconv.Itoa(y) && atoiOr(month) == int(mo) && atoiOr(day) == d, true
+	// atoiWord reads "" (a month monthNumber does not know) as 0, no
+	// month's or day's number.
+	return year == strconv.Itoa(y) && atoiWord(month) == int(mo) && atoiWord(day) == d, true
 }
 
 // monthNumber is the number of a month named in English, in full or cut to
@@ -163,15 +165,6 @@ func monthNumber(name string) string {
 		}
 	}
 	return ""
-}
-
-// atoiOr is the number s writes, or -1.
-func atoiOr(s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return -1
-	}
-	return n
 }
 
 // notNow refuses an action put off by its time phrase when (G3), unless
