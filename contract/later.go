@@ -26,6 +26,18 @@ const (
 	// laterFrom is a word that makes a time phrase the start of the
 	// action's time: "As of tomorrow, I ...", "Starting next week, I ...".
 	laterFrom = `(?:as\s+(?:of|from)|starting(?:\s+(?:from|on))?|beginning(?:\s+(?:from|on))?|effective(?:\s+(?:from|on))?|from|come)\s+`
+	// laterTomorrow, laterNext and laterIn are phrases always later than
+	// now, before the performative or after the action.
+	laterTomorrow = `tomorrow(?:\s+(?:morning|afternoon|evening|night))?|the\s+day\s+after\s+tomorrow`
+	laterNext     = `next\s+(?:week|month|year|round|turn|time|game|weekend|` + laterWeekdays + `)`
+	laterIn       = `in\s+(?:` + laterCounts + `)\s+(?:` + laterUnits + `)`
+	// laterDate is a date after "on" ("on 2026-12-04", "on the 4th of
+	// December", "on Dec. 4, 2026"), which may be today.
+	laterDate = `on\s+(?:\d{4}-\d{2}-\d{2}|(?:the\s+)?\d{1,2}` + laterOrdinal + `\s+(?:of\s+)?(?:` + laterMonths + `)\.?(?:,?\s+\d{4})?|` +
+		`(?:` + laterMonths + `)\.?\s+\d{1,2}` + laterOrdinal + `(?:,?\s+\d{4})?)`
+	// laterOn is the "on" or "onwards" a phrase may end with ("From
+	// Tuesday on").
+	laterOn = `(?:\s+on(?:wards?)?)?`
 )
 
 var (
@@ -33,29 +45,23 @@ var (
 	// without a comma after it, then "I", "we" or a condition ("if").
 	laterPreface = lazyre.MustCompile(`(?i)^((?:` + laterFrom + `)?(?:` +
 		// always later than now
-		`tomorrow(?:\s+(?:morning|afternoon|evening|night))?|the\s+day\s+after\s+tomorrow|` +
+		laterTomorrow + `|` +
 		`later(?:\s+(?:on|today|tonight|this\s+(?:week|month|year)))?|soon|eventually|some\s*day|one\s+day|` +
 		`in\s+(?:the\s+)?future|in\s+due\s+course|at\s+some\s+point|` +
-		`next\s+(?:week|month|year|round|turn|time|game|weekend|` + laterWeekdays + `)|` +
-		`in\s+(?:` + laterCounts + `)\s+(?:` + laterUnits + `)|` +
+		laterNext + `|` + laterIn + `|` +
 		// a day, which may be today
-		`(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(?:` + laterWeekdays + `)|` +
-		`on\s+(?:\d{4}-\d{2}-\d{2}|(?:the\s+)?\d{1,2}` + laterOrdinal + `\s+(?:of\s+)?(?:` + laterMonths + `)\.?(?:,?\s+\d{4})?|` +
-		`(?:` + laterMonths + `)\.?\s+\d{1,2}` + laterOrdinal + `(?:,?\s+\d{4})?)` +
-		`)(?:\s+on(?:wards?)?)?)\s*(?:[,:;]\s*(?:[-–—]\s*)?)?((?:i|we|if)\b.*)$`)
+		`(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(?:` + laterWeekdays + `)|` + laterDate +
+		`)` + laterOn + `)\s*(?:[,:;]\s*(?:[-–—]\s*)?)?((?:i|we|if)\b.*)$`)
 	// laterAfter is an action with a time phrase after it ("transfer 2
 	// Vials to Bob tomorrow", "..., next week", "... on Friday"): the
 	// action and the phrase. Only phrases no action ends with otherwise:
 	// a weekday or a date after "on", never a bare word a name could be.
 	laterAfter = lazyre.MustCompile(`(?i)^(.*?[^\s,])\s*,?\s+((?:` + laterFrom + `)?(?:` +
-		`tomorrow(?:\s+(?:morning|afternoon|evening|night))?|the\s+day\s+after\s+tomorrow|` +
+		laterTomorrow + `|` +
 		`later\s+(?:on|today|tonight|this\s+(?:week|month|year))|at\s+some\s+point|in\s+due\s+course|` +
-		`next\s+(?:week|month|year|round|turn|time|game|weekend|` + laterWeekdays + `)|` +
-		`in\s+(?:` + laterCounts + `)\s+(?:` + laterUnits + `)|` +
-		`on\s+(?:` + laterWeekdays + `)|this\s+(?:coming\s+)?(?:` + laterWeekdays + `)|` +
-		`on\s+(?:\d{4}-\d{2}-\d{2}|(?:the\s+)?\d{1,2}` + laterOrdinal + `\s+(?:of\s+)?(?:` + laterMonths + `)\.?(?:,?\s+\d{4})?|` +
-		`(?:` + laterMonths + `)\.?\s+\d{1,2}` + laterOrdinal + `(?:,?\s+\d{4})?)` +
-		`)(?:\s+on(?:wards?)?)?)$`)
+		laterNext + `|` + laterIn + `|` +
+		`on\s+(?:` + laterWeekdays + `)|this\s+(?:coming\s+)?(?:` + laterWeekdays + `)|` + laterDate +
+		`)` + laterOn + `)$`)
 	laterFromWord = lazyre.MustCompile(`(?i)^` + laterFrom)
 	laterOnwards  = lazyre.MustCompile(`(?i)\s+on(?:wards?)?$`)
 	laterWeekday  = lazyre.MustCompile(`(?i)^(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(` + laterWeekdays + `)$`)
@@ -144,7 +150,9 @@ func laterDay(when string, now time.Time) (today, named bool) {
 	if year == "" {
 		year = strconv.Itoa(y)
 	}
-	return year == strconv.Itoa(y) && atoiOr(month) == int(mo) && atoiOr(day) == d, true
+	// atoiWord reads "" (a month monthNumber does not know) as 0, no
+	// month's or day's number.
+	return year == strconv.Itoa(y) && atoiWord(month) == int(mo) && atoiWord(day) == d, true
 }
 
 // monthNumber is the number of a month named in English, in full or cut to
@@ -157,15 +165,6 @@ func monthNumber(name string) string {
 		}
 	}
 	return ""
-}
-
-// atoiOr is the number s writes, or -1.
-func atoiOr(s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return -1
-	}
-	return n
 }
 
 // notNow refuses an action put off by its time phrase when (G3), unless

@@ -9,6 +9,36 @@ import (
 	"referee/contract/contracttest"
 )
 
+// A putOffCase is a sentence Alice sends on Tuesday 2026-12-01, Bob
+// owning 10 Vials: a text her receipt holds, and Bob's Vials after.
+type putOffCase struct {
+	text, want string
+	bob        int64
+}
+
+// checkPutOff sends each case's sentence in a game of its own, Alice and
+// Bob having joined Life the day before; a case whose receipt is "Not
+// done" must do no action.
+func checkPutOff(t *testing.T, cases []putOffCase) {
+	t.Helper()
+	for _, c := range cases {
+		h := contracttest.New(t, "2026-11-30T09:00:00Z", life.New())
+		for _, who := range []string{alice, bob} {
+			h.Quietly("2026-11-30T10:00:00Z", who, contract.ChanPublic, "I join the Life contest.")
+		}
+		r := h.Public("2026-12-01T10:00:00Z", alice, c.text)
+		if r == nil || !strings.Contains(flat(r.Body), c.want) {
+			t.Errorf("%q: the receipt lacks %q:\n%v", c.text, c.want, r)
+		}
+		if strings.HasPrefix(c.want, "Not done") && r != nil && strings.Contains(r.Body, "Done:") {
+			t.Errorf("%q: an action was done:\n%s", c.text, r.Body)
+		}
+		if got := h.S.Ledger.Balance(life.Vial, "Bob"); got != c.bob {
+			t.Errorf("%q: Bob owns %d Vials, want %d", c.text, got, c.bob)
+		}
+	}
+}
+
 // An action is done by announcing it (G3): "Tomorrow, I transfer 2 Vials
 // to Bob." was performed at once, as if the word were not there, and "Next
 // week I ..." (no comma) was passed over without a word. A sentence that
@@ -17,10 +47,7 @@ import (
 // today, as "Today, I ..." is, and the action is performed.
 func TestActionPutOffIsNotPerformed(t *testing.T) {
 	const putOff = `puts the action off: an action is done by announcing it now, so this one was not performed; send it when you mean it, or make it a condition the referee can decide now ("If I own more than 5 Vials, I ...") (G3)`
-	for _, c := range []struct {
-		text, want string
-		bob        int64
-	}{
+	checkPutOff(t, []putOffCase{
 		{"Tomorrow, I transfer 2 Vials to Bob.", `Not done: "Tomorrow" ` + putOff, 10},
 		{"Tomorrow: i transfer 2 Vials to Bob . .", `Not done: "Tomorrow" ` + putOff, 10},
 		{"Next week I transfer 2 Vials to Bob.", `Not done: "Next week" ` + putOff, 10},
@@ -45,22 +72,7 @@ func TestActionPutOffIsNotPerformed(t *testing.T) {
 		{"On 2026-12-01, I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
 		{"On December 1st, 2026, I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
 		{"On 1 Dec I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
-	} {
-		h := contracttest.New(t, "2026-11-30T09:00:00Z", life.New())
-		for _, who := range []string{alice, bob} {
-			h.Quietly("2026-11-30T10:00:00Z", who, contract.ChanPublic, "I join the Life contest.")
-		}
-		r := h.Public("2026-12-01T10:00:00Z", alice, c.text)
-		if r == nil || !strings.Contains(flat(r.Body), c.want) {
-			t.Errorf("%q: the receipt lacks %q:\n%v", c.text, c.want, r)
-		}
-		if strings.HasPrefix(c.want, "Not done") && r != nil && strings.Contains(r.Body, "Done:") {
-			t.Errorf("%q: an action was done:\n%s", c.text, r.Body)
-		}
-		if got := h.S.Ledger.Balance(life.Vial, "Bob"); got != c.bob {
-			t.Errorf("%q: Bob owns %d Vials, want %d", c.text, got, c.bob)
-		}
-	}
+	})
 	// The future tense after the time phrase is no action, as before: no
 	// receipt.
 	h := contracttest.New(t, "2026-11-30T09:00:00Z", life.New())
@@ -78,10 +90,7 @@ func TestActionPutOffIsNotPerformed(t *testing.T) {
 // text the player writes keeps the phrase in its text.
 func TestActionPutOffAfterIsNotPerformed(t *testing.T) {
 	const putOff = `puts the action off: an action is done by announcing it now, so this one was not performed`
-	for _, c := range []struct {
-		text, want string
-		bob        int64
-	}{
+	checkPutOff(t, []putOffCase{
 		{"I transfer 2 Vials to Bob tomorrow.", `Not done: "tomorrow" ` + putOff, 10},
 		{"I transfer 2 Vials to Bob, tomorrow morning.", `Not done: "tomorrow morning" ` + putOff, 10},
 		{"I transfer 2 Vials to Bob next week.", `Not done: "next week" ` + putOff, 10},
@@ -95,19 +104,7 @@ func TestActionPutOffAfterIsNotPerformed(t *testing.T) {
 		{"Tomorrow, I transfer 2 Vials to Bob on Tuesday.", `Not done: "Tomorrow" ` + putOff, 10},
 		{"I transfer 2 Vials to Bob now.", "Done: 2 Vials moved from Alice to Bob", 12},
 		{"I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
-	} {
-		h := contracttest.New(t, "2026-11-30T09:00:00Z", life.New())
-		for _, who := range []string{alice, bob} {
-			h.Quietly("2026-11-30T10:00:00Z", who, contract.ChanPublic, "I join the Life contest.")
-		}
-		r := h.Public("2026-12-01T10:00:00Z", alice, c.text)
-		if r == nil || !strings.Contains(flat(r.Body), c.want) {
-			t.Errorf("%q: the receipt lacks %q:\n%v", c.text, c.want, r)
-		}
-		if got := h.S.Ledger.Balance(life.Vial, "Bob"); got != c.bob {
-			t.Errorf("%q: Bob owns %d Vials, want %d", c.text, got, c.bob)
-		}
-	}
+	})
 	// A suggestion's text keeps its time phrase, and the suggestion is made.
 	h := contracttest.New(t, "2026-11-30T09:00:00Z", life.New())
 	h.Quietly("2026-11-30T10:00:00Z", alice, contract.ChanPublic, "I join the Life contest.")

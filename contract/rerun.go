@@ -293,6 +293,11 @@ type claimPins struct {
 	lastRuling int
 }
 
+// renumberRulings drops the ruling requests' numbers from p, so that a
+// history replayed with p numbers its requests anew, as a correction made
+// before they were kept did (Input.RenumberedRulings, Rerun.RenumberedRulings).
+func (p *claimPins) renumberRulings() { p.rulings, p.lastRuling = nil, 0 }
+
 // rulingKey names a ruling request across histories: its game and key.
 func rulingKey(game, key string) string {
 	return game + "\x00" + key
@@ -354,7 +359,7 @@ func (e *Engine) recordedPins(base *State, inputs []Input) (*claimPins, error) {
 	if inputs[last].RenumberedRulings {
 		// Its corrected history numbered the ruling requests anew, as
 		// Rerun does for it (Rerun.RenumberedRulings).
-		kept.rulings, kept.lastRuling = nil, 0
+		kept.renumberRulings()
 	}
 	return kept, nil
 }
@@ -408,7 +413,7 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	}
 	kept := claimNumbers(old)
 	if r.RenumberedRulings {
-		kept.rulings, kept.lastRuling = nil, 0
+		kept.renumberRulings()
 	}
 	cur, err := e.replay(r.Base, edited, kept)
 	if err != nil {

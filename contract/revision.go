@@ -441,13 +441,8 @@ func (e *Engine) PublishRevision(s *State, rev *Revision, at time.Time) Entry {
 // republishes reports whether n's game publishes it again when a
 // correction changes it (Republisher).
 func (e *Engine) republishes(n *Notice) bool {
-	for _, g := range e.list {
-		if g.Spec().ID == n.Game {
-			r, ok := g.(Republisher)
-			return ok && r.Republish(n)
-		}
-	}
-	return false
+	r, ok := e.games[n.Game].(Republisher)
+	return ok && r.Republish(n)
 }
 
 // Text renders the revision for the official list.
@@ -554,11 +549,11 @@ func receiptsSent(rs []NoticeChange) string {
 	return "Each changed receipt is sent again to its player, marked \"Corrected:\"."
 }
 
-// fitsMail reports whether every line of s keeps within a mail's 72
-// columns.
+// fitsMail reports whether every line of s keeps within a mail's columns
+// (text.Width).
 func fitsMail(s string) bool {
 	for _, l := range strings.Split(s, "\n") {
-		if utf8.RuneCountInString(l) > 72 {
+		if utf8.RuneCountInString(l) > text.Width {
 			return false
 		}
 	}

@@ -151,11 +151,7 @@ func cited(h *contracttest.Harness, id string) *contract.Cited {
 // (R16), an unknown player and a change Life does not read are refused to
 // the contestmaster, and change nothing.
 func TestCorrectionAdjustsCells(t *testing.T) {
-	h := newHarness(t, "2026-11-16T12:00:00Z")
-	h.Record()
-	done(t, h.Public("2026-11-16T13:00:00Z", alice, "I join the Life contest."), "Done")
-	done(t, h.Public("2026-11-16T13:01:00Z", bob, "I join the Life contest."), "Done")
-	done(t, h.Public("2026-11-16T13:02:00Z", carol, "I join the Life contest."), "Done")
+	h := recordedJoins(t, alice, bob, carol)
 	done(t, h.Public("2026-11-16T13:03:00Z", carol, "I leave the Life contest."), "Done")
 	done(t, h.Public("2026-11-16T13:04:00Z", alice, "I claim cell (10, 10) in Life."), "Done")
 	for i, c := range []struct {

@@ -1,6 +1,7 @@
 package life
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -20,6 +21,19 @@ const (
 func newHarness(t *testing.T, start string) *contracttest.Harness {
 	t.Helper()
 	return contracttest.New(t, start, New())
+}
+
+// recordedJoins is a harness that records its inputs from 2026-11-16T12:00Z,
+// in which each of players joins the Life contest, a minute apart from
+// 13:00: their joins are m1, m2, ... in that order.
+func recordedJoins(t *testing.T, players ...string) *contracttest.Harness {
+	t.Helper()
+	h := newHarness(t, "2026-11-16T12:00:00Z")
+	h.Record()
+	for i, p := range players {
+		done(t, h.Public(fmt.Sprintf("2026-11-16T13:%02d:00Z", i), p, "I join the Life contest."), "Done")
+	}
+	return h
 }
 
 func st(h *contracttest.Harness) *State { return h.Data(ID).(*State) }

@@ -16,11 +16,7 @@ import (
 // number stays unused and Carol's claim keeps #3, open, so that a denial of
 // #3 answers it, as Carol was told (claims are answered by number).
 func TestCorrectionRenumbersNoClaim(t *testing.T) {
-	h := newHarness(t, "2026-11-16T12:00:00Z")
-	h.Record()
-	done(t, h.Public("2026-11-16T13:00:00Z", alice, "I join the Life contest."), "Done") // m1
-	done(t, h.Public("2026-11-16T13:01:00Z", bob, "I join the Life contest."), "Done")
-	done(t, h.Public("2026-11-16T13:02:00Z", carol, "I join the Life contest."), "Done")
+	h := recordedJoins(t, alice, bob, carol)
 	for i, who := range []string{bob, alice, carol} {
 		at := []string{"2026-11-16T14:00:00Z", "2026-11-16T14:01:00Z", "2026-11-16T14:02:00Z"}[i]
 		done(t, h.Private(at, who, "I CoE on randomness/2026-W47/20261116T120000: the map is wrong."), "Claim of Error #")
@@ -56,10 +52,7 @@ func TestCorrectionRenumbersNoClaim(t *testing.T) {
 // in the corrected record, Bob told that his claim was #1. Bob's claim now
 // keeps #2 and the denial of #1 answers nothing there.
 func TestCorrectionKeepsItsClaimsNumber(t *testing.T) {
-	h := newHarness(t, "2026-11-16T12:00:00Z")
-	h.Record()
-	done(t, h.Public("2026-11-16T13:00:00Z", alice, "I join the Life contest."), "Done") // m1
-	done(t, h.Public("2026-11-16T13:01:00Z", bob, "I join the Life contest."), "Done")
+	h := recordedJoins(t, alice, bob)
 	done(t, h.Private("2026-11-16T14:00:00Z", alice, "I CoE on randomness/2026-W47/20261116T120000: the map is wrong."), "Claim of Error #1")
 	done(t, h.Private("2026-11-16T14:01:00Z", bob, "I CoE on randomness/2026-W47/20261116T120000: Alice never joined."), "Claim of Error #2") // m4
 	done(t, h.Private("2026-11-16T14:30:00Z", contracttest.Contestmaster, "I deny CoE #1: Alice, the map is right."), "Claim of Error #1 denied")
@@ -83,6 +76,24 @@ func TestCorrectionKeepsItsClaimsNumber(t *testing.T) {
 	done(t, h.Private("2026-11-16T15:10:00Z", bob, "I CoE on randomness/2026-W47/20261116T120000: the map is still wrong."), "Claim of Error #3 recorded")
 }
 
+// ruledOnThree is the history the ruling-number tests correct: Alice, Bob
+// and Carol join (m1 to m3); Alice's claim asks ruling request #1 and
+// Bob's, that Alice never joined, #2; Bob's suggestion, adopted with every
+// consent (m7 to m10), asks #3, on which the contestmaster rules "SET VPP =
+// 12".
+func ruledOnThree(t *testing.T) *contracttest.Harness {
+	t.Helper()
+	h := recordedJoins(t, alice, bob, carol)
+	done(t, h.Private("2026-11-16T14:00:00Z", alice, "I CoE on randomness/2026-W47/20261116T120000: the map is wrong."), "ruling request #1")
+	done(t, h.Private("2026-11-16T14:01:00Z", bob, "I CoE on randomness/2026-W47/20261116T120000: Alice never joined."), "ruling request #2")
+	h.Public("2026-11-16T14:10:00Z", bob, "I suggest: let every contestant start with a dozen Vials.")
+	for _, p := range []string{alice, bob, carol, cm} {
+		h.Public("2026-11-16T14:20:00Z", p, "I consent to Suggestion #1 in Life.")
+	}
+	done(t, h.Private("2026-11-16T14:30:00Z", cm, "I rule on #3: SET VPP = 12"), "Done")
+	return h
+}
+
 func claimsOf(h *contracttest.Harness) string {
 	var b strings.Builder
 	for _, c := range h.S.Claims {
@@ -97,11 +108,7 @@ func claimsOf(h *contracttest.Harness) string {
 // first's numbers again (Carol's #3), or the recorded history would not lead
 // to the current state and the second correction would be refused.
 func TestSecondCorrectionAfterAClaimNoLongerMade(t *testing.T) {
-	h := newHarness(t, "2026-11-16T12:00:00Z")
-	h.Record()
-	done(t, h.Public("2026-11-16T13:00:00Z", alice, "I join the Life contest."), "Done") // m1
-	done(t, h.Public("2026-11-16T13:01:00Z", bob, "I join the Life contest."), "Done")
-	done(t, h.Public("2026-11-16T13:02:00Z", carol, "I join the Life contest."), "Done")
+	h := recordedJoins(t, alice, bob, carol)
 	done(t, h.Public("2026-11-16T13:30:00Z", bob, "I transfer 1 Vial to Carol."), "Done") // m4
 	for i, who := range []string{bob, alice, carol} {
 		at := []string{"2026-11-16T14:00:00Z", "2026-11-16T14:01:00Z", "2026-11-16T14:02:00Z"}[i]
@@ -124,10 +131,7 @@ func TestSecondCorrectionAfterAClaimNoLongerMade(t *testing.T) {
 // TestCorrectionOfAClaimsWords: a correction that gives a claim's message
 // other words leaves it the same claim, with its number.
 func TestCorrectionOfAClaimsWords(t *testing.T) {
-	h := newHarness(t, "2026-11-16T12:00:00Z")
-	h.Record()
-	done(t, h.Public("2026-11-16T13:00:00Z", alice, "I join the Life contest."), "Done")
-	done(t, h.Public("2026-11-16T13:01:00Z", bob, "I join the Life contest."), "Done")
+	h := recordedJoins(t, alice, bob)
 	done(t, h.Private("2026-11-16T14:00:00Z", alice, "I CoE on randomness/2026-W47/20261116T120000: the map is wrong."), "Claim of Error #1") // m3
 	done(t, h.Private("2026-11-16T14:01:00Z", bob, "I CoE on randomness/2026-W47/20261116T120000: the seed is wrong."), "Claim of Error #2")
 	if _, _, err := h.Correct("2026-11-16T15:00:00Z", contract.Correction{CoE: 2, Kind: contract.FixReads, MsgID: "m3@example.test",
@@ -148,18 +152,7 @@ func TestCorrectionOfAClaimsWords(t *testing.T) {
 // to 10, the request open again as #2, which the contestmaster was never
 // asked). A ruling request keeps its number as a claim does.
 func TestCorrectionKeepsRulingNumbers(t *testing.T) {
-	h := newHarness(t, "2026-11-16T12:00:00Z")
-	h.Record()
-	done(t, h.Public("2026-11-16T13:00:00Z", alice, "I join the Life contest."), "Done") // m1
-	done(t, h.Public("2026-11-16T13:01:00Z", bob, "I join the Life contest."), "Done")
-	done(t, h.Public("2026-11-16T13:02:00Z", carol, "I join the Life contest."), "Done")
-	done(t, h.Private("2026-11-16T14:00:00Z", alice, "I CoE on randomness/2026-W47/20261116T120000: the map is wrong."), "ruling request #1")
-	done(t, h.Private("2026-11-16T14:01:00Z", bob, "I CoE on randomness/2026-W47/20261116T120000: Alice never joined."), "ruling request #2")
-	h.Public("2026-11-16T14:10:00Z", bob, "I suggest: let every contestant start with a dozen Vials.")
-	for _, p := range []string{alice, bob, carol, cm} {
-		h.Public("2026-11-16T14:20:00Z", p, "I consent to Suggestion #1 in Life.")
-	}
-	done(t, h.Private("2026-11-16T14:30:00Z", cm, "I rule on #3: SET VPP = 12"), "Done")
+	h := ruledOnThree(t)
 	if got := h.S.Games[ID].Params["VPP"]; got != "12" {
 		t.Fatalf("VPP = %s after the ruling, want 12", got)
 	}
@@ -197,18 +190,7 @@ func TestCorrectionKeepsRulingNumbers(t *testing.T) {
 // not lead to the current state", every correction after an upgrade
 // refused. It now re-runs an unmarked correction's history as it was made.
 func TestCorrectionAfterOneThatRenumberedRulings(t *testing.T) {
-	h := newHarness(t, "2026-11-16T12:00:00Z")
-	h.Record()
-	done(t, h.Public("2026-11-16T13:00:00Z", alice, "I join the Life contest."), "Done") // m1
-	done(t, h.Public("2026-11-16T13:01:00Z", bob, "I join the Life contest."), "Done")
-	done(t, h.Public("2026-11-16T13:02:00Z", carol, "I join the Life contest."), "Done")
-	done(t, h.Private("2026-11-16T14:00:00Z", alice, "I CoE on randomness/2026-W47/20261116T120000: the map is wrong."), "ruling request #1")
-	done(t, h.Private("2026-11-16T14:01:00Z", bob, "I CoE on randomness/2026-W47/20261116T120000: Alice never joined."), "ruling request #2")
-	h.Public("2026-11-16T14:10:00Z", bob, "I suggest: let every contestant start with a dozen Vials.")
-	for _, p := range []string{alice, bob, carol, cm} { // m7 to m10
-		h.Public("2026-11-16T14:20:00Z", p, "I consent to Suggestion #1 in Life.")
-	}
-	done(t, h.Private("2026-11-16T14:30:00Z", cm, "I rule on #3: SET VPP = 12"), "Done")
+	h := ruledOnThree(t)
 	// The first correction, as the build before made it.
 	in := h.RecordedInputs()
 	fix := contract.Correction{CoE: 2, Kind: contract.FixVoid, MsgID: "m1@example.test"}

@@ -15,10 +15,7 @@ import (
 // "transfer", no longer happening. The journaled revision keeps the two
 // (referee verify re-computes it as written).
 func TestRevisionShowsACorrectedTransferOnce(t *testing.T) {
-	h := newHarness(t, "2026-11-16T12:00:00Z")
-	h.Record()
-	done(t, h.Public("2026-11-16T13:00:00Z", alice, "I join the Life contest."), "Done")
-	done(t, h.Public("2026-11-16T13:01:00Z", bob, "I join the Life contest."), "Done")
+	h := recordedJoins(t, alice, bob)
 	h.Public("2026-11-16T13:05:00Z", alice, "I transfer 30 Vials to Bob.") // m3
 	done(t, h.Private("2026-11-16T14:00:00Z", alice, "I CoE on randomness/2026-W47/20261116T120000: my transfer."), "Claim of Error #1")
 	rev, _, err := h.Correct("2026-11-16T15:00:00Z", contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m3@example.test", Text: "I transfer 3 Vials to Bob."}, nil)
