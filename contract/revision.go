@@ -39,6 +39,11 @@ type Revision struct {
 	// history's numbers of ruling requests (claimPins); empty in a
 	// revision written before, whose corrected history numbered them anew.
 	Rulings string `json:"rulings,omitempty"`
+	// Series is SeriesKept when the corrected history kept the numbers
+	// the recorded history gave the games' series (Ctx.Number); empty in
+	// a revision written before, whose corrected history numbered them
+	// anew.
+	Series string `json:"series,omitempty"`
 	// Entries are the journal lines of the correction: its own, then the
 	// re-run's, numbered after the current state's.
 	Entries []Entry `json:"-"`
