@@ -73,6 +73,10 @@ type Input struct {
 	// numbers them so again (recordedPins). The store sets it from the
 	// journal; it is not journaled with the input.
 	RenumberedRulings bool `json:"-"`
+	// RenumberedSeries is RenumberedRulings for the games' series
+	// (Ctx.Number): the correction was made by a build before they kept
+	// their numbers (its journaled revision is not marked SeriesKept).
+	RenumberedSeries bool `json:"-"`
 }
 
 // Redo performs one input on the state and returns the journal entries it

@@ -207,6 +207,10 @@ type Rerun struct {
 	// requests anew, as those of revisions written before RulingsKept did
 	// (referee verify of such a revision).
 	RenumberedRulings bool
+	// RenumberedSeries: the corrected history numbers the games' series
+	// anew (Ctx.Number), as those of revisions written before SeriesKept
+	// did (referee verify of such a revision).
+	RenumberedSeries bool
 }
 
 // RulingsKept marks a revision whose corrected history kept the numbers
@@ -230,6 +234,11 @@ type history struct {
 	// rulingKey, in the order asked (a key may be asked again once
 	// answered).
 	asked map[string][]int
+	// numbered are the numbers the run gave the games' series, by
+	// seriesItem, in the order given (Ctx.Number); pins, the numbers it
+	// kept.
+	numbered map[string][]int
+	pins     *claimPins
 }
 
 // replay re-does inputs on a copy of base, collecting the notices made.
@@ -239,12 +248,13 @@ func (e *Engine) replay(base *State, inputs []Input, pins *claimPins) (*history,
 	if pins == nil {
 		pins = &claimPins{}
 	}
-	h.asked = map[string][]int{}
-	h.s.aux().claims, h.s.aux().asked = pins, h.asked
+	h.asked, h.numbered, h.pins = map[string][]int{}, map[string][]int{}, pins
+	h.s.aux().claims, h.s.aux().asked, h.s.aux().numbered = pins, h.asked, h.numbered
 	defer func() {
-		h.s.aux().claims, h.s.aux().asked = nil, nil
+		h.s.aux().claims, h.s.aux().asked, h.s.aux().numbered = nil, nil, nil
 		h.s.NextClaim = max(h.s.NextClaim, pins.last)
 		h.s.NextRuling = max(h.s.NextRuling, pins.lastRuling)
+		e.keepNumbers(h.s, pins)
 	}()
 	for i := range inputs {
 		in := &inputs[i]
@@ -283,7 +293,8 @@ func (e *Engine) replay(base *State, inputs []Input, pins *claimPins) (*history,
 // later claim taking the number before. A claim only the corrected history
 // makes takes a number after the recorded history's last.
 //
-// Ruling requests keep theirs alike ("I rule on #N"; a claim asks one).
+// Ruling requests keep theirs alike ("I rule on #N"; a claim asks one), and
+// so do the games' series (Ctx.Number).
 type claimPins struct {
 	ids  map[string]int // by claimKey
 	last int            // the recorded history's last number
@@ -291,12 +302,22 @@ type claimPins struct {
 	// order asked; lastRuling the recorded history's last.
 	rulings    map[string][]int
 	lastRuling int
+	// numbers are the numbers of the games' series by seriesItem, in the
+	// order given; lastNumber the recorded history's last of each series,
+	// by seriesKey.
+	numbers    map[string][]int
+	lastNumber map[string]int
 }
 
 // renumberRulings drops the ruling requests' numbers from p, so that a
 // history replayed with p numbers its requests anew, as a correction made
 // before they were kept did (Input.RenumberedRulings, Rerun.RenumberedRulings).
 func (p *claimPins) renumberRulings() { p.rulings, p.lastRuling = nil, 0 }
+
+// renumberSeries drops the numbers of the games' series from p, so that a
+// history replayed with p numbers them anew, as a correction made before
+// they were kept did (Input.RenumberedSeries, Rerun.RenumberedSeries).
+func (p *claimPins) renumberSeries() { p.numbers, p.lastNumber = nil, nil }
 
 // rulingKey names a ruling request across histories: its game and key.
 func rulingKey(game, key string) string {
@@ -311,7 +332,8 @@ func claimKey(msgID, report string) string {
 
 // claimNumbers are the numbers of the claims h made, from its entries.
 func claimNumbers(h *history) *claimPins {
-	p := &claimPins{ids: map[string]int{}, last: h.s.NextClaim, rulings: h.asked, lastRuling: h.s.NextRuling}
+	p := &claimPins{ids: map[string]int{}, last: h.s.NextClaim, rulings: h.asked, lastRuling: h.s.NextRuling,
+		numbers: h.numbered, lastNumber: lastNumbers(h.numbered, h.pins.lastNumber)}
 	for _, en := range h.entries {
 		d, _ := en.Detail["claim"].(map[string]any)
 		id, ok := d["id"].(int)
@@ -329,8 +351,8 @@ func claimNumbers(h *history) *claimPins {
 // kept (claimPins), which a replay of the history they stand for
 // (EffectiveInputs) keeps again: the numbers of its own recorded history,
 // itself the inputs before it with the corrections before it applied; its
-// ruling requests' numbers too, unless it renumbered them
-// (Input.RenumberedRulings). Nil without a correction among them.
+// ruling requests' and the games' series' numbers too, unless it
+// renumbered them (Input.RenumberedRulings, Input.RenumberedSeries). Nil without a correction among them.
 func (e *Engine) recordedPins(base *State, inputs []Input) (*claimPins, error) {
 	last := -1
 	for i := len(inputs) - 1; i >= 0; i-- {
@@ -360,6 +382,11 @@ func (e *Engine) recordedPins(base *State, inputs []Input) (*claimPins, error) {
 		// Its corrected history numbered the ruling requests anew, as
 		// Rerun does for it (Rerun.RenumberedRulings).
 		kept.renumberRulings()
+	}
+	if inputs[last].RenumberedSeries {
+		// Its corrected history numbered the games' series anew
+		// (Rerun.RenumberedSeries).
+		kept.renumberSeries()
 	}
 	return kept, nil
 }
@@ -414,6 +441,9 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	kept := claimNumbers(old)
 	if r.RenumberedRulings {
 		kept.renumberRulings()
+	}
+	if r.RenumberedSeries {
+		kept.renumberSeries()
 	}
 	cur, err := e.replay(r.Base, edited, kept)
 	if err != nil {
@@ -484,6 +514,9 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	}
 	if !r.RenumberedRulings {
 		rev.Rulings = RulingsKept
+	}
+	if !r.RenumberedSeries {
+		rev.Series = SeriesKept
 	}
 	return s, rev, nil
 }

@@ -31,9 +31,15 @@ type chaosHistory struct {
 
 func newChaosHistory(t *testing.T, seed uint64, steps int) *chaosHistory {
 	t.Helper()
+	return newChaosHistoryOf(t, &chaos{}, seed, steps)
+}
+
+// newChaosHistoryOf is newChaosHistory of the game g.
+func newChaosHistoryOf(t *testing.T, g *chaos, seed uint64, steps int) *chaosHistory {
+	t.Helper()
 	cfg := contract.Config{Referee: contracttest.Referee, Contestmaster: contracttest.Contestmaster}
 	start := contracttest.At(t, "2026-12-01T09:00:00Z")
-	e, err := contract.NewEngine(cfg, &chaos{})
+	e, err := contract.NewEngine(cfg, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,10 +106,10 @@ func (h *chaosHistory) fresh(t *testing.T, inputs []contract.Input) *contract.St
 // TestCorrectionProperties: for random games, correcting message k to its
 // own text changes nothing (no outcome, no fact, no notice, the same state
 // and outbox); correcting it to another text gives the state a fresh replay
-// of the edited archive gives, but for the numbers of the ruling requests
-// and claims (numberless): the correction keeps the recorded history's
-// numbers, which the contestmaster answers by, where the fresh replay
-// numbers them anew.
+// of the edited archive gives, but for the numbers of the ruling requests,
+// claims and the game's series (numberless): the correction keeps the
+// recorded history's numbers, which the contestmaster and the players
+// answer by, where the fresh replay numbers them anew.
 func TestCorrectionProperties(t *testing.T) {
 	// The re-runs redo thousands of inputs: the undo checks, which run
 	// every message twice and copy the state at every transaction, are
@@ -112,7 +118,7 @@ func TestCorrectionProperties(t *testing.T) {
 	texts := []string{"I join chaos.", "I stir 7. I stir 8.", "I transfer 2 chips to ann.", "Nothing here.", "I stir 9."}
 	changed, renumbered := 0, 0
 	for seed := range uint64(many(12, 4)) {
-		h := newChaosHistory(t, seed, 60)
+		h := newChaosHistoryOf(t, &chaos{series: true}, seed, 60)
 		msgs := h.messages()
 		r := rand.New(rand.NewPCG(seed, 11))
 		for range 4 {
@@ -194,8 +200,8 @@ func TestCorrectionProperties(t *testing.T) {
 // keptNumbers says how the corrected state s numbers otherwise a claim or a
 // ruling request open in both it and current (the same message and report;
 // the same game, key and time asked), which the contestmaster answers by
-// its recorded number, or gives two open ones one number; "" when it
-// does not. numberless leaves the numbers out: this is what holds them.
+// its recorded number, or gives two open ones, or two of the game's series,
+// one number; "" when it does not. numberless leaves the numbers out: this is what holds them.
 func keptNumbers(current, s *contract.State) string {
 	claims, rulings := map[string]int{}, map[string]int{}
 	for _, c := range current.Claims {
@@ -203,6 +209,15 @@ func keptNumbers(current, s *contract.State) string {
 	}
 	for _, r := range current.Rulings {
 		rulings[r.Game+"\x00"+r.Key+"\x00"+r.Asked.String()] = r.ID
+	}
+	if st, ok := s.Games["chaos"].Data.(*chaosState); ok {
+		seen := map[int]bool{}
+		for _, n := range st.Numbered {
+			if seen[n] {
+				return fmt.Sprintf("two of the game's series are #%d", n)
+			}
+			seen[n] = true
+		}
 	}
 	seenClaim, seenRuling := map[int]bool{}, map[int]bool{}
 	for _, c := range s.Claims {
@@ -226,10 +241,11 @@ func keptNumbers(current, s *contract.State) string {
 	return ""
 }
 
-// numberless is StateDigest of s without the numbers of its ruling requests
-// and claims: each open one is numbered by its place in the order asked or
-// filed (then by game and key, or message and report), a claim's ruling
-// request by that numbering, and the next numbers and the citations' state
+// numberless is StateDigest of s without the numbers of its ruling requests,
+// claims and the game's series: each open request or claim is numbered by
+// its place in the order asked or filed (then by game and key, or message
+// and report), a claim's ruling request by that numbering, each of the
+// series by its place, and the next numbers and the citations' state
 // hashes (an HMAC of the requests with their numbers) are left out.
 // Everything else is compared as StateDigest compares it.
 func numberless(s *contract.State) string {
@@ -249,6 +265,11 @@ func numberless(s *contract.State) string {
 		cl.ID, cl.Ruling = i+1, ruling[cl.Ruling]
 	}
 	c.NextRuling, c.NextClaim = 0, 0
+	if st, ok := c.Games["chaos"].Data.(*chaosState); ok {
+		for i := range st.Numbered {
+			st.Numbered[i] = i + 1
+		}
+	}
 	for _, x := range c.Cited {
 		x.Hash = ""
 	}

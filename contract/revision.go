@@ -39,6 +39,11 @@ type Revision struct {
 	// history's numbers of ruling requests (claimPins); empty in a
 	// revision written before, whose corrected history numbered them anew.
 	Rulings string `json:"rulings,omitempty"`
+	// Series is SeriesKept when the corrected history kept the numbers
+	// the recorded history gave the games' series (Ctx.Number); empty in
+	// a revision written before, whose corrected history numbered them
+	// anew.
+	Series string `json:"series,omitempty"`
 	// Entries are the journal lines of the correction: its own, then the
 	// re-run's, numbered after the current state's.
 	Entries []Entry `json:"-"`
@@ -106,17 +111,21 @@ type OutcomeChange struct {
 
 // pairedOutcomes are the outcome changes as the revision's text shows them:
 // an outcome the corrected history no longer has and one it has instead,
-// of the same action (its time, message, verb and player) under another
-// game, are one change, shown once under the new one's game. The two are
-// apart in the journaled revision (outcomeChanges keys an entry with its
-// game, and referee verify re-computes the revisions as journaled): a
-// transfer refused for want of Vials is journaled without a game and the
-// same transfer done with Life's, which the text showed as two outcomes,
-// one "not in the record" and one that "no longer happens".
+// of the same action (its time, message and verb) under another game or
+// with a player where the other has none, are one change, shown once under
+// the new one's game and player. The two are apart in the journaled
+// revision (outcomeChanges keys an entry with its game and player, and
+// referee verify re-computes the revisions as journaled): a transfer
+// refused for want of Vials is journaled without a game and the same
+// transfer done with Life's, and a claim refused as its sender was no
+// player without a game or a player and the same claim made, once a
+// corrected join made em one, with both; the text showed each as two
+// outcomes, one "not in the record" and one that "no longer happens".
 func pairedOutcomes(cs []OutcomeChange) []OutcomeChange {
 	same := func(a, b *Outcome) bool {
-		return a.MsgID != "" && a.Game != b.Game && a.Time.Equal(b.Time) && a.MsgID == b.MsgID &&
-			a.Verb == b.Verb && a.Player == b.Player && a.what == b.what && a.sender == b.sender
+		player := a.Player == b.Player || a.Player == "" || b.Player == "" // one message: one sender
+		return a.MsgID != "" && (a.Game != b.Game || a.Player != b.Player) && a.Time.Equal(b.Time) && a.MsgID == b.MsgID &&
+			a.Verb == b.Verb && player && a.what == b.what && a.sender == b.sender
 	}
 	out := slices.Clone(cs)
 	gone := make([]bool, len(out))
@@ -469,6 +478,8 @@ func (r *Revision) Text() string {
 			who := o.Player
 			switch {
 			case who != "":
+			case c.Old != nil && c.Old.Player != "":
+				who = c.Old.Player // paired: no player now, one in the record
 			case o.sender != "":
 				who = o.sender
 			default:

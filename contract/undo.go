@@ -103,11 +103,13 @@ type aux struct {
 	// changes notes the memory of the games' data saved for a change
 	// (changes.go).
 	changes changeLog
-	// claims, in a re-run's history, are the numbers its claims and
-	// ruling requests keep (claimPins); asked collects the numbers of the
-	// ruling requests it asks.
-	claims *claimPins
-	asked  map[string][]int
+	// claims, in a re-run's history, are the numbers its claims, ruling
+	// requests and the games' series keep (claimPins); asked collects the
+	// numbers of the ruling requests it asks, numbered those of the
+	// games' series (Ctx.Number).
+	claims   *claimPins
+	asked    map[string][]int
+	numbered map[string][]int
 }
 
 func (s *State) aux() *aux {

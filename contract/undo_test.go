@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -18,7 +19,9 @@ import (
 // contestmaster, recent events, ruling requests, notices and its own data)
 // and is then kept or refused, as its seed says. With mutate false a refused
 // stir is refused before it changes anything: the run the undo must match.
-type chaos struct{ mutate bool }
+// With series a stir also numbers things players would answer by number
+// (Ctx.Number, chaosState.Numbered).
+type chaos struct{ mutate, series bool }
 
 type chaosState struct {
 	N     int            `yaml:"n"`
@@ -26,6 +29,9 @@ type chaosState struct {
 	List  []string       `yaml:"list"`
 	Items []*chaosItem   `yaml:"items"`
 	Last  time.Time      `yaml:"last,omitempty"`
+	// Numbered are numbers a stir gives (a series, Ctx.Number), after
+	// the last listed.
+	Numbered []int `yaml:"numbered,omitempty"`
 }
 
 type chaosItem struct {
@@ -105,7 +111,7 @@ func (g *chaos) Verbs() []*contract.Verb {
 				if fail && !g.mutate {
 					return contract.Reject("C4", "stir %d refused", seed)
 				}
-				if err := stir(c, seed); err != nil {
+				if err := stir(c, seed, g.series); err != nil {
 					return err
 				}
 				if fail {
@@ -124,7 +130,7 @@ func (g *chaos) Verbs() []*contract.Verb {
 }
 
 // stir makes a few changes drawn from seed.
-func stir(c *contract.Ctx, seed uint64) error {
+func stir(c *contract.Ctx, seed uint64, series bool) error {
 	r := rand.New(rand.NewPCG(seed, 7))
 	s := c.State()
 	st := c.Data().(*chaosState)
@@ -178,6 +184,9 @@ func stir(c *contract.Ctx, seed uint64) error {
 			st.Marks[fmt.Sprint(r.IntN(5))]++
 			delete(st.Marks, fmt.Sprint(r.IntN(5)))
 		case 8:
+			if series {
+				st.Numbered = append(st.Numbered, c.Number("numbered", slices.Max(append([]int{0}, st.Numbered...))+1))
+			}
 			st.List = append(st.List, fmt.Sprint(seed))
 			if len(st.List) > 1 {
 				st.List[r.IntN(len(st.List))] = "x"

@@ -33,6 +33,7 @@ func New() *Game { return &Game{} }
 var (
 	_ contract.Game          = (*Game)(nil)
 	_ contract.RulingHandler = (*Game)(nil)
+	_ contract.NumberKeeper  = (*Game)(nil)
 	_ contract.DataSaver     = (*State)(nil)
 )
 

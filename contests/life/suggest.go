@@ -201,13 +201,30 @@ func doSuggest(c *contract.Ctx, a *contract.Action) error {
 		return err
 	}
 	st := data(c)
-	st.NextSuggestion++
-	s := &Suggestion{ID: st.NextSuggestion, By: p.Name, Addr: p.Address(), At: c.Now(), Text: txt, Change: cs,
+	// Ruling L9: players consent by number; a corrected history keeps it.
+	n := c.Number(seriesSuggestion, st.NextSuggestion+1)
+	st.NextSuggestion = max(st.NextSuggestion, n)
+	s := &Suggestion{ID: n, By: p.Name, Addr: p.Address(), At: c.Now(), Text: txt, Change: cs,
 		Regulations: regulationsOf(txt, cs), Status: "open"}
 	st.Suggestions = append(st.Suggestions, s)
 	c.Did("Suggestion #%d recorded (%s); %s", s.ID, describeRegs(s), threshold(s))
 	c.Record(p.Name, "makes Suggestion #%d (%s)", s.ID, describeRegs(s))
 	return nil
+}
+
+// seriesSuggestion is the series the suggestions are numbered in
+// (contract.Ctx.Number).
+const seriesSuggestion = "suggestion"
+
+// KeepNumber implements contract.NumberKeeper: after a correction, a new
+// suggestion takes a number after the recorded history's last (ruling L9:
+// players consent by number).
+func (g *Game) KeepNumber(c *contract.Ctx, series string, last int) {
+	if series != seriesSuggestion {
+		return
+	}
+	st := data(c)
+	st.NextSuggestion = max(st.NextSuggestion, last)
 }
 
 func describeRegs(s *Suggestion) string {

@@ -175,13 +175,48 @@ func amendable(c *contract.Ctx, a *contract.Action) error {
 	return nil
 }
 
+// seriesAmendment is the series the amendments are numbered in
+// (contract.Ctx.Number): the request of a ruling on one is keyed by its
+// number ("amendment/N").
+const seriesAmendment = "amendment"
+
+// nextAmendment numbers a new amendment: after every one listed and after
+// the last a correction kept, or the number the recorded history gave it
+// (contract.Ctx.Number). Numbered past LastAmendment, the list holds the
+// last number again.
+func nextAmendment(c *contract.Ctx, st *State) int {
+	n := c.Number(seriesAmendment, max(st.LastAmendment, st.lastAmendment())+1)
+	if n >= st.LastAmendment {
+		st.LastAmendment = 0
+	}
+	return n
+}
+
+// lastAmendment is the greatest number of the amendments listed.
+func (st *State) lastAmendment() int {
+	last := 0
+	for _, am := range st.Amendments {
+		last = max(last, am.N)
+	}
+	return last
+}
+
+// KeepNumber implements contract.NumberKeeper: after a correction, a new
+// amendment takes a number after the recorded history's last, kept in
+// LastAmendment when the correction left the last unmade.
+func (g *Game) KeepNumber(c *contract.Ctx, series string, last int) {
+	if st := data(c); series == seriesAmendment && last > max(st.LastAmendment, st.lastAmendment()) {
+		st.LastAmendment = last
+	}
+}
+
 func doAmend(c *contract.Ctx, a *contract.Action) error {
 	st := data(c)
 	if !c.FromContestmaster() {
 		return contract.Reject("Rumble 15", "only the contestmaster can amend the contract")
 	}
 	text := strings.TrimSpace(a.Arg("text"))
-	am := &Amendment{N: len(st.Amendments) + 1, Text: text, At: c.Now()}
+	am := &Amendment{N: nextAmendment(c, st), Text: text, At: c.Now()}
 	st.Amendments = append(st.Amendments, am)
 	// G9: apply a machine-readable change, or ask how it applies.
 	if err := applyChange(c, am, text); err != nil {

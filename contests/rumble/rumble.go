@@ -37,6 +37,7 @@ var (
 	_ contract.NameKeeper    = (*Game)(nil)
 	_ contract.ParamShower   = (*Game)(nil)
 	_ contract.Republisher   = (*Game)(nil)
+	_ contract.NumberKeeper  = (*Game)(nil)
 	_ contract.DataSaver     = (*State)(nil)
 )
 

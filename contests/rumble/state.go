@@ -41,6 +41,10 @@ type State struct {
 	Subs       []*Sub       `yaml:"subs,omitempty"`
 	Pending    []*Pending   `yaml:"pending,omitempty"`
 	Amendments []*Amendment `yaml:"amendments,omitempty"`
+	// LastAmendment is the last number a correction kept for an amendment
+	// that it left unmade, above every one listed (contract.NumberKeeper):
+	// the next is numbered after it; 0 once one is numbered past it.
+	LastAmendment int `yaml:"last_amendment,omitempty"`
 	// Consent is the player the contestmaster consents to be replaced by (Rumble 16).
 	Consent string `yaml:"consent,omitempty"`
 	// Last sums up the last finished game for the report.

@@ -146,6 +146,11 @@ func ledgerCurrency(c *contract.Ctx, what string) (string, bool) {
 	return "", false
 }
 
+// seriesAsset is the series the assets are numbered in
+// (contract.Ctx.Number): parties pick one up by its number ("I pick up
+// asset #N"), and a medal's number labels its draw (medalLabel).
+const seriesAsset = "asset"
+
 // doDrop: Wacky 6b and ruling W6 (any named thing is recorded as an asset; a
 // currency of the referee's own games only if that game lets the contract own
 // it, and none does).
@@ -165,8 +170,9 @@ func doDrop(c *contract.Ctx, a *contract.Action) error {
 	if err != nil {
 		return err
 	}
-	st.NextAsset++
-	as := &Asset{ID: st.NextAsset, Name: nm, Donor: p.Addr, At: *p.At, Public: true, Since: c.Now()}
+	id := c.Number(seriesAsset, st.NextAsset+1)
+	st.NextAsset = max(st.NextAsset, id)
+	as := &Asset{ID: id, Name: nm, Donor: p.Addr, At: *p.At, Public: true, Since: c.Now()}
 	st.Assets = append(st.Assets, as)
 	saveParty(c, p)
 	p.Acted = st.Turn
@@ -406,13 +412,13 @@ func doMedal(c *contract.Ctx, a *contract.Action) error {
 	if nm == "" {
 		nm = "medal"
 	}
-	id := st.NextAsset + 1
+	id := c.Number(seriesAsset, st.NextAsset+1)
 	seed := medalSeed(c, id)
 	t, ok := st.medalTile(seed, id)
 	if !ok {
 		return contract.Reject("Wacky 2, W4", "every tile is Wall, so the medal cannot be placed")
 	}
-	st.NextAsset = id
+	st.NextAsset = max(st.NextAsset, id)
 	as := &Asset{ID: id, Name: nm, At: t, Medal: true, Since: c.Now()}
 	st.Assets = append(st.Assets, as)
 	// Wacky 3: Atlas does not reveal a non-party entity's location; the journal

@@ -188,6 +188,44 @@ func changeNotice(c *contract.Ctx, st *State, ch *Change, lead string) {
 		Subject: fmt.Sprintf("Wacky World: %s", ch.title()), Body: b.String()})
 }
 
+// seriesChange is the series the changes are numbered in
+// (contract.Ctx.Number): parties oppose a modification by its number.
+const seriesChange = "change"
+
+// nextChange numbers a new change: after every change listed and after the
+// last a correction kept, or the number the recorded history gave it
+// (contract.Ctx.Number). Numbered past LastChange, the list holds the last
+// number again.
+func nextChange(c *contract.Ctx, st *State) int {
+	n := c.Number(seriesChange, max(st.LastChange, st.lastChange())+1)
+	if n >= st.LastChange {
+		st.LastChange = 0
+	}
+	return n
+}
+
+// lastChange is the greatest number of the changes listed.
+func (st *State) lastChange() int {
+	last := 0
+	for _, ch := range st.Changes {
+		last = max(last, ch.ID)
+	}
+	return last
+}
+
+// KeepNumber implements contract.NumberKeeper: after a correction, a new
+// change or asset takes a number after the recorded history's last (a
+// change's kept in LastChange when the correction left the last unmade).
+func (g *Game) KeepNumber(c *contract.Ctx, series string, last int) {
+	st := data(c)
+	switch {
+	case series == seriesChange && last > max(st.LastChange, st.lastChange()):
+		st.LastChange = last
+	case series == seriesAsset:
+		st.NextAsset = max(st.NextAsset, last)
+	}
+}
+
 // doAmend: Wacky 1, any party may amend the contract without three objections
 // (the interpreter calls it only through a ripe intent, G7).
 func doAmend(c *contract.Ctx, a *contract.Action) error {
@@ -197,7 +235,7 @@ func doAmend(c *contract.Ctx, a *contract.Action) error {
 	if !pl.In(ID) {
 		return contract.Reject("Wacky 1", "only a party can amend the contract")
 	}
-	ch := &Change{ID: len(st.Changes) + 1, Kind: kindAmendment, By: pl.Name, At: c.Now(), Text: strings.TrimSpace(a.Arg("text")), Status: statusInForce}
+	ch := &Change{ID: nextChange(c, st), Kind: kindAmendment, By: pl.Name, At: c.Now(), Text: strings.TrimSpace(a.Arg("text")), Status: statusInForce}
 	if ch.Text == "" {
 		return contract.Reject("syntax", "say how the contract changes: I amend the Wacky World contract: <text>")
 	}
@@ -222,7 +260,7 @@ func doModify(c *contract.Ctx, a *contract.Action) error {
 	if !st.Began.IsZero() && !c.Now().Before(st.Began.AddDate(0, 0, 14)) {
 		return contract.Reject("Wacky 1", "the contract has been a contract for two weeks (since %s), so Atlas's power to modify it has repealed itself", contract.Stamp(st.Began))
 	}
-	ch := &Change{ID: len(st.Changes) + 1, Kind: kindModification, By: "Atlas", At: c.Now(), Text: strings.TrimSpace(a.Arg("text")), Status: statusOpen}
+	ch := &Change{ID: nextChange(c, st), Kind: kindModification, By: "Atlas", At: c.Now(), Text: strings.TrimSpace(a.Arg("text")), Status: statusOpen}
 	if ch.Text == "" {
 		return contract.Reject("syntax", "say how the contract changes: I modify the Wacky World contract: <text>")
 	}

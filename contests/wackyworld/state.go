@@ -38,6 +38,11 @@ type State struct {
 	NextAsset int      `yaml:"next_asset"`
 	// Changes are the amendments and Atlas's modifications, numbered in order.
 	Changes []*Change `yaml:"changes"`
+	// LastChange is the last number a correction kept for a change that
+	// it left unmade, above every change listed (contract.NumberKeeper):
+	// the next change is numbered after it; 0 once a change is numbered
+	// past it.
+	LastChange int `yaml:"last_change,omitempty"`
 }
 
 // Pos is a tile.

@@ -39,6 +39,7 @@ func New() *Game { return &Game{} }
 var (
 	_ contract.Game          = (*Game)(nil)
 	_ contract.RulingHandler = (*Game)(nil)
+	_ contract.NumberKeeper  = (*Game)(nil)
 )
 
 // spec is Wacky World's static description.

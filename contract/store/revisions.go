@@ -92,7 +92,8 @@ func recomputeRevision(e *contract.Engine, path string, n int64, fix contract.Co
 		}
 	}
 	_, rev, err := e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Fix: fix, Ratified: func(id string) bool { return ratified[id] },
-		MailboxHashes: stated["hashes"] != contract.HashesOfTheGames, RenumberedRulings: stated["rulings"] != contract.RulingsKept})
+		MailboxHashes: stated["hashes"] != contract.HashesOfTheGames, RenumberedRulings: stated["rulings"] != contract.RulingsKept,
+		RenumberedSeries: stated["series"] != contract.SeriesKept})
 	return rev, err
 }
 
@@ -186,16 +187,19 @@ func before(steps []Step, n int64) []Step {
 
 // Inputs lists the inputs of journal steps. A correction whose journaled
 // revision is not marked as keeping its ruling requests' numbers, made by
-// a build before they were kept, is marked so (RenumberedRulings), so that
-// a later correction re-runs the history it made as it was made.
+// a build before they were kept, is marked so (RenumberedRulings), and one
+// not marked as keeping the games' series' numbers alike
+// (RenumberedSeries), so that a later correction re-runs the history it
+// made as it was made.
 func Inputs(steps []Step) []contract.Input {
 	out := make([]contract.Input, 0, len(steps))
 	for _, st := range steps {
 		if st.Input != nil {
 			in := *st.Input
 			if in.Kind == contract.InCorrect && in.Fix != nil && in.Error == "" {
-				if stated := revisionOf(st.Entries); stated != nil && stated["rulings"] != contract.RulingsKept {
-					in.RenumberedRulings = true
+				if stated := revisionOf(st.Entries); stated != nil {
+					in.RenumberedRulings = stated["rulings"] != contract.RulingsKept
+					in.RenumberedSeries = stated["series"] != contract.SeriesKept
 				}
 			}
 			out = append(out, in)
@@ -260,8 +264,9 @@ func Correct(e *contract.Engine, path string, current *contract.State, fix contr
 // all of them): a start that re-makes a correction journaled after the
 // state file it loaded (redoSave) reads no further than it, and makes its
 // revision as stated, the one journaled (revisionOf), was made: its
-// hashes and its ruling requests' numbers as a build before their marks
-// made them (Rerun.MailboxHashes, Rerun.RenumberedRulings).
+// hashes, its ruling requests' and its series' numbers as a build before
+// their marks made them (Rerun.MailboxHashes, Rerun.RenumberedRulings,
+// Rerun.RenumberedSeries).
 func correctBefore(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time, n int64, stated map[string]any) (*contract.State, Step, *contract.Revision) {
 	journaled := n != 0 // made again at a start: it was made once
 	ratified := map[string]bool{}
@@ -277,7 +282,8 @@ func correctBefore(e *contract.Engine, path string, current *contract.State, fix
 		s, rev, err = e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Current: current, Fix: fix,
 			Ratified: func(id string) bool { return ratified[id] }, Journaled: journaled,
 			MailboxHashes:     stated != nil && stated["hashes"] != contract.HashesOfTheGames,
-			RenumberedRulings: stated != nil && stated["rulings"] != contract.RulingsKept})
+			RenumberedRulings: stated != nil && stated["rulings"] != contract.RulingsKept,
+			RenumberedSeries:  stated != nil && stated["series"] != contract.SeriesKept})
 	}
 	if err != nil {
 		return nil, Step{Input: &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Error: err.Error()}}, nil

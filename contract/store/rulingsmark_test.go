@@ -37,3 +37,27 @@ func TestInputsMarkRenumberedRulings(t *testing.T) {
 		t.Error("Inputs changed the journal's step")
 	}
 }
+
+// TestInputsMarkRenumberedSeries: a correction whose journaled revision is
+// not marked "series": "kept" (made by a build before the games' series
+// kept their numbers) is given to a re-run as having renumbered them
+// (TestCorrectionRenumberedSeriesAsMadeBefore); a marked one is not,
+// whatever its ruling requests' mark.
+func TestInputsMarkRenumberedSeries(t *testing.T) {
+	fix := &contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m1@example.test"}
+	revision := func(marks map[string]any) []contract.Entry {
+		return []contract.Entry{{Verb: "correction"}, {Verb: "revision", Detail: map[string]any{"revision": marks}}}
+	}
+	steps := []Step{
+		{Input: &contract.Input{Kind: contract.InCorrect, Fix: fix}, Entries: revision(map[string]any{"coe": 1})},
+		{Input: &contract.Input{Kind: contract.InCorrect, Fix: fix}, Entries: revision(map[string]any{"rulings": contract.RulingsKept})},
+		{Input: &contract.Input{Kind: contract.InCorrect, Fix: fix}, Entries: revision(map[string]any{"rulings": contract.RulingsKept, "series": contract.SeriesKept})},
+	}
+	type marks struct{ rulings, series bool }
+	want := []marks{{true, true}, {false, true}, {false, false}}
+	for i, in := range Inputs(steps) {
+		if got := (marks{in.RenumberedRulings, in.RenumberedSeries}); got != want[i] {
+			t.Errorf("input %d: renumbered %+v, want %+v", i, got, want[i])
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package contract
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Series: what a game numbers and players answer by number (Life's
+// suggestions, Wacky World's changes, Rumble's amendments: "I consent to
+// Suggestion #2", and the ruling requests keyed by them, "suggestion/2").
+// A corrected history keeps the recorded history's numbers, as it keeps
+// those of claims and ruling requests (claimPins): an item the correction
+// leaves unmade leaves its number unused, rather than every later item
+// taking the number before, and an item only the corrected history makes
+// takes one after the recorded history's last.
+
+// NumberKeeper is implemented by a game that numbers a series with a
+// counter of its own (Ctx.Number). At the end of a corrected history,
+// KeepNumber raises the counter of series to at least last, the recorded
+// history's last number of it, so that nothing made after the correction
+// takes the number of an item the correction left unmade.
+type NumberKeeper interface {
+	KeepNumber(c *Ctx, series string, last int)
+}
+
+// SeriesKept marks a revision whose corrected history kept the numbers the
+// recorded history gave the games' series (Revision.Series).
+const SeriesKept = "kept"
+
+// Number is the number of a new item of the game's series (see Series):
+// next, the number the game gives it, in a history as it runs; in a
+// corrected history (a re-run), the number the recorded history gave the
+// same item, made by the same message (or scheduled event) as the same in
+// order among those of the series it made, and for an item the recorded
+// history did not make, one after the recorded history's last, and no less
+// than next. Numbering an item that a refused action then undoes takes
+// nothing: the number is the next item's, as the game's counter is.
+func (c *Ctx) Number(series string, next int) int {
+	ax := c.s.aux()
+	pins, made := ax.claims, ax.numbered
+	if pins == nil || made == nil {
+		return next
+	}
+	key := seriesItem(c.game, series, c.msg, c.now)
+	n := next
+	if was, nth := pins.numbers[key], len(made[key]); nth < len(was) {
+		n = was[nth]
+	} else {
+		n = max(n, pins.lastNumber[seriesKey(c.game, series)]+1)
+	}
+	made[key] = append(made[key], n)
+	if u := c.s.undoLog(); u.active() {
+		u.push(func() { made[key] = made[key][:len(made[key])-1] })
+	}
+	return n
+}
+
+// seriesKey names a game's series across histories.
+func seriesKey(game, series string) string { return game + "\x00" + series }
+
+// seriesItem names the items of a series one message (or, without one, one
+// scheduled event, by its time) made, across histories: they are numbered
+// in the order made.
+func seriesItem(game, series string, m *Message, at time.Time) string {
+	by := "@" + at.UTC().Format(time.RFC3339Nano)
+	if m != nil {
+		by = m.ID
+	}
+	return seriesKey(game, series) + "\x00" + by
+}
+
+// seriesOf is the game and series of a seriesItem or seriesKey.
+func seriesOf(key string) (game, series string) {
+	game, rest, _ := strings.Cut(key, "\x00")
+	series, _, _ = strings.Cut(rest, "\x00")
+	return game, series
+}
+
+// lastNumbers are the last number of each series, by seriesKey: of those
+// made (by seriesItem), and of those a history's pins kept before (an item
+// an earlier correction left unmade keeps its number unused).
+func lastNumbers(made map[string][]int, before map[string]int) map[string]int {
+	last := map[string]int{}
+	for key, n := range before {
+		last[key] = n
+	}
+	for key, ns := range made {
+		k := seriesKey(seriesOf(key))
+		for _, n := range ns {
+			last[k] = max(last[k], n)
+		}
+	}
+	return last
+}
+
+// keepNumbers raises the counters of the series pins holds to the recorded
+// history's last numbers (NumberKeeper), at the end of a history s re-ran.
+func (e *Engine) keepNumbers(s *State, pins *claimPins) {
+	for _, key := range slices.Sorted(maps.Keys(pins.lastNumber)) {
+		last := pins.lastNumber[key]
+		game, series := seriesOf(key)
+		k, ok := e.games[game].(NumberKeeper)
+		if !ok || s.Games[game] == nil {
+			continue
+		}
+		k.KeepNumber(e.ctx(s, game, s.Clock, nil), series, last)
+	}
+}
