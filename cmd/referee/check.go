@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -141,40 +142,58 @@ const serverTimeout = 30 * time.Second
 // server's refusal of the login or the mailbox, a TLS that does not match)
 // is a problem, with the server's words and the settings to check, never
 // a password; a server not reached is said to out alone: referee run keeps
-// trying it, and the configuration may well be right.
+// trying it, and the configuration may well be right. The two logins run
+// at once, so that two servers that do not answer cost one wait of
+// serverTimeout, not two; what each says is written IMAP first.
 func checkServers(ctx context.Context, cfg *Config, out io.Writer) []string {
-	var p []string
-	failed := func(key, addr string, err error) {
-		if check := serverCheck(err); check != "" {
-			p = append(p, fmt.Sprintf("%s: %s: %v; check %s", key, addr, err, check))
-			return
-		}
-		fmt.Fprintf(out, "%s: no login to %s (%v); referee run keeps trying it\n", strings.TrimSuffix(key, ".addr"), addr, err)
-	}
 	ic, err := imapConfig(cfg, nil)
 	if err != nil {
 		return []string{err.Error()}
 	}
-	ictx, cancel := context.WithTimeout(ctx, serverTimeout)
-	n, err := ic.Login(ictx)
-	cancel()
-	if err != nil {
-		failed("imap.addr", cfg.IMAP.Addr, err)
-	} else {
-		fmt.Fprintf(out, "imap: logged in to %s as %s; %s holds %s\n", cfg.IMAP.Addr, cfg.IMAP.User, ic.Mailbox, text.Count(int(n), "message", "messages"))
-	}
 	sc, err := smtpConfig(cfg)
 	if err != nil {
-		return append(p, err.Error())
+		return []string{err.Error()}
 	}
 	sc.Timeout = serverTimeout
-	switch err := mailout.NewSender(sc, nil).Login(ctx, cfg.Address); {
-	case err != nil:
-		failed("smtp.addr", cfg.SMTP.Addr, err)
-	case cfg.SMTP.User == "":
-		fmt.Fprintf(out, "smtp: %s answered (no smtp.user: no login)\n", cfg.SMTP.Addr)
-	default:
-		fmt.Fprintf(out, "smtp: logged in to %s as %s\n", cfg.SMTP.Addr, cfg.SMTP.User)
+	type said struct {
+		out     strings.Builder
+		problem string
+	}
+	var imapSaid, smtpSaid said
+	failed := func(to *said, key, addr string, err error) {
+		if check := serverCheck(err); check != "" {
+			to.problem = fmt.Sprintf("%s: %s: %v; check %s", key, addr, err, check)
+			return
+		}
+		fmt.Fprintf(&to.out, "%s: no login to %s (%v); referee run keeps trying it\n", strings.TrimSuffix(key, ".addr"), addr, err)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		ictx, cancel := context.WithTimeout(ctx, serverTimeout)
+		defer cancel()
+		if n, err := ic.Login(ictx); err != nil {
+			failed(&imapSaid, "imap.addr", cfg.IMAP.Addr, err)
+		} else {
+			fmt.Fprintf(&imapSaid.out, "imap: logged in to %s as %s; %s holds %s\n", cfg.IMAP.Addr, cfg.IMAP.User, ic.Mailbox, text.Count(int(n), "message", "messages"))
+		}
+	})
+	wg.Go(func() {
+		switch err := mailout.NewSender(sc, nil).Login(ctx, cfg.Address); {
+		case err != nil:
+			failed(&smtpSaid, "smtp.addr", cfg.SMTP.Addr, err)
+		case cfg.SMTP.User == "":
+			fmt.Fprintf(&smtpSaid.out, "smtp: %s answered (no smtp.user: no login)\n", cfg.SMTP.Addr)
+		default:
+			fmt.Fprintf(&smtpSaid.out, "smtp: logged in to %s as %s\n", cfg.SMTP.Addr, cfg.SMTP.User)
+		}
+	})
+	wg.Wait()
+	var p []string
+	for _, s := range []*said{&imapSaid, &smtpSaid} {
+		io.WriteString(out, s.out.String())
+		if s.problem != "" {
+			p = append(p, s.problem)
+		}
 	}
 	return p
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log"
@@ -10,12 +11,15 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"referee/internal/testdeadline"
 )
 
 // loginSMTP is a go-smtp server whose AUTH PLAIN accepts one password;
@@ -182,5 +186,66 @@ func TestCheckLogsIn(t *testing.T) {
 				t.Errorf("check --no-login: exit %d, %s%s", code, out, errs)
 			}
 		})
+	}
+}
+
+// TestCheckLogsInToBothAtOnce: check tries the IMAP and the SMTP server at
+// once, so that two servers that accept and never answer cost one wait,
+// not two (30 seconds each, one after the other, before). Each server
+// here holds the connection it accepts; the check's context is cancelled
+// once both have one, which a check trying them in turn never reaches
+// before the test's deadline.
+func TestCheckLogsInToBothAtOnce(t *testing.T) {
+	accepted := make(chan string, 2)
+	silent := func(name string) string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() })
+			accepted <- name
+		}()
+		return ln.Addr().String()
+	}
+	imapAddr, smtpAddr := silent("imap"), silent("smtp")
+	dir := t.TempDir()
+	conf := "imap: {addr: '" + imapAddr + "', tls: none, user: referee@example.test, password: imap-pw}\n" +
+		"smtp: {addr: '" + smtpAddr + "', tls: none, user: referee@example.test, password: smtp-pw}\n"
+	path := filepath.Join(dir, "referee.yaml")
+	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := loadConfig(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for range 2 {
+			<-accepted
+		}
+		cancel()
+	}()
+	var out strings.Builder
+	done := make(chan []string)
+	go func() { done <- checkServers(ctx, cfg, &out) }()
+	select {
+	case p := <-done:
+		if len(p) != 0 {
+			t.Errorf("problems %q; want none (servers that do not answer are no problem)", p)
+		}
+	case <-time.After(testdeadline.Left(t)):
+		t.Fatal("check did not try both servers at once: the second never saw a connection while the first held its own")
+	}
+	imapAt, smtpAt := strings.Index(out.String(), "imap: no login to "+imapAddr), strings.Index(out.String(), "smtp: no login to "+smtpAddr)
+	if imapAt < 0 || smtpAt < imapAt {
+		t.Errorf("check's output, want the IMAP server's line and then the SMTP server's:\n%s", out.String())
 	}
 }
