@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -18,6 +19,7 @@ import (
 	"referee/contract/store"
 	"referee/contract/text"
 	"referee/internal/bridge"
+	"referee/internal/mailnet"
 	"referee/internal/yamlerr"
 	"referee/mailin"
 	"referee/mailout"
@@ -133,48 +135,78 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// serverTimeout bounds check's login to each server.
-const serverTimeout = 30 * time.Second
+// serverTimeout bounds check's login to each server; a variable for the
+// tests of a server that never answers.
+var serverTimeout = 30 * time.Second
+
+// tlsProbeTimeout bounds check's look, after a login that got no answer,
+// at whether the port speaks TLS from the first byte.
+const tlsProbeTimeout = 10 * time.Second
 
 // checkServers logs in to the configured IMAP and SMTP servers as referee
 // run does and says so to out. A failure the configuration decides (the
 // server's refusal of the login or the mailbox, a TLS that does not match)
 // is a problem, with the server's words and the settings to check, never
 // a password; a server not reached is said to out alone: referee run keeps
-// trying it, and the configuration may well be right.
+// trying it, and the configuration may well be right. The two logins run
+// at once, so that two servers that do not answer cost one wait of
+// serverTimeout, not two; what each says is written IMAP first.
 func checkServers(ctx context.Context, cfg *Config, out io.Writer) []string {
-	var p []string
-	failed := func(key, addr string, err error) {
-		if check := serverCheck(err); check != "" {
-			p = append(p, fmt.Sprintf("%s: %s: %v; check %s", key, addr, err, check))
-			return
-		}
-		fmt.Fprintf(out, "%s: no login to %s (%v); referee run keeps trying it\n", strings.TrimSuffix(key, ".addr"), addr, err)
-	}
 	ic, err := imapConfig(cfg, nil)
 	if err != nil {
 		return []string{err.Error()}
 	}
-	ictx, cancel := context.WithTimeout(ctx, serverTimeout)
-	n, err := ic.Login(ictx)
-	cancel()
-	if err != nil {
-		failed("imap.addr", cfg.IMAP.Addr, err)
-	} else {
-		fmt.Fprintf(out, "imap: logged in to %s as %s; %s holds %s\n", cfg.IMAP.Addr, cfg.IMAP.User, ic.Mailbox, text.Count(int(n), "message", "messages"))
-	}
 	sc, err := smtpConfig(cfg)
 	if err != nil {
-		return append(p, err.Error())
+		return []string{err.Error()}
 	}
 	sc.Timeout = serverTimeout
-	switch err := mailout.NewSender(sc, nil).Login(ctx, cfg.Address); {
-	case err != nil:
-		failed("smtp.addr", cfg.SMTP.Addr, err)
-	case cfg.SMTP.User == "":
-		fmt.Fprintf(out, "smtp: %s answered (no smtp.user: no login)\n", cfg.SMTP.Addr)
-	default:
-		fmt.Fprintf(out, "smtp: logged in to %s as %s\n", cfg.SMTP.Addr, cfg.SMTP.User)
+	type said struct {
+		out     strings.Builder
+		problem string
+	}
+	var imapSaid, smtpSaid said
+	failed := func(to *said, key, addr string, mode TLSMode, err error) {
+		section := strings.TrimSuffix(key, ".addr")
+		if check := serverCheck(err); check != "" {
+			to.problem = fmt.Sprintf("%s: %s: %v; check %s", key, addr, err, check)
+			return
+		}
+		if mode != mailnet.TLSImplicit && mailnet.SpeaksTLS(ctx, addr, tlsProbeTimeout) {
+			// No greeting: the server waits for the handshake of a
+			// client set to tls.
+			to.problem = fmt.Sprintf("%s: %s: %v; the server speaks TLS from the first byte there, and %s.tls is %s: check %s.tls (tls for such a port) and the port of %s", key, addr, err, section, mode, section, key)
+			return
+		}
+		fmt.Fprintf(&to.out, "%s: no login to %s (%v); referee run keeps trying it\n", section, addr, err)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		ictx, cancel := context.WithTimeout(ctx, serverTimeout)
+		defer cancel()
+		if n, err := ic.Login(ictx); err != nil {
+			failed(&imapSaid, "imap.addr", cfg.IMAP.Addr, cfg.IMAP.TLS, err)
+		} else {
+			fmt.Fprintf(&imapSaid.out, "imap: logged in to %s as %s; %s holds %s\n", cfg.IMAP.Addr, cfg.IMAP.User, ic.Mailbox, text.Count(int(n), "message", "messages"))
+		}
+	})
+	wg.Go(func() {
+		switch err := mailout.NewSender(sc, nil).Login(ctx, cfg.Address); {
+		case err != nil:
+			failed(&smtpSaid, "smtp.addr", cfg.SMTP.Addr, cfg.SMTP.TLS, err)
+		case cfg.SMTP.User == "":
+			fmt.Fprintf(&smtpSaid.out, "smtp: %s answered (no smtp.user: no login)\n", cfg.SMTP.Addr)
+		default:
+			fmt.Fprintf(&smtpSaid.out, "smtp: logged in to %s as %s\n", cfg.SMTP.Addr, cfg.SMTP.User)
+		}
+	})
+	wg.Wait()
+	var p []string
+	for _, s := range []*said{&imapSaid, &smtpSaid} {
+		io.WriteString(out, s.out.String())
+		if s.problem != "" {
+			p = append(p, s.problem)
+		}
 	}
 	return p
 }

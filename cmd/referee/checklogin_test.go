@@ -1,21 +1,32 @@
 package main
 
 import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"errors"
 	"io"
 	"log"
+	"math/big"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"referee/internal/testdeadline"
 )
 
 // loginSMTP is a go-smtp server whose AUTH PLAIN accepts one password;
@@ -63,16 +74,22 @@ func (l *loginSession) Logout() error                        { return nil }
 
 func startLoginSMTP(t *testing.T, password string) *loginSMTP {
 	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startLoginSMTPOn(t, password, ln)
+}
+
+// startLoginSMTPOn is startLoginSMTP on ln.
+func startLoginSMTPOn(t *testing.T, password string, ln net.Listener) *loginSMTP {
+	t.Helper()
 	s := &loginSMTP{password: password}
 	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &loginSession{s}, nil }))
 	srv.Domain = "mx.example.test"
 	srv.AllowInsecureAuth = true
 	srv.ErrorLog = log.New(io.Discard, "", 0)
 	srv.Debug = s
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	s.addr = ln.Addr().String()
 	done := make(chan struct{})
 	go func() { srv.Serve(ln); close(done) }()
@@ -83,6 +100,16 @@ func startLoginSMTP(t *testing.T, password string) *loginSMTP {
 // startLoginIMAP is go-imap's in-process server with one user, the
 // referee, and its password.
 func startLoginIMAP(t *testing.T, password string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startLoginIMAPOn(t, password, ln)
+}
+
+// startLoginIMAPOn is startLoginIMAP on ln.
+func startLoginIMAPOn(t *testing.T, password string, ln net.Listener) string {
 	t.Helper()
 	mem := imapmemserver.New()
 	u := imapmemserver.NewUser("referee@example.test", password)
@@ -98,10 +125,6 @@ func startLoginIMAP(t *testing.T, password string) string {
 		InsecureAuth: true,
 		Logger:       log.New(io.Discard, "", 0),
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	done := make(chan struct{})
 	go func() { srv.Serve(ln); close(done) }()
 	t.Cleanup(func() { srv.Close(); <-done })
@@ -182,5 +205,116 @@ func TestCheckLogsIn(t *testing.T) {
 				t.Errorf("check --no-login: exit %d, %s%s", code, out, errs)
 			}
 		})
+	}
+}
+
+// TestCheckLogsInToBothAtOnce: check tries the IMAP and the SMTP server at
+// once, so that two servers that accept and never answer cost one wait,
+// not two (30 seconds each, one after the other, before). Each server
+// here holds the connection it accepts; the check's context is cancelled
+// once both have one, which a check trying them in turn never reaches
+// before the test's deadline.
+func TestCheckLogsInToBothAtOnce(t *testing.T) {
+	accepted := make(chan string, 2)
+	silent := func(name string) string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() })
+			accepted <- name
+		}()
+		return ln.Addr().String()
+	}
+	imapAddr, smtpAddr := silent("imap"), silent("smtp")
+	dir := t.TempDir()
+	conf := "imap: {addr: '" + imapAddr + "', tls: none, user: referee@example.test, password: imap-pw}\n" +
+		"smtp: {addr: '" + smtpAddr + "', tls: none, user: referee@example.test, password: smtp-pw}\n"
+	path := filepath.Join(dir, "referee.yaml")
+	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := loadConfig(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for range 2 {
+			<-accepted
+		}
+		cancel()
+	}()
+	var out strings.Builder
+	done := make(chan []string)
+	go func() { done <- checkServers(ctx, cfg, &out) }()
+	select {
+	case p := <-done:
+		if len(p) != 0 {
+			t.Errorf("problems %q; want none (servers that do not answer are no problem)", p)
+		}
+	case <-time.After(testdeadline.Left(t)):
+		t.Fatal("check did not try both servers at once: the second never saw a connection while the first held its own")
+	}
+	imapAt, smtpAt := strings.Index(out.String(), "imap: no login to "+imapAddr), strings.Index(out.String(), "smtp: no login to "+smtpAddr)
+	if imapAt < 0 || smtpAt < imapAt {
+		t.Errorf("check's output, want the IMAP server's line and then the SMTP server's:\n%s", out.String())
+	}
+}
+
+// listenTLS is a listener on loopback that speaks TLS from the first byte,
+// with a certificate of its own for 127.0.0.1 that nobody trusts.
+func listenTLS(t *testing.T) net.Listener {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln
+}
+
+// TestCheckNamesATLSPortSetPlain: a port that speaks TLS from the first
+// byte (993, 465) set as starttls or none waits for the client's handshake
+// and says nothing, so the login timed out and check read it as a server
+// that does not answer ("no login to ...; referee run keeps trying it")
+// and said ok, the configuration being wrong. Check now looks whether the
+// port speaks TLS, and if it does that is a problem of the configuration
+// naming imap.tls or smtp.tls (exit 2). A server that does not answer at
+// all is still no problem.
+func TestCheckNamesATLSPortSetPlain(t *testing.T) {
+	defer func(d time.Duration) { serverTimeout = d }(serverTimeout)
+	serverTimeout = 2 * time.Second // the wait for a greeting that never comes
+	imapAddr := startLoginIMAPOn(t, "imap-pw", listenTLS(t))
+	smtpAddr := startLoginSMTPOn(t, "smtp-pw", listenTLS(t)).addr
+	dir := t.TempDir()
+	conf := "imap: {addr: '" + imapAddr + "', tls: starttls, user: referee@example.test, password: imap-pw}\n" +
+		"smtp: {addr: '" + smtpAddr + "', tls: none, user: referee@example.test, password: smtp-pw}\n"
+	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte(conf), 0o600)
+	code, out, errs := runCmd(t, dir, "check")
+	if code != 2 {
+		t.Errorf("exit %d, want 2: %s%s", code, out, errs)
+	}
+	wants(t, "check's output", out,
+		"imap.addr: "+imapAddr+": ", "; the server speaks TLS from the first byte there, and imap.tls is starttls: check imap.tls (tls for such a port) and the port of imap.addr",
+		"smtp.addr: "+smtpAddr+": ", "; the server speaks TLS from the first byte there, and smtp.tls is none: check smtp.tls (tls for such a port) and the port of smtp.addr")
+	if strings.Contains(out, "no login to") || strings.Contains(out+errs, "imap-pw") || strings.Contains(out+errs, "smtp-pw") {
+		t.Errorf("check's output reads a server that does not answer, or names a password:\n%s%s", out, errs)
 	}
 }

@@ -88,3 +88,32 @@ func implicitPort(section string) string {
 	}
 	return "993"
 }
+
+// SpeaksTLS reports whether the server at addr answers a TLS handshake from
+// the first byte (a port of implicit TLS, such as 993 or 465), within
+// timeout or until ctx ends. It is for telling an operator why a client set
+// to starttls or none got no greeting there: such a server waits for the
+// client's handshake and says nothing. Whether the certificate verifies does
+// not matter here (the probe sends nothing after the handshake); a server
+// that greets in plain text, or does not answer, does not speak TLS.
+func SpeaksTLS(ctx context.Context, addr string, timeout time.Duration) bool {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	conn, err := Dial(ctx, addr, timeout)
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	host, _, _ := net.SplitHostPort(addr)
+	c := tls.Client(conn, &tls.Config{ServerName: host, InsecureSkipVerify: true, MinVersion: tls.VersionTLS10})
+	err = c.HandshakeContext(ctx)
+	var op *net.OpError
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &op) && op.Op == "remote error":
+		// A TLS alert: the server speaks TLS and refused this handshake.
+		return true
+	}
+	return false
+}

@@ -2,7 +2,13 @@ package mailnet
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/tls"
+	"crypto/x509"
+	"io"
+	"math/big"
 	"net"
 	"testing"
 	"time"
@@ -56,4 +62,84 @@ func TestDial(t *testing.T) {
 	if _, err := Dial(ctx, ln.Addr().String(), 5*time.Second); err == nil {
 		t.Error("a dial with an ended context succeeded")
 	}
+}
+
+// TestSpeaksTLS: a port of implicit TLS answers the probe's handshake; a
+// server that greets in plain text, one that says nothing, and a closed
+// port do not.
+func TestSpeaksTLS(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve := func(ln net.Listener, greet string) string {
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				go func() {
+					defer c.Close()
+					if tc, ok := c.(*tls.Conn); ok {
+						tc.Handshake()
+					}
+					c.Write([]byte(greet))
+					io.Copy(io.Discard, c)
+				}()
+			}
+		}()
+		return ln.Addr().String()
+	}
+	tlsLn, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plainLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closedAddr := closed.Addr().String()
+	closed.Close()
+	for name, tc := range map[string]struct {
+		addr string
+		want bool
+	}{
+		"implicit TLS":    {serve(tlsLn, "* OK IMAP4rev1\r\n"), true},
+		"plain greeting":  {serve(plainLn, "* OK IMAP4rev1\r\n"), false},
+		"nothing listens": {closedAddr, false},
+	} {
+		if got := SpeaksTLS(context.Background(), tc.addr, 10*time.Second); got != tc.want {
+			t.Errorf("%s: SpeaksTLS = %v, want %v", name, got, tc.want)
+		}
+	}
+	t.Run("says nothing", func(t *testing.T) {
+		silent, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer silent.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			c, err := silent.Accept()
+			if err == nil {
+				defer c.Close()
+				c.Read(make([]byte, 1)) // the probe's handshake has begun
+				cancel()
+			}
+		}()
+		if SpeaksTLS(ctx, silent.Addr().String(), time.Hour) {
+			t.Error("a server that says nothing speaks TLS")
+		}
+	})
 }

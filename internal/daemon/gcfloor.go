@@ -1,0 +1,119 @@
+package daemon
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+)
+
+// heapMinimum is the runtime's least heap goal at a target of 100 (its
+// defaultHeapMinimum, 4 MiB); at a target of P it is P/100 of that.
+const heapMinimum = 4 << 20
+
+// SetGCFloor sets the garbage collector's target to percent, as SetGC
+// does, and keeps the heap's goal at floor bytes at least while the live
+// heap is too small for percent to reach it: after each collection the
+// target is raised for the next one to floor over what the collection
+// found live, and lowered back to percent once the live heap alone makes
+// a goal of floor. Unless GOGC is set (the operator's choice: kept, and no
+// floor). A memory limit (GOMEMLIMIT) still bounds the heap. It returns
+// what puts the old target back and stops the raising.
+//
+// The floor is for a batch of work whose live heap starts small and grows
+// (a replay): at a small live heap the collector runs once every few
+// megabytes allocated, each run costing a message more than a large
+// heap's runs do, and a short replay's cost per message would be the
+// larger for it. The floor spends that memory, which a longer run's heap
+// reaches anyway, and changes nothing once the live heap is large.
+func SetGCFloor(percent int, floor uint64) (restore func()) {
+	return setGCFloor(percent, floor, nil)
+}
+
+// setGCFloor is SetGCFloor; tuned, if not nil, is called after each
+// collection with the target set for the next, or -1 once stopped (the
+// tests' way of waiting for a collection's cleanup).
+func setGCFloor(percent int, floor uint64, tuned func(int)) (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	f := &gcFloor{percent: percent, floor: floor, tuned: tuned}
+	f.mu.Lock()
+	f.old = debug.SetGCPercent(f.target(0))
+	f.mu.Unlock()
+	f.arm()
+	return f.stop
+}
+
+// gcFloor is SetGCFloor's state, shared with the cleanup that runs after
+// each collection.
+type gcFloor struct {
+	percent int
+	floor   uint64
+	tuned   func(int)
+
+	mu      sync.Mutex
+	old     int
+	stopped bool
+	sample  [1]metrics.Sample
+}
+
+// target is the collector's target that makes the next goal about
+// f.floor bytes for a live heap of live bytes (0: none measured yet), and
+// f.percent where that would be less.
+func (f *gcFloor) target(live uint64) int {
+	// The goal is the larger of live×(1+P/100) and heapMinimum×P/100:
+	// the second alone reaches the floor at P = floor×100/heapMinimum.
+	p := f.floor * 100 / heapMinimum
+	if live > 0 {
+		q := uint64(0)
+		if r := f.floor * 100 / live; r > 100 {
+			q = r - 100
+		}
+		p = min(p, q)
+	}
+	return max(f.percent, int(min(p, 1<<20)))
+}
+
+// arm makes an object that only a cleanup refers to: the next collection
+// finds it unreachable and its cleanup retunes the target and arms again.
+func (f *gcFloor) arm() {
+	type sentinel struct {
+		_ *int
+		_ [2]uintptr
+	}
+	runtime.AddCleanup(new(sentinel), func(f *gcFloor) { f.collected() }, f)
+}
+
+// collected retunes the target to the live heap the last collection
+// found, and arms for the next, until stop.
+func (f *gcFloor) collected() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.stopped {
+		if f.tuned != nil {
+			f.tuned(-1)
+		}
+		return
+	}
+	f.sample[0].Name = "/gc/heap/live:bytes"
+	metrics.Read(f.sample[:])
+	if f.sample[0].Value.Kind() == metrics.KindUint64 {
+		p := f.target(f.sample[0].Value.Uint64())
+		debug.SetGCPercent(p)
+		if f.tuned != nil {
+			f.tuned(p)
+		}
+	}
+	f.arm()
+}
+
+func (f *gcFloor) stop() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.stopped {
+		f.stopped = true
+		debug.SetGCPercent(f.old)
+	}
+}

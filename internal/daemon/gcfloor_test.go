@@ -1,0 +1,97 @@
+package daemon
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+	"time"
+
+	"referee/internal/testdeadline"
+)
+
+// gcRead is one of the runtime's metrics now.
+func gcRead(name string) uint64 {
+	s := []metrics.Sample{{Name: name}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// TestSetGCFloor: with a small live heap the collector's goal is the
+// floor, from the start and after each collection; with a live heap whose
+// goal at the target passes the floor, the target is the one asked; the
+// floor follows the live heap down again; stopped, the old target is back
+// and a later collection changes nothing. With GOGC set, nothing changes.
+func TestSetGCFloor(t *testing.T) {
+	const floor = 64 << 20
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	runtime.GC()
+
+	tuned := make(chan int, 1)
+	collect := func() int {
+		t.Helper()
+		runtime.GC()
+		select {
+		case p := <-tuned:
+			return p
+		case <-time.After(testdeadline.Left(t)):
+			t.Fatal("no cleanup ran after a collection")
+			return 0
+		}
+	}
+	stop := setGCFloor(200, floor, func(p int) { tuned <- p })
+	defer stop()
+
+	goal := func() uint64 { return gcRead("/gc/heap/goal:bytes") }
+	if p, g := gcRead("/gc/gogc:percent"), goal(); p != floor*100/heapMinimum || g < floor || g > floor*5/4 {
+		t.Errorf("before any collection: target %d, goal %d MiB; want %d and a goal of 64 MiB", p, g>>20, floor*100/heapMinimum)
+	}
+	if p := collect(); p <= 200 {
+		t.Errorf("a small live heap (%d MiB): target %d; want it raised over 200", gcRead("/gc/heap/live:bytes")>>20, p)
+	}
+	if g := goal(); g < floor || g > floor*5/4 {
+		t.Errorf("a small live heap (%d MiB): goal %d MiB; want 64 MiB", gcRead("/gc/heap/live:bytes")>>20, g>>20)
+	}
+
+	big := make([]byte, 48<<20) // live: three times it passes the floor
+	if p := collect(); p != 200 {
+		t.Errorf("a live heap of %d MiB: target %d; want 200", gcRead("/gc/heap/live:bytes")>>20, p)
+	}
+	if g, live := goal(), gcRead("/gc/heap/live:bytes"); g < 3*live {
+		t.Errorf("a live heap of %d MiB: goal %d MiB; want three times the live heap", live>>20, g>>20)
+	}
+	runtime.KeepAlive(big)
+	big = nil
+	if p := collect(); p <= 200 {
+		t.Errorf("the live heap small again (%d MiB): target %d; want it raised over 200", gcRead("/gc/heap/live:bytes")>>20, p)
+	}
+
+	stop()
+	if p := gcRead("/gc/gogc:percent"); p != 100 {
+		t.Errorf("stopped: target %d; want the old 100", p)
+	}
+	if p := collect(); p != -1 {
+		t.Errorf("a collection after the stop set the target %d", p)
+	}
+	if p := gcRead("/gc/gogc:percent"); p != 100 {
+		t.Errorf("a collection after the stop: target %d; want the old 100", p)
+	}
+
+	t.Run("GOGC set", func(t *testing.T) {
+		t.Setenv("GOGC", "50")
+		debug.SetGCPercent(50)
+		restore := setGCFloor(200, floor, func(p int) { t.Errorf("the target was tuned to %d", p) })
+		runtime.GC()
+		if p := gcRead("/gc/gogc:percent"); p != 50 {
+			t.Errorf("target %d; want the operator's 50", p)
+		}
+		restore()
+		if p := gcRead("/gc/gogc:percent"); p != 50 {
+			t.Errorf("restored: target %d; want the operator's 50", p)
+		}
+	})
+}
