@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"referee/internal/lazyre"
 )
@@ -41,8 +42,9 @@ const (
 )
 
 var (
-	// laterPreface is a time phrase before the performative, with or
-	// without a comma after it, then "I", "we" or a condition ("if").
+	// laterPreface is a time phrase at the start of a sentence, with or
+	// without a comma after it, and the rest: "I", "we" or a condition
+	// ("if") for readLater, the action for readLaterLead.
 	laterPreface = lazyre.MustCompile(`(?i)^((?:` + laterFrom + `)?(?:` +
 		// always later than now
 		laterTomorrow + `|` +
@@ -51,7 +53,7 @@ var (
 		laterNext + `|` + laterIn + `|` +
 		// a day, which may be today
 		`(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(?:` + laterWeekdays + `)|` + laterDate +
-		`)` + laterOn + `)\s*(?:[,:;]\s*(?:[-–—]\s*)?)?((?:i|we|if)\b.*)$`)
+		`)` + laterOn + `)(?:\s*[,:;]\s*(?:[-–—]\s*)?|\s+)(\S.*)$`)
 	// laterAfter is an action with a time phrase after it ("transfer 2
 	// Vials to Bob tomorrow", "..., next week", "... on Friday"): the
 	// action and the phrase. Only phrases no action ends with otherwise:
@@ -70,21 +72,77 @@ var (
 	laterMonDay   = lazyre.MustCompile(`(?i)^on\s+(` + laterMonths + `)\.?\s+(\d{1,2})` + laterOrdinal + `(?:,?\s+(\d{4}))?$`)
 )
 
-// mayLater reports whether laterPreface can match s: s starts with a
-// letter one of its forms starts with, in either case, or with a byte
-// outside ASCII (case folding takes ſ for s).
+// laterFirst are the words laterPreface's phrases start with, in lower
+// case.
+var laterFirst = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("as starting beginning effective from come tomorrow the later soon eventually some someday one in at next on this coming") {
+		m[w] = true
+	}
+	for _, w := range strings.Split(laterWeekdays, "|") {
+		m[w] = true
+	}
+	return m
+}()
+
+// mayLater reports whether laterPreface can match s: its first word, the
+// run of ASCII letters it starts with, is one of laterFirst in some case,
+// unless the run is empty or a byte past ASCII ends it (case folding
+// takes ſ for s). Nearly every action's first word is its verb, which
+// none of them is: the expression was tried on each.
 func mayLater(s string) bool {
-	return s != "" && (s[0]&0x80 != 0 || strings.IndexByte("tlseoiancmwfb", s[0]|0x20) >= 0)
+	n := 0
+	for n < len(s) && (s[n]|0x20 >= 'a' && s[n]|0x20 <= 'z') {
+		n++
+	}
+	if n < len(s) && s[n] >= utf8.RuneSelf {
+		return true
+	}
+	if n == 0 || n > len("eventually") {
+		return false
+	}
+	var low [len("eventually")]byte
+	for i := range n {
+		low[i] = s[i] | 0x20
+	}
+	return laterFirst[string(low[:n])]
 }
 
 // readLater reads a sentence that starts with a time phrase: the phrase and
 // the rest, from "I", "we" or "if" on; ok is false for any other sentence.
 func readLater(s string) (when, rest string, ok bool) {
 	m := startsWord(s, mayLater, laterPreface)
-	if m == nil {
+	if m == nil || !performerFirst(m[2]) {
 		return "", "", false
 	}
 	return m[1], m[2], true
+}
+
+// readLaterLead reads an action that starts with a time phrase, as a list
+// of the following actions has it ("1. Tomorrow, transfer 3 Vials to
+// Bob." is read "I  Tomorrow, transfer ..."): the phrase and the rest,
+// the sentence to read with "I" before it unless it has one (ok is false
+// for an action without such a phrase).
+func readLaterLead(action string) (when, sentence string, ok bool) {
+	m := startsWord(action, mayLater, laterPreface)
+	if m == nil {
+		return "", "", false
+	}
+	if performerFirst(m[2]) {
+		return m[1], m[2], true
+	}
+	return m[1], "I " + m[2], true
+}
+
+// performerFirst reports whether s starts with the word "I", "we" or
+// "if", in any case (as the regular expressions' (?:i|we|if)\b).
+func performerFirst(s string) bool {
+	n := 0
+	for n < len(s) && isWordByte(s[n]) {
+		n++
+	}
+	w := s[:n]
+	return strings.EqualFold(w, "i") || strings.EqualFold(w, "we") || strings.EqualFold(w, "if")
 }
 
 // laterAfterLast is the last word of each of laterAfter's phrases but a

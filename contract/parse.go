@@ -395,11 +395,7 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	m := findPerformative(s)
 	if m == nil {
 		if when, rest, ok := readLater(s); ok {
-			inner, ok := ReadPerformative(rest)
-			if ok && inner.Kind != "not" && (inner.Later == "" || inner.LaterAfter) {
-				inner.Later, inner.LaterAfter = when, false
-			}
-			return inner, ok
+			return putOffBy(when, rest)
 		}
 		if pm := startsWord(s, mayPreface, preface); pm != nil && startsWord(s, mayResolve, resolveForm) == nil {
 			inner, ok := ReadPerformative(pm[2])
@@ -411,6 +407,11 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return p, false
 	}
 	rest := dropTrailing(trimStop(strings.TrimSpace(m[1])))
+	if when, sentence, ok := readLaterLead(rest); ok {
+		// "I  Tomorrow, transfer 3 Vials to Bob": an item of a list of
+		// the following actions put off as "Tomorrow, I ..." is (G3).
+		return putOffBy(when, sentence)
+	}
 	if isNotAction(rest) || mayPastTense(rest) && pastTense().MatchString(rest) && !presentEd().MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
@@ -465,6 +466,18 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return Performative{Kind: "act", Action: action, Later: when, LaterAfter: true, Whole: rest}, true
 	}
 	return Performative{Kind: "act", Action: rest}, true
+}
+
+// putOffBy reads the sentence that follows the time phrase when ("Tomorrow,
+// I transfer ...") as an action put off by it (G3): the future tense and
+// the other forms that are no action stay so, and a phrase before the
+// performative takes the place of one after the action.
+func putOffBy(when, sentence string) (Performative, bool) {
+	inner, ok := ReadPerformative(sentence)
+	if ok && inner.Kind != "not" && (inner.Later == "" || inner.LaterAfter) {
+		inner.Later, inner.LaterAfter = when, false
+	}
+	return inner, ok
 }
 
 // trailingCond is a condition written after the action: "..., if I own
