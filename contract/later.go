@@ -29,7 +29,11 @@ const (
 	laterFrom = `(?:as\s+(?:of|from)|starting(?:\s+(?:from|on))?|beginning(?:\s+(?:from|on))?|effective(?:\s+(?:from|on))?|from|come)\s+`
 	// laterTomorrow, laterNext and laterIn are phrases always later than
 	// now, before the performative or after the action.
-	laterTomorrow = `tomorrow(?:\s+(?:morning|afternoon|evening|night))?|the\s+day\s+after\s+tomorrow`
+	// "Tonight" and "this evening" are later than now too, whenever the
+	// mail arrives; any of them may name a time ("tomorrow at noon",
+	// "tonight at 8pm").
+	laterTomorrow = `(?:tomorrow(?:\s+(?:morning|afternoon|evening|night))?|the\s+day\s+after\s+tomorrow|tonight|this\s+evening)` + laterClock
+	laterClock    = `(?:\s+at\s+(?:noon|midday|midnight|\d{1,2}(?::\d{2})?(?:\s*(?:am|pm))?(?:\s*utc)?))?`
 	laterNext     = `next\s+(?:week|month|year|round|turn|time|game|weekend|` + laterWeekdays + `)`
 	laterIn       = `in\s+(?:` + laterCounts + `)\s+(?:` + laterUnits + `)`
 	// laterDate is a date after "on" ("on 2026-12-04", "on the 4th of
@@ -53,7 +57,7 @@ var (
 		laterNext + `|` + laterIn + `|` +
 		// a day, which may be today
 		`(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(?:` + laterWeekdays + `)|` + laterDate +
-		`)` + laterOn + `)(?:\s*[,:;]\s*(?:[-–—]\s*)?|\s+)(\S.*)$`)
+		`)` + laterOn + `)(?:\s*[,:;]\s*(?:[-–—]+\s*)?|\s*[-–—]+\s*|\s+)(\S.*)$`)
 	// laterAfter is an action with a time phrase after it ("transfer 2
 	// Vials to Bob tomorrow", "..., next week", "... on Friday"): the
 	// action and the phrase. Only phrases no action ends with otherwise:
@@ -76,7 +80,7 @@ var (
 // case.
 var laterFirst = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields("as starting beginning effective from come tomorrow the later soon eventually some someday one in at next on this coming") {
+	for _, w := range strings.Fields("as starting beginning effective from come tomorrow tonight the later soon eventually some someday one in at next on this coming") {
 		m[w] = true
 	}
 	for _, w := range strings.Split(laterWeekdays, "|") {
@@ -151,7 +155,8 @@ func performerFirst(s string) bool {
 var laterAfterLast = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields("tomorrow morning afternoon evening night on onward onwards today tonight week month year point course " +
-		"round turn time game weekend minute minutes hour hours day days weeks months years rounds turns fortnight fortnights") {
+		"round turn time game weekend minute minutes hour hours day days weeks months years rounds turns fortnight fortnights " +
+		"noon midday midnight am pm utc") {
 		m[w] = true
 	}
 	for _, w := range strings.Split(laterWeekdays+"|"+laterMonths, "|") {
@@ -161,7 +166,9 @@ var laterAfterLast = func() map[string]bool {
 }()
 
 // readLaterAfter reads an action with a time phrase after it: the action
-// and the phrase; ok is false for any other.
+// and the phrase; ok is false for any other, and for a phrase after "to",
+// which is a name ("I transfer 3 Vials to Tonight." pays the player called
+// Tonight).
 func readLaterAfter(action string) (rest, when string, ok bool) {
 	last := strings.ToLower(strings.TrimRight(action[strings.LastIndexAny(action, " \t\n")+1:], "."))
 	if last == "" || !laterAfterLast[last] && (last[0] < '0' || last[0] > '9') {
@@ -171,7 +178,38 @@ func readLaterAfter(action string) (rest, when string, ok bool) {
 	if m == nil {
 		return "", "", false
 	}
+	if before := m[1][strings.LastIndexAny(m[1], " \t\n")+1:]; strings.EqualFold(before, "to") {
+		return "", "", false
+	}
 	return m[1], m[2], true
+}
+
+// readLaterPrefaced reads a sentence with a few words before its time
+// phrase ("So, tomorrow, I ...", "OK - next week I ..."): the words (a
+// preface as preface reads one: up to 60 bytes without a stop, then a
+// comma, colon, semicolon or dash), the phrase and the rest, from "I",
+// "we" or "if" on; ok is false for any other sentence.
+func readLaterPrefaced(s string) (pre, when, rest string, ok bool) {
+	for i := 0; i < len(s) && i <= 60; i++ {
+		n := 0
+		switch c := s[i]; {
+		case c == '.' || c == '!' || c == '?':
+			return "", "", "", false
+		case c == ',' || c == ':' || c == ';' || c == '-' && i > 0 && isSpace(s[i-1]):
+			n = 1
+		case strings.HasPrefix(s[i:], "\u2013") || strings.HasPrefix(s[i:], "\u2014"):
+			n = 3
+		default:
+			continue
+		}
+		pre = strings.TrimSpace(s[:i])
+		if pre == "" {
+			return "", "", "", false
+		}
+		when, rest, ok = readLater(strings.TrimLeft(s[i+n:], " \t\n\f\r-\u2013\u2014"))
+		return pre, when, rest, ok
+	}
+	return "", "", "", false
 }
 
 // laterDay is the day a time phrase names, and whether it names one: a
