@@ -43,13 +43,8 @@ const (
 	// laterOn is the "on" or "onwards" a phrase may end with ("From
 	// Tuesday on").
 	laterOn = `(?:\s+on(?:wards?)?)?`
-)
-
-var (
-	// laterPreface is a time phrase at the start of a sentence, with or
-	// without a comma after it, and the rest: "I", "we" or a condition
-	// ("if") for readLater, the action for readLaterLead.
-	laterPreface = lazyre.MustCompile(`(?i)^((?:` + laterFrom + `)?(?:` +
+	// laterPhrase is a time phrase a sentence may start with.
+	laterPhrase = `(?:` + laterFrom + `)?(?:` +
 		// always later than now
 		laterTomorrow + `|` +
 		`later(?:\s+(?:on|today|tonight|this\s+(?:week|month|year)))?|soon|eventually|some\s*day|one\s+day|` +
@@ -57,7 +52,17 @@ var (
 		laterNext + `|` + laterIn + `|` +
 		// a day, which may be today
 		`(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(?:` + laterWeekdays + `)|` + laterDate +
-		`)` + laterOn + `)(?:\s*[,:;]\s*(?:[-–—]+\s*)?|\s*[-–—]+\s*|\s+)(\S.*)$`)
+		`)` + laterOn
+)
+
+var (
+	// laterPreface is a time phrase at the start of a sentence, with or
+	// without a comma after it, and the rest: "I", "we" or a condition
+	// ("if") for readLater, the action for readLaterLead.
+	laterPreface = lazyre.MustCompile(`(?i)^(` + laterPhrase + `)(?:\s*[,:;]\s*(?:[-–—]+\s*)?|\s*[-–—]+\s*|\s+)(\S.*)$`)
+	// laterAlone is such a phrase and nothing else ("I, tomorrow,
+	// transfer ...").
+	laterAlone = lazyre.MustCompile(`(?i)^(?:` + laterPhrase + `)$`)
 	// laterAfter is an action with a time phrase after it ("transfer 2
 	// Vials to Bob tomorrow", "..., next week", "... on Friday"): the
 	// action and the phrase. Only phrases no action ends with otherwise:
@@ -136,6 +141,34 @@ func readLaterLead(action string) (when, sentence string, ok bool) {
 		return m[1], m[2], true
 	}
 	return m[1], "I " + m[2], true
+}
+
+// readLaterVocative reads the time phrase written where a name may stand
+// between "I" and the action ("I, tomorrow, transfer ...", "We, next
+// week, join ..."): the phrase; ok is false for any other sentence.
+func readLaterVocative(s string) (when string, ok bool) {
+	n := 0
+	switch {
+	case s != "" && s[0]|0x20 == 'i':
+		n = 1
+	case len(s) > 1 && s[0]|0x20 == 'w' && s[1]|0x20 == 'e':
+		n = 2
+	}
+	for n > 0 && n < len(s) && isSpace(s[n]) {
+		n++
+	}
+	if n == 0 || n == len(s) || s[n] != ',' {
+		return "", false
+	}
+	end := strings.IndexByte(s[n+1:], ',')
+	if end < 0 {
+		return "", false
+	}
+	when = strings.TrimSpace(s[n+1 : n+1+end])
+	if !mayLater(when) || !laterAlone().MatchString(when) {
+		return "", false
+	}
+	return when, true
 }
 
 // performerFirst reports whether s starts with the word "I", "we" or

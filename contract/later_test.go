@@ -157,3 +157,19 @@ func TestActionPutOffAsWrittenGetsAReply(t *testing.T) {
 		t.Errorf("the transfer to Tonight:\n%v", r)
 	}
 }
+
+// A time phrase where a name may stand between "I" and the action puts
+// the action off too: "I, tomorrow, transfer 2 Vials to Bob." moved the
+// Vials at once, the phrase read as the writer's name ("I, Quux, ...").
+// The receipt now says it is put off (G3); a name there, or the day the
+// mail arrives, is performed as before.
+func TestActionPutOffBetweenIAndTheVerb(t *testing.T) {
+	const putOff = `puts the action off: an action is done by announcing it now, so this one was not performed`
+	checkPutOff(t, []putOffCase{
+		{"I, tomorrow, transfer 2 Vials to Bob.", `Not done: "tomorrow" ` + putOff, 10},
+		{"We, next week, transfer 2 Vials to Bob.", `Not done: "next week" ` + putOff, 10},
+		{"I , on Friday, hereby transfer 2 Vials to Bob.", `Not done: "on Friday" is not today (Tuesday 2026-12-01, UTC)`, 10},
+		{"I, on Tuesday, transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"I, Alice, transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+	})
+}

@@ -423,6 +423,11 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return p, false
 	}
 	rest := dropTrailing(trimStop(strings.TrimSpace(m[1])))
+	if when, ok := readLaterVocative(s); ok {
+		// "I, tomorrow, transfer 3 Vials to Bob": put off (G3), not a
+		// name.
+		return putOffBy(when, "I "+rest)
+	}
 	if when, sentence, ok := readLaterLead(rest); ok {
 		// "I  Tomorrow, transfer 3 Vials to Bob": an item of a list of
 		// the following actions put off as "Tomorrow, I ..." is (G3).
