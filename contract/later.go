@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"referee/internal/lazyre"
 )
@@ -28,7 +29,11 @@ const (
 	laterFrom = `(?:as\s+(?:of|from)|starting(?:\s+(?:from|on))?|beginning(?:\s+(?:from|on))?|effective(?:\s+(?:from|on))?|from|come)\s+`
 	// laterTomorrow, laterNext and laterIn are phrases always later than
 	// now, before the performative or after the action.
-	laterTomorrow = `tomorrow(?:\s+(?:morning|afternoon|evening|night))?|the\s+day\s+after\s+tomorrow`
+	// "Tonight" and "this evening" are later than now too, whenever the
+	// mail arrives; any of them may name a time ("tomorrow at noon",
+	// "tonight at 8pm").
+	laterTomorrow = `(?:tomorrow(?:\s+(?:morning|afternoon|evening|night))?|the\s+day\s+after\s+tomorrow|tonight|this\s+evening)` + laterClock
+	laterClock    = `(?:\s+at\s+(?:noon|midday|midnight|\d{1,2}(?::\d{2})?(?:\s*(?:am|pm))?(?:\s*utc)?))?`
 	laterNext     = `next\s+(?:week|month|year|round|turn|time|game|weekend|` + laterWeekdays + `)`
 	laterIn       = `in\s+(?:` + laterCounts + `)\s+(?:` + laterUnits + `)`
 	// laterDate is a date after "on" ("on 2026-12-04", "on the 4th of
@@ -38,12 +43,8 @@ const (
 	// laterOn is the "on" or "onwards" a phrase may end with ("From
 	// Tuesday on").
 	laterOn = `(?:\s+on(?:wards?)?)?`
-)
-
-var (
-	// laterPreface is a time phrase before the performative, with or
-	// without a comma after it, then "I", "we" or a condition ("if").
-	laterPreface = lazyre.MustCompile(`(?i)^((?:` + laterFrom + `)?(?:` +
+	// laterPhrase is a time phrase a sentence may start with.
+	laterPhrase = `(?:` + laterFrom + `)?(?:` +
 		// always later than now
 		laterTomorrow + `|` +
 		`later(?:\s+(?:on|today|tonight|this\s+(?:week|month|year)))?|soon|eventually|some\s*day|one\s+day|` +
@@ -51,7 +52,17 @@ var (
 		laterNext + `|` + laterIn + `|` +
 		// a day, which may be today
 		`(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(?:` + laterWeekdays + `)|` + laterDate +
-		`)` + laterOn + `)\s*(?:[,:;]\s*(?:[-–—]\s*)?)?((?:i|we|if)\b.*)$`)
+		`)` + laterOn
+)
+
+var (
+	// laterPreface is a time phrase at the start of a sentence, with or
+	// without a comma after it, and the rest: "I", "we" or a condition
+	// ("if") for readLater, the action for readLaterLead.
+	laterPreface = lazyre.MustCompile(`(?i)^(` + laterPhrase + `)(?:\s*[,:;]\s*(?:[-–—]+\s*)?|\s*[-–—]+\s*|\s+)(\S.*)$`)
+	// laterAlone is such a phrase and nothing else ("I, tomorrow,
+	// transfer ...").
+	laterAlone = lazyre.MustCompile(`(?i)^(?:` + laterPhrase + `)$`)
 	// laterAfter is an action with a time phrase after it ("transfer 2
 	// Vials to Bob tomorrow", "..., next week", "... on Friday"): the
 	// action and the phrase. Only phrases no action ends with otherwise:
@@ -70,21 +81,105 @@ var (
 	laterMonDay   = lazyre.MustCompile(`(?i)^on\s+(` + laterMonths + `)\.?\s+(\d{1,2})` + laterOrdinal + `(?:,?\s+(\d{4}))?$`)
 )
 
-// mayLater reports whether laterPreface can match s: s starts with a
-// letter one of its forms starts with, in either case, or with a byte
-// outside ASCII (case folding takes ſ for s).
+// laterFirst are the words laterPreface's phrases start with, in lower
+// case.
+var laterFirst = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("as starting beginning effective from come tomorrow tonight the later soon eventually some someday one in at next on this coming") {
+		m[w] = true
+	}
+	for _, w := range strings.Split(laterWeekdays, "|") {
+		m[w] = true
+	}
+	return m
+}()
+
+// mayLater reports whether laterPreface can match s: its first word, the
+// run of ASCII letters it starts with, is one of laterFirst in some case,
+// unless the run is empty or a byte past ASCII ends it (case folding
+// takes ſ for s). Nearly every action's first word is its verb, which
+// none of them is: the expression was tried on each.
 func mayLater(s string) bool {
-	return s != "" && (s[0]&0x80 != 0 || strings.IndexByte("tlseoiancmwfb", s[0]|0x20) >= 0)
+	n := 0
+	for n < len(s) && (s[n]|0x20 >= 'a' && s[n]|0x20 <= 'z') {
+		n++
+	}
+	if n < len(s) && s[n] >= utf8.RuneSelf {
+		return true
+	}
+	if n == 0 || n > len("eventually") {
+		return false
+	}
+	var low [len("eventually")]byte
+	for i := range n {
+		low[i] = s[i] | 0x20
+	}
+	return laterFirst[string(low[:n])]
 }
 
 // readLater reads a sentence that starts with a time phrase: the phrase and
 // the rest, from "I", "we" or "if" on; ok is false for any other sentence.
 func readLater(s string) (when, rest string, ok bool) {
 	m := startsWord(s, mayLater, laterPreface)
-	if m == nil {
+	if m == nil || !performerFirst(m[2]) {
 		return "", "", false
 	}
 	return m[1], m[2], true
+}
+
+// readLaterLead reads an action that starts with a time phrase, as a list
+// of the following actions has it ("1. Tomorrow, transfer 3 Vials to
+// Bob." is read "I  Tomorrow, transfer ..."): the phrase and the rest,
+// the sentence to read with "I" before it unless it has one (ok is false
+// for an action without such a phrase).
+func readLaterLead(action string) (when, sentence string, ok bool) {
+	m := startsWord(action, mayLater, laterPreface)
+	if m == nil {
+		return "", "", false
+	}
+	if performerFirst(m[2]) {
+		return m[1], m[2], true
+	}
+	return m[1], "I " + m[2], true
+}
+
+// readLaterVocative reads the time phrase written where a name may stand
+// between "I" and the action ("I, tomorrow, transfer ...", "We, next
+// week, join ..."): the phrase; ok is false for any other sentence.
+func readLaterVocative(s string) (when string, ok bool) {
+	n := 0
+	switch {
+	case s != "" && s[0]|0x20 == 'i':
+		n = 1
+	case len(s) > 1 && s[0]|0x20 == 'w' && s[1]|0x20 == 'e':
+		n = 2
+	}
+	for n > 0 && n < len(s) && isSpace(s[n]) {
+		n++
+	}
+	if n == 0 || n == len(s) || s[n] != ',' {
+		return "", false
+	}
+	end := strings.IndexByte(s[n+1:], ',')
+	if end < 0 {
+		return "", false
+	}
+	when = strings.TrimSpace(s[n+1 : n+1+end])
+	if !mayLater(when) || !laterAlone().MatchString(when) {
+		return "", false
+	}
+	return when, true
+}
+
+// performerFirst reports whether s starts with the word "I", "we" or
+// "if", in any case (as the regular expressions' (?:i|we|if)\b).
+func performerFirst(s string) bool {
+	n := 0
+	for n < len(s) && isWordByte(s[n]) {
+		n++
+	}
+	w := s[:n]
+	return strings.EqualFold(w, "i") || strings.EqualFold(w, "we") || strings.EqualFold(w, "if")
 }
 
 // laterAfterLast is the last word of each of laterAfter's phrases but a
@@ -93,7 +188,8 @@ func readLater(s string) (when, rest string, ok bool) {
 var laterAfterLast = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields("tomorrow morning afternoon evening night on onward onwards today tonight week month year point course " +
-		"round turn time game weekend minute minutes hour hours day days weeks months years rounds turns fortnight fortnights") {
+		"round turn time game weekend minute minutes hour hours day days weeks months years rounds turns fortnight fortnights " +
+		"noon midday midnight am pm utc") {
 		m[w] = true
 	}
 	for _, w := range strings.Split(laterWeekdays+"|"+laterMonths, "|") {
@@ -103,7 +199,9 @@ var laterAfterLast = func() map[string]bool {
 }()
 
 // readLaterAfter reads an action with a time phrase after it: the action
-// and the phrase; ok is false for any other.
+// and the phrase; ok is false for any other, and for a phrase after "to",
+// which is a name ("I transfer 3 Vials to Tonight." pays the player called
+// Tonight).
 func readLaterAfter(action string) (rest, when string, ok bool) {
 	last := strings.ToLower(strings.TrimRight(action[strings.LastIndexAny(action, " \t\n")+1:], "."))
 	if last == "" || !laterAfterLast[last] && (last[0] < '0' || last[0] > '9') {
@@ -113,7 +211,38 @@ func readLaterAfter(action string) (rest, when string, ok bool) {
 	if m == nil {
 		return "", "", false
 	}
+	if before := m[1][strings.LastIndexAny(m[1], " \t\n")+1:]; strings.EqualFold(before, "to") {
+		return "", "", false
+	}
 	return m[1], m[2], true
+}
+
+// readLaterPrefaced reads a sentence with a few words before its time
+// phrase ("So, tomorrow, I ...", "OK - next week I ..."): the words (a
+// preface as preface reads one: up to 60 bytes without a stop, then a
+// comma, colon, semicolon or dash), the phrase and the rest, from "I",
+// "we" or "if" on; ok is false for any other sentence.
+func readLaterPrefaced(s string) (pre, when, rest string, ok bool) {
+	for i := 0; i < len(s) && i <= 60; i++ {
+		n := 0
+		switch c := s[i]; {
+		case c == '.' || c == '!' || c == '?':
+			return "", "", "", false
+		case c == ',' || c == ':' || c == ';' || c == '-' && i > 0 && isSpace(s[i-1]):
+			n = 1
+		case strings.HasPrefix(s[i:], "\u2013") || strings.HasPrefix(s[i:], "\u2014"):
+			n = 3
+		default:
+			continue
+		}
+		pre = strings.TrimSpace(s[:i])
+		if pre == "" {
+			return "", "", "", false
+		}
+		when, rest, ok = readLater(strings.TrimLeft(s[i+n:], " \t\n\f\r-\u2013\u2014"))
+		return pre, when, rest, ok
+	}
+	return "", "", "", false
 }
 
 // laterDay is the day a time phrase names, and whether it names one: a

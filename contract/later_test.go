@@ -113,3 +113,63 @@ func TestActionPutOffAfterIsNotPerformed(t *testing.T) {
 		t.Errorf("the suggestion's receipt:\n%v", r)
 	}
 }
+
+// Time phrases written as players write them put the action off too:
+// "Tomorrow - I transfer ...", "Tonight I ...", "So, tomorrow, I ...",
+// "Tomorrow at noon I ...", "This evening I ..." were not performed and
+// got no reply at all. The receipt now says the action is put off, as for
+// "Tomorrow, I ..." (G3); "Today - I ...", "So, I ...", "Now I ..." are
+// performed; a player called Tonight is paid by name.
+func TestActionPutOffAsWrittenGetsAReply(t *testing.T) {
+	const putOff = `puts the action off: an action is done by announcing it now, so this one was not performed`
+	checkPutOff(t, []putOffCase{
+		{"Tomorrow - I transfer 2 Vials to Bob.", `Not done: "Tomorrow" ` + putOff, 10},
+		{"Tomorrow \u2014 I transfer 2 Vials to Bob.", `Not done: "Tomorrow" ` + putOff, 10},
+		{"Tonight I transfer 2 Vials to Bob.", `Not done: "Tonight" ` + putOff, 10},
+		{"So, tomorrow, I transfer 2 Vials to Bob.", `Not done: "tomorrow" ` + putOff, 10},
+		{"So tomorrow I transfer 2 Vials to Bob.", `Not done: "tomorrow" ` + putOff, 10},
+		{"OK - next week I transfer 2 Vials to Bob.", `Not done: "next week" ` + putOff, 10},
+		{"Tomorrow at noon I transfer 2 Vials to Bob.", `Not done: "Tomorrow at noon" ` + putOff, 10},
+		{"Tonight at 8pm, I transfer 2 Vials to Bob.", `Not done: "Tonight at 8pm" ` + putOff, 10},
+		{"This evening I transfer 2 Vials to Bob.", `Not done: "This evening" ` + putOff, 10},
+		{"Early tomorrow, I transfer 2 Vials to Bob.", `Not done: "tomorrow" ` + putOff, 10},
+		{"I transfer 2 Vials to Bob tonight.", `Not done: "tonight" ` + putOff, 10},
+		{"I transfer 2 Vials to Bob tomorrow at noon.", `Not done: "tomorrow at noon" ` + putOff, 10},
+		{"Today - I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"So, I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"Now I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"So I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"Today I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+	})
+	// Chatter with a time word is still no action, and gets no reply; a
+	// player called Tonight is paid by name.
+	h := contracttest.New(t, "2026-11-30T09:00:00Z", life.New())
+	h.Quietly("2026-11-30T10:00:00Z", alice, contract.ChanPublic, "I join the Life contest.")
+	h.Quietly("2026-11-30T10:00:00Z", "Tonight <tonight@example.test>", contract.ChanPublic, "I join the Life contest.")
+	for _, text := range []string{"Tonight I was busy, sorry.", "So tomorrow I will look at the map.", "Tomorrow - I think - the round ends.",
+		"Now I see what you mean.", "This evening I have a meeting.", "So, tonight, I'm away."} {
+		if r := h.Public("2026-12-01T10:00:00Z", alice, text); r != nil {
+			t.Errorf("%q got a reply:\n%s", text, r.Body)
+		}
+	}
+	r := h.Public("2026-12-01T10:00:00Z", alice, "I transfer 2 Vials to Tonight.")
+	if r == nil || !strings.Contains(flat(r.Body), "Done: 2 Vials moved from Alice to Tonight") {
+		t.Errorf("the transfer to Tonight:\n%v", r)
+	}
+}
+
+// A time phrase where a name may stand between "I" and the action puts
+// the action off too: "I, tomorrow, transfer 2 Vials to Bob." moved the
+// Vials at once, the phrase read as the writer's name ("I, Quux, ...").
+// The receipt now says it is put off (G3); a name there, or the day the
+// mail arrives, is performed as before.
+func TestActionPutOffBetweenIAndTheVerb(t *testing.T) {
+	const putOff = `puts the action off: an action is done by announcing it now, so this one was not performed`
+	checkPutOff(t, []putOffCase{
+		{"I, tomorrow, transfer 2 Vials to Bob.", `Not done: "tomorrow" ` + putOff, 10},
+		{"We, next week, transfer 2 Vials to Bob.", `Not done: "next week" ` + putOff, 10},
+		{"I , on Friday, hereby transfer 2 Vials to Bob.", `Not done: "on Friday" is not today (Tuesday 2026-12-01, UTC)`, 10},
+		{"I, on Tuesday, transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"I, Alice, transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+	})
+}

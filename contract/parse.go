@@ -283,7 +283,8 @@ var (
 	presentEd = lazyre.MustCompile(`(?i)^(?:need|proceed|exceed|succeed|feed|seed|heed|speed|breed|bleed|shred|embed|shed)\b`)
 	// preface is what people write before the performative: "For the
 	// record, I ...", "So: I ...", "In satisfaction of my pledge, I ...".
-	preface = lazyre.MustCompile(`(?i)^([^.!?;:,]{1,60}?)\s*[,:;]\s*(?:[-–—]\s*)?(?:(?:and|so|also|then|but)\s+)?((?:i|we)\b.*)$`)
+	// A dash may end it too ("Today - I ...").
+	preface = lazyre.MustCompile(`(?i)^([^.!?;:,]{1,60}?)(?:\s*[,:;]\s*(?:[-–—]+\s*)?|\s+-+\s*|\s*[–—]+\s*)(?:(?:and|so|also|then|but)\s+)?((?:i|we)\b.*)$`)
 	// prefaceNot marks a preface after which the "I" sentence is not an
 	// action: time clauses the referee cannot decide ("When Bob joins, I
 	// ..."), reported speech ("Alice said: I ..."), and the past.
@@ -395,22 +396,43 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	m := findPerformative(s)
 	if m == nil {
 		if when, rest, ok := readLater(s); ok {
-			inner, ok := ReadPerformative(rest)
-			if ok && inner.Kind != "not" && (inner.Later == "" || inner.LaterAfter) {
-				inner.Later, inner.LaterAfter = when, false
+			return putOffBy(when, rest)
+		}
+		if rest, ok := afterLeadWord(s); ok {
+			// "Now I transfer ...", "So tomorrow I transfer ...".
+			if inner, ok := ReadPerformative(rest); ok {
+				return inner, ok
 			}
-			return inner, ok
 		}
 		if pm := startsWord(s, mayPreface, preface); pm != nil && startsWord(s, mayResolve, resolveForm) == nil {
-			inner, ok := ReadPerformative(pm[2])
-			if ok && prefaceNot().MatchString(pm[1]) {
-				inner = Performative{Kind: "not", Action: inner.Action}
+			inner, ok := Performative{}, false
+			if _, when, later := readLaterAfter(pm[1]); later {
+				// "Early tomorrow, I ...", "Sometime next week - I ...":
+				// put off (G3).
+				inner, ok = putOffBy(when, pm[2])
+			} else {
+				inner, ok = ReadPerformative(pm[2])
 			}
-			return inner, ok
+			return afterPreface(pm[1], inner, ok)
+		}
+		if pre, when, rest, ok := readLaterPrefaced(s); ok {
+			// "So, tomorrow, I transfer ...": put off (G3).
+			inner, ok := putOffBy(when, rest)
+			return afterPreface(pre, inner, ok)
 		}
 		return p, false
 	}
 	rest := dropTrailing(trimStop(strings.TrimSpace(m[1])))
+	if when, ok := readLaterVocative(s); ok {
+		// "I, tomorrow, transfer 3 Vials to Bob": put off (G3), not a
+		// name.
+		return putOffBy(when, "I "+rest)
+	}
+	if when, sentence, ok := readLaterLead(rest); ok {
+		// "I  Tomorrow, transfer 3 Vials to Bob": an item of a list of
+		// the following actions put off as "Tomorrow, I ..." is (G3).
+		return putOffBy(when, sentence)
+	}
 	if isNotAction(rest) || mayPastTense(rest) && pastTense().MatchString(rest) && !presentEd().MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
@@ -465,6 +487,27 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return Performative{Kind: "act", Action: action, Later: when, LaterAfter: true, Whole: rest}, true
 	}
 	return Performative{Kind: "act", Action: rest}, true
+}
+
+// afterPreface is the reading (inner, ok) of a sentence after the
+// preface pre: no action after one of prefaceNot ("When Bob joins, I ...").
+func afterPreface(pre string, inner Performative, ok bool) (Performative, bool) {
+	if ok && prefaceNot().MatchString(pre) {
+		inner = Performative{Kind: "not", Action: inner.Action}
+	}
+	return inner, ok
+}
+
+// putOffBy reads the sentence that follows the time phrase when ("Tomorrow,
+// I transfer ...") as an action put off by it (G3): the future tense and
+// the other forms that are no action stay so, and a phrase before the
+// performative takes the place of one after the action.
+func putOffBy(when, sentence string) (Performative, bool) {
+	inner, ok := ReadPerformative(sentence)
+	if ok && inner.Kind != "not" && (inner.Later == "" || inner.LaterAfter) {
+		inner.Later, inner.LaterAfter = when, false
+	}
+	return inner, ok
 }
 
 // trailingCond is a condition written after the action: "..., if I own
@@ -697,8 +740,50 @@ func adverbFirst(s string) bool {
 }
 
 // mayPreface reports whether preface can match s: s has one of the
-// marks that end a preface (, : ;).
-func mayPreface(s string) bool { return strings.ContainsAny(s, ",:;") }
+// marks that end a preface (, : ;), an en or em dash, or a hyphen after
+// white space.
+func mayPreface(s string) bool {
+	if strings.ContainsAny(s, ",:;") || strings.Contains(s, "\u2013") || strings.Contains(s, "\u2014") {
+		return true
+	}
+	for i := strings.IndexByte(s, '-'); i >= 0; {
+		if i > 0 && isSpace(s[i-1]) {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '-')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// leadWords are the words an action may follow without a comma ("Now I
+// transfer ...", "So I claim ...", "Today I join ..."), in lower case.
+var leadWords = map[string]bool{"now": true, "today": true, "so": true, "and": true, "also": true, "ok": true, "okay": true,
+	"well": true, "anyway": true, "hereby": true}
+
+// afterLeadWord is s after its first word and the white space after it,
+// when that word is one of leadWords in some case and "I" or "we" may
+// follow (s names a performer after it).
+func afterLeadWord(s string) (rest string, ok bool) {
+	n := 0
+	for n < len(s) && (s[n]|0x20 >= 'a' && s[n]|0x20 <= 'z') {
+		n++
+	}
+	if n == 0 || n > len("anyway") || n == len(s) || !isSpace(s[n]) {
+		return "", false
+	}
+	var low [len("anyway")]byte
+	for i := range n {
+		low[i] = s[i] | 0x20
+	}
+	if !leadWords[string(low[:n])] {
+		return "", false
+	}
+	return strings.TrimLeft(s[n:], " \t\n\f\r"), true
+}
 
 // trailingWords are the last words trailingAdverb can match.
 var trailingWords = map[string]bool{"too": true, "well": true, "also": true, "now": true, "please": true, "then": true,

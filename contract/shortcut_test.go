@@ -40,7 +40,7 @@ func shortcutSeeds(t testing.TB) []string {
 		"We\u00a0join", "we,", "I", "i\tjoin", "Having received none; I act", "So I join", "So:\n I join", "I \u212Aorrect", "I corr\u0130ct", "I deny CoE 3: no", "- I hereby COE: x", "Claim of ERROR: y", "CoE on x: z", "I claim an error", "corre\xffct", "correc",
 		"0i", "9i", "ai", "zi", "Ai", "Zi", "i_", "_we", "we9", "Wea", "Dubai.", "ski",
 		"will0", "will9", "willa", "willz", "willA", "willZ", "will_", "If", "if", "",
-		"Tomorrow, I join", "\u017foon I join", "ſome day we join", "On 1 Dec I join", "next ſunday I join", "In a couple of weeks; I join", "Coming Monday I join", "this coming friday, if I own 1 Vial, I pay", "\n", "\n \t\nhelp life\nI join.", " \r\n\tpreview\r\n", "PreView!", " HELP  Life. ", "helpful", "help\u00a0me", "prevIEW:", "preview please", "a\n\nb", "eRRor", "CORRECT", "cOe"}
+		"Tomorrow, I join", "\u017foon I join", "ſome day we join", "On 1 Dec I join", "next ſunday I join", "In a couple of weeks; I join", "Coming Monday I join", "this coming friday, if I own 1 Vial, I pay", "Today - I join", "Re-sent\t-I join", "Tomorrow\u2014I join", "x-y -- we join", "Tonight at 8pm, I join", "Now I join", "So tomorrow I join", "tomorrow", "ſomeday", "next thurſday", "on 1 Dec", "I, tomorrow, join", "We , tonight at 8pm, join", "\n", "\n \t\nhelp life\nI join.", " \r\n\tpreview\r\n", "PreView!", " HELP  Life. ", "helpful", "help\u00a0me", "prevIEW:", "preview please", "a\n\nb", "eRRor", "CORRECT", "cOe"}
 	f, err := os.Open("testdata/phrasing/sentences.tsv")
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +85,9 @@ func checkShortcuts(t *testing.T, s string) {
 		if got, want := startsWord(s, c.may, c.re), c.re().FindStringSubmatch(s); !cmp.Equal(got, want) {
 			t.Errorf("startsWord(%q) = %q, the regular expression %s finds %q", s, got, c.re(), want)
 		}
+	}
+	if !mayLater(s) && laterAlone().MatchString(s) {
+		t.Errorf("mayLater(%q) is false, but laterAlone matches", s)
 	}
 	if !mayTrail(s) && trailingAdverb().MatchString(s) {
 		t.Errorf("mayTrail(%q) is false, but trailingAdverb matches", s)

@@ -2,6 +2,7 @@ package steemfield
 
 import (
 	"fmt"
+	"net/mail"
 	"strings"
 	"testing"
 
@@ -278,6 +279,41 @@ func TestRedelegate(t *testing.T) {
 		"Done: your declared power is now 2.000 (effective 1.000, voting weight 1.000)")
 	if m := data0(h).member("Alice"); m == nil || m.Power != 2000 {
 		t.Errorf("Alice after two declarations: %+v", m)
+	}
+}
+
+// TestPlayersTableShowsEffectivePower: the players table of the results
+// post and of the report showed a declared power ("2.500") where the
+// order of the proposals and the votes' weight use the effective power,
+// at most 1 (ruling S1). It shows the effective power, with a note giving
+// the declared one where they differ.
+func TestPlayersTableShowsEffectivePower(t *testing.T) {
+	h := newHarness(t)
+	var ns []*contract.Notice
+	for i, power := range []string{"1", "2.5", "0.5"} {
+		a, _ := mail.ParseAddress(players[i])
+		at := contracttest.At(t, "2026-12-01T10:0"+string(rune('0'+i))+":00Z")
+		ns = h.Send(&contract.Message{From: a.Address, Name: a.Name, Date: at, Arrived: at, Channel: contract.ChanPublic,
+			Authenticated: true, Text: "{DELEGATE: " + power + "}"})
+	}
+	report, err := h.E.Report(h.S, ID, contracttest.At(t, "2026-12-01T12:00:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, n := range map[string]*contract.Notice{"results post": findNotice(ns, r1), "report": report} {
+		if n == nil {
+			t.Fatalf("no %s", name)
+		}
+		body := strings.Join(strings.Fields(n.Body), " ")
+		for _, w := range []string{"Alice (A) 0 +0 0 0 0 0 1.000 ", "Bob (B) 0 +0 0 0 0 0 1.000[1] ", "Carol (C) 0 +0 0 0 0 0 0.500 ",
+			"[1] declared 2.500; the effective power, at most 1, orders the proposals and weighs the votes (ruling S1)."} {
+			if !strings.Contains(body, w) {
+				t.Errorf("the %s lacks %q:\n%s", name, w, n.Body)
+			}
+		}
+		if strings.Contains(body, "2.500 ") && !strings.Contains(body, "declared 2.500") {
+			t.Errorf("the %s shows the declared power as the power:\n%s", name, n.Body)
+		}
 	}
 }
 

@@ -106,17 +106,47 @@ func standing(c *contract.Ctx, st *State) string {
 	ps := st.oldestFirst()
 	sort.SliceStable(ps, func(i, j int) bool { return balance(c, ps[i].Name) > balance(c, ps[j].Name) })
 	t := &text.Table{Header: []string{"Player", "LAND", "Change", "Placed", "Unplaced", "Burnt", "Score", "Power"}}
+	var notes text.Footnotes
 	for _, m := range ps {
 		bal := balance(c, m.Name)
 		t.Add(fmt.Sprintf("%s (%s)", m.Name, m.Letter), fmt.Sprint(bal), fmt.Sprintf("%+d", bal-m.LastLAND),
-			fmt.Sprint(st.placed(m.Name)), fmt.Sprint(st.unplaced(c, m.Name)), fmt.Sprint(m.Burnt), fmt.Sprint(m.Passed-m.Burnt), milli(m.Power))
+			fmt.Sprint(st.placed(m.Name)), fmt.Sprint(st.unplaced(c, m.Name)), fmt.Sprint(m.Burnt), fmt.Sprint(m.Passed-m.Burnt), power(m, &notes))
 	}
+	alignLeft(t, len(t.Header)-1)
 	b.WriteString(t.String())
+	b.WriteString(notes.String())
 	supply := c.State().Ledger.Supply[LAND]
 	fmt.Fprintf(&b, "The totem's pool: %d LAND. LAND in existence: %d (cap %d).\n", balance(c, Totem), supply, c.IntParam(PLandCap))
 	b.WriteString("\n")
 	b.WriteString(mapText(c, st))
 	return b.String()
+}
+
+// power is a player's power as the players table shows it: the effective
+// power, which orders the proposals and weighs the votes (ruling S1,
+// Voting and Proposals 2 and 4), marked with a note giving the declared
+// power where the two differ.
+func power(m *Member, notes *text.Footnotes) string {
+	e := effective(m.Power)
+	if e == m.Power {
+		return milli(e)
+	}
+	return milli(e) + notes.Mark(fmt.Sprintf("declared %s; the effective power, at most 1, orders the proposals and weighs the votes (ruling S1).", milli(m.Power)))
+}
+
+// alignLeft pads column i of t, its heading too, to its widest cell, so
+// that the powers' points line up whether a note marks them or not
+// ("1.000", "1.000[1]"): the table aligns a column of numbers right, and
+// drops the padding at the end of a line.
+func alignLeft(t *text.Table, i int) {
+	w := len(t.Header[i])
+	for _, r := range t.Rows {
+		w = max(w, len(r[i]))
+	}
+	t.Header[i] += strings.Repeat(" ", w-len(t.Header[i]))
+	for _, r := range t.Rows {
+		r[i] += strings.Repeat(" ", w-len(r[i]))
+	}
 }
 
 // mapText draws the map with (1,1) at the bottom left (ruling S7).
