@@ -708,10 +708,13 @@ func (e *Engine) coreNearest(sen Sentence, p Performative) *Result {
 
 // readWhole reports whether a game's Extractor already read the sentence as
 // part of an action it quotes (a Rumble list read whole), so the receipt does
-// not quote it twice.
+// not quote it twice. The quote joins the list's lines with " / " where the
+// sentence, run on to the next line without a full stop, joins them with a
+// space: both are compared with every " / " and run of spaces as one space.
 func readWhole(extracted []*Action, a *Action, sentence string) bool {
+	flat := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, " / ", " ")), " ") }
 	for _, x := range extracted {
-		if x.Game != "" && x.Game == a.Game && x.Body != "" && strings.Contains(x.Line, sentence) {
+		if x.Game != "" && x.Game == a.Game && x.Body != "" && strings.Contains(flat(x.Line), flat(sentence)) {
 			return true
 		}
 	}
