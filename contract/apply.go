@@ -983,6 +983,11 @@ func (e *Engine) do(c *Ctx, m *Message, a *Action) error {
 		}
 	case PrivateOnly:
 		if m.Channel != ChanPrivate && !m.preview {
+			if a.Game == "" {
+				// The contestmaster's answers (a ruling, a denial, a
+				// correction): nothing in them is sealed.
+				return Reject("G4", "this is a private action and does not count from a list; send it privately to %s", e.cfg.Referee)
+			}
 			return Reject("G4", "this is a private action and does not count from a list; the list has now seen it, so consider changing it; send it privately to %s", e.cfg.Referee)
 		}
 		if e.cfg.RequireAuth && !m.Authenticated {
