@@ -708,10 +708,13 @@ func (e *Engine) coreNearest(sen Sentence, p Performative) *Result {
 
 // readWhole reports whether a game's Extractor already read the sentence as
 // part of an action it quotes (a Rumble list read whole), so the receipt does
-// not quote it twice.
+// not quote it twice. The quote joins the list's lines with " / " where the
+// sentence, run on to the next line without a full stop, joins them with a
+// space: both are compared with every " / " and run of spaces as one space.
 func readWhole(extracted []*Action, a *Action, sentence string) bool {
+	flat := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, " / ", " ")), " ") }
 	for _, x := range extracted {
-		if x.Game != "" && x.Game == a.Game && x.Body != "" && strings.Contains(x.Line, sentence) {
+		if x.Game != "" && x.Game == a.Game && x.Body != "" && strings.Contains(flat(x.Line), flat(sentence)) {
 			return true
 		}
 	}
@@ -980,6 +983,11 @@ func (e *Engine) do(c *Ctx, m *Message, a *Action) error {
 		}
 	case PrivateOnly:
 		if m.Channel != ChanPrivate && !m.preview {
+			if a.Game == "" {
+				// The contestmaster's answers (a ruling, a denial, a
+				// correction): nothing in them is sealed.
+				return Reject("G4", "this is a private action and does not count from a list; send it privately to %s", e.cfg.Referee)
+			}
 			return Reject("G4", "this is a private action and does not count from a list; the list has now seen it, so consider changing it; send it privately to %s", e.cfg.Referee)
 		}
 		if e.cfg.RequireAuth && !m.Authenticated {

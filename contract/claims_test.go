@@ -540,3 +540,24 @@ func TestClaimOnReceiptOfOneGame(t *testing.T) {
 		t.Fatalf("the contestmaster's denial of eir own claim: %v, claims %+v", r, h.S.Claims)
 	}
 }
+
+// TestDenialThroughList: a contestmaster's denial posted to the list by
+// mistake does not count and is told to go privately, without the advice
+// for a sealed choice the list has seen ("consider changing it"), which
+// fits a bid, not a denial; the claim stays open until the private one.
+func TestDenialThroughList(t *testing.T) {
+	h := newToy(t)
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Advance("2026-12-07T00:00:00Z")
+	h.Public("2026-12-07T10:00:00Z", alice, "I CoE on toy/report/2026-W50: my coins.")
+	r := h.Public("2026-12-07T11:00:00Z", cm, "I deny CoE #1: no error.")
+	if got := flat(r.Body); !strings.Contains(got, "this is a private action and does not count from a list; send it privately to referee@example.test (G4)") || strings.Contains(got, "consider changing it") {
+		t.Errorf("a denial through the list:\n%s", r.Body)
+	}
+	if len(h.S.Claims) != 1 || h.S.Claims[0].Status != "open" {
+		t.Errorf("claims after a denial through the list: %+v", h.S.Claims)
+	}
+	if r := h.Private("2026-12-07T11:10:00Z", cm, "I deny CoE #1: no error."); r == nil || !strings.Contains(r.Body, "Done: Claim of Error #1 denied") {
+		t.Errorf("the denial sent privately: %v", r)
+	}
+}

@@ -211,6 +211,10 @@ type Rerun struct {
 	// anew (Ctx.Number), as those of revisions written before SeriesKept
 	// did (referee verify of such a revision).
 	RenumberedSeries bool
+	// LoneLines: the revision compares a report's lines one by one, as
+	// those written before ReportEntries did (referee verify of such a
+	// revision).
+	LoneLines bool
 }
 
 // RulingsKept marks a revision whose corrected history kept the numbers
@@ -518,6 +522,9 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	if !r.RenumberedSeries {
 		rev.Series = SeriesKept
 	}
+	if !r.LoneLines {
+		rev.Lines = ReportEntries
+	}
 	return s, rev, nil
 }
 
@@ -631,7 +638,7 @@ func (e *Engine) compare(old, cur *history, r *Rerun, from time.Time) (*Revision
 	rev.Outcomes = outcomeChanges(old, cur)
 	rev.Draws = e.drawChanges(cur.s, old.entries, cur.entries)
 	var err error
-	rev.State, err = e.stateChanges(old.s, cur.s)
+	rev.State, err = e.stateChanges(old.s, cur.s, r.LoneLines)
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,10 @@ type Revision struct {
 	// a revision written before, whose corrected history numbered them
 	// anew.
 	Series string `json:"series,omitempty"`
+	// Lines is ReportEntries when the lines of a game's report were
+	// compared entry by entry (reportEntries); empty in a revision
+	// written before, which compared them line by line.
+	Lines string `json:"lines,omitempty"`
 	// Entries are the journal lines of the correction: its own, then the
 	// re-run's, numbered after the current state's.
 	Entries []Entry `json:"-"`
@@ -232,8 +236,10 @@ type Facter interface {
 }
 
 // stateChanges lists the public facts that differ between two states at the
-// same clock: balances, scores, and each game's facts (or report lines).
-func (e *Engine) stateChanges(old, cur *State) ([]StateChange, error) {
+// same clock: balances, scores, and each game's facts (or report lines,
+// compared one by one when loneLines, as revisions written before
+// ReportEntries did).
+func (e *Engine) stateChanges(old, cur *State, loneLines bool) ([]StateChange, error) {
 	var out []StateChange
 	add := func(what, o, n string) {
 		if o != n {
@@ -314,7 +320,7 @@ func (e *Engine) stateChanges(old, cur *State) ([]StateChange, error) {
 		if ro.Body == rn.Body {
 			continue
 		}
-		gone, came := lineSets(ro.Body, rn.Body)
+		gone, came := lineSets(ro.Body, rn.Body, !loneLines)
 		for _, l := range gone {
 			add(g.Spec().Title+" report", l, "")
 		}
@@ -363,32 +369,69 @@ func digits(s string) int {
 	return n
 }
 
-// lineSets lists the lines of a that b lacks and those of b that a lacks,
-// each in its order.
-func lineSets(a, b string) (gone, came []string) {
+// ReportEntries marks a revision whose report lines were compared entry by
+// entry (Revision.Lines): a line and the lines wrapped after it, such as a
+// recent event's, come and go together.
+const ReportEntries = "entries"
+
+// lineSets is the lines of a report a (the recorded one) that b (the
+// corrected one) has not, and those b has that a has not, each as often
+// as it is there more, blank lines left out. With entries, a line wrapped
+// onto the next ones is compared with them and, if it changed, listed with
+// them: the one line of a recent event that changed (a commitment wrapped
+// onto its second line) is not shown without the line it ends.
+func lineSets(a, b string, entries bool) (gone, came []string) {
+	ea, eb := reportEntries(a, entries), reportEntries(b, entries)
+	return notIn(ea, eb), notIn(eb, ea)
+}
+
+// notIn is the lines of the entries of a that b has not (each as often as
+// a has it more), blank lines left out, trailing spaces cut.
+func notIn(a, b []string) []string {
 	count := map[string]int{}
-	for _, l := range strings.Split(b, "\n") {
-		count[l]++
+	for _, x := range b {
+		count[x]++
 	}
-	for _, l := range strings.Split(a, "\n") {
-		if count[l] > 0 {
-			count[l]--
-		} else if strings.TrimSpace(l) != "" {
-			gone = append(gone, strings.TrimRight(l, " "))
+	var out []string
+	for _, x := range a {
+		if count[x] > 0 {
+			count[x]--
+			continue
+		}
+		for _, l := range strings.Split(x, "\n") {
+			if strings.TrimSpace(l) != "" {
+				out = append(out, strings.TrimRight(l, " "))
+			}
 		}
 	}
-	count = map[string]int{}
-	for _, l := range strings.Split(a, "\n") {
-		count[l]++
+	return out
+}
+
+// reportEntries splits a report into its lines, or (entries) into its
+// entries: a line with the lines after it indented at least four columns
+// deeper, the hanging indent of a wrapped entry (text.Wrap's recent events);
+// a table's rows, a grid's and a legend's are a line each.
+func reportEntries(s string, entries bool) []string {
+	lines := strings.Split(s, "\n")
+	if !entries {
+		return lines
 	}
-	for _, l := range strings.Split(b, "\n") {
-		if count[l] > 0 {
-			count[l]--
-		} else if strings.TrimSpace(l) != "" {
-			came = append(came, strings.TrimRight(l, " "))
+	var out []string
+	head := -1 // the indent of the open entry's first line; -1: none open
+	for _, l := range lines {
+		blank := strings.TrimSpace(l) == ""
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		if !blank && head >= 0 && indent >= head+4 {
+			out[len(out)-1] += "\n" + l
+			continue
+		}
+		out = append(out, l)
+		head = -1
+		if !blank {
+			head = indent
 		}
 	}
-	return gone, came
+	return out
 }
 
 // joinAnd joins items as a sentence: "a", "a and b", "a, b and c".

@@ -117,3 +117,62 @@ func TestClaimIsNoSubmission(t *testing.T) {
 		}
 	}
 }
+
+// TestRevisionShowsAWrappedEventWhole: a correction of a sealed bid changes
+// the commitment on the second line of its recent event in the report
+// ("submits sealed bids (commitment" / "027e826fdbbb2272)"); the revision
+// lists the event whole, its first line with the commitment it wraps onto,
+// where it showed the commitment's line alone. A revision written before
+// (Rerun.LoneLines, unmarked) is re-computed line by line, as it was.
+func TestRevisionShowsAWrappedEventWhole(t *testing.T) {
+	raw, at := scenarioAt(t, beforeDaveBids)
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	h.Record()
+	h.Mbox(mboxFile(t, raw[:at]))
+	receipt := contract.MessageID("receipt/ru14.bob@example.test", contract.Domain(contracttest.Referee))
+	h.Send(&contract.Message{From: "bob@example.test", Name: "Bob",
+		Date: contracttest.At(t, "2026-12-02T09:41:00Z"), Arrived: contracttest.At(t, "2026-12-02T09:41:00Z"), Subject: "Re: bids",
+		Channel: contract.ChanPrivate, Authenticated: true, Text: "CoE: my bid was not read as I sent it.",
+		InReplyTo: []string{receipt}, References: []string{"ru14.bob@example.test", receipt}})
+	fix := contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "ru14.bob@example.test", Text: "I bid 43 on Flight."}
+	in := h.RecordedInputs()
+	rerun := func(lone bool) *contract.Revision {
+		t.Helper()
+		_, rev, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: in.Inputs, Current: h.S, Fix: fix, LoneLines: lone})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rev
+	}
+	// wrapped is the report lines of the revision's state that continue a
+	// recent event (its hanging indent), each with the line before it.
+	wrapped := func(rev *contract.Revision) []string {
+		var out []string
+		for i, c := range rev.State {
+			for _, l := range []string{c.Old, c.New} {
+				if strings.HasPrefix(l, "                    ") {
+					before := ""
+					if i > 0 {
+						before = rev.State[i-1].Old + rev.State[i-1].New
+					}
+					out = append(out, before+" | "+strings.TrimSpace(l))
+				}
+			}
+		}
+		return out
+	}
+	rev := rerun(false)
+	got := wrapped(rev)
+	if len(got) != 2 || rev.Lines != contract.ReportEntries {
+		t.Fatalf("the revision (lines %q) lists %d wrapped lines, want the commitment's before and after: %q", rev.Lines, len(got), got)
+	}
+	for _, l := range got {
+		if !strings.Contains(l, "Bob      submits sealed bids (commitment |") {
+			t.Errorf("a commitment's line without the event it ends: %q", l)
+		}
+	}
+	before := rerun(true)
+	if got := wrapped(before); len(got) != 2 || before.Lines != "" || strings.Contains(got[0], "submits sealed bids") {
+		t.Errorf("re-computed as written before (lines %q), the revision lists %q, want the commitment's lines alone", before.Lines, got)
+	}
+}

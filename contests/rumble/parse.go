@@ -118,6 +118,9 @@ func parsePowers(text string) ([]PowerDef, error) {
 		}
 		body := strings.TrimSpace(l[len(lead):])
 		loc := powerSep().FindStringIndex(body)
+		if listIntro(lead, body, loc) {
+			continue // "I submit the following powers:", the list's heading
+		}
 		if loc == nil {
 			if lead != "" {
 				return nil, contract.Reject("Rumble 2", "the power %q has no description; write \"Name: what it does\"", body)
@@ -146,6 +149,26 @@ func parsePowers(text string) ([]PowerDef, error) {
 		out = append(out, PowerDef{Name: name, Text: desc, Effect: tagEffect(desc)})
 	}
 	return out, nil
+}
+
+// powersWord is a name that speaks of the powers rather than naming one.
+var powersWord = lazyre.MustCompile(`(?i)\bpowers?\b`)
+
+// listIntro reports whether a line led by "I submit" introduces the list
+// rather than submitting a power: what follows speaks of powers ("the
+// following powers", "my two powers for game 2") and gives no description.
+func listIntro(lead, body string, sep []int) bool {
+	if lead == "" || !strings.HasPrefix(strings.ToLower(lead), "i") {
+		return false
+	}
+	name := body
+	if sep != nil {
+		if strings.TrimSpace(body[sep[1]:]) != "" {
+			return false
+		}
+		name = body[:sep[0]]
+	}
+	return powersWord().MatchString(name)
 }
 
 func hasLetter(s string) bool {

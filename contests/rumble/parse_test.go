@@ -160,6 +160,11 @@ func TestParsePowers(t *testing.T) {
 		{"I submit the power Glue: sticky", []PowerDef{{"Glue", "sticky", ""}}, ""},
 		{"I rule on #3: ward 5\nMoon: shines", []PowerDef{{"Moon", "shines", ""}}, ""},
 		{"Power: Lonely", nil, "no description"},
+		// A line that introduces the list is no power ("Here are my
+		// powers:" is skipped as talk; "I submit ..." leads a power).
+		{"I submit the following powers:\n1. Moss: soft\n2. Glue: sticky", []PowerDef{{"Moss", "soft", ""}, {"Glue", "sticky", ""}}, ""},
+		{"I hereby submit my two powers for game 2\nMoss: soft", []PowerDef{{"Moss", "soft", ""}}, ""},
+		{"I submit the power Moss", nil, "no description"},
 		{"Moon: a\nmoon: b", nil, "listed twice"},
 		// Rumble 2: a description of up to 300 characters.
 		{"Moon: " + strings.Repeat("m", 300), []PowerDef{{"Moon", strings.Repeat("m", 300), ""}}, ""},

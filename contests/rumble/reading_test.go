@@ -188,6 +188,19 @@ func TestSentenceBeyondTheQuote(t *testing.T) {
 	}
 }
 
+// TestSentenceOverLines: a list whose "I ..." sentence runs on to the next
+// line without a full stop ("I attack Bob with 30 and defend with 35" then
+// "Iron Skin: 5") is quoted once, as the list sealed: the sentence the
+// reader joins across the line break is the list's, not a second action.
+func TestSentenceOverLines(t *testing.T) {
+	h := atRound(t)
+	r := h.Private("2026-12-02T12:00:00Z", alice, "I attack Bob with 30 and defend with 35\nIron Skin: 5")
+	mustDone(t, r)
+	if got := norm(r.Body); strings.Contains(got, "part of the list sealed above") || !strings.Contains(got, "1 done, 0 not done") {
+		t.Errorf("the receipt quotes the list twice:\n%s", r.Body)
+	}
+}
+
 // TestReportBetweenGames: between games the weekly report says that players
 // may join (Rumble 13) and sums up the last game, here won by the one
 // contestant who survived the bidding (Rumble 4, 11).

@@ -195,7 +195,7 @@ func TestBadInput(t *testing.T) {
 		{"zero bid", false, false, alice, "Iron Skin: 0", "1 or more", "(U4)", nil},
 		{"bids in a round", true, false, alice, "I bid 10 on Flight.", "looks like bids", "(Rumble 8)", nil},
 		{"actions while bidding", false, false, alice, "Attack: 30 to Bob", "looks like actions", "(Rumble 5)", nil},
-		{"attack on an unknown player", true, false, alice, "Attack: 10 to Zed", "no player is known", "(Rumble 9)", nil},
+		{"attack on an unknown player", true, false, alice, "Attack: 10 to Zed", `no player is known as "Zed" (Rumble 9)`, "(Rumble 9)", nil},
 		{"attack on a non-contestant", true, false, alice, "Attack: 10 to Mars", "not a contestant", "(Rumble 9)", nil},
 		{"attack on oneself", true, false, alice, "Attack: 10 to Alice", "yourself", "(Rumble 8)", nil},
 		{"over energy", true, false, alice, "Attack: 50 to Bob / Defense: 21", "allocate 71 energy but have 70", "(Rumble 8)", nil},

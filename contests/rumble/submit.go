@@ -265,7 +265,11 @@ func doSubmit(c *contract.Ctx, a *contract.Action) error {
 func (s *State) target(c *contract.Ctx, ref string) (string, error) {
 	p, err := c.State().Resolve(ref)
 	if err != nil {
-		return "", contract.Reject("Rumble 9", "%q is not a contestant you can Attack: %v", ref, err)
+		why := err.Error()
+		if r, ok := contract.AsRejection(err); ok {
+			why = r.Reason // the refusal cites Rumble 9 alone, not also the name's rule
+		}
+		return "", contract.Reject("Rumble 9", "%q is not a contestant you can Attack: %s", ref, why)
 	}
 	f := s.fighter(p.Name)
 	if f == nil {

@@ -93,7 +93,8 @@ func recomputeRevision(e *contract.Engine, path string, n int64, fix contract.Co
 	}
 	_, rev, err := e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Fix: fix, Ratified: func(id string) bool { return ratified[id] },
 		MailboxHashes: stated["hashes"] != contract.HashesOfTheGames, RenumberedRulings: stated["rulings"] != contract.RulingsKept,
-		RenumberedSeries: stated["series"] != contract.SeriesKept})
+		RenumberedSeries: stated["series"] != contract.SeriesKept,
+		LoneLines:        stated["lines"] != contract.ReportEntries})
 	return rev, err
 }
 
@@ -266,7 +267,8 @@ func Correct(e *contract.Engine, path string, current *contract.State, fix contr
 // revision as stated, the one journaled (revisionOf), was made: its
 // hashes, its ruling requests' and its series' numbers as a build before
 // their marks made them (Rerun.MailboxHashes, Rerun.RenumberedRulings,
-// Rerun.RenumberedSeries).
+// Rerun.RenumberedSeries), and its report lines compared as it compared
+// them (Rerun.LoneLines).
 func correctBefore(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time, n int64, stated map[string]any) (*contract.State, Step, *contract.Revision) {
 	journaled := n != 0 // made again at a start: it was made once
 	ratified := map[string]bool{}
@@ -283,7 +285,8 @@ func correctBefore(e *contract.Engine, path string, current *contract.State, fix
 			Ratified: func(id string) bool { return ratified[id] }, Journaled: journaled,
 			MailboxHashes:     stated != nil && stated["hashes"] != contract.HashesOfTheGames,
 			RenumberedRulings: stated != nil && stated["rulings"] != contract.RulingsKept,
-			RenumberedSeries:  stated != nil && stated["series"] != contract.SeriesKept})
+			RenumberedSeries:  stated != nil && stated["series"] != contract.SeriesKept,
+			LoneLines:         stated != nil && stated["lines"] != contract.ReportEntries})
 	}
 	if err != nil {
 		return nil, Step{Input: &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Error: err.Error()}}, nil

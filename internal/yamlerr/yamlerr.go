@@ -70,11 +70,24 @@ func explain(m string, root *yaml.Node, offset int, prefix string) Problem {
 	line += offset
 	rest := sub[2]
 	key := join(prefix, KeyAt(root, line))
+	// A flow mapping ("limits: {max: lots, on: maybe}") puts several keys
+	// on one line: the key the error names, or the value it quotes, tells
+	// them apart.
+	named := func(name, value string) string {
+		if k := keyOnLine(root, line, name, value); k != "" {
+			return join(prefix, k)
+		}
+		return key
+	}
 	switch {
 	case unknownRE().MatchString(rest):
-		return Problem{Line: line, Key: key, Msg: "no such key"}
+		u := unknownRE().FindStringSubmatch(rest)
+		return Problem{Line: line, Key: named(u[1], ""), Msg: "no such key"}
 	case typeRE().MatchString(rest):
 		t := typeRE().FindStringSubmatch(rest)
+		if t[2] != "" {
+			key = named("", t[2])
+		}
 		got := map[string]string{"!!map": "a mapping", "!!seq": "a list", "!!null": "empty"}[t[1]]
 		if got == "" {
 			got = strconv.Quote(t[2])
@@ -82,7 +95,7 @@ func explain(m string, root *yaml.Node, offset int, prefix string) Problem {
 		return Problem{Line: line, Key: key, Msg: fmt.Sprintf("%s is not %s", got, Want(t[3]))}
 	case dupRE().MatchString(rest):
 		d := dupRE().FindStringSubmatch(rest)
-		return Problem{Line: line, Key: key, Msg: fmt.Sprintf("given twice (first at line %s)", d[2])}
+		return Problem{Line: line, Key: named(d[1], ""), Msg: fmt.Sprintf("given twice (first at line %s)", d[2])}
 	}
 	rest = goTypeRE().ReplaceAllString(rest, "")
 	if key == "" {
@@ -171,6 +184,58 @@ func keyAt(n *yaml.Node, line int, path string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// keyOnLine is the dotted path of the first key on line under n named name
+// (any name when "") whose value is the scalar value (any value when ""; a
+// value yaml.v3 cut short, "10 minut...", is matched by its start), "" when
+// there is none.
+func keyOnLine(n *yaml.Node, line int, name, value string) string {
+	if n == nil {
+		return ""
+	}
+	if n.Kind == yaml.DocumentNode {
+		if len(n.Content) == 0 {
+			return ""
+		}
+		n = n.Content[0]
+	}
+	fits := func(v *yaml.Node) bool {
+		if value == "" {
+			return true
+		}
+		if v.Kind != yaml.ScalarNode {
+			return false
+		}
+		if start, cut := strings.CutSuffix(value, "..."); cut && strings.HasPrefix(v.Value, start) {
+			return true
+		}
+		return v.Value == value
+	}
+	var walk func(n *yaml.Node, path string) string
+	walk = func(n *yaml.Node, path string) string {
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				p := join(path, k.Value)
+				if k.Line == line && (name == "" || k.Value == name) && fits(v) {
+					return p
+				}
+				if got := walk(v, p); got != "" {
+					return got
+				}
+			}
+		case yaml.SequenceNode:
+			for i, v := range n.Content {
+				if got := walk(v, fmt.Sprintf("%s[%d]", path, i)); got != "" {
+					return got
+				}
+			}
+		}
+		return ""
+	}
+	return walk(n, "")
 }
 
 // LineOf is the line of the key at the dotted path under n (mappings only),

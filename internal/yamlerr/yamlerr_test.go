@@ -52,6 +52,12 @@ func TestExplain(t *testing.T) {
 		{"name: [x\n", "1 did not find expected ',' or ']' (not valid YAML)"},
 		{"name: a\nname: b\n", "2 name: given twice (first at line 1)"},
 		{"limits: 3\n", "1 limits: \"3\" is not a mapping of keys"},
+		// A flow mapping: several keys on one line, each named.
+		{"limits: {max: lots, on: maybe, colour: red}\n",
+			"1 limits.max: \"lots\" is not a whole number|1 limits.on: \"maybe\" is not true or false|1 limits.colour: no such key"},
+		{"limits: {on: true, max: a long number}\n", "1 limits.max: \"a long ...\" is not a whole number"},
+		{"limits: {max: 1, max: 2}\n", "1 limits.max: given twice (first at line 1)"},
+		{"items: [{max: 1}, {on: true, max: x}]\n", "1 items[1].max: \"x\" is not a whole number"},
 	}
 	for _, c := range cases {
 		got := strings.Join(decode(c.doc), "|")
