@@ -156,10 +156,9 @@ func checkServers(ctx context.Context, cfg *Config, out io.Writer) []string {
 	if err != nil {
 		return []string{err.Error()}
 	}
-	sc, err := smtpConfig(cfg)
-	if err != nil {
-		return []string{err.Error()}
-	}
+	// An SMTP setting that cannot be used (a password file that cannot
+	// be read) is a problem beside the IMAP server's.
+	sc, scErr := smtpConfig(cfg)
 	sc.Timeout = serverTimeout
 	type said struct {
 		out     strings.Builder
@@ -191,6 +190,10 @@ func checkServers(ctx context.Context, cfg *Config, out io.Writer) []string {
 		}
 	})
 	wg.Go(func() {
+		if scErr != nil {
+			smtpSaid.problem = scErr.Error()
+			return
+		}
 		switch err := mailout.NewSender(sc, nil).Login(ctx, cfg.Address); {
 		case err != nil:
 			failed(&smtpSaid, "smtp.addr", cfg.SMTP.Addr, cfg.SMTP.TLS, err)

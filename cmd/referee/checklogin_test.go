@@ -318,3 +318,30 @@ func TestCheckNamesATLSPortSetPlain(t *testing.T) {
 		t.Errorf("check's output reads a server that does not answer, or names a password:\n%s%s", out, errs)
 	}
 }
+
+// TestCheckSaysBothServersProblems: an SMTP password file that cannot be
+// read (here a directory: it exists, so the configuration's own check
+// passes it) is a problem, and the IMAP server is tried all the same, its
+// wrong password a problem beside it: every problem at once. Since the
+// logins ran at once the unreadable file returned before the IMAP login,
+// and check said nothing of the IMAP server.
+func TestCheckSaysBothServersProblems(t *testing.T) {
+	imapAddr := startLoginIMAP(t, "imap-pw")
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "smtp-password"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	conf := "imap: {addr: '" + imapAddr + "', tls: none, user: referee@example.test, password: wrong-imap-pw}\n" +
+		"smtp: {addr: '127.0.0.1:25', tls: none, user: referee@example.test, password_file: smtp-password}\n"
+	if err := os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, dir, "check")
+	if code != 2 {
+		t.Errorf("exit %d, want 2: %s%s", code, out, errs)
+	}
+	wants(t, "check's output", out, "imap.addr: "+imapAddr+": imap login as referee@example.test:", "read password file:")
+	if strings.Contains(out+errs, "wrong-imap-pw") {
+		t.Errorf("check's output holds the password:\n%s%s", out, errs)
+	}
+}

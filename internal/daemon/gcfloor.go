@@ -40,7 +40,7 @@ func setGCFloor(percent int, floor uint64, tuned func(int)) (restore func()) {
 	}
 	f := &gcFloor{percent: percent, floor: floor, tuned: tuned}
 	f.mu.Lock()
-	f.old = debug.SetGCPercent(f.target(0))
+	f.old = debug.SetGCPercent(f.target(f.live()))
 	f.mu.Unlock()
 	f.arm()
 	return f.stop
@@ -97,16 +97,23 @@ func (f *gcFloor) collected() {
 		}
 		return
 	}
-	f.sample[0].Name = "/gc/heap/live:bytes"
-	metrics.Read(f.sample[:])
-	if f.sample[0].Value.Kind() == metrics.KindUint64 {
-		p := f.target(f.sample[0].Value.Uint64())
-		debug.SetGCPercent(p)
-		if f.tuned != nil {
-			f.tuned(p)
-		}
+	p := f.target(f.live())
+	debug.SetGCPercent(p)
+	if f.tuned != nil {
+		f.tuned(p)
 	}
 	f.arm()
+}
+
+// live is the heap the last collection found live, 0 before the first
+// (or where the runtime does not say); f.mu is held.
+func (f *gcFloor) live() uint64 {
+	f.sample[0].Name = "/gc/heap/live:bytes"
+	metrics.Read(f.sample[:])
+	if f.sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return f.sample[0].Value.Uint64()
 }
 
 func (f *gcFloor) stop() {

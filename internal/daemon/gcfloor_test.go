@@ -95,3 +95,24 @@ func TestSetGCFloor(t *testing.T) {
 		}
 	})
 }
+
+// TestSetGCFloorOverALargeHeap: set while the live heap is already large
+// (48 MiB, whose goal at 200 passes the floor), the target is the one
+// asked from the start. It was raised as if nothing were live (1,600: a
+// goal of 17 times the live heap, 816 MiB here), until the first
+// collection, which so large a goal put off.
+func TestSetGCFloorOverALargeHeap(t *testing.T) {
+	const floor = 64 << 20
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	big := make([]byte, 48<<20)
+	runtime.GC()
+	stop := setGCFloor(200, floor, nil)
+	defer stop()
+	if p, g, live := gcRead("/gc/gogc:percent"), gcRead("/gc/heap/goal:bytes"), gcRead("/gc/heap/live:bytes"); p != 200 || g > 4*live {
+		t.Errorf("a live heap of %d MiB: target %d, goal %d MiB; want 200 and a goal of three times the live heap", live>>20, p, g>>20)
+	}
+	runtime.KeepAlive(big)
+}
