@@ -57,6 +57,28 @@ func (c *Ctx) Number(series string, next int) int {
 	return n
 }
 
+// NumberListed is Number for a series whose items the game lists, each
+// with its number, a new one numbered after the greatest listed (listed):
+// kept is the game's record of a last number a correction left unmade,
+// which no item listed holds (KeepListed), let go once an item is
+// numbered past it.
+func (c *Ctx) NumberListed(series string, listed int, kept *int) int {
+	n := c.Number(series, max(*kept, listed)+1)
+	if n >= *kept {
+		*kept = 0
+	}
+	return n
+}
+
+// KeepListed is KeepNumber (NumberKeeper) for a series NumberListed
+// numbers: the recorded history's last number is kept in *kept when it
+// passes every number listed (listed, the greatest) and kept before.
+func KeepListed(kept *int, listed, last int) {
+	if last > max(*kept, listed) {
+		*kept = last
+	}
+}
+
 // seriesKey names a game's series across histories.
 func seriesKey(game, series string) string { return game + "\x00" + series }
 

@@ -119,7 +119,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		defer release()
 	}
 	if len(conf) == 0 && !cfg.Embedded() && !*noLogin {
-		conf = append(conf, cfg.locate(checkServers(context.Background(), cfg, stdout))...)
+		conf = append(conf, cfg.locate(checkServers(context.Background(), cfg, stdout, serverTimeout))...)
 	}
 	data := checkData(cfg, *repair, stdout)
 	for _, p := range append(conf, data...) {
@@ -135,9 +135,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// serverTimeout bounds check's login to each server; a variable for the
-// tests of a server that never answers.
-var serverTimeout = 30 * time.Second
+// serverTimeout bounds check's login to each server.
+const serverTimeout = 30 * time.Second
 
 // tlsProbeTimeout bounds check's look, after a login that got no answer,
 // at whether the port speaks TLS from the first byte.
@@ -150,8 +149,9 @@ const tlsProbeTimeout = 10 * time.Second
 // a password; a server not reached is said to out alone: referee run keeps
 // trying it, and the configuration may well be right. The two logins run
 // at once, so that two servers that do not answer cost one wait of
-// serverTimeout, not two; what each says is written IMAP first.
-func checkServers(ctx context.Context, cfg *Config, out io.Writer) []string {
+// timeout (each login's bound), not two; what each says is written IMAP
+// first.
+func checkServers(ctx context.Context, cfg *Config, out io.Writer, timeout time.Duration) []string {
 	ic, err := imapConfig(cfg, nil)
 	if err != nil {
 		return []string{err.Error()}
@@ -159,7 +159,7 @@ func checkServers(ctx context.Context, cfg *Config, out io.Writer) []string {
 	// An SMTP setting that cannot be used (a password file that cannot
 	// be read) is a problem beside the IMAP server's.
 	sc, scErr := smtpConfig(cfg)
-	sc.Timeout = serverTimeout
+	sc.Timeout = timeout
 	type said struct {
 		out     strings.Builder
 		problem string
@@ -181,7 +181,7 @@ func checkServers(ctx context.Context, cfg *Config, out io.Writer) []string {
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		ictx, cancel := context.WithTimeout(ctx, serverTimeout)
+		ictx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		if n, err := ic.Login(ictx); err != nil {
 			failed(&imapSaid, "imap.addr", cfg.IMAP.Addr, cfg.IMAP.TLS, err)

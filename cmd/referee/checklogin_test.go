@@ -254,7 +254,7 @@ func TestCheckLogsInToBothAtOnce(t *testing.T) {
 	}()
 	var out strings.Builder
 	done := make(chan []string)
-	go func() { done <- checkServers(ctx, cfg, &out) }()
+	go func() { done <- checkServers(ctx, cfg, &out, time.Hour) }()
 	select {
 	case p := <-done:
 		if len(p) != 0 {
@@ -299,23 +299,26 @@ func listenTLS(t *testing.T) net.Listener {
 // naming imap.tls or smtp.tls (exit 2). A server that does not answer at
 // all is still no problem.
 func TestCheckNamesATLSPortSetPlain(t *testing.T) {
-	defer func(d time.Duration) { serverTimeout = d }(serverTimeout)
-	serverTimeout = 2 * time.Second // the wait for a greeting that never comes
 	imapAddr := startLoginIMAPOn(t, "imap-pw", listenTLS(t))
 	smtpAddr := startLoginSMTPOn(t, "smtp-pw", listenTLS(t)).addr
-	dir := t.TempDir()
+	path := filepath.Join(t.TempDir(), "referee.yaml")
 	conf := "imap: {addr: '" + imapAddr + "', tls: starttls, user: referee@example.test, password: imap-pw}\n" +
 		"smtp: {addr: '" + smtpAddr + "', tls: none, user: referee@example.test, password: smtp-pw}\n"
-	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte(conf), 0o600)
-	code, out, errs := runCmd(t, dir, "check")
-	if code != 2 {
-		t.Errorf("exit %d, want 2: %s%s", code, out, errs)
+	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	wants(t, "check's output", out,
+	cfg, err := loadConfig(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	// Two seconds for the greeting that never comes.
+	p := checkServers(context.Background(), cfg, &out, 2*time.Second)
+	wants(t, "check's problems", strings.Join(p, "\n"),
 		"imap.addr: "+imapAddr+": ", "; the server speaks TLS from the first byte there, and imap.tls is starttls: check imap.tls (tls for such a port) and the port of imap.addr",
 		"smtp.addr: "+smtpAddr+": ", "; the server speaks TLS from the first byte there, and smtp.tls is none: check smtp.tls (tls for such a port) and the port of smtp.addr")
-	if strings.Contains(out, "no login to") || strings.Contains(out+errs, "imap-pw") || strings.Contains(out+errs, "smtp-pw") {
-		t.Errorf("check's output reads a server that does not answer, or names a password:\n%s%s", out, errs)
+	if len(p) != 2 || strings.Contains(out.String(), "no login to") || strings.Contains(out.String()+strings.Join(p, ""), "-pw") {
+		t.Errorf("check's problems %q and output %q: want the two above, no server read as not answering, no password", p, out.String())
 	}
 }
 

@@ -1,10 +1,9 @@
 package life
 
 import (
+	"slices"
 	"strings"
 	"testing"
-
-	"slices"
 
 	"referee/contract"
 	"referee/contract/contracttest"

@@ -181,15 +181,10 @@ func amendable(c *contract.Ctx, a *contract.Action) error {
 const seriesAmendment = "amendment"
 
 // nextAmendment numbers a new amendment: after every one listed and after
-// the last a correction kept, or the number the recorded history gave it
-// (contract.Ctx.Number). Numbered past LastAmendment, the list holds the
-// last number again.
+// the last a correction kept in LastAmendment, or the number the recorded
+// history gave it (contract.Ctx.NumberListed).
 func nextAmendment(c *contract.Ctx, st *State) int {
-	n := c.Number(seriesAmendment, max(st.LastAmendment, st.lastAmendment())+1)
-	if n >= st.LastAmendment {
-		st.LastAmendment = 0
-	}
-	return n
+	return c.NumberListed(seriesAmendment, st.lastAmendment(), &st.LastAmendment)
 }
 
 // lastAmendment is the greatest number of the amendments listed.
@@ -205,8 +200,8 @@ func (st *State) lastAmendment() int {
 // amendment takes a number after the recorded history's last, kept in
 // LastAmendment when the correction left the last unmade.
 func (g *Game) KeepNumber(c *contract.Ctx, series string, last int) {
-	if st := data(c); series == seriesAmendment && last > max(st.LastAmendment, st.lastAmendment()) {
-		st.LastAmendment = last
+	if st := data(c); series == seriesAmendment {
+		contract.KeepListed(&st.LastAmendment, st.lastAmendment(), last)
 	}
 }
 

@@ -193,15 +193,10 @@ func changeNotice(c *contract.Ctx, st *State, ch *Change, lead string) {
 const seriesChange = "change"
 
 // nextChange numbers a new change: after every change listed and after the
-// last a correction kept, or the number the recorded history gave it
-// (contract.Ctx.Number). Numbered past LastChange, the list holds the last
-// number again.
+// last a correction kept in LastChange, or the number the recorded history
+// gave it (contract.Ctx.NumberListed).
 func nextChange(c *contract.Ctx, st *State) int {
-	n := c.Number(seriesChange, max(st.LastChange, st.lastChange())+1)
-	if n >= st.LastChange {
-		st.LastChange = 0
-	}
-	return n
+	return c.NumberListed(seriesChange, st.lastChange(), &st.LastChange)
 }
 
 // lastChange is the greatest number of the changes listed.
@@ -218,10 +213,10 @@ func (st *State) lastChange() int {
 // change's kept in LastChange when the correction left the last unmade).
 func (g *Game) KeepNumber(c *contract.Ctx, series string, last int) {
 	st := data(c)
-	switch {
-	case series == seriesChange && last > max(st.LastChange, st.lastChange()):
-		st.LastChange = last
-	case series == seriesAsset:
+	switch series {
+	case seriesChange:
+		contract.KeepListed(&st.LastChange, st.lastChange(), last)
+	case seriesAsset:
 		st.NextAsset = max(st.NextAsset, last)
 	}
 }

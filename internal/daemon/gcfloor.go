@@ -19,7 +19,10 @@ const heapMinimum = 4 << 20
 // found live, and lowered back to percent once the live heap alone makes
 // a goal of floor. Unless GOGC is set (the operator's choice: kept, and no
 // floor). A memory limit (GOMEMLIMIT) still bounds the heap. It returns
-// what puts the old target back and stops the raising.
+// what puts the old target back and stops the raising. The target is the
+// process's: while one floor is set, another SetGCFloor sets nothing and
+// its restore puts nothing back (two replays in one process, as tests run
+// them, would otherwise each put back the target the other set).
 //
 // The floor is for a batch of work whose live heap starts small and grows
 // (a replay): at a small live heap the collector runs once every few
@@ -38,12 +41,24 @@ func setGCFloor(percent int, floor uint64, tuned func(int)) (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
 	}
+	floorSet.Lock()
+	defer floorSet.Unlock()
+	if floorSet.on {
+		return func() {}
+	}
+	floorSet.on = true
 	f := &gcFloor{percent: percent, floor: floor, tuned: tuned}
 	f.mu.Lock()
 	f.old = debug.SetGCPercent(f.target(f.live()))
 	f.mu.Unlock()
 	f.arm()
 	return f.stop
+}
+
+// floorSet says whether a floor is set in the process (SetGCFloor).
+var floorSet struct {
+	sync.Mutex
+	on bool
 }
 
 // gcFloor is SetGCFloor's state, shared with the cleanup that runs after
@@ -122,5 +137,8 @@ func (f *gcFloor) stop() {
 	if !f.stopped {
 		f.stopped = true
 		debug.SetGCPercent(f.old)
+		floorSet.Lock()
+		floorSet.on = false
+		floorSet.Unlock()
 	}
 }

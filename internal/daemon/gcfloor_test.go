@@ -116,3 +116,34 @@ func TestSetGCFloorOverALargeHeap(t *testing.T) {
 	}
 	runtime.KeepAlive(big)
 }
+
+// TestSetGCFloorOnce: a floor set while another is sets nothing and puts
+// nothing back, so the first's restore puts back the target it found. Two
+// floors restored out of order put back each other's raised target.
+func TestSetGCFloorOnce(t *testing.T) {
+	const floor = 64 << 20
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	runtime.GC()
+	first := setGCFloor(200, floor, nil)
+	raised := gcRead("/gc/gogc:percent")
+	second := setGCFloor(300, floor/2, nil)
+	if p := gcRead("/gc/gogc:percent"); p != raised {
+		t.Errorf("a second floor set the target %d; want the first's %d", p, raised)
+	}
+	first()
+	if p := gcRead("/gc/gogc:percent"); p != 100 {
+		t.Errorf("the first floor restored: target %d; want the old 100", p)
+	}
+	second()
+	if p := gcRead("/gc/gogc:percent"); p != 100 {
+		t.Errorf("the second floor restored after the first: target %d; want the old 100", p)
+	}
+	third := setGCFloor(200, floor, nil)
+	defer third()
+	if p := gcRead("/gc/gogc:percent"); p <= 200 {
+		t.Errorf("a floor set after both were restored: target %d; want it raised", p)
+	}
+}
