@@ -18,6 +18,15 @@ func gcRead(name string) uint64 {
 	return s[0].Value.Uint64()
 }
 
+// gcUnset runs t as without GOGC in the environment, the target at 100,
+// and puts the target back at its end.
+func gcUnset(t *testing.T) {
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	before := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(before) })
+}
+
 // TestSetGCFloor: with a small live heap the collector's goal is the
 // floor, from the start and after each collection; with a live heap whose
 // goal at the target passes the floor, the target is the one asked; the
@@ -25,10 +34,7 @@ func gcRead(name string) uint64 {
 // and a later collection changes nothing. With GOGC set, nothing changes.
 func TestSetGCFloor(t *testing.T) {
 	const floor = 64 << 20
-	t.Setenv("GOGC", "")
-	os.Unsetenv("GOGC")
-	before := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(before)
+	gcUnset(t)
 	runtime.GC()
 
 	tuned := make(chan int, 1)
@@ -103,10 +109,7 @@ func TestSetGCFloor(t *testing.T) {
 // collection, which so large a goal put off.
 func TestSetGCFloorOverALargeHeap(t *testing.T) {
 	const floor = 64 << 20
-	t.Setenv("GOGC", "")
-	os.Unsetenv("GOGC")
-	before := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(before)
+	gcUnset(t)
 	big := make([]byte, 48<<20)
 	runtime.GC()
 	stop := setGCFloor(200, floor, nil)
@@ -122,10 +125,7 @@ func TestSetGCFloorOverALargeHeap(t *testing.T) {
 // floors restored out of order put back each other's raised target.
 func TestSetGCFloorOnce(t *testing.T) {
 	const floor = 64 << 20
-	t.Setenv("GOGC", "")
-	os.Unsetenv("GOGC")
-	before := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(before)
+	gcUnset(t)
 	runtime.GC()
 	first := setGCFloor(200, floor, nil)
 	raised := gcRead("/gc/gogc:percent")

@@ -139,17 +139,23 @@ func Want(goType string) string {
 	return "a mapping of keys"
 }
 
+// content is the node a document holds (n itself if n is no document),
+// nil for none.
+func content(n *yaml.Node) *yaml.Node {
+	if n != nil && n.Kind == yaml.DocumentNode {
+		if len(n.Content) == 0 {
+			return nil
+		}
+		return n.Content[0]
+	}
+	return n
+}
+
 // KeyAt is the dotted path of the key (or list item) on line in the tree
 // under n, "" when there is none.
 func KeyAt(n *yaml.Node, line int) string {
-	if n == nil {
+	if n = content(n); n == nil {
 		return ""
-	}
-	if n.Kind == yaml.DocumentNode {
-		if len(n.Content) == 0 {
-			return ""
-		}
-		n = n.Content[0]
 	}
 	path, _ := keyAt(n, line, "")
 	return path
@@ -191,14 +197,8 @@ func keyAt(n *yaml.Node, line int, path string) (string, bool) {
 // value yaml.v3 cut short, "10 minut...", is matched by its start), "" when
 // there is none.
 func keyOnLine(n *yaml.Node, line int, name, value string) string {
-	if n == nil {
+	if n = content(n); n == nil {
 		return ""
-	}
-	if n.Kind == yaml.DocumentNode {
-		if len(n.Content) == 0 {
-			return ""
-		}
-		n = n.Content[0]
 	}
 	fits := func(v *yaml.Node) bool {
 		if value == "" {
