@@ -73,3 +73,30 @@ func TestObjectedAmendmentNotThroughAnother(t *testing.T) {
 		t.Errorf("open intents: %+v, want #1 and #2", h.S.Intents)
 	}
 }
+
+// TestAmendRumblesContract: "Rumble's contract" (a straight or a curly
+// apostrophe) names the contract as "the Rumble contract" does (Rumble
+// 15): Mars's intent to amend Rumble's contract is tabled with the
+// amendment's text alone, and "I amend the Rumble contract: ..." in other
+// words of form passes through it. Where "amend Rumble's contract" was not
+// a dependent action of any game, and "I amend Rumble’s contract" was not
+// understood.
+func TestAmendRumblesContract(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	mustDone(t, h.Public("2026-12-01T10:00:00Z", mars, "I intend, without 2 objections, to amend Rumble's contract: contestants SHOULD be kind."))
+	mustDone(t, h.Public("2026-12-01T10:01:00Z", mars, "I intend, without 2 objections, to amend Rumble’s contract: SET BidLimit = 5"))
+	r := h.Public("2026-12-05T10:02:00Z", mars, "I amend the Rumble contract: contestants should be kind")
+	if !strings.Contains(norm(r.Body), "amendment 1 of the Rumble contract passed: contestants should be kind") || !strings.Contains(norm(r.Body), "intent #1 resolved") {
+		t.Errorf("the amendment announced as Rumble's did not pass through its intent:\n%s", r.Body)
+	}
+	r = h.Public("2026-12-05T10:03:00Z", mars, "I amend Rumble’s contract: SET BidLimit=5")
+	if !strings.Contains(norm(r.Body), "intent #2 resolved") {
+		t.Errorf("the second amendment did not pass:\n%s", r.Body)
+	}
+	if got := h.S.Games["rumble"].Params["BidLimit"]; got != "5" {
+		t.Errorf("BidLimit = %q, want 5", got)
+	}
+	if am := data2(h).Amendments; len(am) != 2 || am[1].Text != "SET BidLimit=5" {
+		t.Errorf("the amendments: %+v", am)
+	}
+}

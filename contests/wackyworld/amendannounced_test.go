@@ -53,3 +53,20 @@ func TestAmendOnlyAsAnnounced(t *testing.T) {
 		t.Errorf("DonorYPoints = %q, want 3", got)
 	}
 }
+
+// TestAmendWackyWorldsContract: "Wacky World's contract" names the
+// contract (Wacky 1): the amendment is its text alone, "SET DonorYPoints
+// = 3", where it was "'s contract: SET DonorYPoints = 3", which the
+// amended contract published.
+func TestAmendWackyWorldsContract(t *testing.T) {
+	h := world(t)
+	if r := h.public("2026-12-01T12:00:00Z", alice, "I intend, without 3 objections, to amend Wacky World’s contract: SET DonorYPoints = 3"); !done(r) {
+		t.Fatalf("intent:\n%s", r.Body)
+	}
+	if r := h.public("2026-12-05T12:00:00Z", alice, "I amend Wacky World's contract: SET DonorYPoints = 3"); !done(r) {
+		t.Fatalf("amend:\n%s", r.Body)
+	}
+	if ch := h.data().Changes; len(ch) != 1 || ch[0].Text != "SET DonorYPoints = 3" {
+		t.Errorf("the changes: %+v", ch)
+	}
+}
