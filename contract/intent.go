@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"referee/contract/text"
 )
@@ -255,11 +256,37 @@ func sameWording(a, b *Intent) bool {
 	return a.Sponsor == b.Sponsor && a.Game == b.Game && a.Verb == b.Verb && sameWords(a.Text, b.Text)
 }
 
-// sameWords says whether a and b are the same words, ignoring case, spacing
-// and a final full stop.
+// sameWords says whether a and b are the same words and marks in the same
+// order, ignoring case, spacing (around a mark too: "SET Width=20" is
+// "SET Width = 20") and a final full stop.
 func sameWords(a, b string) bool {
-	norm := func(s string) string { return strings.Join(strings.Fields(strings.TrimRight(s, ". ")), " ") }
-	return strings.EqualFold(norm(a), norm(b))
+	return strings.EqualFold(wordsAndMarks(a), wordsAndMarks(b))
+}
+
+// wordsAndMarks is s as its words and marks, one space between each, without
+// a final full stop: "Width=20." is "Width = 20".
+func wordsAndMarks(s string) string {
+	var b strings.Builder
+	word := false
+	for _, r := range strings.TrimRight(s, ". \t\n") {
+		switch {
+		case unicode.IsSpace(r):
+			word = false
+			continue
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if !word && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			word = true
+		default:
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			word = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // intentList names intents for a receipt: "intent #1, tabled 2026-12-04 13:11".
@@ -498,7 +525,64 @@ func (e *Engine) resolveDependent(c *Ctx, a *Action) error {
 	if len(cands) == 0 {
 		return Reject("G7", "this is a dependent action: first announce \"I intend, %s, to %s\"", v.Dependent.Describe(), strings.TrimPrefix(v.Syntax, "I "))
 	}
-	return e.performIntent(c, e.choose(c, cands), a)
+	// G7: the action done is the one an intent announced; another of the
+	// same verb (another amendment) is not done through it, nor does it
+	// get round the objections to one by passing through another.
+	var same []*Intent
+	for _, x := range cands {
+		if e.announced(x, a) {
+			same = append(same, x)
+		}
+	}
+	if len(same) == 0 {
+		whose := "of yours"
+		if slices.ContainsFunc(cands, func(x *Intent) bool { return x.Sponsor != p.Name }) {
+			whose = "you may resolve"
+		}
+		return Reject("G7", "no intent %s announced this action; %s; this one needs an intent of its own, announced \"I intend, %s, to %s\"",
+			whose, announcedList(cands, p.Name), v.Dependent.Describe(), strings.TrimPrefix(v.Syntax, "I "))
+	}
+	return e.performIntent(c, e.choose(c, same), a)
+}
+
+// announced says whether in announced action a (G7): the same game and
+// verb, and each of the verb's arguments in the same words (sameWords:
+// any case and spacing, a final full stop or not), so that "I amend the
+// Rumble contract: SET BidLimit = 5" is not done through an intent to
+// amend it to say something else. How the action names its game is no
+// argument: "the Rumble contract" and "the contract of Rumble" are one.
+func (e *Engine) announced(in *Intent, a *Action) bool {
+	if in.Game != a.Game || in.Verb != a.Verb.Name {
+		return false
+	}
+	was := e.intentAction(in, "")
+	if was == nil {
+		return false
+	}
+	for _, args := range []map[string]string{a.Args, was.Args} {
+		for k := range args {
+			if !strings.HasPrefix(k, "_") && !sameWords(a.Args[k], was.Args[k]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// announcedList says what each of list announced, for a refusal: "your
+// intent #3 announced: amend the Rumble contract: be kind"; an intent of
+// another sponsor's that the player supports (and so may resolve) is
+// named with its sponsor's name.
+func announcedList(list []*Intent, player string) string {
+	var out []string
+	for _, in := range list {
+		whose := "your intent"
+		if in.Sponsor != player {
+			whose = fmt.Sprintf("%s's intent", in.Sponsor)
+		}
+		out = append(out, fmt.Sprintf("%s #%d announced: %s", whose, in.ID, in.Text))
+	}
+	return strings.Join(out, "; ")
 }
 
 // choose picks the intent an action names among several (G7): the first

@@ -91,7 +91,7 @@ func (g *Game) Verbs() []*contract.Verb {
 			Syntax: "I end the current game of Rumble", Help: "end the running game with no winner (without objection from a contestant)",
 			Dependent: &contract.Method{Kind: "objection", N: 1, Eligible: isContestant, Who: "contestants", Intendable: endable,
 				Object: currentGame, Gone: endedGame}, Do: doEnd},
-		{Name: "amend", Pattern: `amend\s+(?:the\s+)?(?:rumble\s+)?(?:contract|contest)(?:\s+of\s+rumble)?\s*(?:[:,-]|\bto\s+read\b|\bas\s+follows\b|\bby\b|\bwith\b)?\s*(?P<text>.+)`, Rule: "Rumble 15",
+		{Name: "amend", Pattern: `amend\s+(?:the\s+)?(?:rumble(?:['’]s)?\s+)?(?:contract|contest)(?:\s+of\s+rumble)?\s*(?:[:,-]|\bto\s+read\b|\bas\s+follows\b|\bby\b|\bwith\b)?\s*(?P<text>.+)`, Rule: "Rumble 15",
 			Syntax: "I amend the Rumble contract: SET Deadline = 48h", Help: "the contestmaster amends the contract (without 2 objections from contestants)",
 			Dependent: &contract.Method{Kind: "objection", N: 2, Eligible: isContestant, Who: "contestants", Intendable: amendable}, Text: true, Do: doAmend},
 		{Name: "consent", Pattern: `consent\s+to\s+(?P<who>.+?)\s+(?:becoming|being|as)\s+(?:the\s+)?(?:rumble\s+)?contestmaster(?:\s+of\s+rumble)?`, Rule: "Rumble 16",
