@@ -133,7 +133,7 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	fmt.Fprintln(stdout, "problems:")
-	for _, p := range problems {
+	for _, p := range inFileOrder(problems) {
 		fmt.Fprintln(stdout, "  "+p)
 	}
 	return errProblems
