@@ -92,7 +92,7 @@ func TestResolveWithoutAccents(t *testing.T) {
 				got = p.Name
 			}
 			if err != nil {
-				got = strings.TrimSuffix(err.Error(), " (players)")
+				got = strings.TrimSuffix(err.Error(), " (guide: Naming players)")
 			}
 			if got != r.want {
 				t.Errorf("%s(%q) = %q, want %q", r.name, c.ref, got, r.want)

@@ -29,7 +29,7 @@ func (e *Engine) coreVerbs() []*Verb {
 			Pattern: `rule\s+(?:on\s+)?(?:request\s+)?#\s*(?P<id>\d+)\s*[:,.-]?\s*(?P<answer>.+)`,
 			Syntax:  "I rule on #N: <answer> (contestmasters, privately)",
 			Help:    "answer the referee's request for a ruling", Do: doRule},
-		{Name: "name", Scope: Anywhere, Rule: "players",
+		{Name: "name", Scope: Anywhere, Rule: NamingRule,
 			Pattern: `(?:change|set)\s+my\s+(?:nick)?name\s+to\s+(?P<name>.+)`,
 			Syntax:  "I change my name to <name>",
 			Help:    "choose the name the referee knows you by", Do: doName},
@@ -177,21 +177,21 @@ func doName(c *Ctx, a *Action) error {
 	}
 	name := cleanName(asked)
 	if name == "" || strings.HasPrefix(name, "contest") {
-		return Reject("players", "choose a name of letters and spaces")
+		return Reject(NamingRule, "choose a name of letters and spaces")
 	}
 	// A name is kept as chosen or refused, never cut or stripped: the
 	// reports and the status page would show a name nobody chose.
 	if name != asked {
 		if strings.ContainsAny(asked, "\"<>,;") {
-			return Reject("players", "a name may not hold quotation marks, angle brackets, commas or semicolons")
+			return Reject(NamingRule, "a name may not hold quotation marks, angle brackets, commas or semicolons")
 		}
 		if len(asked) > maxName {
-			return Reject("players", "a name is at most %d bytes long; \"%s\" has %d", maxName, asked, len(asked))
+			return Reject(NamingRule, "a name is at most %d bytes long; \"%s\" has %d", maxName, asked, len(asked))
 		}
-		return Reject("players", "choose a name of letters and spaces")
+		return Reject(NamingRule, "choose a name of letters and spaces")
 	}
 	if other := c.s.PlayerByName(name); other != nil && other != c.Actor() {
-		return Reject("players", "the name %q is taken", name)
+		return Reject(NamingRule, "the name %q is taken", name)
 	}
 	p := c.Actor()
 	old := p.Name

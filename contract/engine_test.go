@@ -562,7 +562,7 @@ func TestRejectionsJournaled(t *testing.T) {
 		}
 	}
 	// In the order written, as the receipt.
-	want := []string{`toy: not understood; the nearest form is: I join the Toy game (send "help toy" for all)`, `toy: no player is known as "Zed" (players)`}
+	want := []string{`toy: not understood; the nearest form is: I join the Toy game (send "help toy" for all)`, `toy: no player is known as "Zed" (guide: Naming players)`}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("journal rejections (-want +got):\n%s", d)
 	}

@@ -19,6 +19,11 @@ func (r *Rejection) Error() string {
 	return r.Reason + " (" + r.Rule + ")"
 }
 
+// NamingRule is what a refusal of a player's name cites: the section of the
+// players' guide (guide.md, the start of the HELP reply) that says how
+// players are named, a heading a player can find.
+const NamingRule = "guide: Naming players"
+
 // Reject builds a rejection citing rule.
 func Reject(rule, format string, args ...any) *Rejection {
 	return &Rejection{Rule: rule, Reason: fmt.Sprintf(format, args...)}

@@ -83,7 +83,7 @@ func resolveByCopies(s *State, ref string) (*Player, error) {
 			return nil, ambiguous(ref, ps)
 		}
 	}
-	return nil, Reject("players", "no player is known as %q", ref)
+	return nil, Reject(NamingRule, "no player is known as %q", ref)
 }
 
 // bareCopies keeps resolveByCopies's names without their accents: the

@@ -3,6 +3,7 @@ package contract_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"referee/contract"
 )
@@ -19,7 +20,7 @@ func TestNameChangeFollowsIntents(t *testing.T) {
 	h.Public("2026-12-01T10:13:00Z", dan, "I support intent #1.")
 	for _, c := range []struct{ from, text, want string }{
 		{alice, "I change my name to Alicia.", "you are now known as Alicia (before: Alice)"},
-		{bob, "I change my name to Dan.", `the name "Dan" is taken (players)`},
+		{bob, "I change my name to Dan.", `the name "Dan" is taken (guide: Naming players)`},
 		{bob, "I change my name to Robert.", "you are now known as Robert (before: Bob)"},
 		{carol, "I change my name to Caroline.", "you are now known as Caroline (before: Carol)"},
 		{bob, "I withdraw my support to intent #1.", "Done: your support of intent #1 is withdrawn"},
@@ -56,9 +57,9 @@ func TestNameEpochMovesWithARename(t *testing.T) {
 func TestNameRefusedNotCut(t *testing.T) {
 	h := joined(t)
 	for _, c := range []struct{ text, want string }{
-		{"I change my name to Bartholomew Fitzgerald-Montgomery III Esq.", `a name is at most 40 bytes long; "Bartholomew Fitzgerald-Montgomery III Esq" has 41 (players)`},
-		{`I change my name to <i>Zoë</i> & "Co"`, `a name may not hold quotation marks, angle brackets, commas or semicolons (players)`},
-		{"I change my name to Lee, Alice", `a name may not hold quotation marks, angle brackets, commas or semicolons (players)`},
+		{"I change my name to Bartholomew Fitzgerald-Montgomery III Esq.", `a name is at most 40 bytes long; "Bartholomew Fitzgerald-Montgomery III Esq" has 41 (guide: Naming players)`},
+		{`I change my name to <i>Zoë</i> & "Co"`, `a name may not hold quotation marks, angle brackets, commas or semicolons (guide: Naming players)`},
+		{"I change my name to Lee, Alice", `a name may not hold quotation marks, angle brackets, commas or semicolons (guide: Naming players)`},
 	} {
 		r := h.Public("2026-12-01T11:00:00Z", alice, c.text)
 		if r == nil || !strings.Contains(flat(r.Body), "Not done: "+c.want) {
@@ -70,5 +71,30 @@ func TestNameRefusedNotCut(t *testing.T) {
 	}
 	if r := h.Public("2026-12-01T11:00:00Z", alice, "I change my name to Alys   of  Wonderland & Co's"); r == nil || !strings.Contains(flat(r.Body), "you are now known as Alys of Wonderland & Co's (before: Alice)") {
 		t.Errorf("a name with an ampersand and an apostrophe: %v", r)
+	}
+}
+
+// TestNameRefusalsCiteTheGuide: a refusal of a name cites the section of the
+// players' guide that says how players are named, by a heading the HELP reply
+// shows, not "(players)", which names nothing a player can look up.
+func TestNameRefusalsCiteTheGuide(t *testing.T) {
+	h := joined(t)
+	const cite = "(guide: Naming players)"
+	for _, c := range []struct{ text, want string }{
+		{"I transfer 1 coin to Frank.", `no player is known as "Frank" ` + cite},
+		{"I change my name to Bob.", `the name "Bob" is taken ` + cite},
+	} {
+		r := h.Public("2026-12-05T11:00:00Z", alice, c.text)
+		if r == nil || !strings.Contains(flat(r.Body), c.want) {
+			t.Errorf("%s: the receipt lacks %q:\n%v", c.text, c.want, r)
+		}
+	}
+	ns := h.Send(&contract.Message{From: "alice@example.test", Arrived: h.S.Clock.Add(time.Minute), Channel: contract.ChanPrivate, Text: "help"})
+	if len(ns) != 1 {
+		t.Fatalf("help: %d replies, want 1", len(ns))
+	}
+	section, ok := strings.CutPrefix(contract.NamingRule, "guide: ")
+	if !ok || !strings.Contains(ns[0].Body, "\n"+section+"\n"+strings.Repeat("-", len(section))+"\n") {
+		t.Errorf("the HELP reply has no heading %q for the citation %q:\n%s", section, contract.NamingRule, ns[0].Body)
 	}
 }

@@ -255,7 +255,7 @@ func (s *State) resolve(ref string, prefixes bool) (*Player, error) {
 			return nil, ambiguous(ref, ps)
 		}
 	}
-	return nil, Reject("players", "no player is known as %q", ref)
+	return nil, Reject(NamingRule, "no player is known as %q", ref)
 }
 
 // withoutMarks is s in lower case without its accents: decomposed (NFD),
@@ -290,7 +290,7 @@ func ambiguous(ref string, ps []*Player) error {
 		names = append(names, p.Name)
 	}
 	sort.Strings(names)
-	return Reject("players", "%q is ambiguous: it could be %s; name one", ref, strings.Join(names, ", "))
+	return Reject(NamingRule, "%q is ambiguous: it could be %s; name one", ref, strings.Join(names, ", "))
 }
 
 // Register returns the player with this address, creating one named after the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,7 +31,7 @@ import (
 const checkUsage = `Usage: referee check [--state F] [--config F] [--repair] [--no-login]
 
 Reads everything the referee keeps and prints every problem at once, each
-with its file and line:
+with its file and line, in order of file and line:
   - the configuration (each key, and the environment variable that set it);
   - the IMAP and SMTP servers, when imap.addr is set and the configuration
     has no other problem: check logs in to each as referee run does (the
@@ -122,7 +125,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		conf = append(conf, cfg.locate(checkServers(context.Background(), cfg, stdout, serverTimeout))...)
 	}
 	data := checkData(cfg, *repair, stdout)
-	for _, p := range append(conf, data...) {
+	for _, p := range inFileOrder(append(conf, data...)) {
 		fmt.Fprintln(stdout, p)
 	}
 	switch {
@@ -133,6 +136,52 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stdout, "ok")
 	return nil
+}
+
+// problemAt is the "file:line: " a problem begins with.
+var problemAt = regexp.MustCompile(`^(\S+?):(\d+): `)
+
+// inFileOrder lists problems in order of file and line: those of a file
+// together, where its first problem was, by line (a problem of the file's
+// decoding, then one of a key that decoded, on an earlier line, come in
+// line order); a problem with no line (one set by an environment variable)
+// stays where it was among them.
+func inFileOrder(problems []string) []string {
+	type at struct {
+		file string
+		line int
+	}
+	where := make([]at, len(problems))
+	for i, p := range problems {
+		if m := problemAt.FindStringSubmatch(p); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			where[i] = at{m[1], n}
+		}
+	}
+	out := make([]string, 0, len(problems))
+	done := map[string]bool{}
+	for i, p := range problems {
+		f := where[i].file
+		if f == "" {
+			out = append(out, p)
+			continue
+		}
+		if done[f] {
+			continue
+		}
+		done[f] = true
+		var of []int
+		for j := i; j < len(problems); j++ {
+			if where[j].file == f {
+				of = append(of, j)
+			}
+		}
+		slices.SortStableFunc(of, func(a, b int) int { return cmp.Compare(where[a].line, where[b].line) })
+		for _, j := range of {
+			out = append(out, problems[j])
+		}
+	}
+	return out
 }
 
 // serverTimeout bounds check's login to each server.

@@ -239,7 +239,7 @@ func (c *common) loadFor(use mailUse, adjust ...func(*Config)) (*Config, error) 
 		f(cfg)
 	}
 	if p := append([]string(cp), cfg.validateFor(gameIDs(), use)...); len(p) > 0 {
-		return nil, usagef("%s", strings.Join(p, "\n"))
+		return nil, usagef("%s", strings.Join(inFileOrder(p), "\n"))
 	}
 	return cfg, nil
 }

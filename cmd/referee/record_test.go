@@ -497,3 +497,39 @@ func TestRunKilledInItsFirstSave(t *testing.T) {
 		t.Errorf("check after the restart: exit %d\n%s", code, out)
 	}
 }
+
+// TestCheckListsInFileOrder: check lists the problems in order of file and
+// line, the configuration's on lines 2, 4 and 5 in that order, though the
+// file's decoding found line 4's (an unknown key) before the keys that
+// decoded were checked (lines 5 and 2); run's refusal lists them so too.
+func TestCheckListsInFileOrder(t *testing.T) {
+	dir := initState(t, "2099-12-01T09:00:00Z")
+	os.WriteFile(filepath.Join(dir, "referee.yaml"), []byte("log:\n  format: xml\nlimits:\n  receipt_per_hour: 3\naddress: bad\n"), 0o600)
+	want := []string{
+		`referee.yaml:2: log.format: "xml" must be text or json`,
+		`referee.yaml:4: limits.receipt_per_hour: no such key`,
+		`referee.yaml:5: address: "bad" is not an email address`,
+	}
+	inOrder := func(name, out string) {
+		t.Helper()
+		last := -1
+		for _, w := range want {
+			i := strings.Index(out, w+"\n")
+			if i < 0 {
+				t.Errorf("%s lacks %q:\n%s", name, w, out)
+				return
+			}
+			if i < last {
+				t.Errorf("%s lists %q out of line order:\n%s", name, w, out)
+			}
+			last = i
+		}
+	}
+	code, out, _ := runCmd(t, dir, "check", "--no-login")
+	if code != 2 {
+		t.Errorf("check: exit %d, want 2", code)
+	}
+	inOrder("check", out)
+	_, _, errs := runCmd(t, dir, "run")
+	inOrder("run's refusal", errs)
+}

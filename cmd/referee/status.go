@@ -23,7 +23,9 @@ const statusUsage = `Usage: referee status [--state F] [--config F]
 Prints what the referee is doing, from its files (a running referee run need
 not be stopped): the game clock (that of the state's last change), each
 game's phase, contestants and next event with the time left to it (from now,
-or from the game clock when that is ahead), the open intents, the outbox,
+or from the game clock when that is ahead, a test clock's: not from a test
+clock still running, which the files do not hold; the clock line says which),
+the open intents, the outbox,
 the last mail read and sent, and the problems referee check would list. Exit
 status 2 when there is any problem.
 `
@@ -54,7 +56,11 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 		from = now
 		fmt.Fprintf(stdout, "clock: %s (its last change; the time left counts from now, %s)\n", fmtWhen(s.Clock), fmtWhen(now))
 	} else {
-		fmt.Fprintf(stdout, "clock: %s\n", fmtWhen(s.Clock))
+		// Ahead of now, the state's clock is a test clock's (run's
+		// --clock-start, --clock-rate). A run still going has moved that
+		// clock on, which status cannot read from the files: the line says
+		// what the time left counts from.
+		fmt.Fprintf(stdout, "clock: %s (its last change, ahead of now: a test clock's; the time left counts from it, not from a test clock still running)\n", fmtWhen(s.Clock))
 	}
 	switch {
 	case cfg.Web.Addr == "off":
@@ -127,7 +133,7 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	fmt.Fprintln(stdout, "problems:")
-	for _, p := range problems {
+	for _, p := range inFileOrder(problems) {
 		fmt.Fprintln(stdout, "  "+p)
 	}
 	return errProblems

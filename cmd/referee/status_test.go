@@ -250,3 +250,23 @@ func loadState(t *testing.T, dir string) (*contract.State, string) {
 	}
 	return s, path
 }
+
+// TestStatusTimeLeftFromATestClock: a state whose clock is ahead of now (a
+// test clock's, --clock-start in 2099) has the time left counted from that
+// clock, the state's last change, which status cannot tell from a test clock
+// still running further on: the clock line says what the IN column counts
+// from, rather than nothing.
+func TestStatusTimeLeftFromATestClock(t *testing.T) {
+	dir := initState(t, "2099-12-01T09:00:00Z")
+	code, out, errs := runCmd(t, dir, "status")
+	if code != 0 {
+		t.Fatalf("status: %d\n%s%s", code, out, errs)
+	}
+	const want = "clock: Tue 2099-12-01 09:00 UTC (its last change, ahead of now: a test clock's; the time left counts from it, not from a test clock still running)\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("the clock line does not say what the time left counts from; want %q in:\n%s", want, out)
+	}
+	if !regexp.MustCompile(`(?m)^life .* at Mon 2099-12-07 00:00 UTC +5d 15h$`).MatchString(out) {
+		t.Errorf("status does not count Life's next round from the state's clock:\n%s", out)
+	}
+}

@@ -55,9 +55,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	for _, m := range r.mismatches {
 		fmt.Fprintln(stdout, "MISMATCH:", m)
 	}
-	fmt.Fprintf(stdout, "%s checked against their commitments, %s recomputed, %s pending (seed not yet revealed), %s recomputed, %s checked, %s\n",
-		text.Count(r.seeds, "seed", "seeds"), text.Count(r.draws, "draw", "draws"), text.Count(r.pending, "draw", "draws"), text.Count(r.commitments, "commitment", "commitments"),
-		text.Count(r.citations, "state hash", "state hashes"), text.Count(len(r.mismatches), "mismatch", "mismatches"))
+	fmt.Fprintln(stdout, r.summary())
 	if revisions > 0 {
 		fmt.Fprintf(stdout, "%s re-computed from the journal\n", text.Count(revisions, "revision", "revisions"))
 	}
@@ -70,6 +68,19 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 type verification struct {
 	seeds, draws, pending, commitments, citations int
 	mismatches                                    []string
+}
+
+// summary is verify's line of counts, each phrase in agreement with its
+// number: "1 seed checked against its commitment", "2 seeds checked against
+// their commitments".
+func (r *verification) summary() string {
+	seeds := text.Count(r.seeds, "seed", "seeds") + " checked against their commitments"
+	if r.seeds == 1 {
+		seeds = "1 seed checked against its commitment"
+	}
+	return fmt.Sprintf("%s, %s recomputed, %s pending (seed not yet revealed), %s recomputed, %s checked, %s",
+		seeds, text.Count(r.draws, "draw", "draws"), text.Count(r.pending, "draw", "draws"), text.Count(r.commitments, "commitment", "commitments"),
+		text.Count(r.citations, "state hash", "state hashes"), text.Count(len(r.mismatches), "mismatch", "mismatches"))
 }
 
 // checkCitations holds the state hash each citable notice published (the

@@ -41,6 +41,10 @@ func (g *Game) Extract(c *contract.Ctx, m *contract.Message) []*contract.Action 
 		case cm && st.Phase == PhasePowers && st.Q > 0:
 		case p != nil && st.fighter(p.Name) != nil:
 		case sniff(text) != "" && (st.Phase != PhaseNone || p != nil && p.In("rumble")):
+		case !cm && readsAsList(st, dropForeign(text, st)):
+			// Someone who is not a contestant sends the open phase's list
+			// ("Moss: grows on you", "Iron Skin: 30"): refused (Rumble 2),
+			// not left without a reply.
 		default:
 			return nil
 		}
@@ -62,6 +66,25 @@ func submitVerb(g *Game) *contract.Verb {
 		}
 	}
 	panic("rumble: no submit verb")
+}
+
+// readsAsList reports whether text, sent privately, reads as a list for the
+// open phase in the forms sniff does not know by a keyword: powers as "Name:
+// what it does" while powers are submitted (Rumble 2), and an amount on a
+// listed power ("Iron Skin: 30") while bidding or in a round (Rumble 5, 8).
+func readsAsList(st *State, text string) bool {
+	switch st.Phase {
+	case PhasePowers:
+		defs, err := parsePowers(text)
+		return err == nil && len(defs) > 0
+	case PhaseBids, PhaseRound:
+		for _, seg := range segments(text) {
+			if name, _, ok := amountIn(seg); ok && st.namesPower(name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rumbleSentence is what an "I ..." sentence of a private list starts with,
@@ -169,7 +192,7 @@ func doSubmit(c *contract.Ctx, a *contract.Action) error {
 	}
 	if !cm && (f == nil || !f.Alive) {
 		if f == nil {
-			return contract.Reject("Rumble 2", "you are not a contestant in game %d", st.Game)
+			return contract.Reject("Rumble 2", "you are not a contestant in game %d, so nothing was recorded", st.Game)
 		}
 		return contract.Reject("Rumble 4", "you are dead in game %d (%s)", st.Game, f.Out)
 	}
