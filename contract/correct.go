@@ -282,11 +282,12 @@ func Corrections(entries []Entry) []Correction {
 // claim leaves the state with its ruling request, and the report it was
 // about, when no other claim holds it, self-ratifies again a period after
 // the state's clock. Rerun does it to the corrected state; a re-done
-// InCorrect of a later re-run's history does the same.
-func (e *Engine) corrected(s *State, n int) {
+// InCorrect of a later re-run's history does the same. It returns the claim
+// answered, nil when no claim n is open.
+func (e *Engine) corrected(s *State, n int) *Claim {
 	i := slices.IndexFunc(s.Claims, func(x *Claim) bool { return x.ID == n })
 	if i < 0 {
-		return
+		return nil
 	}
 	cl := s.Claims[i]
 	s.Claims = slices.Delete(slices.Clone(s.Claims), i, i+1)
@@ -297,6 +298,74 @@ func (e *Engine) corrected(s *State, n int) {
 		s.touchCited(x)
 		x.Status, x.Ratifies = "pending", s.Clock.Add(e.ratification(s, x.Game))
 	}
+	return cl
+}
+
+// AnswerRecorded marks a revision whose corrected state records the answer
+// to its claim among its game's recent events (Revision.Answer).
+const AnswerRecorded = "recorded"
+
+// GameEvent is a line of one game's recent events, held apart from the
+// game: the answer a correction gave its claim (Input.Answer).
+type GameEvent struct {
+	Game string    `json:"game"`
+	Time time.Time `json:"time"`
+	Who  string    `json:"who"`
+	What string    `json:"what"`
+}
+
+// answerEvent is what the recent events of claim cl's game say of its
+// correction, as a denial's say of it: where the claim was made, what the
+// correction did, briefly, without what a private message now reads (its
+// sender's corrected receipt alone shows it, as the revision says), and
+// how much the revision lists.
+func answerEvent(cl *Claim, rev *Revision, at time.Time) *GameEvent {
+	f := &rev.Fix
+	did := f.Describe()
+	switch {
+	case f.Kind == FixReads && rev.private:
+		did = fmt.Sprintf("message %s, sent to the referee alone, reads otherwise", f.MsgID)
+	case f.Kind == FixReads:
+		did = fmt.Sprintf("message %s now reads `%s`", f.MsgID, firstWords(f.Text, 8))
+	}
+	changed := "nothing changed"
+	if rev.Changed() {
+		var parts []string
+		count := func(n int, one, many string) {
+			switch {
+			case n == 1:
+				parts = append(parts, "1 "+one)
+			case n > 1:
+				parts = append(parts, fmt.Sprintf("%d %s", n, many))
+			}
+		}
+		count(len(pairedOutcomes(rev.Outcomes)), "outcome", "outcomes")
+		count(len(rev.State), "fact", "facts")
+		count(len(rev.Draws), "draw", "draws")
+		count(len(rev.Receipts)+len(rev.Notices), "notice", "notices")
+		changed = joinAnd(parts) + " changed"
+	}
+	return &GameEvent{Game: cl.Game, Time: at, Who: "the contestmaster",
+		What: fmt.Sprintf("corrects CoE #%d on %s: %s (Revision: CoE #%d, on the official list: %s)", cl.ID, cl.Report, did, cl.ID, changed)}
+}
+
+// firstWords is the first n words of s, "..." marking those left out.
+func firstWords(s string, n int) string {
+	w := strings.Fields(s)
+	if len(w) <= n {
+		return strings.Join(w, " ")
+	}
+	return strings.Join(w[:n], " ") + " ..."
+}
+
+// recordAnswer adds a correction's answer to its game's recent events.
+func (s *State) recordAnswer(ev *GameEvent) {
+	gs := s.Games[ev.Game]
+	if gs == nil {
+		return
+	}
+	s.touchSection(gs)
+	gs.Recent = append(slices.Clip(gs.Recent), Happening{Time: ev.Time, Who: ev.Who, What: ev.What})
 }
 
 // correctionRefused performs a refused InCorrect: the contestmaster who

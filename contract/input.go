@@ -77,6 +77,11 @@ type Input struct {
 	// (Ctx.Number): the correction was made by a build before they kept
 	// their numbers (its journaled revision is not marked SeriesKept).
 	RenumberedSeries bool `json:"-"`
+	// Answer is the line the correction of an InCorrect added to its
+	// claim's game's recent events (Revision.Event), added again when the
+	// input is re-done; nil for one made by a build before the answer was
+	// recorded there (its revision is not marked AnswerRecorded).
+	Answer *GameEvent `json:"answer,omitempty"`
 }
 
 // Redo performs one input on the state and returns the journal entries it
@@ -120,7 +125,9 @@ func (e *Engine) Redo(s *State, in *Input) ([]Entry, error) {
 		if in.Error != "" {
 			return e.correctionRefused(s, in), nil
 		}
-		e.corrected(s, in.Fix.CoE)
+		if cl := e.corrected(s, in.Fix.CoE); cl != nil && in.Answer != nil {
+			s.recordAnswer(in.Answer)
+		}
 		s.JournalSeq = max(s.JournalSeq, in.Seq)
 		return nil, nil
 	}

@@ -215,6 +215,11 @@ type Rerun struct {
 	// those written before ReportEntries did (referee verify of such a
 	// revision).
 	LoneLines bool
+	// UnrecordedAnswer: the corrected state does not record the answer to
+	// the claim among its game's recent events, as those of revisions
+	// written before AnswerRecorded did (referee verify of such a
+	// revision).
+	UnrecordedAnswer bool
 }
 
 // RulingsKept marks a revision whose corrected history kept the numbers
@@ -459,7 +464,7 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 			return nil, nil, err
 		}
 	}
-	e.corrected(s, r.Fix.CoE) // the claim is answered, as the InCorrect re-done
+	cl := e.corrected(s, r.Fix.CoE) // the claim is answered, as the InCorrect re-done
 	// The outbox: what was waiting, in its re-run version. A notice that
 	// neither history made (an earlier correction's revision and corrected
 	// receipts, which PublishRevision queued outside the record) is kept as
@@ -511,6 +516,12 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 		return nil, nil, err
 	}
 	rev.Entries = entries
+	if cl != nil && !r.UnrecordedAnswer {
+		// After the comparison: the answer is no change the revision
+		// lists.
+		rev.Event, rev.Answer = answerEvent(cl, rev, s.Clock), AnswerRecorded
+		s.recordAnswer(rev.Event)
+	}
 	if r.MailboxHashes {
 		rev.OldHash, rev.NewHash = mailboxDigest(current), mailboxDigest(s)
 	} else {

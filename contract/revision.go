@@ -48,6 +48,13 @@ type Revision struct {
 	// compared entry by entry (reportEntries); empty in a revision
 	// written before, which compared them line by line.
 	Lines string `json:"lines,omitempty"`
+	// Answer is AnswerRecorded when the corrected state records the
+	// answer to the claim among its game's recent events (Event); empty
+	// in a revision written before, whose corrected state did not.
+	Answer string `json:"answer,omitempty"`
+	// Event is that line of the recent events, journaled with the
+	// correction's input (Input.Answer).
+	Event *GameEvent `json:"-"`
 	// Entries are the journal lines of the correction: its own, then the
 	// re-run's, numbered after the current state's.
 	Entries []Entry `json:"-"`

@@ -192,6 +192,21 @@ func TestBrowser(t *testing.T) {
 		if g == "life" && len(want) == 0 {
 			t.Error("the scenario leaves no living Life cell")
 		}
+		if g == "life" {
+			// The standings: each contestant's Vials and Cells, what a
+			// player needs to choose a Cell, as the state holds them.
+			rows, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#standings #holdings tbody tr')).map(r => Array.from(r.cells).map(c => c.textContent).join(' '))`))
+			if err != nil {
+				t.Fatalf("%s: %v", g, err)
+			}
+			var held []string
+			for _, m := range s.Members(g) {
+				held = append(held, fmt.Sprintf("%s %d %d", m.Name, s.Ledger.Balance(life.Vial, m.Name), len(strings.Fields(s.Games[g].Data.(*life.State).Cells[m.Address()]))))
+			}
+			if len(held) == 0 || !slices.Equal(rows, held) {
+				t.Errorf("%s: the standings show (name, Vials, Cells) %q, the state has %q", g, rows, held)
+			}
+		}
 		// The standings and the rest of the report: as `referee report` prints
 		// them, but for the citation block only a mailed report carries.
 		out, err := exec.Command(bin, "report", "--state", state, g).Output()

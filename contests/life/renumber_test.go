@@ -195,7 +195,7 @@ func TestCorrectionAfterOneThatRenumberedRulings(t *testing.T) {
 	in := h.RecordedInputs()
 	fix := contract.Correction{CoE: 2, Kind: contract.FixVoid, MsgID: "m1@example.test"}
 	at := contracttest.At(t, "2026-11-16T15:00:00Z")
-	s, rev, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: in.Inputs, Current: h.S, Fix: fix, RenumberedRulings: true})
+	s, rev, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: in.Inputs, Current: h.S, Fix: fix, RenumberedRulings: true, UnrecordedAnswer: true})
 	if err != nil {
 		t.Fatalf("the first correction: %v", err)
 	}

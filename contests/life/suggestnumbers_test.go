@@ -76,7 +76,7 @@ func TestCorrectionRenumberedSeriesAsMadeBefore(t *testing.T) {
 	h := suggestedTwice(t)
 	fix := contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m4@example.test"}
 	in := h.RecordedInputs()
-	s, rev, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: in.Inputs, Current: h.S, Fix: fix, RenumberedSeries: true})
+	s, rev, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: in.Inputs, Current: h.S, Fix: fix, RenumberedSeries: true, UnrecordedAnswer: true})
 	if err != nil {
 		t.Fatalf("a revision re-computed as written before: %v", err)
 	}

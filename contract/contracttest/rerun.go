@@ -53,7 +53,7 @@ func (h *Harness) Correct(at string, fix contract.Correction, ratified func(id s
 	h.Entries = append(h.Entries, rev.Entries...)
 	h.Entries = append(h.Entries, h.E.PublishRevision(s, rev, t))
 	h.S = s
-	h.input(contract.Input{Kind: contract.InCorrect, At: t, Fix: &fix, Seq: s.JournalSeq})
+	h.input(contract.Input{Kind: contract.InCorrect, At: t, Fix: &fix, Seq: s.JournalSeq, Answer: rev.Event})
 	h.checkRoundTrip()
 	return rev, h.drain(), nil
 }

@@ -99,6 +99,12 @@ func appendInput(b []byte, in *contract.Input) ([]byte, bool) {
 		b = append(b, `,"seq":`...)
 		b = strconv.AppendInt(b, in.Seq, 10)
 	}
+	if in.Answer != nil {
+		b = append(b, `,"answer":`...)
+		if b, ok = appendMarshaled(b, in.Answer); !ok {
+			return b, false
+		}
+	}
 	return append(b, '}'), true
 }
 

@@ -15,7 +15,9 @@ import (
 // correction applied, the history before it is re-run with the correction
 // from a kept snapshot before the point it touches (the same seeds, the same
 // labels), and the revision computed is compared with the journaled one:
-// outcomes, facts, draws, notices, overrides and both hashes. It returns
+// outcomes, facts, draws, notices, overrides and both hashes; one written
+// before the answer to its claim was recorded among the recent events is
+// re-computed without it (Rerun.UnrecordedAnswer). It returns
 // how many it checked and the mismatches.
 func VerifyRevisions(e *contract.Engine, path string) (int, []string, error) {
 	snaps, err := Snapshots(path)
@@ -94,7 +96,8 @@ func recomputeRevision(e *contract.Engine, path string, n int64, fix contract.Co
 	_, rev, err := e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Fix: fix, Ratified: func(id string) bool { return ratified[id] },
 		MailboxHashes: stated["hashes"] != contract.HashesOfTheGames, RenumberedRulings: stated["rulings"] != contract.RulingsKept,
 		RenumberedSeries: stated["series"] != contract.SeriesKept,
-		LoneLines:        stated["lines"] != contract.ReportEntries})
+		LoneLines:        stated["lines"] != contract.ReportEntries,
+		UnrecordedAnswer: stated["answer"] != contract.AnswerRecorded})
 	return rev, err
 }
 
@@ -268,7 +271,8 @@ func Correct(e *contract.Engine, path string, current *contract.State, fix contr
 // hashes, its ruling requests' and its series' numbers as a build before
 // their marks made them (Rerun.MailboxHashes, Rerun.RenumberedRulings,
 // Rerun.RenumberedSeries), and its report lines compared as it compared
-// them (Rerun.LoneLines).
+// them (Rerun.LoneLines), and its answer recorded or not as it was
+// (Rerun.UnrecordedAnswer).
 func correctBefore(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time, n int64, stated map[string]any) (*contract.State, Step, *contract.Revision) {
 	journaled := n != 0 // made again at a start: it was made once
 	ratified := map[string]bool{}
@@ -286,11 +290,12 @@ func correctBefore(e *contract.Engine, path string, current *contract.State, fix
 			MailboxHashes:     stated != nil && stated["hashes"] != contract.HashesOfTheGames,
 			RenumberedRulings: stated != nil && stated["rulings"] != contract.RulingsKept,
 			RenumberedSeries:  stated != nil && stated["series"] != contract.SeriesKept,
-			LoneLines:         stated != nil && stated["lines"] != contract.ReportEntries})
+			LoneLines:         stated != nil && stated["lines"] != contract.ReportEntries,
+			UnrecordedAnswer:  stated != nil && stated["answer"] != contract.AnswerRecorded})
 	}
 	if err != nil {
 		return nil, Step{Input: &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Error: err.Error()}}, nil
 	}
 	entries := append(rev.Entries, e.PublishRevision(s, rev, at))
-	return s, Step{Input: &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Seq: s.JournalSeq}, Entries: entries}, rev
+	return s, Step{Input: &contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Seq: s.JournalSeq, Answer: rev.Event}, Entries: entries}, rev
 }

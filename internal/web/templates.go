@@ -74,6 +74,7 @@ Outbox: <span id="outbox">{{.Outbox}}</span> waiting{{if .Failed}}, {{.Failed}} 
 {{with .Board}}<section id="map"><h2>Board</h2>{{template "board" .}}</section>{{end}}
 <section id="standings"><h2>Standings</h2>
 <p>Contestants: {{if .Contestants}}<span id="contestants">{{range $i, $c := .Contestants}}{{if $i}}, {{end}}{{$c}}{{end}}</span>{{else}}none yet{{end}}.</p>
+{{with .Holdings}}<table id="holdings"><thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead><tbody>{{range .Rows}}<tr data-name="{{index . 0}}">{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}</tbody></table>{{with .Note}}<p>{{.}}</p>{{end}}{{end}}
 {{if .Points}}<table id="points"><thead><tr><th>Player</th><th>Points (G6)</th></tr></thead><tbody>{{range .Points}}<tr><td>{{.Name}}</td><td>{{.Points}}</td></tr>{{end}}</tbody></table>{{end}}
 </section>
 <section id="params"><h2>Parameters and variants</h2>

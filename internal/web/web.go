@@ -202,6 +202,7 @@ type gamePage struct {
 	Contestmaster string
 	Contestants   []string
 	Points        []pointRow
+	Holdings      *Holdings
 	Params        []paramRow
 	Intents       []intentRow
 	Rulings       []rulingRow
@@ -248,6 +249,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 				p.Points = append(p.Points, pointRow{st.NameOf(player), n})
 			}
 		}
+		p.Holdings = holdings(st, id, gs)
 		sort.Slice(p.Points, func(i, j int) bool {
 			if p.Points[i].Points != p.Points[j].Points {
 				return p.Points[i].Points > p.Points[j].Points
