@@ -433,6 +433,12 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		// the following actions put off as "Tomorrow, I ..." is (G3).
 		return putOffBy(when, sentence)
 	}
+	if action, ok := afterItemPreface(rest); ok {
+		// "I  Today, transfer 1 Vial to Bob": an item of a list of the
+		// following actions with a plain preface, read as "Today, I
+		// transfer ..." is.
+		return ReadPerformative("I " + action)
+	}
 	if isNotAction(rest) || mayPastTense(rest) && pastTense().MatchString(rest) && !presentEd().MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
@@ -783,6 +789,54 @@ func afterLeadWord(s string) (rest string, ok bool) {
 		return "", false
 	}
 	return strings.TrimLeft(s[n:], " \t\n\f\r"), true
+}
+
+// itemPrefaceWords are the words of a plain preface an item of a list of
+// the following actions may start with, before a comma, colon or dash
+// ("2. Today, transfer ...", "3. Then: claim ..."), in lower case: those
+// an action may follow without a comma (leadWords) and the words that
+// order a list. None is the first word of a verb.
+var itemPrefaceWords = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range leadWords {
+		m[w] = true
+	}
+	for _, w := range strings.Fields("then first firstly second secondly third thirdly next finally lastly additionally furthermore moreover meanwhile again") {
+		m[w] = true
+	}
+	return m
+}()
+
+// afterItemPreface is an action that starts with a plain preface ("Today,
+// transfer 1 Vial to Bob", "So - claim ...", "Now transfer ...") without
+// it: one of itemPrefaceWords and a comma, colon, semicolon or dash after
+// it, or one of leadWords and white space. ok is false for an action
+// whose first word is none of them, nearly every action (its verb).
+func afterItemPreface(action string) (rest string, ok bool) {
+	n := 0
+	for n < len(action) && (action[n]|0x20 >= 'a' && action[n]|0x20 <= 'z') {
+		n++
+	}
+	if n == 0 || n > len("additionally") || n == len(action) {
+		return "", false
+	}
+	var low [len("additionally")]byte
+	for i := range n {
+		low[i] = action[i] | 0x20
+	}
+	if !itemPrefaceWords[string(low[:n])] {
+		return "", false
+	}
+	after := strings.TrimLeft(action[n:], " \t")
+	if after != "" && strings.IndexByte(",:;-", after[0]) >= 0 || strings.HasPrefix(after, "\u2013") || strings.HasPrefix(after, "\u2014") {
+		rest = strings.TrimLeft(after, ",:;-\u2013\u2014 \t")
+	} else if leadWords[string(low[:n])] && isSpace(action[n]) {
+		rest = after
+	}
+	if rest == "" || performerFirst(rest) {
+		return "", false
+	}
+	return rest, true
 }
 
 // trailingWords are the last words trailingAdverb can match.
