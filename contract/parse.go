@@ -68,9 +68,10 @@ func Sentences(text string) []Sentence {
 		start := 0
 		for _, m := range sentenceEnds(buf[:0], s) {
 			// Do not split "No. 3" style abbreviations before a digit, nor a
-			// list number ("1. I join") from its item. A stop that ends the
+			// list number ("1. I join") from its item, nor a time phrase
+			// ending "a.m." from the action it puts off. A stop that ends the
 			// chunk ends its sentence (startsNewSentence of nothing).
-			if !startsNewSentence(s[m[1]:]) || isListNumber(s[start:m[1]]) {
+			if !startsNewSentence(s[m[1]:]) || isListNumber(s[start:m[1]]) || timeOnly(s[start:m[1]]) {
 				continue
 			}
 			if t := strings.TrimSpace(s[start:m[1]]); t != "" {
