@@ -272,6 +272,11 @@ type Performative struct {
 	// when the phrase names the day it arrives (later.go, G3).
 	Later      string
 	LaterAfter bool
+	// Remark is a remark after a comma at the end of the action, read
+	// off it (", as discussed", ", because she asked"): Whole is then the
+	// action with it, which a verb that takes a text reads whole, and a
+	// transfer's recipient is read with it (entityBeforeAside).
+	Remark string
 }
 
 var (
@@ -477,7 +482,9 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	if strings.HasPrefix(strings.ToLower(rest), "intend") {
 		return Performative{Kind: "not", Action: rest}, true
 	}
-	if m := trailingCondOf(rest); m != nil {
+	whole := rest
+	action, remark := readRemark(rest)
+	if m := trailingCondOf(action); m != nil {
 		// G3: "I transfer 2 Vials to Bob if I own more than 5 Vials" is the
 		// condition written after the action; "unless ..." is kept whole,
 		// and no condition the referee decides reads it.
@@ -485,15 +492,74 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		if strings.EqualFold(m[2], "unless") {
 			cond = "unless " + cond
 		}
-		return Performative{Kind: "act", Action: strings.TrimSpace(m[1]), Cond: andConds(cond), Whole: rest}, true
+		return Performative{Kind: "act", Action: strings.TrimSpace(m[1]), Cond: andConds(cond), Whole: whole, Remark: remark}, true
 	}
-	if action, when, ok := readLaterAfter(rest); ok {
+	if action, when, ok := readLaterAfter(action); ok {
 		// G3: "I transfer 2 Vials to Bob tomorrow." puts the action off,
 		// as "Tomorrow, I ..." does; a verb that takes a text reads the
 		// phrase as its text's ("I suggest we end the game next week").
-		return Performative{Kind: "act", Action: action, Later: when, LaterAfter: true, Whole: rest}, true
+		return Performative{Kind: "act", Action: action, Later: when, LaterAfter: true, Whole: whole, Remark: remark}, true
+	}
+	if remark != "" {
+		return Performative{Kind: "act", Action: action, Whole: whole, Remark: remark}, true
 	}
 	return Performative{Kind: "act", Action: rest}, true
+}
+
+// remarkLeads are the words a remark after the action starts with, after
+// a comma (", as discussed", ", because she asked", ", thanks for the
+// cell"), in lower case, with the white space after each but the last
+// word's.
+var remarkLeads = []string{"as ", "per ", "because ", "since ", "thanks", "thank you", "please", "cheers", "for the record",
+	"with thanks", "in return", "in exchange", "in thanks"}
+
+// remarkAs are the words after "as" that make a remark (", as a gift",
+// ", as I said"), besides a word ending in "ed" (", as discussed", ", as
+// promised"); "as well as", "as of", "as soon as" and the like are none.
+var remarkAs = map[string]bool{"said": true, "told": true, "written": true, "wrote": true, "per": true, "usual": true, "always": true,
+	"before": true, "a": true, "an": true, "i": true, "we": true, "you": true, "he": true, "she": true, "they": true, "thanks": true,
+	"previously": true, "already": true, "earlier": true}
+
+// readRemark reads a remark after the last comma of an action (AGORA
+// "What performs an action": the action is what is announced, not the
+// reason given for it): the action without it and the remark; the
+// action as it was and "" when its last comma starts no remark, or the
+// remark joins another action (" and ", " then "), makes the action hang
+// on something or takes it back (asideInDoubt: ", as a joke", ",
+// because I am not sure"). The words after the last comma are looked at
+// before any expression runs.
+func readRemark(action string) (rest, remark string) {
+	i := strings.LastIndexByte(action, ',')
+	if i <= 0 {
+		return action, ""
+	}
+	remark = strings.TrimSpace(action[i+1:])
+	lower := strings.ToLower(remark)
+	lead := ""
+	for _, w := range remarkLeads {
+		if strings.HasPrefix(lower, w) && (len(lower) == len(w) || w[len(w)-1] == ' ' || !isWordByte(lower[len(w)])) {
+			lead = w
+			break
+		}
+	}
+	if lead == "" {
+		return action, ""
+	}
+	if lead == "as " {
+		next, _, _ := strings.Cut(lower[len(lead):], " ")
+		if !remarkAs[next] && !(len(next) > 3 && strings.HasSuffix(next, "ed")) {
+			return action, ""
+		}
+	}
+	if strings.Contains(lower, " and ") || strings.Contains(lower, " then ") || strings.ContainsAny(lower, ";:\"") ||
+		asideInDoubt().MatchString(remark) {
+		return action, ""
+	}
+	rest = strings.TrimRight(action[:i], " \t\n\f\r")
+	if rest == "" {
+		return action, ""
+	}
+	return rest, remark
 }
 
 // afterPreface is the reading (inner, ok) of a sentence after the
