@@ -573,6 +573,9 @@ func (e *Engine) joinedParts(sen Sentence, p Performative, locs [][]int, game st
 		}
 		q := p
 		q.Action = part
+		if i < len(parts)-1 {
+			q.Remark = "" // the remark ends the last part
+		}
 		a, _ := e.match(Sentence{Text: line, Offset: sen.Offset + i}, q)
 		if (a == nil || a.Reject != nil) && i > 0 {
 			// The verb of the first part, shared: "I transfer 3 Vials to
@@ -790,6 +793,9 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 	}
 	if p.Resolves {
 		a.Args["_resolves"] = "yes"
+	}
+	if p.Remark != "" {
+		a.Args["_remark"] = p.Remark
 	}
 	return a, nil
 }

@@ -69,6 +69,10 @@ func (e *Engine) doTransfer(c *Ctx, a *Action) error {
 	ref, whole := a.Arg("to"), false
 	if r := a.Arg("first"); r != "" {
 		ref, whole = r, true
+	} else if r := a.Arg("_remark"); r != "" {
+		// "to Bob, because Carol asked": the recipient read with its
+		// remark, which must name no other player.
+		ref += ", " + r
 	}
 	to, err := e.entity(c.s, ref, whole)
 	if err != nil {
@@ -117,29 +121,93 @@ var asideInDoubt = lazyre.MustCompile(`(?i)(?:\b(?:not|no|never|nope|or|kidding|
 // entityBeforeAside resolves a recipient written with a remark after it
 // ("to Bob (as promised)"), when the words before the remark name a
 // recipient and the remark names no other player ("to Bob (no, Carol)" is
-// not read as Bob) nor puts the action in doubt (asideInDoubt).
+// not read as Bob) nor puts the action in doubt (asideInDoubt). A remark
+// without a mark before it ("to Alice as a gift", "to Bob because he
+// asked") starts with one of remarkWords: the longest name before such a
+// word that is a player's is read, so that a player called "Bob As" is
+// never paid as Bob.
 func (e *Engine) entityBeforeAside(s *State, ref string, whole bool) (string, bool) {
-	loc := asideMark().FindStringIndex(ref)
-	if loc == nil || loc[0] == 0 || asideInDoubt().MatchString(ref[loc[0]:]) {
+	if loc := asideMark().FindStringIndex(ref); loc != nil && loc[0] > 0 {
+		if to, ok := e.entityAt(s, ref, loc[0], whole); ok {
+			return to, true
+		}
+	}
+	cuts := remarkCuts(ref)
+	for i := len(cuts) - 1; i >= 0; i-- {
+		if to, ok := e.entityAt(s, ref, cuts[i], whole); ok {
+			return to, true
+		}
+	}
+	return "", false
+}
+
+// entityAt resolves ref[:at] as a recipient whose remark is ref[at:]: ok
+// is false when it names none, the remark is in doubt, or another
+// player's name or nickname stands in ref past at (in the remark, or
+// begun before it: "to Bob as a gift" where Bob As plays).
+func (e *Engine) entityAt(s *State, ref string, at int, whole bool) (string, bool) {
+	if asideInDoubt().MatchString(ref[at:]) {
 		return "", false
 	}
-	to, err := e.entity(s, ref[:loc[0]], whole)
+	to, err := e.entity(s, ref[:at], whole)
 	if err != nil {
 		return "", false
 	}
-	aside := " " + strings.ToLower(ref[loc[0]:]) + " "
+	lower := " " + strings.ToLower(ref) + " "
+	end := at + 1 // at in lower
 	for _, p := range s.Players {
 		if p.Name == to {
 			continue
 		}
 		for _, n := range append([]string{p.Name}, p.Nicknames...) {
-			if i := strings.Index(aside, strings.ToLower(n)); n != "" && i > 0 && !isWordByte(aside[i-1]) &&
-				i+len(n) < len(aside) && !isWordByte(aside[i+len(n)]) {
-				return "", false
+			n = strings.ToLower(n)
+			for i, j := 0, 0; n != "" && i < len(lower); i = j + 1 {
+				k := strings.Index(lower[i:], n)
+				if k < 0 {
+					break
+				}
+				j = i + k
+				if j+len(n) > end && !isWordByte(lower[j-1]) && j+len(n) < len(lower) && !isWordByte(lower[j+len(n)]) {
+					return "", false
+				}
 			}
 		}
 	}
 	return to, true
+}
+
+// remarkWords are the words a remark after a recipient may start with
+// where no mark stands before it ("to Alice as a gift", "to Bob for the
+// cell"), in lower case; "as" only before a word of remarkAs or one
+// ending in "ed" ("as promised").
+var remarkWords = map[string]bool{"as": true, "because": true, "since": true, "for": true, "per": true, "thanks": true,
+	"with": true, "cheers": true, "please": true}
+
+// remarkCuts are the places in ref, left to right, where a word of
+// remarkWords starts after white space.
+func remarkCuts(ref string) []int {
+	var cuts []int
+	for i := 1; i < len(ref); i++ {
+		if !isSpace(ref[i-1]) || isSpace(ref[i]) {
+			continue
+		}
+		j := i
+		for j < len(ref) && isWordByte(ref[j]) {
+			j++
+		}
+		w := strings.ToLower(ref[i:j])
+		if !remarkWords[w] {
+			continue
+		}
+		if w == "as" {
+			next, _, _ := strings.Cut(strings.ToLower(strings.TrimLeft(ref[j:], " \t")), " ")
+			if !remarkAs[next] && !(len(next) > 3 && strings.HasSuffix(next, "ed")) {
+				continue
+			}
+		}
+		cuts = append(cuts, i)
+	}
+	return cuts
 }
 
 var contestRef = lazyre.MustCompile(`(?i)^(?:the\s+)?(.+?)\s+(?:contest|game)$`)

@@ -96,3 +96,37 @@ func TestListItemPutOffIsNotPerformed(t *testing.T) {
 		}
 	}
 }
+
+// An item with a plain preface before its verb ("2. Today, transfer 1
+// Vial to Bob.", "2. So, transfer ...") was dropped without a word: the
+// receipt had no line for it. It is read as "Today, I transfer ..." is,
+// performed and quoted as written; a time phrase after the preface still
+// puts it off (G3), and an item under any other line still does nothing.
+func TestListItemWithAPrefaceIsPerformed(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want []string
+		bob  int64
+	}{
+		{"I perform the following actions, in order:\n1. Transfer 1 Vial to Bob.\n2. Today, transfer 1 Vial to Bob.\n3. So, transfer 1 Vial to Bob.",
+			[]string{"> 2. Today, transfer 1 Vial to Bob. Done: 1 Vial moved from Alice to Bob; you now own 8",
+				"> 3. So, transfer 1 Vial to Bob. Done: 1 Vial moved from Alice to Bob; you now own 7", "3 done, 0 not done"}, 13},
+		{"I do the following:\n- Now transfer 2 Vials to Bob\n- Finally: claim cell (1, 2) in Life\n- So, tomorrow, transfer 1 Vial to Bob",
+			[]string{"> - Now transfer 2 Vials to Bob Done: 2 Vials moved", "> - Finally: claim cell (1, 2) in Life Done: you Control Cell (1, 2)",
+				"> - So, tomorrow, transfer 1 Vial to Bob Not done: \"tomorrow\" puts the action off", "2 done, 1 not done"}, 12},
+		{"Plans for next week:\n1. Today, transfer 1 Vial to Bob.\n2. So, transfer 1 Vial to Bob.", nil, 10},
+	} {
+		r, bob := sendList(t, c.body)
+		if c.want == nil && r != nil {
+			t.Errorf("%q: a receipt:\n%s", c.body, r.Body)
+		}
+		for _, w := range c.want {
+			if r == nil || !strings.Contains(flat(r.Body), w) {
+				t.Errorf("%q: the receipt lacks %q:\n%v", c.body, w, r)
+			}
+		}
+		if bob != c.bob {
+			t.Errorf("%q: Bob owns %d Vials, want %d", c.body, bob, c.bob)
+		}
+	}
+}

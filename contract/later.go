@@ -33,7 +33,7 @@ const (
 	// mail arrives; any of them may name a time ("tomorrow at noon",
 	// "tonight at 8pm").
 	laterTomorrow = `(?:tomorrow(?:\s+(?:morning|afternoon|evening|night))?|the\s+day\s+after\s+tomorrow|tonight|this\s+evening)` + laterClock
-	laterClock    = `(?:\s+at\s+(?:noon|midday|midnight|\d{1,2}(?::\d{2})?(?:\s*(?:am|pm))?(?:\s*utc)?))?`
+	laterClock    = `(?:\s+at\s+(?:noon|midday|midnight|\d{1,2}(?::\d{2})?(?:\s*(?:am|pm|[ap]\.m\.?))?(?:\s*utc)?))?`
 	laterNext     = `next\s+(?:week|month|year|round|turn|time|game|weekend|` + laterWeekdays + `)`
 	laterIn       = `in\s+(?:` + laterCounts + `)\s+(?:` + laterUnits + `)`
 	// laterDate is a date after "on" ("on 2026-12-04", "on the 4th of
@@ -189,7 +189,7 @@ var laterAfterLast = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields("tomorrow morning afternoon evening night on onward onwards today tonight week month year point course " +
 		"round turn time game weekend minute minutes hour hours day days weeks months years rounds turns fortnight fortnights " +
-		"noon midday midnight am pm utc") {
+		"noon midday midnight am pm a.m p.m utc") {
 		m[w] = true
 	}
 	for _, w := range strings.Split(laterWeekdays+"|"+laterMonths, "|") {
@@ -197,6 +197,22 @@ var laterAfterLast = func() map[string]bool {
 	}
 	return m
 }()
+
+// timeOnly reports whether a sentence cut at a stop ("Tomorrow at 9
+// a.m. "), white space after it included, is a time phrase alone whose
+// last stop is that of "a.m." or "p.m.": then the stop ends no sentence,
+// and the phrase puts off the action after it ("Tomorrow at 9 a.m. I
+// transfer ...", G3), where "The round ends at 9 a.m. I join ..." is two
+// sentences. Most stops end a word of another kind: the expression runs
+// only after "a.m." or "p.m.".
+func timeOnly(s string) bool {
+	s = strings.TrimRight(s, " \t\n\f\r")
+	n := len(s)
+	if n < 4 || s[n-1] != '.' || s[n-2]|0x20 != 'm' || s[n-3] != '.' || s[n-4]|0x20 != 'a' && s[n-4]|0x20 != 'p' {
+		return false
+	}
+	return mayLater(s) && laterAlone().MatchString(s)
+}
 
 // readLaterAfter reads an action with a time phrase after it: the action
 // and the phrase; ok is false for any other, and for a phrase after "to",
@@ -213,6 +229,9 @@ func readLaterAfter(action string) (rest, when string, ok bool) {
 	}
 	if before := m[1][strings.LastIndexAny(m[1], " \t\n")+1:]; strings.EqualFold(before, "to") {
 		return "", "", false
+	}
+	if last == "a.m" || last == "p.m" {
+		m[2] += "." // its stop, which the action's end lost
 	}
 	return m[1], m[2], true
 }

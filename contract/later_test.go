@@ -173,3 +173,34 @@ func TestActionPutOffBetweenIAndTheVerb(t *testing.T) {
 		{"I, Alice, transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
 	})
 }
+
+// A time written with stops ("9 a.m.", "8 p.m.") puts the action off as
+// "9am" does: "Tomorrow at 9 a.m. I transfer 2 Vials to Bob." moved the
+// Vials, the text cut after "a.m." into "Tomorrow at 9 a.m." and an "I
+// transfer ..." of its own, and "Tomorrow at 9 a.m., I ..." got no reply.
+// A time phrase alone before the stop now keeps its sentence (G3); "The
+// round ends at 9 a.m. I transfer ..." is two sentences, and performs.
+func TestActionPutOffAtATimeWithStops(t *testing.T) {
+	const putOff = `puts the action off: an action is done by announcing it now, so this one was not performed`
+	checkPutOff(t, []putOffCase{
+		{"Tomorrow at 9 a.m. I transfer 2 Vials to Bob.", `> Tomorrow at 9 a.m. I transfer 2 Vials to Bob. Not done: "Tomorrow at 9 a.m." ` + putOff, 10},
+		{"Tonight at 8 P.M. I transfer 2 Vials to Bob.", `Not done: "Tonight at 8 P.M." ` + putOff, 10},
+		{"Tomorrow at 9 a.m., I transfer 2 Vials to Bob.", `Not done: "Tomorrow at 9 a.m." ` + putOff, 10},
+		{"I transfer 2 Vials to Bob tomorrow at 9 a.m.", `Not done: "tomorrow at 9 a.m." ` + putOff, 10},
+		{"The round ends at 9 a.m. I transfer 2 Vials to Bob.", "> I transfer 2 Vials to Bob. Done: 2 Vials moved from Alice to Bob", 12},
+		{"See you at 9 a.m. I transfer 2 Vials to Bob.", "> I transfer 2 Vials to Bob. Done: 2 Vials moved from Alice to Bob", 12},
+	})
+	for text, want := range map[string][]string{
+		"The round ends at 9 a.m. I join Rumble.":   {"The round ends at 9 a.m.", "I join Rumble."},
+		"Tomorrow at 9 a.m. I join Rumble.":         {"Tomorrow at 9 a.m. I join Rumble."},
+		"We meet at 10 p.m. Tomorrow at 9 a.m. Ok.": {"We meet at 10 p.m.", "Tomorrow at 9 a.m. Ok."},
+	} {
+		var got []string
+		for _, s := range contract.Sentences(text) {
+			got = append(got, s.Text)
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("Sentences(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -68,9 +68,10 @@ func Sentences(text string) []Sentence {
 		start := 0
 		for _, m := range sentenceEnds(buf[:0], s) {
 			// Do not split "No. 3" style abbreviations before a digit, nor a
-			// list number ("1. I join") from its item. A stop that ends the
+			// list number ("1. I join") from its item, nor a time phrase
+			// ending "a.m." from the action it puts off. A stop that ends the
 			// chunk ends its sentence (startsNewSentence of nothing).
-			if !startsNewSentence(s[m[1]:]) || isListNumber(s[start:m[1]]) {
+			if !startsNewSentence(s[m[1]:]) || isListNumber(s[start:m[1]]) || timeOnly(s[start:m[1]]) {
 				continue
 			}
 			if t := strings.TrimSpace(s[start:m[1]]); t != "" {
@@ -271,6 +272,11 @@ type Performative struct {
 	// when the phrase names the day it arrives (later.go, G3).
 	Later      string
 	LaterAfter bool
+	// Remark is a remark after a comma at the end of the action, read
+	// off it (", as discussed", ", because she asked"): Whole is then the
+	// action with it, which a verb that takes a text reads whole, and a
+	// transfer's recipient is read with it (entityBeforeAside).
+	Remark string
 }
 
 var (
@@ -433,6 +439,12 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		// the following actions put off as "Tomorrow, I ..." is (G3).
 		return putOffBy(when, sentence)
 	}
+	if action, ok := afterItemPreface(rest); ok {
+		// "I  Today, transfer 1 Vial to Bob": an item of a list of the
+		// following actions with a plain preface, read as "Today, I
+		// transfer ..." is.
+		return ReadPerformative("I " + action)
+	}
 	if isNotAction(rest) || mayPastTense(rest) && pastTense().MatchString(rest) && !presentEd().MatchString(rest) {
 		return Performative{Kind: "not", Action: rest}, true
 	}
@@ -470,7 +482,9 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	if strings.HasPrefix(strings.ToLower(rest), "intend") {
 		return Performative{Kind: "not", Action: rest}, true
 	}
-	if m := trailingCondOf(rest); m != nil {
+	whole := rest
+	action, remark := readRemark(rest)
+	if m := trailingCondOf(action); m != nil {
 		// G3: "I transfer 2 Vials to Bob if I own more than 5 Vials" is the
 		// condition written after the action; "unless ..." is kept whole,
 		// and no condition the referee decides reads it.
@@ -478,15 +492,74 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		if strings.EqualFold(m[2], "unless") {
 			cond = "unless " + cond
 		}
-		return Performative{Kind: "act", Action: strings.TrimSpace(m[1]), Cond: andConds(cond), Whole: rest}, true
+		return Performative{Kind: "act", Action: strings.TrimSpace(m[1]), Cond: andConds(cond), Whole: whole, Remark: remark}, true
 	}
-	if action, when, ok := readLaterAfter(rest); ok {
+	if action, when, ok := readLaterAfter(action); ok {
 		// G3: "I transfer 2 Vials to Bob tomorrow." puts the action off,
 		// as "Tomorrow, I ..." does; a verb that takes a text reads the
 		// phrase as its text's ("I suggest we end the game next week").
-		return Performative{Kind: "act", Action: action, Later: when, LaterAfter: true, Whole: rest}, true
+		return Performative{Kind: "act", Action: action, Later: when, LaterAfter: true, Whole: whole, Remark: remark}, true
+	}
+	if remark != "" {
+		return Performative{Kind: "act", Action: action, Whole: whole, Remark: remark}, true
 	}
 	return Performative{Kind: "act", Action: rest}, true
+}
+
+// remarkLeads are the words a remark after the action starts with, after
+// a comma (", as discussed", ", because she asked", ", thanks for the
+// cell"), in lower case, with the white space after each but the last
+// word's.
+var remarkLeads = []string{"as ", "per ", "because ", "since ", "thanks", "thank you", "please", "cheers", "for the record",
+	"with thanks", "in return", "in exchange", "in thanks"}
+
+// remarkAs are the words after "as" that make a remark (", as a gift",
+// ", as I said"), besides a word ending in "ed" (", as discussed", ", as
+// promised"); "as well as", "as of", "as soon as" and the like are none.
+var remarkAs = map[string]bool{"said": true, "told": true, "written": true, "wrote": true, "per": true, "usual": true, "always": true,
+	"before": true, "a": true, "an": true, "i": true, "we": true, "you": true, "he": true, "she": true, "they": true, "thanks": true,
+	"previously": true, "already": true, "earlier": true}
+
+// readRemark reads a remark after the last comma of an action (AGORA
+// "What performs an action": the action is what is announced, not the
+// reason given for it): the action without it and the remark; the
+// action as it was and "" when its last comma starts no remark, or the
+// remark joins another action (" and ", " then "), makes the action hang
+// on something or takes it back (asideInDoubt: ", as a joke", ",
+// because I am not sure"). The words after the last comma are looked at
+// before any expression runs.
+func readRemark(action string) (rest, remark string) {
+	i := strings.LastIndexByte(action, ',')
+	if i <= 0 {
+		return action, ""
+	}
+	remark = strings.TrimSpace(action[i+1:])
+	lower := strings.ToLower(remark)
+	lead := ""
+	for _, w := range remarkLeads {
+		if strings.HasPrefix(lower, w) && (len(lower) == len(w) || w[len(w)-1] == ' ' || !isWordByte(lower[len(w)])) {
+			lead = w
+			break
+		}
+	}
+	if lead == "" {
+		return action, ""
+	}
+	if lead == "as " {
+		next, _, _ := strings.Cut(lower[len(lead):], " ")
+		if !remarkAs[next] && !(len(next) > 3 && strings.HasSuffix(next, "ed")) {
+			return action, ""
+		}
+	}
+	if strings.Contains(lower, " and ") || strings.Contains(lower, " then ") || strings.ContainsAny(lower, ";:\"") ||
+		asideInDoubt().MatchString(remark) {
+		return action, ""
+	}
+	rest = strings.TrimRight(action[:i], " \t\n\f\r")
+	if rest == "" {
+		return action, ""
+	}
+	return rest, remark
 }
 
 // afterPreface is the reading (inner, ok) of a sentence after the
@@ -783,6 +856,54 @@ func afterLeadWord(s string) (rest string, ok bool) {
 		return "", false
 	}
 	return strings.TrimLeft(s[n:], " \t\n\f\r"), true
+}
+
+// itemPrefaceWords are the words of a plain preface an item of a list of
+// the following actions may start with, before a comma, colon or dash
+// ("2. Today, transfer ...", "3. Then: claim ..."), in lower case: those
+// an action may follow without a comma (leadWords) and the words that
+// order a list. None is the first word of a verb.
+var itemPrefaceWords = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range leadWords {
+		m[w] = true
+	}
+	for _, w := range strings.Fields("then first firstly second secondly third thirdly next finally lastly additionally furthermore moreover meanwhile again") {
+		m[w] = true
+	}
+	return m
+}()
+
+// afterItemPreface is an action that starts with a plain preface ("Today,
+// transfer 1 Vial to Bob", "So - claim ...", "Now transfer ...") without
+// it: one of itemPrefaceWords and a comma, colon, semicolon or dash after
+// it, or one of leadWords and white space. ok is false for an action
+// whose first word is none of them, nearly every action (its verb).
+func afterItemPreface(action string) (rest string, ok bool) {
+	n := 0
+	for n < len(action) && (action[n]|0x20 >= 'a' && action[n]|0x20 <= 'z') {
+		n++
+	}
+	if n == 0 || n > len("additionally") || n == len(action) {
+		return "", false
+	}
+	var low [len("additionally")]byte
+	for i := range n {
+		low[i] = action[i] | 0x20
+	}
+	if !itemPrefaceWords[string(low[:n])] {
+		return "", false
+	}
+	after := strings.TrimLeft(action[n:], " \t")
+	if after != "" && strings.IndexByte(",:;-", after[0]) >= 0 || strings.HasPrefix(after, "\u2013") || strings.HasPrefix(after, "\u2014") {
+		rest = strings.TrimLeft(after, ",:;-\u2013\u2014 \t")
+	} else if leadWords[string(low[:n])] && isSpace(action[n]) {
+		rest = after
+	}
+	if rest == "" || performerFirst(rest) {
+		return "", false
+	}
+	return rest, true
 }
 
 // trailingWords are the last words trailingAdverb can match.
