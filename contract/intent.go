@@ -540,9 +540,22 @@ func (e *Engine) resolveDependent(c *Ctx, a *Action) error {
 			whose = "you may resolve"
 		}
 		return Reject("G7", "no intent %s announced this action; %s; this one needs an intent of its own, announced \"I intend, %s, to %s\"",
-			whose, announcedList(cands, p.Name), v.Dependent.Describe(), strings.TrimPrefix(v.Syntax, "I "))
+			whose, announcedList(cands, p.Name), v.Dependent.Describe(), asAnnounced(a))
 	}
 	return e.performIntent(c, e.choose(c, same), a)
+}
+
+// asAnnounced is action a as an intent to do it would name it: the
+// player's own words after "I" ("amend the Rumble contract: SET BidLimit
+// = 5"), so that the refusal of an action no intent announced shows the
+// intent to announce, not the verb's example; the verb's syntax for an
+// action not written "I ..." (an item of a list).
+func asAnnounced(a *Action) string {
+	line := strings.TrimRight(strings.TrimSpace(a.Line), ".")
+	if len(line) > 2 && (line[0] == 'I' || line[0] == 'i') && line[1] == ' ' {
+		return strings.TrimSpace(line[2:])
+	}
+	return strings.TrimPrefix(a.Verb.Syntax, "I ")
 }
 
 // announced says whether in announced action a (G7): the same game and

@@ -34,9 +34,9 @@ func TestDependentOnlyAsAnnounced(t *testing.T) {
 	receiptHas(t, h.Public("2026-12-01T10:13:00Z", dan, "I support intent #1.").Body, "Done: you support intent #1")
 	before := openIntents(h)
 	for _, c := range []struct{ who, text, want string }{
-		{alice, "I crown Carol in Toy.", `> I crown Carol in Toy. Not done: no intent of yours announced this action; your intent #1 announced: crown Bob in Toy; this one needs an intent of its own, announced "I intend, with 2 support, to crown <player> in Toy" (G7)`},
+		{alice, "I crown Carol in Toy.", `> I crown Carol in Toy. Not done: no intent of yours announced this action; your intent #1 announced: crown Bob in Toy; this one needs an intent of its own, announced "I intend, with 2 support, to crown Carol in Toy" (G7)`},
 		{carol, "I crown Carol in Toy.", `> I crown Carol in Toy. Not done: no intent you may resolve announced this action; Alice's intent #1 announced: crown Bob in Toy; this one needs an intent of its own`},
-		{alice, "I rename the game to Max in Toy.", `> I rename the game to Max in Toy. Not done: no intent of yours announced this action; your intent #2 announced: rename the game to Rex in Toy; this one needs an intent of its own, announced "I intend, with 2 days notice, to rename the game to <name> in Toy" (G7)`},
+		{alice, "I rename the game to Max in Toy.", `> I rename the game to Max in Toy. Not done: no intent of yours announced this action; your intent #2 announced: rename the game to Rex in Toy; this one needs an intent of its own, announced "I intend, with 2 days notice, to rename the game to Max in Toy" (G7)`},
 	} {
 		r := h.Public("2026-12-03T10:20:00Z", c.who, c.text)
 		receiptHas(t, r.Body, c.want, "0 done, 1 not done")

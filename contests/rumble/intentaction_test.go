@@ -20,7 +20,7 @@ func TestAmendOnlyAsAnnounced(t *testing.T) {
 	mustDone(t, h.Public("2026-12-01T10:00:00Z", mars, "I intend, without 2 objections, to amend the Rumble contract: contestants SHOULD be kind."))
 	was := h.S.Games["rumble"].Params["BidLimit"]
 	r := h.Public("2026-12-05T10:01:00Z", mars, "I amend the Rumble contract: SET BidLimit = 5.")
-	want := "> I amend the Rumble contract: SET BidLimit = 5. Not done: no intent of yours announced this action; your intent #1 announced: amend the Rumble contract: contestants SHOULD be kind; this one needs an intent of its own"
+	want := "> I amend the Rumble contract: SET BidLimit = 5. Not done: no intent of yours announced this action; your intent #1 announced: amend the Rumble contract: contestants SHOULD be kind; this one needs an intent of its own, announced \"I intend, without 2 objections, to amend the Rumble contract: SET BidLimit = 5\" (G7)"
 	if !failed(r) || !strings.Contains(norm(r.Body), want) || !strings.Contains(norm(r.Body), "(G7)") {
 		t.Errorf("the receipt lacks %q and G7:\n%s", want, r.Body)
 	}
