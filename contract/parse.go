@@ -841,21 +841,30 @@ var leadWords = map[string]bool{"now": true, "today": true, "so": true, "and": t
 // when that word is one of leadWords in some case and "I" or "we" may
 // follow (s names a performer after it).
 func afterLeadWord(s string) (rest string, ok bool) {
-	n := 0
-	for n < len(s) && (s[n]|0x20 >= 'a' && s[n]|0x20 <= 'z') {
-		n++
-	}
-	if n == 0 || n > len("anyway") || n == len(s) || !isSpace(s[n]) {
-		return "", false
-	}
-	var low [len("anyway")]byte
-	for i := range n {
-		low[i] = s[i] | 0x20
-	}
-	if !leadWords[string(low[:n])] {
+	var buf [len("anyway")]byte
+	w, n := firstWordLower(s, buf[:])
+	if w == nil || n == len(s) || !isSpace(s[n]) || !leadWords[string(w)] {
 		return "", false
 	}
 	return strings.TrimLeft(s[n:], " \t\n\f\r"), true
+}
+
+// firstWordLower is s's first word of ASCII letters in lower case, written
+// into buf, and its length in s; nil when s starts with no letter or the
+// word is longer than buf (no word of the caller's list is). The word is
+// made in buf and looked up as string(word), which allocates nothing: the
+// readers that ask it look at every action's first word.
+func firstWordLower(s string, buf []byte) (word []byte, n int) {
+	for n < len(s) && (s[n]|0x20 >= 'a' && s[n]|0x20 <= 'z') {
+		n++
+	}
+	if n == 0 || n > len(buf) {
+		return nil, n
+	}
+	for i := range n {
+		buf[i] = s[i] | 0x20
+	}
+	return buf[:n], n
 }
 
 // itemPrefaceWords are the words of a plain preface an item of a list of
@@ -880,24 +889,15 @@ var itemPrefaceWords = func() map[string]bool {
 // it, or one of leadWords and white space. ok is false for an action
 // whose first word is none of them, nearly every action (its verb).
 func afterItemPreface(action string) (rest string, ok bool) {
-	n := 0
-	for n < len(action) && (action[n]|0x20 >= 'a' && action[n]|0x20 <= 'z') {
-		n++
-	}
-	if n == 0 || n > len("additionally") || n == len(action) {
-		return "", false
-	}
-	var low [len("additionally")]byte
-	for i := range n {
-		low[i] = action[i] | 0x20
-	}
-	if !itemPrefaceWords[string(low[:n])] {
+	var buf [len("additionally")]byte
+	w, n := firstWordLower(action, buf[:])
+	if w == nil || n == len(action) || !itemPrefaceWords[string(w)] {
 		return "", false
 	}
 	after := strings.TrimLeft(action[n:], " \t")
 	if after != "" && strings.IndexByte(",:;-", after[0]) >= 0 || strings.HasPrefix(after, "\u2013") || strings.HasPrefix(after, "\u2014") {
 		rest = strings.TrimLeft(after, ",:;-\u2013\u2014 \t")
-	} else if leadWords[string(low[:n])] && isSpace(action[n]) {
+	} else if leadWords[string(w)] && isSpace(action[n]) {
 		rest = after
 	}
 	if rest == "" || performerFirst(rest) {

@@ -16,14 +16,6 @@ import (
 // nothing of the list goes to the public list.
 func TestNonContestantsListAnswered(t *testing.T) {
 	const frank = "Frank <frank@example.test>" // no player at all
-	atPowers := func(t *testing.T) *contracttest.Harness {
-		h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
-		for _, p := range []string{alice, bob} {
-			mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
-		}
-		mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
-		return h
-	}
 	tests := []struct {
 		name  string
 		start func(*testing.T) *contracttest.Harness

@@ -26,6 +26,16 @@ const (
 	mars  = "Mars <cm@example.test>"
 )
 
+// atPowers is a game of Alice and Bob, one power each, its powers due.
+func atPowers(t *testing.T) *contracttest.Harness {
+	h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
+	for _, p := range []string{alice, bob} {
+		mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
+	}
+	mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
+	return h
+}
+
 // atBids returns a harness whose game 1 is in its bidding phase: four
 // contestants, one power each, none for the contestmaster.
 func atBids(t *testing.T, others ...contract.Game) *contracttest.Harness {
@@ -255,14 +265,6 @@ func TestBadInput(t *testing.T) {
 // phase expects, and seals nothing (an empty list is not "no bids", "no
 // discard" or "none").
 func TestNothingFound(t *testing.T) {
-	atPowers := func(t *testing.T) *contracttest.Harness {
-		h := contracttest.New(t, "2026-12-01T09:00:00Z", New())
-		for _, p := range []string{alice, bob} {
-			mustDone(t, h.Public("2026-12-01T10:00:00Z", p, "I join Rumble."))
-		}
-		mustDone(t, h.Public("2026-12-01T11:00:00Z", mars, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers."))
-		return h
-	}
 	atDiscard := func(t *testing.T) *contracttest.Harness {
 		h := atBids(t)
 		privately(t, h, "2026-12-02T10:00:00Z",
