@@ -67,3 +67,47 @@ func TestClaimAnswerInRecentEvents(t *testing.T) {
 		t.Errorf("the report tells what a private message now reads:\n%s", report)
 	}
 }
+
+// TestCorrectionAnswerStampedWhenMade: a correction's line in the recent
+// events is stamped with the time the contestmaster corrected the record,
+// as a denial's is, not with the time of the message it corrects. Alice's
+// transfer (1 December) was reported on 7 December; she claims an error
+// on 8 December at 09:00 and the contestmaster voids the transfer at
+// 12:00. The next report lists the claim and then its correction, both
+// after its "time of last report" marker, in the order they happened:
+// stamped with the transfer's time the line would stand before the claim
+// it answers, above the marker among the events the last report already
+// showed, and the report after it would drop it.
+func TestCorrectionAnswerStampedWhenMade(t *testing.T) {
+	h := newToy(t)
+	h.Record()
+	h.Public("2026-12-01T10:05:00Z", alice, "I join the Toy game.")
+	h.Public("2026-12-01T10:06:00Z", bob, "I join the Toy game.")
+	h.Public("2026-12-01T10:08:00Z", alice, "I transfer 2 coins to Bob.") // m3
+	reportAt(t, h, "2026-12-07T00:00:00Z")
+	tm := contracttest.At(t, "2026-12-08T09:00:00Z")
+	rid := "<" + contract.MessageID("receipt/m3@example.test", "example.test") + ">"
+	if r := contracttest.Receipt(h.Send(&contract.Message{From: "alice@example.test", Arrived: tm, Date: tm, Channel: contract.ChanPublic, ListCopy: true,
+		Authenticated: true, Subject: "Re: Receipt", InReplyTo: []string{rid}, References: []string{"<m3@example.test>", rid}, Text: "CoE: I never sent that transfer."})); r == nil || !strings.Contains(r.Body, "Claim of Error #1") {
+		t.Fatalf("the claim was not recorded: %v", r)
+	}
+	n := len(h.Entries)
+	h.Private("2026-12-08T12:00:00Z", cm, "I correct CoE #1: message <m3@example.test> is void.")
+	fixes := contract.Corrections(h.Entries[n:])
+	if len(fixes) != 1 {
+		t.Fatal("the correction was not accepted")
+	}
+	if _, _, err := h.Correct("2026-12-08T12:00:00Z", fixes[0], nil); err != nil {
+		t.Fatal(err)
+	}
+	report := reportAt(t, h, "2026-12-14T00:00:00Z").Body
+	_, since, ok := strings.Cut(report, "----- time of last report -----\n")
+	if !ok {
+		t.Fatalf("the report has no time of last report:\n%s", report)
+	}
+	claimAt := strings.Index(since, "2026-12-08 09:00  Alice")
+	fixAt := strings.Index(since, "2026-12-08 12:00  the contestmaster  corrects CoE #1")
+	if claimAt < 0 || fixAt < claimAt {
+		t.Errorf("the recent events since the last report do not list the claim and then its correction, as made:\n%s", report)
+	}
+}

@@ -77,6 +77,11 @@ type Input struct {
 	// (Ctx.Number): the correction was made by a build before they kept
 	// their numbers (its journaled revision is not marked SeriesKept).
 	RenumberedSeries bool `json:"-"`
+	// PlacedItems is RenumberedSeries for the matching of a message's
+	// items of a series (Ctx.Number): the correction was made by a build
+	// that matched them by place alone (its journaled revision is not
+	// marked ItemsByText).
+	PlacedItems bool `json:"-"`
 	// Answer is the line the correction of an InCorrect added to its
 	// claim's game's recent events (Revision.Event), added again when the
 	// input is re-done; nil for one made by a build before the answer was

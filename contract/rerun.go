@@ -211,6 +211,11 @@ type Rerun struct {
 	// anew (Ctx.Number), as those of revisions written before SeriesKept
 	// did (referee verify of such a revision).
 	RenumberedSeries bool
+	// PlacedItems: the corrected history matches a message's items of a
+	// series to the recorded history's by their place alone, not first by
+	// their text (Ctx.Number), as those of revisions written before
+	// ItemsByText did (referee verify of such a revision).
+	PlacedItems bool
 	// LoneLines: the revision compares a report's lines one by one, as
 	// those written before ReportEntries did (referee verify of such a
 	// revision).
@@ -244,9 +249,9 @@ type history struct {
 	// answered).
 	asked map[string][]int
 	// numbered are the numbers the run gave the games' series, by
-	// seriesItem, in the order given (Ctx.Number); pins, the numbers it
-	// kept.
-	numbered map[string][]int
+	// seriesItem, in the order given, with their texts (Ctx.Number);
+	// pins, the numbers it kept.
+	numbered map[string][]numbered
 	pins     *claimPins
 }
 
@@ -257,7 +262,7 @@ func (e *Engine) replay(base *State, inputs []Input, pins *claimPins) (*history,
 	if pins == nil {
 		pins = &claimPins{}
 	}
-	h.asked, h.numbered, h.pins = map[string][]int{}, map[string][]int{}, pins
+	h.asked, h.numbered, h.pins = map[string][]int{}, map[string][]numbered{}, pins
 	h.s.aux().claims, h.s.aux().asked, h.s.aux().numbered = pins, h.asked, h.numbered
 	defer func() {
 		h.s.aux().claims, h.s.aux().asked, h.s.aux().numbered = nil, nil, nil
@@ -312,10 +317,15 @@ type claimPins struct {
 	rulings    map[string][]int
 	lastRuling int
 	// numbers are the numbers of the games' series by seriesItem, in the
-	// order given; lastNumber the recorded history's last of each series,
-	// by seriesKey.
-	numbers    map[string][]int
+	// order given, with their texts; lastNumber the recorded history's
+	// last of each series, by seriesKey.
+	numbers    map[string][]numbered
 	lastNumber map[string]int
+	// byPlace: an item keeps the number of the recorded one in the same
+	// place alone, not first that of the one with the same text, as a
+	// correction made before ItemsByText did (Input.PlacedItems,
+	// Rerun.PlacedItems).
+	byPlace bool
 }
 
 // renumberRulings drops the ruling requests' numbers from p, so that a
@@ -397,6 +407,9 @@ func (e *Engine) recordedPins(base *State, inputs []Input) (*claimPins, error) {
 		// (Rerun.RenumberedSeries).
 		kept.renumberSeries()
 	}
+	// Its corrected history matched the series' items by place alone
+	// (Rerun.PlacedItems).
+	kept.byPlace = inputs[last].PlacedItems
 	return kept, nil
 }
 
@@ -454,6 +467,7 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	if r.RenumberedSeries {
 		kept.renumberSeries()
 	}
+	kept.byPlace = r.PlacedItems
 	cur, err := e.replay(r.Base, edited, kept)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the corrected history: %w", err)
@@ -532,6 +546,9 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	}
 	if !r.RenumberedSeries {
 		rev.Series = SeriesKept
+	}
+	if !r.PlacedItems {
+		rev.Items = ItemsByText
 	}
 	if !r.LoneLines {
 		rev.Lines = ReportEntries

@@ -44,6 +44,11 @@ type Revision struct {
 	// a revision written before, whose corrected history numbered them
 	// anew.
 	Series string `json:"series,omitempty"`
+	// Items is ItemsByText when the corrected history matched a message's
+	// items of a series to the recorded history's by their text first
+	// (Ctx.Number); empty in a revision written before, which matched
+	// them by their place alone.
+	Items string `json:"items,omitempty"`
 	// Lines is ReportEntries when the lines of a game's report were
 	// compared entry by entry (reportEntries); empty in a revision
 	// written before, which compared them line by line.

@@ -29,32 +29,73 @@ type NumberKeeper interface {
 // recorded history gave the games' series (Revision.Series).
 const SeriesKept = "kept"
 
+// ItemsByText marks a revision whose corrected history matched a message's
+// items of a series to the recorded history's by their text first
+// (Revision.Items, Ctx.Number).
+const ItemsByText = "text"
+
+// numbered is an item of a series a history numbered: its number and the
+// text the game gave it (Ctx.Number), spaces folded.
+type numbered struct {
+	n    int
+	text string
+}
+
 // Number is the number of a new item of the game's series (see Series):
 // next, the number the game gives it, in a history as it runs; in a
 // corrected history (a re-run), the number the recorded history gave the
-// same item, made by the same message (or scheduled event) as the same in
-// order among those of the series it made, and for an item the recorded
-// history did not make, one after the recorded history's last, and no less
-// than next. Numbering an item that a refused action then undoes takes
-// nothing: the number is the next item's, as the game's counter is.
-func (c *Ctx) Number(series string, next int) int {
+// same item of the same message (or scheduled event). The same item is the
+// one with the same text (what the game numbers: a suggestion's or a
+// change's text, an asset's name), or else the one in the same place in
+// order among those of the series the message made, when no other item has
+// taken its number: a correction that leaves the first of a message's two
+// items unmade leaves the second its number, and one that rewrites an item
+// keeps its place's. An item the recorded history did not make takes one
+// after the recorded history's last, and no less than next. Numbering an
+// item that a refused action then undoes takes nothing: the number is the
+// next item's, as the game's counter is.
+func (c *Ctx) Number(series, text string, next int) int {
 	ax := c.s.aux()
 	pins, made := ax.claims, ax.numbered
 	if pins == nil || made == nil {
 		return next
 	}
 	key := seriesItem(c.game, series, c.msg, c.now)
-	n := next
-	if was, nth := pins.numbers[key], len(made[key]); nth < len(was) {
-		n = was[nth]
+	item := numbered{n: next, text: strings.Join(strings.Fields(text), " ")}
+	if n, ok := pins.sameItem(key, item.text, made[key]); ok {
+		item.n = n
 	} else {
-		n = max(n, pins.lastNumber[seriesKey(c.game, series)]+1)
+		item.n = max(next, pins.lastNumber[seriesKey(c.game, series)]+1)
 	}
-	made[key] = append(made[key], n)
+	made[key] = append(made[key], item)
 	if u := c.s.undoLog(); u.active() {
 		u.push(func() { made[key] = made[key][:len(made[key])-1] })
 	}
-	return n
+	return item.n
+}
+
+// sameItem is the number the recorded history gave the item of key with
+// the text given, made after the items given (Ctx.Number): the first of
+// its items with the same text whose number none given holds, or else the
+// one in the same place, unless one given holds it. In a history whose
+// correction matched them by place alone (Input.PlacedItems,
+// Rerun.PlacedItems), the one in the same place.
+func (p *claimPins) sameItem(key, text string, given []numbered) (int, bool) {
+	was := p.numbers[key]
+	free := func(n int) bool {
+		return !slices.ContainsFunc(given, func(g numbered) bool { return g.n == n })
+	}
+	if !p.byPlace {
+		for _, w := range was {
+			if w.text == text && free(w.n) {
+				return w.n, true
+			}
+		}
+	}
+	if nth := len(given); nth < len(was) && free(was[nth].n) {
+		return was[nth].n, true
+	}
+	return 0, false
 }
 
 // NumberListed is Number for a series whose items the game lists, each
@@ -62,8 +103,8 @@ func (c *Ctx) Number(series string, next int) int {
 // kept is the game's record of a last number a correction left unmade,
 // which no item listed holds (KeepListed), let go once an item is
 // numbered past it.
-func (c *Ctx) NumberListed(series string, listed int, kept *int) int {
-	n := c.Number(series, max(*kept, listed)+1)
+func (c *Ctx) NumberListed(series, text string, listed int, kept *int) int {
+	n := c.Number(series, text, max(*kept, listed)+1)
 	if n >= *kept {
 		*kept = 0
 	}
@@ -103,7 +144,7 @@ func seriesOf(key string) (game, series string) {
 // lastNumbers are the last number of each series, by seriesKey: of those
 // made (by seriesItem), and of those a history's pins kept before (an item
 // an earlier correction left unmade keeps its number unused).
-func lastNumbers(made map[string][]int, before map[string]int) map[string]int {
+func lastNumbers(made map[string][]numbered, before map[string]int) map[string]int {
 	last := map[string]int{}
 	for key, n := range before {
 		last[key] = n
@@ -111,7 +152,7 @@ func lastNumbers(made map[string][]int, before map[string]int) map[string]int {
 	for key, ns := range made {
 		k := seriesKey(seriesOf(key))
 		for _, n := range ns {
-			last[k] = max(last[k], n)
+			last[k] = max(last[k], n.n)
 		}
 	}
 	return last

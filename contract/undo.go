@@ -109,7 +109,7 @@ type aux struct {
 	// games' series (Ctx.Number).
 	claims   *claimPins
 	asked    map[string][]int
-	numbered map[string][]int
+	numbered map[string][]numbered
 }
 
 func (s *State) aux() *aux {

@@ -185,7 +185,7 @@ func stir(c *contract.Ctx, seed uint64, series bool) error {
 			delete(st.Marks, fmt.Sprint(r.IntN(5)))
 		case 8:
 			if series {
-				st.Numbered = append(st.Numbered, c.Number("numbered", slices.Max(append([]int{0}, st.Numbered...))+1))
+				st.Numbered = append(st.Numbered, c.Number("numbered", "", slices.Max(append([]int{0}, st.Numbered...))+1))
 			}
 			st.List = append(st.List, fmt.Sprint(seed))
 			if len(st.List) > 1 {

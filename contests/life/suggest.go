@@ -202,7 +202,7 @@ func doSuggest(c *contract.Ctx, a *contract.Action) error {
 	}
 	st := data(c)
 	// Ruling L9: players consent by number; a corrected history keeps it.
-	n := c.Number(seriesSuggestion, st.NextSuggestion+1)
+	n := c.Number(seriesSuggestion, txt, st.NextSuggestion+1)
 	st.NextSuggestion = max(st.NextSuggestion, n)
 	s := &Suggestion{ID: n, By: p.Name, Addr: p.Address(), At: c.Now(), Text: txt, Change: cs,
 		Regulations: regulationsOf(txt, cs), Status: "open"}

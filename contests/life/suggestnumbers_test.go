@@ -127,3 +127,87 @@ func TestCorrectionKeepsALastSuggestionsNumber(t *testing.T) {
 	}
 	done(t, h.Public("2026-11-16T15:40:00Z", alice, "I suggest: SET VPP = 13"), "Suggestion #4 recorded")
 }
+
+// TestCorrectionKeepsASuggestionsNumberByItsText: Alice's one message makes
+// Suggestions #1 (SET VPP = 11) and #2 (SET VPP = 12), and Bob consents
+// to #2; Carol claims that the first was never meant, and the
+// contestmaster corrects the message to make only the second. Numbered by
+// its place among the message's suggestions, the second became #1 in the
+// corrected history: Bob's consent to #2 was refused there ("there is no
+// Suggestion #2"), and so were the consents after it. A suggestion keeps
+// the number of the recorded one of the same message with the same text:
+// the second keeps #2, Bob's consent reaches it, #1 is left unused, and a
+// new one is #3.
+func TestCorrectionKeepsASuggestionsNumberByItsText(t *testing.T) {
+	h := recordedJoins(t, alice, bob, carol)
+	r := h.Public("2026-11-16T13:10:00Z", alice, "I suggest: SET VPP = 11\n\nI suggest: SET VPP = 12") // m4
+	done(t, r, "Suggestion #1 recorded")
+	done(t, r, "Suggestion #2 recorded")
+	done(t, h.Public("2026-11-16T13:12:00Z", bob, "I consent to Suggestion #2 in Life."), "you consent to Suggestion #2")
+	done(t, h.Private("2026-11-16T14:00:00Z", carol, "I CoE on randomness/2026-W47/20261116T120000: Alice never meant VPP 11."), "Claim of Error #1 recorded")
+	fix := contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m4@example.test", Text: "I suggest: SET VPP = 12"}
+	rev, _, err := h.Correct("2026-11-16T14:30:00Z", fix, nil)
+	if err != nil {
+		t.Fatalf("the correction was refused: %v", err)
+	}
+	if body := rev.Text(); strings.Contains(body, "consent to Suggestion #2") {
+		t.Errorf("the revision changes Bob's consent to Suggestion #2:\n%s", body)
+	}
+	var ids []int
+	for _, sg := range st(h).Suggestions {
+		ids = append(ids, sg.ID)
+	}
+	if !slices.Equal(ids, []int{2}) {
+		t.Errorf("the suggestions are %v, want SET VPP = 12 as #2", ids)
+	}
+	done(t, h.Public("2026-11-16T15:00:00Z", alice, "I consent to Suggestion #2 in Life."), "you consent to Suggestion #2")
+	done(t, h.Public("2026-11-16T15:01:00Z", cm, "I consent to Suggestion #2 in Life."), "Suggestion #2 is adopted")
+	if got := h.S.Games[ID].Params["VPP"]; got != "12" {
+		t.Errorf("VPP = %s, want Suggestion #2's 12", got)
+	}
+	done(t, h.Public("2026-11-16T15:02:00Z", carol, "I suggest: SET VPP = 13"), "Suggestion #3 recorded")
+}
+
+// TestCorrectionPlacedItemsAsMadeBefore: a revision written before a
+// message's items were matched by their text (unmarked) is re-computed as
+// it was made (referee verify), the suggestion left numbered #1 by its
+// place, and a new one is marked. A correction after one made so re-runs
+// the history it made as it was made: the recorded history leads to the
+// current state and the second correction is made.
+func TestCorrectionPlacedItemsAsMadeBefore(t *testing.T) {
+	h := recordedJoins(t, alice, bob, carol)
+	done(t, h.Public("2026-11-16T13:10:00Z", alice, "I suggest: SET VPP = 11\n\nI suggest: SET VPP = 12"), "Suggestion #2 recorded") // m4
+	done(t, h.Private("2026-11-16T14:00:00Z", carol, "I CoE on randomness/2026-W47/20261116T120000: Alice never meant VPP 11."), "Claim of Error #1 recorded")
+	fix := contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m4@example.test", Text: "I suggest: SET VPP = 12"}
+	in := h.RecordedInputs()
+	s, rev, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: in.Inputs, Current: h.S, Fix: fix, PlacedItems: true})
+	if err != nil {
+		t.Fatalf("a revision re-computed as written before: %v", err)
+	}
+	if sg := s.Games[ID].Data.(*State).Suggestions; rev.Items != "" || rev.Series != contract.SeriesKept || len(sg) != 1 || sg[0].ID != 1 {
+		t.Fatalf("a revision re-computed as written before: marked %q, %q, the suggestions %+v", rev.Items, rev.Series, sg)
+	}
+	if _, rev, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: in.Inputs, Current: h.S, Fix: fix}); err != nil || rev.Items != contract.ItemsByText {
+		t.Fatalf("a new revision: %v, marked %+v", err, rev)
+	}
+	// The first correction, as the build before made it.
+	at := contracttest.At(t, "2026-11-16T14:30:00Z")
+	h.E.PublishRevision(s, rev, at)
+	h.S = s
+	h.Public("2026-11-16T14:40:00Z", bob, "I consent to Suggestion #1 in Life.") // after the corrected receipts
+	h.Private("2026-11-16T15:00:00Z", carol, "I CoE on randomness/2026-W47/20261116T120000: the map is wrong.")
+	if got := claimsOf(h); got != "Carol #2 " {
+		t.Fatalf("the claims open: %s, want Carol's #2", got)
+	}
+	after := h.RecordedInputs().Inputs[len(in.Inputs):]
+	inputs := append(slices.Clone(in.Inputs), contract.Input{Kind: contract.InCorrect, At: at, Fix: &fix, Seq: s.JournalSeq, Answer: rev.Event, PlacedItems: true})
+	inputs = append(inputs, after...)
+	fix2 := contract.Correction{CoE: 2, Kind: contract.FixVoid, MsgID: "m3@example.test"}
+	s2, _, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: inputs, Current: h.S, Fix: fix2})
+	if err != nil {
+		t.Fatalf("the second correction was refused: %v", err)
+	}
+	if sg := s2.Games[ID].Data.(*State).Suggestions; len(sg) != 1 || sg[0].ID != 1 || len(sg[0].Consents) != 1 {
+		t.Errorf("after the second correction the suggestions are %+v, want #1 with Bob's consent", sg)
+	}
+}

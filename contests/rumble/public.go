@@ -180,11 +180,11 @@ func amendable(c *contract.Ctx, a *contract.Action) error {
 // number ("amendment/N").
 const seriesAmendment = "amendment"
 
-// nextAmendment numbers a new amendment: after every one listed and after
-// the last a correction kept in LastAmendment, or the number the recorded
-// history gave it (contract.Ctx.NumberListed).
-func nextAmendment(c *contract.Ctx, st *State) int {
-	return c.NumberListed(seriesAmendment, st.lastAmendment(), &st.LastAmendment)
+// nextAmendment numbers a new amendment of the text given: after every one
+// listed and after the last a correction kept in LastAmendment, or the
+// number the recorded history gave it (contract.Ctx.NumberListed).
+func nextAmendment(c *contract.Ctx, st *State, text string) int {
+	return c.NumberListed(seriesAmendment, text, st.lastAmendment(), &st.LastAmendment)
 }
 
 // lastAmendment is the greatest number of the amendments listed.
@@ -211,7 +211,7 @@ func doAmend(c *contract.Ctx, a *contract.Action) error {
 		return contract.Reject("Rumble 15", "only the contestmaster can amend the contract")
 	}
 	text := strings.TrimSpace(a.Arg("text"))
-	am := &Amendment{N: nextAmendment(c, st), Text: text, At: c.Now()}
+	am := &Amendment{N: nextAmendment(c, st, text), Text: text, At: c.Now()}
 	st.Amendments = append(st.Amendments, am)
 	// G9: apply a machine-readable change, or ask how it applies.
 	if err := applyChange(c, am, text); err != nil {

@@ -170,7 +170,7 @@ func doDrop(c *contract.Ctx, a *contract.Action) error {
 	if err != nil {
 		return err
 	}
-	id := c.Number(seriesAsset, st.NextAsset+1)
+	id := c.Number(seriesAsset, "drop: "+nm, st.NextAsset+1)
 	st.NextAsset = max(st.NextAsset, id)
 	as := &Asset{ID: id, Name: nm, Donor: p.Addr, At: *p.At, Public: true, Since: c.Now()}
 	st.Assets = append(st.Assets, as)
@@ -412,7 +412,7 @@ func doMedal(c *contract.Ctx, a *contract.Action) error {
 	if nm == "" {
 		nm = "medal"
 	}
-	id := c.Number(seriesAsset, st.NextAsset+1)
+	id := c.Number(seriesAsset, "medal: "+nm, st.NextAsset+1)
 	seed := medalSeed(c, id)
 	t, ok := st.medalTile(seed, id)
 	if !ok {

@@ -192,11 +192,11 @@ func changeNotice(c *contract.Ctx, st *State, ch *Change, lead string) {
 // (contract.Ctx.Number): parties oppose a modification by its number.
 const seriesChange = "change"
 
-// nextChange numbers a new change: after every change listed and after the
-// last a correction kept in LastChange, or the number the recorded history
-// gave it (contract.Ctx.NumberListed).
-func nextChange(c *contract.Ctx, st *State) int {
-	return c.NumberListed(seriesChange, st.lastChange(), &st.LastChange)
+// nextChange numbers a new change of the kind and text given: after every
+// change listed and after the last a correction kept in LastChange, or the
+// number the recorded history gave it (contract.Ctx.NumberListed).
+func nextChange(c *contract.Ctx, st *State, kind, text string) int {
+	return c.NumberListed(seriesChange, kind+": "+text, st.lastChange(), &st.LastChange)
 }
 
 // lastChange is the greatest number of the changes listed.
@@ -230,7 +230,8 @@ func doAmend(c *contract.Ctx, a *contract.Action) error {
 	if !pl.In(ID) {
 		return contract.Reject("Wacky 1", "only a party can amend the contract")
 	}
-	ch := &Change{ID: nextChange(c, st), Kind: kindAmendment, By: pl.Name, At: c.Now(), Text: strings.TrimSpace(a.Arg("text")), Status: statusInForce}
+	txt := strings.TrimSpace(a.Arg("text"))
+	ch := &Change{ID: nextChange(c, st, kindAmendment, txt), Kind: kindAmendment, By: pl.Name, At: c.Now(), Text: txt, Status: statusInForce}
 	if ch.Text == "" {
 		return contract.Reject("syntax", "say how the contract changes: I amend the Wacky World contract: <text>")
 	}
@@ -255,7 +256,8 @@ func doModify(c *contract.Ctx, a *contract.Action) error {
 	if !st.Began.IsZero() && !c.Now().Before(st.Began.AddDate(0, 0, 14)) {
 		return contract.Reject("Wacky 1", "the contract has been a contract for two weeks (since %s), so Atlas's power to modify it has repealed itself", contract.Stamp(st.Began))
 	}
-	ch := &Change{ID: nextChange(c, st), Kind: kindModification, By: "Atlas", At: c.Now(), Text: strings.TrimSpace(a.Arg("text")), Status: statusOpen}
+	txt := strings.TrimSpace(a.Arg("text"))
+	ch := &Change{ID: nextChange(c, st, kindModification, txt), Kind: kindModification, By: "Atlas", At: c.Now(), Text: txt, Status: statusOpen}
 	if ch.Text == "" {
 		return contract.Reject("syntax", "say how the contract changes: I modify the Wacky World contract: <text>")
 	}

@@ -1,6 +1,8 @@
 package wackyworld
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,5 +125,52 @@ func TestCorrectionKeepsALastChangesNumber(t *testing.T) {
 	h.s = h.H.S
 	if ch := h.data().Changes; len(ch) != 1 || ch[0].ID != 3 {
 		t.Errorf("the changes after both corrections: %+v", ch)
+	}
+}
+
+// TestCorrectionKeepsAChangesNumberByItsText: Atlas's one message makes
+// modifications #1 (SET BuildXCost = 2) and #2 (SET Width = 20); Bob
+// claims that the first was never meant, and Atlas corrects the message to
+// make only the second. Numbered by its place among the message's
+// changes, the second became #1 in the corrected history, and Bob's "I
+// oppose modification #2" was refused ("there is no modification #2").
+// A change keeps the number of the recorded change of the same message
+// with the same text: the second keeps #2, and #1 is left unused.
+func TestCorrectionKeepsAChangesNumberByItsText(t *testing.T) {
+	h := newHarness(t, "2026-12-01T09:00:00Z")
+	h.H.Record()
+	atlas := "Atlas <" + cm + ">"
+	for i, who := range []string{alice, bob} {
+		if r := h.H.Public("2026-12-01T10:0"+string(rune('0'+i))+":00Z", who, "I join Wacky World."); !done(r) {
+			t.Fatalf("join %s: %v", who, r)
+		}
+	}
+	r := h.H.Public("2026-12-01T12:00:00Z", atlas, "I modify the Wacky World contract: SET BuildXCost = 2\n\nI modify the Wacky World contract: SET Width = 20") // m3
+	if !strings.Contains(r.Body, "modification #1 is made") || !strings.Contains(r.Body, "modification #2 is made") {
+		t.Fatalf("the modifications:\n%s", r.Body)
+	}
+	if r := h.H.Private("2026-12-01T13:00:00Z", bob, "I CoE on randomness/2026-W49/20261201T090000: the first modification was never meant."); !strings.Contains(r.Body, "Claim of Error #1 recorded") {
+		t.Fatalf("the claim:\n%s", r.Body)
+	}
+	fix := contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m3@example.test", Text: "I modify the Wacky World contract: SET Width = 20"}
+	if _, _, err := h.H.Correct("2026-12-01T13:30:00Z", fix, nil); err != nil {
+		t.Fatalf("the correction was refused: %v", err)
+	}
+	h.s = h.H.S
+	var got []string
+	for _, ch := range h.data().Changes {
+		got = append(got, fmt.Sprintf("#%d %s", ch.ID, ch.Text))
+	}
+	if want := []string{"#2 SET Width = 20"}; !slices.Equal(got, want) {
+		t.Errorf("after the correction the changes are %q, want %q", got, want)
+	}
+	if r := h.H.Public("2026-12-01T14:00:00Z", bob, "I oppose modification #2 in Wacky World."); !done(r) {
+		t.Errorf("Bob's opposition to modification #2:\n%s", r.Body)
+	}
+	if w := h.data().width(); w != 16 {
+		t.Errorf("the World is %d wide, want 16 again", w)
+	}
+	if r := h.H.Public("2026-12-01T14:10:00Z", atlas, "I modify the Wacky World contract: SET BuildXCost = 3"); !strings.Contains(r.Body, "modification #3 is made") {
+		t.Errorf("a new modification:\n%s", r.Body)
 	}
 }

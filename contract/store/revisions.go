@@ -96,6 +96,7 @@ func recomputeRevision(e *contract.Engine, path string, n int64, fix contract.Co
 	_, rev, err := e.Rerun(&contract.Rerun{Base: base, Inputs: inputs, Fix: fix, Ratified: func(id string) bool { return ratified[id] },
 		MailboxHashes: stated["hashes"] != contract.HashesOfTheGames, RenumberedRulings: stated["rulings"] != contract.RulingsKept,
 		RenumberedSeries: stated["series"] != contract.SeriesKept,
+		PlacedItems:      stated["items"] != contract.ItemsByText,
 		LoneLines:        stated["lines"] != contract.ReportEntries,
 		UnrecordedAnswer: stated["answer"] != contract.AnswerRecorded})
 	return rev, err
@@ -191,10 +192,11 @@ func before(steps []Step, n int64) []Step {
 
 // Inputs lists the inputs of journal steps. A correction whose journaled
 // revision is not marked as keeping its ruling requests' numbers, made by
-// a build before they were kept, is marked so (RenumberedRulings), and one
+// a build before they were kept, is marked so (RenumberedRulings), one
 // not marked as keeping the games' series' numbers alike
-// (RenumberedSeries), so that a later correction re-runs the history it
-// made as it was made.
+// (RenumberedSeries), and one not marked as matching their items by text
+// (PlacedItems), so that a later correction re-runs the history it made
+// as it was made.
 func Inputs(steps []Step) []contract.Input {
 	out := make([]contract.Input, 0, len(steps))
 	for _, st := range steps {
@@ -204,6 +206,7 @@ func Inputs(steps []Step) []contract.Input {
 				if stated := revisionOf(st.Entries); stated != nil {
 					in.RenumberedRulings = stated["rulings"] != contract.RulingsKept
 					in.RenumberedSeries = stated["series"] != contract.SeriesKept
+					in.PlacedItems = stated["items"] != contract.ItemsByText
 				}
 			}
 			out = append(out, in)
@@ -270,7 +273,7 @@ func Correct(e *contract.Engine, path string, current *contract.State, fix contr
 // revision as stated, the one journaled (revisionOf), was made: its
 // hashes, its ruling requests' and its series' numbers as a build before
 // their marks made them (Rerun.MailboxHashes, Rerun.RenumberedRulings,
-// Rerun.RenumberedSeries), and its report lines compared as it compared
+// Rerun.RenumberedSeries, Rerun.PlacedItems), and its report lines compared as it compared
 // them (Rerun.LoneLines), and its answer recorded or not as it was
 // (Rerun.UnrecordedAnswer).
 func correctBefore(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time, n int64, stated map[string]any) (*contract.State, Step, *contract.Revision) {
@@ -290,6 +293,7 @@ func correctBefore(e *contract.Engine, path string, current *contract.State, fix
 			MailboxHashes:     stated != nil && stated["hashes"] != contract.HashesOfTheGames,
 			RenumberedRulings: stated != nil && stated["rulings"] != contract.RulingsKept,
 			RenumberedSeries:  stated != nil && stated["series"] != contract.SeriesKept,
+			PlacedItems:       stated != nil && stated["items"] != contract.ItemsByText,
 			LoneLines:         stated != nil && stated["lines"] != contract.ReportEntries,
 			UnrecordedAnswer:  stated != nil && stated["answer"] != contract.AnswerRecorded})
 	}

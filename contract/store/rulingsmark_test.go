@@ -61,3 +61,24 @@ func TestInputsMarkRenumberedSeries(t *testing.T) {
 		}
 	}
 }
+
+// TestInputsMarkPlacedItems: a correction whose journaled revision is not
+// marked "items": "text" (made by a build that matched a message's items
+// of a series by place alone) is given to a re-run as having matched them
+// so (TestCorrectionPlacedItemsAsMadeBefore); a marked one is not.
+func TestInputsMarkPlacedItems(t *testing.T) {
+	fix := &contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m1@example.test"}
+	revision := func(marks map[string]any) []contract.Entry {
+		return []contract.Entry{{Verb: "correction"}, {Verb: "revision", Detail: map[string]any{"revision": marks}}}
+	}
+	steps := []Step{
+		{Input: &contract.Input{Kind: contract.InCorrect, Fix: fix}, Entries: revision(map[string]any{"series": contract.SeriesKept})},
+		{Input: &contract.Input{Kind: contract.InCorrect, Fix: fix}, Entries: revision(map[string]any{"series": contract.SeriesKept, "items": contract.ItemsByText})},
+	}
+	want := []bool{true, false}
+	for i, in := range Inputs(steps) {
+		if in.PlacedItems != want[i] {
+			t.Errorf("input %d: placed %v, want %v", i, in.PlacedItems, want[i])
+		}
+	}
+}

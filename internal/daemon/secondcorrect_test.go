@@ -258,14 +258,15 @@ func TestCorrectionKilledBeforeItsStateFile(t *testing.T) {
 	}
 	load("without the save's snapshot")
 	// A correction an earlier build journaled, its revision without the
-	// marks of ruling requests and games' series that keep their numbers:
+	// marks of ruling requests and games' series that keep their numbers
+	// and of series' items matched by their text:
 	// made again as it was made, unmarked, it agrees with the journal.
 	jpath := store.JournalPath(d.statePath)
 	journal, err := os.ReadFile(jpath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, mark := range [][]byte{[]byte(`,"rulings":"kept"`), []byte(`,"series":"kept"`)} {
+	for _, mark := range [][]byte{[]byte(`,"rulings":"kept"`), []byte(`,"series":"kept"`), []byte(`,"items":"text"`)} {
 		if bytes.Count(journal, mark) != 1 {
 			t.Fatalf("the journal has %d revisions marked %s", bytes.Count(journal, mark), mark)
 		}
