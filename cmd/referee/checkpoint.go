@@ -158,7 +158,11 @@ func (c *replayCheckpoint) pointOf(at store.Position) (replayPoint, bool) {
 type emlWriter struct {
 	dir  string
 	addr bridge.Addresses
-	made []string // the folders newEmlWriter created (removeMade)
+	// mark is the state's mark (outMark), written in the folder before
+	// its first mail (writeMark) unless it is there already (marked).
+	mark   []byte
+	marked bool
+	made   []string // the folders newEmlWriter created (removeMade)
 	// dirFD is dir, open from newEmlWriter to close: each file is made
 	// by its name in it (openat), with no walk of dir's path, and the
 	// sync is of its file system.
@@ -296,7 +300,8 @@ func (w *emlWriter) first() int {
 // folder's last file instead, each would be there twice. A file is the
 // notice's only if it holds the start of the mail composed of it (all of it,
 // or what a kill left): another state's replay of the same archive into the
-// same folder makes mails of the same Message-IDs, and its files stay.
+// same folder (one an earlier build wrote, before the folder named its state:
+// outTaken) makes mails of the same Message-IDs, and its files stay.
 func (w *emlWriter) writeAgain(outbox []*contract.Outgoing, pause func(string)) (rest []*contract.Outgoing, again int, err error) {
 	if w.dir == "" {
 		return outbox, 0, nil
@@ -404,6 +409,9 @@ func (w *emlWriter) messageIDs() (byID map[string][]string, cut []string, err er
 func (w *emlWriter) write(outbox []*contract.Outgoing, next int, pause func(string)) error {
 	if w.dir == "" || len(outbox) == 0 {
 		return nil
+	}
+	if err := w.writeMark(); err != nil {
+		return err
 	}
 	w.pending = true
 	if w.jobs != nil {
