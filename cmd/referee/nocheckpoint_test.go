@@ -6,9 +6,14 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"referee/contract"
+	"referee/internal/bridge"
 )
 
 // TestReplayWithoutItsCheckpointWritesNoMailTwice: a replay killed at
@@ -151,5 +156,75 @@ func TestReplayWithoutItsCheckpointWritesOverAFileCutShort(t *testing.T) {
 			t.Fatalf("run again: exit %d %s", code, errs)
 		}
 		sameResult(t, fmt.Sprintf("the last mail cut to %d bytes, the checkpoint deleted, run again", keep), resultOf(t, dir), want)
+	}
+}
+
+// TestReplayWithoutItsCheckpointReadsTheOutboxsFiles: a replay that starts
+// without its checkpoint, on a state whose outbox holds four notices (a
+// killed replay wrote the first two, the second cut short, after 300 mails
+// of its earlier saves), writes the two over their own files and reads the
+// headers of the folder's last four files alone, where it read every file
+// of the folder, 302 here: a replay's --out holds every mail it ever
+// wrote, and the outbox a few seconds' notices.
+func TestReplayWithoutItsCheckpointReadsTheOutboxsFiles(t *testing.T) {
+	addr := bridge.Addresses{Referee: "referee@example.test", PublicList: "agora-business@example.test", OfficialList: "agora-official@example.test", PublicTag: "BUS:", OfficialTag: "OFF:"}
+	notices := func(kind string, n int) []*contract.Outgoing {
+		var out []*contract.Outgoing
+		for i := range n {
+			out = append(out, &contract.Outgoing{Notice: contract.Notice{ID: fmt.Sprintf("%s/%d@example.test", kind, i), Kind: "receipt",
+				Channel: contract.ChanPrivate, To: []string{"alice@example.test"}, Subject: fmt.Sprintf("Re: claim %d", i), Body: "Done.\n",
+				Time: time.Date(2026, 11, 2, 8, 0, i, 0, time.UTC)}})
+		}
+		return out
+	}
+	earlier, outbox := notices("earlier", 300), notices("receipt", 4)
+	dir := t.TempDir()
+	w, err := newEmlWriter(dir, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nop := func(string) {}
+	if err := w.write(earlier, 1, nop); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.write(outbox[:2], 301, nop); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.sync(); err != nil {
+		t.Fatal(err)
+	}
+	w.close()
+	want := filesIn(t, dir)
+	cut := filepath.Join(dir, "0302.eml")
+	if err := os.Truncate(cut, 40); err != nil {
+		t.Fatal(err)
+	}
+
+	var read []string
+	defer func(open func(string) (*os.File, error)) { openHeader = open }(openHeader)
+	openHeader = func(name string) (*os.File, error) {
+		read = append(read, filepath.Base(name))
+		return os.Open(name)
+	}
+	w, err = newEmlWriter(dir, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	rest, again, err := w.writeAgain(outbox, nop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.sync(); err != nil {
+		t.Fatal(err)
+	}
+	if again != 2 || len(rest) != 2 || rest[0] != outbox[2] || rest[1] != outbox[3] {
+		t.Errorf("written again: %d, left %d; want the outbox's first two written again, its last two left", again, len(rest))
+	}
+	if got := filesIn(t, dir); !maps.Equal(got, want) {
+		t.Errorf("the folder is not as the killed replay would have left it whole")
+	}
+	if want := []string{"0299.eml", "0300.eml", "0301.eml", "0302.eml"}; !slices.Equal(read, want) {
+		t.Errorf("headers read: %d files (%v ...); want %v, the folder's last files, as many as the outbox has notices", len(read), read[:min(len(read), 6)], want)
 	}
 }
