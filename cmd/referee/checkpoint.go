@@ -158,7 +158,11 @@ func (c *replayCheckpoint) pointOf(at store.Position) (replayPoint, bool) {
 type emlWriter struct {
 	dir  string
 	addr bridge.Addresses
-	made []string // the folders newEmlWriter created (removeMade)
+	// mark is the state's mark (outMark), written in the folder before
+	// its first mail (writeMark) unless it is there already (marked).
+	mark   []byte
+	marked bool
+	made   []string // the folders newEmlWriter created (removeMade)
 	// dirFD is dir, open from newEmlWriter to close: each file is made
 	// by its name in it (openat), with no walk of dir's path, and the
 	// sync is of its file system.
@@ -293,15 +297,65 @@ func (w *emlWriter) first() int {
 // loaded: a replay of that state killed, its checkpoint deleted since,
 // wrote those files, and the journal re-done still holds their notices as
 // not written (only the checkpoint said they were). Written after the
-// folder's last file instead, each would be there twice. A file is the
-// notice's only if it holds the start of the mail composed of it (all of it,
-// or what a kill left): another state's replay of the same archive into the
-// same folder makes mails of the same Message-IDs, and its files stay.
+// folder's last file instead, each would be there twice. Only the files
+// that can be the outbox's are read (outboxFiles), not every mail of the
+// folder.
 func (w *emlWriter) writeAgain(outbox []*contract.Outgoing, pause func(string)) (rest []*contract.Outgoing, again int, err error) {
 	if w.dir == "" {
 		return outbox, 0, nil
 	}
-	byID, cut, err := w.messageIDs()
+	names, err := w.outboxFiles(len(outbox))
+	if err != nil {
+		return nil, 0, err
+	}
+	return w.takeAgain(outbox, names, pause)
+}
+
+// outboxFiles are the names of the folder's numbered files that can hold
+// the mails of an outbox of n notices: the n last by number. A replay
+// writes the mails of each save numbered on from those before, and writes
+// a snapshot (the state file whole) only once the mails of the saves it
+// includes are on disk; the saves after the snapshot, whose notices the
+// outbox of the state loaded holds, in their order, wrote theirs (all,
+// some, or none, the last perhaps cut short by the kill) as the folder's
+// last files. The files before them are the snapshot's saves' and earlier
+// replays' of the state (the folder holds one state's mails: outTaken).
+func (w *emlWriter) outboxFiles(n int) ([]string, error) {
+	d, err := os.Open(w.dir)
+	if err != nil {
+		return nil, err
+	}
+	all, err := d.Readdirnames(-1) // unsorted: the numbers are
+	d.Close()
+	if err != nil {
+		return nil, err
+	}
+	var nums []int
+	for _, name := range all {
+		num, ok := strings.CutSuffix(name, ".eml")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v < 0 || emlName(v) != name {
+			continue
+		}
+		nums = append(nums, v)
+	}
+	slices.Sort(nums)
+	nums = nums[max(0, len(nums)-n):]
+	names := make([]string, len(nums))
+	for i, v := range nums {
+		names[i] = emlName(v)
+	}
+	return names, nil
+}
+
+// takeAgain is writeAgain over the folder's files names, in the folder's
+// order. A file is the notice's only if it holds the start of the mail
+// composed of it (all of it, or what a kill left): another state's replay
+// of the same archive into the same folder (one an earlier build wrote,
+// before the folder named its state: outTaken) makes mails of the same
+// Message-IDs, and its files stay.
+func (w *emlWriter) takeAgain(outbox []*contract.Outgoing, names []string, pause func(string)) (rest []*contract.Outgoing, again int, err error) {
+	byID, cut, err := w.messageIDs(names)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -363,40 +417,39 @@ func (w *emlWriter) holdsStartOf(name string, o *contract.Outgoing) (bool, error
 	return bytes.HasPrefix(raw, have), nil
 }
 
-// messageIDs are the names of the folder's numbered files by the
-// Message-ID each holds (without its angle brackets), in the folder's order,
-// and the names of those whose Message-ID cannot be read: cut short before
-// it or before their header's end (a kill while one was written).
-func (w *emlWriter) messageIDs() (byID map[string][]string, cut []string, err error) {
-	entries, err := os.ReadDir(w.dir)
-	if err != nil {
-		return nil, nil, err
-	}
+// messageIDs are the folder's files names (numbered files, in the
+// folder's order) by the Message-ID each holds (without its angle
+// brackets), and the names of those whose Message-ID cannot be read: cut
+// short before it or before their header's end (a kill while one was
+// written). A file gone is left out.
+func (w *emlWriter) messageIDs(names []string) (byID map[string][]string, cut []string, err error) {
 	byID = map[string][]string{}
-	for _, en := range entries {
-		num, ok := strings.CutSuffix(en.Name(), ".eml")
-		n, err := strconv.Atoi(num)
-		if !ok || err != nil || n < 0 || emlName(n) != en.Name() {
+	for _, name := range names {
+		f, err := openHeader(filepath.Join(w.dir, name))
+		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		f, err := os.Open(filepath.Join(w.dir, en.Name()))
 		if err != nil {
 			return nil, nil, err
 		}
 		m, err := mail.ReadMessage(bufio.NewReader(f))
 		f.Close()
 		if err != nil {
-			cut = append(cut, en.Name())
+			cut = append(cut, name)
 			continue
 		}
 		if id := strings.Trim(m.Header.Get("Message-ID"), "<> \t"); id != "" {
-			byID[id] = append(byID[id], en.Name())
+			byID[id] = append(byID[id], name)
 		} else {
-			cut = append(cut, en.Name()) // cut before its Message-ID
+			cut = append(cut, name) // cut before its Message-ID
 		}
 	}
 	return byID, cut, nil
 }
+
+// openHeader opens a file of the folder to read its header (messageIDs); a
+// variable for its test alone.
+var openHeader = os.Open
 
 // write writes the outbox's notices as files from number next on, or hands
 // them to the writer goroutine. The notices are not changed after: the
@@ -404,6 +457,9 @@ func (w *emlWriter) messageIDs() (byID map[string][]string, cut []string, err er
 func (w *emlWriter) write(outbox []*contract.Outgoing, next int, pause func(string)) error {
 	if w.dir == "" || len(outbox) == 0 {
 		return nil
+	}
+	if err := w.writeMark(); err != nil {
+		return err
 	}
 	w.pending = true
 	if w.jobs != nil {

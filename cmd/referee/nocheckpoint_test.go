@@ -1,12 +1,19 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"referee/contract"
+	"referee/internal/bridge"
 )
 
 // TestReplayWithoutItsCheckpointWritesNoMailTwice: a replay killed at
@@ -47,17 +54,20 @@ func TestReplayWithoutItsCheckpointWritesNoMailTwice(t *testing.T) {
 	}
 }
 
-// TestReplayWithoutItsCheckpointLeavesAnotherStatesMails: two states
-// replay the same archive into one --out (the mails' Message-IDs come from
-// the messages they answer, so both make the same IDs); the second, killed
-// after journaling a save and before writing its mails, its checkpoint
-// deleted, run again, writes those mails under new numbers and leaves the
-// first state's files as they were (its first Randomness notice, whose
-// commitments differ, among them), where it wrote its own over them, the
-// Message-ID alone taken for the file's being its own.
-func TestReplayWithoutItsCheckpointLeavesAnotherStatesMails(t *testing.T) {
+// TestReplayRefusesAnotherStatesOut: two states replay the same archive
+// into one --out (the mails' Message-IDs come from the messages they
+// answer, and a receipt of the same action reads the same in both, byte
+// for byte). The second, killed after journaling a save and before writing
+// its mails, its checkpoint deleted, and run again, took such a receipt of
+// the first state's for its own, wrote it over that file and left its own
+// missing. The folder now names the state whose mails it holds
+// (out/state-id), and the second state's replay is refused, exit status 2,
+// the folder left as it was: a state made by the replay at its first
+// message, and one that exists. The first state's own replay again, and
+// another state's into a folder whose mails were removed, are not.
+func TestReplayRefusesAnotherStatesOut(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	args := func() []string {
+	args := func(out string) []string {
 		a := replayArgs(t, true)
 		for i := range a {
 			if a[i] == "out" {
@@ -67,29 +77,53 @@ func TestReplayWithoutItsCheckpointLeavesAnotherStatesMails(t *testing.T) {
 		return a
 	}
 	first := secretDir(t)
-	if code, errs := replayChild(t, first, "", 0, args()); code != 0 {
+	if code, errs := replayChild(t, first, "", 0, args(out)); code != 0 {
 		t.Fatalf("the first state's replay: exit %d %s", code, errs)
 	}
-	before := map[string]string{}
-	ents, _ := os.ReadDir(out)
-	for _, e := range ents {
-		before[e.Name()] = string(readFile(t, filepath.Join(out, e.Name())))
+	before := filesIn(t, out)
+	if !strings.Contains(before[outMarkName], "\ncreated: ") {
+		t.Fatalf("the folder names no state:\n%s", before[outMarkName])
 	}
 	second := t.TempDir()
 	os.WriteFile(filepath.Join(second, "secret"), []byte(strings.Repeat("7", 64)), 0o600)
-	if code, errs := replayChild(t, second, "saved:1", syscall.SIGKILL, args()); code != -1 {
+	refused := func(what string) {
+		t.Helper()
+		code, errs := replayChild(t, second, "", 0, args(out))
+		if code != 2 || !strings.Contains(errs, "--out "+out+" holds the mails of another state's replay ("+filepath.Join(out, outMarkName)+" names that state: created: ") ||
+			!strings.Contains(errs, "name another --out, or empty this one") {
+			t.Errorf("%s: exit %d %s; want 2 and the folder refused", what, code, errs)
+		}
+		if now := filesIn(t, out); !maps.Equal(now, before) {
+			t.Errorf("%s: the first state's folder changed", what)
+		}
+	}
+	refused("a state the replay makes")
+	if _, err := os.Stat(filepath.Join(second, "data/state.yaml")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused replay made its state: %v", err)
+	}
+	// The second state replayed into a folder of its own, killed after a
+	// save, its checkpoint deleted, then given the first state's folder.
+	if code, errs := replayChild(t, second, "saved:1", syscall.SIGKILL, args("own")); code != -1 {
 		t.Fatalf("the second state's replay killed: exit %d %s", code, errs)
 	}
 	if err := os.Remove(filepath.Join(second, "data/state.yaml.replay")); err != nil {
 		t.Fatal(err)
 	}
-	if code, errs := replayChild(t, second, "", 0, args()); code != 0 {
-		t.Fatalf("the second state's replay run again: exit %d %s", code, errs)
+	refused("a state that exists, its checkpoint deleted")
+	if code, errs := replayChild(t, first, "", 0, args(out)); code != 0 {
+		t.Errorf("the first state's replay again into its folder: exit %d %s", code, errs)
 	}
-	for name, was := range before {
-		if now := string(readFile(t, filepath.Join(out, name))); now != was {
-			t.Errorf("the first state's %s was written over by the second's replay:\n%.400s\nwas:\n%.400s", name, now, was)
+	// Its mails removed, the folder is the next state's.
+	for name := range before {
+		if strings.HasSuffix(name, ".eml") {
+			os.Remove(filepath.Join(out, name))
 		}
+	}
+	if code, errs := replayChild(t, second, "", 0, args(out)); code != 0 {
+		t.Fatalf("the second state's replay into the folder emptied of mails: exit %d %s", code, errs)
+	}
+	if mark := string(readFile(t, filepath.Join(out, outMarkName))); mark == before[outMarkName] {
+		t.Errorf("the folder still names the first state:\n%s", mark)
 	}
 }
 
@@ -122,5 +156,75 @@ func TestReplayWithoutItsCheckpointWritesOverAFileCutShort(t *testing.T) {
 			t.Fatalf("run again: exit %d %s", code, errs)
 		}
 		sameResult(t, fmt.Sprintf("the last mail cut to %d bytes, the checkpoint deleted, run again", keep), resultOf(t, dir), want)
+	}
+}
+
+// TestReplayWithoutItsCheckpointReadsTheOutboxsFiles: a replay that starts
+// without its checkpoint, on a state whose outbox holds four notices (a
+// killed replay wrote the first two, the second cut short, after 300 mails
+// of its earlier saves), writes the two over their own files and reads the
+// headers of the folder's last four files alone, where it read every file
+// of the folder, 302 here: a replay's --out holds every mail it ever
+// wrote, and the outbox a few seconds' notices.
+func TestReplayWithoutItsCheckpointReadsTheOutboxsFiles(t *testing.T) {
+	addr := bridge.Addresses{Referee: "referee@example.test", PublicList: "agora-business@example.test", OfficialList: "agora-official@example.test", PublicTag: "BUS:", OfficialTag: "OFF:"}
+	notices := func(kind string, n int) []*contract.Outgoing {
+		var out []*contract.Outgoing
+		for i := range n {
+			out = append(out, &contract.Outgoing{Notice: contract.Notice{ID: fmt.Sprintf("%s/%d@example.test", kind, i), Kind: "receipt",
+				Channel: contract.ChanPrivate, To: []string{"alice@example.test"}, Subject: fmt.Sprintf("Re: claim %d", i), Body: "Done.\n",
+				Time: time.Date(2026, 11, 2, 8, 0, i, 0, time.UTC)}})
+		}
+		return out
+	}
+	earlier, outbox := notices("earlier", 300), notices("receipt", 4)
+	dir := t.TempDir()
+	w, err := newEmlWriter(dir, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nop := func(string) {}
+	if err := w.write(earlier, 1, nop); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.write(outbox[:2], 301, nop); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.sync(); err != nil {
+		t.Fatal(err)
+	}
+	w.close()
+	want := filesIn(t, dir)
+	cut := filepath.Join(dir, "0302.eml")
+	if err := os.Truncate(cut, 40); err != nil {
+		t.Fatal(err)
+	}
+
+	var read []string
+	defer func(open func(string) (*os.File, error)) { openHeader = open }(openHeader)
+	openHeader = func(name string) (*os.File, error) {
+		read = append(read, filepath.Base(name))
+		return os.Open(name)
+	}
+	w, err = newEmlWriter(dir, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	rest, again, err := w.writeAgain(outbox, nop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.sync(); err != nil {
+		t.Fatal(err)
+	}
+	if again != 2 || len(rest) != 2 || rest[0] != outbox[2] || rest[1] != outbox[3] {
+		t.Errorf("written again: %d, left %d; want the outbox's first two written again, its last two left", again, len(rest))
+	}
+	if got := filesIn(t, dir); !maps.Equal(got, want) {
+		t.Errorf("the folder is not as the killed replay would have left it whole")
+	}
+	if want := []string{"0299.eml", "0300.eml", "0301.eml", "0302.eml"}; !slices.Equal(read, want) {
+		t.Errorf("headers read: %d files (%v ...); want %v, the folder's last files, as many as the outbox has notices", len(read), read[:min(len(read), 6)], want)
 	}
 }

@@ -45,6 +45,9 @@ Each mail the referee would send is written as DIR/0001.eml, 0002.eml, ...
 (DIR is created if missing; numbering continues after the files already
 there); without --out the mails are counted and dropped. The last line
 counts the messages applied and skipped, the journal entries and the mails.
+DIR holds one state's mails: DIR/.state-id names the state (when it was
+created, and the commitment to its seed of that week), and a replay of
+another state into a DIR that holds mails is refused, exit status 2.
 
 The state (--state, or data/state.yaml) is created if it does not exist yet,
 from the starting state at the first message's arrival time (or, when that is
@@ -208,6 +211,17 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 			return err
 		}
 	}
+	// The --out folder holds one state's mails: a state made by this
+	// replay is held to it once made, at the first message.
+	var mark []byte
+	if s != nil {
+		if mark, err = outMark(s); err != nil {
+			return err
+		}
+		if err := outTaken(outDir, cfg.State, mark); err != nil {
+			return err
+		}
+	}
 	if ck != nil && fresh {
 		// A point with no state is one before the first save.
 		if ck.Prev != nil && ck.Prev.Saved {
@@ -231,6 +245,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	emls.mark = mark
 	defer func() {
 		emls.close()
 		if err != nil {
@@ -616,6 +631,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (err error) {
 				}
 				s, started, err = openState(e, cfg, at, secret)
 				steps = []store.Step{{Entries: started}}
+				if err != nil {
+					stop()
+					return err
+				}
+				// Refused before anything of the state is saved.
+				if emls.mark, err = outMark(s); err == nil {
+					err = outTaken(outDir, cfg.State, emls.mark)
+				}
 				if err != nil {
 					stop()
 					return err

@@ -183,7 +183,7 @@ func TestReplayResumesAfterKill(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "data/state.yaml.replay")); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s: the checkpoint is still there after the end: %v", name, err)
 		}
-		if tmp, _ := filepath.Glob(filepath.Join(dir, "out/.*")); len(tmp) > 0 {
+		if tmp, _ := filepath.Glob(filepath.Join(dir, "out/.eml-*")); len(tmp) > 0 {
 			t.Errorf("%s: temporary files left: %v", name, tmp)
 		}
 	}

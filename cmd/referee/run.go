@@ -50,6 +50,8 @@ The test clock (--clock-start, --clock-rate) starts the referee's time at TIME
 and runs it N times faster, so tests reach next Monday in seconds. When the
 state's clock is already past TIME (a restart with the same options), the
 test clock starts at the state's clock instead, and the log says so at INFO.
+While it runs, the test clock is kept in STATE.clock (removed at the end), from
+which referee status counts the time left as this run sees it.
 
 Without GOGC in the environment, the garbage collector's target is 200 (a
 heap three times what is live between collections) rather than Go's 100;
@@ -156,6 +158,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			"clock_start", clk.Start.Format(time.RFC3339), "state_clock", opts.State.Clock.UTC().Format(time.RFC3339))
 		clk.Start, clk.Real0 = opts.State.Clock.UTC(), time.Now()
 	}
+	// referee status, another process, reads the test clock beside the
+	// state while this run holds it: the state's clock is that of its
+	// last change, which the test clock leaves behind.
+	unpublish, err := publishClock(cfg.State, clk)
+	if err != nil {
+		return err
+	}
+	defer unpublish()
 	// A journal the daemon would refuse is refused before the hub makes
 	// its mailboxes beside the state.
 	if err := checkJournal(cfg, daemon.Keep(opts.State, opts.Started)); err != nil {

@@ -22,10 +22,10 @@ const statusUsage = `Usage: referee status [--state F] [--config F]
 
 Prints what the referee is doing, from its files (a running referee run need
 not be stopped): the game clock (that of the state's last change), each
-game's phase, contestants and next event with the time left to it (from now,
-or from the game clock when that is ahead, a test clock's: not from a test
-clock still running, which the files do not hold; the clock line says which),
-the open intents, the outbox,
+game's phase, contestants and next event with the time left to it (from now;
+from the test clock of a referee run going, which it keeps in STATE.clock;
+or from the game clock when that is ahead, a test clock's with no run going
+on it; the clock line says which), the open intents, the outbox,
 the last mail read and sent, and the problems referee check would list. Exit
 status 2 when there is any problem.
 `
@@ -49,18 +49,21 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "state: %s (journal seq %d)\n", cfg.State, s.JournalSeq)
 	// The time left to an event counts from now, as the status page counts
-	// it, or from the state's clock when that is ahead (a test clock): the
-	// state's clock is that of its last change, behind on a quiet day.
+	// it, or from the test clock of a referee run still going (which keeps
+	// it in STATE.clock), or from the state's clock when that is ahead (a
+	// test clock's): the state's clock is that of its last change, behind
+	// on a quiet day, and behind a test clock that runs on.
 	from := s.Clock
-	if now := time.Now().UTC(); now.After(from) {
+	if clk, ok := runningClock(cfg.State); ok {
+		from = clk.Now()
+		fmt.Fprintf(stdout, "clock: %s (its last change; the time left counts from the test clock of the referee run going, %s, %g times real time)\n", fmtWhen(s.Clock), fmtWhen(from), clk.Rate)
+	} else if now := time.Now().UTC(); now.After(from) {
 		from = now
 		fmt.Fprintf(stdout, "clock: %s (its last change; the time left counts from now, %s)\n", fmtWhen(s.Clock), fmtWhen(now))
 	} else {
 		// Ahead of now, the state's clock is a test clock's (run's
-		// --clock-start, --clock-rate). A run still going has moved that
-		// clock on, which status cannot read from the files: the line says
-		// what the time left counts from.
-		fmt.Fprintf(stdout, "clock: %s (its last change, ahead of now: a test clock's; the time left counts from it, not from a test clock still running)\n", fmtWhen(s.Clock))
+		// --clock-start, --clock-rate), and no run is going on it.
+		fmt.Fprintf(stdout, "clock: %s (its last change, ahead of now: a test clock's, no referee run going on it; the time left counts from it)\n", fmtWhen(s.Clock))
 	}
 	switch {
 	case cfg.Web.Addr == "off":

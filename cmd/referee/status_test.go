@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,7 @@ import (
 	"referee/contests/steemfield"
 	"referee/contract"
 	"referee/contract/store"
+	"referee/internal/daemon"
 	"referee/internal/web"
 )
 
@@ -252,21 +254,88 @@ func loadState(t *testing.T, dir string) (*contract.State, string) {
 }
 
 // TestStatusTimeLeftFromATestClock: a state whose clock is ahead of now (a
-// test clock's, --clock-start in 2099) has the time left counted from that
-// clock, the state's last change, which status cannot tell from a test clock
-// still running further on: the clock line says what the IN column counts
-// from, rather than nothing.
+// test clock's, --clock-start in 2099), with no referee run going on it, has
+// the time left counted from that clock, the state's last change: the clock
+// line says what the IN column counts from, rather than nothing.
 func TestStatusTimeLeftFromATestClock(t *testing.T) {
 	dir := initState(t, "2099-12-01T09:00:00Z")
 	code, out, errs := runCmd(t, dir, "status")
 	if code != 0 {
 		t.Fatalf("status: %d\n%s%s", code, out, errs)
 	}
-	const want = "clock: Tue 2099-12-01 09:00 UTC (its last change, ahead of now: a test clock's; the time left counts from it, not from a test clock still running)\n"
+	const want = "clock: Tue 2099-12-01 09:00 UTC (its last change, ahead of now: a test clock's, no referee run going on it; the time left counts from it)\n"
 	if !strings.Contains(out, want) {
 		t.Errorf("the clock line does not say what the time left counts from; want %q in:\n%s", want, out)
 	}
 	if !regexp.MustCompile(`(?m)^life .* at Mon 2099-12-07 00:00 UTC +5d 15h$`).MatchString(out) {
 		t.Errorf("status does not count Life's next round from the state's clock:\n%s", out)
 	}
+}
+
+// TestStatusTimeLeftFromARunningTestClock: the test clock of a referee run
+// going (STATE.clock, locked by the run) has run on for 60 game hours since
+// the state's last change at Tue 09:00: status counts Life's round on
+// Monday from the test clock, Thu 21:00, as the running referee sees it,
+// where it counted from the state's clock (5d 15h, the round two days
+// nearer than that) and said it could not read a test clock still running.
+// The file a killed run left (its lock free) counts for nothing.
+func TestStatusTimeLeftFromARunningTestClock(t *testing.T) {
+	dir := initState(t, "2099-12-01T09:00:00Z")
+	state := filepath.Join(dir, "data/state.yaml")
+	start := time.Date(2099, 12, 1, 9, 0, 0, 0, time.UTC)
+	release, err := publishClock(state, &daemon.Clock{Start: start, Real0: time.Now().Add(-time.Hour), Rate: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, dir, "status")
+	if code != 0 {
+		t.Fatalf("status: %d\n%s%s", code, out, errs)
+	}
+	// A status slower than a minute would see 22:00.
+	if !regexp.MustCompile(`(?m)^clock: Tue 2099-12-01 09:00 UTC \(its last change; the time left counts from the test clock of the referee run going, Thu 2099-12-03 21:\d\d UTC, 60 times real time\)$`).MatchString(out) {
+		t.Errorf("the clock line does not give the running test clock:\n%s", out)
+	}
+	if !regexp.MustCompile(`(?m)^life .* at Mon 2099-12-07 00:00 UTC +3d 2h$`).MatchString(out) {
+		t.Errorf("status does not count Life's next round from the running test clock:\n%s", out)
+	}
+	left := readFile(t, clockPath(state))
+	release()
+	if _, err := os.Stat(clockPath(state)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the test clock's file is still there after its release: %v", err)
+	}
+	// As a killed run leaves it: the file, its lock gone with the process.
+	if err := os.WriteFile(clockPath(state), left, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = runCmd(t, dir, "status")
+	if !strings.Contains(out, "clock: Tue 2099-12-01 09:00 UTC (its last change, ahead of now: a test clock's, no referee run going on it; the time left counts from it)\n") ||
+		!regexp.MustCompile(`(?m)^life .* at Mon 2099-12-07 00:00 UTC +5d 15h$`).MatchString(out) {
+		t.Errorf("status counts from the test clock of a run that is gone:\n%s", out)
+	}
+}
+
+// TestRunKeepsItsTestClockForStatus: referee run on a test clock keeps it
+// in STATE.clock while it runs, so that referee status, another process,
+// counts from it; the file goes when the run stops, and a run on the wall
+// clock writes none.
+func TestRunKeepsItsTestClockForStatus(t *testing.T) {
+	d := startHubDaemon(t, "", "--clock-start", "2099-12-01T09:00:00Z", "--clock-rate", "60")
+	state := filepath.Join(d.dir, "data/state.yaml")
+	clk, ok := runningClock(state)
+	if !ok || clk.Rate != 60 || clk.Now().Before(time.Date(2099, 12, 1, 9, 0, 0, 0, time.UTC)) {
+		t.Fatalf("referee run keeps no test clock for status: %v %v", clk, ok)
+	}
+	_, out, _ := runCmd(t, d.dir, "status")
+	if !strings.Contains(out, "the time left counts from the test clock of the referee run going, ") {
+		t.Errorf("status does not count from the running test clock:\n%s", out)
+	}
+	stopReferee(t, d.runningReferee)
+	if _, err := os.Stat(clockPath(state)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the test clock's file is left after the run stopped: %v", err)
+	}
+	wall := startHubDaemonIn(t, d.dir, "")
+	if _, err := os.Stat(clockPath(state)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("referee run on the wall clock writes a test clock: %v", err)
+	}
+	stopReferee(t, wall.runningReferee)
 }
