@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -249,6 +250,7 @@ func differingKeys(a, b []byte) string {
 	if len(keys) == 0 {
 		return "the same keys"
 	}
+	slices.Sort(keys)
 	return strings.Join(keys, ", ")
 }
 
