@@ -36,13 +36,16 @@ type Method struct {
 	// Object, when set, names the thing the action acts on as things stand,
 	// "" for none (Rumble: "the current game" is "game 3"). An intent
 	// keeps the name Object gave when it was announced: it is an intent to
-	// act on that thing. When it is resolved and Object names another thing
-	// or none (game 3 ended and game 4 is going on), the action is not done
-	// and the intent is closed: the thing it spoke of is gone, and the one
-	// there now is not the one it announced (G7). Gone says why for the
-	// receipt, given the name kept and the name now ("" for none); nil, a
-	// plain sentence naming both. Nil Object: an intent keeps nothing, and
-	// its action acts on whatever it names when it is done.
+	// act on that thing. Once Object names another thing or none (game 3
+	// ended, and game 4 may be going on), the intent can never be
+	// resolved: the thing it spoke of is gone, and the one there now is
+	// not the one it announced (G7). It is closed then, at the end of the
+	// action or event of its game that made it so (closeGone), and an
+	// intent of a state written before that, still open, is closed when
+	// it is tried, its action not done. Gone says why for the receipt,
+	// given the name kept and the name now ("" for none); nil, a plain
+	// sentence naming both. Nil Object: an intent keeps nothing, and its
+	// action acts on whatever it names when it is done.
 	Object func(c *Ctx, a *Action) string
 	Gone   func(c *Ctx, was, now string) *Rejection
 }
@@ -646,6 +649,39 @@ func (e *Engine) gone(c *Ctx, in *Intent) *Rejection {
 		return Reject(a.Verb.Rule, "the intent was about %s, which is gone", in.Object)
 	}
 	return Reject(a.Verb.Rule, "the intent was about %s, which is gone, and %s is not what it announced", in.Object, now)
+}
+
+// closeGone closes the open intents of c's game whose thing is gone
+// (Method.Object: the game an intent to end the current game was about has
+// ended), at the end of the action or event that made it so: they can
+// never be resolved, and are no longer listed as open (G7). The receipt
+// of the action says so, and the game's recent events. An intent that
+// kept no thing is left as it is.
+func (e *Engine) closeGone(c *Ctx) {
+	if c.game == "" || len(c.s.Intents) == 0 {
+		return
+	}
+	var closed []int
+	for _, in := range c.s.Intents {
+		if in.Game != c.game || in.Object == "" {
+			continue
+		}
+		r := e.gone(c, in)
+		if r == nil {
+			continue
+		}
+		c.s.dropIntent(in.ID)
+		rule := "G7"
+		if r.Rule != "" {
+			rule = r.Rule + ", G7"
+		}
+		c.Did("intent #%d of %s, to %s, is closed: %s (%s)", in.ID, in.Sponsor, in.Text, r.Reason, rule)
+		c.Record("referee", "closes intent #%d of %s, to %s: %s (%s)", in.ID, in.Sponsor, in.Text, r.Reason, rule)
+		closed = append(closed, in.ID)
+	}
+	if len(closed) > 0 {
+		c.Detail("closed", closed)
+	}
 }
 
 func (e *Engine) performIntent(c *Ctx, in *Intent, a *Action) error {
