@@ -224,7 +224,7 @@ func doIntend(c *Ctx, a *Action) error {
 	if len(same) > 0 {
 		// G7: as in Agora, each announcement is an intent of its own; the
 		// sponsor is told that the action done once closes them all.
-		did += fmt.Sprintf("; you already intend the same action (%s): the first of them resolved closes the others, and \"I withdraw intent #%d\" withdraws this one", intentList(same), in.ID)
+		did += fmt.Sprintf("; you already intend the same action (%s): the first of them resolved closes the others, and \"I withdraw intent #%d\" withdraws this one; each is supported and objected to on its own", intentList(same), in.ID)
 	}
 	c.Did("%s", did)
 	c.Record(in.Sponsor, "intends, %s, to %s (intent #%d)", in.Describe(), text, in.ID)
@@ -299,6 +299,29 @@ func intentList(list []*Intent) string {
 		out = append(out, fmt.Sprintf("intent #%d, tabled %s", in.ID, Stamp(in.Created)))
 	}
 	return strings.Join(out, "; ")
+}
+
+// twinsNote tells a player who supports or objects to in of the
+// sponsor's other open intents to the same action that e does not yet
+// support or object to (already says whether e does, of each), each
+// supported and objected to on its own (G7, as in Agora): "" when there
+// are none; else what this one does not count for (what: "this objection
+// does not count against") and how to do the same to each of them (form,
+// with %d for the number: "I object to intent #%d").
+func (s *State) twinsNote(in *Intent, already func(*Intent) bool, what, form string) string {
+	var twins []*Intent
+	var forms []string
+	for _, x := range s.sameIntents(in) {
+		if !already(x) {
+			twins = append(twins, x)
+			forms = append(forms, fmt.Sprintf("\"%s\"", fmt.Sprintf(form, x.ID)))
+		}
+	}
+	if len(twins) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s %s's %s, to the same action: each intent is supported and objected to on its own (G7); to count it there too, write %s",
+		what, in.Sponsor, intentList(twins), strings.Join(forms, ", "))
 }
 
 // dependentVerb is the dependent action of a game that text (an intent's
@@ -422,6 +445,12 @@ func (c *Ctx) findIntent(id string, filter func(*Intent) bool, form string) (*In
 	}
 	var ids []string
 	for _, in := range cands {
+		if slices.ContainsFunc(cands, func(x *Intent) bool { return x != in && sameWords(x.Text, in.Text) }) {
+			// Two announced in the same words: who and when tell them
+			// apart.
+			ids = append(ids, fmt.Sprintf("#%d (%s, %s's, tabled %s)", in.ID, in.Text, in.Sponsor, Stamp(in.Created)))
+			continue
+		}
 		ids = append(ids, fmt.Sprintf("#%d (%s)", in.ID, in.Text))
 	}
 	return nil, Reject("G7", "several intents are open: %s; name one (\"%s\")", strings.Join(ids, ", "), fmt.Sprintf(form, cands[0].ID))
@@ -481,7 +510,7 @@ func doStance(c *Ctx, a *Action) error {
 		}
 		in.Objectors = remove(in.Objectors, p.Name)
 		in.Supporters = append(in.Supporters, p.Name)
-		c.Did("you support intent #%d (%s)", in.ID, in.Text)
+		c.Did("you support intent #%d (%s)%s", in.ID, in.Text, c.s.twinsNote(in, func(x *Intent) bool { return has(x.Supporters, p.Name) }, "this support does not count for", "I support intent #%d"))
 	case strings.HasPrefix(what, "object"):
 		if err := c.e.eligible(c, in, p); err != nil {
 			return err
@@ -491,7 +520,7 @@ func doStance(c *Ctx, a *Action) error {
 		}
 		in.Supporters = remove(in.Supporters, p.Name)
 		in.Objectors = append(in.Objectors, p.Name)
-		c.Did("you object to intent #%d (%s)", in.ID, in.Text)
+		c.Did("you object to intent #%d (%s)%s", in.ID, in.Text, c.s.twinsNote(in, func(x *Intent) bool { return has(x.Objectors, p.Name) }, "this objection does not count against", "I object to intent #%d"))
 	case strings.Contains(what, "objection"):
 		if !has(in.Objectors, p.Name) {
 			return Reject("G7", "you have no objection to intent #%d to withdraw", in.ID)

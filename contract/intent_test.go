@@ -410,3 +410,39 @@ func TestIntentWithoutMethod(t *testing.T) {
 		t.Errorf("an intent without a method was tabled: %+v", h.S.Intents)
 	}
 }
+
+// TestIntentTwiceObjectedEachOnItsOwn: two intents of Alice's to the same
+// action are each supported and objected to on its own, as in Agora (G7
+// leaves it to Agora's method; AGORA "Dependent actions"), and the
+// players are told so: the sponsor in the second's receipt; an objection
+// naming no intent is refused
+// with both told apart by sponsor and time; an objection to one, by
+// number or by a reply to its announcement, says which it counts against
+// and that it does not count against the other, with the form that would
+// (unless the objector objects to that one already); and the action waits
+// on both objections.
+func TestIntentTwiceObjectedEachOnItsOwn(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	r := h.Public("2026-12-01T10:20:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	receiptHas(t, r.Body, `"I withdraw intent #2" withdraws this one; each is supported and objected to on its own`)
+	receiptHas(t, h.Public("2026-12-01T11:00:00Z", bob, "I object.").Body,
+		`several intents are open: #1 (end the game of Toy, Alice's, tabled 2026-12-01 10:10), #2 (end the game of Toy, Alice's, tabled 2026-12-01 10:20); name one ("I object to intent #1")`)
+	receiptHas(t, h.Public("2026-12-01T11:01:00Z", bob, "I object to intent #1.").Body,
+		`Done: you object to intent #1 (end the game of Toy); this objection does not count against Alice's intent #2, tabled 2026-12-01 10:20, to the same action: each intent is supported and objected to on its own (G7); to count it there too, write "I object to intent #2"`)
+	at := contracttest.At(t, "2026-12-01T11:02:00Z")
+	second := h.S.Intents[1].MsgID
+	r = contracttest.Receipt(h.Send(&contract.Message{From: "carol@example.test", Name: "Carol", Date: at, Arrived: at, Subject: "Re: intent",
+		Channel: contract.ChanPublic, Authenticated: true, Text: "I object.", InReplyTo: []string{second}, References: []string{second}}))
+	receiptHas(t, r.Body, `Done: you object to intent #2 (end the game of Toy); this objection does not count against Alice's intent #1, tabled 2026-12-01 10:10, to the same action`,
+		`write "I object to intent #1"`)
+	// Bob, objecting to both, is not told of the one he objects to.
+	r = h.Public("2026-12-01T11:03:00Z", bob, "I object to intent #2.")
+	if receiptHas(t, r.Body, "Done: you object to intent #2 (end the game of Toy)"); strings.Contains(r.Body, "does not count") {
+		t.Errorf("an objection to both intents is told it does not count against the first:\n%s", r.Body)
+	}
+	receiptHas(t, h.Public("2026-12-05T10:30:00Z", alice, "I do so.").Body, "Not done: intent #1 has 1 objection: Bob")
+	if st := h.Data("toy").(*toyState); st.Ended {
+		t.Error("the game ended with an objection standing against each intent")
+	}
+}
