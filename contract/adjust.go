@@ -74,6 +74,9 @@ func (e *Engine) adjust(s *State, in *Input) ([]Entry, error) {
 			if err == nil && !done {
 				err = Reject(a.Rule, "%s does not read the adjustment %q", g.Spec().Title, a.Change)
 			}
+			if err == nil {
+				e.closeGone(c)
+			}
 			return err
 		}
 		owner, err := e.entity(s, a.Owner, false)

@@ -936,7 +936,13 @@ func (e *Engine) perform(s *State, m *Message, a *Action, at time.Time) (Result,
 	tx := s.Begin()
 	defer tx.End()
 	c := e.ctx(s, a.Game, at, m)
-	err := run(func() error { return e.do(c, m, a) })
+	err := run(func() error {
+		if err := e.do(c, m, a); err != nil {
+			return err
+		}
+		e.closeGone(c)
+		return nil
+	})
 	if err == nil {
 		err = s.checkTouched(e.currencies(), tx)
 	}

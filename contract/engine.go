@@ -442,7 +442,13 @@ func (e *Engine) runEvent(s *State, game string, ev Event, at time.Time) ([]Entr
 	tx := s.Begin() // to know what the event touched
 	defer tx.End()
 	c := e.ctx(s, game, at, nil)
-	err := run(func() error { return g.Run(c, ev) })
+	err := run(func() error {
+		if err := g.Run(c, ev); err != nil {
+			return err
+		}
+		e.closeGone(c)
+		return nil
+	})
 	if err != nil {
 		if r, ok := AsRejection(err); ok {
 			err = fmt.Errorf("event %s of %s refused itself: %s", ev.Name, game, r)

@@ -401,7 +401,14 @@ func (e *Engine) runCoreEvent(s *State, ev Event, at time.Time) ([]Entry, error)
 				// Silence leaves the claim open: the report does not
 				// ratify until the contestmaster answers.
 			} else if h, ok := e.games[r.Game].(RulingHandler); ok {
-				if err := run(func() error { return h.OnRuling(c, r, true) }); err != nil {
+				err := run(func() error {
+					if err := h.OnRuling(c, r, true); err != nil {
+						return err
+					}
+					e.closeGone(c)
+					return nil
+				})
+				if err != nil {
 					return nil, fmt.Errorf("ruling #%d deadline: %w", r.ID, err)
 				}
 			}

@@ -36,13 +36,16 @@ type Method struct {
 	// Object, when set, names the thing the action acts on as things stand,
 	// "" for none (Rumble: "the current game" is "game 3"). An intent
 	// keeps the name Object gave when it was announced: it is an intent to
-	// act on that thing. When it is resolved and Object names another thing
-	// or none (game 3 ended and game 4 is going on), the action is not done
-	// and the intent is closed: the thing it spoke of is gone, and the one
-	// there now is not the one it announced (G7). Gone says why for the
-	// receipt, given the name kept and the name now ("" for none); nil, a
-	// plain sentence naming both. Nil Object: an intent keeps nothing, and
-	// its action acts on whatever it names when it is done.
+	// act on that thing. Once Object names another thing or none (game 3
+	// ended, and game 4 may be going on), the intent can never be
+	// resolved: the thing it spoke of is gone, and the one there now is
+	// not the one it announced (G7). It is closed then, at the end of the
+	// action or event of its game that made it so (closeGone), and an
+	// intent of a state written before that, still open, is closed when
+	// it is tried, its action not done. Gone says why for the receipt,
+	// given the name kept and the name now ("" for none); nil, a plain
+	// sentence naming both. Nil Object: an intent keeps nothing, and its
+	// action acts on whatever it names when it is done.
 	Object func(c *Ctx, a *Action) string
 	Gone   func(c *Ctx, was, now string) *Rejection
 }
@@ -221,7 +224,7 @@ func doIntend(c *Ctx, a *Action) error {
 	if len(same) > 0 {
 		// G7: as in Agora, each announcement is an intent of its own; the
 		// sponsor is told that the action done once closes them all.
-		did += fmt.Sprintf("; you already intend the same action (%s): the first of them resolved closes the others, and \"I withdraw intent #%d\" withdraws this one", intentList(same), in.ID)
+		did += fmt.Sprintf("; you already intend the same action (%s): the first of them resolved closes the others, and \"I withdraw intent #%d\" withdraws this one; each is supported and objected to on its own", intentList(same), in.ID)
 	}
 	c.Did("%s", did)
 	c.Record(in.Sponsor, "intends, %s, to %s (intent #%d)", in.Describe(), text, in.ID)
@@ -296,6 +299,29 @@ func intentList(list []*Intent) string {
 		out = append(out, fmt.Sprintf("intent #%d, tabled %s", in.ID, Stamp(in.Created)))
 	}
 	return strings.Join(out, "; ")
+}
+
+// twinsNote tells a player who supports or objects to in of the
+// sponsor's other open intents to the same action that e does not yet
+// support or object to (already says whether e does, of each), each
+// supported and objected to on its own (G7, as in Agora): "" when there
+// are none; else what this one does not count for (what: "this objection
+// does not count against") and how to do the same to each of them (form,
+// with %d for the number: "I object to intent #%d").
+func (s *State) twinsNote(in *Intent, already func(*Intent) bool, what, form string) string {
+	var twins []*Intent
+	var forms []string
+	for _, x := range s.sameIntents(in) {
+		if !already(x) {
+			twins = append(twins, x)
+			forms = append(forms, fmt.Sprintf("\"%s\"", fmt.Sprintf(form, x.ID)))
+		}
+	}
+	if len(twins) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s %s's %s, to the same action: each intent is supported and objected to on its own (G7); to count it there too, write %s",
+		what, in.Sponsor, intentList(twins), strings.Join(forms, ", "))
 }
 
 // dependentVerb is the dependent action of a game that text (an intent's
@@ -419,6 +445,12 @@ func (c *Ctx) findIntent(id string, filter func(*Intent) bool, form string) (*In
 	}
 	var ids []string
 	for _, in := range cands {
+		if slices.ContainsFunc(cands, func(x *Intent) bool { return x != in && sameWords(x.Text, in.Text) }) {
+			// Two announced in the same words: who and when tell them
+			// apart.
+			ids = append(ids, fmt.Sprintf("#%d (%s, %s's, tabled %s)", in.ID, in.Text, in.Sponsor, Stamp(in.Created)))
+			continue
+		}
 		ids = append(ids, fmt.Sprintf("#%d (%s)", in.ID, in.Text))
 	}
 	return nil, Reject("G7", "several intents are open: %s; name one (\"%s\")", strings.Join(ids, ", "), fmt.Sprintf(form, cands[0].ID))
@@ -478,7 +510,7 @@ func doStance(c *Ctx, a *Action) error {
 		}
 		in.Objectors = remove(in.Objectors, p.Name)
 		in.Supporters = append(in.Supporters, p.Name)
-		c.Did("you support intent #%d (%s)", in.ID, in.Text)
+		c.Did("you support intent #%d (%s)%s", in.ID, in.Text, c.s.twinsNote(in, func(x *Intent) bool { return has(x.Supporters, p.Name) }, "this support does not count for", "I support intent #%d"))
 	case strings.HasPrefix(what, "object"):
 		if err := c.e.eligible(c, in, p); err != nil {
 			return err
@@ -488,7 +520,7 @@ func doStance(c *Ctx, a *Action) error {
 		}
 		in.Supporters = remove(in.Supporters, p.Name)
 		in.Objectors = append(in.Objectors, p.Name)
-		c.Did("you object to intent #%d (%s)", in.ID, in.Text)
+		c.Did("you object to intent #%d (%s)%s", in.ID, in.Text, c.s.twinsNote(in, func(x *Intent) bool { return has(x.Objectors, p.Name) }, "this objection does not count against", "I object to intent #%d"))
 	case strings.Contains(what, "objection"):
 		if !has(in.Objectors, p.Name) {
 			return Reject("G7", "you have no objection to intent #%d to withdraw", in.ID)
@@ -646,6 +678,39 @@ func (e *Engine) gone(c *Ctx, in *Intent) *Rejection {
 		return Reject(a.Verb.Rule, "the intent was about %s, which is gone", in.Object)
 	}
 	return Reject(a.Verb.Rule, "the intent was about %s, which is gone, and %s is not what it announced", in.Object, now)
+}
+
+// closeGone closes the open intents of c's game whose thing is gone
+// (Method.Object: the game an intent to end the current game was about has
+// ended), at the end of the action or event that made it so: they can
+// never be resolved, and are no longer listed as open (G7). The receipt
+// of the action says so, and the game's recent events. An intent that
+// kept no thing is left as it is.
+func (e *Engine) closeGone(c *Ctx) {
+	if c.game == "" || len(c.s.Intents) == 0 {
+		return
+	}
+	var closed []int
+	for _, in := range c.s.Intents {
+		if in.Game != c.game || in.Object == "" {
+			continue
+		}
+		r := e.gone(c, in)
+		if r == nil {
+			continue
+		}
+		c.s.dropIntent(in.ID)
+		rule := "G7"
+		if r.Rule != "" {
+			rule = r.Rule + ", G7"
+		}
+		c.Did("intent #%d of %s, to %s, is closed: %s (%s)", in.ID, in.Sponsor, in.Text, r.Reason, rule)
+		c.Record("referee", "closes intent #%d of %s, to %s: %s (%s)", in.ID, in.Sponsor, in.Text, r.Reason, rule)
+		closed = append(closed, in.ID)
+	}
+	if len(closed) > 0 {
+		c.Detail("closed", closed)
+	}
 }
 
 func (e *Engine) performIntent(c *Ctx, in *Intent, a *Action) error {

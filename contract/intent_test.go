@@ -300,13 +300,16 @@ func TestIntentTwice(t *testing.T) {
 		t.Errorf("the action itself, before either intent is ripe, does not name the first (%q):\n%s", want, r.Body)
 	}
 	r = h.Public("2026-12-05T10:15:00Z", alice, "I do so.")
-	for _, want := range []string{"Done: the game of Toy is over", "intent #1 resolved; closed with it, to the same action: intent #2, tabled 2026-12-01 10:20"} {
+	for _, want := range []string{"Done: the game of Toy is over", "intent #1 resolved; closed with it, to the same action: intent #2, tabled 2026-12-01 10:20",
+		// Bob's intent to end the game that is now over closes with it
+		// (closeGone).
+		"intent #3 of Bob, to end the game of Toy, is closed: the intent was about game 1, which is gone (T8, G7)"} {
 		if !strings.Contains(flat(r.Body), want) {
 			t.Errorf("I do so with two intents to the same action lacks %q:\n%s", want, r.Body)
 		}
 	}
-	if len(h.S.Intents) != 1 || h.S.Intents[0].ID != 3 {
-		t.Errorf("open intents after the first resolved: %+v, want Bob's #3 alone", h.S.Intents)
+	if len(h.S.Intents) != 0 {
+		t.Errorf("open intents after the game ended: %+v, want none", h.S.Intents)
 	}
 }
 
@@ -334,29 +337,57 @@ func TestIntentNotIntendable(t *testing.T) {
 
 // TestIntentObjectGone: an intent keeps the thing its action acted on when
 // it was announced (Method.Object: Toy's game 1), and is an intent to act
-// on that thing (G7). Once game 1 is over and game 2 has begun, Alice's
-// "I do so" does not end game 2: it is not done, the receipt says why in
-// the interpreter's own words (Toy gives no Gone) and cites the rule and
-// G7, and the intent is closed. Where it ended game 2, which nobody had
-// announced an intent to end. Bob's intent announced in game 2 ends it.
+// on that thing (G7). When game 1 ends through Bob's intent, Alice's
+// intent to end it can never be resolved: it is closed at once, Bob's
+// receipt and the game's recent events say so, and it is no longer open,
+// where it stayed open (and listed) until tried or expired. Once game 2
+// has begun, Alice's "I do so" finds no intent and does not end game 2;
+// Bob's intent announced in game 2 ends it.
 func TestIntentObjectGone(t *testing.T) {
 	h := joined(t)
 	receiptHas(t, h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.").Body, "Done: intent #1 tabled")
 	receiptHas(t, h.Public("2026-12-01T10:11:00Z", bob, "I intend, without objection, to end the game of Toy.").Body, "Done: intent #2 tabled")
-	receiptHas(t, h.Public("2026-12-05T10:15:00Z", bob, "I do so.").Body, "Done: the game of Toy is over")
+	receiptHas(t, h.Public("2026-12-05T10:15:00Z", bob, "I do so.").Body, "Done: the game of Toy is over", "intent #2 resolved",
+		"intent #1 of Alice, to end the game of Toy, is closed: the intent was about game 1, which is gone (T8, G7)")
+	if len(h.S.Intents) != 0 {
+		t.Errorf("open intents after game 1 ended: %+v, want none", h.S.Intents)
+	}
+	recent := h.S.Games["toy"].Recent
+	if last := recent[len(recent)-1]; last.Who != "referee" || last.What != "closes intent #1 of Alice, to end the game of Toy: the intent was about game 1, which is gone (T8, G7)" {
+		t.Errorf("the game's last recent event: %+v", last)
+	}
 	receiptHas(t, h.Public("2026-12-05T10:16:00Z", carol, "I restart the game of Toy.").Body, "Done: game 2 of Toy begins")
 	receiptHas(t, h.Public("2026-12-05T10:17:00Z", bob, "I intend, without objection, to end the game of Toy.").Body, "Done: intent #3 tabled")
-	r := h.Public("2026-12-05T10:20:00Z", alice, "I do so.")
-	receiptHas(t, r.Body, "> I do so. Not done: the intent was about game 1, which is gone, and game 2 is not what it announced; intent #1 is closed (T8, G7)")
+	receiptHas(t, h.Public("2026-12-05T10:20:00Z", alice, "I do so.").Body, "> I do so. Not done: there is no open intent this could refer to (G7)")
 	if st := h.Data("toy").(*toyState); st.Ended {
 		t.Error("Alice's intent of game 1 ended game 2")
-	}
-	if len(h.S.Intents) != 1 || h.S.Intents[0].ID != 3 || h.S.Intents[0].Object != "game 2" {
-		t.Errorf("open intents: %+v, want Bob's #3 on game 2 alone", h.S.Intents)
 	}
 	receiptHas(t, h.Public("2026-12-09T10:20:00Z", bob, "I do so.").Body, "Done: the game of Toy is over", "intent #3 resolved")
 	if st := h.Data("toy").(*toyState); !st.Ended {
 		t.Error("Bob's intent of game 2 did not end it")
+	}
+}
+
+// TestIntentObjectGoneWhenTried: an intent whose thing is gone, still
+// open in a state written before such intents were closed with their
+// thing (Alice's intent to end game 1, game 2 going on), is closed when
+// tried: "I do so" is not done, the receipt says why in the interpreter's
+// own words (Toy gives no Gone) and cites the rule and G7, and game 2
+// goes on.
+func TestIntentObjectGoneWhenTried(t *testing.T) {
+	h := joined(t)
+	receiptHas(t, h.Public("2026-12-05T10:15:00Z", bob, "I intend, with Agoran consent, to reset the Toy rounds.").Body, "Done: intent #1 tabled")
+	h.Data("toy").(*toyState).Restarts = 1
+	h.S.NextIntent = 2
+	h.S.Intents = append(h.S.Intents, &contract.Intent{ID: 2, Game: "toy", Verb: "end", Text: "end the game of Toy", Sponsor: "Alice",
+		Method: "objection", N: 1, MsgID: "old@example.test", Created: contracttest.At(t, "2026-12-01T10:10:00Z"), Object: "game 1"})
+	r := h.Public("2026-12-05T10:20:00Z", alice, "I do so.")
+	receiptHas(t, r.Body, "> I do so. Not done: the intent was about game 1, which is gone, and game 2 is not what it announced; intent #2 is closed (T8, G7)")
+	if st := h.Data("toy").(*toyState); st.Ended {
+		t.Error("Alice's intent of game 1 ended game 2")
+	}
+	if len(h.S.Intents) != 1 || h.S.Intents[0].ID != 1 {
+		t.Errorf("open intents: %+v, want Bob's #1 alone", h.S.Intents)
 	}
 }
 
@@ -377,5 +408,41 @@ func TestIntentWithoutMethod(t *testing.T) {
 	}
 	if len(h.S.Intents) != 0 {
 		t.Errorf("an intent without a method was tabled: %+v", h.S.Intents)
+	}
+}
+
+// TestIntentTwiceObjectedEachOnItsOwn: two intents of Alice's to the same
+// action are each supported and objected to on its own, as in Agora (G7
+// leaves it to Agora's method; AGORA "Dependent actions"), and the
+// players are told so: the sponsor in the second's receipt; an objection
+// naming no intent is refused
+// with both told apart by sponsor and time; an objection to one, by
+// number or by a reply to its announcement, says which it counts against
+// and that it does not count against the other, with the form that would
+// (unless the objector objects to that one already); and the action waits
+// on both objections.
+func TestIntentTwiceObjectedEachOnItsOwn(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	r := h.Public("2026-12-01T10:20:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	receiptHas(t, r.Body, `"I withdraw intent #2" withdraws this one; each is supported and objected to on its own`)
+	receiptHas(t, h.Public("2026-12-01T11:00:00Z", bob, "I object.").Body,
+		`several intents are open: #1 (end the game of Toy, Alice's, tabled 2026-12-01 10:10), #2 (end the game of Toy, Alice's, tabled 2026-12-01 10:20); name one ("I object to intent #1")`)
+	receiptHas(t, h.Public("2026-12-01T11:01:00Z", bob, "I object to intent #1.").Body,
+		`Done: you object to intent #1 (end the game of Toy); this objection does not count against Alice's intent #2, tabled 2026-12-01 10:20, to the same action: each intent is supported and objected to on its own (G7); to count it there too, write "I object to intent #2"`)
+	at := contracttest.At(t, "2026-12-01T11:02:00Z")
+	second := h.S.Intents[1].MsgID
+	r = contracttest.Receipt(h.Send(&contract.Message{From: "carol@example.test", Name: "Carol", Date: at, Arrived: at, Subject: "Re: intent",
+		Channel: contract.ChanPublic, Authenticated: true, Text: "I object.", InReplyTo: []string{second}, References: []string{second}}))
+	receiptHas(t, r.Body, `Done: you object to intent #2 (end the game of Toy); this objection does not count against Alice's intent #1, tabled 2026-12-01 10:10, to the same action`,
+		`write "I object to intent #1"`)
+	// Bob, objecting to both, is not told of the one he objects to.
+	r = h.Public("2026-12-01T11:03:00Z", bob, "I object to intent #2.")
+	if receiptHas(t, r.Body, "Done: you object to intent #2 (end the game of Toy)"); strings.Contains(r.Body, "does not count") {
+		t.Errorf("an objection to both intents is told it does not count against the first:\n%s", r.Body)
+	}
+	receiptHas(t, h.Public("2026-12-05T10:30:00Z", alice, "I do so.").Body, "Not done: intent #1 has 1 objection: Bob")
+	if st := h.Data("toy").(*toyState); st.Ended {
+		t.Error("the game ended with an objection standing against each intent")
 	}
 }

@@ -126,6 +126,27 @@ func under(c *contract.Ctx, st *State, current bool, what string) error {
 	return contract.Reject("S2", "%s must be a comment under a post of the totem (a reply to it)", what)
 }
 
+// underProposal checks that a vote is a comment under the current round's
+// proposal post (Implementation Details, Voting: "comment below a
+// proposal"; ruling S2): a reply whose In-Reply-To or References name it,
+// or a public message that references nothing (a comment on the latest
+// post, which in the voting period is the proposal post). A reply to the
+// round's results post is a comment under the results post, where
+// proposals and placements go, and is no vote.
+func underProposal(c *contract.Ctx, st *State) error {
+	m := c.Msg()
+	if len(m.InReplyTo) == 0 && len(m.References) == 0 {
+		return nil
+	}
+	if m.RepliesTo(c.MessageID(postID("proposal", st.Round))) {
+		return nil
+	}
+	if m.RepliesTo(c.MessageID(postID("results", st.Round))) {
+		return contract.Reject("Implementation Details, Voting, S2", "a vote is a comment under the proposal post of round %d (a reply to it); this replies to the results post, so it was not counted: send {YES} or {NO} again in reply to the proposal post", st.Round)
+	}
+	return contract.Reject("Implementation Details, Voting, S2", "a vote must be a comment under the proposal post of the current round %d (a reply to it)", st.Round)
+}
+
 // doDelegate: Participation 1 and ruling S1: a declared power joins the game
 // or changes the power; Meta 10: the game starts with the third player.
 func doDelegate(c *contract.Ctx, a *contract.Action) error {
@@ -607,7 +628,7 @@ func doVote(c *contract.Ctx, a *contract.Action) error {
 	if st.Chosen == 0 {
 		return contract.Reject("S5", "no proposal is up for a vote this round")
 	}
-	if err := under(c, st, true, "a vote"); err != nil {
+	if err := underProposal(c, st); err != nil {
 		return err
 	}
 	if m.Voted {

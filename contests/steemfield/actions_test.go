@@ -358,3 +358,44 @@ func TestSecondPlacementReads(t *testing.T) {
 		t.Errorf("violations %q", v)
 	}
 }
+
+// TestVoteUnderTheResultsPostRefused: a vote is a comment below the
+// proposal (Implementation Details, Voting; ruling S2). {YES} in reply to
+// the round's results post during the voting period was counted; it is
+// refused naming the rule, nothing is recorded and the player may still
+// vote under the proposal post. A reply threaded below the proposal post
+// (References naming the results post and then the proposal post, as mail
+// clients write them) and a message replying to nothing are votes.
+func TestVoteUnderTheResultsPostRefused(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 4)
+	prop := "---\n{PROPOSAL:ADDITION}\nAddition: Gameplay\nPlayers may sing.\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[1], "{YES}", r1),
+		"Not done: a vote is a comment under the proposal post of round 1 (a reply to it); this replies to the results post, so it was not counted",
+		"(Implementation Details, Voting, S2)", "0 done, 1 not done")
+	if v := data0(h).Votes; len(v) != 0 {
+		t.Fatalf("a vote under the results post was counted: %+v", v)
+	}
+	if m := data0(h).member("Bob"); m.Voted || len(m.Violations) > 0 {
+		t.Errorf("the refused vote used up Bob's vote or was a violation: %+v", m)
+	}
+	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[1], "{YES}", p1), "Done: your vote YES")
+	results, proposal := contract.MessageID(r1, "example.test"), contract.MessageID(p1, "example.test")
+	at := contracttest.At(t, "2026-12-02T11:02:00Z")
+	r := contracttest.Receipt(h.Send(&contract.Message{From: "carol@example.test", Name: "Carol", Date: at, Arrived: at,
+		Subject: "Re: post", Channel: contract.ChanPublic, Authenticated: true, Text: "{NO}",
+		InReplyTo: []string{"<dave-comment@example.test>"}, References: []string{results, proposal, "<dave-comment@example.test>"}}))
+	mustContain(t, r, "Done: your vote NO")
+	at = contracttest.At(t, "2026-12-02T11:03:00Z")
+	r = contracttest.Receipt(h.Send(&contract.Message{From: "dave@example.test", Name: "Dave", Date: at, Arrived: at,
+		Subject: "Steemfield", Channel: contract.ChanPublic, Authenticated: true, Text: "{NO}"}))
+	mustContain(t, r, "Done: your vote NO")
+	if n := len(data0(h).Votes); n != 3 {
+		t.Errorf("%d votes, want Bob's, Carol's and Dave's", n)
+	}
+	if g := strings.Join(strings.Fields(New().Spec().Guide), " "); !strings.Contains(g, "a vote in reply to the results post is refused and not counted") {
+		t.Error("the players' guide does not say that a vote under the results post is refused")
+	}
+}

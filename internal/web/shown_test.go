@@ -92,6 +92,34 @@ func TestIntentMayBeDoneFrom(t *testing.T) {
 	}
 }
 
+// TestIntentOfAnEndedGameNotOpen: an intent to end the current game of
+// Rumble is listed as open while the game goes on, and no longer once the
+// game has ended by its own course (Bob left, Alice won), when it can
+// never be done: "None." under the open intents, and the recent events
+// say it was closed (G7), where it stayed listed until tried or expired.
+func TestIntentOfAnEndedGameNotOpen(t *testing.T) {
+	h := contracttest.New(t, "2026-12-01T10:00:00Z", rumble.New())
+	for _, p := range []string{"Alice <alice@example.test>", "Bob <bob@example.test>"} {
+		h.Public("2026-12-01T10:00:00Z", p, "I join Rumble.")
+	}
+	h.Public("2026-12-01T11:00:00Z", contracttest.Contestmaster, "I announce a new game of Rumble with 1 power per contestant and 0 contestmaster powers.")
+	h.Public("2026-12-01T12:00:00Z", "Erin <erin@example.test>", "I intend, without objection, to end the current game of Rumble.")
+	intents := func() string {
+		p := get(t, serve(t, h, nil), "/game/rumble", 200)
+		return p[strings.Index(p, `<section id="intents">`):strings.Index(p, `<section id="rulings">`)]
+	}
+	if sec := intents(); !strings.Contains(sec, "<td>end the current game of Rumble</td>") {
+		t.Fatalf("the intent is not listed while the game goes on:\n%s", sec)
+	}
+	h.Public("2026-12-01T13:00:00Z", "Bob <bob@example.test>", "I leave Rumble.")
+	if sec := intents(); !strings.Contains(sec, "None.") || strings.Contains(sec, "end the current game") {
+		t.Errorf("the intent to end the ended game is still listed as open:\n%s", sec)
+	}
+	if p := unescape(get(t, serve(t, h, nil), "/game/rumble", 200)); !strings.Contains(p, "closes intent #1 of Erin, to end the current game of Rumble") {
+		t.Error("the recent events do not say the intent was closed")
+	}
+}
+
 // TestFilterNamesNoGame: the archive and the journal filtered by a game that
 // does not exist (a mistyped or stale link) say so and name the games, as
 // /game/ does, where they showed "Nothing sent yet." or "0 entries." with a
