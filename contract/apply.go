@@ -754,6 +754,19 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 			try(d)
 		}
 	}
+	if len(hits) == 0 && game != "" && rest == p.Action {
+		if action, remark, ok := e.remarkAfterGame(p.Action, game); ok {
+			// "I claim cell (40, 40) in Life as discussed": the remark
+			// without a comma after the game's name, read off as one
+			// after a comma is.
+			q := p
+			q.Action, q.Remark = action, remark
+			if p.Remark != "" {
+				q.Remark += ", " + p.Remark
+			}
+			return e.match(sen, q)
+		}
+	}
 	if len(hits) == 0 {
 		if game == "" {
 			if r := e.unknownGame(sen, p); r != nil {

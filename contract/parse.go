@@ -562,6 +562,43 @@ func readRemark(action string) (rest, remark string) {
 	return rest, remark
 }
 
+// remarkAfterGame reads a remark written without a comma after the
+// mention of game that ends an action ("claim cell (40, 40) in Life as
+// discussed", "... in the Life contest because Bob asked"): the action up
+// to the mention and the remark, when the words after the game's last
+// mention are one readRemark reads after a comma, and the action up to
+// them names the game at its end. The game's name ends the action's own
+// words, so nothing the verb reads is taken for the remark.
+func (e *Engine) remarkAfterGame(action, game string) (rest, remark string, ok bool) {
+	for _, a := range e.aliases[game] {
+		locs := a.anywhere.FindAllStringIndex(action, -1)
+		if locs == nil {
+			continue
+		}
+		end := locs[len(locs)-1][1]
+		after := strings.TrimLeft(action[end:], " \t")
+		for _, w := range mentionAfter {
+			if len(after) > len(w) && strings.EqualFold(after[:len(w)], w) && !isWordByte(after[len(w)]) {
+				end += len(action[end:]) - len(after) + len(w)
+				break
+			}
+		}
+		if i := end + len(action[end:]) - len(strings.TrimLeft(action[end:], " \t")); i < len(action) && action[i] == ')' {
+			end = i + 1
+		}
+		head, tail := action[:end], strings.TrimSpace(action[end:])
+		if tail == "" {
+			continue
+		}
+		if r, rm := readRemark(head + ", " + tail); rm != "" && r == head {
+			if r, g := e.gameRef(head); g == game && r != head {
+				return head, tail, true
+			}
+		}
+	}
+	return action, "", false
+}
+
 // afterPreface is the reading (inner, ok) of a sentence after the
 // preface pre: no action after one of prefaceNot ("When Bob joins, I ...").
 func afterPreface(pre string, inner Performative, ok bool) (Performative, bool) {
