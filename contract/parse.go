@@ -452,7 +452,20 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	if im == nil {
 		// "I intend to end the current game of Rumble without objection":
 		// the method after the action, in the groups' order of intentForm.
-		if am := startsWord(rest, mayIntendAfter, intentAfterForm); am != nil {
+		am := startsWord(rest, mayIntendAfter, intentAfterForm)
+		if am == nil && len(rest) > len("intend to ") && strings.EqualFold(rest[:len("intend to ")], "intend to ") {
+			// "I intend to end the current game of Rumble without
+			// objection, as discussed": the method before a remark or
+			// two, which are no part of the action.
+			for a, n := rest, 0; am == nil && n < 3; n++ {
+				var remark string
+				if a, remark = readRemark(a); remark == "" {
+					break
+				}
+				am = startsWord(a, mayIntendAfter, intentAfterForm)
+			}
+		}
+		if am != nil {
 			im = append([]string{am[0]}, am[2:]...)
 			im = append(im, am[1])
 		}
