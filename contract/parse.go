@@ -429,6 +429,12 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		return p, false
 	}
 	rest := dropTrailing(trimStop(strings.TrimSpace(m[1])))
+	if r, ok := afterDash(rest); ok {
+		// "I  Then - claim ...", an item of a list of the following
+		// actions whose preface is one of the words "I" may take: the
+		// dash the word leaves is the preface's mark, as in "Then, ...".
+		rest = r
+	}
 	if when, ok := readLaterVocative(s); ok {
 		// "I, tomorrow, transfer 3 Vials to Bob": put off (G3), not a
 		// name.
@@ -954,6 +960,26 @@ func afterItemPreface(action string) (rest string, ok bool) {
 		return "", false
 	}
 	return rest, true
+}
+
+// afterDash is s after a dash (a hyphen, an en or em dash) and the white
+// space after it that s starts with; ok is false when s starts with none,
+// or nothing follows it.
+func afterDash(s string) (rest string, ok bool) {
+	var n int
+	switch {
+	case strings.HasPrefix(s, "-"):
+		n = 1
+	case strings.HasPrefix(s, "\u2013"), strings.HasPrefix(s, "\u2014"):
+		n = len("\u2013")
+	default:
+		return "", false
+	}
+	if n >= len(s) || !isSpace(s[n]) {
+		return "", false
+	}
+	rest = strings.TrimLeft(s[n:], " \t\n\f\r")
+	return rest, rest != ""
 }
 
 // trailingWords are the last words trailingAdverb can match.
