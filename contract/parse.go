@@ -277,6 +277,10 @@ type Performative struct {
 	// action with it, which a verb that takes a text reads whole, and a
 	// transfer's recipient is read with it (entityBeforeAside).
 	Remark string
+	// We is set for an action written "We ...": a group's, as Agora
+	// writes it, and as often a sentence of talk ("We celebrate in
+	// Life"), which no reply answers when no verb reads it.
+	We bool
 }
 
 var (
@@ -428,7 +432,17 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		}
 		return p, false
 	}
-	rest := dropTrailing(trimStop(strings.TrimSpace(m[1])))
+	p, ok = readAction(s, m[1])
+	if ok && p.Kind != "not" && s[0]|0x20 == 'w' {
+		p.We = true // findPerformative: s starts with "I" or "we"
+	}
+	return p, ok
+}
+
+// readAction reads the action of s, a sentence that starts with "I" or
+// "we": action is what follows them (findPerformative).
+func readAction(s, action string) (p Performative, ok bool) {
+	rest := dropTrailing(trimStop(strings.TrimSpace(action)))
 	if r, ok := afterDash(rest); ok {
 		// "I  Then - claim ...", an item of a list of the following
 		// actions whose preface is one of the words "I" may take: the
