@@ -431,6 +431,13 @@ func (e *Engine) readSentence(sen Sentence) ([]*Action, *Result) {
 			"action": p.Action, "method": p.Method, "n": fmt.Sprint(p.N), "notice": p.Notice}, Cond: p.Cond, later: p.Later}}, nil
 	}
 	acts, nu := e.matchSentence(sen, p)
+	if nu != nil && (p.We || p.Later != "") {
+		// "Tonight we celebrate in Life.": no verb reads it, and a
+		// sentence of "we" or one put off to a later time is talk
+		// oftener than an action (G3: plans never act); no reply, as
+		// for other talk. "I celebrate in Life." is still answered.
+		nu = nil
+	}
 	for _, a := range acts {
 		if p.LaterAfter && a.Verb != nil && a.Verb.Text {
 			continue // the time phrase is the text's, read whole
@@ -752,6 +759,19 @@ func (e *Engine) match(sen Sentence, p Performative) (*Action, *Result) {
 		}
 		if d := numberDigits(t); d != t {
 			try(d)
+		}
+	}
+	if len(hits) == 0 && game != "" && rest == p.Action {
+		if action, remark, ok := e.remarkAfterGame(p.Action, game); ok {
+			// "I claim cell (40, 40) in Life as discussed": the remark
+			// without a comma after the game's name, read off as one
+			// after a comma is.
+			q := p
+			q.Action, q.Remark = action, remark
+			if p.Remark != "" {
+				q.Remark += ", " + p.Remark
+			}
+			return e.match(sen, q)
 		}
 	}
 	if len(hits) == 0 {

@@ -130,3 +130,21 @@ func TestListItemWithAPrefaceIsPerformed(t *testing.T) {
 		}
 	}
 }
+
+// An item whose preface is a word "I" may take ("then", "now", "also")
+// and a dash ("2. Then - claim cell (1, 2) in Life.") was not understood,
+// where "2. Then, claim ..." was done: the dash the word left before the
+// verb is read off as the comma is.
+func TestListItemWithAnAdverbAndADash(t *testing.T) {
+	r, bob := sendList(t, "I perform the following actions, in order:\n1. Transfer 1 Vial to Bob.\n2. Then - claim cell (1, 2) in Life.\n"+
+		"3. Now \u2013 transfer 1 Vial to Bob.\n4. Also \u2014 transfer 1 Vial to Bob.")
+	for _, w := range []string{"> 2. Then - claim cell (1, 2) in Life. Done: you Control Cell (1, 2)",
+		"> 3. Now \u2013 transfer 1 Vial to Bob. Done: 1 Vial moved from Alice to Bob", "4 done, 0 not done"} {
+		if r == nil || !strings.Contains(flat(r.Body), w) {
+			t.Errorf("the receipt lacks %q:\n%v", w, r)
+		}
+	}
+	if bob != 13 {
+		t.Errorf("Bob owns %d Vials, want 13", bob)
+	}
+}

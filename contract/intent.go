@@ -369,6 +369,11 @@ func (e *Engine) intentWithoutMethod(sen Sentence, p Performative) *Result {
 	}
 	text := trimStop(strings.TrimSpace(p.Action[len("intend to "):]))
 	cv := e.dependentVerb(text)
+	if a, remark := readRemark(text); cv == nil && remark != "" {
+		// "I intend to end the current game of Rumble, as discussed."
+		text = a
+		cv = e.dependentVerb(text)
+	}
 	if cv == nil {
 		return nil
 	}

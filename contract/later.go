@@ -33,7 +33,8 @@ const (
 	// mail arrives; any of them may name a time ("tomorrow at noon",
 	// "tonight at 8pm").
 	laterTomorrow = `(?:tomorrow(?:\s+(?:morning|afternoon|evening|night))?|the\s+day\s+after\s+tomorrow|tonight|this\s+evening)` + laterClock
-	laterClock    = `(?:\s+at\s+(?:noon|midday|midnight|\d{1,2}(?::\d{2})?(?:\s*(?:am|pm|[ap]\.m\.?))?(?:\s*utc)?))?`
+	laterClock    = `(?:` + laterAt + `)?`
+	laterAt       = `\s+at\s+(?:noon|midday|midnight|\d{1,2}(?::\d{2})?(?:\s*(?:am|pm|[ap]\.m\.?))?(?:\s*utc)?)`
 	laterNext     = `next\s+(?:week|month|year|round|turn|time|game|weekend|` + laterWeekdays + `)`
 	laterIn       = `in\s+(?:` + laterCounts + `)\s+(?:` + laterUnits + `)`
 	// laterDate is a date after "on" ("on 2026-12-04", "on the 4th of
@@ -49,9 +50,10 @@ const (
 		laterTomorrow + `|` +
 		`later(?:\s+(?:on|today|tonight|this\s+(?:week|month|year)))?|soon|eventually|some\s*day|one\s+day|` +
 		`in\s+(?:the\s+)?future|in\s+due\s+course|at\s+some\s+point|` +
-		laterNext + `|` + laterIn + `|` +
-		// a day, which may be today
-		`(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(?:` + laterWeekdays + `)|` + laterDate +
+		laterNext + laterClock + `|` + laterIn + `|` +
+		// a day, which may be today, perhaps at a time ("on Friday at
+		// noon": the day decides, laterDay)
+		`(?:(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(?:` + laterWeekdays + `)|` + laterDate + `)` + laterClock +
 		`)` + laterOn
 )
 
@@ -70,8 +72,8 @@ var (
 	laterAfter = lazyre.MustCompile(`(?i)^(.*?[^\s,])\s*,?\s+((?:` + laterFrom + `)?(?:` +
 		laterTomorrow + `|` +
 		`later\s+(?:on|today|tonight|this\s+(?:week|month|year))|at\s+some\s+point|in\s+due\s+course|` +
-		laterNext + `|` + laterIn + `|` +
-		`on\s+(?:` + laterWeekdays + `)|this\s+(?:coming\s+)?(?:` + laterWeekdays + `)|` + laterDate +
+		laterNext + laterClock + `|` + laterIn + `|` +
+		`(?:on\s+(?:` + laterWeekdays + `)|this\s+(?:coming\s+)?(?:` + laterWeekdays + `)|` + laterDate + `)` + laterClock +
 		`)` + laterOn + `)$`)
 	laterFromWord = lazyre.MustCompile(`(?i)^` + laterFrom)
 	laterOnwards  = lazyre.MustCompile(`(?i)\s+on(?:wards?)?$`)
@@ -79,6 +81,9 @@ var (
 	laterISO      = lazyre.MustCompile(`^on\s+(\d{4})-(\d{2})-(\d{2})$`)
 	laterDayMon   = lazyre.MustCompile(`(?i)^on\s+(?:the\s+)?(\d{1,2})` + laterOrdinal + `\s+(?:of\s+)?(` + laterMonths + `)\.?(?:,?\s+(\d{4}))?$`)
 	laterMonDay   = lazyre.MustCompile(`(?i)^on\s+(` + laterMonths + `)\.?\s+(\d{1,2})` + laterOrdinal + `(?:,?\s+(\d{4}))?$`)
+	// laterAtEnd is the time at the end of a phrase that names a day
+	// ("on Friday at noon"), which laterDay reads without it.
+	laterAtEnd = lazyre.MustCompile(`(?i)` + laterAt + `$`)
 )
 
 // laterFirst are the words laterPreface's phrases start with, in lower
@@ -271,6 +276,9 @@ func readLaterPrefaced(s string) (pre, when, rest string, ok bool) {
 // always later than now.
 func laterDay(when string, now time.Time) (today, named bool) {
 	when = strings.Join(strings.Fields(when), " ")
+	if strings.Contains(strings.ToLower(when), " at ") {
+		when = laterAtEnd().ReplaceAllString(when, "")
+	}
 	if m := laterFromWord().FindString(when); m != "" {
 		// "As of Friday", "Starting on 4 December": the day named.
 		when = strings.TrimPrefix(strings.TrimPrefix(when[len(m):], "on "), "On ")

@@ -204,3 +204,22 @@ func TestActionPutOffAtATimeWithStops(t *testing.T) {
 		}
 	}
 }
+
+// A day named with a time ("On Friday at noon I ...") puts the action off
+// as the day alone does: it was passed over without a word, where "On
+// Friday I ..." gets the receipt saying Friday is not today. The day
+// decides, as for "On Friday I ...": named on that day, the action is
+// performed.
+func TestActionPutOffToADayAtATime(t *testing.T) {
+	const notToday = `is not today (Tuesday 2026-12-01, UTC): an action is done by announcing it now, so this one was not performed`
+	checkPutOff(t, []putOffCase{
+		{"On Friday at noon I transfer 2 Vials to Bob.", `Not done: "On Friday at noon" ` + notToday, 10},
+		{"On Friday at 9 a.m., I transfer 2 Vials to Bob.", `Not done: "On Friday at 9 a.m." ` + notToday, 10},
+		{"This Friday at 17:00 UTC - I transfer 2 Vials to Bob.", `Not done: "This Friday at 17:00 UTC" ` + notToday, 10},
+		{"On 2026-12-02 at 8pm I transfer 2 Vials to Bob.", `Not done: "On 2026-12-02 at 8pm" ` + notToday, 10},
+		{"I transfer 2 Vials to Bob on Friday at noon.", `Not done: "on Friday at noon" ` + notToday, 10},
+		{"Next Friday at noon I transfer 2 Vials to Bob.", `Not done: "Next Friday at noon" puts the action off`, 10},
+		{"On Tuesday at noon I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"I transfer 2 Vials to Bob on 1 December at noon.", "Done: 2 Vials moved from Alice to Bob", 12},
+	})
+}

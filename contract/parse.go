@@ -277,6 +277,10 @@ type Performative struct {
 	// action with it, which a verb that takes a text reads whole, and a
 	// transfer's recipient is read with it (entityBeforeAside).
 	Remark string
+	// We is set for an action written "We ...": a group's, as Agora
+	// writes it, and as often a sentence of talk ("We celebrate in
+	// Life"), which no reply answers when no verb reads it.
+	We bool
 }
 
 var (
@@ -428,7 +432,23 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 		}
 		return p, false
 	}
-	rest := dropTrailing(trimStop(strings.TrimSpace(m[1])))
+	p, ok = readAction(s, m[1])
+	if ok && p.Kind != "not" && s[0]|0x20 == 'w' {
+		p.We = true // findPerformative: s starts with "I" or "we"
+	}
+	return p, ok
+}
+
+// readAction reads the action of s, a sentence that starts with "I" or
+// "we": action is what follows them (findPerformative).
+func readAction(s, action string) (p Performative, ok bool) {
+	rest := dropTrailing(trimStop(strings.TrimSpace(action)))
+	if r, ok := afterDash(rest); ok {
+		// "I  Then - claim ...", an item of a list of the following
+		// actions whose preface is one of the words "I" may take: the
+		// dash the word leaves is the preface's mark, as in "Then, ...".
+		rest = r
+	}
 	if when, ok := readLaterVocative(s); ok {
 		// "I, tomorrow, transfer 3 Vials to Bob": put off (G3), not a
 		// name.
@@ -452,7 +472,20 @@ func ReadPerformative(s string) (p Performative, ok bool) {
 	if im == nil {
 		// "I intend to end the current game of Rumble without objection":
 		// the method after the action, in the groups' order of intentForm.
-		if am := startsWord(rest, mayIntendAfter, intentAfterForm); am != nil {
+		am := startsWord(rest, mayIntendAfter, intentAfterForm)
+		if am == nil && len(rest) > len("intend to ") && strings.EqualFold(rest[:len("intend to ")], "intend to ") {
+			// "I intend to end the current game of Rumble without
+			// objection, as discussed": the method before a remark or
+			// two, which are no part of the action.
+			for a, n := rest, 0; am == nil && n < 3; n++ {
+				var remark string
+				if a, remark = readRemark(a); remark == "" {
+					break
+				}
+				am = startsWord(a, mayIntendAfter, intentAfterForm)
+			}
+		}
+		if am != nil {
 			im = append([]string{am[0]}, am[2:]...)
 			im = append(im, am[1])
 		}
@@ -560,6 +593,43 @@ func readRemark(action string) (rest, remark string) {
 		return action, ""
 	}
 	return rest, remark
+}
+
+// remarkAfterGame reads a remark written without a comma after the
+// mention of game that ends an action ("claim cell (40, 40) in Life as
+// discussed", "... in the Life contest because Bob asked"): the action up
+// to the mention and the remark, when the words after the game's last
+// mention are one readRemark reads after a comma, and the action up to
+// them names the game at its end. The game's name ends the action's own
+// words, so nothing the verb reads is taken for the remark.
+func (e *Engine) remarkAfterGame(action, game string) (rest, remark string, ok bool) {
+	for _, a := range e.aliases[game] {
+		locs := a.anywhere.FindAllStringIndex(action, -1)
+		if locs == nil {
+			continue
+		}
+		end := locs[len(locs)-1][1]
+		after := strings.TrimLeft(action[end:], " \t")
+		for _, w := range mentionAfter {
+			if len(after) > len(w) && strings.EqualFold(after[:len(w)], w) && !isWordByte(after[len(w)]) {
+				end += len(action[end:]) - len(after) + len(w)
+				break
+			}
+		}
+		if i := end + len(action[end:]) - len(strings.TrimLeft(action[end:], " \t")); i < len(action) && action[i] == ')' {
+			end = i + 1
+		}
+		head, tail := action[:end], strings.TrimSpace(action[end:])
+		if tail == "" {
+			continue
+		}
+		if r, rm := readRemark(head + ", " + tail); rm != "" && r == head {
+			if r, g := e.gameRef(head); g == game && r != head {
+				return head, tail, true
+			}
+		}
+	}
+	return action, "", false
 }
 
 // afterPreface is the reading (inner, ok) of a sentence after the
@@ -904,6 +974,26 @@ func afterItemPreface(action string) (rest string, ok bool) {
 		return "", false
 	}
 	return rest, true
+}
+
+// afterDash is s after a dash (a hyphen, an en or em dash) and the white
+// space after it that s starts with; ok is false when s starts with none,
+// or nothing follows it.
+func afterDash(s string) (rest string, ok bool) {
+	var n int
+	switch {
+	case strings.HasPrefix(s, "-"):
+		n = 1
+	case strings.HasPrefix(s, "\u2013"), strings.HasPrefix(s, "\u2014"):
+		n = len("\u2013")
+	default:
+		return "", false
+	}
+	if n >= len(s) || !isSpace(s[n]) {
+		return "", false
+	}
+	rest = strings.TrimLeft(s[n:], " \t\n\f\r")
+	return rest, rest != ""
 }
 
 // trailingWords are the last words trailingAdverb can match.

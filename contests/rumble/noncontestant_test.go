@@ -58,3 +58,36 @@ func TestNonContestantsListAnswered(t *testing.T) {
 		}
 	}
 }
+
+// TestNonContestantsLetterNotAnswered: while powers are due, private mail
+// from someone who is not a contestant that does not read as powers (a
+// letter with a "Word: text" line in it, a question, a note) was told "you
+// are not a contestant in game 1, so nothing was recorded (Rumble 2)", as
+// if it had been a submission. It gets no reply now, and nothing changes;
+// powers sent the same way are still answered
+// (TestNonContestantsListAnswered).
+func TestNonContestantsLetterNotAnswered(t *testing.T) {
+	const frank = "Frank <frank@example.test>" // no player at all
+	for _, text := range []string{
+		"Question: how do I join Life?",
+		"Note: I am away until Monday.",
+		"PS: thanks for running the games",
+		"Hi,\n\nQuick question: is the Life round on Monday?\n\nThanks,\nFrank",
+		"Re: my mail of yesterday\nPlease ignore it.",
+		"Hello - is anyone reading this",
+	} {
+		for _, from := range []string{frank, erin} {
+			h := atPowers(t)
+			if from == erin {
+				mustDone(t, h.Public("2026-12-01T11:30:00Z", erin, "I change my name to Erin.")) // a player, not a contestant
+			}
+			before := snapshot(t, h)
+			if r := h.Private("2026-12-02T12:00:00Z", from, text); r != nil {
+				t.Errorf("%q from %s got a reply:\n%s", text, from, r.Body)
+			}
+			if after := snapshot(t, h); after != before {
+				t.Errorf("%q from %s: the state changed", text, from)
+			}
+		}
+	}
+}

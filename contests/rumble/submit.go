@@ -75,8 +75,7 @@ func submitVerb(g *Game) *contract.Verb {
 func readsAsList(st *State, text string) bool {
 	switch st.Phase {
 	case PhasePowers:
-		defs, err := parsePowers(text)
-		return err == nil && len(defs) > 0
+		return readsAsPowers(text)
 	case PhaseBids, PhaseRound:
 		for _, seg := range segments(text) {
 			if name, _, ok := amountIn(seg); ok && st.namesPower(name) {
@@ -85,6 +84,43 @@ func readsAsList(st *State, text string) bool {
 		}
 	}
 	return false
+}
+
+// readsAsPowers reports whether text, private mail from someone who is not
+// a contestant while powers are due, reads as powers (Rumble 2) rather than
+// as a letter with a "Word: text" line in it: every line is a power, "Name:
+// what it does" (parsePowers; a list's heading may come first), none
+// asks a question, and no name is a word that heads a line of a letter
+// ("Note: ...", "PS: ...", "Question: ..."; letterHeads). A contestant's
+// private mail is eir submission whatever it reads as, and a mail that
+// says "Power:" is sniffed as powers before this is asked.
+func readsAsPowers(text string) bool {
+	defs, err := parsePowers(text)
+	if err != nil || len(defs) == 0 {
+		return false
+	}
+	for _, d := range defs {
+		if letterHeads[strings.ToLower(d.Name)] || strings.HasSuffix(d.Text, "?") {
+			return false
+		}
+	}
+	for _, l := range lines(text) {
+		if one, err := parsePowers(l); err != nil || len(one) != 1 && !listIntro(powerLead().FindString(l), l, nil) {
+			return false // a line of prose: "Hi,", "Thanks, Frank"
+		}
+	}
+	return true
+}
+
+// letterHeads are the words, in lower case, that head a line of a letter
+// before a colon or a dash, and name no power.
+var letterHeads = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`note notes ps pps nb fyi btw re fwd fw subject question questions answer reply hi hello hey
+		dear thanks cheers regards update edit correction reminder warning important aside also ok okay sorry to from cc date sent`) {
+		letterHeads[w] = true
+	}
 }
 
 // rumbleSentence is what an "I ..." sentence of a private list starts with,
