@@ -53,7 +53,9 @@ const (
 		laterNext + laterClock + `|` + laterIn + `|` +
 		// a day, which may be today, perhaps at a time ("on Friday at
 		// noon": the day decides, laterDay)
-		`(?:(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(?:` + laterWeekdays + `)|` + laterDate + `)` + laterClock +
+		`(?:(?:on\s+|this\s+(?:coming\s+)?|coming\s+)?(?:` + laterWeekdays + `)|` + laterDate + `)` + laterClock + `|` +
+		// today at a time, which may be later than now
+		`today` + laterAt +
 		`)` + laterOn
 )
 
@@ -73,7 +75,8 @@ var (
 		laterTomorrow + `|` +
 		`later\s+(?:on|today|tonight|this\s+(?:week|month|year))|at\s+some\s+point|in\s+due\s+course|` +
 		laterNext + laterClock + `|` + laterIn + `|` +
-		`(?:on\s+(?:` + laterWeekdays + `)|this\s+(?:coming\s+)?(?:` + laterWeekdays + `)|` + laterDate + `)` + laterClock +
+		`(?:on\s+(?:` + laterWeekdays + `)|this\s+(?:coming\s+)?(?:` + laterWeekdays + `)|` + laterDate + `)` + laterClock + `|` +
+		`today` + laterAt +
 		`)` + laterOn + `)$`)
 	laterFromWord = lazyre.MustCompile(`(?i)^` + laterFrom)
 	laterOnwards  = lazyre.MustCompile(`(?i)\s+on(?:wards?)?$`)
@@ -90,7 +93,7 @@ var (
 // case.
 var laterFirst = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields("as starting beginning effective from come tomorrow tonight the later soon eventually some someday one in at next on this coming") {
+	for _, w := range strings.Fields("as starting beginning effective from come tomorrow tonight today the later soon eventually some someday one in at next on this coming") {
 		m[w] = true
 	}
 	for _, w := range strings.Split(laterWeekdays, "|") {
@@ -285,6 +288,9 @@ func laterDay(when string, now time.Time) (today, named bool) {
 		when = "on " + laterOnwards().ReplaceAllString(when, "")
 	}
 	now = now.UTC()
+	if strings.EqualFold(when, "today") {
+		return true, true
+	}
 	if m := laterWeekday().FindStringSubmatch(when); m != nil {
 		return strings.EqualFold(m[1], now.Weekday().String()), true
 	}
@@ -330,11 +336,59 @@ func notNow(when string, now time.Time) error {
 	today, named := laterDay(when, now)
 	switch {
 	case today:
+		if at, ok := laterClockOf(when); ok && at > now.UTC().Sub(now.UTC().Truncate(24*time.Hour)) {
+			return Reject("G3", "%q is later than this message, sent at %s UTC: an action is done by announcing it now, so this one was not performed; send it at the time you mean it, or make it a condition the referee can decide now (\"If I own more than 5 Vials, I ...\")", when, now.UTC().Format("15:04"))
+		}
 		return nil
 	case named:
 		return Reject("G3", "%q is not today (%s, UTC): an action is done by announcing it now, so this one was not performed; send it on the day you mean it, or make it a condition the referee can decide now (\"If I own more than 5 Vials, I ...\")", when, now.UTC().Format("Monday 2006-01-02"))
 	}
 	return Reject("G3", "%q puts the action off: an action is done by announcing it now, so this one was not performed; send it when you mean it, or make it a condition the referee can decide now (\"If I own more than 5 Vials, I ...\")", when)
+}
+
+// laterClockOf is the time of day a phrase that names a day ends with
+// ("on Friday at noon": 12:00), as a duration since midnight UTC, and
+// whether it ends with one. Midnight is the day's end (24:00): "on
+// Tuesday at midnight" is the night after Tuesday. An hour without "am"
+// or "pm" is on the 24-hour clock.
+func laterClockOf(when string) (time.Duration, bool) {
+	m := laterAtEnd().FindString(strings.Join(strings.Fields(when), " "))
+	if m == "" {
+		return 0, false
+	}
+	at := strings.ToLower(strings.TrimSpace(m))
+	at = strings.TrimSpace(strings.TrimPrefix(at, "at"))
+	at = strings.TrimSpace(strings.TrimSuffix(at, "utc"))
+	switch at {
+	case "noon", "midday":
+		return 12 * time.Hour, true
+	case "midnight":
+		return 24 * time.Hour, true
+	}
+	pm := strings.HasSuffix(at, "pm") || strings.HasSuffix(at, "p.m.") || strings.HasSuffix(at, "p.m")
+	am := strings.HasSuffix(at, "am") || strings.HasSuffix(at, "a.m.") || strings.HasSuffix(at, "a.m")
+	at = strings.TrimRight(at, "apm. ")
+	hour, minute, _ := strings.Cut(at, ":")
+	h, err := strconv.Atoi(hour)
+	if err != nil {
+		return 0, false
+	}
+	mi := 0
+	if minute != "" {
+		if mi, err = strconv.Atoi(minute); err != nil {
+			return 0, false
+		}
+	}
+	switch {
+	case pm && h < 12:
+		h += 12
+	case am && h == 12:
+		h = 0
+	}
+	if h > 24 || mi > 59 {
+		return 0, false
+	}
+	return time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute, true
 }
 
 // putOff reports whether the time phrase when puts an action off whatever

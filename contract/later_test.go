@@ -219,7 +219,31 @@ func TestActionPutOffToADayAtATime(t *testing.T) {
 		{"On 2026-12-02 at 8pm I transfer 2 Vials to Bob.", `Not done: "On 2026-12-02 at 8pm" ` + notToday, 10},
 		{"I transfer 2 Vials to Bob on Friday at noon.", `Not done: "on Friday at noon" ` + notToday, 10},
 		{"Next Friday at noon I transfer 2 Vials to Bob.", `Not done: "Next Friday at noon" puts the action off`, 10},
-		{"On Tuesday at noon I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
-		{"I transfer 2 Vials to Bob on 1 December at noon.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"On Tuesday at 9 a.m. I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"I transfer 2 Vials to Bob on 1 December at 08:30.", "Done: 2 Vials moved from Alice to Bob", 12},
+	})
+}
+
+// A day named with a time later that day, on the day the mail arrives,
+// puts the action off as another day does: "On Tuesday at noon I transfer
+// 2 Vials to Bob.", sent on Tuesday at 10:00, moved the Vials two hours
+// before the time it named (G3: an action is done by announcing it now).
+// It now gets "Not done: "On Tuesday at noon" is later than this message,
+// sent at 10:00 UTC ..."; a time already past that day (or now), and "Today
+// at 9 a.m.", are performed. Midnight is the day's end; an hour without am
+// or pm is on the 24-hour clock.
+func TestActionPutOffToALaterTimeToday(t *testing.T) {
+	const later = `is later than this message, sent at 10:00 UTC: an action is done by announcing it now, so this one was not performed; send it at the time you mean it`
+	checkPutOff(t, []putOffCase{
+		{"On Tuesday at noon I transfer 2 Vials to Bob.", `Not done: "On Tuesday at noon" ` + later, 10},
+		{"I transfer 2 Vials to Bob on 1 December at noon.", `Not done: "on 1 December at noon" ` + later, 10},
+		{"Today at 8pm, I transfer 2 Vials to Bob.", `Not done: "Today at 8pm" ` + later, 10},
+		{"Today at 10:01 UTC I transfer 2 Vials to Bob.", `Not done: "Today at 10:01 UTC" ` + later, 10},
+		{"On Tuesday at midnight I transfer 2 Vials to Bob.", `Not done: "On Tuesday at midnight" ` + later, 10},
+		{"I transfer 2 Vials to Bob today at 11 a.m.", `Not done: "today at 11 a.m." ` + later, 10},
+		{"Today at 9 a.m. I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"Today at 10 I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"On Tuesday at 12 am I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
+		{"Today I transfer 2 Vials to Bob.", "Done: 2 Vials moved from Alice to Bob", 12},
 	})
 }
