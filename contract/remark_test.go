@@ -84,23 +84,11 @@ func TestTrailingRemarkDoesNotStopTheAction(t *testing.T) {
 // one that takes the action back, leave the sentence not understood, as
 // before.
 func TestRemarkAfterTheGameWithoutAComma(t *testing.T) {
-	for _, c := range []putOffCase{
+	checkPutOff(t, []putOffCase{
 		{"I claim cell (40, 40) in Life as discussed.", "> I claim cell (40, 40) in Life as discussed. Done: you Control Cell (40, 40)", 10},
 		{"I claim cell (40, 40) in Life because nobody else wanted it.", "Done: you Control Cell (40, 40)", 10},
 		{"I claim cell (40, 40) in the Life contest as promised, thanks.", "Done: you Control Cell (40, 40)", 10},
 		{"I claim cell (40, 40) in Life as a joke.", "Not done: not understood", 10},
 		{"I claim cell (40, 40) in Life as well as cell (1, 2).", "Not done: not understood", 10},
-	} {
-		h := contracttest.New(t, "2026-11-30T09:00:00Z", life.New())
-		for _, who := range []string{alice, bob} {
-			h.Quietly("2026-11-30T10:00:00Z", who, contract.ChanPublic, "I join the Life contest.")
-		}
-		r := h.Public("2026-12-01T10:00:00Z", alice, c.text)
-		if r == nil || !strings.Contains(flat(r.Body), c.want) {
-			t.Errorf("%q: the receipt lacks %q:\n%v", c.text, c.want, r)
-		}
-		if strings.HasPrefix(c.want, "Not done") && r != nil && strings.Contains(r.Body, "Done:") {
-			t.Errorf("%q: an action was done:\n%s", c.text, r.Body)
-		}
-	}
+	})
 }

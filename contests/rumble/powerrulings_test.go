@@ -17,20 +17,7 @@ import (
 func TestCorrectionKeepsPowerRulingNumbers(t *testing.T) {
 	h := atBids(t)
 	h.Record()
-	privately(t, h, "2026-12-02T10:00:00Z",
-		alice, "Flight: 20",
-		bob, "Flight: 20",
-		carol, "Fire Breath: 10",
-		dave, "no bids")
-	privately(t, h, "2026-12-02T11:00:00Z",
-		alice, "No discard.",
-		bob, "No discard.",
-		carol, "No discard.")
-	privately(t, h, "2026-12-03T10:00:00Z",
-		alice, "Flight: 5",
-		bob, "Flight: 5",
-		carol, "none",
-		dave, "none")
+	flightRulingsDue(t, h)
 	if got := rulingKeys(h.S); got != "#1 1/round-1/Alice/Flight #2 1/round-1/Bob/Flight " {
 		t.Fatalf("the ruling requests: %s", got)
 	}

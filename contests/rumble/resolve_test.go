@@ -160,20 +160,7 @@ func TestRoundEdges(t *testing.T) {
 // use alone: Alice's strike hits Carol once, Bob's mend heals Bob.
 func TestRulingsForTwoHolders(t *testing.T) {
 	h := atBids(t)
-	privately(t, h, "2026-12-02T10:00:00Z",
-		alice, "Flight: 20",
-		bob, "Flight: 20",
-		carol, "Fire Breath: 10",
-		dave, "no bids")
-	privately(t, h, "2026-12-02T11:00:00Z",
-		alice, "No discard.",
-		bob, "No discard.",
-		carol, "No discard.")
-	privately(t, h, "2026-12-03T10:00:00Z",
-		alice, "Flight: 5",
-		bob, "Flight: 5",
-		carol, "none",
-		dave, "none")
+	flightRulingsDue(t, h)
 	if st := data2(h); st.Phase != PhaseRulings || len(st.Pending) != 2 {
 		t.Fatalf("phase %q with %d rulings pending, want 2 (Alice's and Bob's Flight)", st.Phase, len(st.Pending))
 	}
@@ -199,4 +186,25 @@ func TestRulingsForTwoHolders(t *testing.T) {
 			}
 		}
 	}
+}
+
+// flightRulingsDue plays the bids (Alice and Bob win Flight, Carol Fire
+// Breath), no discards, and a first round where Alice and Bob each spend 5
+// on Flight: two ruling requests are due, Alice's #1 and Bob's #2.
+func flightRulingsDue(t *testing.T, h *contracttest.Harness) {
+	t.Helper()
+	privately(t, h, "2026-12-02T10:00:00Z",
+		alice, "Flight: 20",
+		bob, "Flight: 20",
+		carol, "Fire Breath: 10",
+		dave, "no bids")
+	privately(t, h, "2026-12-02T11:00:00Z",
+		alice, "No discard.",
+		bob, "No discard.",
+		carol, "No discard.")
+	privately(t, h, "2026-12-03T10:00:00Z",
+		alice, "Flight: 5",
+		bob, "Flight: 5",
+		carol, "none",
+		dave, "none")
 }
