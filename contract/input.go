@@ -82,6 +82,10 @@ type Input struct {
 	// that matched them by place alone (its journaled revision is not
 	// marked ItemsByText).
 	PlacedItems bool `json:"-"`
+	// UnreadAhead is PlacedItems for reading a message's items ahead
+	// (replayAhead): the correction was made by a build that did not (its
+	// journaled revision is not marked AheadRead).
+	UnreadAhead bool `json:"-"`
 	// Answer is the line the correction of an InCorrect added to its
 	// claim's game's recent events (Revision.Event), added again when the
 	// input is re-done; nil for one made by a build before the answer was

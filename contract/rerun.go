@@ -216,6 +216,10 @@ type Rerun struct {
 	// their text (Ctx.Number), as those of revisions written before
 	// ItemsByText did (referee verify of such a revision).
 	PlacedItems bool
+	// UnreadAhead: the corrected history numbers a message's items
+	// without reading them ahead (replayAhead), as those of revisions
+	// written before AheadRead did (referee verify of such a revision).
+	UnreadAhead bool
 	// LoneLines: the revision compares a report's lines one by one, as
 	// those written before ReportEntries did (referee verify of such a
 	// revision).
@@ -326,6 +330,14 @@ type claimPins struct {
 	// correction made before ItemsByText did (Input.PlacedItems,
 	// Rerun.PlacedItems).
 	byPlace bool
+	// unread: the history is replayed without reading ahead, as a
+	// correction made before AheadRead was (Input.UnreadAhead,
+	// Rerun.UnreadAhead).
+	unread bool
+	// ahead are the texts of the items each message makes in the
+	// corrected history, by seriesItem (replayAhead); nil before it is
+	// known.
+	ahead map[string][]string
 }
 
 // renumberRulings drops the ruling requests' numbers from p, so that a
@@ -392,7 +404,7 @@ func (e *Engine) recordedPins(base *State, inputs []Input) (*claimPins, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := e.replay(base, effective, pins)
+	h, err := e.replayAhead(base, effective, pins)
 	if err != nil {
 		return nil, err
 	}
@@ -410,6 +422,7 @@ func (e *Engine) recordedPins(base *State, inputs []Input) (*claimPins, error) {
 	// Its corrected history matched the series' items by place alone
 	// (Rerun.PlacedItems).
 	kept.byPlace = inputs[last].PlacedItems
+	kept.unread = inputs[last].UnreadAhead
 	return kept, nil
 }
 
@@ -450,7 +463,7 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("the recorded history: %w", err)
 	}
-	old, err := e.replay(r.Base, recorded, pins)
+	old, err := e.replayAhead(r.Base, recorded, pins)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the recorded history: %w", err)
 	}
@@ -467,8 +480,8 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	if r.RenumberedSeries {
 		kept.renumberSeries()
 	}
-	kept.byPlace = r.PlacedItems
-	cur, err := e.replay(r.Base, edited, kept)
+	kept.byPlace, kept.unread = r.PlacedItems, r.UnreadAhead
+	cur, err := e.replayAhead(r.Base, edited, kept)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the corrected history: %w", err)
 	}
@@ -549,6 +562,9 @@ func (e *Engine) Rerun(r *Rerun) (*State, *Revision, error) {
 	}
 	if !r.PlacedItems {
 		rev.Items = ItemsByText
+	}
+	if !r.UnreadAhead {
+		rev.Ahead = AheadRead
 	}
 	if !r.LoneLines {
 		rev.Lines = ReportEntries

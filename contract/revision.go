@@ -49,6 +49,11 @@ type Revision struct {
 	// (Ctx.Number); empty in a revision written before, which matched
 	// them by their place alone.
 	Items string `json:"items,omitempty"`
+	// Ahead is AheadRead when the corrected history read a message's
+	// items ahead, so that one added in front of those recorded took no
+	// recorded one's number by its place (replayAhead); empty in a
+	// revision written before.
+	Ahead string `json:"ahead,omitempty"`
 	// Lines is ReportEntries when the lines of a game's report were
 	// compared entry by entry (reportEntries); empty in a revision
 	// written before, which compared them line by line.

@@ -34,11 +34,18 @@ const SeriesKept = "kept"
 // (Revision.Items, Ctx.Number).
 const ItemsByText = "text"
 
+// AheadRead marks a revision whose corrected history read a message's
+// items ahead (Revision.Ahead, replayAhead).
+const AheadRead = "read"
+
 // numbered is an item of a series a history numbered: its number and the
 // text the game gave it (Ctx.Number), spaces folded.
 type numbered struct {
 	n    int
 	text string
+	// took is the text of the recorded item whose number this one took by
+	// its place, when another (sameItem); "" otherwise.
+	took string
 }
 
 // Number is the number of a new item of the game's series (see Series):
@@ -62,8 +69,8 @@ func (c *Ctx) Number(series, text string, next int) int {
 	}
 	key := seriesItem(c.game, series, c.msg, c.now)
 	item := numbered{n: next, text: strings.Join(strings.Fields(text), " ")}
-	if n, ok := pins.sameItem(key, item.text, made[key]); ok {
-		item.n = n
+	if n, took, ok := pins.sameItem(key, item.text, made[key]); ok {
+		item.n, item.took = n, took
 	} else {
 		item.n = max(next, pins.lastNumber[seriesKey(c.game, series)]+1)
 	}
@@ -77,10 +84,13 @@ func (c *Ctx) Number(series, text string, next int) int {
 // sameItem is the number the recorded history gave the item of key with
 // the text given, made after the items given (Ctx.Number): the first of
 // its items with the same text whose number none given holds, or else the
-// one in the same place, unless one given holds it. In a history whose
-// correction matched them by place alone (Input.PlacedItems,
-// Rerun.PlacedItems), the one in the same place.
-func (p *claimPins) sameItem(key, text string, given []numbered) (int, bool) {
+// one in the same place, unless one given holds it or an item of the
+// corrected message has its text (claimPins.ahead): that one keeps it, and
+// an item added in front of it takes a new number. took is the text of
+// the recorded item whose number the item takes by its place, when
+// another. In a history whose correction matched them by place alone
+// (Input.PlacedItems, Rerun.PlacedItems), the one in the same place.
+func (p *claimPins) sameItem(key, text string, given []numbered) (n int, took string, ok bool) {
 	was := p.numbers[key]
 	free := func(n int) bool {
 		return !slices.ContainsFunc(given, func(g numbered) bool { return g.n == n })
@@ -88,14 +98,55 @@ func (p *claimPins) sameItem(key, text string, given []numbered) (int, bool) {
 	if !p.byPlace {
 		for _, w := range was {
 			if w.text == text && free(w.n) {
-				return w.n, true
+				return w.n, "", true
 			}
 		}
 	}
-	if nth := len(given); nth < len(was) && free(was[nth].n) {
-		return was[nth].n, true
+	nth := len(given)
+	if nth >= len(was) || !free(was[nth].n) {
+		return 0, "", false
 	}
-	return 0, false
+	if w := was[nth]; w.text != text && !p.byPlace {
+		if slices.Contains(p.ahead[key], w.text) {
+			return 0, "", false
+		}
+		return w.n, w.text, true
+	}
+	return was[nth].n, "", true
+}
+
+// replayAhead is replay for a corrected history (pins not nil): when an
+// item of a message took by its place the number of a recorded item whose
+// text an item after it in the same message has (an item added in front of
+// those recorded), the history is replayed again knowing the texts each
+// message's items have (claimPins.ahead), so that the recorded one keeps
+// its number by its text and the one added takes a new one.
+func (e *Engine) replayAhead(base *State, inputs []Input, pins *claimPins) (*history, error) {
+	h, err := e.replay(base, inputs, pins)
+	if err != nil || pins == nil || pins.byPlace || pins.unread || !tookAnothers(h.numbered) {
+		return h, err
+	}
+	again := *pins
+	again.ahead = map[string][]string{}
+	for key, items := range h.numbered {
+		for _, it := range items {
+			again.ahead[key] = append(again.ahead[key], it.text)
+		}
+	}
+	return e.replay(base, inputs, &again)
+}
+
+// tookAnothers says whether an item of made took by its place the number
+// of a recorded item whose text another item of its message has.
+func tookAnothers(made map[string][]numbered) bool {
+	for _, items := range made {
+		for _, it := range items {
+			if it.took != "" && slices.ContainsFunc(items, func(o numbered) bool { return o.text == it.took }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // NumberListed is Number for a series whose items the game lists, each

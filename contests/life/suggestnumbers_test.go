@@ -211,3 +211,57 @@ func TestCorrectionPlacedItemsAsMadeBefore(t *testing.T) {
 		t.Errorf("after the second correction the suggestions are %+v, want #1 with Bob's consent", sg)
 	}
 }
+
+// TestCorrectionKeepsASuggestionsNumberWithOneAddedInFront: Alice's
+// message makes Suggestion #1 (SET VPP = 11) and Bob consents to #1;
+// Carol claims that the message also suggested SET VPP = 13, first, and
+// the contestmaster corrects it to read both. SET VPP = 11 keeps #1 by its
+// text, Bob's consent stays on it, and the suggestion added in front takes
+// #2: it took #1 by its place, leaving SET VPP = 11 to a new #2, and
+// Bob's consent moved to a suggestion he never saw. The revision is marked
+// "ahead": "read"; one written before is re-computed as it was made.
+func TestCorrectionKeepsASuggestionsNumberWithOneAddedInFront(t *testing.T) {
+	h := recordedJoins(t, alice, bob, carol)
+	done(t, h.Public("2026-11-16T13:10:00Z", alice, "I suggest: SET VPP = 11"), "Suggestion #1 recorded") // m4
+	done(t, h.Public("2026-11-16T13:12:00Z", bob, "I consent to Suggestion #1 in Life."), "you consent to Suggestion #1")
+	done(t, h.Private("2026-11-16T14:00:00Z", carol, "I CoE on randomness/2026-W47/20261116T120000: Alice also suggested VPP 13."), "Claim of Error #1 recorded")
+	fix := contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m4@example.test", Text: "I suggest: SET VPP = 13\n\nI suggest: SET VPP = 11"}
+	// A revision written before the items were read ahead (unmarked) is
+	// re-computed as it was made (referee verify): SET VPP = 13 #1.
+	in := h.RecordedInputs()
+	s, rev, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: in.Inputs, Current: h.S, Fix: fix, UnreadAhead: true})
+	if sg := s.Games[ID].Data.(*State).Suggestions; err != nil || rev.Ahead != "" || len(sg) != 2 || sg[0].ID != 1 || sg[0].Text != "SET VPP = 13" {
+		t.Fatalf("a revision re-computed as written before: %v, marked %q, the suggestions %+v", err, rev.Ahead, sg)
+	}
+	if _, rev, err := h.E.Rerun(&contract.Rerun{Base: in.Base, Inputs: in.Inputs, Current: h.S, Fix: fix}); err != nil || rev.Ahead != contract.AheadRead {
+		t.Fatalf("a new revision: %v, marked %+v", err, rev)
+	}
+	if _, _, err := h.Correct("2026-11-16T14:30:00Z", fix, nil); err != nil {
+		t.Fatalf("the correction was refused: %v", err)
+	}
+	got := map[int]string{}
+	for _, sg := range st(h).Suggestions {
+		got[sg.ID] = sg.Text
+		if sg.ID == 1 && len(sg.Consents) != 1 {
+			t.Errorf("Suggestion #1 has consents %v, want Bob's", sg.Consents)
+		}
+	}
+	if got[1] != "SET VPP = 11" || got[2] != "SET VPP = 13" {
+		t.Errorf("the suggestions are %v, want SET VPP = 11 as #1 and SET VPP = 13 as #2", got)
+	}
+	// Two added in front of two: each recorded one keeps its number.
+	h = recordedJoins(t, alice, bob, carol)
+	done(t, h.Public("2026-11-16T13:10:00Z", alice, "I suggest: SET VPP = 11\n\nI suggest: SET VPP = 12"), "Suggestion #2 recorded") // m4
+	done(t, h.Private("2026-11-16T14:00:00Z", carol, "I CoE on randomness/2026-W47/20261116T120000: Alice also suggested more."), "Claim of Error #1 recorded")
+	fix.Text = "I suggest: SET VPP = 13\n\nI suggest: SET VPP = 14\n\nI suggest: SET VPP = 11\n\nI suggest: SET VPP = 12"
+	if _, _, err := h.Correct("2026-11-16T14:30:00Z", fix, nil); err != nil {
+		t.Fatalf("the correction was refused: %v", err)
+	}
+	got = map[int]string{}
+	for _, sg := range st(h).Suggestions {
+		got[sg.ID] = sg.Text
+	}
+	if got[1] != "SET VPP = 11" || got[2] != "SET VPP = 12" {
+		t.Errorf("the suggestions are %v, want SET VPP = 11 and 12 as #1 and #2", got)
+	}
+}

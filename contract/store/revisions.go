@@ -98,6 +98,7 @@ func recomputeRevision(e *contract.Engine, path string, n int64, fix contract.Co
 		MailboxHashes: stated["hashes"] != contract.HashesOfTheGames, RenumberedRulings: stated["rulings"] != contract.RulingsKept,
 		RenumberedSeries: stated["series"] != contract.SeriesKept,
 		PlacedItems:      stated["items"] != contract.ItemsByText,
+		UnreadAhead:      stated["ahead"] != contract.AheadRead,
 		LoneLines:        stated["lines"] != contract.ReportEntries,
 		UnrecordedAnswer: stated["answer"] != contract.AnswerRecorded})
 	return rev, err
@@ -195,9 +196,9 @@ func before(steps []Step, n int64) []Step {
 // revision is not marked as keeping its ruling requests' numbers, made by
 // a build before they were kept, is marked so (RenumberedRulings), one
 // not marked as keeping the games' series' numbers alike
-// (RenumberedSeries), and one not marked as matching their items by text
-// (PlacedItems), so that a later correction re-runs the history it made
-// as it was made.
+// (RenumberedSeries), one not marked as matching their items by text
+// (PlacedItems), and one not marked as reading them ahead (UnreadAhead),
+// so that a later correction re-runs the history it made as it was made.
 func Inputs(steps []Step) []contract.Input {
 	out := make([]contract.Input, 0, len(steps))
 	for _, st := range steps {
@@ -208,6 +209,7 @@ func Inputs(steps []Step) []contract.Input {
 					in.RenumberedRulings = stated["rulings"] != contract.RulingsKept
 					in.RenumberedSeries = stated["series"] != contract.SeriesKept
 					in.PlacedItems = stated["items"] != contract.ItemsByText
+					in.UnreadAhead = stated["ahead"] != contract.AheadRead
 				}
 			}
 			out = append(out, in)
@@ -275,7 +277,7 @@ func Correct(e *contract.Engine, path string, current *contract.State, fix contr
 // revision as stated, the one journaled (revisionOf), was made: its
 // hashes, its ruling requests' and its series' numbers as a build before
 // their marks made them (Rerun.MailboxHashes, Rerun.RenumberedRulings,
-// Rerun.RenumberedSeries, Rerun.PlacedItems), and its report lines compared as it compared
+// Rerun.RenumberedSeries, Rerun.PlacedItems, Rerun.UnreadAhead), and its report lines compared as it compared
 // them (Rerun.LoneLines), and its answer recorded or not as it was
 // (Rerun.UnrecordedAnswer).
 func correctBefore(e *contract.Engine, path string, current *contract.State, fix contract.Correction, at time.Time, n int64, stated map[string]any) (*contract.State, Step, *contract.Revision) {
@@ -296,6 +298,7 @@ func correctBefore(e *contract.Engine, path string, current *contract.State, fix
 			RenumberedRulings: stated != nil && stated["rulings"] != contract.RulingsKept,
 			RenumberedSeries:  stated != nil && stated["series"] != contract.SeriesKept,
 			PlacedItems:       stated != nil && stated["items"] != contract.ItemsByText,
+			UnreadAhead:       stated != nil && stated["ahead"] != contract.AheadRead,
 			LoneLines:         stated != nil && stated["lines"] != contract.ReportEntries,
 			UnrecordedAnswer:  stated != nil && stated["answer"] != contract.AnswerRecorded})
 	}

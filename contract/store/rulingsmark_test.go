@@ -82,3 +82,24 @@ func TestInputsMarkPlacedItems(t *testing.T) {
 		}
 	}
 }
+
+// TestInputsMarkUnreadAhead: a correction whose journaled revision is not
+// marked "ahead": "read" (made by a build that numbered a message's items
+// without reading them ahead) is given to a re-run as made so; a marked
+// one is not.
+func TestInputsMarkUnreadAhead(t *testing.T) {
+	fix := &contract.Correction{CoE: 1, Kind: contract.FixVoid, MsgID: "m1@example.test"}
+	revision := func(marks map[string]any) []contract.Entry {
+		return []contract.Entry{{Verb: "correction"}, {Verb: "revision", Detail: map[string]any{"revision": marks}}}
+	}
+	steps := []Step{
+		{Input: &contract.Input{Kind: contract.InCorrect, Fix: fix}, Entries: revision(map[string]any{"items": contract.ItemsByText})},
+		{Input: &contract.Input{Kind: contract.InCorrect, Fix: fix}, Entries: revision(map[string]any{"items": contract.ItemsByText, "ahead": contract.AheadRead})},
+	}
+	want := []bool{true, false}
+	for i, in := range Inputs(steps) {
+		if in.UnreadAhead != want[i] {
+			t.Errorf("input %d: unread ahead %v, want %v", i, in.UnreadAhead, want[i])
+		}
+	}
+}
