@@ -36,6 +36,11 @@ func TestBadInput(t *testing.T) {
 		{"burn nothing", "2026-12-01T12:00:00Z", 0, "{BURN:0}", r1, []string{"Not done", "the amount must be a whole number above 0"}, false},
 		{"gift nothing", "2026-12-01T12:00:00Z", 0, `{GIFT_0_LAND_TO:"Bob"}`, r1, []string{"Not done", "the amount must be a whole number above 0"}, false},
 		{"no power", "2026-12-01T12:00:00Z", 0, "{DELEGATE: 0}", r1, []string{"Not done", "the delegated power must be more than 0"}, false},
+		// A power or an amount below 0 is read and refused for its value,
+		// as 0 is, not as a tag the reader does not know.
+		{"negative power", "2026-12-01T12:00:00Z", 0, "{DELEGATE: -1}", r1, []string{"Not done", "the delegated power must be more than 0", "(S1)"}, false},
+		{"negative decimal power", "2026-12-01T12:00:00Z", 0, "{DELEGATE: -0.5}", r1, []string{"Not done", "the delegated power must be more than 0", "(S1)"}, false},
+		{"burn a negative amount", "2026-12-01T12:00:00Z", 0, "{BURN: -2}", r1, []string{"Not done", "the amount must be a whole number above 0"}, false},
 		{"burn too much", "2026-12-01T12:00:00Z", 0, "{BURN:4}", r1, []string{"Not done", "only unplaced LAND can be burnt", "3 unplaced"}, false},
 		// Commas between thousands are read as Agora writes amounts; a
 		// comma that does not group three digits is refused with the form.
