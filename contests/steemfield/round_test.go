@@ -260,6 +260,9 @@ func TestController(t *testing.T) {
 	joinAll(t, h, 3)
 	mustContain(t, h.Public("2026-12-01T11:00:00Z", players[0], "I dissolve the totem."), "Not done", "only the totem's controller")
 	mustContain(t, h.Private("2026-12-01T11:01:00Z", "cm@example.test", "I correct the delegated power of Bob to 0."), "Not done", "the delegated power must be more than 0 (S1)")
+	// A power below 0 is refused for its value as 0 is, not passed over as
+	// talk that names no action.
+	mustContain(t, h.Private("2026-12-01T11:01:00Z", "cm@example.test", "I correct the delegated power of Bob to -1."), "Not done", "the delegated power must be more than 0 (S1)")
 	mustContain(t, h.Private("2026-12-01T11:01:00Z", "cm@example.test", "I correct the delegated power of Bob to 0.5."), "the declared power of Bob is now 0.500", "voting weight 0.250")
 	mustContain(t, h.Public("2026-12-01T11:02:00Z", "cm@example.test", "I relinquish control of the totem to alice@example.test."), "Not done", "not a player")
 	mustContain(t, h.Public("2026-12-01T11:03:00Z", "cm@example.test", "I relinquish control of the totem to zoe@example.test."), "control of the totem passes from cm@example.test to zoe@example.test")
