@@ -283,6 +283,12 @@ func doReferral(c *contract.Ctx, a *contract.Action) error {
 	if m.Periods > 0 {
 		return contract.Reject("S9", "a referral must come in your first message or before your first proposal period ends")
 	}
+	// Gameplay 9 rewards recruiting a new player: one who left the game and
+	// joined it again is no new player, and was referred, if at all, when
+	// e first joined.
+	if p := c.Actor(); p != nil && !p.Left[ID].IsZero() {
+		return contract.Reject("S9", "only a new player names who referred em, and you played Steemfield before (you left it on %s)", p.Left[ID].UTC().Format("2006-01-02"))
+	}
 	if err := under(c, st, false, "a referral"); err != nil && st.Round > 0 {
 		return err
 	}

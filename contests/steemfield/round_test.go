@@ -74,6 +74,22 @@ func TestReferral(t *testing.T) {
 	mustContain(t, h.Public("2026-12-02T11:05:00Z", players[2], `{REFERRED_BY:"Alice"}`), "Not done", "before your first proposal period ends")
 }
 
+// TestReferralAfterRejoining: a player who left and joins again is no new
+// player (Gameplay 9, S9): eir referral is refused and the totem gives no
+// LAND, even in the first message of eir new membership.
+func TestReferralAfterRejoining(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 4)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[3], `{REFERRED_BY:"Bob"}`, r1), "Done: Bob referred you")
+	mustContain(t, reply(t, h, "2026-12-01T11:01:00Z", players[3], "{UNDELEGATE}", r1), "Done: you left Steemfield")
+	before, carol := land(h, Totem), land(h, "Carol")
+	r := reply(t, h, "2026-12-01T11:02:00Z", players[3], "{DELEGATE: 0.3}\n{REFERRED_BY:\"Carol\"}", r1)
+	mustContain(t, r, "Done: you joined", "Not done: only a new player names who referred em, and you played Steemfield before (you left it on 2026-12-01) (S9)")
+	if land(h, Totem) != before || land(h, "Dave") != 0 || land(h, "Carol") != carol {
+		t.Errorf("LAND: totem %d (was %d), Dave %d, Carol %d (was %d); want the totem's and Carol's unchanged, Dave 0", land(h, Totem), before, land(h, "Dave"), land(h, "Carol"), carol)
+	}
+}
+
 // TestReferralBeforeTheStart: before the game starts the totem has posted
 // nothing, so a referral in a reply to any message counts (S2, S9).
 func TestReferralBeforeTheStart(t *testing.T) {
