@@ -201,18 +201,26 @@ func doUndelegate(c *contract.Ctx, a *contract.Action) error {
 	if err != nil {
 		return err
 	}
-	c.Did("you left Steemfield; your LAND went to %s", moves)
+	if moves == "" {
+		c.Did("you left Steemfield; you held no LAND to hand out")
+	} else {
+		c.Did("you left Steemfield; your LAND went to %s", moves)
+	}
 	if vote != nil {
 		// Guide, decisions: a player who leaves has eir vote withdrawn.
 		c.Did("your vote %s of round %d is withdrawn: it no longer counts", vote.Word(), st.Round)
 	}
-	c.Record(m.Name, "leaves the game; eir LAND goes to %s", moves)
+	if moves == "" {
+		c.Record(m.Name, "leaves the game, holding no LAND")
+	} else {
+		c.Record(m.Name, "leaves the game; eir LAND goes to %s", moves)
+	}
 	return nil
 }
 
 // leave removes a member, handing eir LAND out one by one to the youngest
 // player, the next youngest, ... (Participation 3), or to the totem when
-// nobody remains.
+// nobody remains; it says who got how much, "" when e held none.
 func (st *State) leave(c *contract.Ctx, m *Member) (string, error) {
 	var rest []*Member
 	for _, o := range st.Players {
@@ -249,9 +257,6 @@ func (st *State) leave(c *contract.Ctx, m *Member) (string, error) {
 	st.Players = rest
 	if p := c.State().PlayerByName(m.Name); p != nil {
 		c.State().Leave(p, ID, c.Now())
-	}
-	if len(parts) == 0 {
-		return "nobody (you held none)", nil
 	}
 	return strings.Join(parts, ", "), nil
 }

@@ -349,6 +349,19 @@ func TestGiftNamesItsCells(t *testing.T) {
 	}
 }
 
+// TestLeaveWithoutLAND: a player who holds no LAND leaves; the game's
+// recent events, which are public, say so in the third person (they read
+// "eir LAND goes to nobody (you held none)").
+func TestLeaveWithoutLAND(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 4)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[3], "{UNDELEGATE}", r1), "Done: you left Steemfield; you held no LAND to hand out")
+	recent := h.S.Games[ID].Recent
+	if ev := recent[len(recent)-1]; ev.Who != "Dave" || ev.What != "leaves the game, holding no LAND" {
+		t.Errorf("recent event %s: %q, want Dave: %q", ev.Who, ev.What, "leaves the game, holding no LAND")
+	}
+}
+
 // TestSecondPlacementReads: the refusal of a second placement names its
 // cell inside the sentence, not before its verb ("A second placement in
 // one proposal period, at (5, 5) is a rules violation" read as if the
