@@ -321,9 +321,9 @@ func doReferral(c *contract.Ctx, a *contract.Action) error {
 	}
 	switch len(given) {
 	case 0:
-		c.Did("%s referred you, but the totem has no LAND left to give (Gameplay 9)", ref.Name)
+		c.Did("%s referred you, but the totem has no LAND left to give (%s)", ref.Name, st.cite("referral"))
 	default:
-		c.Did("%s referred you: the totem gives 1 LAND to %s (Gameplay 9)", ref.Name, strings.Join(given, " and "))
+		c.Did("%s referred you: the totem gives 1 LAND to %s (%s)", ref.Name, strings.Join(given, " and "), st.cite("referral"))
 	}
 	c.Record(m.Name, "was referred by %s; 1 LAND from the totem to %s", ref.Name, strings.Join(given, " and "))
 	return nil
@@ -487,7 +487,7 @@ func doUnplace(c *contract.Ctx, a *contract.Action) error {
 	}
 	owner := st.Cells[i].Owner
 	st.deleteCell(i)
-	c.Did("the LAND at %s is unplaced; %s keeps it, unplaced (Gameplay 13)", cellName(x, y), owner)
+	c.Did("the LAND at %s is unplaced; %s keeps it, unplaced (%s)", cellName(x, y), owner, st.cite("unplace"))
 	c.Record(m.Name, "unplaces the LAND of %s at %s", owner, cellName(x, y))
 	return nil
 }
@@ -512,7 +512,7 @@ func doRoll(c *contract.Ctx, a *contract.Action) error {
 	}
 	saveMember(c, m)
 	m.OwnRoll = c.Intn(fmt.Sprintf("round/%d/roll/%s/own", st.Round, m.Name), 6) + 1
-	c.Did("you rolled %d: at the end of round %d you return up to %d unplaced LAND to the totem (Gameplay 15)", m.OwnRoll, st.Round, m.OwnRoll)
+	c.Did("you rolled %d: at the end of round %d you return up to %d unplaced LAND to the totem (%s)", m.OwnRoll, st.Round, m.OwnRoll, st.cite("returns"))
 	c.Record(m.Name, "rolls 1d6: %d", m.OwnRoll)
 	return nil
 }
@@ -548,7 +548,11 @@ func doPropose(c *contract.Ctx, a *contract.Action) error {
 		p.Section, p.Number = sec, n
 	}
 	if p.Section == "Meta" {
-		return contract.Reject("Meta", "Meta Rules stay the same throughout the game; propose a Game Rule instead (Gameplay 10 lets Game Rules occlude Meta Rules)")
+		why := "Meta Rules stay the same throughout the game; propose a Game Rule instead"
+		if r := st.occlusion(); r != "" {
+			why += " (" + r + " lets Game Rules occlude Meta Rules)"
+		}
+		return contract.Reject("Meta", "%s", why)
 	}
 	switch p.Type {
 	case "ADDITION":

@@ -376,6 +376,30 @@ func TestLeaveWithdrawsTheVote(t *testing.T) {
 	}
 }
 
+// TestReceiptsCiteRenumberedRules: once a passed subtraction removed
+// Gameplay 8, the rules after it are renumbered (S3), and the receipts of a
+// roll, an unplacement and a referral, and the refusal of a proposal on a
+// Meta Rule, cite them as the rule set now numbers them; they cited Gameplay
+// 15, 13, 9 and 10, rules that now say something else or do not exist.
+func TestReceiptsCiteRenumberedRules(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Gameplay 8\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded: SUBTRACTION of Gameplay 8")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1), "Done: your vote YES")
+	if results := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post"); results == nil || !strings.Contains(results.Body, "Gameplay 8 is removed from the rule set") {
+		t.Fatalf("results post:\n%v", results)
+	}
+	r2 := "steemfield/round/2/results-post"
+	mustContain(t, reply(t, h, "2026-12-04T11:00:00Z", players[1], "{ROLL}", r2), "unplaced LAND to the totem (Gameplay 14)")
+	st := data0(h)
+	st.Cells, st.NextSeq = []Cell{{X: 2, Y: 2, Owner: "Alice", Seq: 1}}, 1
+	mustContain(t, reply(t, h, "2026-12-04T11:01:00Z", players[2], "{UNPLACE: L(2, 2)}", r2), "Alice keeps it, unplaced (Gameplay 12)")
+	mustContain(t, reply(t, h, "2026-12-04T11:02:00Z", players[3], "{DELEGATE: 1}\n{REFERRED_BY:\"Alice\"}", r2), "the totem gives 1 LAND to Dave and Alice (Gameplay 8)")
+	mustContain(t, reply(t, h, "2026-12-04T11:03:00Z", players[1], "---\n{PROPOSAL:ADDITION}\nAddition: Meta\nBob wins.\n---", r2), "propose a Game Rule instead (Gameplay 9 lets Game Rules occlude Meta Rules)")
+}
+
 // TestNoRollsOnceReturnsRemoved: once a passed subtraction removed the 1d6
 // returns (Gameplay 15, S11), the results post no longer invites {ROLL},
 // and the proposal post draws no rolls and says no LAND returns, where it
