@@ -222,18 +222,26 @@ func doUndelegate(c *contract.Ctx, a *contract.Action) error {
 	if err != nil {
 		return err
 	}
-	c.Did("you left Steemfield; your LAND went to %s", moves)
+	if moves == "" {
+		c.Did("you left Steemfield; you held no LAND to hand out")
+	} else {
+		c.Did("you left Steemfield; your LAND went to %s", moves)
+	}
 	if vote != nil {
 		// Guide, decisions: a player who leaves has eir vote withdrawn.
 		c.Did("your vote %s of round %d is withdrawn: it no longer counts", vote.Word(), st.Round)
 	}
-	c.Record(m.Name, "leaves the game; eir LAND goes to %s", moves)
+	if moves == "" {
+		c.Record(m.Name, "leaves the game, holding no LAND")
+	} else {
+		c.Record(m.Name, "leaves the game; eir LAND goes to %s", moves)
+	}
 	return nil
 }
 
 // leave removes a member, handing eir LAND out one by one to the youngest
 // player, the next youngest, ... (Participation 3), or to the totem when
-// nobody remains.
+// nobody remains; it says who got how much, "" when e held none.
 func (st *State) leave(c *contract.Ctx, m *Member) (string, error) {
 	var rest []*Member
 	for _, o := range st.Players {
@@ -271,9 +279,6 @@ func (st *State) leave(c *contract.Ctx, m *Member) (string, error) {
 	if p := c.State().PlayerByName(m.Name); p != nil {
 		c.State().Leave(p, ID, c.Now())
 	}
-	if len(parts) == 0 {
-		return "nobody (you held none)", nil
-	}
 	return strings.Join(parts, ", "), nil
 }
 
@@ -304,6 +309,12 @@ func doReferral(c *contract.Ctx, a *contract.Action) error {
 	if m.Periods > 0 {
 		return contract.Reject("S9", "a referral must come in your first message or before your first proposal period ends")
 	}
+	// Gameplay 9 rewards recruiting a new player: one who left the game and
+	// joined it again is no new player, and was referred, if at all, when
+	// e first joined.
+	if p := c.Actor(); p != nil && !p.Left[ID].IsZero() {
+		return contract.Reject("S9", "only a new player names who referred em, and you played Steemfield before (you left it on %s)", p.Left[ID].UTC().Format("2006-01-02"))
+	}
 	if err := under(c, st, false, "a referral"); err != nil && st.Round > 0 {
 		return err
 	}
@@ -331,9 +342,9 @@ func doReferral(c *contract.Ctx, a *contract.Action) error {
 	}
 	switch len(given) {
 	case 0:
-		c.Did("%s referred you, but the totem has no LAND left to give (Gameplay 9)", ref.Name)
+		c.Did("%s referred you, but the totem has no LAND left to give (%s)", ref.Name, st.cite("referral"))
 	default:
-		c.Did("%s referred you: the totem gives 1 LAND to %s (Gameplay 9)", ref.Name, strings.Join(given, " and "))
+		c.Did("%s referred you: the totem gives 1 LAND to %s (%s)", ref.Name, strings.Join(given, " and "), st.cite("referral"))
 	}
 	c.Record(m.Name, "was referred by %s; 1 LAND from the totem to %s", ref.Name, strings.Join(given, " and "))
 	return nil
@@ -497,7 +508,7 @@ func doUnplace(c *contract.Ctx, a *contract.Action) error {
 	}
 	owner := st.Cells[i].Owner
 	st.deleteCell(i)
-	c.Did("the LAND at %s is unplaced; %s keeps it, unplaced (Gameplay 13)", cellName(x, y), owner)
+	c.Did("the LAND at %s is unplaced; %s keeps it, unplaced (%s)", cellName(x, y), owner, st.cite("unplace"))
 	c.Record(m.Name, "unplaces the LAND of %s at %s", owner, cellName(x, y))
 	return nil
 }
@@ -522,7 +533,7 @@ func doRoll(c *contract.Ctx, a *contract.Action) error {
 	}
 	saveMember(c, m)
 	m.OwnRoll = c.Intn(fmt.Sprintf("round/%d/roll/%s/own", st.Round, m.Name), 6) + 1
-	c.Did("you rolled %d: at the end of round %d you return up to %d unplaced LAND to the totem (Gameplay 15)", m.OwnRoll, st.Round, m.OwnRoll)
+	c.Did("you rolled %d: at the end of round %d you return up to %d unplaced LAND to the totem (%s)", m.OwnRoll, st.Round, m.OwnRoll, st.cite("returns"))
 	c.Record(m.Name, "rolls 1d6: %d", m.OwnRoll)
 	return nil
 }
@@ -558,7 +569,11 @@ func doPropose(c *contract.Ctx, a *contract.Action) error {
 		p.Section, p.Number = sec, n
 	}
 	if p.Section == "Meta" {
-		return contract.Reject("Meta", "Meta Rules stay the same throughout the game; propose a Game Rule instead (Gameplay 10 lets Game Rules occlude Meta Rules)")
+		why := "Meta Rules stay the same throughout the game; propose a Game Rule instead"
+		if r := st.occlusion(); r != "" {
+			why += " (" + r + " lets Game Rules occlude Meta Rules)"
+		}
+		return contract.Reject("Meta", "%s", why)
 	}
 	switch p.Type {
 	case "ADDITION":

@@ -36,6 +36,11 @@ func TestBadInput(t *testing.T) {
 		{"burn nothing", "2026-12-01T12:00:00Z", 0, "{BURN:0}", r1, []string{"Not done", "the amount must be a whole number above 0"}, false},
 		{"gift nothing", "2026-12-01T12:00:00Z", 0, `{GIFT_0_LAND_TO:"Bob"}`, r1, []string{"Not done", "the amount must be a whole number above 0"}, false},
 		{"no power", "2026-12-01T12:00:00Z", 0, "{DELEGATE: 0}", r1, []string{"Not done", "the delegated power must be more than 0"}, false},
+		// A power or an amount below 0 is read and refused for its value,
+		// as 0 is, not as a tag the reader does not know.
+		{"negative power", "2026-12-01T12:00:00Z", 0, "{DELEGATE: -1}", r1, []string{"Not done", "the delegated power must be more than 0", "(S1)"}, false},
+		{"negative decimal power", "2026-12-01T12:00:00Z", 0, "{DELEGATE: -0.5}", r1, []string{"Not done", "the delegated power must be more than 0", "(S1)"}, false},
+		{"burn a negative amount", "2026-12-01T12:00:00Z", 0, "{BURN: -2}", r1, []string{"Not done", "the amount must be a whole number above 0"}, false},
 		{"burn too much", "2026-12-01T12:00:00Z", 0, "{BURN:4}", r1, []string{"Not done", "only unplaced LAND can be burnt", "3 unplaced"}, false},
 		// Commas between thousands are read as Agora writes amounts; a
 		// comma that does not group three digits is refused with the form.
@@ -341,6 +346,19 @@ func TestGiftNamesItsCells(t *testing.T) {
 		if want := strings.TrimSuffix(strings.TrimPrefix(c.want, "you gave"), "; you now own 0"); !strings.Contains(ev, "gifts"+want) {
 			t.Errorf("recent event %q lacks %q", ev, "gifts"+want)
 		}
+	}
+}
+
+// TestLeaveWithoutLAND: a player who holds no LAND leaves; the game's
+// recent events, which are public, say so in the third person (they read
+// "eir LAND goes to nobody (you held none)").
+func TestLeaveWithoutLAND(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 4)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[3], "{UNDELEGATE}", r1), "Done: you left Steemfield; you held no LAND to hand out")
+	recent := h.S.Games[ID].Recent
+	if ev := recent[len(recent)-1]; ev.Who != "Dave" || ev.What != "leaves the game, holding no LAND" {
+		t.Errorf("recent event %s: %q, want Dave: %q", ev.Who, ev.What, "leaves the game, holding no LAND")
 	}
 }
 

@@ -74,6 +74,22 @@ func TestReferral(t *testing.T) {
 	mustContain(t, h.Public("2026-12-02T11:05:00Z", players[2], `{REFERRED_BY:"Alice"}`), "Not done", "before your first proposal period ends")
 }
 
+// TestReferralAfterRejoining: a player who left and joins again is no new
+// player (Gameplay 9, S9): eir referral is refused and the totem gives no
+// LAND, even in the first message of eir new membership.
+func TestReferralAfterRejoining(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 4)
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[3], `{REFERRED_BY:"Bob"}`, r1), "Done: Bob referred you")
+	mustContain(t, reply(t, h, "2026-12-01T11:01:00Z", players[3], "{UNDELEGATE}", r1), "Done: you left Steemfield")
+	before, carol := land(h, Totem), land(h, "Carol")
+	r := reply(t, h, "2026-12-01T11:02:00Z", players[3], "{DELEGATE: 0.3}\n{REFERRED_BY:\"Carol\"}", r1)
+	mustContain(t, r, "Done: you joined", "Not done: only a new player names who referred em, and you played Steemfield before (you left it on 2026-12-01) (S9)")
+	if land(h, Totem) != before || land(h, "Dave") != 0 || land(h, "Carol") != carol {
+		t.Errorf("LAND: totem %d (was %d), Dave %d, Carol %d (was %d); want the totem's and Carol's unchanged, Dave 0", land(h, Totem), before, land(h, "Dave"), land(h, "Carol"), carol)
+	}
+}
+
 // TestReferralBeforeTheStart: before the game starts the totem has posted
 // nothing, so a referral in a reply to any message counts (S2, S9).
 func TestReferralBeforeTheStart(t *testing.T) {
@@ -260,6 +276,9 @@ func TestController(t *testing.T) {
 	joinAll(t, h, 3)
 	mustContain(t, h.Public("2026-12-01T11:00:00Z", players[0], "I dissolve the totem."), "Not done", "only the totem's controller")
 	mustContain(t, h.Private("2026-12-01T11:01:00Z", "cm@example.test", "I correct the delegated power of Bob to 0."), "Not done", "the delegated power must be more than 0 (S1)")
+	// A power below 0 is refused for its value as 0 is, not passed over as
+	// talk that names no action.
+	mustContain(t, h.Private("2026-12-01T11:01:00Z", "cm@example.test", "I correct the delegated power of Bob to -1."), "Not done", "the delegated power must be more than 0 (S1)")
 	mustContain(t, h.Private("2026-12-01T11:01:00Z", "cm@example.test", "I correct the delegated power of Bob to 0.5."), "the declared power of Bob is now 0.500", "voting weight 0.250")
 	mustContain(t, h.Public("2026-12-01T11:02:00Z", "cm@example.test", "I relinquish control of the totem to alice@example.test."), "Not done", "not a player")
 	mustContain(t, h.Public("2026-12-01T11:03:00Z", "cm@example.test", "I relinquish control of the totem to zoe@example.test."), "control of the totem passes from cm@example.test to zoe@example.test")
@@ -355,6 +374,30 @@ func TestLeaveWithdrawsTheVote(t *testing.T) {
 	if post == nil || !strings.Contains(strings.Join(strings.Fields(post.Body), " "), "in favor: 1.000 against: 0.000") {
 		t.Errorf("results post:\n%v", post)
 	}
+}
+
+// TestReceiptsCiteRenumberedRules: once a passed subtraction removed
+// Gameplay 8, the rules after it are renumbered (S3), and the receipts of a
+// roll, an unplacement and a referral, and the refusal of a proposal on a
+// Meta Rule, cite them as the rule set now numbers them; they cited Gameplay
+// 15, 13, 9 and 10, rules that now say something else or do not exist.
+func TestReceiptsCiteRenumberedRules(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Gameplay 8\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded: SUBTRACTION of Gameplay 8")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1), "Done: your vote YES")
+	if results := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post"); results == nil || !strings.Contains(results.Body, "Gameplay 8 is removed from the rule set") {
+		t.Fatalf("results post:\n%v", results)
+	}
+	r2 := "steemfield/round/2/results-post"
+	mustContain(t, reply(t, h, "2026-12-04T11:00:00Z", players[1], "{ROLL}", r2), "unplaced LAND to the totem (Gameplay 14)")
+	st := data0(h)
+	st.Cells, st.NextSeq = []Cell{{X: 2, Y: 2, Owner: "Alice", Seq: 1}}, 1
+	mustContain(t, reply(t, h, "2026-12-04T11:01:00Z", players[2], "{UNPLACE: L(2, 2)}", r2), "Alice keeps it, unplaced (Gameplay 12)")
+	mustContain(t, reply(t, h, "2026-12-04T11:02:00Z", players[3], "{DELEGATE: 1}\n{REFERRED_BY:\"Alice\"}", r2), "the totem gives 1 LAND to Dave and Alice (Gameplay 8)")
+	mustContain(t, reply(t, h, "2026-12-04T11:03:00Z", players[1], "---\n{PROPOSAL:ADDITION}\nAddition: Meta\nBob wins.\n---", r2), "propose a Game Rule instead (Gameplay 9 lets Game Rules occlude Meta Rules)")
 }
 
 // TestNoRollsOnceReturnsRemoved: once a passed subtraction removed the 1d6

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"referee/contract"
@@ -141,6 +142,19 @@ func (st *State) cite(key string) string {
 		}
 	}
 	return "ruling S6"
+}
+
+// occlusion cites the rule that lets Game Rules occlude Meta Rules as the
+// rule set now numbers it (S3; Gameplay 10 in the starting set), "" once it
+// is no longer there as written. It is no mechanic (cite), so it is found by
+// its text.
+func (st *State) occlusion() string {
+	for i, r := range st.Rules {
+		if strings.HasPrefix(r.Text, "Game Rules accepted by vote can occlude Meta Rules.") {
+			return fmt.Sprintf("%s %d", r.Section, number(st.Rules, i))
+		}
+	}
+	return ""
 }
 
 // member finds a member by name.

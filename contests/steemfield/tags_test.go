@@ -55,7 +55,9 @@ func TestExtract(t *testing.T) {
 		{"broken burn", "{BURN: two}", []string{"burn !"}},
 		{"broken gift", `{GIFT_X_LAND_TO:"Bob"}`, []string{"gift !"}},
 		{"unclosed", "{YES\nmore", []string{"vote !"}},
-		{"broken delegate", "{DELEGATE: -1}", []string{"delegate !"}},
+		{"broken delegate", "{DELEGATE: one}", []string{"delegate !"}},
+		// A power below 0 is read, and refused for its value (doDelegate).
+		{"negative delegate", "{DELEGATE: -1}", []string{"delegate n=-1"}},
 		{"not ours", "{foo} {nothing} {yesterday}", nil},
 		{"proposal", "Discussion {YES} here.\n---\n{PROPOSAL:REPLACEMENT}\nReplacement: Gameplay, Rule 4\nThe cap on total land is 500.\n{BURN:3} stays text\n---\nMore talk.",
 			[]string{"vote vote=yes", "propose ref=Gameplay, Rule 4 text=The cap on total land is 500. {BURN:3} stays text type=REPLACEMENT"}},

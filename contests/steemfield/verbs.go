@@ -26,7 +26,7 @@ var verbTable = []*contract.Verb{
 	{Name: "roll", Extracted: true, Rule: "Gameplay 15, S8", Syntax: "{ROLL}",
 		Help: "have your own 1d6 drawn now (proposal period); otherwise the totem rolls", Do: doRoll},
 	{Name: "correct power", Scope: contract.Anywhere, Rule: "S1",
-		Pattern: `correct\s+the\s+(?:delegated\s+)?power\s+of\s+(?P<name>.+?)\s+to\s+(?P<n>` + contract.WholeNumber + `(?:\.\d+)?)(?:\s*sp)?`,
+		Pattern: `correct\s+the\s+(?:delegated\s+)?power\s+of\s+(?P<name>.+?)\s+to\s+(?P<n>-?` + contract.WholeNumber + `(?:\.\d+)?)(?:\s*sp)?`,
 		Syntax:  "I correct the delegated power of Bob to 0.5",
 		Help:    "the controller corrects a player's declared power", Do: doCorrect},
 	{Name: "dissolve", Scope: contract.PublicOnly, Rule: "Meta 3",

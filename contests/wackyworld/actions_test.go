@@ -150,6 +150,11 @@ func TestActions(t *testing.T) {
 	}{
 		{name: "move north", steps: []step{{alice, "I move north in Wacky World.", true, ""}},
 			check: func(t *testing.T, h *harness) { wantAt(t, h, aAddr, 5, 4) }},
+		// The target one tile away, said so: "one" is read as "1" too.
+		{name: "move one tile north", steps: []step{{alice, "I move one tile north in Wacky World.", true, ""}},
+			check: func(t *testing.T, h *harness) { wantAt(t, h, aAddr, 5, 4) }},
+		{name: "move a step west", steps: []step{{alice, "I move a step to the west in Wacky World.", true, ""}},
+			check: func(t *testing.T, h *harness) { wantAt(t, h, aAddr, 4, 5) }},
 		{name: "move to coordinates", steps: []step{{alice, "I move to (6, 5) in Wacky World.", true, ""}},
 			check: func(t *testing.T, h *harness) { wantAt(t, h, aAddr, 6, 5) }},
 		{name: "second game action in a turn", steps: []step{

@@ -8,9 +8,10 @@ import (
 )
 
 // target is the tail of the verbs that name a tile: a direction ("north", "to
-// the west") or a coordinate pair ("(3, 4)", "to (3, 4)"); groups dir, x, y.
+// the west", "one tile north": every target is one tile away, Wacky 3) or a
+// coordinate pair ("(3, 4)", "to (3, 4)"); groups dir, x, y.
 const target = `(?:(?:to|on|at|onto|into|towards?)\s+)?(?:the\s+)?(?:(?:fertile|wall|adjacent)\s+)?(?:tile\s+)?` +
-	`(?:(?:(?:to|on)\s+(?:the\s+)?)?(?P<dir>north|south|east|west|up|down|left|right)(?:wards?)?(?:\s+of\s+(?:me|here))?` +
+	`(?:(?:(?:one|1|a|a\s+single)\s+(?:tile|square|step|space)\s+)?(?:(?:to|on)\s+(?:the\s+)?)?(?P<dir>north|south|east|west|up|down|left|right)(?:wards?)?(?:\s+of\s+(?:me|here))?` +
 	`|(?:at\s+)?\(?\s*(?P<x>-?\d+)\s*,\s*(?P<y>-?\d+)\s*\)?)`
 
 // word is one word other than "to", so that "transfer my hat to Wacky World"
