@@ -545,6 +545,9 @@ func doStance(c *Ctx, a *Action) error {
 		c.s.dropIntent(in.ID)
 		c.Did("intent #%d is withdrawn", in.ID)
 	}
+	if a.Args["_twice"] != "" {
+		c.Did("intent #%d is named more than once in the list; it counts once", in.ID)
+	}
 	c.Detail("intent", in.ID)
 	return nil
 }
