@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -13,15 +14,20 @@ import (
 
 // stancePattern is the stance verb's: what the player does, then the
 // intent or intents it is for. A list of numbers (ids) is one action per
-// intent (eachIntent); one number (id), or none ("I object.", "I support
-// it", "I object to the intent to end the game"): the intent the message
-// replies to, or the only one open (findIntent).
-const stancePattern = `(?P<what>support|object|withdraw my objections?|withdraw my support|withdraw(?: my| the)? intent(?:ion)?)(?:\s+(?:to|of)\b)?` +
+// intent (eachIntent); intents named by who tabled them or what they
+// announce, without numbers (many: "all open intents to end the game",
+// "Alice's intents"), are refused with the numbers to write (doMany); one
+// number (id), or none ("I object.", "I support it", "I object to the
+// intent to end the game", "I object to Alice's intent"): the intent the
+// message replies to, or the only one open (findIntent).
+const stancePattern = `(?P<what>support|object|withdraw my objections?|withdraw my support|withdraw(?: my| the)? intent(?:ion)?s?)(?:\s+(?:to|of)\b)?` +
 	`(?:\s+(?:` +
 	`(?:(?:the|both)\s+)?` + stanceList +
+	`|` + stanceMany +
 	`|(?:the\s+)?(?:intent(?:ion)?s?\s*)?` + intentNumber + `\s*(?P<id>\d+)` +
 	`|(?:the\s+)?intent(?:ion)?\s*(?P<id>\d+)` +
 	`|(?:the\s+)?(?:intent(?:ion)?\s+to\s+.+|(?:intent(?:ion)?)?\s*(?:this|it|that)?)` +
+	`|[^\s#\d]+['’]s?\s+intent(?:ion)?(?:\s+to\s+.+)?` +
 	`))?`
 
 // intentNumber is what marks a number as an intent's: "#3", "no. 3",
@@ -37,6 +43,17 @@ const stanceList = `(?P<ids>intent(?:ion)?s?\s*` + intentNumber + `?\s*\d+(?:` +
 // stanceSep joins the numbers of a list: ", ", " and ", ", and ", " & ",
 // the word "intent" again or not.
 const stanceSep = `\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)(?:intent(?:ion)?\s*)?`
+
+// stanceMany is intents named without a number, by a quantity, by who
+// tabled them or in the plural: "all open intents to end the game",
+// "every intent of Alice's", "Alice's intents", "the intents to end the
+// game". One intent of a player's ("Alice's intent", "Alice's intent to
+// end the game") is one intent named without its number, as "the intent
+// to ..." is: the one replied to, or the only one open. No figure may stand in it: "intents #1 and #2 and support #3"
+// is several actions (matchJoined), not this.
+const stanceMany = `(?P<many>(?:(?:all|every|each|both|any)\b[^#\d]*?\bintent(?:ion)?s?` +
+	`|[^\s#\d]+['’]s?\s+(?:[^\s#\d]+\s+)?intent(?:ion)?s` +
+	`|(?:(?:the|these|those)\s+)?(?:(?:open|outstanding|pending)\s+)?intent(?:ion)?s)\b[^#\d]*)`
 
 var figures = lazyre.MustCompile(`\d+`)
 
@@ -117,4 +134,70 @@ func stanceLines(line, ids string, nums [][]int) []string {
 		start = end
 	}
 	return out
+}
+
+// doMany refuses a stance naming intents without their numbers (phrase:
+// "all open intents to end the game", "Alice's intents", "my
+// objections"): which intents those are would be a guess about the words
+// ("the game": which game?) and the intents open as the message arrives,
+// and each intent is supported or objected to on its own (G7), by its
+// number. The refusal lists the open intents the player could so name,
+// and the sentence that names them.
+func doMany(c *Ctx, what, phrase string) error {
+	p := c.Actor()
+	var named, nums []string
+	for _, in := range c.s.Intents {
+		switch {
+		case strings.HasPrefix(what, "support"), strings.HasPrefix(what, "object"):
+			if in.Sponsor == p.Name {
+				continue
+			}
+		case strings.Contains(what, "objection"):
+			if !has(in.Objectors, p.Name) {
+				continue
+			}
+		case strings.Contains(what, "support"):
+			if !has(in.Supporters, p.Name) {
+				continue
+			}
+		default:
+			if in.Sponsor != p.Name {
+				continue
+			}
+		}
+		named = append(named, fmt.Sprintf("#%d (%s's: %s)", in.ID, in.Sponsor, in.Text))
+		nums = append(nums, fmt.Sprintf("#%d", in.ID))
+	}
+	why := fmt.Sprintf("%q does not name intents by their numbers, and each intent is supported or objected to on its own, by its number", phrase)
+	if len(named) == 0 {
+		return Reject("G7", "%s; no open intent is one you could %s", why, stanceVerbPhrase(what))
+	}
+	example := strings.Replace(fmt.Sprintf(stanceForm(what), 0), "#0", nums[0], 1)
+	if len(nums) > 1 {
+		example = strings.Replace(example, "intent "+nums[0], "intents "+joinAnd(nums), 1)
+	}
+	return Reject("G7", "%s: the open ones you could %s are %s; write, for instance, \"%s\"", why, stanceVerbPhrase(what), strings.Join(named, ", "), example)
+}
+
+// stanceVerbPhrase is what the player does to an intent, as a refusal says
+// it: "object to", "withdraw an objection from".
+func stanceVerbPhrase(what string) string {
+	switch {
+	case strings.HasPrefix(what, "support"):
+		return "support"
+	case strings.HasPrefix(what, "object"):
+		return "object to"
+	case strings.Contains(what, "objection"):
+		return "withdraw an objection from"
+	case strings.Contains(what, "support"):
+		return "withdraw your support from"
+	}
+	return "withdraw"
+}
+
+// pluralStance says whether what, as the player wrote it, names several
+// intents ("withdraw my objections", "withdraw my intents"): without a
+// number it names them as doMany refuses.
+func pluralStance(what string) bool {
+	return strings.HasSuffix(what, "objections") || strings.HasSuffix(what, "intents") || strings.HasSuffix(what, "intentions")
 }

@@ -5,8 +5,17 @@ import (
 	"strings"
 	"testing"
 
+	"referee/contract"
 	"referee/contract/contracttest"
 )
+
+// said is a receipt's body, flattened (flat); "" when no receipt came.
+func said(n *contract.Notice) string {
+	if n == nil {
+		return ""
+	}
+	return flat(n.Body)
+}
 
 // threeIntents is the joined toy harness with Alice's intents #1 and #2
 // and Bob's #3 open.
@@ -60,7 +69,7 @@ func TestStanceOnSeveralIntents(t *testing.T) {
 		{dan, "I object to intent 2.", []string{
 			"> I object to intent 2. Done: you object to intent #2 (reset the Toy rounds)"}},
 	} {
-		r := flat(h.Public("2026-12-01T11:00:00Z", c.who, c.text).Body)
+		r := said(h.Public("2026-12-01T11:00:00Z", c.who, c.text))
 		at := 0
 		for _, w := range c.want {
 			i := strings.Index(r[at:], w)
@@ -79,5 +88,66 @@ func TestStanceOnSeveralIntents(t *testing.T) {
 	}
 	if sup, obj := in(3); !slices.Equal(sup, []string{"Dan", "Carol"}) || len(obj) != 0 {
 		t.Errorf("intent #3: supporters %v, objectors %v; want Dan and Carol, none", sup, obj)
+	}
+}
+
+// TestStanceNamingNoNumber: intents named by who tabled them or what they
+// announce, or in the plural, without their numbers ("all open intents to
+// end the game", "Alice's intents") are not guessed at (G7: each intent is
+// supported or objected to on its own, by its number): nothing is done,
+// even with one intent open, and the receipt lists the open intents the
+// player could name with the sentence that names them.
+func TestStanceNamingNoNumber(t *testing.T) {
+	h := threeIntents(t)
+	for _, c := range []struct{ who, text, want string }{
+		{carol, "I object to all open intents to end the game", `Not done: "all open intents to end the game" does not name intents by their numbers, ` +
+			`and each intent is supported or objected to on its own, by its number: the open ones you could object to are ` +
+			`#1 (Alice's: end the game of Toy), #2 (Alice's: reset the Toy rounds), #3 (Bob's: crown Dan); ` +
+			`write, for instance, "I object to intents #1, #2 and #3" (G7)`},
+		{bob, "I object to Alice's intents.", `you could object to are #1 (Alice's: end the game of Toy), #2 (Alice's: reset the Toy rounds); write, for instance, "I object to intents #1 and #2" (G7)`},
+		{carol, "I support every intent of Alice's.", `write, for instance, "I support intents #1, #2 and #3"`},
+		{carol, "I withdraw my objections.", `no open intent is one you could withdraw an objection from (G7)`},
+	} {
+		r := said(h.Public("2026-12-01T11:00:00Z", c.who, c.text))
+		if !strings.Contains(r, c.want) || !strings.Contains(r, "0 done, 1 not done") {
+			t.Errorf("%q: want %q:\n%s", c.text, c.want, r)
+		}
+	}
+	for _, in := range h.S.Intents {
+		if len(in.Supporters)+len(in.Objectors) > 0 {
+			t.Errorf("intent #%d has supporters %v and objectors %v", in.ID, in.Supporters, in.Objectors)
+		}
+	}
+
+	// One intent of Alice's, in a reply to it, is that one.
+	r := said(contracttest.Receipt(h.Send(&contract.Message{From: "dan@example.test", Arrived: contracttest.At(t, "2026-12-01T11:00:30Z"),
+		Channel: contract.ChanPublic, InReplyTo: []string{h.S.Intents[1].MsgID}, Text: "I object to Alice's intent."})))
+	if !strings.Contains(r, "Done: you object to intent #2 (reset the Toy rounds)") {
+		t.Errorf("\"I object to Alice's intent.\" in a reply to intent #2:\n%s", r)
+	}
+	h.Public("2026-12-01T11:00:40Z", dan, "I withdraw my objection to intent #2.")
+
+	// Alice's "I withdraw my intents." gets the sentence that withdraws
+	// them, and that sentence does.
+	r = said(h.Public("2026-12-01T11:01:00Z", alice, "I withdraw my intents."))
+	if !strings.Contains(r, `the open ones you could withdraw are #1 (Alice's: end the game of Toy), #2 (Alice's: reset the Toy rounds); write, for instance, "I withdraw intents #1 and #2" (G7)`) {
+		t.Fatalf("\"I withdraw my intents.\":\n%s", r)
+	}
+	h.Public("2026-12-01T11:02:00Z", alice, "I withdraw intents #1 and #2")
+	if len(h.S.Intents) != 1 || h.S.Intents[0].ID != 3 {
+		t.Errorf("after \"I withdraw intents #1 and #2\" the open intents are %+v, want #3", h.S.Intents)
+	}
+
+	// One intent open: "Alice's intents" is not taken for it, nor is an
+	// objection to something else.
+
+	h = joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	r = said(h.Public("2026-12-01T11:00:00Z", bob, "I object to Alice's intents."))
+	if !strings.Contains(r, `write, for instance, "I object to intent #1"`) || len(h.S.Intents[0].Objectors) != 0 {
+		t.Errorf("an objection to \"Alice's intents\" with one open:\n%s", r)
+	}
+	if n := h.Public("2026-12-01T11:01:00Z", bob, "I object to the proposal."); n != nil || len(h.S.Intents[0].Objectors) != 0 {
+		t.Errorf("\"I object to the proposal.\" was taken for an objection to intent #1: %v", h.S.Intents[0].Objectors)
 	}
 }
