@@ -431,6 +431,7 @@ func (e *Engine) readSentence(sen Sentence) ([]*Action, *Result) {
 			"action": p.Action, "method": p.Method, "n": fmt.Sprint(p.N), "notice": p.Notice}, Cond: p.Cond, later: p.Later}}, nil
 	}
 	acts, nu := e.matchSentence(sen, p)
+	acts = eachIntent(acts)
 	if nu != nil && (p.We || p.Later != "") {
 		// "Tonight we celebrate in Life.": no verb reads it, and a
 		// sentence of "we" or one put off to a later time is talk

@@ -14,8 +14,8 @@ import (
 func (e *Engine) coreVerbs() []*Verb {
 	return []*Verb{
 		{Name: "stance", Scope: PublicOnly, Rule: "G7",
-			Pattern: `(?P<what>support|object|withdraw my objection|withdraw my support|withdraw(?: my| the)? intent(?:ion)?)(?:\s+(?:to|of)\b)?(?:\s+(?:the\s+)?(?:intent(?:ion)?)?\s*(?:(?:#|no\.?|number)\s*(?P<id>\d+)|to\s+.+|this|it|that)?)?`,
-			Syntax:  "I support intent #N / I object to intent #N / I withdraw my objection to intent #N",
+			Pattern: stancePattern,
+			Syntax:  "I support intent #N / I object to intent #N / I withdraw my objection to intent #N (several: I object to intents #1 and #2)",
 			Help:    "support or object to a tabled intent (by number, or in a reply to it)", Do: doStance},
 		{Name: "do so", Scope: PublicOnly, Rule: "G7",
 			Pattern: `do so(?:\s*\(?\s*(?:intent\s*)?#\s*(?P<id>\d+)\s*\)?)?`,

@@ -496,6 +496,12 @@ func (e *Engine) eligible(c *Ctx, in *Intent, p *Player) error {
 
 func doStance(c *Ctx, a *Action) error {
 	what := strings.ToLower(a.Args["what"])
+	if many := a.Args["many"]; many != "" {
+		return doMany(c, what, many)
+	}
+	if a.Args["id"] == "" && pluralStance(what) {
+		return doMany(c, what, a.Args["what"])
+	}
 	p := c.Actor()
 	in, err := c.findIntent(a.Args["id"], nil, stanceForm(what))
 	if err != nil {
@@ -544,6 +550,9 @@ func doStance(c *Ctx, a *Action) error {
 		}
 		c.s.dropIntent(in.ID)
 		c.Did("intent #%d is withdrawn", in.ID)
+	}
+	if a.Args["_twice"] != "" {
+		c.Did("intent #%d is named more than once in the list; it counts once", in.ID)
 	}
 	c.Detail("intent", in.ID)
 	return nil

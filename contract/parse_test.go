@@ -114,7 +114,8 @@ func FuzzSentences(f *testing.F) {
 func FuzzApply(f *testing.F) {
 	for _, s := range []string{"I join the Toy game.", "I transfer 3 coins to Bob.", "If I own 2 coins, I poke Bob.", "I support intent #1.", "I do so (#7).", "help toy",
 		"I CoE on toy/report/2026-W49: wrong.", "CoE: my coins.", "I deny CoE #1: no.", "I CoE on x", "preview\nI join the Toy game.",
-		"Tomorrow, I poke Bob.", "On 2026-12-01, I transfer 1 coin to Bob.", "On Dec 32 I poke Bob."} {
+		"Tomorrow, I poke Bob.", "On 2026-12-01, I transfer 1 coin to Bob.", "On Dec 32 I poke Bob.",
+		"I support intents #1 and 2 and object to #1.", "I object to Alice's intents."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

@@ -228,7 +228,8 @@ func FuzzRead(f *testing.F) {
 	for _, s := range []string{"For the record, I join the Life contest and claim (1, 2).", "- I give two Vials to Bob, please.",
 		"1. I, Quux, hereby support intent #3 too.", "Last year I joined Life.", "So: I claim cell (5,5,5) in Life.",
 		"When Bob joins, I join Rumble.", "I join Wacky World and move north and reap north and search my location and push (1, 2).",
-		"I perform the following actions, in order:\n1. Transfer 3 Vials to Bob, then claim cell (1, 2) in Life.\n(b) join Rumble"} {
+		"I perform the following actions, in order:\n1. Transfer 3 Vials to Bob, then claim cell (1, 2) in Life.\n(b) join Rumble",
+		"I object to intents #1, 2 and #1, as discussed.", "I withdraw my objections to all of Alice's intents."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
