@@ -104,6 +104,9 @@ type Outcome struct {
 	// understood") and sender is the address of its sender when e is not
 	// a player, for the revision's text (outcomeOf); neither is journaled.
 	what, sender string
+	// line is the action as its public message reads it, by which the
+	// revision's text pairs a message's outcomes (byItem); not journaled.
+	line string
 }
 
 func (o Outcome) equal(p Outcome) bool {
@@ -168,6 +171,105 @@ func pairedOutcomes(cs []OutcomeChange) []OutcomeChange {
 		}
 	}
 	return kept
+}
+
+// byItem pairs again the outcome changes of the same action of one message
+// (its time, message, game, verb and player), as the revision's text shows
+// them: by what each is, the action as the message reads it, and then by
+// their place among those left. The journaled revision pairs them by their
+// place in the message alone (outcomeChanges; referee verify re-computes
+// the revisions as journaled): a correction that added a modification in
+// front of two kept ones was shown as "was #1, now #3", "was #2, now #1"
+// and "now #2", though both kept theirs. A pair whose outcome is the same
+// is left out. Private messages' outcomes, which say no line, stay paired
+// by their place.
+func byItem(cs []OutcomeChange) []OutcomeChange {
+	type action struct {
+		at                              time.Time
+		msgID, game, verb, player, what string
+	}
+	keyOf := func(c OutcomeChange) (action, bool) {
+		o := c.New
+		if o == nil {
+			o = c.Old
+		}
+		return action{o.Time, o.MsgID, o.Game, o.Verb, o.Player, o.what}, o.MsgID != ""
+	}
+	groups := map[action][]int{}
+	for i, c := range cs {
+		if k, ok := keyOf(c); ok {
+			groups[k] = append(groups[k], i)
+		}
+	}
+	var out []OutcomeChange
+	for i, c := range cs {
+		k, ok := keyOf(c)
+		if !ok || len(groups[k]) < 2 {
+			out = append(out, c)
+			continue
+		}
+		if groups[k][0] != i {
+			continue // written with the first of its action
+		}
+		var olds, news []*Outcome
+		for _, j := range groups[k] {
+			if cs[j].Old != nil {
+				olds = append(olds, cs[j].Old)
+			}
+			if cs[j].New != nil {
+				news = append(news, cs[j].New)
+			}
+		}
+		out = append(out, pairByLine(olds, news)...)
+	}
+	return out
+}
+
+// pairByLine pairs the outcomes of one action of a message in the recorded
+// history (olds) and the corrected one (news): each new one with the first
+// old one left of the same line, then those left in their order; pairs
+// whose outcome is the same are left out.
+func pairByLine(olds, news []*Outcome) []OutcomeChange {
+	pair := make([]int, len(news)) // the old outcome of each new one, -1: none yet
+	taken := make([]bool, len(olds))
+	for i, n := range news {
+		pair[i] = -1
+		if n.line == "" {
+			continue
+		}
+		for j, o := range olds {
+			if !taken[j] && o.line == n.line {
+				pair[i], taken[j] = j, true
+				break
+			}
+		}
+	}
+	j := 0
+	for i := range news {
+		if pair[i] >= 0 {
+			continue
+		}
+		for j < len(olds) && taken[j] {
+			j++
+		}
+		if j < len(olds) {
+			pair[i], taken[j] = j, true
+		}
+	}
+	var out []OutcomeChange
+	for i, n := range news {
+		if pair[i] < 0 {
+			out = append(out, OutcomeChange{New: n})
+		} else if o := olds[pair[i]]; !o.equal(*n) {
+			out = append(out, OutcomeChange{Old: o, New: n})
+		}
+	}
+	for j, o := range olds {
+		if !taken[j] {
+			out = append(out, OutcomeChange{Old: o})
+		}
+	}
+	return out
 }
 
 func (c OutcomeChange) at() time.Time {
@@ -530,7 +632,7 @@ func (r *Revision) Text() string {
 	}
 	if len(r.Outcomes) > 0 {
 		b.WriteString("\n" + text.Heading("Outcomes that changed"))
-		for _, c := range pairedOutcomes(r.Outcomes) {
+		for _, c := range pairedOutcomes(byItem(r.Outcomes)) {
 			o := c.New
 			if o == nil {
 				o = c.Old
