@@ -84,6 +84,17 @@ func (r *Revision) said(ownReceipt bool) string {
 	return fmt.Sprintf("message %s, sent to the referee alone, reads otherwise; what it now reads goes to its sender alone, in the corrected receipt", r.Fix.MsgID)
 }
 
+// quoted is the text a public message now reads, quoted as its sender
+// wrote it (text.Quote), for the revision's text; "" for another
+// correction, a private message's or a text without words. The journaled
+// correction (Correction.Describe) has its words on one line.
+func (r *Revision) quoted() string {
+	if r.Fix.Kind != FixReads || r.private {
+		return ""
+	}
+	return text.Quote(r.Fix.Text)
+}
+
 // Changed reports whether the correction changed anything a revision lists
 // (the hashes differ also when it only closed its claim).
 func (r *Revision) Changed() bool {
@@ -621,8 +632,14 @@ func (r *Revision) Text() string {
 	var b strings.Builder
 	b.WriteString(text.Banner(fmt.Sprintf("Revision: CoE #%d", r.CoE), '='))
 	b.WriteString("\n")
-	b.WriteString(text.Wrap(fmt.Sprintf("The contestmaster corrected CoE #%d: %s. The record was re-run from %s UTC with the seeds already committed (ruling G5); the original entries stay in the journal, and this revision says what changed.",
-		r.CoE, r.said(false), Stamp(r.From)), 0))
+	rerun := fmt.Sprintf("The record was re-run from %s UTC with the seeds already committed (ruling G5); the original entries stay in the journal, and this revision says what changed.", Stamp(r.From))
+	if quote := r.quoted(); quote != "" {
+		b.WriteString(text.Wrap(fmt.Sprintf("The contestmaster corrected CoE #%d: message %s now reads:", r.CoE, r.Fix.MsgID), 0))
+		b.WriteString("\n" + quote + "\n")
+		b.WriteString(text.Wrap(rerun, 0))
+	} else {
+		b.WriteString(text.Wrap(fmt.Sprintf("The contestmaster corrected CoE #%d: %s. %s", r.CoE, r.said(false), rerun), 0))
+	}
 	if len(r.Overrides) > 0 {
 		b.WriteString("\n")
 		b.WriteString(text.Wrap("This correction overrides ratification: it changes what these ratified notices reported: "+joinAnd(r.Overrides)+".", 0))
