@@ -186,8 +186,8 @@ func pairedOutcomes(cs []OutcomeChange) []OutcomeChange {
 
 // byItem pairs again the outcome changes of the same action of one message
 // (its time, message, game, verb and player), as the revision's text shows
-// them: by what each is, the action as the message reads it, and then by
-// their place among those left. The journaled revision pairs them by their
+// them: by what each is, the action as the message reads it or else its
+// outcome, and then by their place among those left. The journaled revision pairs them by their
 // place in the message alone (outcomeChanges; referee verify re-computes
 // the revisions as journaled): a correction that added a modification in
 // front of two kept ones was shown as "was #1, now #3", "was #2, now #1"
@@ -238,8 +238,10 @@ func byItem(cs []OutcomeChange) []OutcomeChange {
 
 // pairByLine pairs the outcomes of one action of a message in the recorded
 // history (olds) and the corrected one (news): each new one with the first
-// old one left of the same line, then those left in their order; pairs
-// whose outcome is the same are left out.
+// old one left of the same line, then with the first left of the same
+// outcome (a numbered item's names its number: "modification #2 is
+// made"), then those left in their order; pairs whose outcome is the same
+// are left out.
 func pairByLine(olds, news []*Outcome) []OutcomeChange {
 	pair := make([]int, len(news)) // the old outcome of each new one, -1: none yet
 	taken := make([]bool, len(olds))
@@ -252,6 +254,13 @@ func pairByLine(olds, news []*Outcome) []OutcomeChange {
 			if !taken[j] && o.line == n.line {
 				pair[i], taken[j] = j, true
 				break
+			}
+		}
+	}
+	for i, n := range news {
+		for j, o := range olds {
+			if pair[i] < 0 && !taken[j] && o.equal(*n) {
+				pair[i], taken[j] = j, true
 			}
 		}
 	}

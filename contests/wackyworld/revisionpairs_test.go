@@ -13,8 +13,16 @@ import (
 // numbers and their changes, and the new one is #3. Paired by their place
 // in the message, the revision's outcomes read "was #1, now #3", "was #2,
 // now #1" and "now #2", as if every modification had changed; paired by
-// what they are, it lists the one added alone.
+// what they are, it lists the one added alone. So also when the
+// correction words the action of a kept one otherwise ("i MODIFY the wacky
+// world contract: ..."): its outcome names its number.
 func TestRevisionPairsChangesByWhatTheyAre(t *testing.T) {
+	for _, width := range []string{"I modify the Wacky World contract: SET Width = 20", "i MODIFY the wacky world contract: SET Width = 20"} {
+		t.Run(width[:8], func(t *testing.T) { checkRevisionPairs(t, width) })
+	}
+}
+
+func checkRevisionPairs(t *testing.T, width string) {
 	h := newHarness(t, "2026-12-01T09:00:00Z")
 	h.H.Record()
 	atlas := "Atlas <" + cm + ">"
@@ -31,7 +39,7 @@ func TestRevisionPairsChangesByWhatTheyAre(t *testing.T) {
 		t.Fatalf("the claim:\n%s", r.Body)
 	}
 	fix := contract.Correction{CoE: 1, Kind: contract.FixReads, MsgID: "m3@example.test",
-		Text: "I modify the Wacky World contract: SET Height = 20\n\nI modify the Wacky World contract: SET BuildXCost = 2\n\nI modify the Wacky World contract: SET Width = 20"}
+		Text: "I modify the Wacky World contract: SET Height = 20\n\nI modify the Wacky World contract: SET BuildXCost = 2\n\n" + width}
 	rev, _, err := h.H.Correct("2026-12-01T13:30:00Z", fix, nil)
 	if err != nil {
 		t.Fatalf("the correction was refused: %v", err)
