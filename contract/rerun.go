@@ -801,6 +801,7 @@ func outcomeOf(en Entry, public bool, from string) Outcome {
 		}
 	}
 	if public || en.MsgID == "" {
+		o.line, _ = en.Detail["line"].(string)
 		o.Reason = en.Reason
 		if ch, ok := en.Detail["changes"].([]string); ok {
 			o.Changes = slices.Clone(ch)

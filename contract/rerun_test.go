@@ -457,6 +457,31 @@ func TestRevisionGolden(t *testing.T) {
 	contracttest.Golden(t, "testdata/revision.golden", contracttest.Transcript(s.Outbox[before:]))
 }
 
+// TestRevisionQuotesTheCorrectedMessage: the revision shows the text a
+// message now reads as its sender wrote it, quoted and wrapped to the
+// house width: a message of two paragraphs, the second longer than a
+// line, read as one line ("reads `I stir 7. I stir 8. ...`").
+func TestRevisionQuotesTheCorrectedMessage(t *testing.T) {
+	h := newChaosHistory(t, 2, 60)
+	m := h.inputs[h.messages()[3]].Msg
+	second := "I stir 8. " + strings.Repeat("I stir 9. ", 8)
+	_, rev, err := h.e.Rerun(&contract.Rerun{Base: h.base, Inputs: h.inputs, Current: h.current,
+		Fix: contract.Correction{CoE: 2, Kind: contract.FixReads, MsgID: m.ID, Text: "I stir 7.\n\n" + second + "\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rev.Text()
+	want := "message " + m.ID + " now reads:\n\n> I stir 7.\n>\n" + text.WrapIndent(second, 0, "> ", "> ") + "\nThe record was re-run"
+	if !strings.Contains(got, want) || strings.Count(text.WrapIndent(second, 0, "> ", "> "), "\n") < 2 {
+		t.Errorf("the revision does not quote the message as written; want\n%s\nin\n%s", want, got)
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasPrefix(l, ">") && len(l) > text.Width {
+			t.Errorf("a quoted line wider than %d columns: %q", text.Width, l)
+		}
+	}
+}
+
 // lateRead is a toy game's record after a snapshot in which the referee read
 // a message two hours after it arrived. The starting state: Alice and Bob
 // joined Toy with 5 coins each, and the clock was brought to 2026-12-02

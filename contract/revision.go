@@ -84,6 +84,17 @@ func (r *Revision) said(ownReceipt bool) string {
 	return fmt.Sprintf("message %s, sent to the referee alone, reads otherwise; what it now reads goes to its sender alone, in the corrected receipt", r.Fix.MsgID)
 }
 
+// quoted is the text a public message now reads, quoted as its sender
+// wrote it (text.Quote), for the revision's text; "" for another
+// correction, a private message's or a text without words. The journaled
+// correction (Correction.Describe) has its words on one line.
+func (r *Revision) quoted() string {
+	if r.Fix.Kind != FixReads || r.private {
+		return ""
+	}
+	return text.Quote(r.Fix.Text)
+}
+
 // Changed reports whether the correction changed anything a revision lists
 // (the hashes differ also when it only closed its claim).
 func (r *Revision) Changed() bool {
@@ -104,6 +115,9 @@ type Outcome struct {
 	// understood") and sender is the address of its sender when e is not
 	// a player, for the revision's text (outcomeOf); neither is journaled.
 	what, sender string
+	// line is the action as its public message reads it, by which the
+	// revision's text pairs a message's outcomes (byItem); not journaled.
+	line string
 }
 
 func (o Outcome) equal(p Outcome) bool {
@@ -168,6 +182,114 @@ func pairedOutcomes(cs []OutcomeChange) []OutcomeChange {
 		}
 	}
 	return kept
+}
+
+// byItem pairs again the outcome changes of the same action of one message
+// (its time, message, game, verb and player), as the revision's text shows
+// them: by what each is, the action as the message reads it or else its
+// outcome, and then by their place among those left. The journaled revision pairs them by their
+// place in the message alone (outcomeChanges; referee verify re-computes
+// the revisions as journaled): a correction that added a modification in
+// front of two kept ones was shown as "was #1, now #3", "was #2, now #1"
+// and "now #2", though both kept theirs. A pair whose outcome is the same
+// is left out. Private messages' outcomes, which say no line, stay paired
+// by their place.
+func byItem(cs []OutcomeChange) []OutcomeChange {
+	type action struct {
+		at                              time.Time
+		msgID, game, verb, player, what string
+	}
+	keyOf := func(c OutcomeChange) (action, bool) {
+		o := c.New
+		if o == nil {
+			o = c.Old
+		}
+		return action{o.Time, o.MsgID, o.Game, o.Verb, o.Player, o.what}, o.MsgID != ""
+	}
+	groups := map[action][]int{}
+	for i, c := range cs {
+		if k, ok := keyOf(c); ok {
+			groups[k] = append(groups[k], i)
+		}
+	}
+	var out []OutcomeChange
+	for i, c := range cs {
+		k, ok := keyOf(c)
+		if !ok || len(groups[k]) < 2 {
+			out = append(out, c)
+			continue
+		}
+		if groups[k][0] != i {
+			continue // written with the first of its action
+		}
+		var olds, news []*Outcome
+		for _, j := range groups[k] {
+			if cs[j].Old != nil {
+				olds = append(olds, cs[j].Old)
+			}
+			if cs[j].New != nil {
+				news = append(news, cs[j].New)
+			}
+		}
+		out = append(out, pairByLine(olds, news)...)
+	}
+	return out
+}
+
+// pairByLine pairs the outcomes of one action of a message in the recorded
+// history (olds) and the corrected one (news): each new one with the first
+// old one left of the same line, then with the first left of the same
+// outcome (a numbered item's names its number: "modification #2 is
+// made"), then those left in their order; pairs whose outcome is the same
+// are left out.
+func pairByLine(olds, news []*Outcome) []OutcomeChange {
+	pair := make([]int, len(news)) // the old outcome of each new one, -1: none yet
+	taken := make([]bool, len(olds))
+	for i, n := range news {
+		pair[i] = -1
+		if n.line == "" {
+			continue
+		}
+		for j, o := range olds {
+			if !taken[j] && o.line == n.line {
+				pair[i], taken[j] = j, true
+				break
+			}
+		}
+	}
+	for i, n := range news {
+		for j, o := range olds {
+			if pair[i] < 0 && !taken[j] && o.equal(*n) {
+				pair[i], taken[j] = j, true
+			}
+		}
+	}
+	j := 0
+	for i := range news {
+		if pair[i] >= 0 {
+			continue
+		}
+		for j < len(olds) && taken[j] {
+			j++
+		}
+		if j < len(olds) {
+			pair[i], taken[j] = j, true
+		}
+	}
+	var out []OutcomeChange
+	for i, n := range news {
+		if pair[i] < 0 {
+			out = append(out, OutcomeChange{New: n})
+		} else if o := olds[pair[i]]; !o.equal(*n) {
+			out = append(out, OutcomeChange{Old: o, New: n})
+		}
+	}
+	for j, o := range olds {
+		if !taken[j] {
+			out = append(out, OutcomeChange{Old: o})
+		}
+	}
+	return out
 }
 
 func (c OutcomeChange) at() time.Time {
@@ -519,8 +641,14 @@ func (r *Revision) Text() string {
 	var b strings.Builder
 	b.WriteString(text.Banner(fmt.Sprintf("Revision: CoE #%d", r.CoE), '='))
 	b.WriteString("\n")
-	b.WriteString(text.Wrap(fmt.Sprintf("The contestmaster corrected CoE #%d: %s. The record was re-run from %s UTC with the seeds already committed (ruling G5); the original entries stay in the journal, and this revision says what changed.",
-		r.CoE, r.said(false), Stamp(r.From)), 0))
+	rerun := fmt.Sprintf("The record was re-run from %s UTC with the seeds already committed (ruling G5); the original entries stay in the journal, and this revision says what changed.", Stamp(r.From))
+	if quote := r.quoted(); quote != "" {
+		b.WriteString(text.Wrap(fmt.Sprintf("The contestmaster corrected CoE #%d: message %s now reads:", r.CoE, r.Fix.MsgID), 0))
+		b.WriteString("\n" + quote + "\n")
+		b.WriteString(text.Wrap(rerun, 0))
+	} else {
+		b.WriteString(text.Wrap(fmt.Sprintf("The contestmaster corrected CoE #%d: %s. %s", r.CoE, r.said(false), rerun), 0))
+	}
 	if len(r.Overrides) > 0 {
 		b.WriteString("\n")
 		b.WriteString(text.Wrap("This correction overrides ratification: it changes what these ratified notices reported: "+joinAnd(r.Overrides)+".", 0))
@@ -530,7 +658,7 @@ func (r *Revision) Text() string {
 	}
 	if len(r.Outcomes) > 0 {
 		b.WriteString("\n" + text.Heading("Outcomes that changed"))
-		for _, c := range pairedOutcomes(r.Outcomes) {
+		for _, c := range pairedOutcomes(byItem(r.Outcomes)) {
 			o := c.New
 			if o == nil {
 				o = c.Old

@@ -120,6 +120,30 @@ func WrapIndent(s string, width int, first, rest string) string {
 	return b.String()
 }
 
+// Quote is a text quoted as its writer wrote it: each line of it "> " and
+// its words, wrapped to Width within the quote, a blank line between
+// paragraphs ">" alone; blank lines before and after the text are left
+// out. Nothing is written for a text without words.
+func Quote(s string) string {
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	blank := func(l string) bool { return strings.TrimSpace(l) == "" }
+	for len(lines) > 0 && blank(lines[0]) {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && blank(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		if blank(l) {
+			b.WriteString(">\n")
+			continue
+		}
+		b.WriteString(WrapIndent(l, 0, "> ", "> "))
+	}
+	return b.String()
+}
+
 // asciiSpace marks the ASCII bytes unicode.IsSpace holds for.
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
