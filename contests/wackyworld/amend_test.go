@@ -385,3 +385,31 @@ func TestModificationNoticesNameTheModification(t *testing.T) {
 		}
 	}
 }
+
+// "I modify the contract of Wacky World: SET Width = 20" (and "I amend the
+// contract of Wacky World: ...") was done with the text "of Wacky World:
+// SET Width = 20": the change's title and the record quoted those words,
+// and a correction of the message wrote as the contract reads it (without
+// them) did not keep its number. The game's name after "contract of" is
+// read as part of the verb, as "the Wacky World contract" is (for
+// "amend" too, which reads the same words).
+func TestChangeOfTheContractOfWackyWorld(t *testing.T) {
+	h := world(t)
+	atlas := "Atlas <" + cm + ">"
+	if r := h.public("2026-12-01T12:00:00Z", atlas, "I modify the contract of Wacky World: SET Width = 20"); !done(r) {
+		t.Fatalf("modify: %s", r.Body)
+	}
+	if h.data().width() != 20 {
+		t.Fatalf("width %d, want 20", h.data().width())
+	}
+	ch := h.data().Changes
+	if len(ch) != 1 || ch[0].Text != "SET Width = 20" {
+		t.Fatalf("the changes: %+v, want one of the text %q", ch, "SET Width = 20")
+	}
+	if r := h.public("2026-12-01T12:30:00Z", atlas, "I modify the contract of the Wacky World contest: SET BuildXCost = 2"); !done(r) || !strings.Contains(r.Body, "modification #2") {
+		t.Fatalf("modify: %s", r.Body)
+	}
+	if ch := h.data().Changes; len(ch) != 2 || ch[1].Text != "SET BuildXCost = 2" {
+		t.Fatalf("the changes: %+v, want a second of the text %q", ch, "SET BuildXCost = 2")
+	}
+}
