@@ -49,9 +49,15 @@ func needPlaying(st *State) error {
 	case PhaseGathering:
 		return contract.Reject("Meta 10", "the game has not started: it needs 3 or more players")
 	case PhaseOver:
-		return contract.Reject("Gameplay 5", "the game is over")
+		return gameOver(st)
 	}
 	return nil
+}
+
+// gameOver refuses an action once someone won, citing the winning rule as
+// the rule set now numbers it (S3; Gameplay 5 in the starting set).
+func gameOver(st *State) error {
+	return contract.Reject(st.cite("win"), "the game is over")
 }
 
 // beginPlay is begin for an action of a mechanic's rule (S11) by a player of
@@ -83,7 +89,12 @@ func amount(a *contract.Action, syn string) (int, error) {
 func violation(c *contract.Ctx, m *Member, what string) error {
 	saveMember(c, m)
 	m.Violations = append(m.Violations, what)
-	c.Ignored("%s is a rules violation, so it is ignored, and you will not receive the end-of-round LAND (ruling S10, Gameplay 7)", capitalFirst(what))
+	if st := data(c); st.has("denial") {
+		c.Ignored("%s is a rules violation, so it is ignored, and you will not receive the end-of-round LAND (ruling S10, %s)", capitalFirst(what), st.cite("denial"))
+	} else {
+		// The denial rule was removed (S11): the round end denies nothing.
+		c.Ignored("%s is a rules violation, so it is ignored (ruling S10)", capitalFirst(what))
+	}
 	c.Record(m.Name, "commits a rules violation: %s", what)
 	return nil
 }
@@ -152,7 +163,7 @@ func underProposal(c *contract.Ctx, st *State) error {
 func doDelegate(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
 	if st.Phase == PhaseOver {
-		return contract.Reject("Gameplay 5", "the game is over")
+		return gameOver(st)
 	}
 	pw, ok := parsePower(a.Arg("n"))
 	if !ok || pw <= 0 {
@@ -301,7 +312,7 @@ func doReferral(c *contract.Ctx, a *contract.Action) error {
 		return err
 	}
 	if st.Phase == PhaseOver {
-		return contract.Reject("Gameplay 5", "the game is over")
+		return gameOver(st)
 	}
 	if m.Referred {
 		return contract.Reject("S9", "you already named who referred you")
@@ -420,7 +431,7 @@ func doBurn(c *contract.Ctx, a *contract.Action) error {
 	}
 	saveMember(c, m)
 	m.Burnt += n
-	c.Did("you burnt %d LAND (%d in all); your proposal score is now %d (Voting and Proposals 5)", n, m.Burnt, m.Passed-m.Burnt)
+	c.Did("you burnt %d LAND (%d in all); your proposal score is now %d (%s)", n, m.Burnt, m.Passed-m.Burnt, st.cite("burn"))
 	c.Record(m.Name, "burns %d LAND (proposal score %d)", n, m.Passed-m.Burnt)
 	return nil
 }

@@ -264,7 +264,15 @@ func (g *Game) finalBody(c *contract.Ctx, st *State, res *roundResult) string {
 	b.WriteString("\n")
 	b.WriteString(standing(c, st))
 	b.WriteString("\n")
-	b.WriteString(text.Wrap(fmt.Sprintf("Congrats to %s for achieving the victory condition established by Rule #5 of Gameplay (%d LAND). Below is the final state of the rules for reference's sake.", res.Winner, balance(c, res.Winner)), 0))
+	// The winning rule as the rule set now numbers it (S3), in the words of
+	// the original final post ("Rule #5 of Gameplay").
+	rule := "the rules"
+	for i, r := range st.Rules {
+		if r.Key == "win" {
+			rule = fmt.Sprintf("Rule #%d of %s", number(st.Rules, i), r.Section)
+		}
+	}
+	b.WriteString(text.Wrap(fmt.Sprintf("Congrats to %s for achieving the victory condition established by %s (%d LAND). Below is the final state of the rules for reference's sake.", res.Winner, rule, balance(c, res.Winner)), 0))
 	b.WriteString(ruleSet(st.Rules))
 	b.WriteString("\n")
 	b.WriteString(text.Signature(office))

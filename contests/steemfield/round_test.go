@@ -435,3 +435,42 @@ func TestNoRollsOnceReturnsRemoved(t *testing.T) {
 		}
 	}
 }
+
+// TestGameOverCitesRenumberedRules: once a passed subtraction removed
+// Gameplay 2, the winning rule is Gameplay 4 and the denial rule Gameplay 6
+// (S3); the refusal of a rules violation, the winner's record, the final
+// post and the refusal of an action after the game cite them so, where they
+// cited Gameplay 7 and 5.
+func TestGameOverCitesRenumberedRules(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Gameplay 2\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded: SUBTRACTION of Gameplay 2")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1), "Done: your vote YES")
+	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[0], "{NO}", p1), "will not receive the end-of-round LAND (ruling S10, Gameplay 7)")
+	if results := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post"); results == nil || !strings.Contains(results.Body, "Gameplay 2 is removed from the rule set") {
+		t.Fatalf("results post:\n%v", results)
+	}
+	r2 := "steemfield/round/2/results-post"
+	mustContain(t, reply(t, h, "2026-12-04T11:00:00Z", players[1], "{PLACE: L(2, 2)}\n{PLACE: L(3, 3)}", r2), "will not receive the end-of-round LAND (ruling S10, Gameplay 6)")
+	give(t, h, "Carol", 70)
+	final := findNotice(h.Advance("2026-12-07T10:30:00Z"), ID+"/final-post")
+	if final == nil {
+		t.Fatal("no final post")
+	}
+	if body := flat(final); !strings.Contains(body, "established by Rule #4 of Gameplay") {
+		t.Errorf("final post:\n%s", final.Body)
+	}
+	var record string
+	for _, ev := range h.S.Games[ID].Recent {
+		if ev.Who == "Carol" && strings.HasPrefix(ev.What, "wins the game") {
+			record = ev.What
+		}
+	}
+	if !strings.HasSuffix(record, "(Gameplay 4)") {
+		t.Errorf("winner's record %q, want it to cite Gameplay 4", record)
+	}
+	mustContain(t, h.Public("2026-12-07T11:00:00Z", players[0], "{DELEGATE: 1}"), "the game is over", "Gameplay 4")
+	mustContain(t, reply(t, h, "2026-12-07T11:01:00Z", players[1], "{BURN:1}", r2), "the game is over", "Gameplay 4")
+}
