@@ -55,6 +55,7 @@ type compiledVerb struct {
 	verb  *Verb
 	re    func() *regexp.Regexp
 	first *firstBytes // what a match of re begins with
+	head  string      // syntaxHead of the verb's form (verbHead)
 }
 
 // compileVerb reads a verb's pattern, anchored and case-blind: a pattern
@@ -65,7 +66,7 @@ func compileVerb(game string, v *Verb) (compiledVerb, error) {
 	if err != nil {
 		return compiledVerb{}, err
 	}
-	return compiledVerb{game: game, verb: v, re: lazyre.MustCompile(expr), first: first}, nil
+	return compiledVerb{game: game, verb: v, re: lazyre.MustCompile(expr), first: first, head: syntaxHead(v.Syntax)}, nil
 }
 
 // NewEngine reads the games' verb tables: each pattern is parsed now (one

@@ -280,6 +280,9 @@ func TestController(t *testing.T) {
 	// talk that names no action.
 	mustContain(t, h.Private("2026-12-01T11:01:00Z", "cm@example.test", "I correct the delegated power of Bob to -1."), "Not done", "the delegated power must be more than 0 (S1)")
 	mustContain(t, h.Private("2026-12-01T11:01:00Z", "cm@example.test", "I correct the delegated power of Bob to 0.5."), "the declared power of Bob is now 0.500", "voting weight 0.250")
+	// A correction that does not read as one is answered with its form,
+	// not passed over as a private letter.
+	mustContain(t, h.Private("2026-12-01T11:01:00Z", "cm@example.test", "I correct the delegated power of dave to lots."), "Not done: not understood; the nearest form is: I correct the delegated")
 	mustContain(t, h.Public("2026-12-01T11:02:00Z", "cm@example.test", "I relinquish control of the totem to alice@example.test."), "Not done", "not a player")
 	mustContain(t, h.Public("2026-12-01T11:03:00Z", "cm@example.test", "I relinquish control of the totem to zoe@example.test."), "control of the totem passes from cm@example.test to zoe@example.test")
 	mustContain(t, h.Public("2026-12-01T11:04:00Z", "cm@example.test", "I dissolve the totem."), "Not done", "only the totem's controller (zoe@example.test)")
