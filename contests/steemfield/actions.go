@@ -20,9 +20,9 @@ func begin(c *contract.Ctx) (*State, *Member) {
 	return st, st.member(p.Name)
 }
 
-func needMember(m *Member) error {
+func needMember(st *State, m *Member) error {
 	if m == nil {
-		return contract.Reject("Participation 1, S1", "you are not a player; join first with {DELEGATE: N}")
+		return contract.Reject(cites(st.citeText(joinRule), "S1"), "you are not a player; join first with {DELEGATE: N}")
 	}
 	return nil
 }
@@ -38,7 +38,7 @@ func needRule(st *State, key, what string) error {
 // needPlayer rejects an action of someone who is not a player, or made
 // before the game started or after it ended.
 func needPlayer(st *State, m *Member) error {
-	if err := needMember(m); err != nil {
+	if err := needMember(st, m); err != nil {
 		return err
 	}
 	return needPlaying(st)
@@ -219,7 +219,7 @@ func (st *State) letterFor(name string) string {
 // doUndelegate: Participation 2 and 3, ruling S1.
 func doUndelegate(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
-	if err := needMember(m); err != nil {
+	if err := needMember(st, m); err != nil {
 		return err
 	}
 	var vote *Vote
@@ -308,7 +308,7 @@ func doReferral(c *contract.Ctx, a *contract.Action) error {
 	if err := needRule(st, "referral", "referrals"); err != nil {
 		return err
 	}
-	if err := needMember(m); err != nil {
+	if err := needMember(st, m); err != nil {
 		return err
 	}
 	if st.Phase == PhaseOver {
@@ -642,7 +642,7 @@ func (p *Proposal) describe() string {
 // per voting period, under the proposal post, with the weight of S1.
 func doVote(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
-	if err := needMember(m); err != nil {
+	if err := needMember(st, m); err != nil {
 		return contract.Reject("Voting and Proposals 1", "only players can vote on rule changes")
 	}
 	if err := needPlaying(st); err != nil {

@@ -477,3 +477,47 @@ func TestGameOverCitesRenumberedRules(t *testing.T) {
 	mustContain(t, h.Public("2026-12-07T11:00:00Z", players[0], "{DELEGATE: 1}"), "the game is over", "Gameplay 4")
 	mustContain(t, reply(t, h, "2026-12-07T11:01:00Z", players[1], "{BURN:1}", r2), "the game is over", "Gameplay 4")
 }
+
+// TestVotingRulesCitedRenumbered: once a passed subtraction removed Voting
+// and Proposals 1, the results post, the proposal post and a burn cite the
+// vote, the burn and the tie-break rules as Voting and Proposals 2, 4 and 5
+// (S3), where they cited 3, 5 and 6; once Participation 1 is removed, a
+// non-player's action is refused citing ruling S1 alone.
+func TestVotingRulesCitedRenumbered(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Voting and Proposals 1\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1), "Done: your vote YES")
+	results := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if results == nil || !strings.Contains(flat(results), "The proposal passes: more weight in favor than against (Voting and Proposals 2).") {
+		t.Fatalf("results post:\n%v", results)
+	}
+	r2 := "steemfield/round/2/results-post"
+	give(t, h, "Bob", 3)
+	st := data0(h)
+	st.Cells = nil
+	mustContain(t, reply(t, h, "2026-12-04T11:00:00Z", players[1], "{BURN:1}", r2), "(Voting and Proposals 4)")
+	mustContain(t, reply(t, h, "2026-12-04T11:01:00Z", players[1], "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Participation 1\n---", r2), "Done: your proposal is recorded")
+	proposal := findNotice(h.Advance("2026-12-05T11:00:00Z"), "steemfield/round/2/proposal-post")
+	if proposal == nil {
+		t.Fatal("no proposal post")
+	}
+	for _, w := range []string{"exceeds the weight against (Voting and Proposals 2).", "the longest in the game (Voting and Proposals 4 and 5, ruling S4):"} {
+		if !strings.Contains(flat(proposal), w) {
+			t.Errorf("the proposal post lacks %q:\n%s", w, proposal.Body)
+		}
+	}
+	p2 := "steemfield/round/2/proposal-post"
+	for i := 0; i < 3; i++ {
+		mustContain(t, reply(t, h, "2026-12-05T12:0"+string(rune('0'+i))+":00Z", players[i], "{YES}", p2), "Done: your vote YES")
+	}
+	h.Advance("2026-12-07T10:30:00Z")
+	r3 := "steemfield/round/3/results-post"
+	r := reply(t, h, "2026-12-07T11:00:00Z", players[4], "{ROLL}", r3)
+	mustContain(t, r, "you are not a player")
+	if strings.Contains(r.Body, "Participation") {
+		t.Errorf("the refusal cites a rule that is gone:\n%s", r.Body)
+	}
+}
