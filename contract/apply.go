@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"referee/internal/lazyre"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -264,9 +265,12 @@ func (s *State) remember(key string, arrived time.Time, horizon time.Duration) {
 }
 
 // unreadResult is a sentence not understood, with its offset in the text.
+// Private marks one answered only in private mail from a player or a
+// contestmaster (verbHead).
 type unreadResult struct {
 	Result
-	Offset int
+	Offset  int
+	Private bool
 }
 
 // extract finds the actions of a message in the order written: "I ..." sentences
@@ -304,6 +308,9 @@ func (e *Engine) extract(s *State, m *Message) ([]*Action, []unreadResult) {
 	}
 	acts = append(acts, fixes...)
 	sentences, notUnderstood := e.readOf(m, text)
+	if slices.ContainsFunc(notUnderstood, func(u unreadResult) bool { return u.Private }) && !e.privateFromKnown(s, m) {
+		notUnderstood = slices.DeleteFunc(slices.Clone(notUnderstood), func(u unreadResult) bool { return u.Private })
+	}
 	for _, a := range sentences {
 		if !readWhole(acts, a, a.Line) {
 			acts = append(acts, a)
@@ -395,7 +402,7 @@ func (e *Engine) read(text string) ([]*Action, []unreadResult) {
 		if inSpans(spans, sen.Offset) {
 			continue // part of a claim of error or its answer
 		}
-		as, nu := e.readSentence(sen)
+		as, nu, private := e.readSentence(sen)
 		if read, mark, ok := itemMark(written, text, sen); ok {
 			// The receipt quotes the item with its mark, as written.
 			for _, a := range as {
@@ -409,7 +416,7 @@ func (e *Engine) read(text string) ([]*Action, []unreadResult) {
 		}
 		acts = append(acts, as...)
 		if nu != nil {
-			notUnderstood = append(notUnderstood, unreadResult{*nu, sen.Offset})
+			notUnderstood = append(notUnderstood, unreadResult{*nu, sen.Offset, private})
 		}
 	}
 	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Offset < acts[j].Offset })
@@ -417,27 +424,31 @@ func (e *Engine) read(text string) ([]*Action, []unreadResult) {
 }
 
 // readSentence reads one sentence: its actions, or the result of a sentence
-// that names a game but matches none of its verbs.
-func (e *Engine) readSentence(sen Sentence) ([]*Action, *Result) {
+// that names a game but matches none of its verbs. private marks a result
+// for a sentence that names no game but begins as a verb does (verbHead):
+// answered only in private mail from a player or a contestmaster.
+func (e *Engine) readSentence(sen Sentence) (acts []*Action, nu *Result, private bool) {
 	p, ok := ReadPerformative(sen.Text)
 	if ok && p.Kind == "not" {
-		return nil, e.intentWithoutMethod(sen, p)
+		return nil, e.intentWithoutMethod(sen, p), false
 	}
 	if !ok {
-		return nil, nil
+		return nil, nil, false
 	}
 	if p.Kind == "intent" {
 		return []*Action{{Line: sen.Text, Offset: sen.Offset, Verb: intentVerb, Args: map[string]string{
-			"action": p.Action, "method": p.Method, "n": fmt.Sprint(p.N), "notice": p.Notice}, Cond: p.Cond, later: p.Later}}, nil
+			"action": p.Action, "method": p.Method, "n": fmt.Sprint(p.N), "notice": p.Notice}, Cond: p.Cond, later: p.Later}}, nil, false
 	}
-	acts, nu := e.matchSentence(sen, p)
+	acts, nu = e.matchSentence(sen, p)
 	acts = eachIntent(acts)
-	if nu != nil && (p.We || p.Later != "") {
+	if p.We || p.Later != "" {
 		// "Tonight we celebrate in Life.": no verb reads it, and a
 		// sentence of "we" or one put off to a later time is talk
 		// oftener than an action (G3: plans never act); no reply, as
 		// for other talk. "I celebrate in Life." is still answered.
 		nu = nil
+	} else if nu == nil && len(acts) == 0 {
+		nu, private = e.verbHead(sen, p), true
 	}
 	for _, a := range acts {
 		if p.LaterAfter && a.Verb != nil && a.Verb.Text {
@@ -445,7 +456,91 @@ func (e *Engine) readSentence(sen Sentence) ([]*Action, *Result) {
 		}
 		a.later = p.Later
 	}
-	return acts, nu
+	return acts, nu, private && nu != nil
+}
+
+// verbHead is the refusal of a sentence that names no game and reads as
+// no verb but begins with the words of a verb's form before its first
+// argument ("I correct the delegated power of dave to lots": "correct the
+// delegated power of"), with the nearest such form; nil for any other
+// sentence. In a public mail such a sentence is talk, as any sentence
+// naming no game is (match); in private mail to the referee from a player
+// or a contestmaster it can only be meant for the referee, and is answered
+// (extract).
+func (e *Engine) verbHead(sen Sentence, p Performative) *Result {
+	action := strings.ToLower(strings.Join(strings.Fields(p.Action), " "))
+	var best *compiledVerb
+	score := -1
+	for i := range e.verbs {
+		cv := &e.verbs[i]
+		head := cv.head
+		if head == "" || !strings.HasPrefix(action, head) || len(action) > len(head) && isWordByte(action[len(head)]) {
+			continue
+		}
+		if n := sharedWords(action, cv.verb.Syntax); n > score {
+			best, score = cv, n
+		}
+	}
+	switch {
+	case best == nil:
+		return nil
+	case best.game == "":
+		return &Result{Line: sen.Text, Reason: "not understood; the form is: " + best.verb.Syntax}
+	}
+	return &Result{Line: sen.Text, Game: best.game, Reason: fmt.Sprintf("not understood; the nearest form is: %s (send \"help %s\" for all)", best.verb.Syntax, best.game)}
+}
+
+// syntaxHead is the words of a verb's form after "I" and before its first
+// argument, lower case: those of lower-case letters alone ("correct the
+// delegated power of" of "I correct the delegated power of Bob to 0.5",
+// "pick up" of "I pick up <thing> in Wacky World"); "" for a form that
+// does not begin "I ".
+func syntaxHead(syntax string) string {
+	rest, ok := strings.CutPrefix(syntax, "I ")
+	if !ok {
+		return ""
+	}
+	var head []string
+	for _, w := range strings.Fields(rest) {
+		if strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+			break
+		}
+		head = append(head, w)
+	}
+	return strings.Join(head, " ")
+}
+
+// sharedWords counts the words of more than two letters of form that text
+// has, both lower case.
+func sharedWords(text, form string) int {
+	words := map[string]bool{}
+	for _, w := range wordRE().FindAllString(text, -1) {
+		words[w] = true
+	}
+	n := 0
+	for _, w := range wordRE().FindAllString(strings.ToLower(form), -1) {
+		if words[w] && len(w) > 2 {
+			n++
+		}
+	}
+	return n
+}
+
+// privateFromKnown reports whether m is private mail from a player or from
+// a game's contestmaster.
+func (e *Engine) privateFromKnown(s *State, m *Message) bool {
+	if m.Channel != ChanPrivate {
+		return false
+	}
+	if s.PlayerByAddress(m.From) != nil || strings.EqualFold(m.From, e.cfg.Contestmaster) {
+		return true
+	}
+	for _, gs := range s.Games {
+		if gs.Contestmaster != "" && strings.EqualFold(m.From, gs.Contestmaster) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchSentence finds the action or actions of a performative sentence.
@@ -514,6 +609,9 @@ func (e *Engine) Read(text string) []Reading {
 		out = append(out, r)
 	}
 	for _, r := range nu {
+		if r.Private {
+			continue // answered in private mail alone (verbHead)
+		}
 		out = append(out, Reading{Game: r.Game, Verb: "not understood"})
 	}
 	return out

@@ -55,6 +55,7 @@ type compiledVerb struct {
 	verb  *Verb
 	re    func() *regexp.Regexp
 	first *firstBytes // what a match of re begins with
+	head  string      // syntaxHead of the verb's form (verbHead)
 }
 
 // compileVerb reads a verb's pattern, anchored and case-blind: a pattern
@@ -65,7 +66,7 @@ func compileVerb(game string, v *Verb) (compiledVerb, error) {
 	if err != nil {
 		return compiledVerb{}, err
 	}
-	return compiledVerb{game: game, verb: v, re: lazyre.MustCompile(expr), first: first}, nil
+	return compiledVerb{game: game, verb: v, re: lazyre.MustCompile(expr), first: first, head: syntaxHead(v.Syntax)}, nil
 }
 
 // NewEngine reads the games' verb tables: each pattern is parsed now (one
@@ -93,6 +94,9 @@ func NewEngine(cfg Config, games ...Game) (*Engine, error) {
 		e.ids = append(e.ids, g.Spec().ID)
 		e.curs = append(e.curs, g.Spec().Currencies...)
 		for _, a := range g.Spec().Aliases {
+			if ambiguousAlias(games, g, a) {
+				continue
+			}
 			e.aliases[g.Spec().ID] = append(e.aliases[g.Spec().ID], compileAlias(a))
 		}
 		for _, v := range g.Verbs() {
@@ -648,4 +652,26 @@ func (e *Engine) checkGames(s *State) []string {
 		}
 	}
 	return p
+}
+
+// ambiguousAlias reports whether a short name of game g ("wacky" for Wacky
+// World) is also a word of another game's title or names ("Wacky Races",
+// "the wacky contest"): such a name means neither game, and the players
+// name the game in full.
+func ambiguousAlias(games []Game, g Game, alias string) bool {
+	re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(alias) + `\b`)
+	for _, o := range games {
+		if o.Spec().ID == g.Spec().ID {
+			continue
+		}
+		if re.MatchString(o.Spec().Title) || re.MatchString(o.Spec().ID) {
+			return true
+		}
+		for _, a := range o.Spec().Aliases {
+			if re.MatchString(a) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -372,7 +372,7 @@ func (e *Engine) runCoreEvent(s *State, ev Event, at time.Time) ([]Entry, error)
 	case "intent expired":
 		id, _ := strconv.Atoi(ev.Key)
 		in := s.intent(id)
-		s.dropIntent(id)
+		s.dropIntent(id, "expired", at)
 		s.JournalSeq++
 		ent := Entry{Seq: s.JournalSeq, Time: at, Verb: ev.Name, Outcome: "event", Detail: map[string]any{"intent": id}}
 		if in != nil {

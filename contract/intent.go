@@ -399,10 +399,44 @@ func (s *State) intent(id int) *Intent {
 	return nil
 }
 
-// dropIntent removes an intent. The list is copied, never changed in place,
-// so that an undo restores it by its header.
-func (s *State) dropIntent(id int) {
+// dropIntent removes an intent, and remembers it as ended how ("expired",
+// "performed", "withdrawn", "closed") at at. The lists are copied, never
+// changed in place, so that an undo restores them by its header.
+func (s *State) dropIntent(id int, how string, at time.Time) {
+	if in := s.intent(id); in != nil {
+		ended := slices.DeleteFunc(slices.Clone(s.Ended), func(x *EndedIntent) bool { return at.Sub(x.At) > endedMemory || x.ID == id })
+		s.Ended = append(ended, &EndedIntent{ID: id, Sponsor: in.Sponsor, Text: in.Text, How: how, At: at})
+	}
 	s.Intents = slices.DeleteFunc(slices.Clone(s.Intents), func(in *Intent) bool { return in.ID == id })
+}
+
+// EndedIntent is what became of an intent no longer open (G7).
+type EndedIntent struct {
+	ID      int       `yaml:"id"`
+	Sponsor string    `yaml:"sponsor"`
+	Text    string    `yaml:"text"`
+	How     string    `yaml:"how"` // expired, performed, withdrawn or closed
+	At      time.Time `yaml:"at"`
+}
+
+// endedMemory is how long an ended intent is remembered.
+const endedMemory = 30 * 24 * time.Hour
+
+// notOpen is the refusal of a support, an objection or "I do so" naming
+// intent #id, which is not open: what became of it when it is remembered.
+func (s *State) notOpen(id string) error {
+	n, _ := strconv.Atoi(id)
+	for _, x := range s.Ended {
+		if x.ID != n {
+			continue
+		}
+		how := x.How
+		if how != "expired" {
+			how = "was " + how
+		}
+		return Reject("G7", "intent #%d of %s (to %s) %s on %s UTC; it is no longer open", x.ID, x.Sponsor, x.Text, how, Stamp(x.At))
+	}
+	return Reject("G7", "there is no open intent #%s", id)
 }
 
 // findIntent picks the intent a support, objection or "I do so" refers to: by
@@ -424,7 +458,7 @@ func (c *Ctx) findIntent(id string, filter func(*Intent) bool, form string) (*In
 			}
 			return in, nil
 		}
-		return nil, Reject("G7", "there is no open intent #%s", id)
+		return nil, s.notOpen(id)
 	}
 	var cands []*Intent
 	for _, in := range s.Intents {
@@ -548,7 +582,7 @@ func doStance(c *Ctx, a *Action) error {
 		if in.Sponsor != p.Name {
 			return Reject("G7", "only %s, who tabled intent #%d, can withdraw it", in.Sponsor, in.ID)
 		}
-		c.s.dropIntent(in.ID)
+		c.s.dropIntent(in.ID, "withdrawn", c.now)
 		c.Did("intent #%d is withdrawn", in.ID)
 	}
 	if a.Args["_twice"] != "" {
@@ -713,7 +747,7 @@ func (e *Engine) closeGone(c *Ctx) {
 		if r == nil {
 			continue
 		}
-		c.s.dropIntent(in.ID)
+		c.s.dropIntent(in.ID, "closed", c.now)
 		rule := "G7"
 		if r.Rule != "" {
 			rule = r.Rule + ", G7"
@@ -735,7 +769,7 @@ func (e *Engine) performIntent(c *Ctx, in *Intent, a *Action) error {
 	if r := e.gone(c, in); r != nil {
 		// G7: the intent announced the action on a thing that is gone;
 		// it can never be done, so it closes, and nothing else is done.
-		c.s.dropIntent(in.ID)
+		c.s.dropIntent(in.ID, "closed", c.now)
 		c.Detail("intent", in.ID)
 		rule := "G7"
 		if r.Rule != "" {
@@ -750,7 +784,7 @@ func (e *Engine) performIntent(c *Ctx, in *Intent, a *Action) error {
 	if err := a.Verb.Do(c, a); err != nil {
 		return err
 	}
-	c.s.dropIntent(in.ID)
+	c.s.dropIntent(in.ID, "performed", c.now)
 	c.Detail("intent", in.ID)
 	// G7: the action is done; the sponsor's other intents to it are spent
 	// with it, so that none of them does it again later.
@@ -760,7 +794,7 @@ func (e *Engine) performIntent(c *Ctx, in *Intent, a *Action) error {
 		return nil
 	}
 	for _, x := range same {
-		c.s.dropIntent(x.ID)
+		c.s.dropIntent(x.ID, "closed", c.now)
 	}
 	c.Did("intent #%d resolved; closed with it, to the same action: %s", in.ID, intentList(same))
 	return nil

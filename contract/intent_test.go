@@ -446,3 +446,27 @@ func TestIntentTwiceObjectedEachOnItsOwn(t *testing.T) {
 		t.Error("the game ended with an objection standing against each intent")
 	}
 }
+
+// TestEndedIntentSaysWhatBecameOfIt: a support, an objection or "I do so"
+// naming an intent that expired, was performed or was withdrawn is told
+// what became of it and when; it was told only "there is no open intent
+// #1" (G7). A number never tabled still gets that.
+func TestEndedIntentSaysWhatBecameOfIt(t *testing.T) {
+	h := joined(t)
+	h.Public("2026-12-01T10:10:00Z", alice, "I intend, without objection, to end the game of Toy.")
+	h.Public("2026-12-01T10:11:00Z", bob, "I intend, with 2 support, to crown Dan.")
+	h.Public("2026-12-01T10:12:00Z", carol, "I intend, with 2 support, to crown Bob.")
+	h.Public("2026-12-02T10:00:00Z", dan, "I support intent #2.")
+	h.Public("2026-12-02T10:00:30Z", alice, "I support intent #2.")
+	receiptHas(t, h.Public("2026-12-02T10:01:00Z", bob, "I do so (intent #2).").Body, "Done")
+	receiptHas(t, h.Public("2026-12-02T10:02:00Z", carol, "I withdraw intent #3.").Body, "Done: intent #3 is withdrawn")
+	h.Advance("2026-12-15T10:10:00Z")
+	for text, want := range map[string]string{
+		"I object to intent #1.": "Not done: intent #1 of Alice (to end the game of Toy) expired on 2026-12-15 10:10 UTC; it is no longer open (G7)",
+		"I support intent #2.":   "Not done: intent #2 of Bob (to crown Dan) was performed on 2026-12-02 10:01 UTC; it is no longer open (G7)",
+		"I do so (intent #3).":   "Not done: intent #3 of Carol (to crown Bob) was withdrawn on 2026-12-02 10:02 UTC; it is no longer open (G7)",
+		"I object to intent #9.": "Not done: there is no open intent #9 (G7)",
+	} {
+		receiptHas(t, h.Public("2026-12-16T10:00:00Z", carol, text).Body, want)
+	}
+}

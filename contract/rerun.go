@@ -632,6 +632,10 @@ func deliveryless(s *State) *State {
 	c := *s
 	c.Outbox, c.Failed, c.JournalSeq, c.JournalInputs, c.ax = nil, nil, 0, 0, nil
 	c.Receipted = nil
+	// The ended intents only word refusals (State.Ended): a state written
+	// before they were kept holds none, and a replay of the same mail from
+	// there makes some.
+	c.Ended = nil
 	return &c
 }
 

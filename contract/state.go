@@ -36,13 +36,18 @@ type State struct {
 	Points     map[string]map[string]int `yaml:"points"` // player -> game -> points (G6)
 	Intents    []*Intent                 `yaml:"intents"`
 	NextIntent int                       `yaml:"next_intent"`
-	Rulings    []*Ruling                 `yaml:"rulings"`
-	NextRuling int                       `yaml:"next_ruling"`
-	Randomness Randomness                `yaml:"randomness"`
-	Seen       Seen                      `yaml:"seen"`
-	Receipts   map[string][]time.Time    `yaml:"receipts"` // sender -> receipt times in the last hour
-	Outbox     []*Outgoing               `yaml:"outbox"`
-	Failed     []*Outgoing               `yaml:"failed"`
+	// Ended are the intents performed, withdrawn, closed or expired in the
+	// last 30 days, so that a support, an objection or "I do so" naming one
+	// is told what became of it (G7). Not in the revisions' hashes
+	// (deliveryless), nor in the notices' (hashedState).
+	Ended      []*EndedIntent         `yaml:"ended_intents,omitempty"`
+	Rulings    []*Ruling              `yaml:"rulings"`
+	NextRuling int                    `yaml:"next_ruling"`
+	Randomness Randomness             `yaml:"randomness"`
+	Seen       Seen                   `yaml:"seen"`
+	Receipts   map[string][]time.Time `yaml:"receipts"` // sender -> receipt times in the last hour
+	Outbox     []*Outgoing            `yaml:"outbox"`
+	Failed     []*Outgoing            `yaml:"failed"`
 	// Paused is when each sender was told that eir receipts are paused by
 	// the hourly limit, so that it is said once per pause.
 	Paused map[string]time.Time `yaml:"receipts_paused,omitempty"`

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -27,7 +26,8 @@ from the test clock of a referee run going, which it keeps in STATE.clock;
 or from the game clock when that is ahead, a test clock's with no run going
 on it; the clock line says which), the open intents, the outbox,
 the last mail read and sent, and the problems referee check would list. Exit
-status 2 when there is any problem.
+status 2 when there is any problem, 1 when there is no state file (as for
+report and verify: the error names it and what makes one).
 `
 
 func cmdStatus(args []string, stdout, stderr io.Writer) error {
@@ -38,12 +38,10 @@ func cmdStatus(args []string, stdout, stderr io.Writer) error {
 	if err := noArguments(fs); err != nil {
 		return err
 	}
+	// No state file is a failure, exit status 1, as for report and verify:
+	// not a problem referee check lists (a referee not started yet has
+	// none), nor bad usage.
 	cfg, e, s, err := c.loadState()
-	var ns *noStateError
-	if errors.As(err, &ns) && !ns.lost {
-		fmt.Fprintf(stdout, "%s: no state yet; \"referee run\" creates it and starts refereeing.\n", cfg.State)
-		return errProblems
-	}
 	if err != nil {
 		return err
 	}

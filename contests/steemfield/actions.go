@@ -20,9 +20,9 @@ func begin(c *contract.Ctx) (*State, *Member) {
 	return st, st.member(p.Name)
 }
 
-func needMember(m *Member) error {
+func needMember(st *State, m *Member) error {
 	if m == nil {
-		return contract.Reject("Participation 1, S1", "you are not a player; join first with {DELEGATE: N}")
+		return contract.Reject(cites(st.citeText(joinRule), "S1"), "you are not a player; join first with {DELEGATE: N}")
 	}
 	return nil
 }
@@ -38,7 +38,7 @@ func needRule(st *State, key, what string) error {
 // needPlayer rejects an action of someone who is not a player, or made
 // before the game started or after it ended.
 func needPlayer(st *State, m *Member) error {
-	if err := needMember(m); err != nil {
+	if err := needMember(st, m); err != nil {
 		return err
 	}
 	return needPlaying(st)
@@ -49,9 +49,15 @@ func needPlaying(st *State) error {
 	case PhaseGathering:
 		return contract.Reject("Meta 10", "the game has not started: it needs 3 or more players")
 	case PhaseOver:
-		return contract.Reject("Gameplay 5", "the game is over")
+		return gameOver(st)
 	}
 	return nil
+}
+
+// gameOver refuses an action once someone won, citing the winning rule as
+// the rule set now numbers it (S3; Gameplay 5 in the starting set).
+func gameOver(st *State) error {
+	return contract.Reject(st.cite("win"), "the game is over")
 }
 
 // beginPlay is begin for an action of a mechanic's rule (S11) by a player of
@@ -83,7 +89,12 @@ func amount(a *contract.Action, syn string) (int, error) {
 func violation(c *contract.Ctx, m *Member, what string) error {
 	saveMember(c, m)
 	m.Violations = append(m.Violations, what)
-	c.Ignored("%s is a rules violation, so it is ignored, and you will not receive the end-of-round LAND (ruling S10, Gameplay 7)", capitalFirst(what))
+	if st := data(c); st.has("denial") {
+		c.Ignored("%s is a rules violation, so it is ignored, and you will not receive the end-of-round LAND (ruling S10, %s)", capitalFirst(what), st.cite("denial"))
+	} else {
+		// The denial rule was removed (S11): the round end denies nothing.
+		c.Ignored("%s is a rules violation, so it is ignored (ruling S10)", capitalFirst(what))
+	}
 	c.Record(m.Name, "commits a rules violation: %s", what)
 	return nil
 }
@@ -152,7 +163,7 @@ func underProposal(c *contract.Ctx, st *State) error {
 func doDelegate(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
 	if st.Phase == PhaseOver {
-		return contract.Reject("Gameplay 5", "the game is over")
+		return gameOver(st)
 	}
 	pw, ok := parsePower(a.Arg("n"))
 	if !ok || pw <= 0 {
@@ -208,7 +219,7 @@ func (st *State) letterFor(name string) string {
 // doUndelegate: Participation 2 and 3, ruling S1.
 func doUndelegate(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
-	if err := needMember(m); err != nil {
+	if err := needMember(st, m); err != nil {
 		return err
 	}
 	var vote *Vote
@@ -297,11 +308,11 @@ func doReferral(c *contract.Ctx, a *contract.Action) error {
 	if err := needRule(st, "referral", "referrals"); err != nil {
 		return err
 	}
-	if err := needMember(m); err != nil {
+	if err := needMember(st, m); err != nil {
 		return err
 	}
 	if st.Phase == PhaseOver {
-		return contract.Reject("Gameplay 5", "the game is over")
+		return gameOver(st)
 	}
 	if m.Referred {
 		return contract.Reject("S9", "you already named who referred you")
@@ -420,7 +431,7 @@ func doBurn(c *contract.Ctx, a *contract.Action) error {
 	}
 	saveMember(c, m)
 	m.Burnt += n
-	c.Did("you burnt %d LAND (%d in all); your proposal score is now %d (Voting and Proposals 5)", n, m.Burnt, m.Passed-m.Burnt)
+	c.Did("you burnt %d LAND (%d in all); your proposal score is now %d (%s)", n, m.Burnt, m.Passed-m.Burnt, st.cite("burn"))
 	c.Record(m.Name, "burns %d LAND (proposal score %d)", n, m.Passed-m.Burnt)
 	return nil
 }
@@ -631,7 +642,7 @@ func (p *Proposal) describe() string {
 // per voting period, under the proposal post, with the weight of S1.
 func doVote(c *contract.Ctx, a *contract.Action) error {
 	st, m := begin(c)
-	if err := needMember(m); err != nil {
+	if err := needMember(st, m); err != nil {
 		return contract.Reject("Voting and Proposals 1", "only players can vote on rule changes")
 	}
 	if err := needPlaying(st); err != nil {

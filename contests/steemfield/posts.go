@@ -23,7 +23,7 @@ func (g *Game) resultsBody(c *contract.Ctx, st *State, res *roundResult) string 
 	} else {
 		b.WriteString(text.Banner(fmt.Sprintf("Steemfield: results of round %d", res.Round), '='))
 		b.WriteString("\n")
-		b.WriteString(voteSection(res))
+		b.WriteString(voteSection(st, res))
 		if len(res.Movements) > 0 {
 			b.WriteString("\n")
 			b.WriteString(movements(res))
@@ -59,7 +59,7 @@ func (g *Game) resultsBody(c *contract.Ctx, st *State, res *roundResult) string 
 
 // voteSection reports the vote ("The final vote (by weight): in favor: 1.000
 // against: 1.000") and the rule change.
-func voteSection(res *roundResult) string {
+func voteSection(st *State, res *roundResult) string {
 	var b strings.Builder
 	if res.Proposal == nil {
 		b.WriteString(text.Wrap(fmt.Sprintf("No proposal was made in round %d, so nothing was put to the vote.", res.Round), 0))
@@ -69,11 +69,11 @@ func voteSection(res *roundResult) string {
 	b.WriteString(text.Wrap(fmt.Sprintf("The proposal of %s: %s", p.Player, p.describe()), 0))
 	fmt.Fprintf(&b, "The final vote (by weight): in favor: %s against: %s\n", micro(res.For), micro(res.Against))
 	if res.Passed {
-		b.WriteString(text.Wrap("The proposal passes: more weight in favor than against (Voting and Proposals 3). "+res.Change, 0))
+		b.WriteString(text.Wrap("The proposal passes: more weight in favor than against"+paren(st.citeText(passRule))+". "+res.Change, 0))
 	} else if res.For == res.Against {
-		b.WriteString(text.Wrap("The proposal fails: a tie is not a pass (Voting and Proposals 3, ruling S5).", 0))
+		b.WriteString(text.Wrap("The proposal fails: a tie is not a pass"+paren(cites(st.citeText(passRule), "ruling S5"))+".", 0))
 	} else {
-		b.WriteString(text.Wrap("The proposal fails (Voting and Proposals 3).", 0))
+		b.WriteString(text.Wrap("The proposal fails"+paren(st.citeText(passRule))+".", 0))
 	}
 	if len(res.Votes) > 0 {
 		t := &text.Table{Header: []string{"Voter", "Vote", "Weight"}}
@@ -208,7 +208,7 @@ func (g *Game) proposalBody(c *contract.Ctx, st *State, ordered []*Proposal) str
 			b.WriteString(text.WrapIndent(st.Rules[i].Text, 0, "  ", "  "))
 			b.WriteString("\n")
 		}
-		b.WriteString(text.Wrap(fmt.Sprintf("Vote by commenting under this post with {YES} or {NO} before %s UTC, once (Meta 9). It passes only if the weight in favor exceeds the weight against (Voting and Proposals 3).", contract.Stamp(st.VoteEnd)), 0))
+		b.WriteString(text.Wrap(fmt.Sprintf("Vote by commenting under this post with {YES} or {NO} before %s UTC, once (Meta 9). It passes only if the weight in favor exceeds the weight against%s.", contract.Stamp(st.VoteEnd), paren(st.citeText(passRule))), 0))
 		b.WriteString("\n")
 		t := &text.Table{Header: []string{"Order", "Player", "Score", "Power", "Proposal"}}
 		for i, q := range ordered {
@@ -219,7 +219,7 @@ func (g *Game) proposalBody(c *contract.Ctx, st *State, ordered []*Proposal) str
 			}
 			t.Add(fmt.Sprint(i+1), q.Player, score, power, shortDesc(q))
 		}
-		b.WriteString(text.Wrap("The proposals of this round in the order of consideration: lowest proposal score (passed proposals minus burnt LAND), then higher effective power, then the longest in the game (Voting and Proposals 5 and 6, ruling S4):", 0))
+		b.WriteString(text.Wrap("The proposals of this round in the order of consideration: lowest proposal score (passed proposals minus burnt LAND), then higher effective power, then the longest in the game ("+cites(st.precedence(), "ruling S4")+"):", 0))
 		b.WriteString(t.String())
 	}
 	b.WriteString("\n")
@@ -258,13 +258,21 @@ func (g *Game) finalBody(c *contract.Ctx, st *State, res *roundResult) string {
 	var b strings.Builder
 	b.WriteString(text.Banner(fmt.Sprintf("Steemfield: results of round %d, the last", res.Round), '='))
 	b.WriteString("\n")
-	b.WriteString(voteSection(res))
+	b.WriteString(voteSection(st, res))
 	b.WriteString("\n")
 	b.WriteString(movements(res))
 	b.WriteString("\n")
 	b.WriteString(standing(c, st))
 	b.WriteString("\n")
-	b.WriteString(text.Wrap(fmt.Sprintf("Congrats to %s for achieving the victory condition established by Rule #5 of Gameplay (%d LAND). Below is the final state of the rules for reference's sake.", res.Winner, balance(c, res.Winner)), 0))
+	// The winning rule as the rule set now numbers it (S3), in the words of
+	// the original final post ("Rule #5 of Gameplay").
+	rule := "the rules"
+	for i, r := range st.Rules {
+		if r.Key == "win" {
+			rule = fmt.Sprintf("Rule #%d of %s", number(st.Rules, i), r.Section)
+		}
+	}
+	b.WriteString(text.Wrap(fmt.Sprintf("Congrats to %s for achieving the victory condition established by %s (%d LAND). Below is the final state of the rules for reference's sake.", res.Winner, rule, balance(c, res.Winner)), 0))
 	b.WriteString(ruleSet(st.Rules))
 	b.WriteString("\n")
 	b.WriteString(text.Signature(office))

@@ -280,6 +280,9 @@ func TestController(t *testing.T) {
 	// talk that names no action.
 	mustContain(t, h.Private("2026-12-01T11:01:00Z", "cm@example.test", "I correct the delegated power of Bob to -1."), "Not done", "the delegated power must be more than 0 (S1)")
 	mustContain(t, h.Private("2026-12-01T11:01:00Z", "cm@example.test", "I correct the delegated power of Bob to 0.5."), "the declared power of Bob is now 0.500", "voting weight 0.250")
+	// A correction that does not read as one is answered with its form,
+	// not passed over as a private letter.
+	mustContain(t, h.Private("2026-12-01T11:01:00Z", "cm@example.test", "I correct the delegated power of dave to lots."), "Not done: not understood; the nearest form is: I correct the delegated")
 	mustContain(t, h.Public("2026-12-01T11:02:00Z", "cm@example.test", "I relinquish control of the totem to alice@example.test."), "Not done", "not a player")
 	mustContain(t, h.Public("2026-12-01T11:03:00Z", "cm@example.test", "I relinquish control of the totem to zoe@example.test."), "control of the totem passes from cm@example.test to zoe@example.test")
 	mustContain(t, h.Public("2026-12-01T11:04:00Z", "cm@example.test", "I dissolve the totem."), "Not done", "only the totem's controller (zoe@example.test)")
@@ -433,5 +436,88 @@ func TestNoRollsOnceReturnsRemoved(t *testing.T) {
 		if m.Roll != 0 {
 			t.Errorf("%s has a roll of %d", m.Name, m.Roll)
 		}
+	}
+}
+
+// TestGameOverCitesRenumberedRules: once a passed subtraction removed
+// Gameplay 2, the winning rule is Gameplay 4 and the denial rule Gameplay 6
+// (S3); the refusal of a rules violation, the winner's record, the final
+// post and the refusal of an action after the game cite them so, where they
+// cited Gameplay 7 and 5.
+func TestGameOverCitesRenumberedRules(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Gameplay 2\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded: SUBTRACTION of Gameplay 2")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1), "Done: your vote YES")
+	mustContain(t, reply(t, h, "2026-12-02T11:01:00Z", players[0], "{NO}", p1), "will not receive the end-of-round LAND (ruling S10, Gameplay 7)")
+	if results := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post"); results == nil || !strings.Contains(results.Body, "Gameplay 2 is removed from the rule set") {
+		t.Fatalf("results post:\n%v", results)
+	}
+	r2 := "steemfield/round/2/results-post"
+	mustContain(t, reply(t, h, "2026-12-04T11:00:00Z", players[1], "{PLACE: L(2, 2)}\n{PLACE: L(3, 3)}", r2), "will not receive the end-of-round LAND (ruling S10, Gameplay 6)")
+	give(t, h, "Carol", 70)
+	final := findNotice(h.Advance("2026-12-07T10:30:00Z"), ID+"/final-post")
+	if final == nil {
+		t.Fatal("no final post")
+	}
+	if body := flat(final); !strings.Contains(body, "established by Rule #4 of Gameplay") {
+		t.Errorf("final post:\n%s", final.Body)
+	}
+	var record string
+	for _, ev := range h.S.Games[ID].Recent {
+		if ev.Who == "Carol" && strings.HasPrefix(ev.What, "wins the game") {
+			record = ev.What
+		}
+	}
+	if !strings.HasSuffix(record, "(Gameplay 4)") {
+		t.Errorf("winner's record %q, want it to cite Gameplay 4", record)
+	}
+	mustContain(t, h.Public("2026-12-07T11:00:00Z", players[0], "{DELEGATE: 1}"), "the game is over", "Gameplay 4")
+	mustContain(t, reply(t, h, "2026-12-07T11:01:00Z", players[1], "{BURN:1}", r2), "the game is over", "Gameplay 4")
+}
+
+// TestVotingRulesCitedRenumbered: once a passed subtraction removed Voting
+// and Proposals 1, the results post, the proposal post and a burn cite the
+// vote, the burn and the tie-break rules as Voting and Proposals 2, 4 and 5
+// (S3), where they cited 3, 5 and 6; once Participation 1 is removed, a
+// non-player's action is refused citing ruling S1 alone.
+func TestVotingRulesCitedRenumbered(t *testing.T) {
+	h := newHarness(t)
+	joinAll(t, h, 3)
+	prop := "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Voting and Proposals 1\n---"
+	mustContain(t, reply(t, h, "2026-12-01T11:00:00Z", players[0], prop, r1), "Done: your proposal is recorded")
+	h.Advance("2026-12-02T10:30:00Z")
+	mustContain(t, reply(t, h, "2026-12-02T11:00:00Z", players[0], "{YES}", p1), "Done: your vote YES")
+	results := findNotice(h.Advance("2026-12-04T10:30:00Z"), "steemfield/round/2/results-post")
+	if results == nil || !strings.Contains(flat(results), "The proposal passes: more weight in favor than against (Voting and Proposals 2).") {
+		t.Fatalf("results post:\n%v", results)
+	}
+	r2 := "steemfield/round/2/results-post"
+	give(t, h, "Bob", 3)
+	st := data0(h)
+	st.Cells = nil
+	mustContain(t, reply(t, h, "2026-12-04T11:00:00Z", players[1], "{BURN:1}", r2), "(Voting and Proposals 4)")
+	mustContain(t, reply(t, h, "2026-12-04T11:01:00Z", players[1], "---\n{PROPOSAL:SUBTRACTION}\nSubtraction: Participation 1\n---", r2), "Done: your proposal is recorded")
+	proposal := findNotice(h.Advance("2026-12-05T11:00:00Z"), "steemfield/round/2/proposal-post")
+	if proposal == nil {
+		t.Fatal("no proposal post")
+	}
+	for _, w := range []string{"exceeds the weight against (Voting and Proposals 2).", "the longest in the game (Voting and Proposals 4 and 5, ruling S4):"} {
+		if !strings.Contains(flat(proposal), w) {
+			t.Errorf("the proposal post lacks %q:\n%s", w, proposal.Body)
+		}
+	}
+	p2 := "steemfield/round/2/proposal-post"
+	for i := 0; i < 3; i++ {
+		mustContain(t, reply(t, h, "2026-12-05T12:0"+string(rune('0'+i))+":00Z", players[i], "{YES}", p2), "Done: your vote YES")
+	}
+	h.Advance("2026-12-07T10:30:00Z")
+	r3 := "steemfield/round/3/results-post"
+	r := reply(t, h, "2026-12-07T11:00:00Z", players[4], "{ROLL}", r3)
+	mustContain(t, r, "you are not a player")
+	if strings.Contains(r.Body, "Participation") {
+		t.Errorf("the refusal cites a rule that is gone:\n%s", r.Body)
 	}
 }

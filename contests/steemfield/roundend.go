@@ -46,7 +46,7 @@ func (g *Game) endRound(c *contract.Ctx, st *State) error {
 	if res.Winner != "" {
 		st.Winner = res.Winner
 		st.Phase = PhaseOver
-		c.Record(res.Winner, "wins the game with %d LAND (Gameplay 5)", balance(c, res.Winner))
+		c.Record(res.Winner, "wins the game with %d LAND (%s)", balance(c, res.Winner), st.cite("win"))
 		c.Notify(&contract.Notice{ID: ID + "/final-post", Kind: "report", Channel: contract.ChanPublic,
 			Subject: "[Steemfield] Final results: " + res.Winner + " wins", Body: g.finalBody(c, st, res)})
 		c.ReportSent()

@@ -144,17 +144,73 @@ func (st *State) cite(key string) string {
 	return "ruling S6"
 }
 
-// occlusion cites the rule that lets Game Rules occlude Meta Rules as the
-// rule set now numbers it (S3; Gameplay 10 in the starting set), "" once it
-// is no longer there as written. It is no mechanic (cite), so it is found by
-// its text.
-func (st *State) occlusion() string {
+// The starting rules the referee cites but performs no mechanic of (cite),
+// found by their text (S3: numbers shift; a replacement rewrites it).
+const (
+	joinRule      = "In order to become a player in the game"             // Participation 1
+	passRule      = "The proposal for a rule change only passes if"       // Voting and Proposals 3
+	precedence    = "A player's proposal will then be accepted by"        // Voting and Proposals 6
+	occlusionRule = "Game Rules accepted by vote can occlude Meta Rules." // Gameplay 10
+)
+
+// citeText cites the rule whose text begins with prefix as the rule set now
+// numbers it, "" once it is no longer there as written.
+func (st *State) citeText(prefix string) string {
 	for i, r := range st.Rules {
-		if strings.HasPrefix(r.Text, "Game Rules accepted by vote can occlude Meta Rules.") {
+		if strings.HasPrefix(r.Text, prefix) {
 			return fmt.Sprintf("%s %d", r.Section, number(st.Rules, i))
 		}
 	}
 	return ""
+}
+
+// occlusion cites the rule that lets Game Rules occlude Meta Rules (S3;
+// Gameplay 10 in the starting set), "" once it is gone.
+func (st *State) occlusion() string { return st.citeText(occlusionRule) }
+
+// precedence cites the rules of the order of consideration, the burn (a
+// mechanic) and the tie-breaks, as the rule set now numbers them: "Voting
+// and Proposals 5 and 6" in the starting set.
+func (st *State) precedence() string {
+	burn, ties := "", st.citeText(precedence)
+	if st.has("burn") {
+		burn = st.cite("burn")
+	}
+	if burn == "" || ties == "" {
+		return cites(burn, ties)
+	}
+	bs, bn := splitCite(burn)
+	ts, tn := splitCite(ties)
+	if bs == ts {
+		return fmt.Sprintf("%s %s and %s", bs, bn, tn)
+	}
+	return burn + " and " + ties
+}
+
+// splitCite splits "Voting and Proposals 5" into its section and number.
+func splitCite(c string) (section, n string) {
+	i := strings.LastIndex(c, " ")
+	return c[:i], c[i+1:]
+}
+
+// cites joins the citations that are there: "Voting and Proposals 3,
+// ruling S5", "ruling S5" once the rule is gone.
+func cites(c ...string) string {
+	var out []string
+	for _, x := range c {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// paren is " (c)", "" for no citation.
+func paren(c string) string {
+	if c == "" {
+		return ""
+	}
+	return " (" + c + ")"
 }
 
 // member finds a member by name.

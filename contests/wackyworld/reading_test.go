@@ -89,3 +89,22 @@ func TestPickUpAssetWithoutHash(t *testing.T) {
 		}
 	}
 }
+
+// TestWackyNamesTheGame: "wacky" names Wacky World wherever a game's name is
+// read, as no other game's name has the word: "help wacky" and "I join the
+// Wacky contest" were told "no game here is called "wacky"".
+func TestWackyNamesTheGame(t *testing.T) {
+	h := contracttest.New(t, "2026-11-30T09:00:00Z", New(), life.New())
+	if r := h.Private("2026-11-30T10:00:00Z", "Alice <alice@example.test>", "help wacky"); r == nil || !strings.Contains(r.Body, spec.Guide[:40]) {
+		t.Errorf("help wacky:\n%v", r)
+	}
+	for i, text := range []string{"I join the Wacky contest.", "I join wacky."} {
+		who := []string{"Alice <alice@example.test>", "Bob <bob@example.test>"}[i]
+		if r := h.Public("2026-11-30T10:01:00Z", who, text); r == nil || !strings.Contains(r.Body, "Done") || strings.Contains(r.Body, "Not done") {
+			t.Errorf("%q:\n%v", text, r)
+		}
+	}
+	if r := h.Public("2026-12-01T10:05:00Z", "Alice <alice@example.test>", "I transfer my hat to wacky."); r == nil || !strings.Contains(r.Body, "Done: hat (#1) now lies at") {
+		t.Errorf("the drop to wacky:\n%v", r)
+	}
+}

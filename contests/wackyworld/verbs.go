@@ -23,7 +23,7 @@ const word = `(?:[^t\s]\S*|t[^o\s]\S*|to\S+|t)`
 // 3 Vials") is not taken for a drop of a thing called "Bob 3 Vials". The
 // interpreter matches a verb against the sentence with its game's name too
 // when it does not match without it.
-const toTheWorld = `\s+to\s+(?:the\s+)?wacky\s*world(?:\s+(?:contract|contest|game))?`
+const toTheWorld = `\s+to\s+(?:the\s+)?wacky(?:\s*world)?(?:\s+(?:contract|contest|game))?`
 
 // Verbs implements contract.Game.
 func (g *Game) Verbs() []*contract.Verb {
@@ -69,12 +69,12 @@ func (g *Game) Verbs() []*contract.Verb {
 			Syntax:  "I create a medal in Wacky World (the contestmaster)",
 			Help:    "the contestmaster creates a medal; it lies on a secret random tile", Do: doMedal},
 		{Name: "amend", Rule: "Wacky 1, G9",
-			Pattern:   `amend\s+(?:the\s+)?(?:wacky\s*world(?:['’]s)?)?\s*(?:(?:contract|contest)(?:\s+of\s+(?:the\s+)?wacky\s*world(?:\s+(?:contract|contest))?)?)?\s*(?:by|as\s+follows|to\s+read)?\s*[:,-]?\s*(?P<text>.+)`,
+			Pattern:   `amend\s+(?:the\s+)?(?:wacky(?:\s*world)?(?:['’]s)?)?\s*(?:(?:contract|contest)(?:\s+of\s+(?:the\s+)?wacky(?:\s*world)?(?:\s+(?:contract|contest))?)?)?\s*(?:by|as\s+follows|to\s+read)?\s*[:,-]?\s*(?P<text>.+)`,
 			Syntax:    "I amend Wacky World: <text, or SET <parameter> = <value>>",
 			Help:      "amend the contract (a party, without 3 objections)",
 			Dependent: &contract.Method{Kind: "objection", N: 3, Intendable: amendable}, Text: true, Do: doAmend},
 		{Name: "modify", Rule: "Wacky 1",
-			Pattern: `modify\s+(?:the\s+)?(?:wacky\s*world(?:['’]s)?)?\s*(?:(?:contract|contest)(?:\s+of\s+(?:the\s+)?wacky\s*world(?:\s+(?:contract|contest))?)?)?\s*(?:by|as\s+follows|to\s+read)?\s*[:,-]?\s*(?P<text>.+)`,
+			Pattern: `modify\s+(?:the\s+)?(?:wacky(?:\s*world)?(?:['’]s)?)?\s*(?:(?:contract|contest)(?:\s+of\s+(?:the\s+)?wacky(?:\s*world)?(?:\s+(?:contract|contest))?)?)?\s*(?:by|as\s+follows|to\s+read)?\s*[:,-]?\s*(?P<text>.+)`,
 			Syntax:  "I modify Wacky World: <text, or SET <parameter> = <value>> (Atlas)",
 			Help:    "Atlas modifies the contract; any party may oppose within 24 hours", Text: true, Do: doModify},
 		{Name: "oppose", Rule: "Wacky 1",

@@ -46,7 +46,7 @@ var (
 var spec = contract.Spec{
 	ID:         ID,
 	Title:      "Wacky World",
-	Aliases:    []string{"wacky world", "wackyworld"},
+	Aliases:    []string{"wacky world", "wackyworld", "wacky"},
 	Params:     params(),
 	Currencies: currencies(),
 	Guide:      guide,
