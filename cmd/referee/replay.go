@@ -92,8 +92,9 @@ Exit status: 0 done, 1 a failure (what the last checkpoint saved is kept),
 
 Without GOGC in the environment, the garbage collector's target is 200 (a
 heap three times what is live between collections) rather than Go's 100,
-and the heap may grow to 64 MiB before a collection while less is live;
-GOGC set by the operator is kept (GOMEMLIMIT too).
+and the heap may grow to 64 MiB before a collection while less is live
+(with a memory limit of 96 MiB meanwhile); GOGC set by the operator is
+kept, and GOMEMLIMIT in place of that limit.
 `
 
 // replayGCPercent is the garbage collector's target of a replay when the

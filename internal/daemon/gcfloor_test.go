@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -23,15 +24,25 @@ func gcRead(name string) uint64 {
 func gcUnset(t *testing.T) {
 	t.Setenv("GOGC", "")
 	os.Unsetenv("GOGC")
+	t.Setenv("GOMEMLIMIT", "")
+	os.Unsetenv("GOMEMLIMIT")
 	before := debug.SetGCPercent(100)
-	t.Cleanup(func() { debug.SetGCPercent(before) })
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() { debug.SetGCPercent(before); debug.SetMemoryLimit(limit) })
 }
+
+// memLimit is the memory limit now.
+func memLimit() int64 { return debug.SetMemoryLimit(-1) }
 
 // TestSetGCFloor: with a small live heap the collector's goal is the
 // floor, from the start and after each collection; with a live heap whose
 // goal at the target passes the floor, the target is the one asked; the
 // floor follows the live heap down again; stopped, the old target is back
-// and a later collection changes nothing. With GOGC set, nothing changes.
+// and a later collection changes nothing. While the target is raised, a
+// memory limit of one and a half times the floor bounds the heap (the
+// raising can come late after a collection: the sweeper runs the cleanup),
+// and none once it is not. With GOGC set, nothing changes; with GOMEMLIMIT
+// set, the operator's limit is kept.
 func TestSetGCFloor(t *testing.T) {
 	const floor = 64 << 20
 	gcUnset(t)
@@ -56,8 +67,14 @@ func TestSetGCFloor(t *testing.T) {
 	if p, g := gcRead("/gc/gogc:percent"), goal(); p != floor*100/heapMinimum || g < floor || g > floor*5/4 {
 		t.Errorf("before any collection: target %d, goal %d MiB; want %d and a goal of 64 MiB", p, g>>20, floor*100/heapMinimum)
 	}
+	if l := memLimit(); l != floor*3/2 {
+		t.Errorf("before any collection: memory limit %d MiB; want 96 MiB", l>>20)
+	}
 	if p := collect(); p <= 200 {
 		t.Errorf("a small live heap (%d MiB): target %d; want it raised over 200", gcRead("/gc/heap/live:bytes")>>20, p)
+	}
+	if l := memLimit(); l != floor*3/2 {
+		t.Errorf("a small live heap: memory limit %d MiB; want 96 MiB", l>>20)
 	}
 	if g := goal(); g < floor || g > floor*5/4 {
 		t.Errorf("a small live heap (%d MiB): goal %d MiB; want 64 MiB", gcRead("/gc/heap/live:bytes")>>20, g>>20)
@@ -70,15 +87,24 @@ func TestSetGCFloor(t *testing.T) {
 	if g, live := goal(), gcRead("/gc/heap/live:bytes"); g < 3*live {
 		t.Errorf("a live heap of %d MiB: goal %d MiB; want three times the live heap", live>>20, g>>20)
 	}
+	if l := memLimit(); l != math.MaxInt64 {
+		t.Errorf("a live heap of %d MiB: memory limit %d MiB; want none", gcRead("/gc/heap/live:bytes")>>20, l>>20)
+	}
 	runtime.KeepAlive(big)
 	big = nil
 	if p := collect(); p <= 200 {
 		t.Errorf("the live heap small again (%d MiB): target %d; want it raised over 200", gcRead("/gc/heap/live:bytes")>>20, p)
 	}
+	if l := memLimit(); l != floor*3/2 {
+		t.Errorf("the live heap small again: memory limit %d MiB; want 96 MiB", l>>20)
+	}
 
 	stop()
 	if p := gcRead("/gc/gogc:percent"); p != 100 {
 		t.Errorf("stopped: target %d; want the old 100", p)
+	}
+	if l := memLimit(); l != math.MaxInt64 {
+		t.Errorf("stopped: memory limit %d MiB; want none, as before", l>>20)
 	}
 	if p := collect(); p != -1 {
 		t.Errorf("a collection after the stop set the target %d", p)
@@ -87,6 +113,19 @@ func TestSetGCFloor(t *testing.T) {
 		t.Errorf("a collection after the stop: target %d; want the old 100", p)
 	}
 
+	t.Run("GOMEMLIMIT set", func(t *testing.T) {
+		t.Setenv("GOMEMLIMIT", "1GiB")
+		debug.SetMemoryLimit(1 << 30)
+		defer debug.SetMemoryLimit(math.MaxInt64)
+		restore := setGCFloor(200, floor, nil)
+		if p, l := gcRead("/gc/gogc:percent"), memLimit(); p <= 200 || l != 1<<30 {
+			t.Errorf("target %d, memory limit %d MiB; want the target raised and the operator's 1024 MiB", p, l>>20)
+		}
+		restore()
+		if l := memLimit(); l != 1<<30 {
+			t.Errorf("restored: memory limit %d MiB; want the operator's 1024", l>>20)
+		}
+	})
 	t.Run("GOGC set", func(t *testing.T) {
 		t.Setenv("GOGC", "50")
 		debug.SetGCPercent(50)
