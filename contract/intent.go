@@ -537,16 +537,17 @@ func doStance(c *Ctx, a *Action) error {
 		return doMany(c, what, a.Args["what"])
 	}
 	p := c.Actor()
-	in, err := c.findIntent(a.Args["id"], nil, stanceForm(what))
+	k := stanceOf(what)
+	in, err := c.findIntent(a.Args["id"], nil, k.form())
 	if err != nil {
 		return err
 	}
-	if in.Sponsor == p.Name && (strings.HasPrefix(what, "support") || strings.HasPrefix(what, "object")) {
+	if in.Sponsor == p.Name && k.taken() {
 		return Reject("G7", "the sponsor of intent #%d cannot support or object to it", in.ID)
 	}
 	c.s.touchIntent(in)
-	switch {
-	case strings.HasPrefix(what, "support"):
+	switch k {
+	case stanceSupport:
 		if err := c.e.eligible(c, in, p); err != nil {
 			return err
 		}
@@ -556,7 +557,7 @@ func doStance(c *Ctx, a *Action) error {
 		in.Objectors = remove(in.Objectors, p.Name)
 		in.Supporters = append(in.Supporters, p.Name)
 		c.Did("you support intent #%d (%s)%s", in.ID, in.Text, c.s.twinsNote(in, func(x *Intent) bool { return has(x.Supporters, p.Name) }, "this support does not count for", "I support intent #%d"))
-	case strings.HasPrefix(what, "object"):
+	case stanceObject:
 		if err := c.e.eligible(c, in, p); err != nil {
 			return err
 		}
@@ -566,13 +567,13 @@ func doStance(c *Ctx, a *Action) error {
 		in.Supporters = remove(in.Supporters, p.Name)
 		in.Objectors = append(in.Objectors, p.Name)
 		c.Did("you object to intent #%d (%s)%s", in.ID, in.Text, c.s.twinsNote(in, func(x *Intent) bool { return has(x.Objectors, p.Name) }, "this objection does not count against", "I object to intent #%d"))
-	case strings.Contains(what, "objection"):
+	case stanceUnobject:
 		if !has(in.Objectors, p.Name) {
 			return Reject("G7", "you have no objection to intent #%d to withdraw", in.ID)
 		}
 		in.Objectors = remove(in.Objectors, p.Name)
 		c.Did("your objection to intent #%d is withdrawn", in.ID)
-	case strings.Contains(what, "support"):
+	case stanceUnsupport:
 		if !has(in.Supporters, p.Name) {
 			return Reject("G7", "you do not support intent #%d", in.ID)
 		}
@@ -800,21 +801,47 @@ func (e *Engine) performIntent(c *Ctx, in *Intent, a *Action) error {
 	return nil
 }
 
-// stanceForm is a support, an objection or a withdrawal as the player wrote
-// it (what), naming an intent by its number (%d).
-func stanceForm(what string) string {
+// A stance is what a support, an objection or a withdrawal does to an
+// intent (G7), as the player wrote it (stancePattern's what, in lower
+// case): stanceOf reads it, once for every place that asks.
+type stance int
+
+const (
+	stanceSupport   stance = iota // "support"
+	stanceObject                  // "object"
+	stanceUnobject                // "withdraw my objection(s)"
+	stanceUnsupport               // "withdraw my support"
+	stanceWithdraw                // "withdraw (my|the) intent(s)": the sponsor's own
+)
+
+func stanceOf(what string) stance {
 	switch {
+	case strings.HasPrefix(what, "support"):
+		return stanceSupport
 	case strings.HasPrefix(what, "object"):
-		return "I object to intent #%d"
-	case strings.HasPrefix(what, "withdraw my objection"):
-		return "I withdraw my objection to intent #%d"
-	case strings.HasPrefix(what, "withdraw my support"):
-		return "I withdraw my support of intent #%d"
-	case strings.HasPrefix(what, "withdraw"):
-		return "I withdraw intent #%d"
+		return stanceObject
+	case strings.Contains(what, "objection"):
+		return stanceUnobject
+	case strings.Contains(what, "support"):
+		return stanceUnsupport
 	}
-	return "I support intent #%d"
+	return stanceWithdraw
 }
+
+// form is the stance naming an intent by its number (%d); does is what
+// the player does to an intent, as a refusal says it.
+func (k stance) form() string {
+	return [...]string{"I support intent #%d", "I object to intent #%d", "I withdraw my objection to intent #%d",
+		"I withdraw my support of intent #%d", "I withdraw intent #%d"}[k]
+}
+
+func (k stance) does() string {
+	return [...]string{"support", "object to", "withdraw an objection from", "withdraw your support from", "withdraw"}[k]
+}
+
+// taken says whether k is a support or an objection, which the intent's
+// sponsor cannot take.
+func (k stance) taken() bool { return k == stanceSupport || k == stanceObject }
 
 // doDoSo resolves "I do so": the intent's own text is performed.
 func doDoSo(c *Ctx, a *Action) error {

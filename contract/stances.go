@@ -144,19 +144,19 @@ func stanceLines(line, ids string, nums [][]int) []string {
 // number. The refusal lists the open intents the player could so name,
 // and the sentence that names them.
 func doMany(c *Ctx, what, phrase string) error {
-	p := c.Actor()
+	p, k := c.Actor(), stanceOf(what)
 	var named, nums []string
 	for _, in := range c.s.Intents {
-		switch {
-		case strings.HasPrefix(what, "support"), strings.HasPrefix(what, "object"):
+		switch k {
+		case stanceSupport, stanceObject:
 			if in.Sponsor == p.Name {
 				continue
 			}
-		case strings.Contains(what, "objection"):
+		case stanceUnobject:
 			if !has(in.Objectors, p.Name) {
 				continue
 			}
-		case strings.Contains(what, "support"):
+		case stanceUnsupport:
 			if !has(in.Supporters, p.Name) {
 				continue
 			}
@@ -170,29 +170,13 @@ func doMany(c *Ctx, what, phrase string) error {
 	}
 	why := fmt.Sprintf("%q does not name intents by their numbers, and each intent is supported or objected to on its own, by its number", phrase)
 	if len(named) == 0 {
-		return Reject("G7", "%s; no open intent is one you could %s", why, stanceVerbPhrase(what))
+		return Reject("G7", "%s; no open intent is one you could %s", why, k.does())
 	}
-	example := strings.Replace(fmt.Sprintf(stanceForm(what), 0), "#0", nums[0], 1)
+	example := strings.Replace(fmt.Sprintf(k.form(), 0), "#0", nums[0], 1)
 	if len(nums) > 1 {
 		example = strings.Replace(example, "intent "+nums[0], "intents "+joinAnd(nums), 1)
 	}
-	return Reject("G7", "%s: the open ones you could %s are %s; write, for instance, \"%s\"", why, stanceVerbPhrase(what), strings.Join(named, ", "), example)
-}
-
-// stanceVerbPhrase is what the player does to an intent, as a refusal says
-// it: "object to", "withdraw an objection from".
-func stanceVerbPhrase(what string) string {
-	switch {
-	case strings.HasPrefix(what, "support"):
-		return "support"
-	case strings.HasPrefix(what, "object"):
-		return "object to"
-	case strings.Contains(what, "objection"):
-		return "withdraw an objection from"
-	case strings.Contains(what, "support"):
-		return "withdraw your support from"
-	}
-	return "withdraw"
+	return Reject("G7", "%s: the open ones you could %s are %s; write, for instance, \"%s\"", why, k.does(), strings.Join(named, ", "), example)
 }
 
 // pluralStance says whether what, as the player wrote it, names several

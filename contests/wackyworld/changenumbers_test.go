@@ -18,14 +18,7 @@ import (
 // modification took #2. The second now keeps #2, Bob's opposition undoes
 // it, and a new one is #3.
 func TestCorrectionKeepsChangeNumbers(t *testing.T) {
-	h := newHarness(t, "2026-12-01T09:00:00Z")
-	h.H.Record()
-	atlas := "Atlas <" + cm + ">"
-	for i, who := range []string{alice, bob} {
-		if r := h.H.Public("2026-12-01T10:0"+string(rune('0'+i))+":00Z", who, "I join Wacky World."); !done(r) {
-			t.Fatalf("join %s: %v", who, r)
-		}
-	}
+	h, atlas := withParties(t)
 	for _, m := range []struct{ at, text, want string }{
 		{"2026-12-01T12:00:00Z", "I modify the Wacky World contract: SET BuildXCost = 2", "modification #1 is made"},
 		{"2026-12-01T12:01:00Z", "I modify the Wacky World contract: SET Width = 20", "modification #2 is made"},
@@ -69,13 +62,7 @@ func TestCorrectionKeepsChangeNumbers(t *testing.T) {
 // her drop after the correction took #2. The cane keeps #2 and her new
 // drop is #3.
 func TestCorrectionKeepsAssetNumbers(t *testing.T) {
-	h := newHarness(t, "2026-12-01T09:00:00Z")
-	h.H.Record()
-	for i, who := range []string{alice, bob} {
-		if r := h.H.Public("2026-12-01T10:0"+string(rune('0'+i))+":00Z", who, "I join Wacky World."); !done(r) {
-			t.Fatalf("join %s: %v", who, r)
-		}
-	}
+	h, _ := withParties(t)
 	for _, m := range []struct{ at, who, text, want string }{
 		{"2026-12-01T12:00:00Z", alice, "I drop a hat in Wacky World.", "hat (#1)"},
 		{"2026-12-01T12:01:00Z", bob, "I drop a cane in Wacky World.", "cane (#2)"},
@@ -137,18 +124,8 @@ func TestCorrectionKeepsALastChangesNumber(t *testing.T) {
 // A change keeps the number of the recorded change of the same message
 // with the same text: the second keeps #2, and #1 is left unused.
 func TestCorrectionKeepsAChangesNumberByItsText(t *testing.T) {
-	h := newHarness(t, "2026-12-01T09:00:00Z")
-	h.H.Record()
-	atlas := "Atlas <" + cm + ">"
-	for i, who := range []string{alice, bob} {
-		if r := h.H.Public("2026-12-01T10:0"+string(rune('0'+i))+":00Z", who, "I join Wacky World."); !done(r) {
-			t.Fatalf("join %s: %v", who, r)
-		}
-	}
-	r := h.H.Public("2026-12-01T12:00:00Z", atlas, "I modify the Wacky World contract: SET BuildXCost = 2\n\nI modify the Wacky World contract: SET Width = 20") // m3
-	if !strings.Contains(r.Body, "modification #1 is made") || !strings.Contains(r.Body, "modification #2 is made") {
-		t.Fatalf("the modifications:\n%s", r.Body)
-	}
+	h, atlas := withParties(t)
+	modifiesTwiceAtOnce(t, h, atlas)
 	if r := h.H.Private("2026-12-01T13:00:00Z", bob, "I CoE on randomness/2026-W49/20261201T090000: the first modification was never meant."); !strings.Contains(r.Body, "Claim of Error #1 recorded") {
 		t.Fatalf("the claim:\n%s", r.Body)
 	}
@@ -172,5 +149,30 @@ func TestCorrectionKeepsAChangesNumberByItsText(t *testing.T) {
 	}
 	if r := h.H.Public("2026-12-01T14:10:00Z", atlas, "I modify the Wacky World contract: SET BuildXCost = 3"); !strings.Contains(r.Body, "modification #3 is made") {
 		t.Errorf("a new modification:\n%s", r.Body)
+	}
+}
+
+// withParties is a World that records its history (for corrections),
+// Alice and Bob joined at 10:00 and 10:01, and Atlas's sender.
+func withParties(t *testing.T) (*harness, string) {
+	t.Helper()
+	h := newHarness(t, "2026-12-01T09:00:00Z")
+	h.H.Record()
+	atlas := "Atlas <" + cm + ">"
+	for i, who := range []string{alice, bob} {
+		if r := h.H.Public("2026-12-01T10:0"+string(rune('0'+i))+":00Z", who, "I join Wacky World."); !done(r) {
+			t.Fatalf("join %s: %v", who, r)
+		}
+	}
+	return h, atlas
+}
+
+// modifiesTwiceAtOnce: Atlas's one message (m3, at noon) makes
+// modifications #1 (SET BuildXCost = 2) and #2 (SET Width = 20).
+func modifiesTwiceAtOnce(t *testing.T, h *harness, atlas string) {
+	t.Helper()
+	r := h.H.Public("2026-12-01T12:00:00Z", atlas, "I modify the Wacky World contract: SET BuildXCost = 2\n\nI modify the Wacky World contract: SET Width = 20") // m3
+	if !strings.Contains(r.Body, "modification #1 is made") || !strings.Contains(r.Body, "modification #2 is made") {
+		t.Fatalf("the modifications:\n%s", r.Body)
 	}
 }

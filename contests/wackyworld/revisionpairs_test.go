@@ -23,18 +23,8 @@ func TestRevisionPairsChangesByWhatTheyAre(t *testing.T) {
 }
 
 func checkRevisionPairs(t *testing.T, width string) {
-	h := newHarness(t, "2026-12-01T09:00:00Z")
-	h.H.Record()
-	atlas := "Atlas <" + cm + ">"
-	for i, who := range []string{alice, bob} {
-		if r := h.H.Public("2026-12-01T10:0"+string(rune('0'+i))+":00Z", who, "I join Wacky World."); !done(r) {
-			t.Fatalf("join %s: %v", who, r)
-		}
-	}
-	r := h.H.Public("2026-12-01T12:00:00Z", atlas, "I modify the Wacky World contract: SET BuildXCost = 2\n\nI modify the Wacky World contract: SET Width = 20") // m3
-	if !strings.Contains(r.Body, "modification #1 is made") || !strings.Contains(r.Body, "modification #2 is made") {
-		t.Fatalf("the modifications:\n%s", r.Body)
-	}
+	h, atlas := withParties(t)
+	modifiesTwiceAtOnce(t, h, atlas)
 	if r := h.H.Private("2026-12-01T13:00:00Z", bob, "I CoE on randomness/2026-W49/20261201T090000: a modification is missing."); !strings.Contains(r.Body, "Claim of Error #1 recorded") {
 		t.Fatalf("the claim:\n%s", r.Body)
 	}

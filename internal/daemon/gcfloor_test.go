@@ -145,7 +145,8 @@ func TestSetGCFloor(t *testing.T) {
 // (48 MiB, whose goal at 200 passes the floor), the target is the one
 // asked from the start. It was raised as if nothing were live (1,600: a
 // goal of 17 times the live heap, 816 MiB here), until the first
-// collection, which so large a goal put off.
+// collection, which so large a goal put off. Nor is a memory limit set,
+// which is for a raised target alone.
 func TestSetGCFloorOverALargeHeap(t *testing.T) {
 	const floor = 64 << 20
 	gcUnset(t)
@@ -155,6 +156,9 @@ func TestSetGCFloorOverALargeHeap(t *testing.T) {
 	defer stop()
 	if p, g, live := gcRead("/gc/gogc:percent"), gcRead("/gc/heap/goal:bytes"), gcRead("/gc/heap/live:bytes"); p != 200 || g > 4*live {
 		t.Errorf("a live heap of %d MiB: target %d, goal %d MiB; want 200 and a goal of three times the live heap", live>>20, p, g>>20)
+	}
+	if l := memLimit(); l != math.MaxInt64 {
+		t.Errorf("a live heap of 48 MiB: memory limit %d MiB; want none (a limit of 96 MiB would collect without end)", l>>20)
 	}
 	runtime.KeepAlive(big)
 }
